@@ -1,0 +1,78 @@
+import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { dirname, join } from 'node:path';
+import { parse } from 'yaml';
+import { SERVICES, type ServiceName } from './services.ts';
+
+export const LEVELS = ['MUST', 'SHOULD', 'MAY', 'UNSPECIFIED'] as const;
+export type Level = (typeof LEVELS)[number];
+
+/** Where a rule comes from: the document, its section, and a word-for-word quote. */
+export interface RuleSource {
+  doc: string;
+  section: string;
+  quote: string;
+}
+
+/** One entry of a service's rules catalog. */
+export interface Rule {
+  id: string;
+  level: Level;
+  source: RuleSource;
+  statement: string;
+  operations: string[];
+  /**
+   * False for a rule no black-box client can provoke on demand (a 500, a concurrent
+   * deletion race, a 2-hour retention); such a rule is reported as skipped with `reason`.
+   */
+  testable?: boolean;
+  /** Why a rule is not testable, or, for UNSPECIFIED rules, what the document leaves open. */
+  note?: string;
+  status?: 'active' | 'retired';
+}
+
+export interface ServiceCatalog {
+  service: ServiceName;
+  document: string;
+  version: string;
+  rules: Rule[];
+}
+
+const here = dirname(fileURLToPath(import.meta.url));
+
+/** Absolute path of a file inside `contracts/`. */
+export function contractPath(...parts: string[]): string {
+  return join(here, ...parts);
+}
+
+const cache = new Map<ServiceName, ServiceCatalog>();
+
+/** Loads one service's rules catalog (`contracts/<service>/rules.yaml`). */
+export function loadServiceCatalog(service: ServiceName): ServiceCatalog {
+  const hit = cache.get(service);
+  if (hit) return hit;
+  const raw = parse(readFileSync(contractPath(service, 'rules.yaml'), 'utf8')) as ServiceCatalog;
+  raw.rules = (raw.rules ?? []).map((r) => ({ testable: true, status: 'active', ...r }));
+  cache.set(service, raw);
+  return raw;
+}
+
+/** All rules of the given services (all three by default), in catalog order. */
+export function loadRules(services: readonly ServiceName[] = SERVICES): Rule[] {
+  return services.flatMap((s) => loadServiceCatalog(s).rules);
+}
+
+/** The service a rule ID belongs to (its first path segment). */
+export function serviceOfRule(id: string): ServiceName {
+  return id.split('/')[0] as ServiceName;
+}
+
+/** Reads a source document verbatim. */
+export function readSourceDocument(file: string): string {
+  return readFileSync(contractPath('sources', file), 'utf8');
+}
+
+/** Normalises text for quote matching: Markdown backticks and runs of whitespace do not count. */
+export function normaliseForQuote(text: string): string {
+  return text.replace(/`/g, '').replace(/\s+/g, ' ').trim();
+}
