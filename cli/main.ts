@@ -1,0 +1,75 @@
+import { Command, Option } from 'commander';
+import { ConfigError } from '../suites/engine/run-config.ts';
+import { rulesCommand } from './rules-command.ts';
+import { runCommand, UnreachableError } from './run-command.ts';
+import { serveCommand } from './serve-command.ts';
+import { UsageError } from './usage-error.ts';
+
+const collect = (value: string, previous: string[] = []) => [...previous, value];
+
+const program = new Command()
+  .name('conformance')
+  .description('Conformance suite for the Technical Token Manager, Notification and Event Management services')
+  .showHelpAfterError('(add --help for usage)')
+  .exitOverride();
+
+program
+  .command('run')
+  .description('run the suites against a deployment (default: the embedded reference deployment) and write the report')
+  .option('--target <url>', 'base URL of the deployment (overrides the config\'s target)')
+  .option('--config <file>', 'run configuration (the format `serve --write-config` writes)')
+  .option('--service <name...>', 'only these services (technical-token-manager, notification, event-management)')
+  .option('--rule <glob...>', 'only rules whose ID matches one of these globs')
+  .option('--seed <n>', 'seed of the generators (printed by every run)')
+  .option('--runs <n>', 'runs per property', undefined)
+  .option('--report-dir <dir>', 'where the reports go', 'conformance-report')
+  .option('--rate <n>', 'at most n requests per second to the target (0: no limit)')
+  .option('--concurrency <n>', 'at most n requests in flight')
+  .option('--timeout <ms>', 'timeout of one request')
+  .option('--max-body <bytes>', 'largest response body read from the target')
+  .option('--ca <file>', 'PEM file of a private certificate authority for HTTPS targets')
+  .option('--insecure', 'do not verify the target\'s TLS certificate')
+  .addOption(new Option('--profile <name>', 'full: every rule; read-only: only requests that change nothing').choices(['full', 'read-only']).default('full'))
+  .option('--dry-run', 'list what would be exercised and the most requests it could send; send nothing')
+  .action(async (opts) => {
+    process.exitCode = await runCommand(opts);
+  });
+
+program
+  .command('serve')
+  .description('serve the reference deployment of all three services')
+  .option('--host <host>', 'interface to listen on', '127.0.0.1')
+  .option('--port <port>', 'port (0: any free port)', '4010')
+  .option('--write-config <file>', 'write a run configuration for this deployment')
+  .option('--throttle <n>', 'requests per second per client; beyond it 429 with Retry-After')
+  .option('--visibility-delay <ms>', 'new or changed events become visible this late')
+  .option('--fault <id>', 'switch on a fault variant (repeatable)', collect)
+  .action(async (opts) => {
+    await serveCommand(opts);
+  });
+
+program
+  .command('rules')
+  .description('list the rules catalog')
+  .option('--service <name...>', 'only these services')
+  .option('--level <level>', 'only rules of this level (MUST, SHOULD, MAY, UNSPECIFIED)')
+  .option('--json', 'print the catalog as a JSON array')
+  .action((opts) => rulesCommand(opts));
+
+try {
+  await program.parseAsync(process.argv);
+} catch (err) {
+  const e = err as Error & { exitCode?: number; code?: string };
+  if (e.code?.startsWith('commander.')) {
+    process.exitCode = e.code === 'commander.helpDisplayed' || e.code === 'commander.version' ? 0 : 2;
+  } else if (err instanceof UsageError || err instanceof ConfigError) {
+    process.stderr.write(`conformance: ${e.message}\n`);
+    process.exitCode = 2;
+  } else if (err instanceof UnreachableError) {
+    process.stderr.write(`conformance: ${e.message}\n`);
+    process.exitCode = 3;
+  } else {
+    process.stderr.write(`conformance: internal error: ${e.stack ?? e.message}\n`);
+    process.exitCode = 70;
+  }
+}

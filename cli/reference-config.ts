@@ -1,0 +1,30 @@
+import type { ReferenceDeployment } from '../fixtures/reference/server.ts';
+import type { ClientCredentials, RunConfig } from '../suites/engine/run-config.ts';
+import type { Application } from '../fixtures/reference/shared/seed.ts';
+
+function credentials(app: Application): ClientCredentials {
+  return { clientId: app.clientId, clientSecret: app.clientSecret, appName: app.appName, appVersion: app.appVersion, hostTenant: app.hostTenant };
+}
+
+/** The run configuration that tests a reference deployment at `target`. */
+export function referenceRunConfig(deployment: Pick<ReferenceDeployment, 'ctx' | 'fixtures'>, target: string): RunConfig {
+  const apps = deployment.ctx.seed.applications;
+  const byRole = (role: string) => {
+    const a = apps.find((x) => x.role === role);
+    if (!a) throw new Error(`reference seed has no ${role} application`);
+    return a;
+  };
+  const full = byRole('full');
+  const withoutScope: Record<string, ClientCredentials> = {};
+  for (const a of apps) if (a.role.startsWith('without:')) withoutScope[a.role.slice('without:'.length)] = credentials(a);
+  return {
+    target,
+    tokenManager: { ...credentials(full), userTenants: full.userTenants.slice(0, 6) },
+    principals: {
+      noScopes: credentials(byRole('noScopes')),
+      otherTenant: credentials(byRole('otherTenant')),
+      withoutScope,
+    },
+    fixtures: { ...deployment.fixtures, subTenantIds: deployment.ctx.seed.subTenants },
+  };
+}

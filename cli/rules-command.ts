@@ -1,0 +1,40 @@
+import { loadRules } from '../contracts/catalog.ts';
+import { SERVICES, isServiceName, type ServiceName } from '../contracts/services.ts';
+import { UsageError } from './usage-error.ts';
+
+export interface RulesOptions {
+  service?: string[];
+  json?: boolean;
+  level?: string;
+}
+
+/** `conformance rules`: the catalog, for a person or as JSON. */
+export function rulesCommand(opts: RulesOptions): void {
+  const services = resolveServices(opts.service);
+  let rules = loadRules(services);
+  if (opts.level) rules = rules.filter((r) => r.level === opts.level!.toUpperCase());
+  if (opts.json) {
+    process.stdout.write(`${JSON.stringify(rules, null, 2)}\n`);
+    return;
+  }
+  let current = '';
+  for (const r of rules) {
+    const service = r.id.split('/')[0];
+    if (service !== current) {
+      current = service;
+      process.stdout.write(`\n${service} (${rules.filter((x) => x.id.startsWith(`${service}/`)).length} rules)\n`);
+    }
+    const flag = r.testable === false ? ' [not testable]' : '';
+    process.stdout.write(`  ${r.level.padEnd(11)} ${r.id}${flag}\n              ${r.statement}\n`);
+  }
+  process.stdout.write(`\n${rules.length} rules\n`);
+}
+
+/** Validates `--service` values (none: all three). */
+export function resolveServices(values: string[] | undefined): ServiceName[] {
+  if (!values?.length) return [...SERVICES];
+  const names = values.flatMap((v) => v.split(',')).map((v) => v.trim()).filter(Boolean);
+  const bad = names.filter((n) => !isServiceName(n));
+  if (bad.length) throw new UsageError(`unknown service ${bad.join(', ')}; expected one of ${SERVICES.join(', ')}`);
+  return names as ServiceName[];
+}

@@ -1,0 +1,209 @@
+import { randomBytes, randomInt } from 'node:crypto';
+import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { loadRules } from '../contracts/catalog.ts';
+import { startReference, type RunningReference } from '../fixtures/reference/server.ts';
+import { buildReport, writeReport } from '../reporters/conformance-report.ts';
+import { consoleSummary } from '../reporters/console-summary.ts';
+import { HttpClient, TransportError } from '../suites/engine/http-client.ts';
+import { registerSecret, redactText } from '../suites/engine/redact.ts';
+import { ruleSelected } from '../suites/engine/rule-index.ts';
+import { readRunConfig, validateRunConfig, ConfigError, type RunConfig } from '../suites/engine/run-config.ts';
+import type { RunContext } from '../suites/engine/run-context.ts';
+import { collectSuites, runSuites } from '../suites/engine/suite-runner.ts';
+import { TokenError, TokenProvider } from '../suites/engine/token-provider.ts';
+import { referenceRunConfig } from './reference-config.ts';
+import { resolveServices } from './rules-command.ts';
+import { UsageError } from './usage-error.ts';
+
+export interface RunOptions {
+  target?: string;
+  config?: string;
+  service?: string[];
+  rule?: string[];
+  seed?: string;
+  runs?: string;
+  reportDir: string;
+  rate?: string;
+  concurrency?: string;
+  timeout?: string;
+  maxBody?: string;
+  ca?: string;
+  insecure?: boolean;
+  dryRun?: boolean;
+  profile?: string;
+}
+
+/** Exit codes of `conformance run`. */
+export const EXIT = { passed: 0, failed: 1, usage: 2, unreachable: 3 } as const;
+
+function num(value: string | undefined, flag: string, opts: { min: number; max?: number; integer?: boolean }): number | undefined {
+  if (value === undefined) return undefined;
+  const n = Number(value);
+  if (!Number.isFinite(n) || n < opts.min || (opts.max !== undefined && n > opts.max) || (opts.integer && !Number.isInteger(n))) {
+    throw new UsageError(`${flag} takes ${opts.integer ? 'a whole number' : 'a number'} from ${opts.min}${opts.max !== undefined ? ` to ${opts.max}` : ''}, not "${value}"`);
+  }
+  return n;
+}
+
+function toolVersion(): string {
+  try {
+    return (JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string }).version;
+  } catch {
+    return '0.0.0';
+  }
+}
+
+/** Checks that the target answers at all and accepts the configured credentials (exit 3 otherwise). */
+async function preflight(config: RunConfig, ctx: RunContext): Promise<void> {
+  const http = new HttpClient({
+    target: config.target, timeoutMs: ctx.timeoutMs, maxBodyBytes: ctx.maxBodyBytes, rate: 0, concurrency: 1,
+    ca: ctx.ca, insecure: ctx.insecure, max429Retries: 3, maxRetryAfterMs: 10_000,
+  });
+  try {
+    await http.send({ method: 'GET', path: '/api/eventmanagement/v3/' });
+    if (!config.tokenManager) return;
+    const tokens = new TokenProvider(http, config);
+    try {
+      await tokens.authorization('full');
+    } catch (e) {
+      if (e instanceof TokenError && (e.status === 401 || e.status === 403)) {
+        throw new UnreachableError(`the target refused the configured credentials of client "${config.tokenManager.clientId}" (HTTP ${e.status} from the token endpoint)`);
+      }
+      // Anything else the token endpoint does wrong is judged by the rules, not here.
+    }
+  } catch (e) {
+    if (e instanceof TransportError) throw new UnreachableError(`cannot reach ${config.target}: ${e.message}`);
+    throw e;
+  } finally {
+    await http.close();
+  }
+}
+
+/** The target cannot be reached or cleanly refuses the credentials: exit 3. */
+export class UnreachableError extends Error {
+  readonly exitCode = EXIT.unreachable;
+}
+
+/** `conformance run`: runs the suites against a deployment and writes the report; returns the exit code. */
+export async function runCommand(opts: RunOptions): Promise<number> {
+  const services = resolveServices(opts.service);
+  const ruleGlobs = (opts.rule ?? []).flatMap((r) => r.split(',')).filter(Boolean);
+  const seed = num(opts.seed, '--seed', { min: -(2 ** 31), max: 2 ** 31 - 1, integer: true }) ?? randomInt(0, 2 ** 31 - 1);
+  const profile = (opts.profile ?? 'full') as RunContext['profile'];
+  if (!['full', 'read-only'].includes(profile)) throw new UsageError(`--profile takes full or read-only, not "${opts.profile}"`);
+  let config: RunConfig | undefined;
+  if (opts.config) config = readRunConfig(opts.config);
+  if (opts.target) {
+    if (!config) throw new UsageError('--target needs --config for the credentials (or run without both to test the embedded reference)');
+    config = validateRunConfig({ ...config, target: opts.target }, '--target');
+  }
+  const fromConfig = config?.options ?? {};
+  const runId = `${Date.now().toString(36)}${randomBytes(2).toString('hex')}`;
+  const reportDir = resolve(opts.reportDir);
+  const context: RunContext = {
+    config: config ?? { target: 'http://127.0.0.1:0' },
+    seed,
+    runs: num(opts.runs, '--runs', { min: 1, max: 10_000, integer: true }) ?? fromConfig.runs ?? 25,
+    timeoutMs: num(opts.timeout, '--timeout', { min: 100, integer: true }) ?? fromConfig.timeout ?? 10_000,
+    maxBodyBytes: num(opts.maxBody, '--max-body', { min: 1024, integer: true }) ?? 8 * 1024 * 1024,
+    rate: num(opts.rate, '--rate', { min: 0 }) ?? fromConfig.rate ?? 0,
+    concurrency: num(opts.concurrency, '--concurrency', { min: 1, max: 64, integer: true }) ?? fromConfig.concurrency ?? 4,
+    ca: opts.ca,
+    insecure: !!opts.insecure,
+    runId,
+    prefix: `cfz${runId}`,
+    ruleGlobs,
+    profile,
+  };
+  if (opts.ca && !existsSync(opts.ca)) throw new UsageError(`--ca ${opts.ca}: no such file`);
+  const selectedRules = loadRules(services).filter((r) => ruleSelected(r.id, ruleGlobs));
+  if (ruleGlobs.length && selectedRules.length === 0) throw new UsageError(`--rule ${ruleGlobs.join(' ')} selects no rule of ${services.join(', ')}`);
+
+  const out = process.stdout;
+  out.write(`conformance run — seed ${seed}\n`);
+
+  if (opts.dryRun) {
+    const tests = (await collectSuites(context, services)).filter((t) => t.rules.some((r) => ruleSelected(r, ruleGlobs)));
+    const runnable = tests.filter((t) => profile === 'full' || t.readOnly);
+    out.write(`dry run: nothing is sent. ${selectedRules.length} rules of ${services.join(', ')}; ${runnable.length} tests would run.\n`);
+    for (const s of services) {
+      const mine = runnable.filter((t) => t.service === s);
+      out.write(`\n${s}: ${mine.length} tests, at most ${mine.reduce((n, t) => n + t.budget, 0)} requests\n`);
+      for (const t of mine) out.write(`  - ${t.name}  [${t.rules.join(', ')}]  ≤${t.budget} requests\n`);
+    }
+    out.write(`\nat most ${runnable.reduce((n, t) => n + t.budget, 0)} requests in all (runs per property: ${context.runs})\n`);
+    return EXIT.passed;
+  }
+
+  let reference: RunningReference | undefined;
+  const startedAt = new Date().toISOString();
+  const abort = new AbortController();
+  const onSignal = (sig: string) => {
+    out.write(`\n${sig}: stopping the run, cleaning up and writing a partial report…\n`);
+    abort.abort();
+  };
+  const sigint = () => onSignal('SIGINT');
+  const sigterm = () => onSignal('SIGTERM');
+  process.on('SIGINT', sigint);
+  process.on('SIGTERM', sigterm);
+  try {
+    if (!config) {
+      reference = await startReference({ host: '127.0.0.1', port: 0 });
+      config = referenceRunConfig(reference, reference.baseUrl);
+      context.config = config;
+      out.write(`target: embedded reference deployment at ${reference.baseUrl}\n`);
+    } else {
+      out.write(`target: ${config.target}\n`);
+      const url = new URL(config.target);
+      if (url.protocol === 'http:' && !['127.0.0.1', 'localhost', '[::1]', '::1'].includes(url.hostname)) {
+        out.write(`warning: ${config.target} is plain HTTP and not on loopback; the documents say HTTPS only, and credentials will cross the network unencrypted\n`);
+      }
+    }
+    for (const p of [config.tokenManager?.clientSecret]) registerSecret(p);
+    await preflight(config, context);
+    mkdirSync(reportDir, { recursive: true });
+    context.ledgerFile = join(reportDir, 'ledger.jsonl');
+    rmSync(context.ledgerFile, { force: true });
+    rmSync(context.ledgerFile.replace(/\.jsonl$/, '.state.json'), { force: true });
+    out.write(`services: ${services.join(', ')}; rules: ${selectedRules.length}; runs per property: ${context.runs}; concurrency ${context.concurrency}${context.rate ? `; rate ${context.rate}/s` : ''}\n`);
+
+    const result = await runSuites(context, services, {
+      signal: abort.signal,
+      onProgress: (e) => {
+        const mark = e.test.state === 'failed' ? '✗' : e.test.state === 'skipped' ? '-' : '✓';
+        out.write(`  ${mark} [${e.service} ${e.testsDone}/${e.testsTotal}] ${e.test.name} (failed rules so far: ${e.failedRules})\n`);
+      },
+    });
+    const stateFile = context.ledgerFile.replace(/\.jsonl$/, '.state.json');
+    const state = existsSync(stateFile) ? (JSON.parse(readFileSync(stateFile, 'utf8')) as { http: never; cleanup: never }) : undefined;
+    const reportFile = join(reportDir, 'conformance-report.json');
+    const report = buildReport(selectedRules, result.tests, {
+      toolVersion: toolVersion(),
+      target: config.target,
+      embedded: !!reference,
+      startedAt,
+      finishedAt: new Date().toISOString(),
+      seed,
+      options: {
+        services, rules: ruleGlobs, runs: context.runs, rate: context.rate, concurrency: context.concurrency,
+        timeoutMs: context.timeoutMs, profile, insecure: context.insecure,
+      },
+      interrupted: result.interrupted || abort.signal.aborted,
+      http: state?.http,
+      cleanup: state?.cleanup,
+      errors: result.unhandledErrors.map(redactText),
+      services,
+      reportFile: opts.reportDir.endsWith('/') ? `${opts.reportDir}conformance-report.json` : `${opts.reportDir}/conformance-report.json`,
+    });
+    writeReport(reportDir, report);
+    out.write(consoleSummary(report, [reportFile]));
+    return report.verdict === 'passed' ? EXIT.passed : EXIT.failed;
+  } finally {
+    process.off('SIGINT', sigint);
+    process.off('SIGTERM', sigterm);
+    await reference?.close();
+  }
+}
+
+export { ConfigError };

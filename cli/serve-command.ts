@@ -1,0 +1,50 @@
+import { writeFileSync } from 'node:fs';
+import { startReference } from '../fixtures/reference/server.ts';
+import { referenceRunConfig } from './reference-config.ts';
+import { UsageError } from './usage-error.ts';
+
+export interface ServeOptions {
+  host: string;
+  port: string;
+  writeConfig?: string;
+  throttle?: string;
+  visibilityDelay?: string;
+  fault?: string[];
+}
+
+function nonNegativeInt(value: string | undefined, flag: string): number | undefined {
+  if (value === undefined) return undefined;
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < 0) throw new UsageError(`${flag} takes a whole number ≥ 0, not "${value}"`);
+  return n;
+}
+
+/** `conformance serve`: the reference deployment, until SIGINT or SIGTERM. */
+export async function serveCommand(opts: ServeOptions): Promise<void> {
+  const port = nonNegativeInt(opts.port, '--port') ?? 4010;
+  const ref = await startReference({
+    host: opts.host,
+    port,
+    throttle: nonNegativeInt(opts.throttle, '--throttle') || undefined,
+    visibilityDelayMs: nonNegativeInt(opts.visibilityDelay, '--visibility-delay'),
+    faults: opts.fault,
+  }).catch((e: Error & { code?: string }) => {
+    if (e.code === 'EADDRINUSE') throw new UsageError(`port ${port} on ${opts.host} is already in use; choose another with --port`);
+    throw e;
+  });
+  process.stdout.write(`Reference deployment listening on ${ref.baseUrl}\n`);
+  process.stdout.write(`  ${ref.baseUrl}/api/technicaltokenmanager/v3\n  ${ref.baseUrl}/api/notification/v3\n  ${ref.baseUrl}/api/eventmanagement/v3\n`);
+  if (opts.writeConfig) {
+    writeFileSync(opts.writeConfig, `${JSON.stringify(referenceRunConfig(ref, ref.baseUrl), null, 2)}\n`);
+    process.stdout.write(`Run configuration written to ${opts.writeConfig}\n`);
+  }
+  await new Promise<void>((resolve) => {
+    const stop = async (signal: string) => {
+      process.stdout.write(`\n${signal}: stopping\n`);
+      await ref.close();
+      resolve();
+    };
+    process.once('SIGINT', () => void stop('SIGINT'));
+    process.once('SIGTERM', () => void stop('SIGTERM'));
+  });
+}

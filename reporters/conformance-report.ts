@@ -1,0 +1,177 @@
+import { createHash } from 'node:crypto';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { contractPath, type Level, type Rule } from '../contracts/catalog.ts';
+import { SERVICES, SERVICE_INFO, type ServiceName } from '../contracts/services.ts';
+import type { RuleOutcome } from '../suites/engine/rule-test.ts';
+import type { TestRecord } from '../suites/engine/suite-runner.ts';
+import { redactValue } from '../suites/engine/redact.ts';
+
+export type RuleStatus = 'passed' | 'failed' | 'skipped' | 'observed' | 'not-exercised';
+
+export interface RuleResult {
+  id: string;
+  service: ServiceName;
+  level: Level;
+  section: string;
+  quote: string;
+  statement: string;
+  status: RuleStatus;
+  /** Why a rule was skipped or not exercised. */
+  reason?: string;
+  /** What was seen, for UNSPECIFIED rules. */
+  observed?: string[];
+  tests: string[];
+  failure?: RuleOutcome['failure'] & { test: string; replay: string };
+}
+
+export interface RunFacts {
+  toolVersion: string;
+  target: string;
+  embedded: boolean;
+  startedAt: string;
+  finishedAt: string;
+  seed: number;
+  options: Record<string, unknown>;
+  interrupted: boolean;
+  http?: { requests: number; throttled: number; retriedAfter429: number; transportErrors: number };
+  cleanup?: { created: number; deleted: number; outstanding: unknown[] };
+  errors: string[];
+  services: readonly ServiceName[];
+  /** Where the report is written, for the replay commands it carries. */
+  reportFile: string;
+}
+
+export interface ConformanceReport {
+  tool: { name: string; version: string };
+  contracts: { versions: Record<ServiceName, string>; hash: string };
+  target: string;
+  embeddedReference: boolean;
+  startedAt: string;
+  finishedAt: string;
+  durationMs: number;
+  seed: number;
+  options: Record<string, unknown>;
+  interrupted: boolean;
+  verdict: 'passed' | 'failed';
+  counts: { total: number; byStatus: Record<RuleStatus, number>; byLevel: Record<Level, Record<RuleStatus, number>> };
+  http: RunFacts['http'];
+  cleanup: RunFacts['cleanup'];
+  errors: string[];
+  rules: RuleResult[];
+}
+
+const STATUSES: RuleStatus[] = ['passed', 'failed', 'skipped', 'observed', 'not-exercised'];
+
+/** A hash of every contract file, so a report says exactly which rules it judged against. */
+export function contractsHash(): string {
+  const h = createHash('sha256');
+  for (const s of SERVICES) {
+    for (const f of ['openapi.yaml', 'rules.yaml']) {
+      try {
+        h.update(readFileSync(contractPath(s, f)));
+      } catch {
+        h.update(`missing:${s}/${f}`);
+      }
+    }
+  }
+  return `sha256:${h.digest('hex')}`;
+}
+
+function zero(): Record<RuleStatus, number> {
+  return Object.fromEntries(STATUSES.map((s) => [s, 0])) as Record<RuleStatus, number>;
+}
+
+/** Folds the tests' outcomes into one verdict per rule of the catalog. */
+export function judgeRule(rule: Rule, tests: TestRecord[], facts: Pick<RunFacts, 'services' | 'interrupted' | 'reportFile'>): RuleResult {
+  const service = rule.id.split('/')[0] as ServiceName;
+  const base = {
+    id: rule.id,
+    service,
+    level: rule.level,
+    section: rule.source.section,
+    quote: rule.source.quote,
+    statement: rule.statement,
+  };
+  const covering = tests.filter((t) => t.rules.includes(rule.id));
+  const names = covering.map((t) => t.name);
+  if (!facts.services.includes(service)) return { ...base, status: 'skipped', reason: 'service not selected', tests: names };
+  if (rule.testable === false) return { ...base, status: 'skipped', reason: rule.note ?? 'not testable from outside', tests: names };
+  const outcomes = covering.flatMap((t) => (t.outcomes[rule.id] ? [{ test: t, o: t.outcomes[rule.id] }] : []));
+  if (rule.level === 'UNSPECIFIED') {
+    const seen = outcomes.filter((x) => x.o.status === 'observed' || x.o.status === 'failed');
+    if (seen.length) {
+      return {
+        ...base,
+        status: 'observed',
+        observed: seen.map((x) => x.o.detail ?? `${x.o.failure?.title}: ${x.o.failure?.received}`),
+        tests: names,
+      };
+    }
+  }
+  const failed = outcomes.find((x) => x.o.status === 'failed');
+  if (failed && rule.level !== 'UNSPECIFIED') {
+    return {
+      ...base,
+      status: 'failed',
+      tests: names,
+      failure: { ...failed.o.failure!, test: failed.test.name, replay: `npx conformance replay ${facts.reportFile} ${rule.id}` },
+    };
+  }
+  if (outcomes.some((x) => x.o.status === 'passed')) return { ...base, status: 'passed', tests: names };
+  if (outcomes.some((x) => x.o.status === 'observed')) {
+    return { ...base, status: 'observed', observed: outcomes.filter((x) => x.o.status === 'observed').map((x) => x.o.detail ?? ''), tests: names };
+  }
+  const skipped = outcomes.find((x) => x.o.status === 'skipped');
+  if (skipped) return { ...base, status: 'skipped', reason: skipped.o.detail, tests: names };
+  if (covering.length === 0) return { ...base, status: 'not-exercised', reason: 'no test covers this rule', tests: names };
+  const why = outcomes.find((x) => x.o.detail)?.o.detail;
+  return {
+    ...base,
+    status: 'not-exercised',
+    reason: facts.interrupted ? 'the run was interrupted before its tests ran' : (why ?? 'its tests ended before checking it'),
+    tests: names,
+  };
+}
+
+/** Builds the machine-readable conformance report. */
+export function buildReport(rules: Rule[], tests: TestRecord[], facts: RunFacts): ConformanceReport {
+  const results = rules.filter((r) => r.status !== 'retired').map((r) => judgeRule(r, tests, facts));
+  const byStatus = zero();
+  const byLevel = { MUST: zero(), SHOULD: zero(), MAY: zero(), UNSPECIFIED: zero() } as Record<Level, Record<RuleStatus, number>>;
+  for (const r of results) {
+    byStatus[r.status]++;
+    byLevel[r.level][r.status]++;
+  }
+  const gateFailures = results.filter((r) => r.status === 'failed' && (r.level === 'MUST' || r.level === 'SHOULD'));
+  const report: ConformanceReport = {
+    tool: { name: 'platform-conformance', version: facts.toolVersion },
+    contracts: {
+      versions: Object.fromEntries(SERVICES.map((s) => [s, SERVICE_INFO[s].version])) as Record<ServiceName, string>,
+      hash: contractsHash(),
+    },
+    target: facts.target,
+    embeddedReference: facts.embedded,
+    startedAt: facts.startedAt,
+    finishedAt: facts.finishedAt,
+    durationMs: Date.parse(facts.finishedAt) - Date.parse(facts.startedAt),
+    seed: facts.seed,
+    options: facts.options,
+    interrupted: facts.interrupted,
+    verdict: gateFailures.length || facts.errors.length || facts.interrupted ? 'failed' : 'passed',
+    counts: { total: results.length, byStatus, byLevel },
+    http: facts.http,
+    cleanup: facts.cleanup,
+    errors: facts.errors,
+    rules: results,
+  };
+  return redactValue(report);
+}
+
+/** Writes `conformance-report.json` into `dir` and returns its path. */
+export function writeReport(dir: string, report: ConformanceReport): string {
+  mkdirSync(dir, { recursive: true });
+  const file = join(dir, 'conformance-report.json');
+  writeFileSync(file, `${JSON.stringify(report, null, 2)}\n`);
+  return file;
+}

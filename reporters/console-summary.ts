@@ -1,0 +1,38 @@
+import type { ConformanceReport } from './conformance-report.ts';
+
+/** The one-screen summary a run ends with: counts, failed rules with their quotes, paths, seed. */
+export function consoleSummary(report: ConformanceReport, paths: string[], maxFailures = 15): string {
+  const c = report.counts.byStatus;
+  const lines: string[] = [];
+  lines.push('');
+  lines.push(`Conformance ${report.verdict.toUpperCase()}${report.interrupted ? ' (interrupted)' : ''} — ${report.target}${report.embeddedReference ? ' (embedded reference deployment)' : ''}`);
+  lines.push(
+    `  rules: ${report.counts.total}  passed ${c.passed}  failed ${c.failed}  observed ${c.observed}  skipped ${c.skipped}  not exercised ${c['not-exercised']}`,
+  );
+  if (report.http) {
+    lines.push(`  requests: ${report.http.requests}  429s absorbed: ${report.http.retriedAfter429}  transport errors: ${report.http.transportErrors}  time: ${(report.durationMs / 1000).toFixed(1)} s`);
+  }
+  const failed = report.rules.filter((r) => r.status === 'failed');
+  if (failed.length) {
+    lines.push('');
+    lines.push('Failed rules:');
+    for (const r of failed.slice(0, maxFailures)) {
+      lines.push(`  ✗ ${r.id} [${r.level}]`);
+      lines.push(`      "${r.quote}"`);
+      if (r.failure) {
+        lines.push(`      Expected: ${r.failure.expected}`);
+        lines.push(`      Received: ${r.failure.received.slice(0, 200)}`);
+      }
+    }
+    if (failed.length > maxFailures) lines.push(`  … and ${failed.length - maxFailures} more in the report`);
+  }
+  if (report.errors.length) {
+    lines.push('');
+    lines.push('Errors outside the tests:');
+    for (const e of report.errors.slice(0, 5)) lines.push(`  ! ${e.split('\n')[0]}`);
+  }
+  lines.push('');
+  for (const p of paths) lines.push(`  report: ${p}`);
+  lines.push(`  seed: ${report.seed} (rerun with --seed ${report.seed})`);
+  return `${lines.join('\n')}\n`;
+}

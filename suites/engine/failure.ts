@@ -1,0 +1,45 @@
+import type { Exchange } from './http-client.ts';
+
+export type Severity = 'critical' | 'high' | 'medium' | 'low';
+
+export interface FailureDetails {
+  title: string;
+  expected: string;
+  received: string;
+  severity?: Severity;
+  exchange?: Exchange;
+  counterexample?: unknown;
+  seed?: number;
+  path?: string;
+}
+
+/** A rule the target broke: the one typed failure every check throws. */
+export class ConformanceFailure extends Error {
+  readonly ruleId: string;
+  readonly title: string;
+  readonly expected: string;
+  readonly received: string;
+  readonly severity: Severity;
+  exchange?: Exchange;
+  counterexample?: unknown;
+  seed?: number;
+  path?: string;
+
+  constructor(ruleId: string, d: FailureDetails) {
+    super(`${ruleId}: ${d.title}\n  Expected: ${d.expected}\n  Received: ${d.received}`);
+    this.name = 'ConformanceFailure';
+    this.ruleId = ruleId;
+    this.title = d.title;
+    this.expected = d.expected;
+    this.received = d.received;
+    this.severity = d.severity ?? 'high';
+    this.exchange = d.exchange;
+    this.counterexample = d.counterexample;
+    this.seed = d.seed;
+    this.path = d.path;
+  }
+}
+
+export function isConformanceFailure(e: unknown): e is ConformanceFailure {
+  return !!e && typeof e === 'object' && typeof (e as { ruleId?: unknown }).ruleId === 'string' && 'expected' in e;
+}

@@ -1,0 +1,251 @@
+import { readFileSync } from 'node:fs';
+import { Agent, FormData, request as undiciRequest } from 'undici';
+import { toCurl, type CurlRequest } from './curl.ts';
+import { RequestPacer, Semaphore, sleep } from './load-control.ts';
+
+export type QueryValue = string | number | boolean | undefined | null;
+
+export interface FormPart {
+  name: string;
+  value?: string;
+  file?: { filename: string; content: Buffer | string; contentType?: string };
+}
+
+/** A request as the suites describe it; `path` is relative to the target's origin. */
+export interface HttpRequest {
+  method: string;
+  path: string;
+  query?: Record<string, QueryValue>;
+  headers?: Record<string, string | undefined>;
+  /** JSON body; sent as `application/json` unless a content-type header says otherwise. */
+  json?: unknown;
+  /** Raw body, sent as it is (for malformed-JSON checks). */
+  body?: string;
+  form?: FormPart[];
+}
+
+export interface HttpResponse {
+  status: number;
+  headers: Record<string, string>;
+  /** Media type without parameters, lower-case ('' when absent). */
+  contentType: string;
+  text: string;
+  /** Parsed JSON body, or undefined when the body is empty or not JSON. */
+  json: unknown;
+  /** Set when the body was not valid JSON although it was non-empty. */
+  jsonError?: string;
+  durationMs: number;
+}
+
+/** One request and its response, kept as evidence for a failure. */
+export interface Exchange {
+  request: CurlRequest;
+  response?: { status: number; headers: Record<string, string>; body: string };
+  error?: string;
+  curl: string;
+}
+
+export type TransportErrorCode = 'TIMEOUT' | 'CONNECTION' | 'TLS' | 'DNS' | 'BODY_TOO_LARGE' | 'ABORTED';
+
+/** The target could not be talked to (as opposed to answering wrongly). */
+export class TransportError extends Error {
+  constructor(
+    readonly code: TransportErrorCode,
+    message: string,
+    readonly exchange: Exchange,
+  ) {
+    super(message);
+    this.name = 'TransportError';
+  }
+}
+
+export interface HttpClientOptions {
+  target: string;
+  timeoutMs: number;
+  maxBodyBytes: number;
+  rate: number;
+  concurrency: number;
+  ca?: string;
+  insecure?: boolean;
+  /** Retries of a 429 answer before it is handed to the caller. */
+  max429Retries: number;
+  /** Longest wait a `Retry-After` may impose (ms). */
+  maxRetryAfterMs: number;
+}
+
+/** Counters of what the client did, for the report. */
+export interface HttpStats {
+  requests: number;
+  throttled: number;
+  retriedAfter429: number;
+  transportErrors: number;
+  /** A sample of 429 answers per service base path, to check their bodies. */
+  throttleSamples: Array<{ path: string; status: number; contentType: string; body: string; retryAfter?: string }>;
+}
+
+const EXCHANGE_BODY_LIMIT = 8192;
+
+function clip(text: string): string {
+  return text.length > EXCHANGE_BODY_LIMIT ? `${text.slice(0, EXCHANGE_BODY_LIMIT)}…(${text.length} bytes)` : text;
+}
+
+function classify(err: unknown): TransportErrorCode {
+  const code = (err as { code?: string }).code ?? '';
+  const name = (err as { name?: string }).name ?? '';
+  if (name === 'TimeoutError' || /TIMEOUT/.test(code)) return 'TIMEOUT';
+  if (name === 'AbortError') return 'ABORTED';
+  if (code === 'ENOTFOUND' || code === 'EAI_AGAIN') return 'DNS';
+  if (/CERT|SSL|TLS|SELF_SIGNED|UNABLE_TO_VERIFY|ERR_TLS/.test(code)) return 'TLS';
+  return 'CONNECTION';
+}
+
+/** Parses `Retry-After` (seconds or an HTTP date) into milliseconds. */
+export function retryAfterMs(value: string | undefined, fallback = 1000): number {
+  if (!value) return fallback;
+  const secs = Number(value);
+  if (Number.isFinite(secs) && secs >= 0) return secs * 1000;
+  const at = Date.parse(value);
+  return Number.isFinite(at) ? Math.max(0, at - Date.now()) : fallback;
+}
+
+/**
+ * The one HTTP client of a run: keep-alive connections, a per-request timeout, a cap on
+ * response size, a rate limit and a concurrency limit shared by every suite, and 429s
+ * absorbed by waiting as `Retry-After` says (a bounded number of times).
+ */
+export class HttpClient {
+  readonly stats: HttpStats = { requests: 0, throttled: 0, retriedAfter429: 0, transportErrors: 0, throttleSamples: [] };
+  private readonly agent: Agent;
+  private readonly pacer: RequestPacer;
+  private readonly slots: Semaphore;
+  private readonly origin: string;
+
+  constructor(readonly options: HttpClientOptions) {
+    this.origin = options.target.replace(/\/+$/, '');
+    this.agent = new Agent({
+      keepAliveTimeout: 10_000,
+      connections: Math.max(1, options.concurrency),
+      headersTimeout: options.timeoutMs,
+      bodyTimeout: options.timeoutMs,
+      connect: {
+        timeout: options.timeoutMs,
+        ca: options.ca ? readFileSync(options.ca) : undefined,
+        rejectUnauthorized: !options.insecure,
+      },
+    });
+    this.pacer = new RequestPacer(options.rate);
+    this.slots = new Semaphore(Math.max(1, options.concurrency));
+  }
+
+  /** The absolute URL of a path and query. */
+  url(path: string, query?: Record<string, QueryValue>): string {
+    const qs = new URLSearchParams();
+    for (const [k, v] of Object.entries(query ?? {})) if (v !== undefined && v !== null) qs.append(k, String(v));
+    const s = qs.toString();
+    return `${this.origin}${path}${s ? `?${s}` : ''}`;
+  }
+
+  /** Sends a request; throws TransportError when the target cannot be talked to. */
+  async send(req: HttpRequest, onExchange?: (e: Exchange) => void): Promise<HttpResponse> {
+    for (let attempt = 0; ; attempt++) {
+      const res = await this.slots.run(async () => {
+        await this.pacer.wait();
+        return this.sendOnce(req, onExchange);
+      });
+      if (res.status !== 429) return res;
+      this.stats.throttled++;
+      if (this.stats.throttleSamples.length < 20) {
+        this.stats.throttleSamples.push({
+          path: req.path, status: res.status, contentType: res.contentType, body: clip(res.text), retryAfter: res.headers['retry-after'],
+        });
+      }
+      if (attempt >= this.options.max429Retries) return res;
+      const wait = Math.min(retryAfterMs(res.headers['retry-after']), this.options.maxRetryAfterMs);
+      this.stats.retriedAfter429++;
+      this.pacer.backOff(wait);
+      await sleep(wait);
+    }
+  }
+
+  private async sendOnce(req: HttpRequest, onExchange?: (e: Exchange) => void): Promise<HttpResponse> {
+    const url = this.url(req.path, req.query);
+    const headers: Record<string, string> = { accept: 'application/json, application/hal+json, */*' };
+    for (const [k, v] of Object.entries(req.headers ?? {})) if (v !== undefined) headers[k.toLowerCase()] = v;
+    let body: string | FormData | undefined;
+    let shownBody: string | undefined;
+    let form: CurlRequest['form'];
+    if (req.form) {
+      const fd = new FormData();
+      form = [];
+      for (const p of req.form) {
+        if (p.file) {
+          const content = typeof p.file.content === 'string' ? Buffer.from(p.file.content) : p.file.content;
+          fd.append(p.name, new Blob([new Uint8Array(content)], { type: p.file.contentType ?? 'application/octet-stream' }), p.file.filename);
+          form.push({ name: p.name, filename: p.file.filename, size: content.length });
+        } else {
+          fd.append(p.name, p.value ?? '');
+          form.push({ name: p.name, value: p.value });
+        }
+      }
+      body = fd;
+    } else if (req.body !== undefined) {
+      body = shownBody = req.body;
+      headers['content-type'] ??= 'application/json';
+    } else if (req.json !== undefined) {
+      body = shownBody = JSON.stringify(req.json);
+      headers['content-type'] ??= 'application/json';
+    }
+    const curlReq: CurlRequest = { method: req.method, url, headers, body: shownBody !== undefined ? clip(shownBody) : undefined, form };
+    const exchange: Exchange = { request: curlReq, curl: toCurl(curlReq) };
+    const started = performance.now();
+    this.stats.requests++;
+    try {
+      const res = await undiciRequest(url, {
+        method: req.method.toUpperCase() as 'GET',
+        headers,
+        body,
+        dispatcher: this.agent,
+        signal: AbortSignal.timeout(this.options.timeoutMs),
+        maxRedirections: 0,
+      } as Parameters<typeof undiciRequest>[1]);
+      const chunks: Buffer[] = [];
+      let size = 0;
+      for await (const chunk of res.body) {
+        size += (chunk as Buffer).length;
+        if (size > this.options.maxBodyBytes) {
+          res.body.destroy();
+          throw Object.assign(new Error(`response body larger than ${this.options.maxBodyBytes} bytes`), { code: 'BODY_TOO_LARGE' });
+        }
+        chunks.push(chunk as Buffer);
+      }
+      const text = Buffer.concat(chunks).toString('utf8');
+      const flat: Record<string, string> = {};
+      for (const [k, v] of Object.entries(res.headers)) if (v !== undefined) flat[k.toLowerCase()] = Array.isArray(v) ? v.join(', ') : v;
+      const contentType = (flat['content-type'] ?? '').split(';')[0].trim().toLowerCase();
+      let json: unknown;
+      let jsonError: string | undefined;
+      if (text.trim()) {
+        try {
+          json = JSON.parse(text);
+        } catch (e) {
+          jsonError = (e as Error).message;
+        }
+      }
+      exchange.response = { status: res.statusCode, headers: flat, body: clip(text) };
+      onExchange?.(exchange);
+      return { status: res.statusCode, headers: flat, contentType, text, json, jsonError, durationMs: performance.now() - started };
+    } catch (err) {
+      this.stats.transportErrors++;
+      const code = (err as { code?: string }).code === 'BODY_TOO_LARGE' ? 'BODY_TOO_LARGE' : classify(err);
+      const cause = (err as { cause?: { code?: string; message?: string } }).cause;
+      const detail = cause?.code ? `${(err as Error).message} (${cause.code})` : (err as Error).message;
+      exchange.error = `${code}: ${detail}`;
+      onExchange?.(exchange);
+      throw new TransportError(code, `${req.method.toUpperCase()} ${req.path}: ${code.toLowerCase().replace('_', ' ')}: ${detail}`, exchange);
+    }
+  }
+
+  async close(): Promise<void> {
+    await this.agent.close().catch(() => undefined);
+  }
+}

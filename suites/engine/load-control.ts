@@ -1,0 +1,41 @@
+/** Spaces request starts so that no more than `perSecond` begin in any second (0 = unlimited). */
+export class RequestPacer {
+  private next = 0;
+  constructor(private readonly perSecond: number) {}
+
+  async wait(): Promise<void> {
+    if (!this.perSecond) return;
+    const interval = 1000 / this.perSecond;
+    const now = performance.now();
+    const at = Math.max(now, this.next);
+    this.next = at + interval;
+    if (at > now) await sleep(at - now);
+  }
+
+  /** Pushes every later start back, after a 429 told the client to wait. */
+  backOff(ms: number): void {
+    this.next = Math.max(this.next, performance.now() + ms);
+  }
+}
+
+/** Bounds the number of requests in flight. */
+export class Semaphore {
+  private active = 0;
+  private readonly queue: Array<() => void> = [];
+  constructor(private readonly limit: number) {}
+
+  async run<T>(fn: () => Promise<T>): Promise<T> {
+    if (this.active >= this.limit) await new Promise<void>((resolve) => this.queue.push(resolve));
+    this.active++;
+    try {
+      return await fn();
+    } finally {
+      this.active--;
+      this.queue.shift()?.();
+    }
+  }
+}
+
+export function sleep(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms));
+}

@@ -1,0 +1,21 @@
+import picomatch from 'picomatch';
+import { loadRules, type Rule } from '../../contracts/catalog.ts';
+
+let byId: Map<string, Rule> | undefined;
+
+/** The catalog, indexed by rule ID. */
+export function ruleIndex(): Map<string, Rule> {
+  byId ??= new Map(loadRules().map((r) => [r.id, r]));
+  return byId;
+}
+
+/** Throws at collection time on a rule ID the catalog does not have. */
+export function assertKnownRules(ids: readonly string[], where: string): void {
+  const unknown = ids.filter((id) => !ruleIndex().has(id));
+  if (unknown.length) throw new Error(`${where} names unknown rule ID(s): ${unknown.join(', ')}`);
+}
+
+/** Whether a rule ID is selected by `--rule` globs (no globs: every rule). */
+export function ruleSelected(id: string, globs: readonly string[]): boolean {
+  return globs.length === 0 || globs.some((g) => picomatch.isMatch(id, g) || id === g);
+}

@@ -1,0 +1,314 @@
+import fc from 'fast-check';
+import { afterAll, test, type TestContext } from 'vitest';
+import type { ServiceName } from '../../contracts/services.ts';
+import { SERVICE_INFO } from '../../contracts/services.ts';
+import { ConformanceFailure, isConformanceFailure, type FailureDetails } from './failure.ts';
+import { TransportError, type Exchange, type HttpRequest, type HttpResponse } from './http-client.ts';
+import type { TrackedResource } from './ledger.ts';
+import { redactText, redactValue } from './redact.ts';
+import { assertKnownRules, ruleSelected } from './rule-index.ts';
+import { session, type Session } from './session.ts';
+import type { PrincipalName } from './token-provider.ts';
+import { TokenError } from './token-provider.ts';
+
+export type OutcomeStatus = 'passed' | 'failed' | 'observed' | 'skipped' | 'not-exercised';
+
+/** What one test found about one rule; carried to the reporters in the test's metadata. */
+export interface RuleOutcome {
+  status: OutcomeStatus;
+  /** For `observed`: what was seen. For `skipped`/`not-exercised`: why. */
+  detail?: string;
+  failure?: {
+    title: string;
+    severity: string;
+    expected: string;
+    received: string;
+    counterexample?: unknown;
+    seed?: number;
+    path?: string;
+    curl?: string;
+    exchange?: Exchange;
+  };
+}
+
+export interface RuleTestMeta {
+  rules: string[];
+  outcomes: Record<string, RuleOutcome>;
+  service: ServiceName;
+  /** Most requests the test sends (for `--dry-run`). */
+  budget: number;
+  readOnly: boolean;
+}
+
+declare module 'vitest' {
+  interface TaskMeta {
+    conformance?: RuleTestMeta;
+  }
+}
+
+export interface SendOptions {
+  /** Principal whose token is sent; `null` sends no Authorization header. Default `full`. */
+  as?: PrincipalName | null;
+  /** User tenant of the token (default: the principal's own). */
+  tenant?: string;
+}
+
+export interface PropertyOptions {
+  /** Runs for this property (default: the run's `--runs`). */
+  runs?: number;
+  /** Rule a failure is attributed to when the predicate throws something other than a ConformanceFailure. */
+  rule: string;
+}
+
+class SkipTest extends Error {}
+
+/** The handle a rule test receives: HTTP as a principal, checks, observations and the ledger. */
+export class RuleContext {
+  readonly exchanges: Exchange[] = [];
+  private softFailures: ConformanceFailure[] = [];
+
+  constructor(
+    readonly session: Session,
+    readonly service: ServiceName,
+    readonly meta: RuleTestMeta,
+    private readonly scope: string,
+    private readonly vitest: TestContext,
+  ) {}
+
+  get prefix(): string {
+    return this.session.context.prefix;
+  }
+
+  get fixtures(): Record<string, unknown> {
+    return this.session.context.config.fixtures ?? {};
+  }
+
+  /** The last request sent, with its response. */
+  get lastExchange(): Exchange | undefined {
+    return this.exchanges[this.exchanges.length - 1];
+  }
+
+  /** Sends a request to this test's service; `req.path` is relative to the service's base path. */
+  async send(req: HttpRequest, opts: SendOptions = {}): Promise<HttpResponse> {
+    return this.sendTo(this.service, req, opts);
+  }
+
+  /** Sends a request to any service. */
+  async sendTo(service: ServiceName, req: HttpRequest, opts: SendOptions = {}): Promise<HttpResponse> {
+    const headers = { ...(req.headers ?? {}) };
+    const as = opts.as === undefined ? 'full' : opts.as;
+    if (as !== null && headers.authorization === undefined && headers.Authorization === undefined) {
+      if (!this.session.tokens.has(as)) this.skip(`principal "${as}" is not configured`);
+      headers.authorization = await this.session.tokens.authorization(as, opts.tenant);
+    }
+    const path = `${SERVICE_INFO[service].basePath}${req.path}`;
+    return this.session.http.send({ ...req, path, headers }, (e) => {
+      this.exchanges.push(e);
+      if (this.exchanges.length > 20) this.exchanges.shift();
+    });
+  }
+
+  private record(ruleId: string, outcome: RuleOutcome): void {
+    if (!this.meta.rules.includes(ruleId)) {
+      throw new Error(`test "${this.vitest.task.name}" checks ${ruleId} but does not declare it`);
+    }
+    const prev = this.meta.outcomes[ruleId];
+    const rank: Record<OutcomeStatus, number> = { failed: 4, observed: 3, passed: 2, skipped: 1, 'not-exercised': 0 };
+    if (!prev || rank[outcome.status] > rank[prev.status]) this.meta.outcomes[ruleId] = outcome;
+  }
+
+  private failure(ruleId: string, d: FailureDetails): ConformanceFailure {
+    return new ConformanceFailure(ruleId, { exchange: this.lastExchange, ...d });
+  }
+
+  /** Asserts a rule; a false condition ends the test with a ConformanceFailure. */
+  check(ruleId: string, ok: boolean, d: FailureDetails): void {
+    if (ok) return this.record(ruleId, { status: 'passed' });
+    const f = this.failure(ruleId, d);
+    this.recordFailure(f);
+    throw f;
+  }
+
+  /** Asserts a rule without ending the test; the test fails at its end if any such check failed. */
+  verify(ruleId: string, ok: boolean, d: FailureDetails): boolean {
+    if (ok) {
+      this.record(ruleId, { status: 'passed' });
+      return true;
+    }
+    const f = this.failure(ruleId, d);
+    this.recordFailure(f);
+    this.softFailures.push(f);
+    return false;
+  }
+
+  /** Records what the target does for a rule the document leaves open (never fails). */
+  observe(ruleId: string, what: string): void {
+    this.record(ruleId, { status: 'observed', detail: redactText(what) });
+  }
+
+  /** Ends the test, marking its rules skipped with a reason. */
+  skip(reason: string): never {
+    for (const id of this.meta.rules) this.record(id, { status: 'skipped', detail: reason });
+    throw new SkipTest(reason);
+  }
+
+  /** Records a created resource; it is deleted after the test unless the returned function marks it deleted. */
+  track(resource: Omit<TrackedResource, 'service'> & { service?: string }): () => void {
+    return this.session.ledger.track(this.scope, { service: this.service, ...resource });
+  }
+
+  /**
+   * Runs a fast-check property against the target with the run's seed; the shrunk
+   * counterexample, seed and path go into the failure.
+   */
+  async property<T>(arb: fc.Arbitrary<T>, predicate: (value: T) => Promise<void>, opts: PropertyOptions): Promise<void> {
+    const seed = (this.session.context.seed ^ hash(this.vitest.task.name)) | 0;
+    const result = await fc.check(
+      fc.asyncProperty(arb, async (v) => {
+        await predicate(v);
+      }),
+      { seed, numRuns: opts.runs ?? this.session.context.runs, interruptAfterTimeLimit: 60_000, markInterruptAsFailure: false },
+    );
+    if (!result.failed) return;
+    const cause = result.errorInstance;
+    const base = isConformanceFailure(cause)
+      ? cause
+      : this.failure(opts.rule, {
+          title: 'property raised an error',
+          expected: 'the property holds',
+          received: redactText(String((cause as Error)?.message ?? cause)),
+        });
+    base.counterexample = redactValue(result.counterexample?.[0]);
+    base.seed = result.seed;
+    base.path = result.counterexamplePath ?? undefined;
+    this.recordFailure(base, true);
+    throw base;
+  }
+
+  private recordFailure(f: ConformanceFailure, overwrite = false): void {
+    const outcome: RuleOutcome = {
+      status: 'failed',
+      failure: {
+        title: f.title,
+        severity: f.severity,
+        expected: redactText(f.expected),
+        received: redactText(f.received),
+        counterexample: f.counterexample === undefined ? undefined : redactValue(f.counterexample),
+        seed: f.seed,
+        path: f.path,
+        curl: f.exchange?.curl,
+        exchange: f.exchange ? redactValue(f.exchange) : undefined,
+      },
+    };
+    if (overwrite) this.meta.outcomes[f.ruleId] = outcome;
+    else this.record(f.ruleId, outcome);
+  }
+
+  /** Throws the soft failures collected by verify(). */
+  finish(): void {
+    if (this.softFailures.length) throw this.softFailures[0];
+  }
+
+  /** Attributes an error that is not a ConformanceFailure to the test's first unresolved rule. */
+  attributeError(err: unknown): void {
+    const target = this.meta.rules.find((r) => !this.meta.outcomes[r] || this.meta.outcomes[r].status === 'not-exercised') ?? this.meta.rules[0];
+    const exchange = err instanceof TransportError || err instanceof TokenError ? err.exchange : this.lastExchange;
+    const kind = err instanceof TransportError ? `transport error (${err.code})` : err instanceof TokenError ? 'token error' : 'unexpected error';
+    this.meta.outcomes[target] = {
+      status: 'failed',
+      failure: {
+        title: kind,
+        severity: 'high',
+        expected: 'a well-formed answer that the check can judge',
+        received: redactText((err as Error)?.message ?? String(err)),
+        curl: exchange?.curl,
+        exchange: exchange ? redactValue(exchange) : undefined,
+      },
+    };
+  }
+}
+
+function hash(s: string): number {
+  let h = 2166136261;
+  for (let i = 0; i < s.length; i++) h = Math.imul(h ^ s.charCodeAt(i), 16777619);
+  return h >>> 0;
+}
+
+export interface RuleTestOptions {
+  timeout?: number;
+  /** The test changes nothing on the target (it runs in the read-only profile). */
+  readOnly?: boolean;
+  /** Most requests the test sends; a property test counts per run (`budgetPerRun`). Default 10. */
+  budget?: number;
+  /** Requests per property run; the budget becomes `budget + budgetPerRun × runs`. */
+  budgetPerRun?: number;
+}
+
+let scopeCounter = 0;
+
+/**
+ * Declares a conformance test and the rules it covers. Unknown rule IDs fail at collection;
+ * the outcome of each rule is recorded in the test's metadata for the reporters; whatever the
+ * test created is deleted after it, also when it failed.
+ */
+export function ruleTest(
+  service: ServiceName,
+  rules: readonly string[],
+  name: string,
+  fn: (t: RuleContext) => Promise<void>,
+  options: RuleTestOptions = {},
+): void {
+  assertKnownRules(rules, `ruleTest "${name}"`);
+  const wrong = rules.filter((r) => !r.startsWith(`${service}/`));
+  if (wrong.length) throw new Error(`ruleTest "${name}" of ${service} names rules of another service: ${wrong.join(', ')}`);
+  const declared: RuleTestMeta = {
+    rules: [...rules],
+    outcomes: {},
+    service,
+    budget: options.budget ?? 10,
+    readOnly: !!options.readOnly,
+  };
+  test(
+    name,
+    { timeout: options.timeout ?? 60_000, meta: { conformance: declared, budgetPerRun: options.budgetPerRun ?? 0 } as never },
+    async (vitest) => {
+      const s = session();
+      const meta: RuleTestMeta = { ...declared, outcomes: {} };
+      if (options.budgetPerRun) meta.budget += options.budgetPerRun * s.context.runs;
+      vitest.task.meta.conformance = meta;
+      if (!rules.some((r) => ruleSelected(r, s.context.ruleGlobs))) {
+        for (const r of rules) meta.outcomes[r] = { status: 'skipped', detail: 'not selected by --rule' };
+        vitest.skip();
+        return;
+      }
+      if (s.context.profile === 'read-only' && !options.readOnly) {
+        for (const r of rules) meta.outcomes[r] = { status: 'skipped', detail: 'changes the target; skipped by --profile read-only' };
+        vitest.skip();
+        return;
+      }
+      const scope = `t${++scopeCounter}`;
+      const t = new RuleContext(s, service, meta, scope, vitest);
+      try {
+        await fn(t);
+        t.finish();
+        for (const r of rules) meta.outcomes[r] ??= { status: 'not-exercised', detail: 'the test ran no check of this rule' };
+      } catch (err) {
+        if (err instanceof SkipTest) {
+          vitest.skip(err.message);
+          return;
+        }
+        if (!isConformanceFailure(err)) t.attributeError(err);
+        throw err;
+      } finally {
+        await s.ledger.cleanup(scope);
+      }
+    },
+  );
+}
+
+/** Deletes what a file's `beforeAll` created, after the file's tests. */
+export function cleanupAfterFile(scope: string): void {
+  afterAll(async () => {
+    await session().ledger.cleanup(scope);
+  });
+}

@@ -1,0 +1,141 @@
+import { readFileSync } from 'node:fs';
+import { Ajv } from 'ajv';
+import addFormats from 'ajv-formats';
+
+/** Client credentials of one application registered with the deployment's token manager. */
+export interface ClientCredentials {
+  clientId: string;
+  clientSecret: string;
+  appName: string;
+  appVersion: string;
+  hostTenant: string;
+  /** Tenant the principal's tokens are for (default: the host tenant). */
+  userTenant?: string;
+}
+
+/** A principal is either client credentials (tokens fetched and renewed) or a static bearer token. */
+export type PrincipalConfig = ClientCredentials | { token: string };
+
+/**
+ * The run configuration: the format `conformance serve --write-config` writes and
+ * `conformance run --config` reads. Users fill in the same file for their own deployment.
+ */
+export interface RunConfig {
+  target: string;
+  /** The fully granted application; its host tenant is the tenant the suites work in. */
+  tokenManager?: ClientCredentials & { userTenants?: string[] };
+  principals?: {
+    /** Fully granted principal given as a static token, for deployments without a token manager. */
+    full?: PrincipalConfig;
+    /** An application granted none of the services' scopes (for 403 rules). */
+    noScopes?: PrincipalConfig;
+    /** A fully granted application of a second tenant (for cross-tenant rules). */
+    otherTenant?: PrincipalConfig;
+    /** Per scope, an application granted every scope but that one (for per-operation 403 rules). */
+    withoutScope?: Record<string, PrincipalConfig>;
+  };
+  /** Identifiers of data seeded on the deployment that some rules need (see the README). */
+  fixtures?: Record<string, unknown>;
+  /** Options that the command line may override. */
+  options?: { rate?: number; concurrency?: number; timeout?: number; runs?: number };
+}
+
+const credentials = {
+  type: 'object',
+  required: ['clientId', 'clientSecret', 'appName', 'appVersion', 'hostTenant'],
+  properties: {
+    clientId: { type: 'string', minLength: 1 },
+    clientSecret: { type: 'string', minLength: 1 },
+    appName: { type: 'string', minLength: 1 },
+    appVersion: { type: 'string', minLength: 1 },
+    hostTenant: { type: 'string', minLength: 1 },
+    userTenant: { type: 'string', minLength: 1 },
+    userTenants: { type: 'array', items: { type: 'string', minLength: 1 } },
+  },
+  additionalProperties: false,
+} as const;
+
+const principal = {
+  oneOf: [
+    credentials,
+    { type: 'object', required: ['token'], properties: { token: { type: 'string', minLength: 1 } }, additionalProperties: false },
+  ],
+} as const;
+
+export const RUN_CONFIG_SCHEMA = {
+  $id: 'https://conformance.local/run-config.json',
+  type: 'object',
+  required: ['target'],
+  properties: {
+    $schema: { type: 'string' },
+    target: { type: 'string', format: 'uri', pattern: '^https?://' },
+    tokenManager: credentials,
+    principals: {
+      type: 'object',
+      properties: {
+        full: principal,
+        noScopes: principal,
+        otherTenant: principal,
+        withoutScope: { type: 'object', additionalProperties: principal },
+      },
+      additionalProperties: false,
+    },
+    fixtures: { type: 'object' },
+    options: {
+      type: 'object',
+      properties: {
+        rate: { type: 'number', exclusiveMinimum: 0 },
+        concurrency: { type: 'integer', minimum: 1, maximum: 64 },
+        timeout: { type: 'integer', minimum: 100 },
+        runs: { type: 'integer', minimum: 1, maximum: 10000 },
+      },
+      additionalProperties: false,
+    },
+  },
+  additionalProperties: false,
+} as const;
+
+/** A configuration problem; the CLI prints it and exits 2. */
+export class ConfigError extends Error {
+  readonly code = 'CONFIG_INVALID';
+}
+
+const ajv = new Ajv({ allErrors: true, strict: false });
+addFormats.default(ajv);
+const validate = ajv.compile(RUN_CONFIG_SCHEMA);
+
+/** Validates a parsed configuration; throws a ConfigError naming each wrong field. */
+export function validateRunConfig(value: unknown, origin = 'configuration'): RunConfig {
+  if (validate(value)) {
+    const config = value as RunConfig;
+    if (!config.tokenManager && !config.principals?.full) {
+      throw new ConfigError(`${origin}: needs "tokenManager" (client credentials) or "principals.full" (a static token)`);
+    }
+    return config;
+  }
+  const problems = (validate.errors ?? [])
+    .filter((e) => e.keyword !== 'oneOf' && e.keyword !== 'if')
+    .map((e) => {
+      const field = e.instancePath ? e.instancePath.slice(1).replace(/\//g, '.') : '(top level)';
+      const extra = e.keyword === 'additionalProperties' ? ` "${(e.params as { additionalProperty: string }).additionalProperty}"` : '';
+      return `  - ${field}: ${e.message}${extra}`;
+    });
+  throw new ConfigError(`${origin} is not valid:\n${[...new Set(problems)].join('\n')}`);
+}
+
+/** Reads and validates a configuration file. */
+export function readRunConfig(file: string): RunConfig {
+  let text: string;
+  try {
+    text = readFileSync(file, 'utf8');
+  } catch (e) {
+    throw new ConfigError(`cannot read configuration file ${file}: ${(e as Error).message}`);
+  }
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text);
+  } catch (e) {
+    throw new ConfigError(`configuration file ${file} is not valid JSON: ${(e as Error).message}`);
+  }
+  return validateRunConfig(parsed, `configuration file ${file}`);
+}

@@ -1,0 +1,29 @@
+import type { RunConfig } from './run-config.ts';
+
+/** Everything a conformance run hands from the command line to the suites (serializable). */
+export interface RunContext {
+  config: RunConfig;
+  seed: number;
+  /** fast-check runs per property. */
+  runs: number;
+  timeoutMs: number;
+  maxBodyBytes: number;
+  rate: number;
+  concurrency: number;
+  ca?: string;
+  insecure?: boolean;
+  /** Identifies this run; its resources carry `prefix` in their names. */
+  runId: string;
+  prefix: string;
+  /** Rule globs selected with `--rule` (empty: all). */
+  ruleGlobs: string[];
+  profile: 'full' | 'read-only';
+  /** JSON-lines file where the ledger records what the suites created and deleted. */
+  ledgerFile?: string;
+}
+
+declare module 'vitest' {
+  export interface ProvidedContext {
+    runContext: RunContext;
+  }
+}

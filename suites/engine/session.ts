@@ -1,0 +1,35 @@
+import { inject } from 'vitest';
+import { HttpClient } from './http-client.ts';
+import { ResourceLedger } from './ledger.ts';
+import type { RunContext } from './run-context.ts';
+import { TokenProvider } from './token-provider.ts';
+
+/** The per-worker objects of a run: one HTTP client, one token provider, one ledger. */
+export interface Session {
+  context: RunContext;
+  http: HttpClient;
+  tokens: TokenProvider;
+  ledger: ResourceLedger;
+}
+
+let current: Session | undefined;
+
+/** The session of this run, built once per worker from the injected run context. */
+export function session(): Session {
+  if (current) return current;
+  const context = inject('runContext');
+  if (!context) throw new Error('no run context: the suites run through `conformance run`');
+  const http = new HttpClient({
+    target: context.config.target,
+    timeoutMs: context.timeoutMs,
+    maxBodyBytes: context.maxBodyBytes,
+    rate: context.rate,
+    concurrency: context.concurrency,
+    ca: context.ca,
+    insecure: context.insecure,
+    max429Retries: 5,
+    maxRetryAfterMs: 30_000,
+  });
+  current = { context, http, tokens: new TokenProvider(http, context.config), ledger: new ResourceLedger(context.ledgerFile) };
+  return current;
+}

@@ -1,0 +1,189 @@
+import { fileURLToPath } from 'node:url';
+import { dirname, join, relative } from 'node:path';
+import type { ServiceName } from '../../contracts/services.ts';
+import type { RunContext } from './run-context.ts';
+import type { RuleOutcome, RuleTestMeta } from './rule-test.ts';
+
+const projectRoot = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
+
+/** The result of one conformance test, as the reporters see it. */
+export interface TestRecord {
+  file: string;
+  name: string;
+  service: ServiceName;
+  state: 'passed' | 'failed' | 'skipped' | 'pending';
+  durationMs: number;
+  rules: string[];
+  outcomes: Record<string, RuleOutcome>;
+  budget: number;
+  readOnly: boolean;
+  errors: string[];
+}
+
+export interface SuiteRunResult {
+  tests: TestRecord[];
+  interrupted: boolean;
+  /** Errors outside tests (a suite file that could not be loaded, a hook that threw). */
+  unhandledErrors: string[];
+}
+
+export interface ProgressEvent {
+  service: ServiceName;
+  testsDone: number;
+  testsTotal: number;
+  failedRules: number;
+  test: TestRecord;
+}
+
+function suiteFiles(services: readonly ServiceName[]): string[] {
+  return services.map((s) => `suites/${s}/**/*.spec.ts`);
+}
+
+function toRecord(tc: any): TestRecord | undefined {
+  const meta = tc.meta()?.conformance as RuleTestMeta | undefined;
+  if (!meta) return undefined;
+  const result = tc.result();
+  const diag = tc.diagnostic?.();
+  return {
+    file: relative(projectRoot, tc.module.moduleId),
+    name: tc.fullName ?? tc.name,
+    service: meta.service,
+    state: result.state,
+    durationMs: Math.round(diag?.duration ?? 0),
+    rules: meta.rules,
+    outcomes: meta.outcomes ?? {},
+    budget: meta.budget,
+    readOnly: meta.readOnly,
+    errors: (result.errors ?? []).map((e: { message?: string }) => String(e.message ?? e)),
+  };
+}
+
+/**
+ * Runs the conformance suites of the given services in one vitest worker (so that the rate
+ * limit, the token cache and the ledger are shared), and collects each test's rule outcomes.
+ */
+export async function runSuites(
+  context: RunContext,
+  services: readonly ServiceName[],
+  hooks: { onProgress?: (e: ProgressEvent) => void; signal?: AbortSignal } = {},
+): Promise<SuiteRunResult> {
+  const { createVitest } = await import('vitest/node');
+  const tests: TestRecord[] = [];
+  const unhandledErrors: string[] = [];
+  const totals = new Map<ServiceName, number>();
+  const done = new Map<ServiceName, number>();
+  const failedRules = new Set<string>();
+  let interrupted = false;
+  const collector = {
+    onTestModuleCollected(module: any) {
+      for (const tc of module.children.allTests()) {
+        const meta = tc.meta()?.conformance as RuleTestMeta | undefined;
+        if (meta) totals.set(meta.service, (totals.get(meta.service) ?? 0) + 1);
+      }
+    },
+    onTestCaseResult(tc: any) {
+      const rec = toRecord(tc);
+      if (!rec) return;
+      tests.push(rec);
+      done.set(rec.service, (done.get(rec.service) ?? 0) + 1);
+      for (const [id, o] of Object.entries(rec.outcomes)) if (o.status === 'failed') failedRules.add(id);
+      hooks.onProgress?.({
+        service: rec.service,
+        testsDone: done.get(rec.service) ?? 0,
+        testsTotal: totals.get(rec.service) ?? 0,
+        failedRules: failedRules.size,
+        test: rec,
+      });
+    },
+    onUnhandledError(error: { message?: string }) {
+      unhandledErrors.push(String(error?.message ?? error));
+    },
+  };
+  const vitest = await createVitest(
+    'test',
+    {
+      config: false,
+      root: projectRoot,
+      include: suiteFiles(services),
+      watch: false,
+      reporters: [collector as never],
+      pool: 'threads',
+      maxWorkers: 1,
+      isolate: false,
+      fileParallelism: false,
+      sequence: { concurrent: context.concurrency > 1 },
+      maxConcurrency: context.concurrency,
+      testTimeout: 120_000,
+      hookTimeout: 120_000,
+      teardownTimeout: 60_000,
+      provide: { runContext: context },
+      setupFiles: [join(projectRoot, 'suites/engine/worker-setup.ts')],
+      passWithNoTests: true,
+      silent: true,
+    } as never,
+  );
+  const onAbort = () => {
+    interrupted = true;
+    void vitest.cancelCurrentRun('keyboard-input');
+  };
+  hooks.signal?.addEventListener('abort', onAbort, { once: true });
+  try {
+    await vitest.start();
+    for (const e of (vitest.state as any).getUnhandledErrors?.() ?? []) unhandledErrors.push(String(e?.message ?? e));
+    for (const f of (vitest.state as any).getFiles?.() ?? []) {
+      if (f.result?.state === 'fail' && f.result.errors?.length) {
+        for (const e of f.result.errors) unhandledErrors.push(`${relative(projectRoot, f.filepath)}: ${e.message ?? e}`);
+      }
+    }
+  } finally {
+    hooks.signal?.removeEventListener('abort', onAbort);
+    await vitest.close();
+  }
+  return { tests, interrupted, unhandledErrors };
+}
+
+/** The tests a run would execute, with their rules and request budgets, without sending anything. */
+export async function collectSuites(context: RunContext, services: readonly ServiceName[]): Promise<TestRecord[]> {
+  const { createVitest } = await import('vitest/node');
+  const vitest = await createVitest(
+    'test',
+    {
+      config: false,
+      root: projectRoot,
+      include: suiteFiles(services),
+      watch: false,
+      reporters: [{} as never],
+      pool: 'threads',
+      maxWorkers: 1,
+      isolate: false,
+      provide: { runContext: context },
+      passWithNoTests: true,
+    } as never,
+  );
+  try {
+    const result = await vitest.collect();
+    const out: TestRecord[] = [];
+    for (const m of result.testModules) {
+      for (const tc of m.children.allTests()) {
+        const meta = tc.meta()?.conformance as (RuleTestMeta & { budgetPerRun?: number }) | undefined;
+        if (!meta) continue;
+        const perRun = (tc.meta() as { budgetPerRun?: number }).budgetPerRun ?? 0;
+        out.push({
+          file: relative(projectRoot, m.moduleId),
+          name: tc.fullName,
+          service: meta.service,
+          state: 'pending',
+          durationMs: 0,
+          rules: meta.rules,
+          outcomes: {},
+          budget: meta.budget + perRun * context.runs,
+          readOnly: meta.readOnly,
+          errors: [],
+        });
+      }
+    }
+    return out;
+  } finally {
+    await vitest.close();
+  }
+}

@@ -1,0 +1,117 @@
+import { SERVICE_INFO } from '../../contracts/services.ts';
+import type { Exchange, HttpClient } from './http-client.ts';
+import { registerSecret } from './redact.ts';
+import type { ClientCredentials, PrincipalConfig, RunConfig } from './run-config.ts';
+
+/** Names of the principals a suite may act as. */
+export type PrincipalName = 'full' | 'noScopes' | 'otherTenant' | `without:${string}`;
+
+/** The token endpoint answered, but not with a usable token. */
+export class TokenError extends Error {
+  constructor(
+    message: string,
+    readonly status: number | undefined,
+    readonly exchange: Exchange | undefined,
+  ) {
+    super(message);
+    this.name = 'TokenError';
+  }
+}
+
+const RENEW_BEFORE_MS = 60_000;
+
+/** Base64 of `clientId:clientSecret`, the documented X-SPACE-AUTH-KEY form. */
+export function spaceAuthKey(c: Pick<ClientCredentials, 'clientId' | 'clientSecret'>): string {
+  return `Basic ${Buffer.from(`${c.clientId}:${c.clientSecret}`).toString('base64')}`;
+}
+
+/**
+ * Obtains bearer tokens for the configured principals from the deployment's token manager,
+ * caches them and renews them before they expire; static tokens from the configuration are
+ * used as they are.
+ */
+export class TokenProvider {
+  private readonly cache = new Map<string, { header: string; renewAt: number }>();
+  private readonly inflight = new Map<string, Promise<string>>();
+
+  constructor(
+    private readonly client: HttpClient,
+    private readonly config: RunConfig,
+  ) {
+    for (const p of this.allPrincipals()) {
+      if ('token' in p) registerSecret(p.token);
+      else registerSecret(p.clientSecret);
+    }
+  }
+
+  private allPrincipals(): PrincipalConfig[] {
+    const p = this.config.principals ?? {};
+    return [this.config.tokenManager, p.full, p.noScopes, p.otherTenant, ...Object.values(p.withoutScope ?? {})].filter(
+      (x): x is PrincipalConfig => !!x,
+    );
+  }
+
+  /** The configuration of a principal, or undefined when the run has none. */
+  principal(name: PrincipalName): PrincipalConfig | undefined {
+    const p = this.config.principals ?? {};
+    if (name === 'full') return p.full ?? this.config.tokenManager;
+    if (name === 'noScopes') return p.noScopes;
+    if (name === 'otherTenant') return p.otherTenant;
+    return p.withoutScope?.[name.slice('without:'.length)];
+  }
+
+  has(name: PrincipalName): boolean {
+    return !!this.principal(name);
+  }
+
+  /** The `Authorization` header value for a principal (optionally for another user tenant). */
+  async authorization(name: PrincipalName, userTenant?: string): Promise<string> {
+    const p = this.principal(name);
+    if (!p) throw new Error(`principal ${name} is not configured`);
+    if ('token' in p) return `Bearer ${p.token}`;
+    const tenant = userTenant ?? p.userTenant ?? p.hostTenant;
+    const key = `${name}|${tenant}`;
+    const hit = this.cache.get(key);
+    if (hit && Date.now() < hit.renewAt) return hit.header;
+    let pending = this.inflight.get(key);
+    if (!pending) {
+      pending = this.fetchToken(p, tenant)
+        .then(({ header, lifetimeMs }) => {
+          this.cache.set(key, { header, renewAt: Date.now() + Math.max(lifetimeMs - RENEW_BEFORE_MS, lifetimeMs / 2) });
+          return header;
+        })
+        .finally(() => this.inflight.delete(key));
+      this.inflight.set(key, pending);
+    }
+    return pending;
+  }
+
+  private async fetchToken(c: ClientCredentials, userTenant: string): Promise<{ header: string; lifetimeMs: number }> {
+    let exchange: Exchange | undefined;
+    const res = await this.client.send(
+      {
+        method: 'POST',
+        path: `${SERVICE_INFO['technical-token-manager'].basePath}/oauth/token`,
+        headers: { 'X-SPACE-AUTH-KEY': spaceAuthKey(c) },
+        json: { appName: c.appName, appVersion: c.appVersion, hostTenant: c.hostTenant, userTenant },
+      },
+      (e) => (exchange = e),
+    );
+    if (res.status !== 200) {
+      throw new TokenError(`token endpoint answered ${res.status} for client ${c.clientId}`, res.status, exchange);
+    }
+    const body = res.json as { access_token?: unknown; expires_in?: unknown } | undefined;
+    if (!body || typeof body.access_token !== 'string' || !body.access_token) {
+      throw new TokenError(`token endpoint answered 200 without an access_token (${res.jsonError ?? 'no token field'})`, 200, exchange);
+    }
+    registerSecret(body.access_token);
+    const lifetimeMs = typeof body.expires_in === 'number' && body.expires_in > 0 ? body.expires_in * 1000 : 300_000;
+    return { header: `Bearer ${body.access_token}`, lifetimeMs };
+  }
+
+  /** The tenant the suites work in. */
+  homeTenant(): string | undefined {
+    const full = this.principal('full');
+    return full && !('token' in full) ? (full.userTenant ?? full.hostTenant) : undefined;
+  }
+}
