@@ -1,0 +1,104 @@
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { HttpClient, TransportError, retryAfterMs } from './http-client.ts';
+
+let server: Server;
+let base = '';
+let throttledOnce = 0;
+
+beforeAll(async () => {
+  server = createServer((req, res) => {
+    if (req.url === '/stall') return; // never answers
+    if (req.url === '/huge') {
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.end(Buffer.alloc(2 * 1024 * 1024, 'a'));
+      return;
+    }
+    if (req.url === '/html') {
+      res.writeHead(500, { 'content-type': 'text/html' });
+      res.end('<html>oops</html>');
+      return;
+    }
+    if (req.url === '/throttle') {
+      if (throttledOnce++ < 2) {
+        res.writeHead(429, { 'retry-after': '0', 'content-type': 'application/json' });
+        res.end('{"errors":[]}');
+        return;
+      }
+    }
+    if (req.url === '/reset') {
+      req.socket.destroy();
+      return;
+    }
+    res.writeHead(200, { 'content-type': 'application/json; charset=utf-8' });
+    res.end(JSON.stringify({ url: req.url, method: req.method }));
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+});
+afterAll(async () => {
+  server.closeAllConnections();
+  await new Promise((r) => server.close(r));
+});
+
+function client(over: Partial<ConstructorParameters<typeof HttpClient>[0]> = {}) {
+  return new HttpClient({ target: base, timeoutMs: 500, maxBodyBytes: 1024 * 1024, rate: 0, concurrency: 4, max429Retries: 5, maxRetryAfterMs: 1000, ...over });
+}
+
+describe('HTTP client', () => {
+  it('sends JSON and parses the answer, media type without parameters', async () => {
+    const res = await client().send({ method: 'POST', path: '/x', query: { a: 1, b: undefined }, json: { k: 1 } });
+    expect(res.status).toBe(200);
+    expect(res.contentType).toBe('application/json');
+    expect(res.json).toEqual({ url: '/x?a=1', method: 'POST' });
+  });
+
+  it('turns a stalled target into a TIMEOUT transport error in bounded time', async () => {
+    const started = Date.now();
+    const err = await client().send({ method: 'GET', path: '/stall' }).catch((e) => e);
+    expect(err).toBeInstanceOf(TransportError);
+    expect((err as TransportError).code).toBe('TIMEOUT');
+    expect(Date.now() - started).toBeLessThan(3000);
+  });
+
+  it('refuses bodies above the cap', async () => {
+    const err = await client().send({ method: 'GET', path: '/huge' }).catch((e) => e);
+    expect((err as TransportError).code).toBe('BODY_TOO_LARGE');
+  });
+
+  it('keeps a non-JSON body as text with the parse error', async () => {
+    const res = await client().send({ method: 'GET', path: '/html' });
+    expect(res.status).toBe(500);
+    expect(res.json).toBeUndefined();
+    expect(res.jsonError).toBeTruthy();
+  });
+
+  it('absorbs 429 by waiting as Retry-After says, and counts it', async () => {
+    const c = client();
+    const res = await c.send({ method: 'GET', path: '/throttle' });
+    expect(res.status).toBe(200);
+    expect(c.stats.throttled).toBe(2);
+    expect(c.stats.retriedAfter429).toBe(2);
+  });
+
+  it('reports a reset connection and a refused one as CONNECTION errors', async () => {
+    expect(((await client().send({ method: 'GET', path: '/reset' }).catch((e) => e)) as TransportError).code).toBe('CONNECTION');
+    const refused = new HttpClient({ target: 'http://127.0.0.1:1', timeoutMs: 500, maxBodyBytes: 1024, rate: 0, concurrency: 1, max429Retries: 0, maxRetryAfterMs: 0 });
+    expect(((await refused.send({ method: 'GET', path: '/' }).catch((e) => e)) as TransportError).code).toBe('CONNECTION');
+  });
+
+  it('holds the rate limit', async () => {
+    const c = client({ rate: 20 });
+    const started = performance.now();
+    await Promise.all(Array.from({ length: 11 }, () => c.send({ method: 'GET', path: '/r' })));
+    // 11 starts at 20/s: the last starts no earlier than 500 ms after the first.
+    expect(performance.now() - started).toBeGreaterThanOrEqual(480);
+  });
+
+  it('reads Retry-After as seconds or a date', () => {
+    expect(retryAfterMs('2')).toBe(2000);
+    expect(retryAfterMs(undefined, 7)).toBe(7);
+    expect(retryAfterMs(new Date(Date.now() + 5000).toUTCString())).toBeGreaterThan(3000);
+  });
+});
