@@ -143,6 +143,12 @@ export function buildReport(rules: Rule[], tests: TestRecord[], facts: RunFacts)
     byStatus[r.status]++;
     byLevel[r.level][r.status]++;
   }
+  const errors = [...facts.errors];
+  for (const t of tests) {
+    if (t.state === 'failed' && !Object.values(t.outcomes).some((o) => o.status === 'failed')) {
+      errors.push(`${t.file} › ${t.name}: ${t.errors[0] ?? 'failed without a verdict on any rule'}`);
+    }
+  }
   const gateFailures = results.filter((r) => r.status === 'failed' && (r.level === 'MUST' || r.level === 'SHOULD'));
   const report: ConformanceReport = {
     tool: { name: 'platform-conformance', version: facts.toolVersion },
@@ -158,11 +164,11 @@ export function buildReport(rules: Rule[], tests: TestRecord[], facts: RunFacts)
     seed: facts.seed,
     options: facts.options,
     interrupted: facts.interrupted,
-    verdict: gateFailures.length || facts.errors.length || facts.interrupted ? 'failed' : 'passed',
+    verdict: gateFailures.length || errors.length || facts.interrupted ? 'failed' : 'passed',
     counts: { total: results.length, byStatus, byLevel },
     http: facts.http,
     cleanup: facts.cleanup,
-    errors: facts.errors,
+    errors,
     rules: results,
   };
   return redactValue(report);

@@ -62,6 +62,11 @@ export interface PropertyOptions {
 
 class SkipTest extends Error {}
 
+/** A mistake in a suite (a check of an undeclared rule): reported as a run error, never as the target's failure. */
+export class SuiteDefect extends Error {
+  override name = 'SuiteDefect';
+}
+
 /** The handle a rule test receives: HTTP as a principal, checks, observations and the ledger. */
 export class RuleContext {
   readonly exchanges: Exchange[] = [];
@@ -110,7 +115,7 @@ export class RuleContext {
 
   private record(ruleId: string, outcome: RuleOutcome): void {
     if (!this.meta.rules.includes(ruleId)) {
-      throw new Error(`test "${this.vitest.task.name}" checks ${ruleId} but does not declare it`);
+      throw new SuiteDefect(`suite defect: test "${this.vitest.task.name}" checks ${ruleId} but does not declare it`);
     }
     const prev = this.meta.outcomes[ruleId];
     const rank: Record<OutcomeStatus, number> = { failed: 4, observed: 3, passed: 2, skipped: 1, 'not-exercised': 0 };
@@ -139,6 +144,11 @@ export class RuleContext {
     this.recordFailure(f);
     this.softFailures.push(f);
     return false;
+  }
+
+  /** Whether this test declares a rule (helpers shared by tests check only what the test declares). */
+  declares(ruleId: string): boolean {
+    return this.meta.rules.includes(ruleId);
   }
 
   /** Records what the target does for a rule the document leaves open (never fails). */
@@ -297,7 +307,7 @@ export function ruleTest(
           vitest.skip(err.message);
           return;
         }
-        if (!isConformanceFailure(err)) t.attributeError(err);
+        if (!isConformanceFailure(err) && !(err instanceof SuiteDefect)) t.attributeError(err);
         throw err;
       } finally {
         await s.ledger.cleanup(scope);
