@@ -3,6 +3,7 @@ import { ConfigError } from '../suites/engine/run-config.ts';
 import { rulesCommand } from './rules-command.ts';
 import { runCommand, UnreachableError } from './run-command.ts';
 import { serveCommand } from './serve-command.ts';
+import { faultsCommand, selftestCommand } from './selftest-command.ts';
 import { UsageError } from './usage-error.ts';
 
 const collect = (value: string, previous: string[] = []) => [...previous, value];
@@ -47,6 +48,25 @@ program
   .action(async (opts) => {
     await serveCommand(opts);
   });
+
+program
+  .command('selftest')
+  .description('run the suites against the reference and every fault variant; print the kill matrix and the mutation score')
+  .option('--faults <glob...>', 'only fault variants whose ID matches')
+  .option('--service <name...>', 'only variants of these services')
+  .option('--parallel <n>', 'runs at a time (default: the number of cores)')
+  .option('--runs <n>', 'runs per property', '10')
+  .option('--seed <n>', 'seed of every run', '1')
+  .option('--json', 'print the result as one JSON object')
+  .action(async (opts) => {
+    process.exitCode = await selftestCommand(opts);
+  });
+
+program
+  .command('faults')
+  .description('list the fault variants and the rules each must make fail')
+  .option('--json', 'print them as JSON')
+  .action(async (opts) => faultsCommand(opts));
 
 program
   .command('rules')

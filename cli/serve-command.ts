@@ -1,4 +1,5 @@
 import { writeFileSync } from 'node:fs';
+import { loadFaults } from '../fixtures/faults/registry.ts';
 import { startReference } from '../fixtures/reference/server.ts';
 import { referenceRunConfig } from './reference-config.ts';
 import { UsageError } from './usage-error.ts';
@@ -22,6 +23,9 @@ function nonNegativeInt(value: string | undefined, flag: string): number | undef
 /** `conformance serve`: the reference deployment, until SIGINT or SIGTERM. */
 export async function serveCommand(opts: ServeOptions): Promise<void> {
   const port = nonNegativeInt(opts.port, '--port') ?? 4010;
+  const known = new Set((await loadFaults()).map((f) => f.id));
+  const unknown = (opts.fault ?? []).filter((f) => !known.has(f));
+  if (unknown.length) throw new UsageError(`unknown fault variant ${unknown.join(', ')}; \`conformance faults\` lists them`);
   const ref = await startReference({
     host: opts.host,
     port,
