@@ -4,6 +4,7 @@ import { rulesCommand } from './rules-command.ts';
 import { runCommand, UnreachableError } from './run-command.ts';
 import { serveCommand } from './serve-command.ts';
 import { faultsCommand, selftestCommand } from './selftest-command.ts';
+import { coverageCommand } from './coverage-command.ts';
 import { UsageError } from './usage-error.ts';
 
 const collect = (value: string, previous: string[] = []) => [...previous, value];
@@ -67,6 +68,14 @@ program
   .description('list the fault variants and the rules each must make fail')
   .option('--json', 'print them as JSON')
   .action(async (opts) => faultsCommand(opts));
+
+program
+  .command('coverage')
+  .description('show which rules have tests and fault variants; --write refreshes suites/coverage.yaml')
+  .option('--write', 'write suites/coverage.yaml')
+  .action(async (opts) => {
+    process.exitCode = await coverageCommand(opts);
+  });
 
 program
   .command('rules')
