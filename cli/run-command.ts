@@ -3,7 +3,8 @@ import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { loadRules } from '../contracts/catalog.ts';
 import { startReference, type RunningReference } from '../fixtures/reference/server.ts';
-import { buildReport, writeReport } from '../reporters/conformance-report.ts';
+import { buildReport } from '../reporters/conformance-report.ts';
+import { writeOutputs } from '../reporters/outputs.ts';
 import { consoleSummary } from '../reporters/console-summary.ts';
 import { HttpClient, TransportError } from '../suites/engine/http-client.ts';
 import { registerSecret, redactText } from '../suites/engine/redact.ts';
@@ -166,6 +167,8 @@ export async function runCommand(opts: RunOptions): Promise<number> {
     context.ledgerFile = join(reportDir, 'ledger.jsonl');
     rmSync(context.ledgerFile, { force: true });
     rmSync(context.ledgerFile.replace(/\.jsonl$/, '.state.json'), { force: true });
+    rmSync(join(reportDir, 'allure-results'), { recursive: true, force: true });
+    context.allureDir = join(reportDir, 'allure-results');
     out.write(`services: ${services.join(', ')}; rules: ${selectedRules.length}; runs per property: ${context.runs}; concurrency ${context.concurrency}${context.rate ? `; rate ${context.rate}/s` : ''}\n`);
 
     const result = await runSuites(context, services, {
@@ -177,7 +180,6 @@ export async function runCommand(opts: RunOptions): Promise<number> {
     });
     const stateFile = context.ledgerFile.replace(/\.jsonl$/, '.state.json');
     const state = existsSync(stateFile) ? (JSON.parse(readFileSync(stateFile, 'utf8')) as { http: never; cleanup: never }) : undefined;
-    const reportFile = join(reportDir, 'conformance-report.json');
     const report = buildReport(selectedRules, result.tests, {
       toolVersion: toolVersion(),
       target: config.target,
@@ -196,8 +198,9 @@ export async function runCommand(opts: RunOptions): Promise<number> {
       services,
       reportFile: opts.reportDir.endsWith('/') ? `${opts.reportDir}conformance-report.json` : `${opts.reportDir}/conformance-report.json`,
     });
-    writeReport(reportDir, report);
-    out.write(consoleSummary(report, [reportFile]));
+    const files = writeOutputs(reportDir, report);
+    if (existsSync(join(reportDir, 'allure-results'))) files.push(join(reportDir, 'allure-results/'));
+    out.write(consoleSummary(report, files));
     return report.verdict === 'passed' ? EXIT.passed : EXIT.failed;
   } finally {
     process.off('SIGINT', sigint);

@@ -1,4 +1,5 @@
 import type { Exchange } from './http-client.ts';
+import { redactText } from './redact.ts';
 
 export type Severity = 'critical' | 'high' | 'medium' | 'low';
 
@@ -26,6 +27,8 @@ export class ConformanceFailure extends Error {
   path?: string;
 
   constructor(ruleId: string, d: FailureDetails) {
+    // Messages go to vitest, Allure and the reports: credentials never get into them.
+    d = { ...d, title: redactText(d.title), expected: redactText(d.expected), received: redactText(d.received) };
     super(`${ruleId}: ${d.title}\n  Expected: ${d.expected}\n  Received: ${d.received}`);
     this.name = 'ConformanceFailure';
     this.ruleId = ruleId;

@@ -1,4 +1,5 @@
 import fc from 'fast-check';
+import * as allure from 'allure-js-commons';
 import { afterAll, test, type TestContext } from 'vitest';
 import type { ServiceName } from '../../contracts/services.ts';
 import { SERVICE_INFO } from '../../contracts/services.ts';
@@ -298,6 +299,11 @@ export function ruleTest(
       }
       const scope = `t${++scopeCounter}`;
       const t = new RuleContext(s, service, meta, scope, vitest);
+      if (s.context.allureDir) {
+        await allure.epic(service);
+        await allure.feature(rules[0].split('/')[1]);
+        for (const r of rules) await allure.label('rule', r);
+      }
       try {
         await fn(t);
         t.finish();
@@ -308,6 +314,14 @@ export function ruleTest(
           return;
         }
         if (!isConformanceFailure(err) && !(err instanceof SuiteDefect)) t.attributeError(err);
+        if (s.context.allureDir) {
+          for (const [id, o] of Object.entries(meta.outcomes)) {
+            if (o.status !== 'failed' || !o.failure) continue;
+            const f = o.failure;
+            const text = `${id}\nExpected: ${f.expected}\nReceived: ${f.received}${f.seed !== undefined ? `\nSeed: ${f.seed} Path: ${f.path ?? ''}` : ''}${f.curl ? `\n\nReproduce with:\n${f.curl}` : ''}`;
+            await allure.attachment(`failure ${id}`, text, 'text/plain');
+          }
+        }
         throw err;
       } finally {
         await s.ledger.cleanup(scope);

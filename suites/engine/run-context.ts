@@ -20,6 +20,8 @@ export interface RunContext {
   profile: 'full' | 'read-only';
   /** JSON-lines file where the ledger records what the suites created and deleted. */
   ledgerFile?: string;
+  /** Where allure-vitest writes its results (none: no Allure output). */
+  allureDir?: string;
 }
 
 declare module 'vitest' {

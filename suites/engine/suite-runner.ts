@@ -106,7 +106,7 @@ export async function runSuites(
       root: projectRoot,
       include: suiteFiles(services),
       watch: false,
-      reporters: [collector as never],
+      reporters: [collector as never, ...(context.allureDir ? [['allure-vitest/reporter', { resultsDir: context.allureDir }]] : [])],
       pool: 'threads',
       maxWorkers: 1,
       isolate: false,

@@ -1,0 +1,41 @@
+import type { ConformanceReport, RuleResult } from './conformance-report.ts';
+
+function esc(s: string): string {
+  return s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;').replace(/[\u0000-\u0008\u000B\u000C\u000E-\u001F]/g, '');
+}
+
+function testcase(r: RuleResult): string {
+  const name = esc(r.id);
+  const cls = esc(`${r.service}.${r.level}`);
+  const open = `    <testcase classname="${cls}" name="${name}" time="0">`;
+  const props = `\n      <system-out>${esc(`"${r.quote}"\n${r.statement}`)}</system-out>`;
+  switch (r.status) {
+    case 'failed': {
+      const f = r.failure;
+      const text = f
+        ? `Expected: ${f.expected}\nReceived: ${f.received}\n${f.counterexample !== undefined ? `Counterexample: ${JSON.stringify(f.counterexample)}\n` : ''}${f.seed !== undefined ? `Seed: ${f.seed} Path: ${f.path ?? ''}\n` : ''}${f.curl ? `Reproduce with:\n${f.curl}\n` : ''}Replay: ${f.replay}`
+        : 'failed';
+      return `${open}\n      <failure message="${esc(f?.title ?? 'failed')}" type="${esc(r.level)}">${esc(text)}</failure>${props}\n    </testcase>`;
+    }
+    case 'skipped':
+    case 'not-exercised':
+      return `${open}\n      <skipped message="${esc(`${r.status}: ${r.reason ?? ''}`)}"/>${props}\n    </testcase>`;
+    case 'observed':
+      return `${open}${props.replace('</system-out>', esc(`\nObserved: ${(r.observed ?? []).join(' | ')}`) + '</system-out>')}\n    </testcase>`;
+    default:
+      return `${open}${props}\n    </testcase>`;
+  }
+}
+
+/** JUnit XML with one test case per rule, one test suite per service. */
+export function junitXml(report: ConformanceReport): string {
+  const services = [...new Set(report.rules.map((r) => r.service))];
+  const suites = services.map((s) => {
+    const rules = report.rules.filter((r) => r.service === s);
+    const failures = rules.filter((r) => r.status === 'failed' && r.level !== 'UNSPECIFIED').length;
+    const skipped = rules.filter((r) => r.status === 'skipped' || r.status === 'not-exercised').length;
+    return `  <testsuite name="${esc(s)}" tests="${rules.length}" failures="${failures}" errors="0" skipped="${skipped}" timestamp="${esc(report.startedAt)}">\n${rules.map(testcase).join('\n')}\n  </testsuite>`;
+  });
+  const failures = report.rules.filter((r) => r.status === 'failed').length;
+  return `<?xml version="1.0" encoding="UTF-8"?>\n<testsuites name="conformance" tests="${report.rules.length}" failures="${failures}" time="${(report.durationMs / 1000).toFixed(3)}">\n${suites.join('\n')}\n</testsuites>\n`;
+}
