@@ -5,6 +5,8 @@ import { runCommand, UnreachableError } from './run-command.ts';
 import { serveCommand } from './serve-command.ts';
 import { faultsCommand, selftestCommand } from './selftest-command.ts';
 import { coverageCommand } from './coverage-command.ts';
+import { replayCommand } from './replay-command.ts';
+import { mergeCommand } from './merge-command.ts';
 import { UsageError } from './usage-error.ts';
 
 const collect = (value: string, previous: string[] = []) => [...previous, value];
@@ -32,6 +34,8 @@ program
   .option('--ca <file>', 'PEM file of a private certificate authority for HTTPS targets')
   .option('--insecure', 'do not verify the target\'s TLS certificate')
   .addOption(new Option('--profile <name>', 'full: every rule; read-only: only requests that change nothing').choices(['full', 'read-only']).default('full'))
+  .option('--baseline <file>', 'known failures (JSON list of rule IDs): they do not fail the run; stale entries do')
+  .option('--shard <i/n>', 'run the i-th of n deterministic shares of the tests (merge the reports with `conformance merge`)')
   .option('--dry-run', 'list what would be exercised and the most requests it could send; send nothing')
   .action(async (opts) => {
     process.exitCode = await runCommand(opts);
@@ -48,6 +52,26 @@ program
   .option('--fault <id>', 'switch on a fault variant (repeatable)', collect)
   .action(async (opts) => {
     await serveCommand(opts);
+  });
+
+program
+  .command('replay')
+  .description('re-run the recorded failing case of a rule and say whether it still fails')
+  .argument('<report>', 'a conformance-report.json')
+  .argument('<rule-id>', 'the rule to replay')
+  .option('--target <url>', 'another deployment to replay against')
+  .option('--config <file>', 'run configuration with the credentials (needed unless the report is of the embedded reference)')
+  .action(async (report, ruleId, opts) => {
+    process.exitCode = await replayCommand(report, ruleId, opts);
+  });
+
+program
+  .command('merge')
+  .description('merge the reports of several shards into one')
+  .argument('<dir...>', 'report directories (or conformance-report.json files)')
+  .option('--report-dir <dir>', 'where the merged reports go', 'conformance-report')
+  .action((dirs, opts) => {
+    process.exitCode = mergeCommand(dirs, opts);
   });
 
 program

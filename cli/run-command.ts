@@ -6,6 +6,7 @@ import { startReference, type RunningReference } from '../fixtures/reference/ser
 import { buildReport } from '../reporters/conformance-report.ts';
 import { writeOutputs } from '../reporters/outputs.ts';
 import { consoleSummary } from '../reporters/console-summary.ts';
+import { applyBaseline, readBaseline } from '../reporters/baseline.ts';
 import { HttpClient, TransportError } from '../suites/engine/http-client.ts';
 import { registerSecret, redactText } from '../suites/engine/redact.ts';
 import { ruleSelected } from '../suites/engine/rule-index.ts';
@@ -33,6 +34,12 @@ export interface RunOptions {
   insecure?: boolean;
   dryRun?: boolean;
   profile?: string;
+  baseline?: string;
+  shard?: string;
+  /** Set by `conformance replay`. */
+  replay?: RunContext['replay'];
+  /** Print nothing but the summary (used by replay). */
+  quiet?: boolean;
 }
 
 /** Exit codes of `conformance run`. */
@@ -118,10 +125,24 @@ export async function runCommand(opts: RunOptions): Promise<number> {
     profile,
   };
   if (opts.ca && !existsSync(opts.ca)) throw new UsageError(`--ca ${opts.ca}: no such file`);
+  if (opts.shard) {
+    const m = /^(\d+)\/(\d+)$/.exec(opts.shard);
+    if (!m || Number(m[2]) < 1 || Number(m[1]) < 1 || Number(m[1]) > Number(m[2])) throw new UsageError(`--shard takes i/n with 1 ≤ i ≤ n, not "${opts.shard}"`);
+    context.shard = { index: Number(m[1]), total: Number(m[2]) };
+  }
+  context.replay = opts.replay;
+  let baseline: string[] | undefined;
+  if (opts.baseline) {
+    try {
+      baseline = readBaseline(opts.baseline);
+    } catch (e) {
+      throw new UsageError((e as Error).message);
+    }
+  }
   const selectedRules = loadRules(services).filter((r) => ruleSelected(r.id, ruleGlobs));
   if (ruleGlobs.length && selectedRules.length === 0) throw new UsageError(`--rule ${ruleGlobs.join(' ')} selects no rule of ${services.join(', ')}`);
 
-  const out = process.stdout;
+  const out = opts.quiet ? { write: (_: string) => true } : process.stdout;
   out.write(`conformance run — seed ${seed}\n`);
 
   if (opts.dryRun) {
@@ -180,7 +201,7 @@ export async function runCommand(opts: RunOptions): Promise<number> {
     });
     const stateFile = context.ledgerFile.replace(/\.jsonl$/, '.state.json');
     const state = existsSync(stateFile) ? (JSON.parse(readFileSync(stateFile, 'utf8')) as { http: never; cleanup: never }) : undefined;
-    const report = buildReport(selectedRules, result.tests, {
+    let report = buildReport(selectedRules, result.tests, {
       toolVersion: toolVersion(),
       target: config.target,
       embedded: !!reference,
@@ -198,9 +219,14 @@ export async function runCommand(opts: RunOptions): Promise<number> {
       services,
       reportFile: opts.reportDir.endsWith('/') ? `${opts.reportDir}conformance-report.json` : `${opts.reportDir}/conformance-report.json`,
     });
+    if (context.shard) report.shard = `${context.shard.index}/${context.shard.total}`;
+    if (baseline && opts.baseline) report = applyBaseline(report, opts.baseline, baseline);
     const files = writeOutputs(reportDir, report);
     if (existsSync(join(reportDir, 'allure-results'))) files.push(join(reportDir, 'allure-results/'));
     out.write(consoleSummary(report, files));
+    if (report.baseline) {
+      out.write(`  baseline ${report.baseline.file}: ${report.baseline.accepted.length} known failures accepted, ${report.baseline.newFailures.length} new, ${report.baseline.stale.length} stale${report.baseline.stale.length ? ` (${report.baseline.stale.join(', ')}: remove them from the baseline)` : ''}\n`);
+    }
     return report.verdict === 'passed' ? EXIT.passed : EXIT.failed;
   } finally {
     process.off('SIGINT', sigint);

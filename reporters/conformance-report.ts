@@ -58,6 +58,10 @@ export interface ConformanceReport {
   http: RunFacts['http'];
   cleanup: RunFacts['cleanup'];
   errors: string[];
+  /** Known failures applied with `--baseline`. */
+  baseline?: { file: string; accepted: string[]; stale: string[]; newFailures: string[] };
+  /** The share of the tests this run executed (`--shard i/n`), or the shards merged. */
+  shard?: string;
   rules: RuleResult[];
 }
 

@@ -15,6 +15,13 @@ describe('redaction', () => {
     expect(text).toContain(REDACTED);
   });
 
+  it('redacts a token cut short, whatever segment it was cut in', () => {
+    for (const cut of [jwt.slice(0, 20), jwt.slice(0, jwt.indexOf('.') + 4), jwt.slice(0, jwt.lastIndexOf('.') + 2)]) {
+      const text = redactText(`{"access_token":"${cut}`);
+      expect(text).toBe(`{"access_token":"${REDACTED}`);
+    }
+  });
+
   it('redacts credential headers whatever their case', () => {
     const h = redactHeaders({ Authorization: 'Bearer x', 'X-SPACE-AUTH-KEY': 'Basic y', accept: 'application/json' });
     expect(h).toEqual({ Authorization: REDACTED, 'X-SPACE-AUTH-KEY': REDACTED, accept: 'application/json' });

@@ -3,7 +3,9 @@ export const SECRET_HEADERS = ['authorization', 'x-space-auth-key', 'cookie', 's
 
 export const REDACTED = '[REDACTED]';
 
-const JWT_SHAPE = /\beyJ[A-Za-z0-9_-]{5,}\.[A-Za-z0-9_-]{5,}\.[A-Za-z0-9_-]*/g;
+// A JWT, or any piece of one: a base64url JSON object (`eyJ…`) and whatever segments follow,
+// so that a token cut short by a message's length limit is still hidden.
+const JWT_SHAPE = /\beyJ[A-Za-z0-9_-]{8,}(?:\.[A-Za-z0-9_-]*){0,2}/g;
 const BASIC_OR_BEARER = /\b(Basic|Bearer)\s+[A-Za-z0-9+/=._~-]{6,}/gi;
 
 const knownSecrets = new Set<string>();

@@ -173,12 +173,21 @@ export class RuleContext {
    * counterexample, seed and path go into the failure.
    */
   async property<T>(arb: fc.Arbitrary<T>, predicate: (value: T) => Promise<void>, opts: PropertyOptions): Promise<void> {
-    const seed = (this.session.context.seed ^ hash(this.vitest.task.name)) | 0;
+    const replay = this.session.context.replay;
+    const replaying = replay && this.meta.rules.includes(replay.rule) && replay.path !== undefined;
+    const seed = replaying ? replay.seed : (this.session.context.seed ^ hash(this.vitest.task.name)) | 0;
     const result = await fc.check(
       fc.asyncProperty(arb, async (v) => {
         await predicate(v);
       }),
-      { seed, numRuns: opts.runs ?? this.session.context.runs, interruptAfterTimeLimit: 60_000, markInterruptAsFailure: false },
+      {
+        seed,
+        path: replaying ? replay.path : undefined,
+        numRuns: opts.runs ?? this.session.context.runs,
+        // Shrinking stops after a bounded time: a failure is reported, shrunk as far as it got.
+        interruptAfterTimeLimit: 60_000,
+        markInterruptAsFailure: false,
+      },
     );
     if (!result.failed) return;
     const cause = result.errorInstance;
@@ -289,6 +298,11 @@ export function ruleTest(
       vitest.task.meta.conformance = meta;
       if (!rules.some((r) => ruleSelected(r, s.context.ruleGlobs))) {
         for (const r of rules) meta.outcomes[r] = { status: 'skipped', detail: 'not selected by --rule' };
+        vitest.skip();
+        return;
+      }
+      if (s.context.shard && hash(`${service}|${name}`) % s.context.shard.total !== s.context.shard.index - 1) {
+        for (const r of rules) meta.outcomes[r] = { status: 'not-exercised', detail: `run by another shard than ${s.context.shard.index}/${s.context.shard.total}` };
         vitest.skip();
         return;
       }

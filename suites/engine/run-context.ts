@@ -20,6 +20,10 @@ export interface RunContext {
   profile: 'full' | 'read-only';
   /** JSON-lines file where the ledger records what the suites created and deleted. */
   ledgerFile?: string;
+  /** `i/n`: this run executes the i-th of n deterministic shares of the tests. */
+  shard?: { index: number; total: number };
+  /** Replays one recorded property failure: its rule, property seed and shrink path. */
+  replay?: { rule: string; seed: number; path?: string };
   /** Where allure-vitest writes its results (none: no Allure output). */
   allureDir?: string;
 }

@@ -1,0 +1,61 @@
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { ConformanceReport } from '../reporters/conformance-report.ts';
+import { runCommand } from './run-command.ts';
+import { UsageError } from './usage-error.ts';
+
+export interface ReplayOptions {
+  target?: string;
+  config?: string;
+}
+
+/**
+ * `conformance replay REPORT RULE-ID`: re-runs the failing case of a rule — the property with
+ * its recorded seed and shrink path, or the test with the run's seed — and says whether the
+ * rule still fails (exit 1) or now holds (exit 0).
+ */
+export async function replayCommand(reportFile: string, ruleId: string, opts: ReplayOptions): Promise<number> {
+  let report: ConformanceReport;
+  try {
+    report = JSON.parse(readFileSync(reportFile, 'utf8')) as ConformanceReport;
+  } catch (e) {
+    throw new UsageError(`cannot read report ${reportFile}: ${(e as Error).message}`);
+  }
+  const rule = report.rules.find((r) => r.id === ruleId);
+  if (!rule) throw new UsageError(`${reportFile} has no rule ${ruleId}`);
+  if (rule.status !== 'failed') process.stdout.write(`note: ${ruleId} did not fail in that run (it was ${rule.status}); replaying its tests anyway\n`);
+  if (!report.embeddedReference && !opts.config) {
+    throw new UsageError(`the report is of ${report.target}; give --config with the credentials (reports never hold secrets)`);
+  }
+  const f = rule.failure;
+  process.stdout.write(`replaying ${ruleId} against ${opts.target ?? (report.embeddedReference ? 'a fresh embedded reference deployment' : report.target)}\n`);
+  if (f?.seed !== undefined) process.stdout.write(`  property seed ${f.seed}, path ${f.path ?? '(none)'}\n`);
+  if (f?.curl) process.stdout.write(`  recorded request: ${f.curl}\n`);
+  const dir = mkdtempSync(join(tmpdir(), 'conformance-replay-'));
+  try {
+    const options = report.options as { runs?: number; timeoutMs?: number };
+    await runCommand({
+      config: opts.config,
+      target: opts.target,
+      service: [rule.service],
+      rule: [ruleId],
+      seed: String(report.seed),
+      runs: options.runs ? String(options.runs) : undefined,
+      timeout: options.timeoutMs ? String(options.timeoutMs) : undefined,
+      reportDir: dir,
+      replay: f?.seed !== undefined ? { rule: ruleId, seed: f.seed, path: f.path } : undefined,
+      quiet: true,
+    });
+    const again = JSON.parse(readFileSync(join(dir, 'conformance-report.json'), 'utf8')) as ConformanceReport;
+    const now = again.rules.find((r) => r.id === ruleId);
+    if (now?.status === 'failed') {
+      process.stdout.write(`STILL FAILS: ${ruleId}\n  Expected: ${now.failure?.expected}\n  Received: ${now.failure?.received}\n${now.failure?.curl ? `  Reproduce with: ${now.failure.curl}\n` : ''}`);
+      return 1;
+    }
+    process.stdout.write(`no longer fails: ${ruleId} is ${now?.status ?? 'not reported'}${now?.reason ? ` (${now.reason})` : ''}\n`);
+    return now?.status === 'passed' || now?.status === 'observed' ? 0 : 1;
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}

@@ -1,0 +1,54 @@
+import type { ConformanceReport, RuleResult, RuleStatus } from './conformance-report.ts';
+
+const RANK: Record<RuleStatus, number> = { failed: 4, observed: 3, passed: 2, skipped: 1, 'not-exercised': 0 };
+
+/** Merges the reports of the shards of one run into one: per rule, the strongest evidence. */
+export function mergeReports(reports: ConformanceReport[]): ConformanceReport {
+  if (!reports.length) throw new Error('nothing to merge');
+  const [first] = reports;
+  const byId = new Map<string, RuleResult>();
+  for (const rep of reports) {
+    for (const r of rep.rules) {
+      const prev = byId.get(r.id);
+      if (!prev) byId.set(r.id, { ...r, tests: [...r.tests] });
+      else {
+        const best = RANK[r.status] > RANK[prev.status] ? { ...r } : prev;
+        best.tests = [...new Set([...prev.tests, ...r.tests])];
+        if (best.status === 'observed') best.observed = [...new Set([...(prev.observed ?? []), ...(r.observed ?? [])])];
+        byId.set(r.id, best);
+      }
+    }
+  }
+  const rules = [...byId.values()];
+  const zero = () => ({ passed: 0, failed: 0, skipped: 0, observed: 0, 'not-exercised': 0 }) as Record<RuleStatus, number>;
+  const byStatus = zero();
+  const byLevel = { MUST: zero(), SHOULD: zero(), MAY: zero(), UNSPECIFIED: zero() };
+  for (const r of rules) {
+    byStatus[r.status]++;
+    byLevel[r.level][r.status]++;
+  }
+  const errors = reports.flatMap((r) => r.errors);
+  const interrupted = reports.some((r) => r.interrupted);
+  const gate = rules.some((r) => r.status === 'failed' && (r.level === 'MUST' || r.level === 'SHOULD'));
+  const sum = (k: 'requests' | 'throttled' | 'retriedAfter429' | 'transportErrors') => reports.reduce((n, r) => n + (r.http?.[k] ?? 0), 0);
+  const startedAt = reports.map((r) => r.startedAt).sort()[0];
+  const finishedAt = reports.map((r) => r.finishedAt).sort().at(-1)!;
+  return {
+    ...first,
+    startedAt,
+    finishedAt,
+    durationMs: Date.parse(finishedAt) - Date.parse(startedAt),
+    interrupted,
+    verdict: gate || errors.length || interrupted ? 'failed' : 'passed',
+    counts: { total: rules.length, byStatus, byLevel },
+    http: { requests: sum('requests'), throttled: sum('throttled'), retriedAfter429: sum('retriedAfter429'), transportErrors: sum('transportErrors') },
+    cleanup: {
+      created: reports.reduce((n, r) => n + (r.cleanup?.created ?? 0), 0),
+      deleted: reports.reduce((n, r) => n + (r.cleanup?.deleted ?? 0), 0),
+      outstanding: reports.flatMap((r) => r.cleanup?.outstanding ?? []),
+    },
+    errors,
+    shard: `merged ${reports.map((r) => r.shard ?? '?').join(', ')}`,
+    rules,
+  };
+}
