@@ -28,16 +28,17 @@ main { padding: 16px 28px 40px; background: var(--bg); min-height: 100vh; }
 .filters { display: flex; gap: 10px; flex-wrap: wrap; align-items: center; margin: 8px 0 12px; }
 .filters label { font-size: 13px; color: #57606a; }
 select, input[type=search] { font: inherit; padding: 4px 8px; border: 1px solid #d0d7de; border-radius: 6px; background: #fff; }
-table { width: 100%; border-collapse: collapse; background: #fff; border: 1px solid #d0d7de; border-radius: 8px; }
-th, td { text-align: left; padding: 7px 10px; border-bottom: 1px solid #eaeef2; vertical-align: top; }
+table { width: 100%; border-collapse: collapse; background: #fff; border: 1px solid #d0d7de; border-radius: 8px; table-layout: fixed; }
+col.c-id { width: 26%; } col.c-level { width: 100px; } col.c-status { width: 115px; }
+th, td { text-align: left; padding: 7px 10px; border-bottom: 1px solid #eaeef2; vertical-align: top; overflow-wrap: anywhere; }
 th { background: #f6f8fa; font-size: 12px; text-transform: uppercase; color: #57606a; }
-td.id { font-family: ui-monospace, SFMono-Regular, Menlo, monospace; font-size: 12.5px; word-break: break-all; width: 34%; }
+td.id { font-family: ui-monospace, SFMono-Regular, Menlo, monospace; font-size: 12.5px; }
 .status { font-weight: 600; white-space: nowrap; }
 .status.passed { color: var(--pass); } .status.failed { color: var(--fail); } .status.observed { color: var(--obs); }
 .status.skipped, .status.not-exercised { color: var(--skip); }
 .quote { color: #57606a; font-style: italic; }
 .evidence { margin-top: 6px; background: #fff8f8; border: 1px solid #ffcecb; border-radius: 6px; padding: 8px; }
-.evidence pre { white-space: pre-wrap; word-break: break-all; margin: 4px 0; font-size: 12px; background: #f6f8fa; padding: 6px; border-radius: 4px; }
+.evidence pre { white-space: pre-wrap; overflow-wrap: anywhere; margin: 4px 0; font-size: 12px; background: #f6f8fa; padding: 6px; border-radius: 4px; }
 .note { color: #57606a; font-size: 12.5px; margin-top: 4px; }
 .empty { padding: 20px; text-align: center; color: #57606a; }
 `;
@@ -107,7 +108,7 @@ export function htmlReport(report: ConformanceReport): string {
     <input type="search" id="f-text" placeholder="Search rules…" aria-label="Search rules">
     <span id="shown" class="note"></span>
   </div>
-  <table id="rules"><thead><tr><th>Rule</th><th>Level</th><th>Status</th><th>Source and evidence</th></tr></thead><tbody></tbody></table>
+  <table id="rules"><colgroup><col class="c-id"><col class="c-level"><col class="c-status"><col></colgroup><thead><tr><th>Rule</th><th>Level</th><th>Status</th><th>Source and evidence</th></tr></thead><tbody></tbody></table>
 </main>
 <script type="application/json" id="report-data">${embed(report)}</script>
 <script>${SCRIPT}</script>
