@@ -81,7 +81,9 @@ async function preflight(config: RunConfig, ctx: RunContext): Promise<void> {
       // Anything else the token endpoint does wrong is judged by the rules, not here.
     }
   } catch (e) {
-    if (e instanceof TransportError) throw new UnreachableError(`cannot reach ${config.target}: ${e.message}`);
+    // Only a target that cannot be connected to is unreachable; one that answers badly is judged by the rules.
+    if (e instanceof TransportError && ['REFUSED', 'DNS', 'TLS'].includes(e.code)) throw new UnreachableError(`cannot reach ${config.target}: ${e.message}`);
+    if (e instanceof TransportError) return;
     throw e;
   } finally {
     await http.close();

@@ -82,10 +82,19 @@ describe('HTTP client', () => {
     expect(c.stats.retriedAfter429).toBe(2);
   });
 
-  it('reports a reset connection and a refused one as CONNECTION errors', async () => {
+  it('tells a reset connection (CONNECTION) from a refused one (REFUSED)', async () => {
     expect(((await client().send({ method: 'GET', path: '/reset' }).catch((e) => e)) as TransportError).code).toBe('CONNECTION');
     const refused = new HttpClient({ target: 'http://127.0.0.1:1', timeoutMs: 500, maxBodyBytes: 1024, rate: 0, concurrency: 1, max429Retries: 0, maxRetryAfterMs: 0 });
-    expect(((await refused.send({ method: 'GET', path: '/' }).catch((e) => e)) as TransportError).code).toBe('CONNECTION');
+    expect(((await refused.send({ method: 'GET', path: '/' }).catch((e) => e)) as TransportError).code).toBe('REFUSED');
+  });
+
+  it('stops sending to a target that fails too many requests in a row', async () => {
+    const c = client({ breakAfter: 3 });
+    for (let i = 0; i < 3; i++) await c.send({ method: 'GET', path: '/reset' }).catch(() => undefined);
+    const started = Date.now();
+    const err = (await c.send({ method: 'GET', path: '/x' }).catch((e) => e)) as TransportError;
+    expect(err.code).toBe('UNRESPONSIVE');
+    expect(Date.now() - started).toBeLessThan(50);
   });
 
   it('holds the rate limit', async () => {

@@ -45,7 +45,12 @@ export interface Exchange {
   curl: string;
 }
 
-export type TransportErrorCode = 'TIMEOUT' | 'CONNECTION' | 'TLS' | 'DNS' | 'BODY_TOO_LARGE' | 'ABORTED';
+/**
+ * REFUSED, DNS and TLS mean the target cannot be reached at all; the others are a target that
+ * was reached and then misbehaved (reset, stalled, sent too much), or one given up on after
+ * too many such answers in a row (UNRESPONSIVE).
+ */
+export type TransportErrorCode = 'TIMEOUT' | 'REFUSED' | 'CONNECTION' | 'TLS' | 'DNS' | 'BODY_TOO_LARGE' | 'ABORTED' | 'UNRESPONSIVE';
 
 /** The target could not be talked to (as opposed to answering wrongly). */
 export class TransportError extends Error {
@@ -71,6 +76,11 @@ export interface HttpClientOptions {
   max429Retries: number;
   /** Longest wait a `Retry-After` may impose (ms). */
   maxRetryAfterMs: number;
+  /**
+   * After this many transport errors in a row the target counts as unresponsive and further
+   * requests fail at once for a while, so a stalled target cannot stretch a run without end.
+   */
+  breakAfter?: number;
 }
 
 /** Counters of what the client did, for the report. */
@@ -90,7 +100,8 @@ function clip(text: string): string {
 }
 
 function classify(err: unknown): TransportErrorCode {
-  const code = (err as { code?: string }).code ?? '';
+  const code = `${(err as { code?: string }).code ?? ''} ${(err as { cause?: { code?: string } }).cause?.code ?? ''}`;
+  if (/ECONNREFUSED|EHOSTUNREACH|ENETUNREACH|EADDRNOTAVAIL/.test(code)) return 'REFUSED';
   const name = (err as { name?: string }).name ?? '';
   if (name === 'TimeoutError' || /TIMEOUT/.test(code)) return 'TIMEOUT';
   if (name === 'AbortError') return 'ABORTED';
@@ -119,6 +130,8 @@ export class HttpClient {
   private readonly pacer: RequestPacer;
   private readonly slots: Semaphore;
   private readonly origin: string;
+  private consecutiveTransportErrors = 0;
+  private openUntil = 0;
 
   constructor(readonly options: HttpClientOptions) {
     this.origin = options.target.replace(/\/+$/, '');
@@ -147,6 +160,12 @@ export class HttpClient {
 
   /** Sends a request; throws TransportError when the target cannot be talked to. */
   async send(req: HttpRequest, onExchange?: (e: Exchange) => void): Promise<HttpResponse> {
+    if (Date.now() < this.openUntil) {
+      const url = this.url(req.path, req.query);
+      const exchange: Exchange = { request: { method: req.method, url, headers: {} }, curl: toCurl({ method: req.method, url, headers: {} }), error: 'UNRESPONSIVE' };
+      onExchange?.(exchange);
+      throw new TransportError('UNRESPONSIVE', `${req.method.toUpperCase()} ${req.path}: not sent: the target failed ${this.options.breakAfter} requests in a row at the transport level`, exchange);
+    }
     for (let attempt = 0; ; attempt++) {
       const res = await this.slots.run(async () => {
         await this.pacer.wait();
@@ -232,10 +251,15 @@ export class HttpClient {
         }
       }
       exchange.response = { status: res.statusCode, headers: flat, body: clip(text) };
+      this.consecutiveTransportErrors = 0;
       onExchange?.(exchange);
       return { status: res.statusCode, headers: flat, contentType, text, json, jsonError, durationMs: performance.now() - started };
     } catch (err) {
       this.stats.transportErrors++;
+      if (this.options.breakAfter && ++this.consecutiveTransportErrors >= this.options.breakAfter) {
+        this.openUntil = Date.now() + 30_000;
+        this.consecutiveTransportErrors = 0;
+      }
       const code = (err as { code?: string }).code === 'BODY_TOO_LARGE' ? 'BODY_TOO_LARGE' : classify(err);
       const cause = (err as { cause?: { code?: string; message?: string } }).cause;
       const detail = cause?.code ? `${(err as Error).message} (${cause.code})` : (err as Error).message;

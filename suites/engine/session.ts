@@ -29,6 +29,7 @@ export function session(): Session {
     insecure: context.insecure,
     max429Retries: 5,
     maxRetryAfterMs: 30_000,
+    breakAfter: 8,
   });
   current = { context, http, tokens: new TokenProvider(http, context.config), ledger: new ResourceLedger(context.ledgerFile) };
   return current;

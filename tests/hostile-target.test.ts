@@ -1,0 +1,43 @@
+import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { ConformanceReport } from '../reporters/conformance-report.ts';
+import { startHostileTarget, type HostileTarget } from './hostile-target.ts';
+import { runCli } from './run-cli.ts';
+
+let target: HostileTarget;
+const dir = mkdtempSync(join(tmpdir(), 'conformance-hostile-'));
+
+beforeAll(async () => {
+  target = await startHostileTarget();
+});
+afterAll(async () => {
+  await target.close();
+});
+
+describe('a run against a hostile target', () => {
+  it('ends by itself in bounded time with exit 1 and a written report', async () => {
+    const config = join(dir, 'run.json');
+    writeFileSync(config, JSON.stringify({
+      target: target.url,
+      tokenManager: { clientId: 'c', clientSecret: 'hostile-secret-value', appName: 'a', appVersion: '1', hostTenant: 'h', userTenants: ['u1', 'u2', 'u3', 'u4', 'u5', 'u6'] },
+    }));
+    const started = Date.now();
+    const res = await runCli(['run', '--config', config, '--timeout', '800', '--runs', '3', '--report-dir', join(dir, 'report')], { timeoutMs: 170_000 });
+    const seconds = (Date.now() - started) / 1000;
+    process.stdout.write(`hostile target: run took ${seconds.toFixed(1)} s, behaviours met ${JSON.stringify(target.counts)}\n`);
+    expect(res.code, res.stderr + res.stdout.slice(-2000)).toBe(1);
+    const file = join(dir, 'report', 'conformance-report.json');
+    expect(existsSync(file)).toBe(true);
+    const report = JSON.parse(readFileSync(file, 'utf8')) as ConformanceReport;
+    expect(report.verdict).toBe('failed');
+    expect(report.rules.filter((r) => r.status === 'failed').length).toBeGreaterThan(10);
+    expect(report.http?.transportErrors).toBeGreaterThan(0);
+    const everything = readFileSync(file, 'utf8') + res.stdout + res.stderr;
+    expect(everything).not.toContain('hostile-secret-value');
+    for (const b of ['truncated-json', 'html-error', 'wrong-content-type', 'huge-body', 'reset', 'redirect', 'stall']) {
+      expect(target.counts[b], b).toBeGreaterThan(0);
+    }
+  }, 180_000);
+});
