@@ -171,7 +171,12 @@ export class HttpClient {
         await this.pacer.wait();
         return this.sendOnce(req, onExchange);
       });
-      if (res.status !== 429) return res;
+      if (res.status !== 429) {
+        if (res.headers['retry-after'] && this.stats.throttleSamples.length < 20) {
+          this.stats.throttleSamples.push({ path: req.path, status: res.status, contentType: res.contentType, body: clip(res.text), retryAfter: res.headers['retry-after'] });
+        }
+        return res;
+      }
       this.stats.throttled++;
       if (this.stats.throttleSamples.length < 20) {
         this.stats.throttleSamples.push({
