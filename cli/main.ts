@@ -3,13 +3,21 @@ import { ConfigError } from '../suites/engine/run-config.ts';
 import { rulesCommand } from './rules-command.ts';
 import { runCommand, UnreachableError } from './run-command.ts';
 import { serveCommand } from './serve-command.ts';
-import { faultsCommand, selftestCommand } from './selftest-command.ts';
+import { faultsCommand, selftestCommand, selftestLaneCommand } from './selftest-command.ts';
 import { coverageCommand } from './coverage-command.ts';
 import { replayCommand } from './replay-command.ts';
 import { mergeCommand } from './merge-command.ts';
 import { UsageError } from './usage-error.ts';
 
 const collect = (value: string, previous: string[] = []) => [...previous, value];
+
+// A reader that goes away (`conformance run | head`) must not crash the run: the report is
+// still written; only the console output stops.
+for (const stream of [process.stdout, process.stderr]) {
+  stream.on('error', (e: NodeJS.ErrnoException) => {
+    if (e.code !== 'EPIPE') throw e;
+  });
+}
 
 const program = new Command()
   .name('conformance')
@@ -86,6 +94,11 @@ program
   .action(async (opts) => {
     process.exitCode = await selftestCommand(opts);
   });
+
+program
+  .command('selftest-lane', { hidden: true })
+  .argument('<file>')
+  .action(async (file) => selftestLaneCommand(file));
 
 program
   .command('faults')

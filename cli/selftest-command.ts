@@ -11,6 +11,7 @@ import { startReference } from '../fixtures/reference/server.ts';
 import type { ConformanceReport } from '../reporters/conformance-report.ts';
 import { referenceRunConfig } from './reference-config.ts';
 import { resolveServices } from './rules-command.ts';
+import { runCommand } from './run-command.ts';
 import { UsageError } from './usage-error.ts';
 
 const launcher = fileURLToPath(new URL('../bin/conformance.js', import.meta.url));
@@ -43,50 +44,99 @@ interface Job {
   options?: FaultVariant['options'];
 }
 
-/** Runs one `conformance run` in a child process against a reference started for it. */
-async function runJob(job: Job, workDir: string, seed: number, runs: number): Promise<{ report?: ConformanceReport; error?: string; durationMs: number }> {
+interface JobResult {
+  id: string;
+  failed: string[];
+  verdict?: 'passed' | 'failed';
+  errors: string[];
+  error?: string;
+  durationMs: number;
+}
+
+/** Runs one job in this process: a reference with the job's faults, and a quiet run against it. */
+async function runJob(job: Job, workDir: string, seed: number, runs: number): Promise<JobResult> {
   const started = Date.now();
-  const ref = await startReference({ port: 0, faults: job.faults, throttle: job.options?.throttle, visibilityDelayMs: job.options?.visibilityDelayMs });
   const dir = join(workDir, job.id);
   mkdirSync(dir, { recursive: true });
-  const config = join(dir, 'run.json');
-  writeFileSync(config, JSON.stringify(referenceRunConfig(ref, ref.baseUrl)));
-  const args = [launcher, 'run', '--config', config, '--report-dir', dir, '--seed', String(seed), '--runs', String(runs), '--service', ...job.services];
-  if (job.rules.length) args.push('--rule', ...job.rules);
+  let ref: Awaited<ReturnType<typeof startReference>> | undefined;
   try {
-    const { code, output } = await new Promise<{ code: number | null; output: string }>((resolve) => {
-      const child = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'pipe'] });
-      let output = '';
-      child.stdout.on('data', (d) => (output = (output + d).slice(-4000)));
-      child.stderr.on('data', (d) => (output = (output + d).slice(-4000)));
-      const timer = setTimeout(() => child.kill('SIGKILL'), 300_000);
-      child.on('close', (c) => {
-        clearTimeout(timer);
-        resolve({ code: c, output });
-      });
+    ref = await startReference({ port: 0, faults: job.faults, throttle: job.options?.throttle, visibilityDelayMs: job.options?.visibilityDelayMs });
+    const config = join(dir, 'run.json');
+    writeFileSync(config, JSON.stringify(referenceRunConfig(ref, ref.baseUrl)));
+    const code = await runCommand({
+      config, reportDir: dir, seed: String(seed), runs: String(runs), service: job.services, rule: job.rules.length ? job.rules : undefined, quiet: true,
     });
-    if (code !== 0 && code !== 1) return { error: `run exited ${code}: ${output.slice(-600)}`, durationMs: Date.now() - started };
+    if (code !== 0 && code !== 1) return { id: job.id, failed: [], errors: [], error: `run exited ${code}`, durationMs: Date.now() - started };
     const report = JSON.parse(readFileSync(join(dir, 'conformance-report.json'), 'utf8')) as ConformanceReport;
-    return { report, durationMs: Date.now() - started };
+    return {
+      id: job.id, failed: report.rules.filter((x) => x.status === 'failed').map((x) => x.id), verdict: report.verdict, errors: report.errors, durationMs: Date.now() - started,
+    };
   } catch (e) {
-    return { error: (e as Error).message, durationMs: Date.now() - started };
+    return { id: job.id, failed: [], errors: [], error: (e as Error).message, durationMs: Date.now() - started };
   } finally {
-    await ref.close();
+    await ref?.close();
   }
 }
 
-async function pool<T, R>(items: T[], width: number, fn: (item: T) => Promise<R>): Promise<R[]> {
-  const out: R[] = new Array(items.length);
-  let next = 0;
+/** `conformance selftest-lane FILE`: runs a lane's jobs one after another in one process. */
+export async function selftestLaneCommand(file: string): Promise<void> {
+  const lane = JSON.parse(readFileSync(file, 'utf8')) as { jobs: Job[]; workDir: string; seed: number; runs: number; out: string };
+  const results: JobResult[] = [];
+  for (const job of lane.jobs) {
+    const r = await runJob(job, lane.workDir, lane.seed, lane.runs);
+    results.push(r);
+    writeFileSync(lane.out, JSON.stringify(results));
+    process.stdout.write(`${JSON.stringify(r)}\n`);
+  }
+}
+
+/** Runs jobs on `width` lanes (child processes), each taking jobs in turn; reports each result as it comes. */
+async function runLanes(jobs: Job[], width: number, workDir: string, seed: number, runs: number, onResult: (r: JobResult) => void): Promise<JobResult[]> {
+  const lanes: Job[][] = Array.from({ length: Math.min(width, jobs.length) }, () => []);
+  jobs.forEach((j, i) => lanes[i % lanes.length].push(j));
+  const all: JobResult[] = [];
   await Promise.all(
-    Array.from({ length: Math.min(width, items.length) }, async () => {
-      while (next < items.length) {
-        const i = next++;
-        out[i] = await fn(items[i]);
-      }
-    }),
+    lanes.map(
+      (laneJobs, i) =>
+        new Promise<void>((resolve) => {
+          const file = join(workDir, `lane-${i}.json`);
+          const out = join(workDir, `lane-${i}-results.json`);
+          writeFileSync(file, JSON.stringify({ jobs: laneJobs, workDir, seed, runs, out }));
+          const child = spawn(process.execPath, [launcher, 'selftest-lane', file], { stdio: ['ignore', 'pipe', 'pipe'] });
+          let buffer = '';
+          let stderr = '';
+          const seen = new Set<string>();
+          child.stdout.on('data', (d) => {
+            buffer += d;
+            let nl: number;
+            while ((nl = buffer.indexOf('\n')) >= 0) {
+              const line = buffer.slice(0, nl);
+              buffer = buffer.slice(nl + 1);
+              try {
+                const r = JSON.parse(line) as JobResult;
+                seen.add(r.id);
+                all.push(r);
+                onResult(r);
+              } catch {
+                // not a result line
+              }
+            }
+          });
+          child.stderr.on('data', (d) => (stderr = (stderr + d).slice(-2000)));
+          child.on('close', (code) => {
+            for (const j of laneJobs) {
+              if (!seen.has(j.id)) {
+                const r: JobResult = { id: j.id, failed: [], errors: [], error: `lane ended (exit ${code}) before this job: ${stderr.slice(-400)}`, durationMs: 0 };
+                all.push(r);
+                onResult(r);
+              }
+            }
+            resolve();
+          });
+        }),
+    ),
   );
-  return out;
+  return all;
 }
 
 export interface SelftestOptions {
@@ -119,27 +169,27 @@ export async function selftestCommand(opts: SelftestOptions): Promise<number> {
     { id: 'reference', services, faults: [], rules: [] },
     ...variants.map((v) => ({ id: v.id, services: [v.service], faults: [v.id], rules: v.breaks, options: v.options })),
   ];
-  const results = await pool(jobs, width, async (job) => {
-    const r = await runJob(job, workDir, seed, runs);
-    const failed = r.report?.rules.filter((x) => x.status === 'failed').map((x) => x.id) ?? [];
-    log(`  ${job.id === 'reference' ? 'reference' : job.id}: ${r.error ? 'error' : failed.length ? `failed ${failed.join(', ')}` : 'no failure'} (${(r.durationMs / 1000).toFixed(1)} s)`);
-    return { job, ...r, failed };
+  let done = 0;
+  const results = await runLanes(jobs, width, workDir, seed, runs, (r) => {
+    done++;
+    log(`  [${done}/${jobs.length}] ${r.id}: ${r.error ? `error: ${r.error.split('\n')[0]}` : r.failed.length ? `failed ${r.failed.join(', ')}` : 'no failure'} (${(r.durationMs / 1000).toFixed(1)} s)`);
   });
-  const [ref, ...rest] = results;
-  const rows: SelftestRow[] = rest.map((r, i) => {
-    const v = variants[i];
+  const byId = new Map(results.map((r) => [r.id, r]));
+  const ref = byId.get('reference')!;
+  const rows: SelftestRow[] = variants.map((v) => {
+    const r = byId.get(v.id)!;
     const verdict: Verdict = r.error
       ? 'error'
       : r.failed.some((id) => v.breaks.includes(id))
         ? 'killed'
-        : r.report?.verdict === 'failed'
+        : r.verdict === 'failed'
           ? 'killed-elsewhere'
           : 'survived';
     return { variant: v.id, service: v.service, expected: v.breaks, verdict, failed: r.failed, durationMs: r.durationMs, error: r.error };
   });
   const killed = rows.filter((r) => r.verdict === 'killed').length;
   const result: SelftestResult = {
-    reference: { falseFailures: ref.failed, errors: ref.error ? [ref.error] : (ref.report?.errors ?? []), durationMs: ref.durationMs },
+    reference: { falseFailures: ref.failed, errors: ref.error ? [ref.error] : ref.errors, durationMs: ref.durationMs },
     variants: rows,
     score: rows.length ? killed / rows.length : 1,
     durationMs: Date.now() - started,

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { dirname, join } from 'node:path';
-import { parse } from 'yaml';
+import yaml from 'js-yaml';
 import { SERVICES, type ServiceName } from './services.ts';
 
 export const LEVELS = ['MUST', 'SHOULD', 'MAY', 'UNSPECIFIED'] as const;
@@ -51,7 +51,7 @@ const cache = new Map<ServiceName, ServiceCatalog>();
 export function loadServiceCatalog(service: ServiceName): ServiceCatalog {
   const hit = cache.get(service);
   if (hit) return hit;
-  const raw = parse(readFileSync(contractPath(service, 'rules.yaml'), 'utf8')) as ServiceCatalog;
+  const raw = yaml.load(readFileSync(contractPath(service, 'rules.yaml'), 'utf8')) as ServiceCatalog;
   raw.rules = (raw.rules ?? []).map((r) => ({ testable: true, status: 'active', ...r }));
   cache.set(service, raw);
   return raw;
