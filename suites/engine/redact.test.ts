@@ -22,6 +22,13 @@ describe('redaction', () => {
     }
   });
 
+  it('redacts credential fields of JSON bodies kept as text', () => {
+    expect(redactText('{"refresh_token":"r-123","token_type":"bearer","client_secret":"abc"}')).toBe(
+      `{"refresh_token":"${REDACTED}","token_type":"bearer","client_secret":"${REDACTED}"}`,
+    );
+    expect(redactText('{"access_token":"cut-sho')).toBe(`{"access_token":"${REDACTED}`);
+  });
+
   it('redacts credential headers whatever their case', () => {
     const h = redactHeaders({ Authorization: 'Bearer x', 'X-SPACE-AUTH-KEY': 'Basic y', accept: 'application/json' });
     expect(h).toEqual({ Authorization: REDACTED, 'X-SPACE-AUTH-KEY': REDACTED, accept: 'application/json' });

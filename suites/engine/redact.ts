@@ -7,6 +7,8 @@ export const REDACTED = '[REDACTED]';
 // so that a token cut short by a message's length limit is still hidden.
 const JWT_SHAPE = /\beyJ[A-Za-z0-9_-]{8,}(?:\.[A-Za-z0-9_-]*){0,2}/g;
 const BASIC_OR_BEARER = /\b(Basic|Bearer)\s+[A-Za-z0-9+/=._~-]{6,}/gi;
+// Credential fields inside quoted JSON (response bodies kept as evidence), even when cut short.
+const CREDENTIAL_FIELD = /("(?:access_token|refresh_token|id_token|token|client_secret|clientSecret|password|secret)"\s*:\s*")[^"]*("?)/gi;
 
 const knownSecrets = new Set<string>();
 
@@ -19,7 +21,10 @@ export function registerSecret(value: string | undefined): void {
 export function redactText(text: string): string {
   let out = text;
   for (const s of knownSecrets) if (out.includes(s)) out = out.split(s).join(REDACTED);
-  return out.replace(JWT_SHAPE, REDACTED).replace(BASIC_OR_BEARER, (_m, scheme: string) => `${scheme} ${REDACTED}`);
+  return out
+    .replace(CREDENTIAL_FIELD, (_m, head: string, tail: string) => `${head}${REDACTED}${tail}`)
+    .replace(JWT_SHAPE, REDACTED)
+    .replace(BASIC_OR_BEARER, (_m, scheme: string) => `${scheme} ${REDACTED}`);
 }
 
 /** A copy of `headers` with credential headers redacted. */
