@@ -1,0 +1,164 @@
+// `npm run bench`: how fast the suite reaches a verdict, and what it costs the target.
+// Prints figures (median of several runs, with min and max), never pass/fail.
+import { writeFileSync, mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Agent, request } from 'undici';
+import { SERVICES } from '../contracts/services.ts';
+import { loadFaults } from '../fixtures/faults/registry.ts';
+import { startReference } from '../fixtures/reference/server.ts';
+import { referenceRunConfig } from '../cli/reference-config.ts';
+import { HttpClient } from '../suites/engine/http-client.ts';
+import { TokenProvider } from '../suites/engine/token-provider.ts';
+import { responseValidator } from '../suites/engine/schemas.ts';
+import { fmt, fmtSpread } from './stats.ts';
+import { timedRun } from './run-cli.ts';
+
+const REPEAT = Number(process.env.BENCH_REPEAT ?? 3);
+const quick = process.argv.includes('--quick');
+const line = (s = '') => process.stdout.write(`${s}\n`);
+
+async function fullRuns(): Promise<void> {
+  line(`## Full default run against the embedded reference (${REPEAT} runs)`);
+  const runs = [];
+  for (let i = 0; i < REPEAT; i++) runs.push(await timedRun(['--seed', String(i + 1)]));
+  const bad = runs.filter((r) => r.code !== 0);
+  if (bad.length) line(`  note: ${bad.length} run(s) did not pass: ${bad[0].output.slice(-400)}`);
+  line(`  wall time:      ${fmtSpread(runs.map((r) => r.wallMs / 1000), 's')}`);
+  line(`  peak RSS:       ${fmtSpread(runs.map((r) => r.maxRssMiB), 'MiB', 0)}`);
+  line(`  requests:       ${fmtSpread(runs.map((r) => r.report?.http?.requests ?? NaN), '', 0)}`);
+  line(`  requests/s:     ${fmtSpread(runs.map((r) => (r.report?.http?.requests ?? NaN) / (r.wallMs / 1000)), 'req/s', 0)}`);
+  line(`  rules:          ${runs[0].report?.counts.total} (passed ${runs[0].report?.counts.byStatus.passed}, observed ${runs[0].report?.counts.byStatus.observed}, skipped ${runs[0].report?.counts.byStatus.skipped})`);
+  line('  per service (one run each):');
+  for (const s of SERVICES) {
+    const r = await timedRun(['--service', s, '--seed', '1']);
+    line(`    ${s.padEnd(26)} ${fmt(r.wallMs / 1000)} s, ${fmt(r.maxRssMiB, 0)} MiB, ${r.report?.http?.requests ?? '?'} requests`);
+  }
+}
+
+async function engineOverhead(): Promise<void> {
+  line('');
+  line('## Engine overhead: the same requests through the engine and through a bare undici loop');
+  const ref = await startReference({ port: 0 });
+  try {
+    const config = referenceRunConfig(ref, ref.baseUrl);
+    // A rate far above what loopback reaches keeps the limiter in the path without limiting.
+    const http = new HttpClient({ target: ref.baseUrl, timeoutMs: 10_000, maxBodyBytes: 8 << 20, rate: 1_000_000, concurrency: 4, max429Retries: 5, maxRetryAfterMs: 30_000, breakAfter: 8 });
+    const tokens = new TokenProvider(http, config);
+    const auth = await tokens.authorization('full');
+    const base = '/api/eventmanagement/v3';
+    const created = await http.send({
+      method: 'POST', path: `${base}/events`, headers: { authorization: auth },
+      json: { entityId: (config.fixtures?.eventManagement as { entityIds?: string[] })?.entityIds?.[0], timestamp: new Date().toISOString(), severity: 10 },
+    });
+    const id = (created.json as { id?: string })?.id;
+    if (!id) {
+      line(`  could not create an event to read (HTTP ${created.status}); skipped`);
+      return;
+    }
+    const N = quick ? 1000 : 4000;
+    const CONC = 4;
+    const validator = await responseValidator('event-management', 'getEvent', 200, 'application/hal+json');
+    const evidence: unknown[] = [];
+    const engineLoop = async () => {
+      let next = 0;
+      const started = performance.now();
+      await Promise.all(Array.from({ length: CONC }, async () => {
+        while (next++ < N) {
+          const res = await http.send({ method: 'GET', path: `${base}/events/${id}`, headers: { authorization: auth } }, (e) => {
+            evidence.push(e);
+            if (evidence.length > 20) evidence.shift();
+          });
+          if (res.status !== 200 || !validator?.validate(res.json)) throw new Error(`engine loop: HTTP ${res.status}`);
+        }
+      }));
+      return N / ((performance.now() - started) / 1000);
+    };
+    const agent = new Agent({ connections: CONC });
+    const bareLoop = async () => {
+      let next = 0;
+      const started = performance.now();
+      await Promise.all(Array.from({ length: CONC }, async () => {
+        while (next++ < N) {
+          const res = await request(`${ref.baseUrl}${base}/events/${id}`, { headers: { authorization: auth }, dispatcher: agent });
+          await res.body.json();
+          if (res.statusCode !== 200) throw new Error(`bare loop: HTTP ${res.statusCode}`);
+        }
+      }));
+      return N / ((performance.now() - started) / 1000);
+    };
+    await engineLoop();
+    await bareLoop();
+    const engine: number[] = [];
+    const bare: number[] = [];
+    for (let i = 0; i < REPEAT; i++) {
+      bare.push(await bareLoop());
+      engine.push(await engineLoop());
+    }
+    line(`  ${N} × GET /events/{id}, ${CONC} in flight, in the same process as the reference`);
+    line(`  bare undici:  ${fmtSpread(bare, 'req/s', 0)}`);
+    line(`  engine:       ${fmtSpread(engine, 'req/s', 0)}  (checks, schema validation, rate limiter, evidence)`);
+    const ratios = engine.map((e, i) => e / bare[i]);
+    line(`  ratio:        ${fmtSpread(ratios, '× the bare loop', 2)}  (target ≥ 0.8)`);
+    await agent.close();
+    await http.close();
+  } finally {
+    await ref.close();
+  }
+}
+
+async function counterexamples(): Promise<void> {
+  line('');
+  line('## Time to a minimal counterexample (a --rule run against a fault variant, from start to the shrunk failure)');
+  const faults = await loadFaults();
+  const pick = (re: RegExp) => faults.find((f) => f.service === 'event-management' && f.breaks.some((b) => re.test(b)));
+  const cases = [
+    ['boundary', pick(/severity/)],
+    ['stateful (ETag)', pick(/(etag|if-match|if-none-match)/)],
+  ] as const;
+  for (const [kind, fault] of cases) {
+    if (!fault) {
+      line(`  ${kind}: no fault variant found`);
+      continue;
+    }
+    const ref = await startReference({ port: 0, faults: [fault.id] });
+    try {
+      const dir = mkdtempSync(join(tmpdir(), 'conformance-bench-'));
+      const config = join(dir, 'run.json');
+      writeFileSync(config, JSON.stringify(referenceRunConfig(ref, ref.baseUrl)));
+      const times: number[] = [];
+      let detail = '';
+      for (let i = 0; i < REPEAT; i++) {
+        const r = await timedRun(['--config', config, '--service', 'event-management', '--rule', ...fault.breaks, '--seed', String(i + 1)]);
+        times.push(r.wallMs / 1000);
+        const failed = r.report?.rules.find((x) => x.status === 'failed');
+        detail = failed ? `${failed.id}${failed.failure?.counterexample !== undefined ? `, counterexample ${JSON.stringify(failed.failure.counterexample).slice(0, 100)}` : ''}` : 'not caught';
+      }
+      line(`  ${kind.padEnd(16)} ${fault.id}: ${fmtSpread(times, 's')} — ${detail}`);
+    } finally {
+      await ref.close();
+    }
+  }
+}
+
+async function growth(): Promise<void> {
+  line('');
+  line('## How the cost grows (one run each, against the embedded reference)');
+  for (const runs of [10, 50, 100, 200]) {
+    const r = await timedRun(['--runs', String(runs), '--seed', '1']);
+    line(`  --runs ${String(runs).padEnd(4)} ${fmt(r.wallMs / 1000)} s, ${r.report?.http?.requests ?? '?'} requests, ${fmt(r.maxRssMiB, 0)} MiB`);
+  }
+  for (const c of [1, 2, 4]) {
+    const r = await timedRun(['--concurrency', String(c), '--seed', '1']);
+    line(`  --concurrency ${c}  ${fmt(r.wallMs / 1000)} s, ${r.report?.http?.requests ?? '?'} requests`);
+  }
+}
+
+line(`# conformance benchmarks (${new Date().toISOString()}, Node ${process.version}, ${(await import('node:os')).cpus().length} cores)`);
+line('');
+await fullRuns();
+await engineOverhead();
+await counterexamples();
+if (!quick) await growth();
+line('');
+line('Reference deployment figures: npm run bench:reference');

@@ -1,0 +1,43 @@
+import { spawn } from 'node:child_process';
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { ConformanceReport } from '../reporters/conformance-report.ts';
+
+const root = fileURLToPath(new URL('..', import.meta.url));
+
+export interface TimedRun {
+  code: number | null;
+  wallMs: number;
+  maxRssMiB: number;
+  report?: ConformanceReport;
+  output: string;
+}
+
+/** Runs `conformance run …` in a child process and measures its wall time and peak RSS. */
+export function timedRun(args: string[]): Promise<TimedRun> {
+  const reportDir = mkdtempSync(join(tmpdir(), 'conformance-bench-'));
+  return new Promise((resolve) => {
+    const started = performance.now();
+    const child = spawn(process.execPath, ['--import', join(root, 'bench/print-rss.mjs'), join(root, 'bin/conformance.js'), 'run', '--report-dir', reportDir, ...args], {
+      cwd: root,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let output = '';
+    let stderr = '';
+    child.stdout.on('data', (d) => (output = (output + d).slice(-5000)));
+    child.stderr.on('data', (d) => (stderr += d));
+    child.on('close', (code) => {
+      const wallMs = performance.now() - started;
+      const rss = /BENCH_MAX_RSS_KB=(\d+)/.exec(stderr);
+      let report: ConformanceReport | undefined;
+      try {
+        report = JSON.parse(readFileSync(join(reportDir, 'conformance-report.json'), 'utf8')) as ConformanceReport;
+      } catch {
+        report = undefined;
+      }
+      resolve({ code, wallMs, maxRssMiB: rss ? Number(rss[1]) / 1024 : NaN, report, output: output + stderr.replace(/BENCH_MAX_RSS_KB=\d+/, '') });
+    });
+  });
+}
