@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { referenceRunConfig } from '../cli/reference-config.ts';
 import { startReference, type RunningReference } from '../fixtures/reference/server.ts';
 import type { ConformanceReport } from '../reporters/conformance-report.ts';
+import { reportSchemaErrors } from '../reporters/report-schema.ts';
 import { runCli } from './run-cli.ts';
 
 let ref: RunningReference;
@@ -36,6 +37,7 @@ describe('conformance run against the reference deployment', () => {
     expect(report.errors).toEqual([]);
     expect(res.code).toBe(0);
     expect(report.seed).toBe(42);
+    expect(reportSchemaErrors(report)).toEqual([]);
     expect(report.rules.filter((r) => r.service === 'technical-token-manager').every((r) => r.status !== 'not-exercised')).toBe(true);
     expect(report.rules.filter((r) => r.level === 'UNSPECIFIED' && r.status === 'observed').length).toBeGreaterThan(0);
   });

@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ConformanceReport } from '../reporters/conformance-report.ts';
 import { startHostileTarget, type HostileTarget } from './hostile-target.ts';
+import { reportSchemaErrors } from '../reporters/report-schema.ts';
 import { runCli } from './run-cli.ts';
 
 let target: HostileTarget;
@@ -32,6 +33,7 @@ describe('a run against a hostile target', () => {
     expect(existsSync(file)).toBe(true);
     const report = JSON.parse(readFileSync(file, 'utf8')) as ConformanceReport;
     expect(report.verdict).toBe('failed');
+    expect(reportSchemaErrors(report)).toEqual([]);
     expect(report.rules.filter((r) => r.status === 'failed').length).toBeGreaterThan(10);
     expect(report.http?.transportErrors).toBeGreaterThan(0);
     const everything = readFileSync(file, 'utf8') + res.stdout + res.stderr;

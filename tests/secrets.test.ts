@@ -6,6 +6,7 @@ import { referenceRunConfig } from '../cli/reference-config.ts';
 import { startReference, type RunningReference } from '../fixtures/reference/server.ts';
 import type { ClientCredentials } from '../suites/engine/run-config.ts';
 import { spaceAuthKey } from '../suites/engine/token-provider.ts';
+import { reportSchemaErrors } from '../reporters/report-schema.ts';
 import { runCli } from './run-cli.ts';
 
 let ref: RunningReference;
@@ -34,6 +35,8 @@ describe('secrets in the outputs of a run', () => {
     const reportDir = join(dir, 'out');
     const res = await runCli(['run', '--config', file, '--service', 'technical-token-manager', '--report-dir', reportDir], { timeoutMs: 120_000 });
     expect(res.code).toBe(1);
+    // A failing report is valid against the report's JSON Schema too.
+    expect(reportSchemaErrors(JSON.parse(readFileSync(join(reportDir, 'conformance-report.json'), 'utf8')))).toEqual([]);
     const creds: ClientCredentials[] = [config.tokenManager!, config.principals!.noScopes as ClientCredentials, config.principals!.otherTenant as ClientCredentials, ...(Object.values(config.principals!.withoutScope!) as ClientCredentials[])];
     const secrets = creds.flatMap((c) => [c.clientSecret, spaceAuthKey(c).slice('Basic '.length)]);
     const outputs = filesUnder(reportDir).map((f) => ({ f, text: readFileSync(f, 'utf8') }));
