@@ -163,7 +163,10 @@ export async function runCommand(opts: RunOptions): Promise<number> {
   let reference: RunningReference | undefined;
   const startedAt = new Date().toISOString();
   const abort = new AbortController();
-  const onSignal = (sig: string) => {
+  let signal: 'SIGINT' | 'SIGTERM' | undefined;
+  const onSignal = (sig: 'SIGINT' | 'SIGTERM') => {
+    if (signal) return;
+    signal = sig;
     out.write(`\n${sig}: stopping the run, cleaning up and writing a partial report…\n`);
     abort.abort();
   };
@@ -229,6 +232,7 @@ export async function runCommand(opts: RunOptions): Promise<number> {
     if (report.baseline) {
       out.write(`  baseline ${report.baseline.file}: ${report.baseline.accepted.length} known failures accepted, ${report.baseline.newFailures.length} new, ${report.baseline.stale.length} stale${report.baseline.stale.length ? ` (${report.baseline.stale.join(', ')}: remove them from the baseline)` : ''}\n`);
     }
+    if (signal) return signal === 'SIGINT' ? 130 : 143;
     return report.verdict === 'passed' ? EXIT.passed : EXIT.failed;
   } finally {
     process.off('SIGINT', sigint);

@@ -99,6 +99,7 @@ export async function runSuites(
       unhandledErrors.push(String(error?.message ?? error));
     },
   };
+  const before = { SIGINT: process.listeners('SIGINT'), SIGTERM: process.listeners('SIGTERM') };
   const vitest = await createVitest(
     'test',
     {
@@ -122,6 +123,11 @@ export async function runSuites(
       silent: true,
     } as never,
   );
+  // vitest's logger exits the process on SIGINT/SIGTERM; the run must instead stop its tests,
+  // clean up what they created and write a partial report, so those handlers are taken off.
+  for (const sig of ['SIGINT', 'SIGTERM'] as const) {
+    for (const l of process.listeners(sig)) if (!before[sig].includes(l)) process.off(sig, l);
+  }
   const onAbort = () => {
     interrupted = true;
     void vitest.cancelCurrentRun('keyboard-input');

@@ -1,0 +1,51 @@
+import { spawn } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import type { ConformanceReport } from '../reporters/conformance-report.ts';
+import { root } from './run-cli.ts';
+
+/** Starts a run, sends `signal` once the first test has finished, and waits for the run to end. */
+function interruptedRun(signal: NodeJS.Signals, reportDir: string): Promise<{ code: number | null; stdout: string; ms: number }> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [join(root, 'bin/conformance.js'), 'run', '--report-dir', reportDir, '--concurrency', '1'], { cwd: root, stdio: ['ignore', 'pipe', 'pipe'] });
+    let stdout = '';
+    let sentAt = 0;
+    child.stdout.on('data', (d) => {
+      stdout += d;
+      if (!sentAt && /\[\w[\w-]* \d+\/\d+\]/.test(stdout)) {
+        sentAt = Date.now();
+        child.kill(signal);
+      }
+    });
+    child.stderr.on('data', (d) => (stdout += d));
+    const timer = setTimeout(() => {
+      child.kill('SIGKILL');
+      reject(new Error(`run did not end after ${signal}\n${stdout.slice(-2000)}`));
+    }, 90_000);
+    child.on('close', (code) => {
+      clearTimeout(timer);
+      resolve({ code, stdout, ms: sentAt ? Date.now() - sentAt : -1 });
+    });
+  });
+}
+
+describe('a run interrupted by a signal', () => {
+  for (const [signal, code] of [['SIGINT', 130], ['SIGTERM', 143]] as const) {
+    it(`${signal}: stops, writes a partial report marked interrupted, and exits ${code}`, async () => {
+      const dir = mkdtempSync(join(tmpdir(), 'conformance-interrupt-'));
+      const res = await interruptedRun(signal, dir);
+      process.stdout.write(`${signal}: the run ended ${res.ms} ms after the signal\n`);
+      expect(res.code, res.stdout.slice(-1500)).toBe(code);
+      expect(res.stdout).toContain(`${signal}: stopping the run`);
+      const file = join(dir, 'conformance-report.json');
+      expect(existsSync(file)).toBe(true);
+      const report = JSON.parse(readFileSync(file, 'utf8')) as ConformanceReport;
+      expect(report.interrupted).toBe(true);
+      expect(report.verdict).toBe('failed');
+      expect(report.rules.some((r) => r.status === 'passed')).toBe(true);
+      expect(report.rules.some((r) => r.status === 'not-exercised')).toBe(true);
+    }, 100_000);
+  }
+});
