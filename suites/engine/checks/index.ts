@@ -6,3 +6,4 @@ export { responseSchema, matchesSchema } from './response-schema.ts';
 export { missingCredentialsRejected, missingScopeRejected } from './auth-enforced.ts';
 export { invalidRejected, validAccepted } from './data-acceptance.ts';
 export { describeResponse } from './describe-response.ts';
+export { observeTargetScheme } from './target-scheme.ts';
