@@ -125,6 +125,7 @@ export async function runCommand(opts: RunOptions): Promise<number> {
     prefix: `cfz${runId}`,
     ruleGlobs,
     profile,
+    services,
   };
   if (opts.ca && !existsSync(opts.ca)) throw new UsageError(`--ca ${opts.ca}: no such file`);
   if (opts.shard) {

@@ -15,6 +15,8 @@ export interface RunContext {
   /** Identifies this run; its resources carry `prefix` in their names. */
   runId: string;
   prefix: string;
+  /** The services this run tests. */
+  services?: string[];
   /** Rule globs selected with `--rule` (empty: all). */
   ruleGlobs: string[];
   profile: 'full' | 'read-only';

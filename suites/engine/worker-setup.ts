@@ -1,6 +1,41 @@
-import { writeFileSync } from 'node:fs';
-import { afterAll } from 'vitest';
+import { existsSync, writeFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll } from 'vitest';
+import type { ServiceName } from '../../contracts/services.ts';
+import { SERVICE_INFO } from '../../contracts/services.ts';
+import { isLeftover, type Sweeper } from './leftovers.ts';
 import { session } from './session.ts';
+
+let swept: Promise<number> | undefined;
+
+// Once per run, before the first test: what earlier runs that crashed left on the target
+// (resources whose prefix is more than an hour old) is deleted by each service's sweeper.
+// A read-only run changes nothing, so it sweeps nothing.
+beforeAll(async () => {
+  const s = session();
+  if (s.context.profile === 'read-only') return;
+  swept ??= (async () => {
+    let n = 0;
+    for (const service of (s.context.services ?? []) as ServiceName[]) {
+      const file = fileURLToPath(new URL(`../${service}/sweep.ts`, import.meta.url));
+      if (!existsSync(file)) continue;
+      const sweeper = ((await import(file)) as { default: Sweeper }).default;
+      try {
+        n += await sweeper({
+          send: async (svc, req) => {
+            const authorization = await s.tokens.authorization('full');
+            return s.http.send({ ...req, path: `${SERVICE_INFO[svc].basePath}${req.path}`, headers: { ...(req.headers ?? {}), authorization } });
+          },
+          isLeftover: (name) => isLeftover(name, Date.now(), s.context.prefix),
+        });
+      } catch {
+        // Sweeping is best effort: a target that cannot be swept is judged by the tests.
+      }
+    }
+    return n;
+  })();
+  await swept;
+}, 120_000);
 
 // After each suite file: sweep whatever the file's tests left behind, and hand the run's
 // counters (requests, 429s absorbed, resources created and deleted) to the command line.
@@ -19,7 +54,13 @@ afterAll(async () => {
         transportErrors: s.http.stats.transportErrors,
       },
       throttleSamples: s.http.stats.throttleSamples,
-      cleanup: { created: s.ledger.stats.created, deleted: s.ledger.stats.deleted, outstanding: s.ledger.outstanding(), failures: s.ledger.stats.cleanupFailures },
+      cleanup: {
+        created: s.ledger.stats.created,
+        deleted: s.ledger.stats.deleted,
+        outstanding: s.ledger.outstanding(),
+        failures: s.ledger.stats.cleanupFailures,
+        leftoversSwept: swept ? await swept : 0,
+      },
     }),
   );
 });
