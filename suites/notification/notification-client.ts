@@ -1,0 +1,267 @@
+import { randomBytes } from 'node:crypto';
+import { decodeJwt } from 'jose';
+import type { FormPart, HttpRequest, HttpResponse } from '../engine/http-client.ts';
+import { describeResponse } from '../engine/checks/index.ts';
+import { ruleTest, type RuleContext, type RuleTestOptions, type SendOptions } from '../engine/rule-test.ts';
+
+export const SERVICE = 'notification' as const;
+
+/** The full rule ID of a notification rule slug (`recipients/name-letters`). */
+export const R = (slug: string): string => `${SERVICE}/${slug}`;
+
+/** Declares a notification conformance test; rule slugs are relative to `notification/`. */
+export function notificationTest(rules: readonly string[], name: string, fn: (t: RuleContext) => Promise<void>, options: RuleTestOptions = {}): void {
+  ruleTest(SERVICE, rules.map(R), name, fn, options);
+}
+
+/** The identifiers of seeded data the run configuration may carry under `fixtures.notification`. */
+export interface NotificationFixtures {
+  restrictedRecipientId?: number;
+  subTenantId?: string;
+  addressTypes?: { email?: number; officeEmail?: number; phone?: number; push?: number; iosPush?: number };
+  channels?: { email?: number; sms?: number; push?: number };
+  paramTypeId?: number;
+  bounceDomain?: string;
+  bounceLocalPrefix?: string;
+  restrictedPhonePrefix?: string;
+  senderDomain?: string;
+}
+
+/** The run configuration's `fixtures.notification` (empty when absent). */
+export function fixturesOf(t: RuleContext): NotificationFixtures {
+  const f = t.fixtures.notification;
+  return f && typeof f === 'object' ? (f as NotificationFixtures) : {};
+}
+
+/** An address type ID of the configuration, or a skip naming the missing key. */
+export function addressType(t: RuleContext, kind: keyof NonNullable<NotificationFixtures['addressTypes']>): number {
+  const id = fixturesOf(t).addressTypes?.[kind];
+  if (!Number.isInteger(id)) t.skip(`the run configuration has no fixtures.notification.addressTypes.${kind} (the ${kind} address type ID of GET /recipient/addresstype, whose record shape the document does not show)`);
+  return id as number;
+}
+
+/** A channel ID of the configuration, or a skip naming the missing key. */
+export function channelId(t: RuleContext, kind: keyof NonNullable<NotificationFixtures['channels']>): number {
+  const id = fixturesOf(t).channels?.[kind];
+  if (!Number.isInteger(id)) t.skip(`the run configuration has no fixtures.notification.channels.${kind} (the ${kind} channel ID of GET /communicationchannel/, whose record shape the document does not show)`);
+  return id as number;
+}
+
+/** The parameter type ID of the configuration, or a skip. */
+export function paramTypeId(t: RuleContext): number {
+  const id = fixturesOf(t).paramTypeId;
+  if (!Number.isInteger(id)) t.skip('the run configuration has no fixtures.notification.paramTypeId (a type ID of GET /paramtype/)');
+  return id as number;
+}
+
+/** The India-region phone prefix (the configuration's, else +91 as the document's region implies). */
+export function restrictedPrefix(t: RuleContext): string {
+  return fixturesOf(t).restrictedPhonePrefix ?? '+91';
+}
+
+/** Whether the run has a principal of another tenant. */
+export function hasOtherTenant(t: RuleContext): boolean {
+  return t.session.tokens.has('otherTenant');
+}
+
+const LETTERS = 'abcdefghijklmnopqrstuvwxyz';
+
+/** `n` random lower-case letters. */
+export function letters(n: number): string {
+  return [...randomBytes(n)].map((b) => LETTERS[b % 26]).join('');
+}
+
+/** A short random alphanumeric tag for names that allow digits. */
+export function tag(): string {
+  return `${letters(3)}${randomBytes(3).toString('hex')}`;
+}
+
+/**
+ * The run prefix spelt in letters only, for fields that allow nothing else (recipient names are
+ * "UTF-8 letters with spaces"): each digit of the prefix becomes the letter at its position.
+ */
+export function letterPrefix(t: RuleContext): string {
+  const p = t.prefix.replace(/[0-9]/g, (d) => 'abcdefghij'[Number(d)]).replace(/[^A-Za-z]/g, '');
+  return p.charAt(0).toUpperCase() + p.slice(1);
+}
+
+/** A recipient name unique to this run and call: letters and spaces only. */
+export function recipientName(t: RuleContext, label = 'Recipient'): string {
+  return `${letterPrefix(t)} ${label} ${letters(8)}`;
+}
+
+/** An email address at example.com that carries the run prefix (alphanumeric, `_`, `.` only). */
+export function exampleEmail(t: RuleContext, label = 'to'): string {
+  return `${t.prefix}_${label}_${letters(6)}@example.com`;
+}
+
+/** The tenant of the fully granted principal: the `ten` claim of its token, else the configured host tenant. */
+export async function homeTenant(t: RuleContext, as: SendOptions['as'] = 'full'): Promise<string | undefined> {
+  try {
+    const header = await t.session.tokens.authorization(as ?? 'full');
+    const ten = decodeJwt(header.replace(/^Bearer\s+/i, '')).ten;
+    if (typeof ten === 'string' && ten) return ten;
+  } catch {
+    // A token that is not a JWT: fall back to the configuration.
+  }
+  return as === 'full' ? t.session.tokens.homeTenant() : undefined;
+}
+
+/** Sends a request to the notification service. */
+export function send(t: RuleContext, req: HttpRequest, as?: SendOptions['as']): Promise<HttpResponse> {
+  return t.send(req, as === undefined ? {} : { as });
+}
+
+/** The multipart parts of a template set form: the templateInfo JSON text and the files. */
+export function templateForm(info: unknown, files: Array<{ name: string; content: string | Buffer }>, infoText?: string): FormPart[] {
+  const parts: FormPart[] = files.map((f) => ({ name: 'templateFiles', file: { filename: f.name, content: f.content, contentType: 'text/html' } }));
+  if (info !== undefined || infoText !== undefined) parts.push({ name: 'templateInfo', value: infoText ?? JSON.stringify(info) });
+  return parts;
+}
+
+/** The multipart parts of a certificate form (`undefined` leaves a part out). */
+export function certificateForm(p: { fileName?: string; content?: string; emailid?: string; ownerid?: string }): FormPart[] {
+  const parts: FormPart[] = [];
+  if (p.fileName !== undefined) parts.push({ name: 'file', file: { filename: p.fileName, content: p.content ?? CERTIFICATE_TEXT, contentType: 'application/pkix-cert' } });
+  if (p.emailid !== undefined) parts.push({ name: 'emailid', value: p.emailid });
+  if (p.ownerid !== undefined) parts.push({ name: 'ownerid', value: p.ownerid });
+  return parts;
+}
+
+/** A syntactically plausible PEM certificate body (the service stores it; nothing verifies it here). */
+export const CERTIFICATE_TEXT = '-----BEGIN CERTIFICATE-----\nMIIBszCCAVmgAwIBAgIUConformanceSuiteTestCertificate0wCgYIKoZIzj0EAwIw\n-----END CERTIFICATE-----\n';
+
+/** Whether a body mentions a text: in its raw form or (for non-ASCII text) in its parsed JSON. */
+export function mentions(res: HttpResponse, text: string): boolean {
+  if (res.text.includes(text)) return true;
+  return res.json !== undefined && JSON.stringify(res.json).includes(text);
+}
+
+/** Every integer a JSON body holds (numbers and numeric strings, at any depth). */
+export function integersIn(value: unknown, out: Set<number> = new Set()): Set<number> {
+  if (typeof value === 'number' && Number.isInteger(value)) out.add(value);
+  else if (typeof value === 'string' && /^[0-9]{1,16}$/.test(value)) out.add(Number(value));
+  else if (Array.isArray(value)) for (const v of value) integersIn(v, out);
+  else if (value && typeof value === 'object') for (const v of Object.values(value)) integersIn(v, out);
+  return out;
+}
+
+/** Whether a body holds an integer: in its parsed JSON, or as a number token of its text. */
+export function mentionsInteger(res: HttpResponse, n: number): boolean {
+  if (res.json !== undefined) return integersIn(res.json).has(n);
+  return new RegExp(`(^|[^0-9])${n}([^0-9]|$)`).test(res.text);
+}
+
+/** A one-line description of a response for Expected/Received messages. */
+export function seen(res: HttpResponse, chars = 240): string {
+  return describeResponse(res, chars);
+}
+
+/** The generic error codes (`platform.core.generic.<suffix>`) the document lists, with the rule of each. */
+export const CODE_RULES = {
+  invalidParameter: 'errors/code-invalid-parameter',
+  invalidRequestBodyProperty: 'errors/code-invalid-request-body-property',
+  missingParameter: 'errors/code-missing-parameter',
+  missingRequestBodyProperty: 'errors/code-missing-request-body-property',
+  unauthorized: 'errors/code-unauthorized',
+  forbidden: 'errors/code-forbidden',
+  noMatch: 'errors/code-no-match',
+  conflict: 'errors/code-conflict',
+  tooManyRequests: 'errors/code-too-many-requests',
+} as const;
+
+export type CodeSuffix = keyof typeof CODE_RULES;
+
+/** The status each generic code goes with. */
+const CODE_STATUS: Record<CodeSuffix, number> = {
+  invalidParameter: 400, invalidRequestBodyProperty: 400, missingParameter: 400, missingRequestBodyProperty: 400,
+  unauthorized: 401, forbidden: 403, noMatch: 404, conflict: 409, tooManyRequests: 429,
+};
+
+/** Whether a body carries the generic code (its shape is not shown: the code text is looked for anywhere). */
+export function hasCode(res: HttpResponse, suffix: CodeSuffix): boolean {
+  return res.text.includes(`platform.core.generic.${suffix}`);
+}
+
+/**
+ * Verifies that a response of the code's status carries the code, when the calling test declares
+ * the code's rule (helpers shared by tests judge only what a test declares).
+ */
+export function verifyCode(t: RuleContext, res: HttpResponse, suffix: CodeSuffix): void {
+  const rule = R(CODE_RULES[suffix]);
+  if (!t.declares(rule) || res.status !== CODE_STATUS[suffix]) return;
+  t.verify(rule, hasCode(res, suffix), {
+    title: `HTTP ${res.status} without the code platform.core.generic.${suffix}`,
+    expected: `the text platform.core.generic.${suffix} in the body`,
+    received: seen(res),
+  });
+}
+
+/** Checks that input breaking `rule` is refused with one of `statuses` (400 by default) and, where declared, the code. */
+export function refused(t: RuleContext, rule: string, res: HttpResponse, what: string, code?: CodeSuffix, statuses: readonly number[] = [400]): void {
+  t.check(R(rule), statuses.includes(res.status), {
+    title: `not refused: ${what}`,
+    expected: `HTTP ${statuses.join(' or ')}${code ? ` (${code})` : ''} for ${what}`,
+    received: seen(res),
+  });
+  if (code) verifyCode(t, res, code);
+}
+
+/** Checks that valid input is accepted with one of `statuses`. */
+export function accepted(t: RuleContext, rule: string, res: HttpResponse, what: string, statuses: readonly number[]): void {
+  t.check(R(rule), statuses.includes(res.status), {
+    title: `valid input refused: ${what}`,
+    expected: `HTTP ${statuses.join(' or ')} for ${what}`,
+    received: seen(res),
+  });
+}
+
+/** `yyyy-MM-dd HH:mm:ss` in UTC (AuditRequest). */
+export function auditTime(ms: number): string {
+  return new Date(ms).toISOString().slice(0, 19).replace('T', ' ');
+}
+
+/** Whether a text is `yyyy-MM-dd HH:mm:ss` with field values in range. */
+export function isAuditTime(v: unknown): boolean {
+  const m = typeof v === 'string' ? /^(\d{4})-(\d{2})-(\d{2}) (\d{2}):(\d{2}):(\d{2})$/.exec(v) : null;
+  return !!m && inRange(Number(m[2]), 1, 12) && inRange(Number(m[3]), 1, 31) && inRange(Number(m[4]), 0, 23) && inRange(Number(m[5]), 0, 59) && inRange(Number(m[6]), 0, 60);
+}
+
+/** Whether a text is `dd-MM-yyyy HH:mm:ss` with field values in range. */
+export function isBounceTime(v: unknown): boolean {
+  const m = typeof v === 'string' ? /^(\d{2})-(\d{2})-(\d{4}) (\d{2}):(\d{2}):(\d{2})$/.exec(v) : null;
+  return !!m && inRange(Number(m[1]), 1, 31) && inRange(Number(m[2]), 1, 12) && inRange(Number(m[4]), 0, 23) && inRange(Number(m[5]), 0, 59) && inRange(Number(m[6]), 0, 60);
+}
+
+/** Whether a text is `HH:mm:ss-dd-MM-yyyy` with field values in range. */
+export function isSendTime(v: unknown): boolean {
+  const m = typeof v === 'string' ? /^(\d{2}):(\d{2}):(\d{2})-(\d{2})-(\d{2})-(\d{4})$/.exec(v) : null;
+  return !!m && inRange(Number(m[1]), 0, 23) && inRange(Number(m[2]), 0, 59) && inRange(Number(m[3]), 0, 60) && inRange(Number(m[4]), 1, 31) && inRange(Number(m[5]), 1, 12);
+}
+
+function inRange(n: number, lo: number, hi: number): boolean {
+  return n >= lo && n <= hi;
+}
+
+/** A short pause between polls of something the service does asynchronously. */
+export function pause(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms));
+}
+
+/**
+ * Polls `probe` until `done` holds or the deadline passes; returns the last answer. Used where the
+ * service acts after answering (audit entries, bounce lists of sent mail).
+ */
+export async function poll<T>(probe: () => Promise<T>, done: (value: T) => boolean, timeoutMs = 15_000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  let wait = 100;
+  for (;;) {
+    const value = await probe();
+    if (done(value) || Date.now() + wait > deadline) return value;
+    await pause(wait);
+    wait = Math.min(wait * 2, 1000);
+  }
+}
+
+/** An ID that no tenant holds (beyond what a deployment allocates in practice, but a valid int64). */
+export const UNKNOWN_ID = 8_999_999_999_999;
