@@ -198,7 +198,7 @@ export class RuleContext {
           expected: 'the property holds',
           received: redactText(String((cause as Error)?.message ?? cause)),
         });
-    base.counterexample = redactValue(result.counterexample?.[0]);
+    base.counterexample = redactValue(reportable(result.counterexample?.[0]));
     base.seed = result.seed;
     base.path = result.counterexamplePath ?? undefined;
     this.recordFailure(base, true);
@@ -246,6 +246,18 @@ export class RuleContext {
       },
     };
   }
+}
+
+/** Plain data (JSON-like) is kept as it is; anything else (model commands, class instances) as fast-check prints it. */
+function reportable(value: unknown): unknown {
+  const plain = (v: unknown, depth = 0): boolean => {
+    if (v === null || ['string', 'number', 'boolean'].includes(typeof v)) return true;
+    if (depth > 20 || typeof v !== 'object') return false;
+    const proto = Object.getPrototypeOf(v);
+    if (proto !== Object.prototype && proto !== Array.prototype && proto !== null) return false;
+    return Object.values(v as object).every((x) => plain(x, depth + 1));
+  };
+  return plain(value) ? value : fc.stringify(value);
 }
 
 function hash(s: string): number {
