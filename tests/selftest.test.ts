@@ -9,6 +9,10 @@ export const CI_SLICE = [
   'scope-not-checked-on-user-tenants',
   'error-body-without-errors-array',
   'jti-repeated',
+  'scope-not-checked-on-publish',
+  'india-phone-accepted-on-create',
+  'category-list-all-tenants',
+  'publish-priority-5-accepted',
 ];
 
 describe('selftest (CI slice)', () => {
