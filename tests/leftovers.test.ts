@@ -1,0 +1,52 @@
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { referenceRunConfig } from '../cli/reference-config.ts';
+import { startReference, type RunningReference } from '../fixtures/reference/server.ts';
+import { census } from './resource-census.ts';
+import { runCli } from './run-cli.ts';
+
+let ref: RunningReference;
+let auth = '';
+const N = '/api/notification/v3';
+
+beforeAll(async () => {
+  ref = await startReference({ port: 0 });
+  const app = ref.ctx.seed.applications.find((a) => a.role === 'full')!;
+  auth = `Bearer ${(await ref.ctx.tokens.issue(app, app.hostTenant)).access_token}`;
+});
+afterAll(async () => {
+  await ref.close();
+});
+
+async function post(path: string, json: unknown): Promise<unknown> {
+  const res = await fetch(`${ref.baseUrl}${path}`, { method: 'POST', headers: { authorization: auth, 'content-type': 'application/json' }, body: JSON.stringify(json) });
+  return res.json();
+}
+
+describe('leftovers of a crashed run', () => {
+  it('are swept at the start of the next run, and nothing else is touched', async () => {
+    const before = await census(ref.baseUrl, auth);
+    // What a run that crashed two hours ago would have left: its prefix carries its start time.
+    const old = `cfz${(Date.now() - 2 * 3600_000).toString(36)}beef`;
+    const recent = `cfz${(Date.now() - 60_000).toString(36)}cafe`;
+    const recipient = await post(`${N}/recipient/`, { recipientname: 'Leftover Recipient', recipientdetail: [{ address: `${old}_to@example.com`, addresstypeid: 1 }] });
+    await post(`${N}/communicationcategories/`, { from: `${old}app`, msgCategoryName: `${old}cat`, priority: 3, subject: 'Leftover', recipients: [{ position: 'TO', recipientId: recipient }], templates: [] });
+    await post(`${N}/communicationcategories/`, { from: `${recent}app`, msgCategoryName: `${recent}cat`, priority: 3, subject: 'Recent', recipients: [], templates: [] });
+    const during = await census(ref.baseUrl, auth);
+    expect(during.recipients).toBe(before.recipients + 1);
+    expect(during.categories).toBe(before.categories + 2);
+
+    const dir = mkdtempSync(join(tmpdir(), 'conformance-leftovers-'));
+    const config = join(dir, 'run.json');
+    writeFileSync(config, JSON.stringify(referenceRunConfig(ref, ref.baseUrl)));
+    const res = await runCli(['run', '--config', config, '--service', 'notification', '--rule', 'notification/lookups/*', '--report-dir', join(dir, 'r')], { timeoutMs: 120_000 });
+    expect(res.code, res.stdout.slice(-1500)).toBe(0);
+    const after = await census(ref.baseUrl, auth);
+    // The old run's recipient and category are gone; the recent run's category (a run that may
+    // still be going on) is left alone.
+    expect(after.recipients).toBe(before.recipients);
+    expect(after.categories).toBe(before.categories + 1);
+  }, 130_000);
+});
