@@ -64,14 +64,18 @@ export class TransportError extends Error {
   }
 }
 
-export interface HttpClientOptions {
-  target: string;
+/** How the suites may talk to a target: what the command line sets for a run. */
+export interface TransportOptions {
   timeoutMs: number;
   maxBodyBytes: number;
   rate: number;
   concurrency: number;
   ca?: string;
   insecure?: boolean;
+}
+
+export interface HttpClientOptions extends TransportOptions {
+  target: string;
   /** Retries of a 429 answer before it is handed to the caller. */
   max429Retries: number;
   /** Longest wait a `Retry-After` may impose (ms). */

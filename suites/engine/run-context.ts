@@ -1,17 +1,12 @@
+import type { TransportOptions } from './http-client.ts';
 import type { RunConfig } from './run-config.ts';
 
 /** Everything a conformance run hands from the command line to the suites (serializable). */
-export interface RunContext {
+export interface RunContext extends TransportOptions {
   config: RunConfig;
   seed: number;
   /** fast-check runs per property. */
   runs: number;
-  timeoutMs: number;
-  maxBodyBytes: number;
-  rate: number;
-  concurrency: number;
-  ca?: string;
-  insecure?: boolean;
   /** Identifies this run; its resources carry `prefix` in their names. */
   runId: string;
   prefix: string;

@@ -35,8 +35,28 @@ export interface ProgressEvent {
   test: TestRecord;
 }
 
-function suiteFiles(services: readonly ServiceName[]): string[] {
-  return services.map((s) => `suites/${s}/**/*.spec.ts`);
+/** The vitest configuration of a conformance run: one worker, so limits, tokens and ledger are shared. */
+function vitestOptions(context: RunContext, services: readonly ServiceName[], reporters: unknown[]): Record<string, unknown> {
+  return {
+    config: false,
+    root: projectRoot,
+    include: services.map((s) => `suites/${s}/**/*.spec.ts`),
+    watch: false,
+    reporters,
+    pool: 'threads',
+    maxWorkers: 1,
+    isolate: false,
+    fileParallelism: false,
+    sequence: { concurrent: context.concurrency > 1 },
+    maxConcurrency: context.concurrency,
+    testTimeout: 120_000,
+    hookTimeout: 120_000,
+    teardownTimeout: 60_000,
+    provide: { runContext: context },
+    setupFiles: [join(projectRoot, 'suites/engine/worker-setup.ts')],
+    passWithNoTests: true,
+    silent: true,
+  };
 }
 
 function toRecord(tc: any): TestRecord | undefined {
@@ -100,29 +120,8 @@ export async function runSuites(
     },
   };
   const before = { SIGINT: process.listeners('SIGINT'), SIGTERM: process.listeners('SIGTERM') };
-  const vitest = await createVitest(
-    'test',
-    {
-      config: false,
-      root: projectRoot,
-      include: suiteFiles(services),
-      watch: false,
-      reporters: [collector as never, ...(context.allureDir ? [['allure-vitest/reporter', { resultsDir: context.allureDir }]] : [])],
-      pool: 'threads',
-      maxWorkers: 1,
-      isolate: false,
-      fileParallelism: false,
-      sequence: { concurrent: context.concurrency > 1 },
-      maxConcurrency: context.concurrency,
-      testTimeout: 120_000,
-      hookTimeout: 120_000,
-      teardownTimeout: 60_000,
-      provide: { runContext: context },
-      setupFiles: [join(projectRoot, 'suites/engine/worker-setup.ts')],
-      passWithNoTests: true,
-      silent: true,
-    } as never,
-  );
+  const reporters = [collector, ...(context.allureDir ? [['allure-vitest/reporter', { resultsDir: context.allureDir }]] : [])];
+  const vitest = await createVitest('test', vitestOptions(context, services, reporters) as never);
   // vitest's logger exits the process on SIGINT/SIGTERM; the run must instead stop its tests,
   // clean up what they created and write a partial report, so those handlers are taken off.
   for (const sig of ['SIGINT', 'SIGTERM'] as const) {
@@ -151,21 +150,7 @@ export async function runSuites(
 /** The tests a run would execute, with their rules and request budgets, without sending anything. */
 export async function collectSuites(context: RunContext, services: readonly ServiceName[]): Promise<TestRecord[]> {
   const { createVitest } = await import('vitest/node');
-  const vitest = await createVitest(
-    'test',
-    {
-      config: false,
-      root: projectRoot,
-      include: suiteFiles(services),
-      watch: false,
-      reporters: [{} as never],
-      pool: 'threads',
-      maxWorkers: 1,
-      isolate: false,
-      provide: { runContext: context },
-      passWithNoTests: true,
-    } as never,
-  );
+  const vitest = await createVitest('test', vitestOptions(context, services, [{}]) as never);
   try {
     const result = await vitest.collect();
     const out: TestRecord[] = [];

@@ -27,22 +27,22 @@ export function identification(app: ClientCredentials, userTenant: string): Reco
   return { appName: app.appName, appVersion: app.appVersion, hostTenant: app.hostTenant, userTenant };
 }
 
-/** POST /oauth/token with the application's key unless `key` says otherwise (`null`: no key). */
-export function getToken(t: RuleContext, body: unknown, key?: string | null, extraHeaders: Record<string, string> = {}): Promise<HttpResponse> {
-  const app = application(t);
+/** POSTs to a token operation with the application's key unless `key` says otherwise (`null`: no key). */
+function postWithKey(t: RuleContext, path: string, body: unknown, key: string | null | undefined, extraHeaders: Record<string, string>): Promise<HttpResponse> {
   const headers: Record<string, string> = { ...extraHeaders };
-  const k = key === undefined ? spaceAuthKey(app) : key;
+  const k = key === undefined ? spaceAuthKey(application(t)) : key;
   if (k !== null) headers['X-SPACE-AUTH-KEY'] = k;
-  return t.send({ method: 'POST', path: '/oauth/token', headers, json: body }, { as: null });
+  return t.send({ method: 'POST', path, headers, json: body }, { as: null });
+}
+
+/** POST /oauth/token. */
+export function getToken(t: RuleContext, body: unknown, key?: string | null, extraHeaders: Record<string, string> = {}): Promise<HttpResponse> {
+  return postWithKey(t, '/oauth/token', body, key, extraHeaders);
 }
 
 /** POST /oauthTokens. */
 export function getOauthTokens(t: RuleContext, body: unknown, key?: string | null, extraHeaders: Record<string, string> = {}): Promise<HttpResponse> {
-  const app = application(t);
-  const headers: Record<string, string> = { ...extraHeaders };
-  const k = key === undefined ? spaceAuthKey(app) : key;
-  if (k !== null) headers['X-SPACE-AUTH-KEY'] = k;
-  return t.send({ method: 'POST', path: '/oauthTokens', headers, json: body }, { as: null });
+  return postWithKey(t, '/oauthTokens', body, key, extraHeaders);
 }
 
 /** The TokensPayload for some user tenants. */
