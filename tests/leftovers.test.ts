@@ -49,4 +49,26 @@ describe('leftovers of a crashed run', () => {
     expect(after.recipients).toBe(before.recipients);
     expect(after.categories).toBe(before.categories + 1);
   }, 130_000);
+
+  it('of event management (event types, their events, marked standard events) are swept too', async () => {
+    const EM = '/api/eventmanagement/v3';
+    const old = `cfz${(Date.now() - 3 * 3600_000).toString(36)}d00d`;
+    const entityId = (ref.fixtures.eventManagement as { entityIds: string[] }).entityIds[0];
+    const type = (await post(`${EM}/eventTypes`, { name: `${old} type`, fields: [{ name: 'level', type: 'INTEGER' }] })) as { id: string };
+    await post(`${EM}/events`, { typeId: type.id, entityId, timestamp: new Date().toISOString(), level: 1 });
+    await post(`${EM}/events`, { entityId, timestamp: new Date().toISOString(), source: old, severity: 3 });
+    const before = await census(ref.baseUrl, auth);
+    expect(before.standardEvents).toBeGreaterThan(0);
+
+    const dir = mkdtempSync(join(tmpdir(), 'conformance-leftovers-'));
+    const config = join(dir, 'run.json');
+    writeFileSync(config, JSON.stringify(referenceRunConfig(ref, ref.baseUrl)));
+    const res = await runCli(['run', '--config', config, '--service', 'event-management', '--rule', 'event-management/general/base-path', '--report-dir', join(dir, 'r')], { timeoutMs: 120_000 });
+    expect(res.code, res.stdout.slice(-1500)).toBe(0);
+    const after = await census(ref.baseUrl, auth);
+    expect(after.eventTypes).toBe(before.eventTypes - 1);
+    expect(after.standardEvents).toBe(before.standardEvents - 1);
+    const gone = await fetch(`${ref.baseUrl}${EM}/eventTypes/${encodeURIComponent(type.id)}`, { headers: { authorization: auth } });
+    expect(gone.status).toBe(404);
+  }, 130_000);
 });

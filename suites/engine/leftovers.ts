@@ -20,6 +20,8 @@ export function isLeftover(name: unknown, now = Date.now(), currentPrefix = ''):
 export interface SweepContext {
   send(service: ServiceName, req: HttpRequest): Promise<HttpResponse>;
   isLeftover(name: unknown): boolean;
+  /** The run configuration's `fixtures`. */
+  fixtures: Record<string, unknown>;
 }
 
 /** A service's sweeper: deletes what crashed runs left behind; returns how many resources went. */

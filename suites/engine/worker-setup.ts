@@ -27,6 +27,7 @@ beforeAll(async () => {
             return s.http.send({ ...req, path: `${SERVICE_INFO[svc].basePath}${req.path}`, headers: { ...(req.headers ?? {}), authorization } });
           },
           isLeftover: (name) => isLeftover(name, Date.now(), s.context.prefix),
+          fixtures: s.context.config.fixtures ?? {},
         });
       } catch {
         // Sweeping is best effort: a target that cannot be swept is judged by the tests.

@@ -1,0 +1,59 @@
+import type { HttpResponse } from '../engine/http-client.ts';
+import type { Sweeper, SweepContext } from '../engine/leftovers.ts';
+
+type Json = Record<string, any>;
+
+const FINAL = ['FINISHED', 'FINISHED_WITH_ERROR'];
+
+/** Runs a delete job and waits (bounded) for a final state. */
+async function deleteEvents(ctx: SweepContext, filter: Json): Promise<void> {
+  const job = await ctx.send('event-management', { method: 'POST', path: '/deleteEventsJobs', json: { filter } });
+  const id = (job.json as Json | undefined)?.id;
+  if (job.status !== 202 || typeof id !== 'string') return;
+  for (let i = 0; i < 100; i++) {
+    const s = await ctx.send('event-management', { method: 'GET', path: `/deleteEventsJobs/${id}` });
+    if (FINAL.includes((s.json as Json | undefined)?.state)) return;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
+function embedded(res: HttpResponse, key: string): Json[] {
+  const list = (res.json as Json | undefined)?._embedded?.[key];
+  return Array.isArray(list) ? list : [];
+}
+
+/**
+ * Deletes what crashed runs left in the event management service: the events of their event
+ * types, then the types themselves (children first), then the standard events that carry a
+ * crashed run's marker as `source`.
+ */
+const sweep: Sweeper = async (ctx) => {
+  let n = 0;
+  const types: Json[] = [];
+  for (let page = 0; page < 50; page++) {
+    const res = await ctx.send('event-management', { method: 'GET', path: '/eventTypes', query: { size: 100, page } });
+    const list = embedded(res, 'eventTypes');
+    types.push(...list.filter((t) => ctx.isLeftover(t.id) || ctx.isLeftover(t.name)));
+    if (list.length < 100) break;
+  }
+  // Children before parents: a type with child types cannot be deleted.
+  const depth = (t: Json): number => (types.some((p) => p.id === t.parentId) ? 1 + depth(types.find((p) => p.id === t.parentId)!) : 0);
+  for (const type of [...types].sort((a, b) => depth(b) - depth(a))) {
+    await deleteEvents(ctx, { typeId: type.id, timestamp: { between: '[1970-01-01T00:00:00Z,2200-01-01T00:00:00Z)' } });
+    const current = await ctx.send('event-management', { method: 'GET', path: `/eventTypes/${encodeURIComponent(type.id)}` });
+    const etag = (current.json as Json | undefined)?.etag;
+    const del = await ctx.send('event-management', { method: 'DELETE', path: `/eventTypes/${encodeURIComponent(type.id)}`, headers: { 'If-Match': String(etag ?? type.etag) } });
+    if (del.status < 300) n++;
+  }
+  const standard = String((ctx.fixtures.eventManagement as Json | undefined)?.standardEventTypeId ?? 'PlatformStandardEvent');
+  const filter = JSON.stringify({ source: { startsWith: 'cfz' }, timestamp: { after: '1970-01-01T00:00:00Z' } });
+  const res = await ctx.send('event-management', { method: 'GET', path: '/events', query: { size: 500, history: true, filter } });
+  const sources = [...new Set(embedded(res, 'events').map((e) => e.source).filter((s) => ctx.isLeftover(s)))];
+  for (const source of sources) {
+    await deleteEvents(ctx, { typeId: standard, source, timestamp: { between: '[1970-01-01T00:00:00Z,2200-01-01T00:00:00Z)' } });
+    n++;
+  }
+  return n;
+};
+
+export default sweep;
