@@ -1,0 +1,76 @@
+import type { HttpResponse } from '../engine/http-client.ts';
+import type { RuleContext } from '../engine/rule-test.ts';
+import { R, UUID, seen } from './em-client.ts';
+
+const ERROR_TYPE = 'application/vnd.error+json';
+const HAL_TYPE = 'application/hal+json';
+
+/**
+ * The documented error body (a non-empty array of { logref uuid, message string }) and its
+ * content type; judges only the error rules the calling test declares.
+ */
+export function checkErrorBody(t: RuleContext, res: HttpResponse): void {
+  if (res.status < 400) return;
+  if (t.declares(R('errors/error-content-type')) && res.text.trim()) {
+    t.verify(R('errors/error-content-type'), res.contentType === ERROR_TYPE, {
+      title: 'error not sent as application/vnd.error+json',
+      expected: `Content-Type ${ERROR_TYPE}`,
+      received: `${res.contentType || '(none)'} — ${seen(res, 120)}`,
+    });
+  }
+  if (t.declares(R('errors/error-body'))) {
+    const items = Array.isArray(res.json) ? (res.json as Array<Record<string, unknown>>) : [];
+    const ok = items.length > 0 && items.every((e) => !!e && typeof e === 'object' && typeof e.logref === 'string' && UUID.test(e.logref) && typeof e.message === 'string');
+    t.verify(R('errors/error-body'), ok, {
+      title: 'error body is not an array of {logref, message}',
+      expected: '[{"logref": uuid, "message": string}, …]',
+      received: seen(res, 200),
+    });
+  }
+}
+
+/** A successful response with a body is application/hal+json (when the test declares that rule). */
+export function checkHal(t: RuleContext, res: HttpResponse): void {
+  if (!t.declares(R('general/hal-json-responses')) || ![200, 201, 202].includes(res.status)) return;
+  t.verify(R('general/hal-json-responses'), res.contentType === HAL_TYPE, {
+    title: 'success not sent as application/hal+json',
+    expected: `Content-Type ${HAL_TYPE}`,
+    received: `${res.contentType || '(none)'} — HTTP ${res.status}`,
+  });
+}
+
+/** Input that breaks `rule` is rejected (400 unless told), with the documented error body. */
+export function rejected(t: RuleContext, rule: string, res: HttpResponse, what: string, statuses: readonly number[] = [400]): void {
+  t.check(R(rule), statuses.includes(res.status), {
+    title: `not rejected: ${what}`,
+    expected: `HTTP ${statuses.join(' or ')} for ${what}`,
+    received: seen(res),
+  });
+  checkErrorBody(t, res);
+}
+
+/** Input that keeps `rule` is accepted. */
+export function accepted(t: RuleContext, rule: string, res: HttpResponse, what: string, statuses: readonly number[] = [201]): void {
+  t.check(R(rule), statuses.includes(res.status), {
+    title: `valid input refused: ${what}`,
+    expected: `HTTP ${statuses.join(' or ')} for ${what}`,
+    received: seen(res),
+  });
+  checkHal(t, res);
+}
+
+/** A condition of `rule`, ending the test when false. */
+export function expect(t: RuleContext, rule: string, ok: boolean, title: string, expected: string, received: string | (() => string)): void {
+  t.check(R(rule), ok, { title, expected, received: ok ? '' : typeof received === 'function' ? received() : received });
+}
+
+/** A condition of `rule` that lets the test go on when false (it fails at its end). */
+export function verify(t: RuleContext, rule: string, ok: boolean, title: string, expected: string, received: string | (() => string)): boolean {
+  return t.verify(R(rule), ok, { title, expected, received: ok ? '' : typeof received === 'function' ? received() : received });
+}
+
+/** The integer entity tag of an ETag header (`"3"`, `3`, `W/"3"`), or undefined. */
+export function etagOf(res: HttpResponse): number | undefined {
+  const m = /^\s*(?:W\/)?"?(-?\d+)"?\s*$/.exec(res.headers.etag ?? '');
+  return m ? Number(m[1]) : undefined;
+}

@@ -1,0 +1,190 @@
+import { SERVICE_INFO } from '../../contracts/services.ts';
+import { describeResponse } from '../engine/checks/index.ts';
+import type { HttpResponse, QueryValue } from '../engine/http-client.ts';
+import { ruleTest, type RuleContext, type RuleTestOptions, type SendOptions } from '../engine/rule-test.ts';
+import { session } from '../engine/session.ts';
+
+export const SERVICE = 'event-management' as const;
+/** The full rule ID of a slug of this service. */
+export const R = (slug: string) => `${SERVICE}/${slug}`;
+export const BASE_PATH = SERVICE_INFO[SERVICE].basePath;
+
+/** Longest lag the suite waits out for a write to become visible (the document allows 100 ms). */
+export const VISIBILITY_DEADLINE_MS = 2_000;
+/** Longest wait for a job to reach a final state. */
+export const JOB_DEADLINE_MS = 15_000;
+export const FINAL_STATES = ['FINISHED', 'FINISHED_WITH_ERROR'] as const;
+export const JOB_STATES = ['ACCEPTED', 'IN_PROGRESS', 'FINISHED', 'FINISHED_WITH_ERROR'] as const;
+export const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+export const DAY_MS = 86_400_000;
+
+/** Declares an Event Management rule test; rule slugs are relative to the service. */
+export function emTest(rules: string[], name: string, fn: (t: RuleContext) => Promise<void>, opts?: RuleTestOptions): void {
+  ruleTest(SERVICE, rules.map(R), name, fn, opts);
+}
+
+export type As = SendOptions['as'];
+
+/** One request to the service; `path` is relative to its base path. */
+export interface EmRequest {
+  method: string;
+  path: string;
+  query?: Record<string, QueryValue>;
+  json?: unknown;
+  /** Raw body (sent as application/json unless a header says otherwise). */
+  body?: string;
+  headers?: Record<string, string | undefined>;
+  as?: As;
+  tenant?: string;
+}
+
+/** Something that sends requests to the service: a test, or the background sender of cleanups. */
+export type Sender = (req: EmRequest) => Promise<HttpResponse>;
+
+/** The sender of a test: every exchange is kept as the test's evidence. */
+export function senderOf(t: RuleContext): Sender {
+  return ({ as, tenant, ...req }) => t.send(req, { as, tenant });
+}
+
+/** A sender outside any test (cleanups after a test or a file). */
+export function backgroundSender(): Sender {
+  return async ({ as, tenant, ...req }) => {
+    const s = session();
+    const headers = { ...(req.headers ?? {}) };
+    const who = as === undefined ? 'full' : as;
+    if (who !== null) headers.authorization = await s.tokens.authorization(who, tenant);
+    return s.http.send({ ...req, path: `${BASE_PATH}${req.path}`, headers });
+  };
+}
+
+/** Sends one request as a test. */
+export function send(t: RuleContext, req: EmRequest): Promise<HttpResponse> {
+  return senderOf(t)(req);
+}
+
+/** A short description of a response for Expected/Received. */
+export const seen = (res: HttpResponse, chars = 240) => describeResponse(res, chars);
+
+/** The JSON body as an object (empty when it is none). */
+export function body(res: HttpResponse): Record<string, any> {
+  return res.json && typeof res.json === 'object' && !Array.isArray(res.json) ? (res.json as Record<string, any>) : {};
+}
+
+/** `?filter=` value of a JSON filter. */
+export const filter = (f: unknown) => JSON.stringify(f);
+
+/** An ISO UTC timestamp `offsetMs` from now. */
+export const iso = (offsetMs = 0) => new Date(Date.now() + offsetMs).toISOString();
+
+let tagCounter = 0;
+/** A short alphanumeric tag unique within the run. */
+export function tag(): string {
+  return `${(tagCounter++).toString(36)}${Math.floor(Math.random() * 36 ** 3).toString(36)}`;
+}
+
+/** `n` distinct timestamps within the last hour, newest first, at least `stepMs` apart. */
+export function timestamps(n: number, stepMs = 1_000, startOffsetMs = -60_000): string[] {
+  const start = Date.now() + startOffsetMs - Math.floor(Math.random() * 1_000);
+  return Array.from({ length: n }, (_, i) => new Date(start - i * stepMs).toISOString());
+}
+
+/** The seeded data of the deployment the run configuration names (`fixtures.eventManagement`). */
+export interface EmFixtures {
+  standardEventTypeId: string;
+  baseEventTypeId: string;
+  entityIds?: string[];
+  parentAssetId?: string;
+  assetTypeIds?: string[];
+  sharedEntityId?: string;
+  otherTenantEntityId?: string;
+  subTenantEntityIds?: Record<string, string>;
+  sharedEventTypeId?: string;
+  sharedEventTypeOwner?: string;
+  globalEventTypeId?: string;
+  bigEventTypeId?: string;
+  bigEventTypeEventCount?: number;
+  sharedEventId?: string;
+}
+
+/** The configured fixtures, with the documented names of the two core types as defaults. */
+export function fixtures(t: RuleContext): EmFixtures {
+  const raw = (t.fixtures.eventManagement ?? {}) as Partial<EmFixtures>;
+  return { standardEventTypeId: 'PlatformStandardEvent', baseEventTypeId: 'BaseEvent', ...raw };
+}
+
+/** A configured fixture, or a skip naming the missing key. */
+export function fixture<K extends keyof EmFixtures>(t: RuleContext, key: K, why = 'this rule'): NonNullable<EmFixtures[K]> {
+  const v = fixtures(t)[key];
+  if (v === undefined || v === null || (Array.isArray(v) && v.length === 0)) t.skip(`fixtures.eventManagement.${String(key)} is not configured; ${why} needs it`);
+  return v as NonNullable<EmFixtures[K]>;
+}
+
+/** The i-th entity events of the test may name (not the site when avoidable). */
+export function entity(t: RuleContext, i = 0): string {
+  const all = fixture(t, 'entityIds', 'creating events');
+  const site = fixtures(t).parentAssetId;
+  const devices = all.filter((e) => e !== site);
+  const list = devices.length ? devices : all;
+  return list[i % list.length];
+}
+
+/** The tenant the suite works in, when the configuration shows it. */
+export function homeTenant(t: RuleContext): string | undefined {
+  return t.session.tokens.homeTenant();
+}
+
+/** Milliseconds to wait before the next poll (quick at first, then at most every 100 ms). */
+export function pollDelay(attempt: number): number {
+  return [0, 5, 10, 20, 30, 50, 80][attempt] ?? 100;
+}
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/**
+ * Repeats a read until `done` holds or the deadline passes (eventual consistency: the document
+ * allows 100 ms); returns the last value and whether it held.
+ */
+export async function eventually<T>(probe: () => Promise<T>, done: (v: T) => boolean, deadlineMs = VISIBILITY_DEADLINE_MS): Promise<{ value: T; ok: boolean; elapsedMs: number }> {
+  const started = Date.now();
+  for (let attempt = 0; ; attempt++) {
+    const value = await probe();
+    if (done(value)) return { value, ok: true, elapsedMs: Date.now() - started };
+    if (Date.now() - started >= deadlineMs) return { value, ok: false, elapsedMs: Date.now() - started };
+    await sleep(pollDelay(attempt + 1));
+  }
+}
+
+/** A job as its status resource shows it. */
+export interface JobView {
+  id?: unknown;
+  state?: unknown;
+  details?: any;
+}
+
+/** Every status a job showed while polled, and the final one (if it got there before the deadline). */
+export interface JobTrace {
+  seen: Array<{ status: number; job: JobView }>;
+  final?: JobView;
+  last: HttpResponse;
+}
+
+/** Polls a job's status until it is final or the deadline passes. */
+export async function pollJob(sendFn: Sender, kind: 'create' | 'delete', id: string, as?: As, deadlineMs = JOB_DEADLINE_MS): Promise<JobTrace> {
+  const path = `/${kind === 'create' ? 'createEventsJobs' : 'deleteEventsJobs'}/${encodeURIComponent(id)}`;
+  const trace: JobTrace = { seen: [], last: undefined as unknown as HttpResponse };
+  const started = Date.now();
+  for (let attempt = 0; ; attempt++) {
+    const res = await sendFn({ method: 'GET', path, as });
+    trace.last = res;
+    const job = body(res) as JobView;
+    trace.seen.push({ status: res.status, job });
+    if (res.status === 200 && (FINAL_STATES as readonly unknown[]).includes(job.state)) {
+      trace.final = job;
+      return trace;
+    }
+    // A job not found yet may be a job not visible yet (for a while); anything else ends the wait.
+    if (res.status !== 200 && (res.status !== 404 || Date.now() - started > VISIBILITY_DEADLINE_MS)) return trace;
+    if (Date.now() - started >= deadlineMs) return trace;
+    await sleep(Math.min(10 + attempt * 10, 100));
+  }
+}
