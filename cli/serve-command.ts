@@ -45,6 +45,8 @@ export async function serveCommand(opts: ServeOptions): Promise<void> {
   await new Promise<void>((resolve) => {
     const stop = async (signal: string) => {
       process.stdout.write(`\n${signal}: stopping\n`);
+      // Connections are closed by force; should closing still take longer, stop anyway.
+      setTimeout(() => process.exit(0), 5000).unref();
       await ref.close();
       resolve();
     };
