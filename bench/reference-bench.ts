@@ -40,7 +40,8 @@ function seed(typeId: string, n: number): void {
   const now = Date.now();
   for (let i = 0; i < n; i++) {
     const e: EventRecord = {
-      id: randomUUID(), tenant: full.hostTenant, typeId, correlationId: randomUUID(), entityId, timestamp: now - (i % 86_400) * 1000, etag: 0,
+      // Ascending timestamps: the store keeps events sorted, so each insert is an append.
+      id: randomUUID(), tenant: full.hostTenant, typeId, correlationId: randomUUID(), entityId, timestamp: now - (n - i) * 10, etag: 0,
       values: { reading: i % 1000, label: `l${i % 97}` }, seq: store.nextSeq(), latest: true, visibleFrom: 0,
     };
     store.insertEvent(e);
