@@ -156,9 +156,12 @@ async function growth(): Promise<void> {
 
 line(`# conformance benchmarks (${new Date().toISOString()}, Node ${process.version}, ${(await import('node:os')).cpus().length} cores)`);
 line('');
-await fullRuns();
-await engineOverhead();
-await counterexamples();
-if (!quick) await growth();
+// `--section engine` (repeatable) runs only the named sections: full, engine, counterexample, growth.
+const only = process.argv.flatMap((a, i) => (process.argv[i - 1] === '--section' ? [a] : []));
+const want = (s: string) => only.length === 0 || only.includes(s);
+if (want('full')) await fullRuns();
+if (want('engine')) await engineOverhead();
+if (want('counterexample')) await counterexamples();
+if (want('growth') && !quick) await growth();
 line('');
 line('Reference deployment figures: npm run bench:reference');

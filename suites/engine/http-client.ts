@@ -114,6 +114,18 @@ function classify(err: unknown): TransportErrorCode {
   return 'CONNECTION';
 }
 
+/**
+ * An exchange whose curl command is built (and redacted) only when it is read: almost every
+ * exchange is thrown away unread, and building the command is a measurable share of a request.
+ */
+function withLazyCurl(e: Omit<Exchange, 'curl'>): Exchange {
+  let curl: string | undefined;
+  return Object.defineProperty(e, 'curl', {
+    enumerable: true,
+    get: () => (curl ??= toCurl(e.request)),
+  }) as Exchange;
+}
+
 /** Parses `Retry-After` (seconds or an HTTP date) into milliseconds. */
 export function retryAfterMs(value: string | undefined, fallback = 1000): number {
   if (!value) return fallback;
@@ -166,7 +178,7 @@ export class HttpClient {
   async send(req: HttpRequest, onExchange?: (e: Exchange) => void): Promise<HttpResponse> {
     if (Date.now() < this.openUntil) {
       const url = this.url(req.path, req.query);
-      const exchange: Exchange = { request: { method: req.method, url, headers: {} }, curl: toCurl({ method: req.method, url, headers: {} }), error: 'UNRESPONSIVE' };
+      const exchange = withLazyCurl({ request: { method: req.method, url, headers: {} }, error: 'UNRESPONSIVE' });
       onExchange?.(exchange);
       throw new TransportError('UNRESPONSIVE', `${req.method.toUpperCase()} ${req.path}: not sent: the target failed ${this.options.breakAfter} requests in a row at the transport level`, exchange);
     }
@@ -224,8 +236,11 @@ export class HttpClient {
       headers['content-type'] ??= 'application/json';
     }
     const curlReq: CurlRequest = { method: req.method, url, headers, body: shownBody !== undefined ? clip(shownBody) : undefined, form };
-    const exchange: Exchange = { request: curlReq, curl: toCurl(curlReq) };
+    const exchange = withLazyCurl({ request: curlReq });
     const started = performance.now();
+    // undici's headers and body timeouts bound the wait for each part; the deadline bounds a
+    // body that keeps trickling in.
+    const deadline = started + this.options.timeoutMs;
     this.stats.requests++;
     try {
       const res = await undiciRequest(url, {
@@ -233,12 +248,15 @@ export class HttpClient {
         headers,
         body,
         dispatcher: this.agent,
-        signal: AbortSignal.timeout(this.options.timeoutMs),
         maxRedirections: 0,
       } as Parameters<typeof undiciRequest>[1]);
       const chunks: Buffer[] = [];
       let size = 0;
       for await (const chunk of res.body) {
+        if (performance.now() > deadline) {
+          res.body.destroy();
+          throw Object.assign(new Error(`response not complete after ${this.options.timeoutMs} ms`), { code: 'UND_ERR_BODY_TIMEOUT' });
+        }
         size += (chunk as Buffer).length;
         if (size > this.options.maxBodyBytes) {
           res.body.destroy();
