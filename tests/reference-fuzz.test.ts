@@ -1,19 +1,13 @@
 import fc from 'fast-check';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { listOperations, loadContract } from '../contracts/contract.ts';
 import { SERVICES, SERVICE_INFO } from '../contracts/services.ts';
-import { startReference, type RunningReference } from '../fixtures/reference/server.ts';
+import { useReference } from '../fixtures/reference/test-support.ts';
 
-let ref: RunningReference;
+const reference = useReference();
 let bearer = '';
-
 beforeAll(async () => {
-  ref = await startReference({ port: 0 });
-  const app = ref.ctx.seed.applications.find((a) => a.role === 'full')!;
-  bearer = `Bearer ${(await ref.ctx.tokens.issue(app, app.hostTenant)).access_token}`;
-});
-afterAll(async () => {
-  await ref.close();
+  bearer = await reference.bearer();
 });
 
 const RUNS = Number(process.env.FUZZ_RUNS ?? 6);
@@ -40,7 +34,7 @@ describe('the reference deployment under generated bad input', () => {
   for (const service of SERVICES) {
     it(`never answers 5xx on any ${service} operation, and stays up`, async () => {
       const ops = listOperations(await loadContract(service));
-      const base = `${ref.baseUrl}${SERVICE_INFO[service].basePath}`;
+      const base = `${reference.baseUrl()}${SERVICE_INFO[service].basePath}`;
       const failures: string[] = [];
       let sent = 0;
       for (const op of ops) {
@@ -75,7 +69,7 @@ describe('the reference deployment under generated bad input', () => {
           { numRuns: RUNS, seed: 7 },
         );
       }
-      const alive = await fetch(`${ref.baseUrl}${SERVICE_INFO['event-management'].basePath}/`, { headers: { authorization: bearer } });
+      const alive = await fetch(`${reference.baseUrl()}${SERVICE_INFO['event-management'].basePath}/`, { headers: { authorization: bearer } });
       process.stdout.write(`${service}: ${sent} generated bad requests over ${ops.length} operations, ${failures.length} answered 5xx\n`);
       expect(failures.slice(0, 10)).toEqual([]);
       expect(alive.status).toBe(200);
