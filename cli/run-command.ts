@@ -8,12 +8,12 @@ import { writeOutputs } from '../reporters/outputs.ts';
 import { consoleSummary } from '../reporters/console-summary.ts';
 import { applyBaseline, readBaseline } from '../reporters/baseline.ts';
 import { HttpClient, TransportError } from '../suites/engine/http-client.ts';
-import { registerSecret, redactText } from '../suites/engine/redact.ts';
+import { redactText } from '../suites/engine/redact.ts';
 import { ruleSelected } from '../suites/engine/rule-index.ts';
-import { readRunConfig, validateRunConfig, ConfigError, type RunConfig } from '../suites/engine/run-config.ts';
+import { readRunConfig, validateRunConfig, type RunConfig } from '../suites/engine/run-config.ts';
 import type { RunContext } from '../suites/engine/run-context.ts';
 import { collectSuites, runSuites } from '../suites/engine/suite-runner.ts';
-import { TokenError, TokenProvider } from '../suites/engine/token-provider.ts';
+import { TokenError, TokenProvider, registerConfigSecrets } from '../suites/engine/token-provider.ts';
 import { referenceRunConfig } from './reference-config.ts';
 import { resolveServices } from './rules-command.ts';
 import { UsageError } from './usage-error.ts';
@@ -188,7 +188,7 @@ export async function runCommand(opts: RunOptions): Promise<number> {
         out.write(`warning: ${config.target} is plain HTTP and not on loopback; the documents say HTTPS only, and credentials will cross the network unencrypted\n`);
       }
     }
-    for (const p of [config.tokenManager?.clientSecret]) registerSecret(p);
+    registerConfigSecrets(config);
     await preflight(config, context);
     mkdirSync(reportDir, { recursive: true });
     context.ledgerFile = join(reportDir, 'ledger.jsonl');
@@ -242,4 +242,3 @@ export async function runCommand(opts: RunOptions): Promise<number> {
   }
 }
 
-export { ConfigError };

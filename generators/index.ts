@@ -1,4 +1,4 @@
 export { validValue, alphanumeric, type ValidValueConstraints } from './valid-value.ts';
 export { boundaryValues, type BoundaryValue } from './boundary-values.ts';
-export { invalidValue, listBreaks, type InvalidValue, type InvalidValueConstraints } from './invalid-value.ts';
+export { invalidValue, type InvalidValue, type InvalidValueConstraints } from './invalid-value.ts';
 export type { JsonSchema } from './json-schema.ts';

@@ -91,8 +91,3 @@ export function invalidValue(schema: JsonSchema, c: InvalidValueConstraints = {}
   const valid = validValue(schema, { ...c, withOptional: true }) as fc.Arbitrary<Record<string, unknown>>;
   return fc.tuple(valid, fc.constantFrom(...all)).map(([v, b]) => ({ value: b.apply(v), path: b.path, constraint: b.constraint, rule: b.rule }));
 }
-
-/** The breaks `invalidValue` can produce, for listing and dry runs. */
-export function listBreaks(schema: JsonSchema): Array<{ path: string; constraint: string }> {
-  return breaks(schema).map(({ path, constraint }) => ({ path, constraint }));
-}

@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs';
-import type { ConformanceReport } from './conformance-report.ts';
+import { gatingFailures, type ConformanceReport } from './conformance-report.ts';
 
 /** Known failures a team has accepted for now: `{ "failures": ["<rule-id>", …] }` or a bare array. */
 export function readBaseline(file: string): string[] {
@@ -27,7 +27,7 @@ export function applyBaseline(report: ConformanceReport, file: string, known: st
     const r = byId.get(id);
     return !r || r.status === 'passed';
   });
-  const newFailures = report.rules.filter((r) => r.status === 'failed' && (r.level === 'MUST' || r.level === 'SHOULD') && !known.includes(r.id));
+  const newFailures = gatingFailures(report.rules).filter((r) => !known.includes(r.id));
   const verdict = newFailures.length || stale.length || report.errors.length || report.interrupted ? 'failed' : 'passed';
   return { ...report, verdict, baseline: { file, accepted, stale, newFailures: newFailures.map((r) => r.id) } };
 }

@@ -1,6 +1,5 @@
 import { createHash } from 'node:crypto';
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { readFileSync } from 'node:fs';
 import { contractPath, type Level, type Rule } from '../contracts/catalog.ts';
 import { SERVICES, SERVICE_INFO, type ServiceName } from '../contracts/services.ts';
 import type { RuleOutcome } from '../suites/engine/rule-test.ts';
@@ -86,6 +85,22 @@ function zero(): Record<RuleStatus, number> {
   return Object.fromEntries(STATUSES.map((s) => [s, 0])) as Record<RuleStatus, number>;
 }
 
+/** Counts of rule results per status and per level. */
+export function countRules(rules: readonly RuleResult[]): ConformanceReport['counts'] {
+  const byStatus = zero();
+  const byLevel = { MUST: zero(), SHOULD: zero(), MAY: zero(), UNSPECIFIED: zero() } as Record<Level, Record<RuleStatus, number>>;
+  for (const r of rules) {
+    byStatus[r.status]++;
+    byLevel[r.level][r.status]++;
+  }
+  return { total: rules.length, byStatus, byLevel };
+}
+
+/** The failed rules that fail a run: MUST and SHOULD (MAY and UNSPECIFIED never gate). */
+export function gatingFailures(rules: readonly RuleResult[]): RuleResult[] {
+  return rules.filter((r) => r.status === 'failed' && (r.level === 'MUST' || r.level === 'SHOULD'));
+}
+
 /** Folds the tests' outcomes into one verdict per rule of the catalog. */
 export function judgeRule(rule: Rule, tests: TestRecord[], facts: Pick<RunFacts, 'services' | 'interrupted' | 'reportFile'>): RuleResult {
   const service = rule.id.split('/')[0] as ServiceName;
@@ -141,19 +156,13 @@ export function judgeRule(rule: Rule, tests: TestRecord[], facts: Pick<RunFacts,
 /** Builds the machine-readable conformance report. */
 export function buildReport(rules: Rule[], tests: TestRecord[], facts: RunFacts): ConformanceReport {
   const results = rules.filter((r) => r.status !== 'retired').map((r) => judgeRule(r, tests, facts));
-  const byStatus = zero();
-  const byLevel = { MUST: zero(), SHOULD: zero(), MAY: zero(), UNSPECIFIED: zero() } as Record<Level, Record<RuleStatus, number>>;
-  for (const r of results) {
-    byStatus[r.status]++;
-    byLevel[r.level][r.status]++;
-  }
   const errors = [...facts.errors];
   for (const t of tests) {
     if (t.state === 'failed' && !Object.values(t.outcomes).some((o) => o.status === 'failed')) {
       errors.push(`${t.file} › ${t.name}: ${t.errors[0] ?? 'failed without a verdict on any rule'}`);
     }
   }
-  const gateFailures = results.filter((r) => r.status === 'failed' && (r.level === 'MUST' || r.level === 'SHOULD'));
+  const gateFailures = gatingFailures(results);
   const report: ConformanceReport = {
     tool: { name: 'platform-conformance', version: facts.toolVersion },
     contracts: {
@@ -169,19 +178,11 @@ export function buildReport(rules: Rule[], tests: TestRecord[], facts: RunFacts)
     options: facts.options,
     interrupted: facts.interrupted,
     verdict: gateFailures.length || errors.length || facts.interrupted ? 'failed' : 'passed',
-    counts: { total: results.length, byStatus, byLevel },
+    counts: countRules(results),
     http: facts.http,
     cleanup: facts.cleanup,
     errors,
     rules: results,
   };
   return redactValue(report);
-}
-
-/** Writes `conformance-report.json` into `dir` and returns its path. */
-export function writeReport(dir: string, report: ConformanceReport): string {
-  mkdirSync(dir, { recursive: true });
-  const file = join(dir, 'conformance-report.json');
-  writeFileSync(file, `${JSON.stringify(report, null, 2)}\n`);
-  return file;
 }

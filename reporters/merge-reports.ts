@@ -1,4 +1,4 @@
-import type { ConformanceReport, RuleResult, RuleStatus } from './conformance-report.ts';
+import { countRules, gatingFailures, type ConformanceReport, type RuleResult, type RuleStatus } from './conformance-report.ts';
 
 const RANK: Record<RuleStatus, number> = { failed: 4, observed: 3, passed: 2, skipped: 1, 'not-exercised': 0 };
 
@@ -20,16 +20,9 @@ export function mergeReports(reports: ConformanceReport[]): ConformanceReport {
     }
   }
   const rules = [...byId.values()];
-  const zero = () => ({ passed: 0, failed: 0, skipped: 0, observed: 0, 'not-exercised': 0 }) as Record<RuleStatus, number>;
-  const byStatus = zero();
-  const byLevel = { MUST: zero(), SHOULD: zero(), MAY: zero(), UNSPECIFIED: zero() };
-  for (const r of rules) {
-    byStatus[r.status]++;
-    byLevel[r.level][r.status]++;
-  }
   const errors = reports.flatMap((r) => r.errors);
   const interrupted = reports.some((r) => r.interrupted);
-  const gate = rules.some((r) => r.status === 'failed' && (r.level === 'MUST' || r.level === 'SHOULD'));
+  const gate = gatingFailures(rules).length > 0;
   const sum = (k: 'requests' | 'throttled' | 'retriedAfter429' | 'transportErrors') => reports.reduce((n, r) => n + (r.http?.[k] ?? 0), 0);
   const startedAt = reports.map((r) => r.startedAt).sort()[0];
   const finishedAt = reports.map((r) => r.finishedAt).sort().at(-1)!;
@@ -40,7 +33,7 @@ export function mergeReports(reports: ConformanceReport[]): ConformanceReport {
     durationMs: Date.parse(finishedAt) - Date.parse(startedAt),
     interrupted,
     verdict: gate || errors.length || interrupted ? 'failed' : 'passed',
-    counts: { total: rules.length, byStatus, byLevel },
+    counts: countRules(rules),
     http: { requests: sum('requests'), throttled: sum('throttled'), retriedAfter429: sum('retriedAfter429'), transportErrors: sum('transportErrors') },
     cleanup: {
       created: reports.reduce((n, r) => n + (r.cleanup?.created ?? 0), 0),

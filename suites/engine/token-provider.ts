@@ -25,6 +25,17 @@ export function spaceAuthKey(c: Pick<ClientCredentials, 'clientId' | 'clientSecr
   return `Basic ${Buffer.from(`${c.clientId}:${c.clientSecret}`).toString('base64')}`;
 }
 
+/** Every principal of a configuration: the token manager's credentials and each of `principals`. */
+function configuredPrincipals(config: RunConfig): PrincipalConfig[] {
+  const p = config.principals ?? {};
+  return [config.tokenManager, p.full, p.noScopes, p.otherTenant, ...Object.values(p.withoutScope ?? {})].filter((x): x is PrincipalConfig => !!x);
+}
+
+/** Registers every client secret and static token of a configuration for redaction. */
+export function registerConfigSecrets(config: RunConfig): void {
+  for (const p of configuredPrincipals(config)) registerSecret('token' in p ? p.token : p.clientSecret);
+}
+
 /**
  * Obtains bearer tokens for the configured principals from the deployment's token manager,
  * caches them and renews them before they expire; static tokens from the configuration are
@@ -38,17 +49,7 @@ export class TokenProvider {
     private readonly client: HttpClient,
     private readonly config: RunConfig,
   ) {
-    for (const p of this.allPrincipals()) {
-      if ('token' in p) registerSecret(p.token);
-      else registerSecret(p.clientSecret);
-    }
-  }
-
-  private allPrincipals(): PrincipalConfig[] {
-    const p = this.config.principals ?? {};
-    return [this.config.tokenManager, p.full, p.noScopes, p.otherTenant, ...Object.values(p.withoutScope ?? {})].filter(
-      (x): x is PrincipalConfig => !!x,
-    );
+    registerConfigSecrets(config);
   }
 
   /** The configuration of a principal, or undefined when the run has none. */
