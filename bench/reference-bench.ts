@@ -23,14 +23,22 @@ const entityId = (ref.fixtures.eventManagement as { entityIds: string[] }).entit
 
 async function call(method: string, path: string, json?: unknown): Promise<{ status: number; body: any }> {
   const res = await fetch(`${ref.baseUrl}${EM}${path}`, {
-    method, headers: { authorization: auth, ...(json !== undefined ? { 'content-type': 'application/json' } : {}) }, body: json !== undefined ? JSON.stringify(json) : undefined,
+    method,
+    headers: { authorization: auth, ...(json !== undefined ? { 'content-type': 'application/json' } : {}) },
+    body: json !== undefined ? JSON.stringify(json) : undefined,
   });
   const text = await res.text();
   return { status: res.status, body: text ? JSON.parse(text) : undefined };
 }
 
 async function eventType(name: string): Promise<string> {
-  const res = await call('POST', '/eventTypes', { name, fields: [{ name: 'reading', type: 'INTEGER', filterable: true }, { name: 'label', type: 'STRING', filterable: true }] });
+  const res = await call('POST', '/eventTypes', {
+    name,
+    fields: [
+      { name: 'reading', type: 'INTEGER', filterable: true },
+      { name: 'label', type: 'STRING', filterable: true },
+    ],
+  });
   if (res.status !== 201) throw new Error(`event type: HTTP ${res.status} ${JSON.stringify(res.body)}`);
   return res.body.id as string;
 }
@@ -41,8 +49,17 @@ function seed(typeId: string, n: number): void {
   for (let i = 0; i < n; i++) {
     const e: EventRecord = {
       // Ascending timestamps: the store keeps events sorted, so each insert is an append.
-      id: randomUUID(), tenant: full.hostTenant, typeId, correlationId: randomUUID(), entityId, timestamp: now - (n - i) * 10, etag: 0,
-      values: { reading: i % 1000, label: `l${i % 97}` }, seq: store.nextSeq(), latest: true, visibleFrom: 0,
+      id: randomUUID(),
+      tenant: full.hostTenant,
+      typeId,
+      correlationId: randomUUID(),
+      entityId,
+      timestamp: now - (n - i) * 10,
+      etag: 0,
+      values: { reading: i % 1000, label: `l${i % 97}` },
+      seq: store.nextSeq(),
+      latest: true,
+      visibleFrom: 0,
     };
     store.insertEvent(e);
   }
@@ -87,7 +104,9 @@ line(`# reference deployment benchmarks (${new Date().toISOString()}, Node ${pro
     if (res.status !== 200) throw new Error(`query: HTTP ${res.status}`);
   }
   line(`\n## GET /events with a filter at 100,000 stored events of the type (target p99 ≤ 20 ms)`);
-  line(`  ${times.length} sequential queries: p50 ${fmt(percentile(times, 50), 2)} ms, p99 ${fmt(percentile(times, 99), 2)} ms, max ${fmt(Math.max(...times), 2)} ms`);
+  line(
+    `  ${times.length} sequential queries: p50 ${fmt(percentile(times, 50), 2)} ms, p99 ${fmt(percentile(times, 99), 2)} ms, max ${fmt(Math.max(...times), 2)} ms`,
+  );
 }
 
 // 3. Loopback throughput of GET /events/{id} from a second process.
@@ -96,7 +115,9 @@ line(`# reference deployment benchmarks (${new Date().toISOString()}, Node ${pro
   const url = `${ref.baseUrl}${EM}/events/${created.body.id}`;
   const dir = mkdtempSync(join(tmpdir(), 'bench-load-'));
   const script = join(dir, 'load.mjs');
-  writeFileSync(script, `
+  writeFileSync(
+    script,
+    `
 import { Agent, request } from ${JSON.stringify(new URL('../node_modules/undici/index.js', import.meta.url).href)};
 const [url, auth, seconds, conns] = process.argv.slice(2);
 const agent = new Agent({ connections: Number(conns), pipelining: 1 });
@@ -111,11 +132,14 @@ await Promise.all(Array.from({ length: Number(conns) }, async () => {
 }));
 process.stdout.write(JSON.stringify({ ok, bad, rps: ok / Number(seconds) }));
 await agent.close();
-`);
+`,
+  );
   const runs: number[] = [];
   for (let i = 0; i < (quick ? 1 : 3); i++) {
     const out = await new Promise<string>((resolve) => {
-      const child = spawn(process.execPath, [script, url, auth, quick ? '2' : '5', '16'], { stdio: ['ignore', 'pipe', 'inherit'] });
+      const child = spawn(process.execPath, [script, url, auth, quick ? '2' : '5', '16'], {
+        stdio: ['ignore', 'pipe', 'inherit'],
+      });
       let s = '';
       child.stdout.on('data', (d) => (s += d));
       child.on('close', () => resolve(s));

@@ -24,15 +24,42 @@ async function fullRuns(): Promise<void> {
   for (let i = 0; i < REPEAT; i++) runs.push(await timedRun(['--seed', String(i + 1)]));
   const bad = runs.filter((r) => r.code !== 0);
   if (bad.length) line(`  note: ${bad.length} run(s) did not pass: ${bad[0].output.slice(-400)}`);
-  line(`  wall time:      ${fmtSpread(runs.map((r) => r.wallMs / 1000), 's')}`);
-  line(`  peak RSS:       ${fmtSpread(runs.map((r) => r.maxRssMiB), 'MiB', 0)}`);
-  line(`  requests:       ${fmtSpread(runs.map((r) => r.report?.http?.requests ?? NaN), '', 0)}`);
-  line(`  requests/s:     ${fmtSpread(runs.map((r) => (r.report?.http?.requests ?? NaN) / (r.wallMs / 1000)), 'req/s', 0)}`);
-  line(`  rules:          ${runs[0].report?.counts.total} (passed ${runs[0].report?.counts.byStatus.passed}, observed ${runs[0].report?.counts.byStatus.observed}, skipped ${runs[0].report?.counts.byStatus.skipped})`);
+  line(
+    `  wall time:      ${fmtSpread(
+      runs.map((r) => r.wallMs / 1000),
+      's',
+    )}`,
+  );
+  line(
+    `  peak RSS:       ${fmtSpread(
+      runs.map((r) => r.maxRssMiB),
+      'MiB',
+      0,
+    )}`,
+  );
+  line(
+    `  requests:       ${fmtSpread(
+      runs.map((r) => r.report?.http?.requests ?? NaN),
+      '',
+      0,
+    )}`,
+  );
+  line(
+    `  requests/s:     ${fmtSpread(
+      runs.map((r) => (r.report?.http?.requests ?? NaN) / (r.wallMs / 1000)),
+      'req/s',
+      0,
+    )}`,
+  );
+  line(
+    `  rules:          ${runs[0].report?.counts.total} (passed ${runs[0].report?.counts.byStatus.passed}, observed ${runs[0].report?.counts.byStatus.observed}, skipped ${runs[0].report?.counts.byStatus.skipped})`,
+  );
   line('  per service (one run each):');
   for (const s of SERVICES) {
     const r = await timedRun(['--service', s, '--seed', '1']);
-    line(`    ${s.padEnd(26)} ${fmt(r.wallMs / 1000)} s, ${fmt(r.maxRssMiB, 0)} MiB, ${r.report?.http?.requests ?? '?'} requests`);
+    line(
+      `    ${s.padEnd(26)} ${fmt(r.wallMs / 1000)} s, ${fmt(r.maxRssMiB, 0)} MiB, ${r.report?.http?.requests ?? '?'} requests`,
+    );
   }
 }
 
@@ -43,13 +70,28 @@ async function engineOverhead(): Promise<void> {
   try {
     const config = referenceRunConfig(ref, ref.baseUrl);
     // A rate far above what loopback reaches keeps the limiter in the path without limiting.
-    const http = new HttpClient({ target: ref.baseUrl, timeoutMs: 10_000, maxBodyBytes: 8 << 20, rate: 1_000_000, concurrency: 4, max429Retries: 5, maxRetryAfterMs: 30_000, breakAfter: 8 });
+    const http = new HttpClient({
+      target: ref.baseUrl,
+      timeoutMs: 10_000,
+      maxBodyBytes: 8 << 20,
+      rate: 1_000_000,
+      concurrency: 4,
+      max429Retries: 5,
+      maxRetryAfterMs: 30_000,
+      breakAfter: 8,
+    });
     const tokens = new TokenProvider(http, config);
     const auth = await tokens.authorization('full');
     const base = '/api/eventmanagement/v3';
     const created = await http.send({
-      method: 'POST', path: `${base}/events`, headers: { authorization: auth },
-      json: { entityId: (config.fixtures?.eventManagement as { entityIds?: string[] })?.entityIds?.[0], timestamp: new Date().toISOString(), severity: 10 },
+      method: 'POST',
+      path: `${base}/events`,
+      headers: { authorization: auth },
+      json: {
+        entityId: (config.fixtures?.eventManagement as { entityIds?: string[] })?.entityIds?.[0],
+        timestamp: new Date().toISOString(),
+        severity: 10,
+      },
     });
     const id = (created.json as { id?: string })?.id;
     if (!id) {
@@ -63,28 +105,39 @@ async function engineOverhead(): Promise<void> {
     const engineLoop = async () => {
       let next = 0;
       const started = performance.now();
-      await Promise.all(Array.from({ length: CONC }, async () => {
-        while (next++ < N) {
-          const res = await http.send({ method: 'GET', path: `${base}/events/${id}`, headers: { authorization: auth } }, (e) => {
-            evidence.push(e);
-            if (evidence.length > 20) evidence.shift();
-          });
-          if (res.status !== 200 || !validator?.validate(res.json)) throw new Error(`engine loop: HTTP ${res.status}`);
-        }
-      }));
+      await Promise.all(
+        Array.from({ length: CONC }, async () => {
+          while (next++ < N) {
+            const res = await http.send(
+              { method: 'GET', path: `${base}/events/${id}`, headers: { authorization: auth } },
+              (e) => {
+                evidence.push(e);
+                if (evidence.length > 20) evidence.shift();
+              },
+            );
+            if (res.status !== 200 || !validator?.validate(res.json))
+              throw new Error(`engine loop: HTTP ${res.status}`);
+          }
+        }),
+      );
       return N / ((performance.now() - started) / 1000);
     };
     const agent = new Agent({ connections: CONC });
     const bareLoop = async () => {
       let next = 0;
       const started = performance.now();
-      await Promise.all(Array.from({ length: CONC }, async () => {
-        while (next++ < N) {
-          const res = await request(`${ref.baseUrl}${base}/events/${id}`, { headers: { authorization: auth }, dispatcher: agent });
-          await res.body.json();
-          if (res.statusCode !== 200) throw new Error(`bare loop: HTTP ${res.statusCode}`);
-        }
-      }));
+      await Promise.all(
+        Array.from({ length: CONC }, async () => {
+          while (next++ < N) {
+            const res = await request(`${ref.baseUrl}${base}/events/${id}`, {
+              headers: { authorization: auth },
+              dispatcher: agent,
+            });
+            await res.body.json();
+            if (res.statusCode !== 200) throw new Error(`bare loop: HTTP ${res.statusCode}`);
+          }
+        }),
+      );
       return N / ((performance.now() - started) / 1000);
     };
     await engineLoop();
@@ -129,10 +182,21 @@ async function counterexamples(): Promise<void> {
       const times: number[] = [];
       let detail = '';
       for (let i = 0; i < REPEAT; i++) {
-        const r = await timedRun(['--config', config, '--service', 'event-management', '--rule', ...fault.breaks, '--seed', String(i + 1)]);
+        const r = await timedRun([
+          '--config',
+          config,
+          '--service',
+          'event-management',
+          '--rule',
+          ...fault.breaks,
+          '--seed',
+          String(i + 1),
+        ]);
         times.push(r.wallMs / 1000);
         const failed = r.report?.rules.find((x) => x.status === 'failed');
-        detail = failed ? `${failed.id}${failed.failure?.counterexample !== undefined ? `, counterexample ${JSON.stringify(failed.failure.counterexample).slice(0, 100)}` : ''}` : 'not caught';
+        detail = failed
+          ? `${failed.id}${failed.failure?.counterexample !== undefined ? `, counterexample ${JSON.stringify(failed.failure.counterexample).slice(0, 100)}` : ''}`
+          : 'not caught';
       }
       line(`  ${kind.padEnd(16)} ${fault.id}: ${fmtSpread(times, 's')} — ${detail}`);
     } finally {
@@ -146,7 +210,9 @@ async function growth(): Promise<void> {
   line('## How the cost grows (one run each, against the embedded reference)');
   for (const runs of [10, 50, 100, 200]) {
     const r = await timedRun(['--runs', String(runs), '--seed', '1']);
-    line(`  --runs ${String(runs).padEnd(4)} ${fmt(r.wallMs / 1000)} s, ${r.report?.http?.requests ?? '?'} requests, ${fmt(r.maxRssMiB, 0)} MiB`);
+    line(
+      `  --runs ${String(runs).padEnd(4)} ${fmt(r.wallMs / 1000)} s, ${r.report?.http?.requests ?? '?'} requests, ${fmt(r.maxRssMiB, 0)} MiB`,
+    );
   }
   for (const c of [1, 2, 4]) {
     const r = await timedRun(['--concurrency', String(c), '--seed', '1']);
@@ -154,7 +220,9 @@ async function growth(): Promise<void> {
   }
 }
 
-line(`# conformance benchmarks (${new Date().toISOString()}, Node ${process.version}, ${(await import('node:os')).cpus().length} cores)`);
+line(
+  `# conformance benchmarks (${new Date().toISOString()}, Node ${process.version}, ${(await import('node:os')).cpus().length} cores)`,
+);
 line('');
 // `--section engine` (repeatable) runs only the named sections: full, engine, counterexample, growth.
 const only = process.argv.flatMap((a, i) => (process.argv[i - 1] === '--section' ? [a] : []));

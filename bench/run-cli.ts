@@ -20,10 +20,22 @@ export function timedRun(args: string[]): Promise<TimedRun> {
   const reportDir = mkdtempSync(join(tmpdir(), 'conformance-bench-'));
   return new Promise((resolve) => {
     const started = performance.now();
-    const child = spawn(process.execPath, ['--import', join(root, 'bench/print-rss.mjs'), join(root, 'bin/conformance.js'), 'run', '--report-dir', reportDir, ...args], {
-      cwd: root,
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
+    const child = spawn(
+      process.execPath,
+      [
+        '--import',
+        join(root, 'bench/print-rss.mjs'),
+        join(root, 'bin/conformance.js'),
+        'run',
+        '--report-dir',
+        reportDir,
+        ...args,
+      ],
+      {
+        cwd: root,
+        stdio: ['ignore', 'pipe', 'pipe'],
+      },
+    );
     let output = '';
     let stderr = '';
     child.stdout.on('data', (d) => (output = (output + d).slice(-5000)));
@@ -37,7 +49,13 @@ export function timedRun(args: string[]): Promise<TimedRun> {
       } catch {
         report = undefined;
       }
-      resolve({ code, wallMs, maxRssMiB: rss ? Number(rss[1]) / 1024 : NaN, report, output: output + stderr.replace(/BENCH_MAX_RSS_KB=\d+/, '') });
+      resolve({
+        code,
+        wallMs,
+        maxRssMiB: rss ? Number(rss[1]) / 1024 : NaN,
+        report,
+        output: output + stderr.replace(/BENCH_MAX_RSS_KB=\d+/, ''),
+      });
     });
   });
 }

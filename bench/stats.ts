@@ -18,5 +18,7 @@ export function fmt(n: number, digits = 1): string {
 /** "median (min–max) unit" */
 export function fmtSpread(values: number[], unit: string, digits = 1): string {
   const { median, min, max } = spread(values);
-  return values.length > 1 ? `${fmt(median, digits)} ${unit} (min ${fmt(min, digits)}, max ${fmt(max, digits)}, n=${values.length})` : `${fmt(median, digits)} ${unit}`;
+  return values.length > 1
+    ? `${fmt(median, digits)} ${unit} (min ${fmt(min, digits)}, max ${fmt(max, digits)}, n=${values.length})`
+    : `${fmt(median, digits)} ${unit}`;
 }

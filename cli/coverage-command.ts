@@ -19,8 +19,17 @@ export interface CoverageEntry {
 /** Rule → the tests that declare it → the fault variants that must make it fail. */
 export async function buildCoverage(): Promise<Record<string, CoverageEntry>> {
   const context: RunContext = {
-    config: { target: 'http://127.0.0.1:0' }, seed: 0, runs: 1, timeoutMs: 1000, maxBodyBytes: 1024, rate: 0, concurrency: 1,
-    runId: 'coverage', prefix: 'cfzcoverage', ruleGlobs: [], profile: 'full',
+    config: { target: 'http://127.0.0.1:0' },
+    seed: 0,
+    runs: 1,
+    timeoutMs: 1000,
+    maxBodyBytes: 1024,
+    rate: 0,
+    concurrency: 1,
+    runId: 'coverage',
+    prefix: 'cfzcoverage',
+    ruleGlobs: [],
+    profile: 'full',
   };
   const tests = await collectSuites(context, SERVICES);
   const faults = await loadFaults();
@@ -29,8 +38,14 @@ export async function buildCoverage(): Promise<Record<string, CoverageEntry>> {
     out[r.id] = {
       level: r.level,
       testable: r.testable !== false,
-      tests: tests.filter((t) => t.rules.includes(r.id)).map((t) => `${t.file} › ${t.name}`).sort(),
-      faults: faults.filter((f) => f.breaks.includes(r.id)).map((f) => f.id).sort(),
+      tests: tests
+        .filter((t) => t.rules.includes(r.id))
+        .map((t) => `${t.file} › ${t.name}`)
+        .sort(),
+      faults: faults
+        .filter((f) => f.breaks.includes(r.id))
+        .map((f) => f.id)
+        .sort(),
     };
   }
   return out;
@@ -50,15 +65,22 @@ export async function coverageCommand(opts: { write?: boolean }): Promise<number
   const noTest = testable.filter(([, e]) => e.tests.length === 0);
   const gated = testable.filter(([, e]) => e.level === 'MUST' || e.level === 'SHOULD');
   const noFault = gated.filter(([, e]) => e.faults.length === 0);
-  process.stdout.write(`${entries.length} rules, ${testable.length} testable: ${testable.length - noTest.length} with a test, ${gated.length - noFault.length}/${gated.length} MUST/SHOULD rules with a fault variant\n`);
-  if (noTest.length) process.stdout.write(`\nTestable rules no test covers:\n${noTest.map(([id]) => `  ${id}`).join('\n')}\n`);
-  if (noFault.length) process.stdout.write(`\nMUST/SHOULD rules no fault variant breaks:\n${noFault.map(([id]) => `  ${id}`).join('\n')}\n`);
+  process.stdout.write(
+    `${entries.length} rules, ${testable.length} testable: ${testable.length - noTest.length} with a test, ${gated.length - noFault.length}/${gated.length} MUST/SHOULD rules with a fault variant\n`,
+  );
+  if (noTest.length)
+    process.stdout.write(`\nTestable rules no test covers:\n${noTest.map(([id]) => `  ${id}`).join('\n')}\n`);
+  if (noFault.length)
+    process.stdout.write(
+      `\nMUST/SHOULD rules no fault variant breaks:\n${noFault.map(([id]) => `  ${id}`).join('\n')}\n`,
+    );
   let stale = false;
   try {
     stale = readFileSync(COVERAGE_FILE, 'utf8') !== text;
   } catch {
     stale = true;
   }
-  if (stale && !opts.write) process.stdout.write('\nsuites/coverage.yaml is stale: run `npx conformance coverage --write`\n');
+  if (stale && !opts.write)
+    process.stdout.write('\nsuites/coverage.yaml is stale: run `npx conformance coverage --write`\n');
   return noTest.length || (stale && !opts.write) ? 1 : 0;
 }

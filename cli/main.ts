@@ -28,7 +28,7 @@ const program = new Command()
 program
   .command('run')
   .description('run the suites against a deployment (default: the embedded reference deployment) and write the report')
-  .option('--target <url>', 'base URL of the deployment (overrides the config\'s target)')
+  .option('--target <url>', "base URL of the deployment (overrides the config's target)")
   .option('--config <file>', 'run configuration (the format `serve --write-config` writes)')
   .option('--service <name...>', 'only these services (technical-token-manager, notification, event-management)')
   .option('--rule <glob...>', 'only rules whose ID matches one of these globs')
@@ -40,10 +40,17 @@ program
   .option('--timeout <ms>', 'timeout of one request')
   .option('--max-body <bytes>', 'largest response body read from the target')
   .option('--ca <file>', 'PEM file of a private certificate authority for HTTPS targets')
-  .option('--insecure', 'do not verify the target\'s TLS certificate')
-  .addOption(new Option('--profile <name>', 'full: every rule; read-only: only requests that change nothing').choices(['full', 'read-only']).default('full'))
+  .option('--insecure', "do not verify the target's TLS certificate")
+  .addOption(
+    new Option('--profile <name>', 'full: every rule; read-only: only requests that change nothing')
+      .choices(['full', 'read-only'])
+      .default('full'),
+  )
   .option('--baseline <file>', 'known failures (JSON list of rule IDs): they do not fail the run; stale entries do')
-  .option('--shard <i/n>', 'run the i-th of n deterministic shares of the tests (merge the reports with `conformance merge`)')
+  .option(
+    '--shard <i/n>',
+    'run the i-th of n deterministic shares of the tests (merge the reports with `conformance merge`)',
+  )
   .option('--dry-run', 'list what would be exercised and the most requests it could send; send nothing')
   .action(async (opts) => {
     process.exitCode = await runCommand(opts);
@@ -68,7 +75,10 @@ program
   .argument('<report>', 'a conformance-report.json')
   .argument('<rule-id>', 'the rule to replay')
   .option('--target <url>', 'another deployment to replay against')
-  .option('--config <file>', 'run configuration with the credentials (needed unless the report is of the embedded reference)')
+  .option(
+    '--config <file>',
+    'run configuration with the credentials (needed unless the report is of the embedded reference)',
+  )
   .action(async (report, ruleId, opts) => {
     process.exitCode = await replayCommand(report, ruleId, opts);
   });
@@ -84,7 +94,9 @@ program
 
 program
   .command('selftest')
-  .description('run the suites against the reference and every fault variant; print the kill matrix and the mutation score')
+  .description(
+    'run the suites against the reference and every fault variant; print the kill matrix and the mutation score',
+  )
   .option('--faults <glob...>', 'only fault variants whose ID matches')
   .option('--service <name...>', 'only variants of these services')
   .option('--parallel <n>', 'runs at a time (default: the number of cores)')

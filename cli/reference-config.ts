@@ -3,11 +3,20 @@ import type { ClientCredentials, RunConfig } from '../suites/engine/run-config.t
 import type { Application } from '../fixtures/reference/shared/seed.ts';
 
 function credentials(app: Application): ClientCredentials {
-  return { clientId: app.clientId, clientSecret: app.clientSecret, appName: app.appName, appVersion: app.appVersion, hostTenant: app.hostTenant };
+  return {
+    clientId: app.clientId,
+    clientSecret: app.clientSecret,
+    appName: app.appName,
+    appVersion: app.appVersion,
+    hostTenant: app.hostTenant,
+  };
 }
 
 /** The run configuration that tests a reference deployment at `target`. */
-export function referenceRunConfig(deployment: Pick<ReferenceDeployment, 'ctx' | 'fixtures'>, target: string): RunConfig {
+export function referenceRunConfig(
+  deployment: Pick<ReferenceDeployment, 'ctx' | 'fixtures'>,
+  target: string,
+): RunConfig {
   const apps = deployment.ctx.seed.applications;
   const byRole = (role: string) => {
     const a = apps.find((x) => x.role === role);
@@ -16,7 +25,8 @@ export function referenceRunConfig(deployment: Pick<ReferenceDeployment, 'ctx' |
   };
   const full = byRole('full');
   const withoutScope: Record<string, ClientCredentials> = {};
-  for (const a of apps) if (a.role.startsWith('without:')) withoutScope[a.role.slice('without:'.length)] = credentials(a);
+  for (const a of apps)
+    if (a.role.startsWith('without:')) withoutScope[a.role.slice('without:'.length)] = credentials(a);
   return {
     target,
     tokenManager: { ...credentials(full), userTenants: full.userTenants.slice(0, 6) },

@@ -24,12 +24,19 @@ export async function replayCommand(reportFile: string, ruleId: string, opts: Re
   }
   const rule = report.rules.find((r) => r.id === ruleId);
   if (!rule) throw new UsageError(`${reportFile} has no rule ${ruleId}`);
-  if (rule.status !== 'failed') process.stdout.write(`note: ${ruleId} did not fail in that run (it was ${rule.status}); replaying its tests anyway\n`);
+  if (rule.status !== 'failed')
+    process.stdout.write(
+      `note: ${ruleId} did not fail in that run (it was ${rule.status}); replaying its tests anyway\n`,
+    );
   if (!report.embeddedReference && !opts.config) {
-    throw new UsageError(`the report is of ${report.target}; give --config with the credentials (reports never hold secrets)`);
+    throw new UsageError(
+      `the report is of ${report.target}; give --config with the credentials (reports never hold secrets)`,
+    );
   }
   const f = rule.failure;
-  process.stdout.write(`replaying ${ruleId} against ${opts.target ?? (report.embeddedReference ? 'a fresh embedded reference deployment' : report.target)}\n`);
+  process.stdout.write(
+    `replaying ${ruleId} against ${opts.target ?? (report.embeddedReference ? 'a fresh embedded reference deployment' : report.target)}\n`,
+  );
   if (f?.seed !== undefined) process.stdout.write(`  property seed ${f.seed}, path ${f.path ?? '(none)'}\n`);
   if (f?.curl) process.stdout.write(`  recorded request: ${f.curl}\n`);
   const dir = mkdtempSync(join(tmpdir(), 'conformance-replay-'));
@@ -50,10 +57,14 @@ export async function replayCommand(reportFile: string, ruleId: string, opts: Re
     const again = JSON.parse(readFileSync(join(dir, 'conformance-report.json'), 'utf8')) as ConformanceReport;
     const now = again.rules.find((r) => r.id === ruleId);
     if (now?.status === 'failed') {
-      process.stdout.write(`STILL FAILS: ${ruleId}\n  Expected: ${now.failure?.expected}\n  Received: ${now.failure?.received}\n${now.failure?.curl ? `  Reproduce with: ${now.failure.curl}\n` : ''}`);
+      process.stdout.write(
+        `STILL FAILS: ${ruleId}\n  Expected: ${now.failure?.expected}\n  Received: ${now.failure?.received}\n${now.failure?.curl ? `  Reproduce with: ${now.failure.curl}\n` : ''}`,
+      );
       return 1;
     }
-    process.stdout.write(`no longer fails: ${ruleId} is ${now?.status ?? 'not reported'}${now?.reason ? ` (${now.reason})` : ''}\n`);
+    process.stdout.write(
+      `no longer fails: ${ruleId} is ${now?.status ?? 'not reported'}${now?.reason ? ` (${now.reason})` : ''}\n`,
+    );
     return now?.status === 'passed' || now?.status === 'observed' ? 0 : 1;
   } finally {
     rmSync(dir, { recursive: true, force: true });

@@ -33,7 +33,10 @@ export function rulesCommand(opts: RulesOptions): void {
 /** Validates `--service` values (none: all three). */
 export function resolveServices(values: string[] | undefined): ServiceName[] {
   if (!values?.length) return [...SERVICES];
-  const names = values.flatMap((v) => v.split(',')).map((v) => v.trim()).filter(Boolean);
+  const names = values
+    .flatMap((v) => v.split(','))
+    .map((v) => v.trim())
+    .filter(Boolean);
   const bad = names.filter((n) => !isServiceName(n));
   if (bad.length) throw new UsageError(`unknown service ${bad.join(', ')}; expected one of ${SERVICES.join(', ')}`);
   return names as ServiceName[];

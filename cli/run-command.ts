@@ -45,18 +45,30 @@ export interface RunOptions {
 /** Exit codes of `conformance run`. */
 export const EXIT = { passed: 0, failed: 1, usage: 2, unreachable: 3 } as const;
 
-function num(value: string | undefined, flag: string, opts: { min: number; max?: number; integer?: boolean }): number | undefined {
+function num(
+  value: string | undefined,
+  flag: string,
+  opts: { min: number; max?: number; integer?: boolean },
+): number | undefined {
   if (value === undefined) return undefined;
   const n = Number(value);
-  if (!Number.isFinite(n) || n < opts.min || (opts.max !== undefined && n > opts.max) || (opts.integer && !Number.isInteger(n))) {
-    throw new UsageError(`${flag} takes ${opts.integer ? 'a whole number' : 'a number'} from ${opts.min}${opts.max !== undefined ? ` to ${opts.max}` : ''}, not "${value}"`);
+  if (
+    !Number.isFinite(n) ||
+    n < opts.min ||
+    (opts.max !== undefined && n > opts.max) ||
+    (opts.integer && !Number.isInteger(n))
+  ) {
+    throw new UsageError(
+      `${flag} takes ${opts.integer ? 'a whole number' : 'a number'} from ${opts.min}${opts.max !== undefined ? ` to ${opts.max}` : ''}, not "${value}"`,
+    );
   }
   return n;
 }
 
 function toolVersion(): string {
   try {
-    return (JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string }).version;
+    return (JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string })
+      .version;
   } catch {
     return '0.0.0';
   }
@@ -65,8 +77,15 @@ function toolVersion(): string {
 /** Checks that the target answers at all and accepts the configured credentials (exit 3 otherwise). */
 async function preflight(config: RunConfig, ctx: RunContext): Promise<void> {
   const http = new HttpClient({
-    target: config.target, timeoutMs: ctx.timeoutMs, maxBodyBytes: ctx.maxBodyBytes, rate: 0, concurrency: 1,
-    ca: ctx.ca, insecure: ctx.insecure, max429Retries: 3, maxRetryAfterMs: 10_000,
+    target: config.target,
+    timeoutMs: ctx.timeoutMs,
+    maxBodyBytes: ctx.maxBodyBytes,
+    rate: 0,
+    concurrency: 1,
+    ca: ctx.ca,
+    insecure: ctx.insecure,
+    max429Retries: 3,
+    maxRetryAfterMs: 10_000,
   });
   try {
     await http.send({ method: 'GET', path: '/api/eventmanagement/v3/' });
@@ -76,13 +95,16 @@ async function preflight(config: RunConfig, ctx: RunContext): Promise<void> {
       await tokens.authorization('full');
     } catch (e) {
       if (e instanceof TokenError && (e.status === 401 || e.status === 403)) {
-        throw new UnreachableError(`the target refused the configured credentials of client "${config.tokenManager.clientId}" (HTTP ${e.status} from the token endpoint)`);
+        throw new UnreachableError(
+          `the target refused the configured credentials of client "${config.tokenManager.clientId}" (HTTP ${e.status} from the token endpoint)`,
+        );
       }
       // Anything else the token endpoint does wrong is judged by the rules, not here.
     }
   } catch (e) {
     // Only a target that cannot be connected to is unreachable; one that answers badly is judged by the rules.
-    if (e instanceof TransportError && ['REFUSED', 'DNS', 'TLS'].includes(e.code)) throw new UnreachableError(`cannot reach ${config.target}: ${e.message}`);
+    if (e instanceof TransportError && ['REFUSED', 'DNS', 'TLS'].includes(e.code))
+      throw new UnreachableError(`cannot reach ${config.target}: ${e.message}`);
     if (e instanceof TransportError) return;
     throw e;
   } finally {
@@ -99,13 +121,18 @@ export class UnreachableError extends Error {
 export async function runCommand(opts: RunOptions): Promise<number> {
   const services = resolveServices(opts.service);
   const ruleGlobs = (opts.rule ?? []).flatMap((r) => r.split(',')).filter(Boolean);
-  const seed = num(opts.seed, '--seed', { min: -(2 ** 31), max: 2 ** 31 - 1, integer: true }) ?? randomInt(0, 2 ** 31 - 1);
+  const seed =
+    num(opts.seed, '--seed', { min: -(2 ** 31), max: 2 ** 31 - 1, integer: true }) ?? randomInt(0, 2 ** 31 - 1);
   const profile = (opts.profile ?? 'full') as RunContext['profile'];
-  if (!['full', 'read-only'].includes(profile)) throw new UsageError(`--profile takes full or read-only, not "${opts.profile}"`);
+  if (!['full', 'read-only'].includes(profile))
+    throw new UsageError(`--profile takes full or read-only, not "${opts.profile}"`);
   let config: RunConfig | undefined;
   if (opts.config) config = readRunConfig(opts.config);
   if (opts.target) {
-    if (!config) throw new UsageError('--target needs --config for the credentials (or run without both to test the embedded reference)');
+    if (!config)
+      throw new UsageError(
+        '--target needs --config for the credentials (or run without both to test the embedded reference)',
+      );
     config = validateRunConfig({ ...config, target: opts.target }, '--target');
   }
   const fromConfig = config?.options ?? {};
@@ -118,7 +145,8 @@ export async function runCommand(opts: RunOptions): Promise<number> {
     timeoutMs: num(opts.timeout, '--timeout', { min: 100, integer: true }) ?? fromConfig.timeout ?? 10_000,
     maxBodyBytes: num(opts.maxBody, '--max-body', { min: 1024, integer: true }) ?? 8 * 1024 * 1024,
     rate: num(opts.rate, '--rate', { min: 0 }) ?? fromConfig.rate ?? 0,
-    concurrency: num(opts.concurrency, '--concurrency', { min: 1, max: 64, integer: true }) ?? fromConfig.concurrency ?? 4,
+    concurrency:
+      num(opts.concurrency, '--concurrency', { min: 1, max: 64, integer: true }) ?? fromConfig.concurrency ?? 4,
     ca: opts.ca,
     insecure: !!opts.insecure,
     runId,
@@ -130,7 +158,8 @@ export async function runCommand(opts: RunOptions): Promise<number> {
   if (opts.ca && !existsSync(opts.ca)) throw new UsageError(`--ca ${opts.ca}: no such file`);
   if (opts.shard) {
     const m = /^(\d+)\/(\d+)$/.exec(opts.shard);
-    if (!m || Number(m[2]) < 1 || Number(m[1]) < 1 || Number(m[1]) > Number(m[2])) throw new UsageError(`--shard takes i/n with 1 ≤ i ≤ n, not "${opts.shard}"`);
+    if (!m || Number(m[2]) < 1 || Number(m[1]) < 1 || Number(m[1]) > Number(m[2]))
+      throw new UsageError(`--shard takes i/n with 1 ≤ i ≤ n, not "${opts.shard}"`);
     context.shard = { index: Number(m[1]), total: Number(m[2]) };
   }
   context.replay = opts.replay;
@@ -143,21 +172,28 @@ export async function runCommand(opts: RunOptions): Promise<number> {
     }
   }
   const selectedRules = loadRules(services).filter((r) => ruleSelected(r.id, ruleGlobs));
-  if (ruleGlobs.length && selectedRules.length === 0) throw new UsageError(`--rule ${ruleGlobs.join(' ')} selects no rule of ${services.join(', ')}`);
+  if (ruleGlobs.length && selectedRules.length === 0)
+    throw new UsageError(`--rule ${ruleGlobs.join(' ')} selects no rule of ${services.join(', ')}`);
 
   const out = opts.quiet ? { write: (_: string) => true } : process.stdout;
   out.write(`conformance run — seed ${seed}\n`);
 
   if (opts.dryRun) {
-    const tests = (await collectSuites(context, services)).filter((t) => t.rules.some((r) => ruleSelected(r, ruleGlobs)));
+    const tests = (await collectSuites(context, services)).filter((t) =>
+      t.rules.some((r) => ruleSelected(r, ruleGlobs)),
+    );
     const runnable = tests.filter((t) => profile === 'full' || t.readOnly);
-    out.write(`dry run: nothing is sent. ${selectedRules.length} rules of ${services.join(', ')}; ${runnable.length} tests would run.\n`);
+    out.write(
+      `dry run: nothing is sent. ${selectedRules.length} rules of ${services.join(', ')}; ${runnable.length} tests would run.\n`,
+    );
     for (const s of services) {
       const mine = runnable.filter((t) => t.service === s);
       out.write(`\n${s}: ${mine.length} tests, at most ${mine.reduce((n, t) => n + t.budget, 0)} requests\n`);
       for (const t of mine) out.write(`  - ${t.name}  [${t.rules.join(', ')}]  ≤${t.budget} requests\n`);
     }
-    out.write(`\nat most ${runnable.reduce((n, t) => n + t.budget, 0)} requests in all (runs per property: ${context.runs})\n`);
+    out.write(
+      `\nat most ${runnable.reduce((n, t) => n + t.budget, 0)} requests in all (runs per property: ${context.runs})\n`,
+    );
     return EXIT.passed;
   }
 
@@ -185,7 +221,9 @@ export async function runCommand(opts: RunOptions): Promise<number> {
       out.write(`target: ${config.target}\n`);
       const url = new URL(config.target);
       if (url.protocol === 'http:' && !['127.0.0.1', 'localhost', '[::1]', '::1'].includes(url.hostname)) {
-        out.write(`warning: ${config.target} is plain HTTP and not on loopback; the documents say HTTPS only, and credentials will cross the network unencrypted\n`);
+        out.write(
+          `warning: ${config.target} is plain HTTP and not on loopback; the documents say HTTPS only, and credentials will cross the network unencrypted\n`,
+        );
       }
     }
     registerConfigSecrets(config);
@@ -196,17 +234,23 @@ export async function runCommand(opts: RunOptions): Promise<number> {
     rmSync(context.ledgerFile.replace(/\.jsonl$/, '.state.json'), { force: true });
     rmSync(join(reportDir, 'allure-results'), { recursive: true, force: true });
     context.allureDir = join(reportDir, 'allure-results');
-    out.write(`services: ${services.join(', ')}; rules: ${selectedRules.length}; runs per property: ${context.runs}; concurrency ${context.concurrency}${context.rate ? `; rate ${context.rate}/s` : ''}\n`);
+    out.write(
+      `services: ${services.join(', ')}; rules: ${selectedRules.length}; runs per property: ${context.runs}; concurrency ${context.concurrency}${context.rate ? `; rate ${context.rate}/s` : ''}\n`,
+    );
 
     const result = await runSuites(context, services, {
       signal: abort.signal,
       onProgress: (e) => {
         const mark = e.test.state === 'failed' ? '✗' : e.test.state === 'skipped' ? '-' : '✓';
-        out.write(`  ${mark} [${e.service} ${e.testsDone}/${e.testsTotal}] ${e.test.name} (failed rules so far: ${e.failedRules})\n`);
+        out.write(
+          `  ${mark} [${e.service} ${e.testsDone}/${e.testsTotal}] ${e.test.name} (failed rules so far: ${e.failedRules})\n`,
+        );
       },
     });
     const stateFile = context.ledgerFile.replace(/\.jsonl$/, '.state.json');
-    const state = existsSync(stateFile) ? (JSON.parse(readFileSync(stateFile, 'utf8')) as { http: never; cleanup: never }) : undefined;
+    const state = existsSync(stateFile)
+      ? (JSON.parse(readFileSync(stateFile, 'utf8')) as { http: never; cleanup: never })
+      : undefined;
     let report = buildReport(selectedRules, result.tests, {
       toolVersion: toolVersion(),
       target: config.target,
@@ -215,15 +259,23 @@ export async function runCommand(opts: RunOptions): Promise<number> {
       finishedAt: new Date().toISOString(),
       seed,
       options: {
-        services, rules: ruleGlobs, runs: context.runs, rate: context.rate, concurrency: context.concurrency,
-        timeoutMs: context.timeoutMs, profile, insecure: context.insecure,
+        services,
+        rules: ruleGlobs,
+        runs: context.runs,
+        rate: context.rate,
+        concurrency: context.concurrency,
+        timeoutMs: context.timeoutMs,
+        profile,
+        insecure: context.insecure,
       },
       interrupted: result.interrupted || abort.signal.aborted,
       http: state?.http,
       cleanup: state?.cleanup,
       errors: result.unhandledErrors.map(redactText),
       services,
-      reportFile: opts.reportDir.endsWith('/') ? `${opts.reportDir}conformance-report.json` : `${opts.reportDir}/conformance-report.json`,
+      reportFile: opts.reportDir.endsWith('/')
+        ? `${opts.reportDir}conformance-report.json`
+        : `${opts.reportDir}/conformance-report.json`,
     });
     if (context.shard) report.shard = `${context.shard.index}/${context.shard.total}`;
     if (baseline && opts.baseline) report = applyBaseline(report, opts.baseline, baseline);
@@ -231,7 +283,9 @@ export async function runCommand(opts: RunOptions): Promise<number> {
     if (existsSync(join(reportDir, 'allure-results'))) files.push(join(reportDir, 'allure-results/'));
     out.write(consoleSummary(report, files));
     if (report.baseline) {
-      out.write(`  baseline ${report.baseline.file}: ${report.baseline.accepted.length} known failures accepted, ${report.baseline.newFailures.length} new, ${report.baseline.stale.length} stale${report.baseline.stale.length ? ` (${report.baseline.stale.join(', ')}: remove them from the baseline)` : ''}\n`);
+      out.write(
+        `  baseline ${report.baseline.file}: ${report.baseline.accepted.length} known failures accepted, ${report.baseline.newFailures.length} new, ${report.baseline.stale.length} stale${report.baseline.stale.length ? ` (${report.baseline.stale.join(', ')}: remove them from the baseline)` : ''}\n`,
+      );
     }
     if (signal) return signal === 'SIGINT' ? 130 : 143;
     return report.verdict === 'passed' ? EXIT.passed : EXIT.failed;
@@ -241,4 +295,3 @@ export async function runCommand(opts: RunOptions): Promise<number> {
     await reference?.close();
   }
 }
-

@@ -60,16 +60,32 @@ async function runJob(job: Job, workDir: string, seed: number, runs: number): Pr
   mkdirSync(dir, { recursive: true });
   let ref: Awaited<ReturnType<typeof startReference>> | undefined;
   try {
-    ref = await startReference({ port: 0, faults: job.faults, throttle: job.options?.throttle, visibilityDelayMs: job.options?.visibilityDelayMs });
+    ref = await startReference({
+      port: 0,
+      faults: job.faults,
+      throttle: job.options?.throttle,
+      visibilityDelayMs: job.options?.visibilityDelayMs,
+    });
     const config = join(dir, 'run.json');
     writeFileSync(config, JSON.stringify(referenceRunConfig(ref, ref.baseUrl)));
     const code = await runCommand({
-      config, reportDir: dir, seed: String(seed), runs: String(runs), service: job.services, rule: job.rules.length ? job.rules : undefined, quiet: true,
+      config,
+      reportDir: dir,
+      seed: String(seed),
+      runs: String(runs),
+      service: job.services,
+      rule: job.rules.length ? job.rules : undefined,
+      quiet: true,
     });
-    if (code !== 0 && code !== 1) return { id: job.id, failed: [], errors: [], error: `run exited ${code}`, durationMs: Date.now() - started };
+    if (code !== 0 && code !== 1)
+      return { id: job.id, failed: [], errors: [], error: `run exited ${code}`, durationMs: Date.now() - started };
     const report = JSON.parse(readFileSync(join(dir, 'conformance-report.json'), 'utf8')) as ConformanceReport;
     return {
-      id: job.id, failed: report.rules.filter((x) => x.status === 'failed').map((x) => x.id), verdict: report.verdict, errors: report.errors, durationMs: Date.now() - started,
+      id: job.id,
+      failed: report.rules.filter((x) => x.status === 'failed').map((x) => x.id),
+      verdict: report.verdict,
+      errors: report.errors,
+      durationMs: Date.now() - started,
     };
   } catch (e) {
     return { id: job.id, failed: [], errors: [], error: (e as Error).message, durationMs: Date.now() - started };
@@ -80,7 +96,13 @@ async function runJob(job: Job, workDir: string, seed: number, runs: number): Pr
 
 /** `conformance selftest-lane FILE`: runs a lane's jobs one after another in one process. */
 export async function selftestLaneCommand(file: string): Promise<void> {
-  const lane = JSON.parse(readFileSync(file, 'utf8')) as { jobs: Job[]; workDir: string; seed: number; runs: number; out: string };
+  const lane = JSON.parse(readFileSync(file, 'utf8')) as {
+    jobs: Job[];
+    workDir: string;
+    seed: number;
+    runs: number;
+    out: string;
+  };
   const results: JobResult[] = [];
   for (const job of lane.jobs) {
     const r = await runJob(job, lane.workDir, lane.seed, lane.runs);
@@ -91,7 +113,14 @@ export async function selftestLaneCommand(file: string): Promise<void> {
 }
 
 /** Runs jobs on `width` lanes (child processes), each taking jobs in turn; reports each result as it comes. */
-async function runLanes(jobs: Job[], width: number, workDir: string, seed: number, runs: number, onResult: (r: JobResult) => void): Promise<JobResult[]> {
+async function runLanes(
+  jobs: Job[],
+  width: number,
+  workDir: string,
+  seed: number,
+  runs: number,
+  onResult: (r: JobResult) => void,
+): Promise<JobResult[]> {
   const lanes: Job[][] = Array.from({ length: Math.min(width, jobs.length) }, () => []);
   jobs.forEach((j, i) => lanes[i % lanes.length].push(j));
   const all: JobResult[] = [];
@@ -102,7 +131,9 @@ async function runLanes(jobs: Job[], width: number, workDir: string, seed: numbe
           const file = join(workDir, `lane-${i}.json`);
           const out = join(workDir, `lane-${i}-results.json`);
           writeFileSync(file, JSON.stringify({ jobs: laneJobs, workDir, seed, runs, out }));
-          const child = spawn(process.execPath, [launcher, 'selftest-lane', file], { stdio: ['ignore', 'pipe', 'pipe'] });
+          const child = spawn(process.execPath, [launcher, 'selftest-lane', file], {
+            stdio: ['ignore', 'pipe', 'pipe'],
+          });
           let buffer = '';
           let stderr = '';
           const seen = new Set<string>();
@@ -126,7 +157,13 @@ async function runLanes(jobs: Job[], width: number, workDir: string, seed: numbe
           child.on('close', (code) => {
             for (const j of laneJobs) {
               if (!seen.has(j.id)) {
-                const r: JobResult = { id: j.id, failed: [], errors: [], error: `lane ended (exit ${code}) before this job: ${stderr.slice(-400)}`, durationMs: 0 };
+                const r: JobResult = {
+                  id: j.id,
+                  failed: [],
+                  errors: [],
+                  error: `lane ended (exit ${code}) before this job: ${stderr.slice(-400)}`,
+                  durationMs: 0,
+                };
                 all.push(r);
                 onResult(r);
               }
@@ -172,7 +209,9 @@ export async function selftestCommand(opts: SelftestOptions): Promise<number> {
   let done = 0;
   const results = await runLanes(jobs, width, workDir, seed, runs, (r) => {
     done++;
-    log(`  [${done}/${jobs.length}] ${r.id}: ${r.error ? `error: ${r.error.split('\n')[0]}` : r.failed.length ? `failed ${r.failed.join(', ')}` : 'no failure'} (${(r.durationMs / 1000).toFixed(1)} s)`);
+    log(
+      `  [${done}/${jobs.length}] ${r.id}: ${r.error ? `error: ${r.error.split('\n')[0]}` : r.failed.length ? `failed ${r.failed.join(', ')}` : 'no failure'} (${(r.durationMs / 1000).toFixed(1)} s)`,
+    );
   });
   const byId = new Map(results.map((r) => [r.id, r]));
   const ref = byId.get('reference')!;
@@ -185,7 +224,15 @@ export async function selftestCommand(opts: SelftestOptions): Promise<number> {
         : r.verdict === 'failed'
           ? 'killed-elsewhere'
           : 'survived';
-    return { variant: v.id, service: v.service, expected: v.breaks, verdict, failed: r.failed, durationMs: r.durationMs, error: r.error };
+    return {
+      variant: v.id,
+      service: v.service,
+      expected: v.breaks,
+      verdict,
+      failed: r.failed,
+      durationMs: r.durationMs,
+      error: r.error,
+    };
   });
   const killed = rows.filter((r) => r.verdict === 'killed').length;
   const result: SelftestResult = {
@@ -199,12 +246,22 @@ export async function selftestCommand(opts: SelftestOptions): Promise<number> {
   else {
     log('');
     log(`${'variant'.padEnd(48)} ${'verdict'.padEnd(17)} failed rules`);
-    for (const r of rows) log(`${r.variant.padEnd(48)} ${r.verdict.padEnd(17)} ${r.error ? r.error.split('\n')[0] : r.failed.join(', ') || '-'}`);
+    for (const r of rows)
+      log(
+        `${r.variant.padEnd(48)} ${r.verdict.padEnd(17)} ${r.error ? r.error.split('\n')[0] : r.failed.join(', ') || '-'}`,
+      );
     log('');
-    log(`reference: ${result.reference.falseFailures.length} false failures${result.reference.falseFailures.length ? ` (${result.reference.falseFailures.join(', ')})` : ''}${result.reference.errors.length ? `, errors: ${result.reference.errors.join('; ')}` : ''}`);
-    log(`mutation score: ${killed}/${rows.length} = ${(result.score * 100).toFixed(1)}%   time: ${(result.durationMs / 1000).toFixed(1)} s`);
+    log(
+      `reference: ${result.reference.falseFailures.length} false failures${result.reference.falseFailures.length ? ` (${result.reference.falseFailures.join(', ')})` : ''}${result.reference.errors.length ? `, errors: ${result.reference.errors.join('; ')}` : ''}`,
+    );
+    log(
+      `mutation score: ${killed}/${rows.length} = ${(result.score * 100).toFixed(1)}%   time: ${(result.durationMs / 1000).toFixed(1)} s`,
+    );
   }
-  const bad = rows.some((r) => r.verdict !== 'killed') || result.reference.falseFailures.length > 0 || result.reference.errors.length > 0;
+  const bad =
+    rows.some((r) => r.verdict !== 'killed') ||
+    result.reference.falseFailures.length > 0 ||
+    result.reference.errors.length > 0;
   return bad ? 1 : 0;
 }
 
@@ -215,6 +272,7 @@ export async function faultsCommand(opts: { json?: boolean }): Promise<void> {
     process.stdout.write(`${JSON.stringify(faults, null, 2)}\n`);
     return;
   }
-  for (const f of faults) process.stdout.write(`${f.id}  [${f.service}]\n    ${f.description}\n    breaks: ${f.breaks.join(', ')}\n`);
+  for (const f of faults)
+    process.stdout.write(`${f.id}  [${f.service}]\n    ${f.description}\n    breaks: ${f.breaks.join(', ')}\n`);
   process.stdout.write(`\n${faults.length} fault variants\n`);
 }

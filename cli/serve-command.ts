@@ -25,7 +25,8 @@ export async function serveCommand(opts: ServeOptions): Promise<void> {
   const port = nonNegativeInt(opts.port, '--port') ?? 4010;
   const known = new Set((await loadFaults()).map((f) => f.id));
   const unknown = (opts.fault ?? []).filter((f) => !known.has(f));
-  if (unknown.length) throw new UsageError(`unknown fault variant ${unknown.join(', ')}; \`conformance faults\` lists them`);
+  if (unknown.length)
+    throw new UsageError(`unknown fault variant ${unknown.join(', ')}; \`conformance faults\` lists them`);
   const ref = await startReference({
     host: opts.host,
     port,
@@ -33,11 +34,14 @@ export async function serveCommand(opts: ServeOptions): Promise<void> {
     visibilityDelayMs: nonNegativeInt(opts.visibilityDelay, '--visibility-delay'),
     faults: opts.fault,
   }).catch((e: Error & { code?: string }) => {
-    if (e.code === 'EADDRINUSE') throw new UsageError(`port ${port} on ${opts.host} is already in use; choose another with --port`);
+    if (e.code === 'EADDRINUSE')
+      throw new UsageError(`port ${port} on ${opts.host} is already in use; choose another with --port`);
     throw e;
   });
   process.stdout.write(`Reference deployment listening on ${ref.baseUrl}\n`);
-  process.stdout.write(`  ${ref.baseUrl}/api/technicaltokenmanager/v3\n  ${ref.baseUrl}/api/notification/v3\n  ${ref.baseUrl}/api/eventmanagement/v3\n`);
+  process.stdout.write(
+    `  ${ref.baseUrl}/api/technicaltokenmanager/v3\n  ${ref.baseUrl}/api/notification/v3\n  ${ref.baseUrl}/api/eventmanagement/v3\n`,
+  );
   if (opts.writeConfig) {
     writeFileSync(opts.writeConfig, `${JSON.stringify(referenceRunConfig(ref, ref.baseUrl), null, 2)}\n`);
     process.stdout.write(`Run configuration written to ${opts.writeConfig}\n`);

@@ -61,11 +61,16 @@ describe('rules catalog', () => {
 
       it('records every "not shown" of the document as an UNSPECIFIED rule', () => {
         const raw = readSourceDocument(SERVICE_INFO[service].document);
-        const lines = raw.split('\n').filter((l) => /not shown/.test(l)).map(normaliseForQuote);
+        const lines = raw
+          .split('\n')
+          .filter((l) => /not shown/.test(l))
+          .map(normaliseForQuote);
         const unspecifiedQuotes = catalog.rules
           .filter((r) => r.level === 'UNSPECIFIED')
           .map((r) => normaliseForQuote(r.source.quote));
-        const missing = lines.filter((line) => !unspecifiedQuotes.some((q) => q.includes('not shown') && line.includes(q)));
+        const missing = lines.filter(
+          (line) => !unspecifiedQuotes.some((q) => q.includes('not shown') && line.includes(q)),
+        );
         expect(missing).toEqual([]);
       });
 

@@ -25,14 +25,23 @@ describe('generators', () => {
   const validate = ajv.compile(eventSchema);
 
   it('validValue only produces values the schema accepts', () => {
-    fc.assert(fc.property(validValue(eventSchema), (v) => validate(v) === true), { numRuns: 300 });
+    fc.assert(
+      fc.property(validValue(eventSchema), (v) => validate(v) === true),
+      { numRuns: 300 },
+    );
   });
 
   it('invalidValue breaks exactly the constraint it names, at the path it names', () => {
     fc.assert(
       fc.property(invalidValue(eventSchema, { rules: { '/severity': 'x/y/severity' } }), (inv) => {
         expect(validate(inv.value)).toBe(false);
-        const paths = new Set((validate.errors ?? []).map((e) => (e.keyword === 'required' ? `/${(e.params as { missingProperty: string }).missingProperty}` : e.instancePath.replace(/\/\d+$/, ''))));
+        const paths = new Set(
+          (validate.errors ?? []).map((e) =>
+            e.keyword === 'required'
+              ? `/${(e.params as { missingProperty: string }).missingProperty}`
+              : e.instancePath.replace(/\/\d+$/, ''),
+          ),
+        );
         expect([...paths]).toEqual([inv.path]);
         if (inv.path === '/severity') expect(inv.rule).toBe('x/y/severity');
       }),
@@ -53,6 +62,11 @@ describe('generators', () => {
       [17, false],
     ]);
     const prio = boundaryValues({ type: 'integer', enum: [1, 3, 5] });
-    expect(prio.filter((b) => !b.valid).map((b) => b.value).sort()).toEqual([0, 2, 4, 6]);
+    expect(
+      prio
+        .filter((b) => !b.valid)
+        .map((b) => b.value)
+        .sort(),
+    ).toEqual([0, 2, 4, 6]);
   });
 });

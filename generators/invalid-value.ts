@@ -54,7 +54,15 @@ function breaks(schema: JsonSchema): Break[] {
   const s = flatten(schema);
   const out: Break[] = [];
   for (const key of s.required ?? []) {
-    out.push({ path: `/${key}`, constraint: 'required', apply: (v) => { const c = { ...v }; delete c[key]; return c; } });
+    out.push({
+      path: `/${key}`,
+      constraint: 'required',
+      apply: (v) => {
+        const c = { ...v };
+        delete c[key];
+        return c;
+      },
+    });
   }
   for (const [key, raw] of Object.entries(s.properties ?? {})) {
     const p = flatten(raw);
@@ -67,14 +75,19 @@ function breaks(schema: JsonSchema): Break[] {
           apply: (v) => {
             const arr = Array.isArray(v[key]) ? (v[key] as unknown[]) : [];
             const filler = arr[0] ?? 'x';
-            return setAt(v, key, Array.from({ length: count }, (_, i) => arr[i] ?? filler));
+            return setAt(
+              v,
+              key,
+              Array.from({ length: count }, (_, i) => arr[i] ?? filler),
+            );
           },
         });
       } else {
         out.push({ path: `/${key}`, constraint: b.constraint, apply: (v) => setAt(v, key, b.value) });
       }
     }
-    for (const w of wrongType(primaryType(p)).slice(0, 1)) out.push({ path: `/${key}`, constraint: 'type', apply: (v) => setAt(v, key, w) });
+    for (const w of wrongType(primaryType(p)).slice(0, 1))
+      out.push({ path: `/${key}`, constraint: 'type', apply: (v) => setAt(v, key, w) });
   }
   return out;
 }
@@ -83,11 +96,16 @@ function breaks(schema: JsonSchema): Break[] {
  * Object bodies that break exactly one constraint of `schema`: a valid body from
  * `validValue`, then one break applied to it, tagged with its path, constraint and rule.
  */
-export function invalidValue(schema: JsonSchema, c: InvalidValueConstraints = {}): fc.Arbitrary<InvalidValue<Record<string, unknown>>> {
+export function invalidValue(
+  schema: JsonSchema,
+  c: InvalidValueConstraints = {},
+): fc.Arbitrary<InvalidValue<Record<string, unknown>>> {
   const all = breaks(schema)
     .map((b) => ({ ...b, rule: c.rules?.[`${b.path}#${b.constraint}`] ?? c.rules?.[b.path] }))
     .filter((b) => !c.onlyMapped || b.rule);
   if (all.length === 0) throw new Error('the schema has no constraint to break');
   const valid = validValue(schema, { ...c, withOptional: true }) as fc.Arbitrary<Record<string, unknown>>;
-  return fc.tuple(valid, fc.constantFrom(...all)).map(([v, b]) => ({ value: b.apply(v), path: b.path, constraint: b.constraint, rule: b.rule }));
+  return fc
+    .tuple(valid, fc.constantFrom(...all))
+    .map(([v, b]) => ({ value: b.apply(v), path: b.path, constraint: b.constraint, rule: b.rule }));
 }

@@ -64,7 +64,9 @@ export function validValue(schema: JsonSchema, c: ValidValueConstraints = {}, pa
       const min = s.minItems ?? 0;
       const max = Math.max(min, Math.min(s.maxItems ?? 3, 5));
       const item = validValue(s.items ?? {}, c, `${path}/items`);
-      return s.uniqueItems ? fc.uniqueArray(item, { minLength: min, maxLength: max, selector: (v) => JSON.stringify(v) }) : fc.array(item, { minLength: min, maxLength: max });
+      return s.uniqueItems
+        ? fc.uniqueArray(item, { minLength: min, maxLength: max, selector: (v) => JSON.stringify(v) })
+        : fc.array(item, { minLength: min, maxLength: max });
     }
     case 'object': {
       const props = s.properties ?? {};
@@ -75,7 +77,9 @@ export function validValue(schema: JsonSchema, c: ValidValueConstraints = {}, pa
         if (!required.has(k) && c.withOptional === false) continue;
         model[k] = validValue(v, c, `${path}/${k}`);
       }
-      return fc.record(model, { requiredKeys: Object.keys(model).filter((k) => required.has(k)) }) as fc.Arbitrary<unknown>;
+      return fc.record(model, {
+        requiredKeys: Object.keys(model).filter((k) => required.has(k)),
+      }) as fc.Arbitrary<unknown>;
     }
     default:
       return fc.oneof(fc.string({ maxLength: 8 }), fc.integer(), fc.boolean());

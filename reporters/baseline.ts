@@ -28,6 +28,7 @@ export function applyBaseline(report: ConformanceReport, file: string, known: st
     return !r || r.status === 'passed';
   });
   const newFailures = gatingFailures(report.rules).filter((r) => !known.includes(r.id));
-  const verdict = newFailures.length || stale.length || report.errors.length || report.interrupted ? 'failed' : 'passed';
+  const verdict =
+    newFailures.length || stale.length || report.errors.length || report.interrupted ? 'failed' : 'passed';
   return { ...report, verdict, baseline: { file, accepted, stale, newFailures: newFailures.map((r) => r.id) } };
 }

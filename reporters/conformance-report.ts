@@ -88,7 +88,10 @@ function zero(): Record<RuleStatus, number> {
 /** Counts of rule results per status and per level. */
 export function countRules(rules: readonly RuleResult[]): ConformanceReport['counts'] {
   const byStatus = zero();
-  const byLevel = { MUST: zero(), SHOULD: zero(), MAY: zero(), UNSPECIFIED: zero() } as Record<Level, Record<RuleStatus, number>>;
+  const byLevel = { MUST: zero(), SHOULD: zero(), MAY: zero(), UNSPECIFIED: zero() } as Record<
+    Level,
+    Record<RuleStatus, number>
+  >;
   for (const r of rules) {
     byStatus[r.status]++;
     byLevel[r.level][r.status]++;
@@ -102,7 +105,11 @@ export function gatingFailures(rules: readonly RuleResult[]): RuleResult[] {
 }
 
 /** Folds the tests' outcomes into one verdict per rule of the catalog. */
-export function judgeRule(rule: Rule, tests: TestRecord[], facts: Pick<RunFacts, 'services' | 'interrupted' | 'reportFile'>): RuleResult {
+export function judgeRule(
+  rule: Rule,
+  tests: TestRecord[],
+  facts: Pick<RunFacts, 'services' | 'interrupted' | 'reportFile'>,
+): RuleResult {
   const service = rule.id.split('/')[0] as ServiceName;
   const base = {
     id: rule.id,
@@ -114,8 +121,10 @@ export function judgeRule(rule: Rule, tests: TestRecord[], facts: Pick<RunFacts,
   };
   const covering = tests.filter((t) => t.rules.includes(rule.id));
   const names = covering.map((t) => t.name);
-  if (!facts.services.includes(service)) return { ...base, status: 'skipped', reason: 'service not selected', tests: names };
-  if (rule.testable === false) return { ...base, status: 'skipped', reason: rule.note ?? 'not testable from outside', tests: names };
+  if (!facts.services.includes(service))
+    return { ...base, status: 'skipped', reason: 'service not selected', tests: names };
+  if (rule.testable === false)
+    return { ...base, status: 'skipped', reason: rule.note ?? 'not testable from outside', tests: names };
   const outcomes = covering.flatMap((t) => (t.outcomes[rule.id] ? [{ test: t, o: t.outcomes[rule.id] }] : []));
   if (rule.level === 'UNSPECIFIED') {
     const seen = outcomes.filter((x) => x.o.status === 'observed' || x.o.status === 'failed');
@@ -134,21 +143,33 @@ export function judgeRule(rule: Rule, tests: TestRecord[], facts: Pick<RunFacts,
       ...base,
       status: 'failed',
       tests: names,
-      failure: { ...failed.o.failure!, test: failed.test.name, replay: `npx conformance replay ${facts.reportFile} ${rule.id}` },
+      failure: {
+        ...failed.o.failure!,
+        test: failed.test.name,
+        replay: `npx conformance replay ${facts.reportFile} ${rule.id}`,
+      },
     };
   }
   if (outcomes.some((x) => x.o.status === 'passed')) return { ...base, status: 'passed', tests: names };
   if (outcomes.some((x) => x.o.status === 'observed')) {
-    return { ...base, status: 'observed', observed: outcomes.filter((x) => x.o.status === 'observed').map((x) => x.o.detail ?? ''), tests: names };
+    return {
+      ...base,
+      status: 'observed',
+      observed: outcomes.filter((x) => x.o.status === 'observed').map((x) => x.o.detail ?? ''),
+      tests: names,
+    };
   }
   const skipped = outcomes.find((x) => x.o.status === 'skipped');
   if (skipped) return { ...base, status: 'skipped', reason: skipped.o.detail, tests: names };
-  if (covering.length === 0) return { ...base, status: 'not-exercised', reason: 'no test covers this rule', tests: names };
+  if (covering.length === 0)
+    return { ...base, status: 'not-exercised', reason: 'no test covers this rule', tests: names };
   const why = outcomes.find((x) => x.o.detail)?.o.detail;
   return {
     ...base,
     status: 'not-exercised',
-    reason: facts.interrupted ? 'the run was interrupted before its tests ran' : (why ?? 'its tests ended before checking it'),
+    reason: facts.interrupted
+      ? 'the run was interrupted before its tests ran'
+      : (why ?? 'its tests ended before checking it'),
     tests: names,
   };
 }

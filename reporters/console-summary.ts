@@ -5,12 +5,16 @@ export function consoleSummary(report: ConformanceReport, paths: string[], maxFa
   const c = report.counts.byStatus;
   const lines: string[] = [];
   lines.push('');
-  lines.push(`Conformance ${report.verdict.toUpperCase()}${report.interrupted ? ' (interrupted)' : ''} — ${report.target}${report.embeddedReference ? ' (embedded reference deployment)' : ''}`);
+  lines.push(
+    `Conformance ${report.verdict.toUpperCase()}${report.interrupted ? ' (interrupted)' : ''} — ${report.target}${report.embeddedReference ? ' (embedded reference deployment)' : ''}`,
+  );
   lines.push(
     `  rules: ${report.counts.total}  passed ${c.passed}  failed ${c.failed}  observed ${c.observed}  skipped ${c.skipped}  not exercised ${c['not-exercised']}`,
   );
   if (report.http) {
-    lines.push(`  requests: ${report.http.requests}  429s absorbed: ${report.http.retriedAfter429}  transport errors: ${report.http.transportErrors}  time: ${(report.durationMs / 1000).toFixed(1)} s`);
+    lines.push(
+      `  requests: ${report.http.requests}  429s absorbed: ${report.http.retriedAfter429}  transport errors: ${report.http.transportErrors}  time: ${(report.durationMs / 1000).toFixed(1)} s`,
+    );
   }
   const failed = report.rules.filter((r) => r.status === 'failed');
   if (failed.length) {

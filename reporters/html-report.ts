@@ -6,7 +6,10 @@ function esc(s: string): string {
 
 /** The report data embedded in a script tag without letting it close the tag. */
 function embed(value: unknown): string {
-  return JSON.stringify(value).replace(/</g, '\\u003c').replace(/\u2028/g, '\\u2028').replace(/\u2029/g, '\\u2029');
+  return JSON.stringify(value)
+    .replace(/</g, '\\u003c')
+    .replace(/\u2028/g, '\\u2028')
+    .replace(/\u2029/g, '\\u2029');
 }
 
 const STYLE = `
@@ -96,7 +99,11 @@ export function htmlReport(report: ConformanceReport): string {
 <body>
 <header>
   <h1>Conformance report <span class="verdict ${report.verdict}">${report.verdict.toUpperCase()}${report.interrupted ? ' (interrupted)' : ''}</span></h1>
-  <div class="meta">Target <code>${esc(report.target)}</code>${report.embeddedReference ? ' (embedded reference deployment)' : ''} · ${esc(report.startedAt)} · ${(report.durationMs / 1000).toFixed(1)} s · seed <code>${report.seed}</code> · tool ${esc(report.tool.version)} · contracts ${esc(Object.entries(report.contracts.versions).map(([k, v]) => `${k} ${v}`).join(', '))}</div>
+  <div class="meta">Target <code>${esc(report.target)}</code>${report.embeddedReference ? ' (embedded reference deployment)' : ''} · ${esc(report.startedAt)} · ${(report.durationMs / 1000).toFixed(1)} s · seed <code>${report.seed}</code> · tool ${esc(report.tool.version)} · contracts ${esc(
+    Object.entries(report.contracts.versions)
+      .map(([k, v]) => `${k} ${v}`)
+      .join(', '),
+  )}</div>
   <div class="meta">${report.counts.total} rules: ${c.passed} passed, ${c.failed} failed, ${c.observed} observed, ${c.skipped} skipped, ${c['not-exercised']} not exercised${report.http ? ` · ${report.http.requests} requests, ${report.http.retriedAfter429} throttled requests retried` : ''}</div>
 </header>
 <main>

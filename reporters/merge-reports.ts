@@ -1,4 +1,10 @@
-import { countRules, gatingFailures, type ConformanceReport, type RuleResult, type RuleStatus } from './conformance-report.ts';
+import {
+  countRules,
+  gatingFailures,
+  type ConformanceReport,
+  type RuleResult,
+  type RuleStatus,
+} from './conformance-report.ts';
 
 const RANK: Record<RuleStatus, number> = { failed: 4, observed: 3, passed: 2, skipped: 1, 'not-exercised': 0 };
 
@@ -23,9 +29,13 @@ export function mergeReports(reports: ConformanceReport[]): ConformanceReport {
   const errors = reports.flatMap((r) => r.errors);
   const interrupted = reports.some((r) => r.interrupted);
   const gate = gatingFailures(rules).length > 0;
-  const sum = (k: 'requests' | 'throttled' | 'retriedAfter429' | 'transportErrors') => reports.reduce((n, r) => n + (r.http?.[k] ?? 0), 0);
+  const sum = (k: 'requests' | 'throttled' | 'retriedAfter429' | 'transportErrors') =>
+    reports.reduce((n, r) => n + (r.http?.[k] ?? 0), 0);
   const startedAt = reports.map((r) => r.startedAt).sort()[0];
-  const finishedAt = reports.map((r) => r.finishedAt).sort().at(-1)!;
+  const finishedAt = reports
+    .map((r) => r.finishedAt)
+    .sort()
+    .at(-1)!;
   return {
     ...first,
     startedAt,
@@ -34,7 +44,12 @@ export function mergeReports(reports: ConformanceReport[]): ConformanceReport {
     interrupted,
     verdict: gate || errors.length || interrupted ? 'failed' : 'passed',
     counts: countRules(rules),
-    http: { requests: sum('requests'), throttled: sum('throttled'), retriedAfter429: sum('retriedAfter429'), transportErrors: sum('transportErrors') },
+    http: {
+      requests: sum('requests'),
+      throttled: sum('throttled'),
+      retriedAfter429: sum('retriedAfter429'),
+      transportErrors: sum('transportErrors'),
+    },
     cleanup: {
       created: reports.reduce((n, r) => n + (r.cleanup?.created ?? 0), 0),
       deleted: reports.reduce((n, r) => n + (r.cleanup?.deleted ?? 0), 0),

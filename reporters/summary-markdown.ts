@@ -6,27 +6,38 @@ export function summaryMarkdown(report: ConformanceReport, maxFailures = 20): st
   const icon = report.verdict === 'passed' ? '✅' : '❌';
   lines.push(`## ${icon} Conformance ${report.verdict}${report.interrupted ? ' (interrupted)' : ''}`);
   lines.push('');
-  lines.push(`Target \`${report.target}\` · seed \`${report.seed}\` · ${(report.durationMs / 1000).toFixed(1)} s · contracts ${Object.values(report.contracts.versions).join(', ')}`);
+  lines.push(
+    `Target \`${report.target}\` · seed \`${report.seed}\` · ${(report.durationMs / 1000).toFixed(1)} s · contracts ${Object.values(report.contracts.versions).join(', ')}`,
+  );
   lines.push('');
   lines.push('| service | passed | failed | observed | skipped | not exercised |');
   lines.push('|---|---:|---:|---:|---:|---:|');
   for (const s of [...new Set(report.rules.map((r) => r.service))]) {
     const rs = report.rules.filter((r) => r.service === s);
     const n = (st: string) => rs.filter((r) => r.status === st).length;
-    lines.push(`| ${s} | ${n('passed')} | ${n('failed')} | ${n('observed')} | ${n('skipped')} | ${n('not-exercised')} |`);
+    lines.push(
+      `| ${s} | ${n('passed')} | ${n('failed')} | ${n('observed')} | ${n('skipped')} | ${n('not-exercised')} |`,
+    );
   }
   const failed = report.rules.filter((r) => r.status === 'failed');
   if (failed.length) {
     lines.push('');
     lines.push('### Failed rules');
     for (const r of failed.slice(0, maxFailures)) {
-      lines.push(`- **${r.id}** (${r.level}): ${r.failure?.title ?? ''}. Expected ${r.failure?.expected ?? '?'}; received ${(r.failure?.received ?? '?').slice(0, 160)}`);
+      lines.push(
+        `- **${r.id}** (${r.level}): ${r.failure?.title ?? ''}. Expected ${r.failure?.expected ?? '?'}; received ${(r.failure?.received ?? '?').slice(0, 160)}`,
+      );
     }
     if (failed.length > maxFailures) lines.push(`- … ${failed.length - maxFailures} more in the report`);
   }
   if (report.errors.length) {
     lines.push('');
-    lines.push(`### Errors\n${report.errors.slice(0, 5).map((e) => `- ${e.split('\n')[0]}`).join('\n')}`);
+    lines.push(
+      `### Errors\n${report.errors
+        .slice(0, 5)
+        .map((e) => `- ${e.split('\n')[0]}`)
+        .join('\n')}`,
+    );
   }
   return `${lines.join('\n')}\n`;
 }

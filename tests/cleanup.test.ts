@@ -50,7 +50,12 @@ describe('nothing is left behind on the target', () => {
 
   it('after a run with failures', async () => {
     // Faults that make tests fail half-way through what they create.
-    const { ref, config, auth } = await setup(['stale-if-match-accepted-on-put', 'etag-not-incremented-on-update', 'duplicate-group-name-accepted', 'jti-repeated']);
+    const { ref, config, auth } = await setup([
+      'stale-if-match-accepted-on-put',
+      'etag-not-incremented-on-update',
+      'duplicate-group-name-accepted',
+      'jti-repeated',
+    ]);
     refs.push(ref);
     const before = await everything(ref, auth);
     const res = await runCli(['run', '--config', config, '--report-dir', join(dir, 'failing')], { timeoutMs: 170_000 });
@@ -64,7 +69,21 @@ describe('nothing is left behind on the target', () => {
     refs.push(ref);
     const before = await everything(ref, auth);
     const code = await new Promise<number | null>((resolve) => {
-      const child = spawn(process.execPath, [join(root, 'bin/conformance.js'), 'run', '--config', config, '--service', 'notification', 'event-management', '--report-dir', join(dir, 'int')], { cwd: root, stdio: ['ignore', 'pipe', 'pipe'] });
+      const child = spawn(
+        process.execPath,
+        [
+          join(root, 'bin/conformance.js'),
+          'run',
+          '--config',
+          config,
+          '--service',
+          'notification',
+          'event-management',
+          '--report-dir',
+          join(dir, 'int'),
+        ],
+        { cwd: root, stdio: ['ignore', 'pipe', 'pipe'] },
+      );
       let out = '';
       let sent = false;
       child.stdout.on('data', (d) => {

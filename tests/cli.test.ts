@@ -5,7 +5,13 @@ import { describe, expect, it } from 'vitest';
 import { runCli } from './run-cli.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'conformance-cli-'));
-const creds = { clientId: 'conformance-full', clientSecret: 'wrong-secret', appName: 'conformanceapp', appVersion: '1.0.0', hostTenant: 'conformhost' };
+const creds = {
+  clientId: 'conformance-full',
+  clientSecret: 'wrong-secret',
+  appName: 'conformanceapp',
+  appVersion: '1.0.0',
+  hostTenant: 'conformhost',
+};
 
 function config(name: string, value: unknown): string {
   const file = join(dir, name);
@@ -20,7 +26,19 @@ describe('conformance command line', () => {
     expect(top.stdout).toMatch(/run \[options\]/);
     const run = await runCli(['run', '--help']);
     expect(run.code).toBe(0);
-    for (const flag of ['--target', '--config', '--service', '--rule', '--seed', '--runs', '--report-dir', '--rate', '--concurrency', '--timeout', '--dry-run']) {
+    for (const flag of [
+      '--target',
+      '--config',
+      '--service',
+      '--rule',
+      '--seed',
+      '--runs',
+      '--report-dir',
+      '--rate',
+      '--concurrency',
+      '--timeout',
+      '--dry-run',
+    ]) {
       expect(run.stdout).toContain(flag);
     }
   });
@@ -28,12 +46,20 @@ describe('conformance command line', () => {
   it('lists the whole catalog as JSON, and one service on request', async () => {
     const all = await runCli(['rules', '--json']);
     expect(all.code).toBe(0);
-    const rules = JSON.parse(all.stdout) as Array<{ id: string; level: string; source: { quote: string }; statement: string; operations: string[] }>;
+    const rules = JSON.parse(all.stdout) as Array<{
+      id: string;
+      level: string;
+      source: { quote: string };
+      statement: string;
+      operations: string[];
+    }>;
     const services = new Set(rules.map((r) => r.id.split('/')[0]));
     expect([...services].sort()).toEqual(['event-management', 'notification', 'technical-token-manager']);
     expect(rules.length).toBeGreaterThan(200);
     expect(rules.every((r) => r.level && r.source.quote && r.statement && Array.isArray(r.operations))).toBe(true);
-    const one = JSON.parse((await runCli(['rules', '--json', '--service', 'technical-token-manager'])).stdout) as Array<{ id: string }>;
+    const one = JSON.parse(
+      (await runCli(['rules', '--json', '--service', 'technical-token-manager'])).stdout,
+    ) as Array<{ id: string }>;
     expect(one.every((r) => r.id.startsWith('technical-token-manager/'))).toBe(true);
   });
 
@@ -44,7 +70,11 @@ describe('conformance command line', () => {
   });
 
   it('names the wrong field of a bad configuration (exit 2)', async () => {
-    const bad = await runCli(['run', '--config', config('bad.json', { target: 'not a url', tokenManager: { ...creds, clientSecret: 5 } })]);
+    const bad = await runCli([
+      'run',
+      '--config',
+      config('bad.json', { target: 'not a url', tokenManager: { ...creds, clientSecret: 5 } }),
+    ]);
     expect(bad.code).toBe(2);
     expect(bad.stderr).toMatch(/target/);
     expect(bad.stderr).toMatch(/tokenManager\.clientSecret: must be string/);
@@ -60,7 +90,16 @@ describe('conformance command line', () => {
   });
 
   it('says clearly when the target cannot be reached (exit 3)', async () => {
-    const res = await runCli(['run', '--config', config('closed.json', { target: 'http://127.0.0.1:9', tokenManager: creds }), '--timeout', '2000'], { timeoutMs: 30_000 });
+    const res = await runCli(
+      [
+        'run',
+        '--config',
+        config('closed.json', { target: 'http://127.0.0.1:9', tokenManager: creds }),
+        '--timeout',
+        '2000',
+      ],
+      { timeoutMs: 30_000 },
+    );
     expect(res.code).toBe(3);
     expect(res.stderr).toMatch(/cannot reach http:\/\/127\.0\.0\.1:9/);
   });

@@ -19,7 +19,9 @@ describe('coverage list (suites/coverage.yaml)', async () => {
 
   for (const service of withSuite) {
     it(`gives every testable ${service} rule a test`, () => {
-      const missing = Object.entries(coverage).filter(([id, e]) => id.startsWith(`${service}/`) && e.testable && e.tests.length === 0);
+      const missing = Object.entries(coverage).filter(
+        ([id, e]) => id.startsWith(`${service}/`) && e.testable && e.tests.length === 0,
+      );
       expect(missing.map(([id]) => id)).toEqual([]);
     });
   }

@@ -29,7 +29,20 @@ function writeConfig(name: string, mutate: (c: ReturnType<typeof referenceRunCon
 describe('conformance run against the reference deployment', () => {
   it('passes every Technical Token Manager rule and reports each one', async () => {
     const reportDir = join(dir, 'ttm');
-    const res = await runCli(['run', '--config', writeConfig('ok.json'), '--service', 'technical-token-manager', '--report-dir', reportDir, '--seed', '42'], { timeoutMs: 90_000 });
+    const res = await runCli(
+      [
+        'run',
+        '--config',
+        writeConfig('ok.json'),
+        '--service',
+        'technical-token-manager',
+        '--report-dir',
+        reportDir,
+        '--seed',
+        '42',
+      ],
+      { timeoutMs: 90_000 },
+    );
     expect(res.stdout).toContain('seed 42');
     const report = JSON.parse(readFileSync(join(reportDir, 'conformance-report.json'), 'utf8')) as ConformanceReport;
     const failed = report.rules.filter((r) => r.status === 'failed');
@@ -38,7 +51,9 @@ describe('conformance run against the reference deployment', () => {
     expect(res.code).toBe(0);
     expect(report.seed).toBe(42);
     expect(reportSchemaErrors(report)).toEqual([]);
-    expect(report.rules.filter((r) => r.service === 'technical-token-manager').every((r) => r.status !== 'not-exercised')).toBe(true);
+    expect(
+      report.rules.filter((r) => r.service === 'technical-token-manager').every((r) => r.status !== 'not-exercised'),
+    ).toBe(true);
     expect(report.rules.filter((r) => r.level === 'UNSPECIFIED' && r.status === 'observed').length).toBeGreaterThan(0);
   });
 
@@ -46,14 +61,29 @@ describe('conformance run against the reference deployment', () => {
     const file = writeConfig('wrong.json', (c) => {
       c.tokenManager!.clientSecret = 'not-the-secret';
     });
-    const res = await runCli(['run', '--config', file, '--service', 'technical-token-manager', '--report-dir', join(dir, 'wrong')]);
+    const res = await runCli([
+      'run',
+      '--config',
+      file,
+      '--service',
+      'technical-token-manager',
+      '--report-dir',
+      join(dir, 'wrong'),
+    ]);
     expect(res.code).toBe(3);
     expect(res.stderr).toMatch(/refused the configured credentials/);
     expect(res.stderr + res.stdout).not.toContain('not-the-secret');
   });
 
   it('lists what it would exercise with --dry-run, sending nothing', async () => {
-    const res = await runCli(['run', '--config', writeConfig('dry.json'), '--service', 'technical-token-manager', '--dry-run']);
+    const res = await runCli([
+      'run',
+      '--config',
+      writeConfig('dry.json'),
+      '--service',
+      'technical-token-manager',
+      '--dry-run',
+    ]);
     expect(res.code).toBe(0);
     expect(res.stdout).toMatch(/dry run: nothing is sent/);
     expect(res.stdout).toMatch(/at most \d+ requests in all/);

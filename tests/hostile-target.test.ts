@@ -20,14 +20,29 @@ afterAll(async () => {
 describe('a run against a hostile target', () => {
   it('ends by itself in bounded time with exit 1 and a written report', async () => {
     const config = join(dir, 'run.json');
-    writeFileSync(config, JSON.stringify({
-      target: target.url,
-      tokenManager: { clientId: 'c', clientSecret: 'hostile-secret-value', appName: 'a', appVersion: '1', hostTenant: 'h', userTenants: ['u1', 'u2', 'u3', 'u4', 'u5', 'u6'] },
-    }));
+    writeFileSync(
+      config,
+      JSON.stringify({
+        target: target.url,
+        tokenManager: {
+          clientId: 'c',
+          clientSecret: 'hostile-secret-value',
+          appName: 'a',
+          appVersion: '1',
+          hostTenant: 'h',
+          userTenants: ['u1', 'u2', 'u3', 'u4', 'u5', 'u6'],
+        },
+      }),
+    );
     const started = Date.now();
-    const res = await runCli(['run', '--config', config, '--timeout', '800', '--runs', '3', '--report-dir', join(dir, 'report')], { timeoutMs: 170_000 });
+    const res = await runCli(
+      ['run', '--config', config, '--timeout', '800', '--runs', '3', '--report-dir', join(dir, 'report')],
+      { timeoutMs: 170_000 },
+    );
     const seconds = (Date.now() - started) / 1000;
-    process.stdout.write(`hostile target: run took ${seconds.toFixed(1)} s, behaviours met ${JSON.stringify(target.counts)}\n`);
+    process.stdout.write(
+      `hostile target: run took ${seconds.toFixed(1)} s, behaviours met ${JSON.stringify(target.counts)}\n`,
+    );
     expect(res.code, res.stderr + res.stdout.slice(-2000)).toBe(1);
     const file = join(dir, 'report', 'conformance-report.json');
     expect(existsSync(file)).toBe(true);

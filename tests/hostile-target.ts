@@ -2,7 +2,16 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
 /** Every way a broken deployment can answer, taken in turn by the hostile target. */
-export const HOSTILE_BEHAVIOURS = ['truncated-json', 'html-error', 'wrong-content-type', 'huge-body', 'reset', 'redirect', 'stall', 'empty-200'] as const;
+export const HOSTILE_BEHAVIOURS = [
+  'truncated-json',
+  'html-error',
+  'wrong-content-type',
+  'huge-body',
+  'reset',
+  'redirect',
+  'stall',
+  'empty-200',
+] as const;
 
 export interface HostileTarget {
   url: string;
@@ -23,7 +32,16 @@ export async function startHostileTarget(): Promise<HostileTarget> {
     req.resume();
     if (req.url?.includes('/oauth/token') && n++ % 4 !== 3) {
       res.writeHead(200, { 'content-type': 'application/json' });
-      res.end(JSON.stringify({ access_token: FAKE_JWT, token_type: 'bearer', expires_in: 3600, scope: '', jti: 'x', timestamp: Date.now() }));
+      res.end(
+        JSON.stringify({
+          access_token: FAKE_JWT,
+          token_type: 'bearer',
+          expires_in: 3600,
+          scope: '',
+          jti: 'x',
+          timestamp: Date.now(),
+        }),
+      );
       return;
     }
     const behaviour = HOSTILE_BEHAVIOURS[n++ % HOSTILE_BEHAVIOURS.length];

@@ -12,30 +12,62 @@ const hasChromium = existsSync(CHROMIUM);
 
 function rule(id: string, status: RuleResult['status'], extra: Partial<RuleResult> = {}): RuleResult {
   return {
-    id, service: id.split('/')[0] as RuleResult['service'], level: 'MUST', section: 'Limits', quote: `quote of ${id}`,
-    statement: `statement of ${id}`, status, tests: ['a test'], ...extra,
+    id,
+    service: id.split('/')[0] as RuleResult['service'],
+    level: 'MUST',
+    section: 'Limits',
+    quote: `quote of ${id}`,
+    statement: `statement of ${id}`,
+    status,
+    tests: ['a test'],
+    ...extra,
   };
 }
 
 const report: ConformanceReport = {
   tool: { name: 'platform-conformance', version: '0.1.0' },
-  contracts: { versions: { 'technical-token-manager': '3.3.0', notification: '3.4.1', 'event-management': '3.13.0' }, hash: 'sha256:x' },
-  target: 'https://staging.example.com', embeddedReference: false,
-  startedAt: '2026-11-21T00:00:00.000Z', finishedAt: '2026-11-21T00:00:12.000Z', durationMs: 12000, seed: 42, options: {}, interrupted: false,
+  contracts: {
+    versions: { 'technical-token-manager': '3.3.0', notification: '3.4.1', 'event-management': '3.13.0' },
+    hash: 'sha256:x',
+  },
+  target: 'https://staging.example.com',
+  embeddedReference: false,
+  startedAt: '2026-11-21T00:00:00.000Z',
+  finishedAt: '2026-11-21T00:00:12.000Z',
+  durationMs: 12000,
+  seed: 42,
+  options: {},
+  interrupted: false,
   verdict: 'failed',
-  counts: { total: 4, byStatus: { passed: 2, failed: 1, observed: 1, skipped: 0, 'not-exercised': 0 }, byLevel: {} as never },
-  http: { requests: 10, throttled: 0, retriedAfter429: 0, transportErrors: 0 }, cleanup: { created: 1, deleted: 1, outstanding: [] }, errors: [],
+  counts: {
+    total: 4,
+    byStatus: { passed: 2, failed: 1, observed: 1, skipped: 0, 'not-exercised': 0 },
+    byLevel: {} as never,
+  },
+  http: { requests: 10, throttled: 0, retriedAfter429: 0, transportErrors: 0 },
+  cleanup: { created: 1, deleted: 1, outstanding: [] },
+  errors: [],
   rules: [
     rule('event-management/events/severity-range', 'failed', {
       failure: {
-        title: 'invalid input accepted: severity 100', severity: 'high', expected: 'HTTP 400', received: 'HTTP 201 <script>alert(1)</script>',
-        counterexample: { severity: 100 }, seed: 7, path: '3:1', curl: "curl -sS -X POST 'https://staging.example.com/api/eventmanagement/v3/events'",
-        test: 'severity outside 1..99 is rejected', replay: 'npx conformance replay r.json event-management/events/severity-range',
+        title: 'invalid input accepted: severity 100',
+        severity: 'high',
+        expected: 'HTTP 400',
+        received: 'HTTP 201 <script>alert(1)</script>',
+        counterexample: { severity: 100 },
+        seed: 7,
+        path: '3:1',
+        curl: "curl -sS -X POST 'https://staging.example.com/api/eventmanagement/v3/events'",
+        test: 'severity outside 1..99 is rejected',
+        replay: 'npx conformance replay r.json event-management/events/severity-range',
       },
     }),
     rule('event-management/events/code-length', 'passed'),
     rule('notification/recipients/name-rule', 'passed'),
-    rule('technical-token-manager/user-tenants/size-maximum', 'observed', { level: 'UNSPECIFIED', observed: ['size=101: HTTP 200'] }),
+    rule('technical-token-manager/user-tenants/size-maximum', 'observed', {
+      level: 'UNSPECIFIED',
+      observed: ['size=101: HTTP 200'],
+    }),
   ],
 };
 
@@ -48,7 +80,15 @@ describe.skipIf(!hasChromium)('HTML report in a real browser', () => {
     const { chromium } = await import('playwright-core');
     browser = await chromium.launch({
       executablePath: CHROMIUM,
-      args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+      args: [
+        '--no-sandbox',
+        '--disable-gpu',
+        '--disable-quic',
+        '--no-first-run',
+        '--disable-background-networking',
+        '--disable-component-update',
+        '--disable-sync',
+      ],
     });
     const dir = mkdtempSync(join(tmpdir(), 'conformance-html-'));
     const file = join(dir, 'report.html');

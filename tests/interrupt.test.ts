@@ -7,9 +7,16 @@ import type { ConformanceReport } from '../reporters/conformance-report.ts';
 import { root } from './run-cli.ts';
 
 /** Starts a run, sends `signal` once the first test has finished, and waits for the run to end. */
-function interruptedRun(signal: NodeJS.Signals, reportDir: string): Promise<{ code: number | null; stdout: string; ms: number }> {
+function interruptedRun(
+  signal: NodeJS.Signals,
+  reportDir: string,
+): Promise<{ code: number | null; stdout: string; ms: number }> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [join(root, 'bin/conformance.js'), 'run', '--report-dir', reportDir, '--concurrency', '1'], { cwd: root, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(
+      process.execPath,
+      [join(root, 'bin/conformance.js'), 'run', '--report-dir', reportDir, '--concurrency', '1'],
+      { cwd: root, stdio: ['ignore', 'pipe', 'pipe'] },
+    );
     let stdout = '';
     let sentAt = 0;
     child.stdout.on('data', (d) => {
@@ -32,7 +39,10 @@ function interruptedRun(signal: NodeJS.Signals, reportDir: string): Promise<{ co
 }
 
 describe('a run interrupted by a signal', () => {
-  for (const [signal, code] of [['SIGINT', 130], ['SIGTERM', 143]] as const) {
+  for (const [signal, code] of [
+    ['SIGINT', 130],
+    ['SIGTERM', 143],
+  ] as const) {
     it(`${signal}: stops, writes a partial report marked interrupted, and exits ${code}`, async () => {
       const dir = mkdtempSync(join(tmpdir(), 'conformance-interrupt-'));
       const res = await interruptedRun(signal, dir);

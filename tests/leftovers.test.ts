@@ -16,7 +16,11 @@ beforeAll(async () => {
 });
 
 async function post(path: string, json: unknown): Promise<unknown> {
-  const res = await fetch(`${reference.baseUrl()}${path}`, { method: 'POST', headers: { authorization: auth, 'content-type': 'application/json' }, body: JSON.stringify(json) });
+  const res = await fetch(`${reference.baseUrl()}${path}`, {
+    method: 'POST',
+    headers: { authorization: auth, 'content-type': 'application/json' },
+    body: JSON.stringify(json),
+  });
   return res.json();
 }
 
@@ -26,9 +30,26 @@ describe('leftovers of a crashed run', () => {
     // What a run that crashed two hours ago would have left: its prefix carries its start time.
     const old = `cfz${(Date.now() - 2 * 3600_000).toString(36)}beef`;
     const recent = `cfz${(Date.now() - 60_000).toString(36)}cafe`;
-    const recipient = await post(`${N}/recipient/`, { recipientname: 'Leftover Recipient', recipientdetail: [{ address: `${old}_to@example.com`, addresstypeid: 1 }] });
-    await post(`${N}/communicationcategories/`, { from: `${old}app`, msgCategoryName: `${old}cat`, priority: 3, subject: 'Leftover', recipients: [{ position: 'TO', recipientId: recipient }], templates: [] });
-    await post(`${N}/communicationcategories/`, { from: `${recent}app`, msgCategoryName: `${recent}cat`, priority: 3, subject: 'Recent', recipients: [], templates: [] });
+    const recipient = await post(`${N}/recipient/`, {
+      recipientname: 'Leftover Recipient',
+      recipientdetail: [{ address: `${old}_to@example.com`, addresstypeid: 1 }],
+    });
+    await post(`${N}/communicationcategories/`, {
+      from: `${old}app`,
+      msgCategoryName: `${old}cat`,
+      priority: 3,
+      subject: 'Leftover',
+      recipients: [{ position: 'TO', recipientId: recipient }],
+      templates: [],
+    });
+    await post(`${N}/communicationcategories/`, {
+      from: `${recent}app`,
+      msgCategoryName: `${recent}cat`,
+      priority: 3,
+      subject: 'Recent',
+      recipients: [],
+      templates: [],
+    });
     const during = await census(reference.baseUrl(), auth);
     expect(during.recipients).toBe(before.recipients + 1);
     expect(during.categories).toBe(before.categories + 2);
@@ -36,7 +57,20 @@ describe('leftovers of a crashed run', () => {
     const dir = mkdtempSync(join(tmpdir(), 'conformance-leftovers-'));
     const config = join(dir, 'run.json');
     writeFileSync(config, JSON.stringify(referenceRunConfig(reference.ref(), reference.baseUrl())));
-    const res = await runCli(['run', '--config', config, '--service', 'notification', '--rule', 'notification/lookups/*', '--report-dir', join(dir, 'r')], { timeoutMs: 120_000 });
+    const res = await runCli(
+      [
+        'run',
+        '--config',
+        config,
+        '--service',
+        'notification',
+        '--rule',
+        'notification/lookups/*',
+        '--report-dir',
+        join(dir, 'r'),
+      ],
+      { timeoutMs: 120_000 },
+    );
     expect(res.code, res.stdout.slice(-1500)).toBe(0);
     const after = await census(reference.baseUrl(), auth);
     // The old run's recipient and category are gone; the recent run's category (a run that may
@@ -49,7 +83,10 @@ describe('leftovers of a crashed run', () => {
     const EM = '/api/eventmanagement/v3';
     const old = `cfz${(Date.now() - 3 * 3600_000).toString(36)}d00d`;
     const entityId = (reference.ref().fixtures.eventManagement as { entityIds: string[] }).entityIds[0];
-    const type = (await post(`${EM}/eventTypes`, { name: `${old} type`, fields: [{ name: 'level', type: 'INTEGER' }] })) as { id: string };
+    const type = (await post(`${EM}/eventTypes`, {
+      name: `${old} type`,
+      fields: [{ name: 'level', type: 'INTEGER' }],
+    })) as { id: string };
     await post(`${EM}/events`, { typeId: type.id, entityId, timestamp: new Date().toISOString(), level: 1 });
     await post(`${EM}/events`, { entityId, timestamp: new Date().toISOString(), source: old, severity: 3 });
     const before = await census(reference.baseUrl(), auth);
@@ -58,12 +95,27 @@ describe('leftovers of a crashed run', () => {
     const dir = mkdtempSync(join(tmpdir(), 'conformance-leftovers-'));
     const config = join(dir, 'run.json');
     writeFileSync(config, JSON.stringify(referenceRunConfig(reference.ref(), reference.baseUrl())));
-    const res = await runCli(['run', '--config', config, '--service', 'event-management', '--rule', 'event-management/general/base-path', '--report-dir', join(dir, 'r')], { timeoutMs: 120_000 });
+    const res = await runCli(
+      [
+        'run',
+        '--config',
+        config,
+        '--service',
+        'event-management',
+        '--rule',
+        'event-management/general/base-path',
+        '--report-dir',
+        join(dir, 'r'),
+      ],
+      { timeoutMs: 120_000 },
+    );
     expect(res.code, res.stdout.slice(-1500)).toBe(0);
     const after = await census(reference.baseUrl(), auth);
     expect(after.eventTypes).toBe(before.eventTypes - 1);
     expect(after.standardEvents).toBe(before.standardEvents - 1);
-    const gone = await fetch(`${reference.baseUrl()}${EM}/eventTypes/${encodeURIComponent(type.id)}`, { headers: { authorization: auth } });
+    const gone = await fetch(`${reference.baseUrl()}${EM}/eventTypes/${encodeURIComponent(type.id)}`, {
+      headers: { authorization: auth },
+    });
     expect(gone.status).toBe(404);
   }, 130_000);
 });

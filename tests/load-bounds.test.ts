@@ -47,10 +47,27 @@ describe('load on the target', () => {
     writeFileSync(config, JSON.stringify(referenceRunConfig(deployment, baseUrl)));
     arrivals.length = 0;
     maxInFlight = 0;
-    const res = await runCli(['run', '--config', config, '--service', 'technical-token-manager', '--rate', '25', '--concurrency', '2', '--report-dir', join(dir, 'r')], { timeoutMs: 120_000 });
+    const res = await runCli(
+      [
+        'run',
+        '--config',
+        config,
+        '--service',
+        'technical-token-manager',
+        '--rate',
+        '25',
+        '--concurrency',
+        '2',
+        '--report-dir',
+        join(dir, 'r'),
+      ],
+      { timeoutMs: 120_000 },
+    );
     expect(res.code, res.stdout.slice(-1500)).toBe(0);
     const peak = peakPerSecond(arrivals);
-    process.stdout.write(`--rate 25: ${arrivals.length} requests, peak ${peak} in any second, at most ${maxInFlight} in flight\n`);
+    process.stdout.write(
+      `--rate 25: ${arrivals.length} requests, peak ${peak} in any second, at most ${maxInFlight} in flight\n`,
+    );
     expect(arrivals.length).toBeGreaterThan(40);
     // The preflight (a request and a token) runs before the limited client: allow those two.
     expect(peak).toBeLessThanOrEqual(25 + 2);

@@ -16,10 +16,28 @@ const junk = fc.oneof(
   fc.jsonValue({ maxDepth: 3 }),
   fc.string({ maxLength: 40 }),
   fc.constant('x'.repeat(200_000)),
-  fc.constantFrom('{', '[1,', '{"a":}', 'null', '"\u0000"', '{"__proto__":{"x":1}}', '{"constructor":{"prototype":{}}}'),
+  fc.constantFrom(
+    '{',
+    '[1,',
+    '{"a":}',
+    'null',
+    '"\u0000"',
+    '{"__proto__":{"x":1}}',
+    '{"constructor":{"prototype":{}}}',
+  ),
 );
-const pathValue = fc.oneof(fc.string({ maxLength: 30 }), fc.constantFrom('-1', '0', '9'.repeat(40), '..', '%00', 'null', 'a/b', ' ', '1e999'));
-const contentType = fc.constantFrom('application/json', 'text/plain', 'application/xml', 'multipart/form-data; boundary=x', 'application/json; charset=latin1', '');
+const pathValue = fc.oneof(
+  fc.string({ maxLength: 30 }),
+  fc.constantFrom('-1', '0', '9'.repeat(40), '..', '%00', 'null', 'a/b', ' ', '1e999'),
+);
+const contentType = fc.constantFrom(
+  'application/json',
+  'text/plain',
+  'application/xml',
+  'multipart/form-data; boundary=x',
+  'application/json; charset=latin1',
+  '',
+);
 
 interface Case {
   params: Record<string, string>;
@@ -39,10 +57,17 @@ describe('the reference deployment under generated bad input', () => {
       let sent = 0;
       for (const op of ops) {
         const names = [...op.path.matchAll(/\{(\w+)\}/g)].map((m) => m[1]);
-        const queryNames = ((op.operation.parameters ?? []) as Array<{ in?: string; name?: string }>).filter((p) => p.in === 'query').map((p) => p.name!);
+        const queryNames = ((op.operation.parameters ?? []) as Array<{ in?: string; name?: string }>)
+          .filter((p) => p.in === 'query')
+          .map((p) => p.name!);
         const arb: fc.Arbitrary<Case> = fc.record({
-          params: fc.record(Object.fromEntries(names.map((n) => [n, pathValue]))) as fc.Arbitrary<Record<string, string>>,
-          query: fc.dictionary(fc.constantFrom(...queryNames, 'x', 'size', 'page'), fc.oneof(fc.string({ maxLength: 20 }), fc.constantFrom('-1', '1e9', 'true', '[]', '{"typeId":{"not":1}}'))),
+          params: fc.record(Object.fromEntries(names.map((n) => [n, pathValue]))) as fc.Arbitrary<
+            Record<string, string>
+          >,
+          query: fc.dictionary(
+            fc.constantFrom(...queryNames, 'x', 'size', 'page'),
+            fc.oneof(fc.string({ maxLength: 20 }), fc.constantFrom('-1', '1e9', 'true', '[]', '{"typeId":{"not":1}}')),
+          ),
           body: junk,
           rawBody: fc.boolean(),
           contentType,
@@ -69,8 +94,12 @@ describe('the reference deployment under generated bad input', () => {
           { numRuns: RUNS, seed: 7 },
         );
       }
-      const alive = await fetch(`${reference.baseUrl()}${SERVICE_INFO['event-management'].basePath}/`, { headers: { authorization: bearer } });
-      process.stdout.write(`${service}: ${sent} generated bad requests over ${ops.length} operations, ${failures.length} answered 5xx\n`);
+      const alive = await fetch(`${reference.baseUrl()}${SERVICE_INFO['event-management'].basePath}/`, {
+        headers: { authorization: bearer },
+      });
+      process.stdout.write(
+        `${service}: ${sent} generated bad requests over ${ops.length} operations, ${failures.length} answered 5xx\n`,
+      );
       expect(failures.slice(0, 10)).toEqual([]);
       expect(alive.status).toBe(200);
     }, 120_000);

@@ -5,7 +5,9 @@ type Get = (path: string, init?: { method?: string; json?: unknown }) => Promise
 function length(v: unknown): number {
   if (Array.isArray(v)) return v.length;
   if (v && typeof v === 'object') {
-    for (const k of ['recipients', 'groups', 'items', 'content', 'templateSets', 'emailIds']) if (Array.isArray((v as Record<string, unknown>)[k])) return ((v as Record<string, unknown>)[k] as unknown[]).length;
+    for (const k of ['recipients', 'groups', 'items', 'content', 'templateSets', 'emailIds'])
+      if (Array.isArray((v as Record<string, unknown>)[k]))
+        return ((v as Record<string, unknown>)[k] as unknown[]).length;
   }
   return -1;
 }
@@ -30,8 +32,12 @@ export async function census(baseUrl: string, authorization: string): Promise<Re
   };
   const n = SERVICE_INFO.notification.basePath;
   const em = SERVICE_INFO['event-management'].basePath;
-  const page = async (path: string) => ((await get(path)) as { page?: { totalElements?: number } })?.page?.totalElements ?? -1;
-  const types = (await get(`${em}/eventTypes?size=100`)) as { _embedded?: { eventTypes?: Array<{ id: string }> }; page?: { totalElements?: number } };
+  const page = async (path: string) =>
+    ((await get(path)) as { page?: { totalElements?: number } })?.page?.totalElements ?? -1;
+  const types = (await get(`${em}/eventTypes?size=100`)) as {
+    _embedded?: { eventTypes?: Array<{ id: string }> };
+    page?: { totalElements?: number };
+  };
   let customEvents = 0;
   const window = encodeURIComponent(JSON.stringify({ timestamp: { after: '1970-01-01T00:00:00Z' } }));
   for (const t of types?._embedded?.eventTypes ?? []) {

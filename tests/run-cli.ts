@@ -11,7 +11,10 @@ export interface CliResult {
 }
 
 /** Runs `conformance …` in a child process, as a user would, with a time limit. */
-export function runCli(args: string[], opts: { timeoutMs?: number; env?: Record<string, string> } = {}): Promise<CliResult> {
+export function runCli(
+  args: string[],
+  opts: { timeoutMs?: number; env?: Record<string, string> } = {},
+): Promise<CliResult> {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [join(root, 'bin/conformance.js'), ...args], {
       cwd: root,
@@ -24,7 +27,11 @@ export function runCli(args: string[], opts: { timeoutMs?: number; env?: Record<
     child.stderr.on('data', (d) => (stderr += d));
     const timer = setTimeout(() => {
       child.kill('SIGKILL');
-      reject(new Error(`conformance ${args.join(' ')} did not end within ${opts.timeoutMs ?? 60_000} ms\n${stdout}\n${stderr}`));
+      reject(
+        new Error(
+          `conformance ${args.join(' ')} did not end within ${opts.timeoutMs ?? 60_000} ms\n${stdout}\n${stderr}`,
+        ),
+      );
     }, opts.timeoutMs ?? 60_000);
     child.on('close', (code) => {
       clearTimeout(timer);

@@ -13,7 +13,10 @@ let ref: RunningReference;
 
 beforeAll(async () => {
   // Faults that put tokens into the bodies the failures quote.
-  ref = await startReference({ port: 0, faults: ['sixth-user-tenant-accepted', 'jti-repeated', 'refresh-token-issued'] });
+  ref = await startReference({
+    port: 0,
+    faults: ['sixth-user-tenant-accepted', 'jti-repeated', 'refresh-token-issued'],
+  });
 });
 afterAll(async () => {
   await ref.close();
@@ -33,11 +36,21 @@ describe('secrets in the outputs of a run', () => {
     const file = join(dir, 'run.json');
     writeFileSync(file, JSON.stringify(config));
     const reportDir = join(dir, 'out');
-    const res = await runCli(['run', '--config', file, '--service', 'technical-token-manager', '--report-dir', reportDir], { timeoutMs: 120_000 });
+    const res = await runCli(
+      ['run', '--config', file, '--service', 'technical-token-manager', '--report-dir', reportDir],
+      { timeoutMs: 120_000 },
+    );
     expect(res.code).toBe(1);
     // A failing report is valid against the report's JSON Schema too.
-    expect(reportSchemaErrors(JSON.parse(readFileSync(join(reportDir, 'conformance-report.json'), 'utf8')))).toEqual([]);
-    const creds: ClientCredentials[] = [config.tokenManager!, config.principals!.noScopes as ClientCredentials, config.principals!.otherTenant as ClientCredentials, ...(Object.values(config.principals!.withoutScope!) as ClientCredentials[])];
+    expect(reportSchemaErrors(JSON.parse(readFileSync(join(reportDir, 'conformance-report.json'), 'utf8')))).toEqual(
+      [],
+    );
+    const creds: ClientCredentials[] = [
+      config.tokenManager!,
+      config.principals!.noScopes as ClientCredentials,
+      config.principals!.otherTenant as ClientCredentials,
+      ...(Object.values(config.principals!.withoutScope!) as ClientCredentials[]),
+    ];
     const secrets = creds.flatMap((c) => [c.clientSecret, spaceAuthKey(c).slice('Basic '.length)]);
     const outputs = filesUnder(reportDir).map((f) => ({ f, text: readFileSync(f, 'utf8') }));
     outputs.push({ f: 'console', text: res.stdout + res.stderr });
@@ -49,7 +62,9 @@ describe('secrets in the outputs of a run', () => {
       if (jwt) leaks.push(`${f}: something shaped like a JWT (${jwt[0].slice(0, 12)}…)`);
       if (/refresh-[0-9a-f-]{36}/.test(text)) leaks.push(`${f}: a refresh token`);
     }
-    process.stdout.write(`secrets: searched ${outputs.length} outputs for ${secrets.length} secrets and JWT shapes: ${leaks.length} found\n`);
+    process.stdout.write(
+      `secrets: searched ${outputs.length} outputs for ${secrets.length} secrets and JWT shapes: ${leaks.length} found\n`,
+    );
     expect(leaks).toEqual([]);
   }, 130_000);
 });

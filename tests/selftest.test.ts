@@ -19,10 +19,14 @@ describe('selftest (CI slice)', () => {
   it('kills every variant of the slice by an expected rule, with no false failure on the reference', async () => {
     const res = await runCli(['selftest', '--json', '--faults', ...CI_SLICE], { timeoutMs: 280_000 });
     const result = JSON.parse(res.stdout) as SelftestResult;
-    process.stdout.write(`selftest slice: ${result.variants.length} variants, score ${result.score}, ${(result.durationMs / 1000).toFixed(1)} s\n`);
+    process.stdout.write(
+      `selftest slice: ${result.variants.length} variants, score ${result.score}, ${(result.durationMs / 1000).toFixed(1)} s\n`,
+    );
     expect(result.reference.falseFailures).toEqual([]);
     expect(result.reference.errors).toEqual([]);
-    expect(result.variants.map((v) => `${v.variant}: ${v.verdict}`)).toEqual(CI_SLICE.map((id) => `${id}: killed`).sort());
+    expect(result.variants.map((v) => `${v.variant}: ${v.verdict}`)).toEqual(
+      CI_SLICE.map((id) => `${id}: killed`).sort(),
+    );
     expect(res.code).toBe(0);
   }, 300_000);
 });

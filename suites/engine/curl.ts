@@ -28,7 +28,10 @@ export function toCurl(req: CurlRequest): string {
       parts.push('-F', shellQuote(p.filename ? `${p.name}=@${p.filename}` : `${p.name}=${redactText(p.value ?? '')}`));
     }
   } else if (req.body !== undefined && req.body !== '') {
-    const body = req.body.length > MAX_BODY_IN_CURL ? `${req.body.slice(0, MAX_BODY_IN_CURL)}…(${req.body.length} bytes)` : req.body;
+    const body =
+      req.body.length > MAX_BODY_IN_CURL
+        ? `${req.body.slice(0, MAX_BODY_IN_CURL)}…(${req.body.length} bytes)`
+        : req.body;
     parts.push('--data-raw', shellQuote(redactText(body)));
   }
   return parts.join(' ');

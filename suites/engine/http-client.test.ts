@@ -43,7 +43,16 @@ afterAll(async () => {
 });
 
 function client(over: Partial<ConstructorParameters<typeof HttpClient>[0]> = {}) {
-  return new HttpClient({ target: base, timeoutMs: 500, maxBodyBytes: 1024 * 1024, rate: 0, concurrency: 4, max429Retries: 5, maxRetryAfterMs: 1000, ...over });
+  return new HttpClient({
+    target: base,
+    timeoutMs: 500,
+    maxBodyBytes: 1024 * 1024,
+    rate: 0,
+    concurrency: 4,
+    max429Retries: 5,
+    maxRetryAfterMs: 1000,
+    ...over,
+  });
 }
 
 describe('HTTP client', () => {
@@ -56,14 +65,18 @@ describe('HTTP client', () => {
 
   it('turns a stalled target into a TIMEOUT transport error in bounded time', async () => {
     const started = Date.now();
-    const err = await client().send({ method: 'GET', path: '/stall' }).catch((e) => e);
+    const err = await client()
+      .send({ method: 'GET', path: '/stall' })
+      .catch((e) => e);
     expect(err).toBeInstanceOf(TransportError);
     expect((err as TransportError).code).toBe('TIMEOUT');
     expect(Date.now() - started).toBeLessThan(3000);
   });
 
   it('refuses bodies above the cap', async () => {
-    const err = await client().send({ method: 'GET', path: '/huge' }).catch((e) => e);
+    const err = await client()
+      .send({ method: 'GET', path: '/huge' })
+      .catch((e) => e);
     expect((err as TransportError).code).toBe('BODY_TOO_LARGE');
   });
 
@@ -83,8 +96,22 @@ describe('HTTP client', () => {
   });
 
   it('tells a reset connection (CONNECTION) from a refused one (REFUSED)', async () => {
-    expect(((await client().send({ method: 'GET', path: '/reset' }).catch((e) => e)) as TransportError).code).toBe('CONNECTION');
-    const refused = new HttpClient({ target: 'http://127.0.0.1:1', timeoutMs: 500, maxBodyBytes: 1024, rate: 0, concurrency: 1, max429Retries: 0, maxRetryAfterMs: 0 });
+    expect(
+      (
+        (await client()
+          .send({ method: 'GET', path: '/reset' })
+          .catch((e) => e)) as TransportError
+      ).code,
+    ).toBe('CONNECTION');
+    const refused = new HttpClient({
+      target: 'http://127.0.0.1:1',
+      timeoutMs: 500,
+      maxBodyBytes: 1024,
+      rate: 0,
+      concurrency: 1,
+      max429Retries: 0,
+      maxRetryAfterMs: 0,
+    });
     expect(((await refused.send({ method: 'GET', path: '/' }).catch((e) => e)) as TransportError).code).toBe('REFUSED');
   });
 

@@ -50,7 +50,8 @@ export interface Exchange {
  * was reached and then misbehaved (reset, stalled, sent too much), or one given up on after
  * too many such answers in a row (UNRESPONSIVE).
  */
-export type TransportErrorCode = 'TIMEOUT' | 'REFUSED' | 'CONNECTION' | 'TLS' | 'DNS' | 'BODY_TOO_LARGE' | 'ABORTED' | 'UNRESPONSIVE';
+export type TransportErrorCode =
+  'TIMEOUT' | 'REFUSED' | 'CONNECTION' | 'TLS' | 'DNS' | 'BODY_TOO_LARGE' | 'ABORTED' | 'UNRESPONSIVE';
 
 /** The target could not be talked to (as opposed to answering wrongly). */
 export class TransportError extends Error {
@@ -141,7 +142,13 @@ export function retryAfterMs(value: string | undefined, fallback = 1000): number
  * absorbed by waiting as `Retry-After` says (a bounded number of times).
  */
 export class HttpClient {
-  readonly stats: HttpStats = { requests: 0, throttled: 0, retriedAfter429: 0, transportErrors: 0, throttleSamples: [] };
+  readonly stats: HttpStats = {
+    requests: 0,
+    throttled: 0,
+    retriedAfter429: 0,
+    transportErrors: 0,
+    throttleSamples: [],
+  };
   private readonly agent: Agent;
   private readonly pacer: RequestPacer;
   private readonly slots: Semaphore;
@@ -180,7 +187,11 @@ export class HttpClient {
       const url = this.url(req.path, req.query);
       const exchange = withLazyCurl({ request: { method: req.method, url, headers: {} }, error: 'UNRESPONSIVE' });
       onExchange?.(exchange);
-      throw new TransportError('UNRESPONSIVE', `${req.method.toUpperCase()} ${req.path}: not sent: the target failed ${this.options.breakAfter} requests in a row at the transport level`, exchange);
+      throw new TransportError(
+        'UNRESPONSIVE',
+        `${req.method.toUpperCase()} ${req.path}: not sent: the target failed ${this.options.breakAfter} requests in a row at the transport level`,
+        exchange,
+      );
     }
     for (let attempt = 0; ; attempt++) {
       const res = await this.slots.run(async () => {
@@ -189,14 +200,24 @@ export class HttpClient {
       });
       if (res.status !== 429) {
         if (res.headers['retry-after'] && this.stats.throttleSamples.length < 20) {
-          this.stats.throttleSamples.push({ path: req.path, status: res.status, contentType: res.contentType, body: clip(res.text), retryAfter: res.headers['retry-after'] });
+          this.stats.throttleSamples.push({
+            path: req.path,
+            status: res.status,
+            contentType: res.contentType,
+            body: clip(res.text),
+            retryAfter: res.headers['retry-after'],
+          });
         }
         return res;
       }
       this.stats.throttled++;
       if (this.stats.throttleSamples.length < 20) {
         this.stats.throttleSamples.push({
-          path: req.path, status: res.status, contentType: res.contentType, body: clip(res.text), retryAfter: res.headers['retry-after'],
+          path: req.path,
+          status: res.status,
+          contentType: res.contentType,
+          body: clip(res.text),
+          retryAfter: res.headers['retry-after'],
         });
       }
       if (attempt >= this.options.max429Retries) return res;
@@ -220,7 +241,11 @@ export class HttpClient {
       for (const p of req.form) {
         if (p.file) {
           const content = typeof p.file.content === 'string' ? Buffer.from(p.file.content) : p.file.content;
-          fd.append(p.name, new Blob([new Uint8Array(content)], { type: p.file.contentType ?? 'application/octet-stream' }), p.file.filename);
+          fd.append(
+            p.name,
+            new Blob([new Uint8Array(content)], { type: p.file.contentType ?? 'application/octet-stream' }),
+            p.file.filename,
+          );
           form.push({ name: p.name, filename: p.file.filename, size: content.length });
         } else {
           fd.append(p.name, p.value ?? '');
@@ -235,7 +260,13 @@ export class HttpClient {
       body = shownBody = JSON.stringify(req.json);
       headers['content-type'] ??= 'application/json';
     }
-    const curlReq: CurlRequest = { method: req.method, url, headers, body: shownBody !== undefined ? clip(shownBody) : undefined, form };
+    const curlReq: CurlRequest = {
+      method: req.method,
+      url,
+      headers,
+      body: shownBody !== undefined ? clip(shownBody) : undefined,
+      form,
+    };
     const exchange = withLazyCurl({ request: curlReq });
     const started = performance.now();
     // undici's headers and body timeouts bound the wait for each part; the deadline bounds a
@@ -255,18 +286,23 @@ export class HttpClient {
       for await (const chunk of res.body) {
         if (performance.now() > deadline) {
           res.body.destroy();
-          throw Object.assign(new Error(`response not complete after ${this.options.timeoutMs} ms`), { code: 'UND_ERR_BODY_TIMEOUT' });
+          throw Object.assign(new Error(`response not complete after ${this.options.timeoutMs} ms`), {
+            code: 'UND_ERR_BODY_TIMEOUT',
+          });
         }
         size += (chunk as Buffer).length;
         if (size > this.options.maxBodyBytes) {
           res.body.destroy();
-          throw Object.assign(new Error(`response body larger than ${this.options.maxBodyBytes} bytes`), { code: 'BODY_TOO_LARGE' });
+          throw Object.assign(new Error(`response body larger than ${this.options.maxBodyBytes} bytes`), {
+            code: 'BODY_TOO_LARGE',
+          });
         }
         chunks.push(chunk as Buffer);
       }
       const text = Buffer.concat(chunks).toString('utf8');
       const flat: Record<string, string> = {};
-      for (const [k, v] of Object.entries(res.headers)) if (v !== undefined) flat[k.toLowerCase()] = Array.isArray(v) ? v.join(', ') : v;
+      for (const [k, v] of Object.entries(res.headers))
+        if (v !== undefined) flat[k.toLowerCase()] = Array.isArray(v) ? v.join(', ') : v;
       const contentType = (flat['content-type'] ?? '').split(';')[0].trim().toLowerCase();
       let json: unknown;
       let jsonError: string | undefined;
@@ -280,7 +316,15 @@ export class HttpClient {
       exchange.response = { status: res.statusCode, headers: flat, body: clip(text) };
       this.consecutiveTransportErrors = 0;
       onExchange?.(exchange);
-      return { status: res.statusCode, headers: flat, contentType, text, json, jsonError, durationMs: performance.now() - started };
+      return {
+        status: res.statusCode,
+        headers: flat,
+        contentType,
+        text,
+        json,
+        jsonError,
+        durationMs: performance.now() - started,
+      };
     } catch (err) {
       this.stats.transportErrors++;
       if (this.options.breakAfter && ++this.consecutiveTransportErrors >= this.options.breakAfter) {
@@ -292,7 +336,11 @@ export class HttpClient {
       const detail = cause?.code ? `${(err as Error).message} (${cause.code})` : (err as Error).message;
       exchange.error = `${code}: ${detail}`;
       onExchange?.(exchange);
-      throw new TransportError(code, `${req.method.toUpperCase()} ${req.path}: ${code.toLowerCase().replace('_', ' ')}: ${detail}`, exchange);
+      throw new TransportError(
+        code,
+        `${req.method.toUpperCase()} ${req.path}: ${code.toLowerCase().replace('_', ' ')}: ${detail}`,
+        exchange,
+      );
     }
   }
 

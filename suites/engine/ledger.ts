@@ -34,7 +34,10 @@ export class ResourceLedger {
   private log(event: string, e: TrackedResource, extra: Record<string, unknown> = {}): void {
     if (!this.file) return;
     try {
-      appendFileSync(this.file, `${JSON.stringify({ at: new Date().toISOString(), event, service: e.service, kind: e.kind, id: e.id, label: e.label, ...extra })}\n`);
+      appendFileSync(
+        this.file,
+        `${JSON.stringify({ at: new Date().toISOString(), event, service: e.service, kind: e.kind, id: e.id, label: e.label, ...extra })}\n`,
+      );
     } catch {
       // The ledger file is a record, not a dependency: losing a line must not fail a test.
     }
@@ -76,6 +79,8 @@ export class ResourceLedger {
 
   /** Resources not yet deleted. */
   outstanding(): Array<Pick<TrackedResource, 'service' | 'kind' | 'id' | 'label'>> {
-    return this.entries.filter((e) => !e.released).map(({ service, kind, id, label }) => ({ service, kind, id, label }));
+    return this.entries
+      .filter((e) => !e.released)
+      .map(({ service, kind, id, label }) => ({ service, kind, id, label }));
   }
 }

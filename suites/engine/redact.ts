@@ -8,7 +8,8 @@ export const REDACTED = '[REDACTED]';
 const JWT_SHAPE = /\beyJ[A-Za-z0-9_-]{8,}(?:\.[A-Za-z0-9_-]*){0,2}/g;
 const BASIC_OR_BEARER = /\b(Basic|Bearer)\s+[A-Za-z0-9+/=._~-]{6,}/gi;
 // Credential fields inside quoted JSON (response bodies kept as evidence), even when cut short.
-const CREDENTIAL_FIELD = /("(?:access_token|refresh_token|id_token|token|client_secret|clientSecret|password|secret)"\s*:\s*")[^"]*("?)/gi;
+const CREDENTIAL_FIELD =
+  /("(?:access_token|refresh_token|id_token|token|client_secret|clientSecret|password|secret)"\s*:\s*")[^"]*("?)/gi;
 
 const knownSecrets = new Set<string>();
 
@@ -44,7 +45,8 @@ export function redactValue<T>(value: T): T {
   if (value && typeof value === 'object') {
     const out: Record<string, unknown> = {};
     for (const [k, v] of Object.entries(value)) {
-      out[k] = SECRET_HEADERS.includes(k.toLowerCase()) || /secret|password|access_token/i.test(k) ? REDACTED : redactValue(v);
+      out[k] =
+        SECRET_HEADERS.includes(k.toLowerCase()) || /secret|password|access_token/i.test(k) ? REDACTED : redactValue(v);
     }
     return out as T;
   }

@@ -172,7 +172,11 @@ export class RuleContext {
    * Runs a fast-check property against the target with the run's seed; the shrunk
    * counterexample, seed and path go into the failure.
    */
-  async property<T>(arb: fc.Arbitrary<T>, predicate: (value: T) => Promise<void>, opts: PropertyOptions): Promise<void> {
+  async property<T>(
+    arb: fc.Arbitrary<T>,
+    predicate: (value: T) => Promise<void>,
+    opts: PropertyOptions,
+  ): Promise<void> {
     const replay = this.session.context.replay;
     const replaying = replay && this.meta.rules.includes(replay.rule) && replay.path !== undefined;
     const seed = replaying ? replay.seed : (this.session.context.seed ^ hash(this.vitest.task.name)) | 0;
@@ -231,9 +235,16 @@ export class RuleContext {
 
   /** Attributes an error that is not a ConformanceFailure to the test's first unresolved rule. */
   attributeError(err: unknown): void {
-    const target = this.meta.rules.find((r) => !this.meta.outcomes[r] || this.meta.outcomes[r].status === 'not-exercised') ?? this.meta.rules[0];
+    const target =
+      this.meta.rules.find((r) => !this.meta.outcomes[r] || this.meta.outcomes[r].status === 'not-exercised') ??
+      this.meta.rules[0];
     const exchange = err instanceof TransportError || err instanceof TokenError ? err.exchange : this.lastExchange;
-    const kind = err instanceof TransportError ? `transport error (${err.code})` : err instanceof TokenError ? 'token error' : 'unexpected error';
+    const kind =
+      err instanceof TransportError
+        ? `transport error (${err.code})`
+        : err instanceof TokenError
+          ? 'token error'
+          : 'unexpected error';
     this.meta.outcomes[target] = {
       status: 'failed',
       failure: {
@@ -292,7 +303,8 @@ export function ruleTest(
 ): void {
   assertKnownRules(rules, `ruleTest "${name}"`);
   const wrong = rules.filter((r) => !r.startsWith(`${service}/`));
-  if (wrong.length) throw new Error(`ruleTest "${name}" of ${service} names rules of another service: ${wrong.join(', ')}`);
+  if (wrong.length)
+    throw new Error(`ruleTest "${name}" of ${service} names rules of another service: ${wrong.join(', ')}`);
   const declared: RuleTestMeta = {
     rules: [...rules],
     outcomes: {},
@@ -302,7 +314,10 @@ export function ruleTest(
   };
   test(
     name,
-    { timeout: options.timeout ?? 60_000, meta: { conformance: declared, budgetPerRun: options.budgetPerRun ?? 0 } as never },
+    {
+      timeout: options.timeout ?? 60_000,
+      meta: { conformance: declared, budgetPerRun: options.budgetPerRun ?? 0 } as never,
+    },
     async (vitest) => {
       const s = session();
       const meta: RuleTestMeta = { ...declared, outcomes: {} };
@@ -314,12 +329,17 @@ export function ruleTest(
         return;
       }
       if (s.context.shard && hash(`${service}|${name}`) % s.context.shard.total !== s.context.shard.index - 1) {
-        for (const r of rules) meta.outcomes[r] = { status: 'not-exercised', detail: `run by another shard than ${s.context.shard.index}/${s.context.shard.total}` };
+        for (const r of rules)
+          meta.outcomes[r] = {
+            status: 'not-exercised',
+            detail: `run by another shard than ${s.context.shard.index}/${s.context.shard.total}`,
+          };
         vitest.skip();
         return;
       }
       if (s.context.profile === 'read-only' && !options.readOnly) {
-        for (const r of rules) meta.outcomes[r] = { status: 'skipped', detail: 'changes the target; skipped by --profile read-only' };
+        for (const r of rules)
+          meta.outcomes[r] = { status: 'skipped', detail: 'changes the target; skipped by --profile read-only' };
         vitest.skip();
         return;
       }
@@ -333,7 +353,8 @@ export function ruleTest(
       try {
         await fn(t);
         t.finish();
-        for (const r of rules) meta.outcomes[r] ??= { status: 'not-exercised', detail: 'the test ran no check of this rule' };
+        for (const r of rules)
+          meta.outcomes[r] ??= { status: 'not-exercised', detail: 'the test ran no check of this rule' };
       } catch (err) {
         if (err instanceof SkipTest) {
           vitest.skip(err.message);

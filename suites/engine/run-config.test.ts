@@ -5,7 +5,9 @@ const creds = { clientId: 'c', clientSecret: 's', appName: 'a', appVersion: '1',
 
 describe('run configuration', () => {
   it('accepts the documented shape', () => {
-    expect(validateRunConfig({ target: 'https://example.test', tokenManager: creds }).target).toBe('https://example.test');
+    expect(validateRunConfig({ target: 'https://example.test', tokenManager: creds }).target).toBe(
+      'https://example.test',
+    );
     expect(validateRunConfig({ target: 'https://example.test', principals: { full: { token: 't' } } })).toBeTruthy();
   });
 
@@ -14,9 +16,13 @@ describe('run configuration', () => {
     expect(() => validateRunConfig({ target: 'https://x', tokenManager: { ...creds, clientSecret: 3 } })).toThrow(
       /tokenManager\.clientSecret: must be string/,
     );
-    expect(() => validateRunConfig({ target: 'https://x', tokenManager: creds, extra: 1 })).toThrow(/must NOT have additional properties "extra"/);
+    expect(() => validateRunConfig({ target: 'https://x', tokenManager: creds, extra: 1 })).toThrow(
+      /must NOT have additional properties "extra"/,
+    );
     expect(() => validateRunConfig({ tokenManager: creds })).toThrow(/must have required property 'target'/);
     expect(() => validateRunConfig({ target: 'https://x' })).toThrow(ConfigError);
-    expect(() => validateRunConfig({ target: 'https://x', tokenManager: creds, options: { concurrency: 0 } })).toThrow(/options\.concurrency/);
+    expect(() => validateRunConfig({ target: 'https://x', tokenManager: creds, options: { concurrency: 0 } })).toThrow(
+      /options\.concurrency/,
+    );
   });
 });

@@ -58,7 +58,12 @@ const credentials = {
 const principal = {
   oneOf: [
     credentials,
-    { type: 'object', required: ['token'], properties: { token: { type: 'string', minLength: 1 } }, additionalProperties: false },
+    {
+      type: 'object',
+      required: ['token'],
+      properties: { token: { type: 'string', minLength: 1 } },
+      additionalProperties: false,
+    },
   ],
 } as const;
 
@@ -109,7 +114,9 @@ export function validateRunConfig(value: unknown, origin = 'configuration'): Run
   if (validate(value)) {
     const config = value as RunConfig;
     if (!config.tokenManager && !config.principals?.full) {
-      throw new ConfigError(`${origin}: needs "tokenManager" (client credentials) or "principals.full" (a static token)`);
+      throw new ConfigError(
+        `${origin}: needs "tokenManager" (client credentials) or "principals.full" (a static token)`,
+      );
     }
     return config;
   }
@@ -117,7 +124,10 @@ export function validateRunConfig(value: unknown, origin = 'configuration'): Run
     .filter((e) => e.keyword !== 'oneOf' && e.keyword !== 'if')
     .map((e) => {
       const field = e.instancePath ? e.instancePath.slice(1).replace(/\//g, '.') : '(top level)';
-      const extra = e.keyword === 'additionalProperties' ? ` "${(e.params as { additionalProperty: string }).additionalProperty}"` : '';
+      const extra =
+        e.keyword === 'additionalProperties'
+          ? ` "${(e.params as { additionalProperty: string }).additionalProperty}"`
+          : '';
       return `  - ${field}: ${e.message}${extra}`;
     });
   throw new ConfigError(`${origin} is not valid:\n${[...new Set(problems)].join('\n')}`);

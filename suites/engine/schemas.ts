@@ -67,6 +67,9 @@ export async function componentValidator(service: ServiceName, name: string): Pr
 export function schemaErrors(v: ValidateFunction): string {
   return (v.errors ?? [])
     .slice(0, 5)
-    .map((e) => `${e.instancePath || '(body)'} ${e.message}${e.params && 'additionalProperty' in e.params ? ` "${String(e.params.additionalProperty)}"` : ''}`)
+    .map(
+      (e) =>
+        `${e.instancePath || '(body)'} ${e.message}${e.params && 'additionalProperty' in e.params ? ` "${String(e.params.additionalProperty)}"` : ''}`,
+    )
     .join('; ');
 }

@@ -31,6 +31,11 @@ export function session(): Session {
     maxRetryAfterMs: 30_000,
     breakAfter: 8,
   });
-  current = { context, http, tokens: new TokenProvider(http, context.config), ledger: new ResourceLedger(context.ledgerFile) };
+  current = {
+    context,
+    http,
+    tokens: new TokenProvider(http, context.config),
+    ledger: new ResourceLedger(context.ledgerFile),
+  };
   return current;
 }

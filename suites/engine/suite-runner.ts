@@ -36,7 +36,11 @@ export interface ProgressEvent {
 }
 
 /** The vitest configuration of a conformance run: one worker, so limits, tokens and ledger are shared. */
-function vitestOptions(context: RunContext, services: readonly ServiceName[], reporters: unknown[]): Record<string, unknown> {
+function vitestOptions(
+  context: RunContext,
+  services: readonly ServiceName[],
+  reporters: unknown[],
+): Record<string, unknown> {
   return {
     config: false,
     root: projectRoot,
@@ -120,7 +124,10 @@ export async function runSuites(
     },
   };
   const before = { SIGINT: process.listeners('SIGINT'), SIGTERM: process.listeners('SIGTERM') };
-  const reporters = [collector, ...(context.allureDir ? [['allure-vitest/reporter', { resultsDir: context.allureDir }]] : [])];
+  const reporters = [
+    collector,
+    ...(context.allureDir ? [['allure-vitest/reporter', { resultsDir: context.allureDir }]] : []),
+  ];
   const vitest = await createVitest('test', vitestOptions(context, services, reporters) as never);
   // vitest's logger exits the process on SIGINT/SIGTERM; the run must instead stop its tests,
   // clean up what they created and write a partial report, so those handlers are taken off.
@@ -137,7 +144,8 @@ export async function runSuites(
     for (const e of (vitest.state as any).getUnhandledErrors?.() ?? []) unhandledErrors.push(String(e?.message ?? e));
     for (const f of (vitest.state as any).getFiles?.() ?? []) {
       if (f.result?.state === 'fail' && f.result.errors?.length) {
-        for (const e of f.result.errors) unhandledErrors.push(`${relative(projectRoot, f.filepath)}: ${e.message ?? e}`);
+        for (const e of f.result.errors)
+          unhandledErrors.push(`${relative(projectRoot, f.filepath)}: ${e.message ?? e}`);
       }
     }
   } finally {

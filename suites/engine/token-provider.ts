@@ -28,7 +28,9 @@ export function spaceAuthKey(c: Pick<ClientCredentials, 'clientId' | 'clientSecr
 /** Every principal of a configuration: the token manager's credentials and each of `principals`. */
 function configuredPrincipals(config: RunConfig): PrincipalConfig[] {
   const p = config.principals ?? {};
-  return [config.tokenManager, p.full, p.noScopes, p.otherTenant, ...Object.values(p.withoutScope ?? {})].filter((x): x is PrincipalConfig => !!x);
+  return [config.tokenManager, p.full, p.noScopes, p.otherTenant, ...Object.values(p.withoutScope ?? {})].filter(
+    (x): x is PrincipalConfig => !!x,
+  );
 }
 
 /** Registers every client secret and static token of a configuration for redaction. */
@@ -103,7 +105,11 @@ export class TokenProvider {
     }
     const body = res.json as { access_token?: unknown; expires_in?: unknown } | undefined;
     if (!body || typeof body.access_token !== 'string' || !body.access_token) {
-      throw new TokenError(`token endpoint answered 200 without an access_token (${res.jsonError ?? 'no token field'})`, 200, exchange);
+      throw new TokenError(
+        `token endpoint answered 200 without an access_token (${res.jsonError ?? 'no token field'})`,
+        200,
+        exchange,
+      );
     }
     registerSecret(body.access_token);
     const lifetimeMs = typeof body.expires_in === 'number' && body.expires_in > 0 ? body.expires_in * 1000 : 300_000;

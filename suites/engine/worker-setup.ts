@@ -24,7 +24,11 @@ beforeAll(async () => {
         n += await sweeper({
           send: async (svc, req) => {
             const authorization = await s.tokens.authorization('full');
-            return s.http.send({ ...req, path: `${SERVICE_INFO[svc].basePath}${req.path}`, headers: { ...(req.headers ?? {}), authorization } });
+            return s.http.send({
+              ...req,
+              path: `${SERVICE_INFO[svc].basePath}${req.path}`,
+              headers: { ...(req.headers ?? {}), authorization },
+            });
           },
           isLeftover: (name) => isLeftover(name, Date.now(), s.context.prefix),
           fixtures: s.context.config.fixtures ?? {},

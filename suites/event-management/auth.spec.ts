@@ -17,29 +17,104 @@ interface Operation {
 const unknownId = () => randomUUID();
 
 const OPERATIONS: Operation[] = [
-  { name: 'GET /', rule: 'auth/scopes-get-info', scopes: ['em.r'], call: (t, as) => send(t, { method: 'GET', path: '/', as }) },
-  { name: 'POST /events', rule: 'auth/scopes-create-event', scopes: ['em.c', 'em.et.r'], call: (t, as) => postEvent(t, standardBody(t), { as }) },
-  { name: 'GET /events', rule: 'auth/scopes-query-events', scopes: ['em.r'], call: (t, as) => send(t, { method: 'GET', path: '/events', as }) },
-  { name: 'GET /events/{eventId}', rule: 'auth/scopes-get-event', scopes: ['em.r'], call: (t, as) => send(t, { method: 'GET', path: `/events/${unknownId()}`, as }) },
-  { name: 'PUT /events/{eventId}', rule: 'auth/scopes-update-event', scopes: ['em.u', 'em.et.r'], call: (t, as) => putEvent(t, unknownId(), '0', standardBody(t, { correlationId: unknownId() }), { as }) },
-  { name: 'POST /eventTypes', rule: 'auth/scopes-create-event-type', scopes: ['em.et.c'], call: (t, as) => postType(t, typeBody(t), { as }) },
-  { name: 'GET /eventTypes', rule: 'auth/scopes-query-event-types', scopes: ['em.et.r'], call: (t, as) => send(t, { method: 'GET', path: '/eventTypes', as }) },
-  { name: 'GET /eventTypes/{eventTypeId}', rule: 'auth/scopes-get-event-type', scopes: ['em.et.r'], call: (t, as) => send(t, { method: 'GET', path: '/eventTypes/PlatformStandardEvent', as }) },
   {
-    name: 'PATCH /eventTypes/{eventTypeId}', rule: 'auth/scopes-patch-event-type', scopes: ['em.et.u'],
-    call: (t, as) => send(t, { method: 'PATCH', path: `/eventTypes/${t.prefix}missing${unknownId().slice(0, 8)}`, headers: { 'If-Match': '0' }, json: { op: 'replace', path: '/ttl', value: 30 }, as }),
+    name: 'GET /',
+    rule: 'auth/scopes-get-info',
+    scopes: ['em.r'],
+    call: (t, as) => send(t, { method: 'GET', path: '/', as }),
   },
   {
-    name: 'DELETE /eventTypes/{eventTypeId}', rule: 'auth/scopes-delete-event-type', scopes: ['em.et.d'],
-    call: (t, as) => send(t, { method: 'DELETE', path: `/eventTypes/${t.prefix}missing${unknownId().slice(0, 8)}`, headers: { 'If-Match': '0' }, as }),
+    name: 'POST /events',
+    rule: 'auth/scopes-create-event',
+    scopes: ['em.c', 'em.et.r'],
+    call: (t, as) => postEvent(t, standardBody(t), { as }),
   },
   {
-    name: 'POST /deleteEventsJobs', rule: 'auth/scopes-create-delete-job', scopes: ['em.d', 'em.dej.c', 'em.et.r'],
-    call: (t, as) => send(t, { method: 'POST', path: '/deleteEventsJobs', json: { filter: { typeId: `${t.prefix}nosuchtype` } }, as }),
+    name: 'GET /events',
+    rule: 'auth/scopes-query-events',
+    scopes: ['em.r'],
+    call: (t, as) => send(t, { method: 'GET', path: '/events', as }),
   },
-  { name: 'GET /deleteEventsJobs/{jobId}', rule: 'auth/scopes-get-delete-job', scopes: ['em.dej.r'], call: (t, as) => send(t, { method: 'GET', path: `/deleteEventsJobs/${unknownId()}`, as }) },
-  { name: 'POST /createEventsJobs', rule: 'auth/scopes-create-create-job', scopes: ['em.c', 'em.cej.c', 'em.et.r'], call: (t, as) => postCreateJob(t, [standardBody(t)], { as }) },
-  { name: 'GET /createEventsJobs/{jobId}', rule: 'auth/scopes-get-create-job', scopes: ['em.cej.r'], call: (t, as) => send(t, { method: 'GET', path: `/createEventsJobs/${unknownId()}`, as }) },
+  {
+    name: 'GET /events/{eventId}',
+    rule: 'auth/scopes-get-event',
+    scopes: ['em.r'],
+    call: (t, as) => send(t, { method: 'GET', path: `/events/${unknownId()}`, as }),
+  },
+  {
+    name: 'PUT /events/{eventId}',
+    rule: 'auth/scopes-update-event',
+    scopes: ['em.u', 'em.et.r'],
+    call: (t, as) => putEvent(t, unknownId(), '0', standardBody(t, { correlationId: unknownId() }), { as }),
+  },
+  {
+    name: 'POST /eventTypes',
+    rule: 'auth/scopes-create-event-type',
+    scopes: ['em.et.c'],
+    call: (t, as) => postType(t, typeBody(t), { as }),
+  },
+  {
+    name: 'GET /eventTypes',
+    rule: 'auth/scopes-query-event-types',
+    scopes: ['em.et.r'],
+    call: (t, as) => send(t, { method: 'GET', path: '/eventTypes', as }),
+  },
+  {
+    name: 'GET /eventTypes/{eventTypeId}',
+    rule: 'auth/scopes-get-event-type',
+    scopes: ['em.et.r'],
+    call: (t, as) => send(t, { method: 'GET', path: '/eventTypes/PlatformStandardEvent', as }),
+  },
+  {
+    name: 'PATCH /eventTypes/{eventTypeId}',
+    rule: 'auth/scopes-patch-event-type',
+    scopes: ['em.et.u'],
+    call: (t, as) =>
+      send(t, {
+        method: 'PATCH',
+        path: `/eventTypes/${t.prefix}missing${unknownId().slice(0, 8)}`,
+        headers: { 'If-Match': '0' },
+        json: { op: 'replace', path: '/ttl', value: 30 },
+        as,
+      }),
+  },
+  {
+    name: 'DELETE /eventTypes/{eventTypeId}',
+    rule: 'auth/scopes-delete-event-type',
+    scopes: ['em.et.d'],
+    call: (t, as) =>
+      send(t, {
+        method: 'DELETE',
+        path: `/eventTypes/${t.prefix}missing${unknownId().slice(0, 8)}`,
+        headers: { 'If-Match': '0' },
+        as,
+      }),
+  },
+  {
+    name: 'POST /deleteEventsJobs',
+    rule: 'auth/scopes-create-delete-job',
+    scopes: ['em.d', 'em.dej.c', 'em.et.r'],
+    call: (t, as) =>
+      send(t, { method: 'POST', path: '/deleteEventsJobs', json: { filter: { typeId: `${t.prefix}nosuchtype` } }, as }),
+  },
+  {
+    name: 'GET /deleteEventsJobs/{jobId}',
+    rule: 'auth/scopes-get-delete-job',
+    scopes: ['em.dej.r'],
+    call: (t, as) => send(t, { method: 'GET', path: `/deleteEventsJobs/${unknownId()}`, as }),
+  },
+  {
+    name: 'POST /createEventsJobs',
+    rule: 'auth/scopes-create-create-job',
+    scopes: ['em.c', 'em.cej.c', 'em.et.r'],
+    call: (t, as) => postCreateJob(t, [standardBody(t)], { as }),
+  },
+  {
+    name: 'GET /createEventsJobs/{jobId}',
+    rule: 'auth/scopes-get-create-job',
+    scopes: ['em.cej.r'],
+    call: (t, as) => send(t, { method: 'GET', path: `/createEventsJobs/${unknownId()}`, as }),
+  },
 ];
 
 /**
@@ -49,53 +124,114 @@ const OPERATIONS: Operation[] = [
  */
 const enforced = (op: Operation) => op.scopes.filter((s, i) => i === 0 || /^em\.(dej|cej)\.c$/.test(s));
 
-emTest(['auth/unauthorized-401', 'errors/error-body', 'errors/error-content-type'], 'every operation answers 401 with the error body without a token and with a token that is not valid', async (t) => {
-  for (const op of OPERATIONS) {
-    const none = await op.call(t, null);
-    expect(t, 'auth/unauthorized-401', none.status === 401, `${op.name} without a token not answered 401`, 'HTTP 401', seen(none));
-    checkErrorBody(t, none);
-  }
-  const reads = ['/', '/events', `/events/${unknownId()}`, '/eventTypes', '/eventTypes/PlatformStandardEvent', `/deleteEventsJobs/${unknownId()}`, `/createEventsJobs/${unknownId()}`];
-  for (const path of reads) {
-    const bogus = await t.send({ method: 'GET', path, headers: { authorization: 'Bearer not.a.valid-token' } }, { as: null });
-    expect(t, 'auth/unauthorized-401', bogus.status === 401, `GET ${path} with a malformed bearer token not answered 401`, 'HTTP 401', seen(bogus));
-    checkErrorBody(t, bogus);
-  }
-}, { budget: 24 });
+emTest(
+  ['auth/unauthorized-401', 'errors/error-body', 'errors/error-content-type'],
+  'every operation answers 401 with the error body without a token and with a token that is not valid',
+  async (t) => {
+    for (const op of OPERATIONS) {
+      const none = await op.call(t, null);
+      expect(
+        t,
+        'auth/unauthorized-401',
+        none.status === 401,
+        `${op.name} without a token not answered 401`,
+        'HTTP 401',
+        seen(none),
+      );
+      checkErrorBody(t, none);
+    }
+    const reads = [
+      '/',
+      '/events',
+      `/events/${unknownId()}`,
+      '/eventTypes',
+      '/eventTypes/PlatformStandardEvent',
+      `/deleteEventsJobs/${unknownId()}`,
+      `/createEventsJobs/${unknownId()}`,
+    ];
+    for (const path of reads) {
+      const bogus = await t.send(
+        { method: 'GET', path, headers: { authorization: 'Bearer not.a.valid-token' } },
+        { as: null },
+      );
+      expect(
+        t,
+        'auth/unauthorized-401',
+        bogus.status === 401,
+        `GET ${path} with a malformed bearer token not answered 401`,
+        'HTTP 401',
+        seen(bogus),
+      );
+      checkErrorBody(t, bogus);
+    }
+  },
+  { budget: 24 },
+);
 
-emTest(['auth/forbidden-403', 'errors/error-body', 'errors/error-content-type'], 'every operation answers 403 with the error body to a token granted none of the scopes', async (t) => {
-  if (!t.session.tokens.has('noScopes')) t.skip('principals.noScopes is not configured');
-  for (const op of OPERATIONS) {
-    const res = await op.call(t, 'noScopes');
-    expect(t, 'auth/forbidden-403', res.status === 403, `${op.name} served to a token without scopes`, 'HTTP 403', seen(res));
-    checkErrorBody(t, res);
-  }
-}, { budget: 14 });
+emTest(
+  ['auth/forbidden-403', 'errors/error-body', 'errors/error-content-type'],
+  'every operation answers 403 with the error body to a token granted none of the scopes',
+  async (t) => {
+    if (!t.session.tokens.has('noScopes')) t.skip('principals.noScopes is not configured');
+    for (const op of OPERATIONS) {
+      const res = await op.call(t, 'noScopes');
+      expect(
+        t,
+        'auth/forbidden-403',
+        res.status === 403,
+        `${op.name} served to a token without scopes`,
+        'HTTP 403',
+        seen(res),
+      );
+      checkErrorBody(t, res);
+    }
+  },
+  { budget: 14 },
+);
 
 for (const op of OPERATIONS) {
   for (const scope of enforced(op)) {
-    emTest([op.rule, 'auth/forbidden-403'], `${op.name} answers 403 to a token without ${scope}`, async (t) => {
-      const who = `without:${scope}` as const;
-      if (!t.session.tokens.has(who)) t.skip(`principals.withoutScope["${scope}"] is not configured`);
-      const res = await op.call(t, who);
-      expect(t, op.rule, res.status === 403, `${op.name} served to a token without ${scope}`, 'HTTP 403', seen(res));
-      expect(t, 'auth/forbidden-403', Array.isArray(res.json), `${op.name}: 403 without the error body`, 'the error body', seen(res));
-    }, { budget: 1, readOnly: op.name.startsWith('GET') });
+    emTest(
+      [op.rule, 'auth/forbidden-403'],
+      `${op.name} answers 403 to a token without ${scope}`,
+      async (t) => {
+        const who = `without:${scope}` as const;
+        if (!t.session.tokens.has(who)) t.skip(`principals.withoutScope["${scope}"] is not configured`);
+        const res = await op.call(t, who);
+        expect(t, op.rule, res.status === 403, `${op.name} served to a token without ${scope}`, 'HTTP 403', seen(res));
+        expect(
+          t,
+          'auth/forbidden-403',
+          Array.isArray(res.json),
+          `${op.name}: 403 without the error body`,
+          'the error body',
+          seen(res),
+        );
+      },
+      { budget: 1, readOnly: op.name.startsWith('GET') },
+    );
   }
 }
 
-emTest(['auth/all-scopes-required'], 'whether an operation listing several scopes needs all of them (not documented)', async (t) => {
-  const seenText: string[] = [];
-  for (const op of OPERATIONS.filter((o) => o.scopes.length > 1)) {
-    for (const scope of op.scopes.filter((s) => !enforced(op).includes(s))) {
-      const who = `without:${scope}` as const;
-      if (!t.session.tokens.has(who)) {
-        seenText.push(`${op.name} without ${scope}: no such principal configured`);
-        continue;
+emTest(
+  ['auth/all-scopes-required'],
+  'whether an operation listing several scopes needs all of them (not documented)',
+  async (t) => {
+    const seenText: string[] = [];
+    for (const op of OPERATIONS.filter((o) => o.scopes.length > 1)) {
+      for (const scope of op.scopes.filter((s) => !enforced(op).includes(s))) {
+        const who = `without:${scope}` as const;
+        if (!t.session.tokens.has(who)) {
+          seenText.push(`${op.name} without ${scope}: no such principal configured`);
+          continue;
+        }
+        const res = await op.call(t, who);
+        seenText.push(
+          `${op.name} without ${scope}: HTTP ${res.status}${res.status === 403 ? ' (all listed scopes required)' : ' (not required)'}`,
+        );
       }
-      const res = await op.call(t, who);
-      seenText.push(`${op.name} without ${scope}: HTTP ${res.status}${res.status === 403 ? ' (all listed scopes required)' : ' (not required)'}`);
     }
-  }
-  t.observe(R('auth/all-scopes-required'), seenText.join('; '));
-}, { budget: 6 });
+    t.observe(R('auth/all-scopes-required'), seenText.join('; '));
+  },
+  { budget: 6 },
+);

@@ -15,7 +15,8 @@ export interface FieldCase {
   what: string;
 }
 
-const describe = (v: unknown) => (typeof v === 'string' && v.length > 20 ? `a string of ${v.length} characters` : JSON.stringify(v));
+const describe = (v: unknown) =>
+  typeof v === 'string' && v.length > 20 ? `a string of ${v.length} characters` : JSON.stringify(v);
 
 /** Strings of a length range built from a length and a character, so shrinking shortens them. */
 const stringOfLength = (min: number, max: number) =>
@@ -35,11 +36,18 @@ const WRONG_TYPES: Record<string, unknown[]> = { severity: [1.5, '12', true], ac
 
 async function standardSchema(): Promise<Record<string, JsonSchema>> {
   const doc = await contractOf(SERVICE);
-  return ((doc.components?.schemas?.StandardEvent as JsonSchema | undefined)?.properties ?? {}) as Record<string, JsonSchema>;
+  return ((doc.components?.schemas?.StandardEvent as JsonSchema | undefined)?.properties ?? {}) as Record<
+    string,
+    JsonSchema
+  >;
 }
 
 const caseOf = (field: string, value: unknown, valid: boolean): FieldCase => ({
-  field, value, valid, rule: valid ? STANDARD_RULES[field].ok : STANDARD_RULES[field].bad, what: `${field} ${describe(value)}`,
+  field,
+  value,
+  valid,
+  rule: valid ? STANDARD_RULES[field].ok : STANDARD_RULES[field].bad,
+  what: `${field} ${describe(value)}`,
 });
 
 /**
@@ -59,24 +67,47 @@ export async function standardFieldCases(): Promise<{ boundaries: FieldCase[]; a
   const max = (f: string) => (props[f] as { maxLength?: number } | undefined)?.maxLength ?? 255;
   const arbitrary = fc.oneof(
     fc.integer({ min: -150, max: 250 }).map((v) => caseOf('severity', v, v >= 1 && v <= 99)),
-    ...['description', 'code', 'source'].map((f) => stringOfLength(0, max(f) + 40).map((v) => caseOf(f, v, v.length <= max(f)))),
-    fc.oneof(fc.boolean(), fc.constantFrom<unknown>('false', 0, 'yes', [])).map((v) => caseOf('acknowledged', v, typeof v === 'boolean')),
+    ...['description', 'code', 'source'].map((f) =>
+      stringOfLength(0, max(f) + 40).map((v) => caseOf(f, v, v.length <= max(f))),
+    ),
+    fc
+      .oneof(fc.boolean(), fc.constantFrom<unknown>('false', 0, 'yes', []))
+      .map((v) => caseOf('acknowledged', v, typeof v === 'boolean')),
   );
   return { boundaries, arbitrary };
 }
 
 /** Field types of custom fields, and for each valid and invalid values with the rule a refusal falls under. */
-export const CUSTOM_FIELD_TYPES = ['STRING', 'INTEGER', 'DOUBLE', 'BOOLEAN', 'LINK', 'TIMESTAMP', 'UUID', 'ENUM'] as const;
+export const CUSTOM_FIELD_TYPES = [
+  'STRING',
+  'INTEGER',
+  'DOUBLE',
+  'BOOLEAN',
+  'LINK',
+  'TIMESTAMP',
+  'UUID',
+  'ENUM',
+] as const;
 export const ENUM_VALUES = ['LOW', 'MEDIUM', 'HIGH'];
 
 /** Name of the custom field of a type in the all-types event type. */
 export const customFieldName = (type: string) => `f${type.toLowerCase()}`;
 
 const badRule = (type: string) =>
-  type === 'LINK' ? 'events/link-value-quoted' : type === 'UUID' ? 'events/invalid-uuid-field-400' : type === 'ENUM' ? 'event-types/enum-values-rule' : 'events/incompatible-value-400';
+  type === 'LINK'
+    ? 'events/link-value-quoted'
+    : type === 'UUID'
+      ? 'events/invalid-uuid-field-400'
+      : type === 'ENUM'
+        ? 'event-types/enum-values-rule'
+        : 'events/incompatible-value-400';
 
 const customCase = (type: string, value: unknown, valid: boolean): FieldCase => ({
-  field: customFieldName(type), value, valid, rule: valid ? 'events/custom-field-value-types' : badRule(type), what: `${type} field ${describe(value)}`,
+  field: customFieldName(type),
+  value,
+  valid,
+  rule: valid ? 'events/custom-field-value-types' : badRule(type),
+  what: `${type} field ${describe(value)}`,
 });
 
 const VALID_EXAMPLES: Record<string, unknown[]> = {
@@ -108,13 +139,36 @@ export function customFieldCases(): { examples: FieldCase[]; arbitrary: fc.Arbit
   ]);
   const arbitrary = fc.oneof(
     fc.string({ maxLength: 40 }).map((v) => customCase('STRING', v, true)),
-    fc.oneof(fc.integer().map((v) => customCase('INTEGER', v, true)), fc.double({ noNaN: true, noDefaultInfinity: true }).filter((v) => !Number.isInteger(v)).map((v) => customCase('INTEGER', v, false))),
-    fc.double({ noNaN: true, noDefaultInfinity: true, min: -1e9, max: 1e9 }).filter((v) => !Object.is(v, -0)).map((v) => customCase('DOUBLE', v, true)),
-    fc.oneof(fc.boolean().map((v) => customCase('BOOLEAN', v, true)), fc.integer({ min: 0, max: 1 }).map((v) => customCase('BOOLEAN', v, false))),
-    fc.oneof(fc.webUrl().map((v) => customCase('LINK', v, true)), fc.integer().map((v) => customCase('LINK', v, false))),
-    fc.date({ min: new Date('2000-01-01T00:00:00Z'), max: new Date('2099-12-31T23:59:59Z'), noInvalidDate: true }).map((d) => customCase('TIMESTAMP', d.toISOString(), true)),
-    fc.oneof(fc.uuid({ version: 4 }).map((v) => customCase('UUID', v, true)), fc.uuid({ version: 4 }).map((v) => customCase('UUID', v.slice(0, -1), false))),
-    fc.oneof(fc.constantFrom(...ENUM_VALUES).map((v) => customCase('ENUM', v, true)), fc.constantFrom(...ENUM_VALUES).map((v) => customCase('ENUM', `${v}X`, false))),
+    fc.oneof(
+      fc.integer().map((v) => customCase('INTEGER', v, true)),
+      fc
+        .double({ noNaN: true, noDefaultInfinity: true })
+        .filter((v) => !Number.isInteger(v))
+        .map((v) => customCase('INTEGER', v, false)),
+    ),
+    fc
+      .double({ noNaN: true, noDefaultInfinity: true, min: -1e9, max: 1e9 })
+      .filter((v) => !Object.is(v, -0))
+      .map((v) => customCase('DOUBLE', v, true)),
+    fc.oneof(
+      fc.boolean().map((v) => customCase('BOOLEAN', v, true)),
+      fc.integer({ min: 0, max: 1 }).map((v) => customCase('BOOLEAN', v, false)),
+    ),
+    fc.oneof(
+      fc.webUrl().map((v) => customCase('LINK', v, true)),
+      fc.integer().map((v) => customCase('LINK', v, false)),
+    ),
+    fc
+      .date({ min: new Date('2000-01-01T00:00:00Z'), max: new Date('2099-12-31T23:59:59Z'), noInvalidDate: true })
+      .map((d) => customCase('TIMESTAMP', d.toISOString(), true)),
+    fc.oneof(
+      fc.uuid({ version: 4 }).map((v) => customCase('UUID', v, true)),
+      fc.uuid({ version: 4 }).map((v) => customCase('UUID', v.slice(0, -1), false)),
+    ),
+    fc.oneof(
+      fc.constantFrom(...ENUM_VALUES).map((v) => customCase('ENUM', v, true)),
+      fc.constantFrom(...ENUM_VALUES).map((v) => customCase('ENUM', `${v}X`, false)),
+    ),
   );
   return { examples, arbitrary };
 }
@@ -130,7 +184,20 @@ const pad = (n: number, w = 2) => String(n).padStart(w, '0');
 
 /** Timestamps within the last day, written in a valid UTC form or broken in one way. */
 export function timestampCase(): fc.Arbitrary<TimestampCase> {
-  const forms = ['Z', '+00:00', 'millis-Z', 'offset+02:00', 'offset-05:30', 'no-zone', 'date-only', 'month-13', 'feb-30', 'hour-25', 'epoch-number', 'words'] as const;
+  const forms = [
+    'Z',
+    '+00:00',
+    'millis-Z',
+    'offset+02:00',
+    'offset-05:30',
+    'no-zone',
+    'date-only',
+    'month-13',
+    'feb-30',
+    'hour-25',
+    'epoch-number',
+    'words',
+  ] as const;
   return fc.tuple(fc.integer({ min: 60_000, max: 86_000_000 }), fc.constantFrom(...forms)).map(([ago, form]) => {
     const d = new Date(Date.now() - ago);
     const date = `${d.getUTCFullYear()}-${pad(d.getUTCMonth() + 1)}-${pad(d.getUTCDate())}`;

@@ -20,7 +20,16 @@ export function checkErrorBody(t: RuleContext, res: HttpResponse): void {
   }
   if (t.declares(R('errors/error-body'))) {
     const items = Array.isArray(res.json) ? (res.json as Array<Record<string, unknown>>) : [];
-    const ok = items.length > 0 && items.every((e) => !!e && typeof e === 'object' && typeof e.logref === 'string' && UUID.test(e.logref) && typeof e.message === 'string');
+    const ok =
+      items.length > 0 &&
+      items.every(
+        (e) =>
+          !!e &&
+          typeof e === 'object' &&
+          typeof e.logref === 'string' &&
+          UUID.test(e.logref) &&
+          typeof e.message === 'string',
+      );
     t.verify(R('errors/error-body'), ok, {
       title: 'error body is not an array of {logref, message}',
       expected: '[{"logref": uuid, "message": string}, …]',
@@ -40,7 +49,13 @@ export function checkHal(t: RuleContext, res: HttpResponse): void {
 }
 
 /** Input that breaks `rule` is rejected (400 unless told), with the documented error body. */
-export function rejected(t: RuleContext, rule: string, res: HttpResponse, what: string, statuses: readonly number[] = [400]): void {
+export function rejected(
+  t: RuleContext,
+  rule: string,
+  res: HttpResponse,
+  what: string,
+  statuses: readonly number[] = [400],
+): void {
   t.check(R(rule), statuses.includes(res.status), {
     title: `not rejected: ${what}`,
     expected: `HTTP ${statuses.join(' or ')} for ${what}`,
@@ -50,7 +65,13 @@ export function rejected(t: RuleContext, rule: string, res: HttpResponse, what: 
 }
 
 /** Input that keeps `rule` is accepted. */
-export function accepted(t: RuleContext, rule: string, res: HttpResponse, what: string, statuses: readonly number[] = [201]): void {
+export function accepted(
+  t: RuleContext,
+  rule: string,
+  res: HttpResponse,
+  what: string,
+  statuses: readonly number[] = [201],
+): void {
   t.check(R(rule), statuses.includes(res.status), {
     title: `valid input refused: ${what}`,
     expected: `HTTP ${statuses.join(' or ')} for ${what}`,
@@ -60,13 +81,31 @@ export function accepted(t: RuleContext, rule: string, res: HttpResponse, what: 
 }
 
 /** A condition of `rule`, ending the test when false. */
-export function expect(t: RuleContext, rule: string, ok: boolean, title: string, expected: string, received: string | (() => string)): void {
+export function expect(
+  t: RuleContext,
+  rule: string,
+  ok: boolean,
+  title: string,
+  expected: string,
+  received: string | (() => string),
+): void {
   t.check(R(rule), ok, { title, expected, received: ok ? '' : typeof received === 'function' ? received() : received });
 }
 
 /** A condition of `rule` that lets the test go on when false (it fails at its end). */
-export function verify(t: RuleContext, rule: string, ok: boolean, title: string, expected: string, received: string | (() => string)): boolean {
-  return t.verify(R(rule), ok, { title, expected, received: ok ? '' : typeof received === 'function' ? received() : received });
+export function verify(
+  t: RuleContext,
+  rule: string,
+  ok: boolean,
+  title: string,
+  expected: string,
+  received: string | (() => string),
+): boolean {
+  return t.verify(R(rule), ok, {
+    title,
+    expected,
+    received: ok ? '' : typeof received === 'function' ? received() : received,
+  });
 }
 
 /** The integer entity tag of an ETag header (`"3"`, `3`, `W/"3"`), or undefined. */

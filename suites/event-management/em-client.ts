@@ -19,7 +19,12 @@ export const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{1
 export const DAY_MS = 86_400_000;
 
 /** Declares an Event Management rule test; rule slugs are relative to the service. */
-export function emTest(rules: string[], name: string, fn: (t: RuleContext) => Promise<void>, opts?: RuleTestOptions): void {
+export function emTest(
+  rules: string[],
+  name: string,
+  fn: (t: RuleContext) => Promise<void>,
+  opts?: RuleTestOptions,
+): void {
   ruleTest(SERVICE, rules.map(R), name, fn, opts);
 }
 
@@ -113,9 +118,14 @@ export function fixtures(t: RuleContext): EmFixtures {
 }
 
 /** A configured fixture, or a skip naming the missing key. */
-export function fixture<K extends keyof EmFixtures>(t: RuleContext, key: K, why = 'this rule'): NonNullable<EmFixtures[K]> {
+export function fixture<K extends keyof EmFixtures>(
+  t: RuleContext,
+  key: K,
+  why = 'this rule',
+): NonNullable<EmFixtures[K]> {
   const v = fixtures(t)[key];
-  if (v === undefined || v === null || (Array.isArray(v) && v.length === 0)) t.skip(`fixtures.eventManagement.${String(key)} is not configured; ${why} needs it`);
+  if (v === undefined || v === null || (Array.isArray(v) && v.length === 0))
+    t.skip(`fixtures.eventManagement.${String(key)} is not configured; ${why} needs it`);
   return v as NonNullable<EmFixtures[K]>;
 }
 
@@ -144,7 +154,11 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
  * Repeats a read until `done` holds or the deadline passes (eventual consistency: the document
  * allows 100 ms); returns the last value and whether it held.
  */
-export async function eventually<T>(probe: () => Promise<T>, done: (v: T) => boolean, deadlineMs = VISIBILITY_DEADLINE_MS): Promise<{ value: T; ok: boolean; elapsedMs: number }> {
+export async function eventually<T>(
+  probe: () => Promise<T>,
+  done: (v: T) => boolean,
+  deadlineMs = VISIBILITY_DEADLINE_MS,
+): Promise<{ value: T; ok: boolean; elapsedMs: number }> {
   const started = Date.now();
   for (let attempt = 0; ; attempt++) {
     const value = await probe();
@@ -169,7 +183,13 @@ export interface JobTrace {
 }
 
 /** Polls a job's status until it is final or the deadline passes. */
-export async function pollJob(sendFn: Sender, kind: 'create' | 'delete', id: string, as?: As, deadlineMs = JOB_DEADLINE_MS): Promise<JobTrace> {
+export async function pollJob(
+  sendFn: Sender,
+  kind: 'create' | 'delete',
+  id: string,
+  as?: As,
+  deadlineMs = JOB_DEADLINE_MS,
+): Promise<JobTrace> {
   const path = `/${kind === 'create' ? 'createEventsJobs' : 'deleteEventsJobs'}/${encodeURIComponent(id)}`;
   const trace: JobTrace = { seen: [], last: undefined as unknown as HttpResponse };
   const started = Date.now();

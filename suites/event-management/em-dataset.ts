@@ -25,9 +25,18 @@ export function fileDataset(label: string): (t: RuleContext) => Promise<Dataset>
   let pending: Promise<Dataset | string> | undefined;
   return async (t) => {
     pending ??= (async () => {
-      const type = await createType(t, {
-        fields: [field('n', 'INTEGER', { filterable: true }), field('grp', 'STRING', { filterable: true }), field('flag', 'BOOLEAN', { filterable: true }), field('note', 'STRING')],
-      }, { fileScope: scope });
+      const type = await createType(
+        t,
+        {
+          fields: [
+            field('n', 'INTEGER', { filterable: true }),
+            field('grp', 'STRING', { filterable: true }),
+            field('flag', 'BOOLEAN', { filterable: true }),
+            field('note', 'STRING'),
+          ],
+        },
+        { fileScope: scope },
+      );
       const base = Date.now() - 3 * 3_600_000 + Math.floor(Math.random() * 1000);
       const inputs = Array.from({ length: DATASET_SIZE }, (_, i) => ({
         typeId: type.id,
@@ -43,7 +52,7 @@ export function fileDataset(label: string): (t: RuleContext) => Promise<Dataset>
       return { typeId: type.id as string, events: created.reverse() };
     })().catch((e: unknown) => `the dataset could not be created: ${(e as Error).message}`);
     const d = await pending;
-    if (typeof d === "string") return t.skip(d);
+    if (typeof d === 'string') return t.skip(d);
     return d;
   };
 }

@@ -2,8 +2,22 @@ import type { HttpResponse } from '../engine/http-client.ts';
 import type { RuleContext } from '../engine/rule-test.ts';
 import { session } from '../engine/session.ts';
 import {
-  DAY_MS, SERVICE, VISIBILITY_DEADLINE_MS, backgroundSender, body, entity, eventually, fixtures, homeTenant, iso, pollJob, seen, senderOf, tag,
-  type As, type Sender,
+  DAY_MS,
+  SERVICE,
+  VISIBILITY_DEADLINE_MS,
+  backgroundSender,
+  body,
+  entity,
+  eventually,
+  fixtures,
+  homeTenant,
+  iso,
+  pollJob,
+  seen,
+  senderOf,
+  tag,
+  type As,
+  type Sender,
 } from './em-client.ts';
 
 /** A field of an event type as the suite sends it. */
@@ -17,7 +31,11 @@ export interface FieldSpec {
 }
 
 /** A field definition. */
-export const field = (name: string, type: string, extra: Partial<FieldSpec> = {}): FieldSpec => ({ name, type, ...extra });
+export const field = (name: string, type: string, extra: Partial<FieldSpec> = {}): FieldSpec => ({
+  name,
+  type,
+  ...extra,
+});
 
 /** An event type ID unique to the run, in the documented `<tenant>.<alphanumeric>` form (bare when the tenant is unknown). */
 export function typeId(t: RuleContext, label = 'et'): string {
@@ -79,7 +97,8 @@ export async function runDeleteJob(send: Sender, filter: Record<string, unknown>
   let last = '';
   for (let attempt = 0; attempt < 3; attempt++) {
     const res = await send({ method: 'POST', path: '/deleteEventsJobs', json: { filter }, as });
-    if (res.status !== 202 || typeof body(res).id !== 'string') throw new Error(`delete job refused for ${JSON.stringify(filter)}: ${seen(res, 160)}`);
+    if (res.status !== 202 || typeof body(res).id !== 'string')
+      throw new Error(`delete job refused for ${JSON.stringify(filter)}: ${seen(res, 160)}`);
     const trace = await pollJob(send, 'delete', body(res).id, as);
     if (trace.final?.state === 'FINISHED') return String(trace.final.details?.resultDescription ?? '');
     last = trace.final ? JSON.stringify(trace.final) : seen(trace.last, 160);
@@ -93,7 +112,12 @@ const releases = new Map<string, () => void>();
 /** Records an event type for deletion after the test (or after the file, for a `fileScope`). */
 export function trackType(t: RuleContext, id: string, as?: As, fileScope?: string): () => void {
   const createdAt = Date.now();
-  const resource = { kind: 'event type', id, label: as ? `of ${as}` : undefined, cleanup: () => removeType(backgroundSender(), id, as, createdAt) };
+  const resource = {
+    kind: 'event type',
+    id,
+    label: as ? `of ${as}` : undefined,
+    cleanup: () => removeType(backgroundSender(), id, as, createdAt),
+  };
   const release = fileScope ? session().ledger.track(fileScope, { service: SERVICE, ...resource }) : t.track(resource);
   releases.set(id, release);
   return release;
@@ -106,22 +130,36 @@ export function typeDeleted(id: string): void {
 }
 
 /** POST /eventTypes as it is; a created type is tracked. */
-export async function postType(t: RuleContext, json: unknown, opts: { as?: As; query?: Record<string, string>; fileScope?: string } = {}): Promise<HttpResponse> {
+export async function postType(
+  t: RuleContext,
+  json: unknown,
+  opts: { as?: As; query?: Record<string, string>; fileScope?: string } = {},
+): Promise<HttpResponse> {
   const res = await senderOf(t)({ method: 'POST', path: '/eventTypes', json, query: opts.query, as: opts.as });
   if (res.status === 201 && typeof body(res).id === 'string') trackType(t, body(res).id, opts.as, opts.fileScope);
   return res;
 }
 
 /** Creates an event type a test needs; a refusal skips the test (creation is judged by event-types/create-201). */
-export async function createType(t: RuleContext, over: Record<string, unknown> = {}, opts: { as?: As; fileScope?: string } = {}): Promise<Record<string, any>> {
+export async function createType(
+  t: RuleContext,
+  over: Record<string, unknown> = {},
+  opts: { as?: As; fileScope?: string } = {},
+): Promise<Record<string, any>> {
   const res = await postType(t, typeBody(t, over), opts);
-  if (res.status !== 201 || typeof body(res).id !== 'string') t.skip(`could not create an event type (${seen(res, 200)}); judged by event-types/create-201`);
+  if (res.status !== 201 || typeof body(res).id !== 'string')
+    t.skip(`could not create an event type (${seen(res, 200)}); judged by event-types/create-201`);
   return body(res);
 }
 
 /** Records events another principal created in a type, deleted (before the type) after the test. */
 export function trackForeignEvents(t: RuleContext, id: string, as: As): () => void {
-  return t.track({ kind: 'events', id: `typeId=${id}`, label: `of ${as}`, cleanup: async () => void (await runDeleteJob(backgroundSender(), { typeId: id }, as)) });
+  return t.track({
+    kind: 'events',
+    id: `typeId=${id}`,
+    label: `of ${as}`,
+    cleanup: async () => void (await runDeleteJob(backgroundSender(), { typeId: id }, as)),
+  });
 }
 
 // ---------------------------------------------------------------- standard events
@@ -175,7 +213,12 @@ async function sweepStandardEvents(standard: string, prefix: string): Promise<vo
         const e = body(got);
         if (e.source === prefix) return 200;
         const { id: _id, etag, _links, sharing, ...rest } = e;
-        const put = await send({ method: 'PUT', path: `/events/${id}`, headers: { 'If-Match': String(etag) }, json: { ...rest, source: prefix } });
+        const put = await send({
+          method: 'PUT',
+          path: `/events/${id}`,
+          headers: { 'If-Match': String(etag) },
+          json: { ...rest, source: prefix },
+        });
         return put.status === 200 ? 200 : put.status;
       },
       (s) => s === 200 || s === 404,
@@ -187,7 +230,12 @@ async function sweepStandardEvents(standard: string, prefix: string): Promise<vo
 
 /** A valid standard event body carrying the run's marker. */
 export function standardBody(t: RuleContext, over: Record<string, unknown> = {}): Record<string, unknown> {
-  return { timestamp: iso(-60_000 - Math.floor(Math.random() * 60_000)), entityId: entity(t), source: marker(t), ...over };
+  return {
+    timestamp: iso(-60_000 - Math.floor(Math.random() * 60_000)),
+    entityId: entity(t),
+    source: marker(t),
+    ...over,
+  };
 }
 
 /** Whether a body is one of a standard event. */
@@ -205,7 +253,11 @@ export function noteEventWrite(t: RuleContext, json: unknown, res: HttpResponse)
 }
 
 /** POST /events as it is; what it creates is cleaned up. */
-export async function postEvent(t: RuleContext, json: unknown, opts: { as?: As; query?: Record<string, string> } = {}): Promise<HttpResponse> {
+export async function postEvent(
+  t: RuleContext,
+  json: unknown,
+  opts: { as?: As; query?: Record<string, string> } = {},
+): Promise<HttpResponse> {
   if (isStandard(t, json)) registerStandardSweep(t);
   const res = await senderOf(t)({ method: 'POST', path: '/events', json, query: opts.query, as: opts.as });
   noteEventWrite(t, json, res);
@@ -213,8 +265,21 @@ export async function postEvent(t: RuleContext, json: unknown, opts: { as?: As; 
 }
 
 /** PUT /events/{id} as it is; a standard event it changes is given its marker back later. */
-export async function putEvent(t: RuleContext, id: string, ifMatch: string | undefined, json: unknown, opts: { as?: As; query?: Record<string, string> } = {}): Promise<HttpResponse> {
-  const res = await senderOf(t)({ method: 'PUT', path: `/events/${encodeURIComponent(id)}`, json, query: opts.query, headers: ifMatch === undefined ? {} : { 'If-Match': ifMatch }, as: opts.as });
+export async function putEvent(
+  t: RuleContext,
+  id: string,
+  ifMatch: string | undefined,
+  json: unknown,
+  opts: { as?: As; query?: Record<string, string> } = {},
+): Promise<HttpResponse> {
+  const res = await senderOf(t)({
+    method: 'PUT',
+    path: `/events/${encodeURIComponent(id)}`,
+    json,
+    query: opts.query,
+    headers: ifMatch === undefined ? {} : { 'If-Match': ifMatch },
+    as: opts.as,
+  });
   if (res.status === 200 && isStandard(t, json) && body(res).source !== marker(t)) {
     registerStandardSweep(t);
     touchStandard(id);
@@ -227,9 +292,13 @@ export async function putEvent(t: RuleContext, id: string, ifMatch: string | und
  * test (creation is judged by events/create-201).
  */
 export async function createEvent(t: RuleContext, json: Record<string, unknown>): Promise<Record<string, any>> {
-  const r = await eventually(() => postEvent(t, json), (res) => res.status !== 404);
+  const r = await eventually(
+    () => postEvent(t, json),
+    (res) => res.status !== 404,
+  );
   const res = r.value;
-  if (res.status !== 201 || typeof body(res).id !== 'string') t.skip(`could not create an event (${seen(res, 200)}); judged by events/create-201`);
+  if (res.status !== 201 || typeof body(res).id !== 'string')
+    t.skip(`could not create an event (${seen(res, 200)}); judged by events/create-201`);
   return body(res);
 }
 
@@ -256,14 +325,24 @@ export function noteCreateJobResults(t: RuleContext, details: unknown): void {
 }
 
 /** Creates events of a type through one create job (at most 50) and returns them in input order; skips when that fails. */
-export async function createEventsInBulk(t: RuleContext, events: Array<Record<string, unknown>>): Promise<Array<Record<string, any>>> {
+export async function createEventsInBulk(
+  t: RuleContext,
+  events: Array<Record<string, unknown>>,
+): Promise<Array<Record<string, any>>> {
   const res = await postCreateJob(t, events);
-  if (res.status !== 202 || typeof body(res).id !== 'string') t.skip(`could not start a create job (${seen(res, 200)}); judged by jobs/create-job-202`);
+  if (res.status !== 202 || typeof body(res).id !== 'string')
+    t.skip(`could not start a create job (${seen(res, 200)}); judged by jobs/create-job-202`);
   const trace = await pollJob(senderOf(t), 'create', body(res).id);
   noteCreateJobResults(t, trace.final?.details);
   const items = trace.final?.details?.resultDescription;
-  if (!Array.isArray(items) || items.length !== events.length || items.some((i: any) => String(i?.resultCode) !== '201' || typeof i?.event?.id !== 'string')) {
-    t.skip(`the create job did not create every event (${trace.final ? JSON.stringify(trace.final).slice(0, 200) : seen(trace.last, 160)}); judged by jobs/create-details`);
+  if (
+    !Array.isArray(items) ||
+    items.length !== events.length ||
+    items.some((i: any) => String(i?.resultCode) !== '201' || typeof i?.event?.id !== 'string')
+  ) {
+    t.skip(
+      `the create job did not create every event (${trace.final ? JSON.stringify(trace.final).slice(0, 200) : seen(trace.last, 160)}); judged by jobs/create-details`,
+    );
   }
   return items.map((i: any) => i.event as Record<string, any>);
 }

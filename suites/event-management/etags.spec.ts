@@ -21,8 +21,20 @@ interface EventReal {
 
 /** Reads the event until its etag is the model's (a change may take 100 ms to show). */
 async function readEvent(m: EventModel, r: EventReal): Promise<HttpResponse> {
-  const res = (await eventually(() => send(r.t, { method: 'GET', path: `/events/${r.id}` }), (x) => x.status === 200 && body(x).etag === m.etag)).value;
-  expect(r.t, 'events/etag-counter', res.status === 200 && body(res).etag === m.etag, 'the etag changed without a successful PUT (or the event is gone)', `etag ${m.etag}`, seen(res, 160));
+  const res = (
+    await eventually(
+      () => send(r.t, { method: 'GET', path: `/events/${r.id}` }),
+      (x) => x.status === 200 && body(x).etag === m.etag,
+    )
+  ).value;
+  expect(
+    r.t,
+    'events/etag-counter',
+    res.status === 200 && body(res).etag === m.etag,
+    'the etag changed without a successful PUT (or the event is gone)',
+    `etag ${m.etag}`,
+    seen(res, 160),
+  );
   return res;
 }
 
@@ -30,7 +42,14 @@ class GetEvent implements fc.AsyncCommand<EventModel, EventReal> {
   check = () => true;
   async run(m: EventModel, r: EventReal) {
     const res = await readEvent(m, r);
-    expect(r.t, 'etags/event-etag-header', etagOf(res) === m.etag, 'GET ETag header does not identify the current etag', `ETag "${m.etag}"`, res.headers.etag ?? '(none)');
+    expect(
+      r.t,
+      'etags/event-etag-header',
+      etagOf(res) === m.etag,
+      'GET ETag header does not identify the current etag',
+      `ETag "${m.etag}"`,
+      res.headers.etag ?? '(none)',
+    );
   }
   toString = () => 'GET';
 }
@@ -39,8 +58,19 @@ class GetEventIfNoneMatchCurrent implements fc.AsyncCommand<EventModel, EventRea
   check = () => true;
   async run(m: EventModel, r: EventReal) {
     const current = await readEvent(m, r);
-    const res = await send(r.t, { method: 'GET', path: `/events/${r.id}`, headers: { 'If-None-Match': current.headers.etag ?? String(m.etag) } });
-    expect(r.t, 'etags/get-event-304', res.status === 304 && res.text === '', 'a matching If-None-Match not answered 304 without a body', 'HTTP 304, no body', seen(res, 160));
+    const res = await send(r.t, {
+      method: 'GET',
+      path: `/events/${r.id}`,
+      headers: { 'If-None-Match': current.headers.etag ?? String(m.etag) },
+    });
+    expect(
+      r.t,
+      'etags/get-event-304',
+      res.status === 304 && res.text === '',
+      'a matching If-None-Match not answered 304 without a body',
+      'HTTP 304, no body',
+      seen(res, 160),
+    );
   }
   toString = () => 'GET If-None-Match current';
 }
@@ -51,7 +81,14 @@ class GetEventIfNoneMatchStale implements fc.AsyncCommand<EventModel, EventReal>
     await readEvent(m, r);
     const old = m.stale[m.stale.length - 1];
     const res = await send(r.t, { method: 'GET', path: `/events/${r.id}`, headers: { 'If-None-Match': String(old) } });
-    expect(r.t, 'etags/get-event-304', res.status === 200 && body(res).etag === m.etag, 'an outdated If-None-Match not answered 200 with the event', `HTTP 200 with etag ${m.etag}`, seen(res, 160));
+    expect(
+      r.t,
+      'etags/get-event-304',
+      res.status === 200 && body(res).etag === m.etag,
+      'an outdated If-None-Match not answered 200 with the event',
+      `HTTP 200 with etag ${m.etag}`,
+      seen(res, 160),
+    );
   }
   toString = () => 'GET If-None-Match stale';
 }
@@ -61,10 +98,31 @@ class PutCurrent implements fc.AsyncCommand<EventModel, EventReal> {
   check = () => true;
   async run(m: EventModel, r: EventReal) {
     const res = await putEvent(r.t, r.id, String(m.etag), { ...r.request, severity: this.severity });
-    expect(r.t, 'events/update-200', res.status === 200, 'PUT with the current etag refused', 'HTTP 200', seen(res, 160));
+    expect(
+      r.t,
+      'events/update-200',
+      res.status === 200,
+      'PUT with the current etag refused',
+      'HTTP 200',
+      seen(res, 160),
+    );
     const etag = body(res).etag;
-    expect(r.t, 'events/etag-counter', Number.isInteger(etag) && etag > m.etag, 'a successful PUT did not increase the etag', `an integer above ${m.etag}`, String(etag));
-    expect(r.t, 'etags/event-etag-header', etagOf(res) === etag, 'PUT ETag header does not identify the new etag', `ETag "${etag}"`, res.headers.etag ?? '(none)');
+    expect(
+      r.t,
+      'events/etag-counter',
+      Number.isInteger(etag) && etag > m.etag,
+      'a successful PUT did not increase the etag',
+      `an integer above ${m.etag}`,
+      String(etag),
+    );
+    expect(
+      r.t,
+      'etags/event-etag-header',
+      etagOf(res) === etag,
+      'PUT ETag header does not identify the new etag',
+      `ETag "${etag}"`,
+      res.headers.etag ?? '(none)',
+    );
     m.stale.push(m.etag);
     m.etag = etag;
   }
@@ -77,7 +135,14 @@ class PutStale implements fc.AsyncCommand<EventModel, EventReal> {
   async run(m: EventModel, r: EventReal) {
     const old = m.stale[this.pick % m.stale.length];
     const res = await putEvent(r.t, r.id, String(old), { ...r.request, severity: 99 });
-    expect(r.t, 'etags/update-event-stale-412', res.status === 412, 'PUT with a stale If-Match not answered 412', 'HTTP 412', seen(res, 160));
+    expect(
+      r.t,
+      'etags/update-event-stale-412',
+      res.status === 412,
+      'PUT with a stale If-Match not answered 412',
+      'HTTP 412',
+      seen(res, 160),
+    );
   }
   toString = () => `PUT stale #${this.pick}`;
 }
@@ -87,7 +152,14 @@ class PutUnknownEtag implements fc.AsyncCommand<EventModel, EventReal> {
   check = () => true;
   async run(m: EventModel, r: EventReal) {
     const res = await putEvent(r.t, r.id, String(m.etag + this.ahead), { ...r.request, severity: 98 });
-    expect(r.t, 'etags/update-event-stale-412', res.status === 412, 'PUT with an If-Match the event never had not answered 412', 'HTTP 412', seen(res, 160));
+    expect(
+      r.t,
+      'etags/update-event-stale-412',
+      res.status === 412,
+      'PUT with an If-Match the event never had not answered 412',
+      'HTTP 412',
+      seen(res, 160),
+    );
   }
   toString = () => `PUT etag+${this.ahead}`;
 }
@@ -97,13 +169,27 @@ class PutWithoutIfMatch implements fc.AsyncCommand<EventModel, EventReal> {
   check = () => true;
   async run(m: EventModel, r: EventReal) {
     const res = await putEvent(r.t, r.id, this.header, { ...r.request, severity: 97 });
-    expect(r.t, 'etags/update-event-if-match-required', res.status === 400, `PUT ${this.header === undefined ? 'without If-Match' : `with If-Match ${this.header}`} not answered 400`, 'HTTP 400', seen(res, 160));
+    expect(
+      r.t,
+      'etags/update-event-if-match-required',
+      res.status === 400,
+      `PUT ${this.header === undefined ? 'without If-Match' : `with If-Match ${this.header}`} not answered 400`,
+      'HTTP 400',
+      seen(res, 160),
+    );
   }
   toString = () => (this.header === undefined ? 'PUT without If-Match' : `PUT If-Match ${this.header}`);
 }
 
 emTest(
-  ['etags/event-etag-header', 'etags/get-event-304', 'etags/update-event-stale-412', 'etags/update-event-if-match-required', 'events/etag-counter', 'events/update-200'],
+  [
+    'etags/event-etag-header',
+    'etags/get-event-304',
+    'etags/update-event-stale-412',
+    'etags/update-event-if-match-required',
+    'events/etag-counter',
+    'events/update-200',
+  ],
   'event ETags (model): a PUT with the current etag changes it, nothing else does; stale or missing If-Match is refused; If-None-Match answers 304',
   async (t) => {
     const commands = fc.commands(
@@ -118,18 +204,31 @@ emTest(
       ],
       { maxCommands: 7 },
     );
-    await t.property(commands, async (cmds) => {
-      const e = await createEvent(t, standardBody(t, { severity: 1 }));
-      const real: EventReal = { t, id: e.id, request: asRequest(e) };
-      const model: EventModel = { etag: e.etag, stale: [] };
-      await fc.asyncModelRun(() => ({ model, real }), cmds);
-      await readEvent(model, real);
-    }, { rule: R('events/etag-counter'), runs: Math.min(t.session.context.runs, 8) });
+    await t.property(
+      commands,
+      async (cmds) => {
+        const e = await createEvent(t, standardBody(t, { severity: 1 }));
+        const real: EventReal = { t, id: e.id, request: asRequest(e) };
+        const model: EventModel = { etag: e.etag, stale: [] };
+        await fc.asyncModelRun(() => ({ model, real }), cmds);
+        await readEvent(model, real);
+      },
+      { rule: R('events/etag-counter'), runs: Math.min(t.session.context.runs, 8) },
+    );
     // Every command at least once, whatever the property drew.
     const e = await createEvent(t, standardBody(t, { severity: 1 }));
     const real: EventReal = { t, id: e.id, request: asRequest(e) };
     const model: EventModel = { etag: e.etag, stale: [] };
-    for (const c of [new GetEvent(), new GetEventIfNoneMatchCurrent(), new PutCurrent(5), new PutStale(0), new PutUnknownEtag(3), new PutWithoutIfMatch(undefined), new PutWithoutIfMatch('abc'), new GetEventIfNoneMatchStale()]) {
+    for (const c of [
+      new GetEvent(),
+      new GetEventIfNoneMatchCurrent(),
+      new PutCurrent(5),
+      new PutStale(0),
+      new PutUnknownEtag(3),
+      new PutWithoutIfMatch(undefined),
+      new PutWithoutIfMatch('abc'),
+      new GetEventIfNoneMatchStale(),
+    ]) {
       await c.run(model, real);
     }
   },
@@ -151,8 +250,20 @@ interface TypeReal {
 const typePath = (r: TypeReal) => `/eventTypes/${encodeURIComponent(r.id)}`;
 
 async function readType(m: TypeModel, r: TypeReal): Promise<HttpResponse> {
-  const res = (await eventually(() => send(r.t, { method: 'GET', path: typePath(r) }), (x) => x.status === 200 && body(x).etag === m.etag)).value;
-  expect(r.t, 'etags/event-type-etag-counter', res.status === 200 && body(res).etag === m.etag && body(res).ttl === m.ttl, 'the type changed without a successful PATCH (or is gone)', `etag ${m.etag}, ttl ${m.ttl}`, seen(res, 160));
+  const res = (
+    await eventually(
+      () => send(r.t, { method: 'GET', path: typePath(r) }),
+      (x) => x.status === 200 && body(x).etag === m.etag,
+    )
+  ).value;
+  expect(
+    r.t,
+    'etags/event-type-etag-counter',
+    res.status === 200 && body(res).etag === m.etag && body(res).ttl === m.ttl,
+    'the type changed without a successful PATCH (or is gone)',
+    `etag ${m.etag}, ttl ${m.ttl}`,
+    seen(res, 160),
+  );
   return res;
 }
 
@@ -160,7 +271,14 @@ class GetType implements fc.AsyncCommand<TypeModel, TypeReal> {
   check = () => true;
   async run(m: TypeModel, r: TypeReal) {
     const res = await readType(m, r);
-    expect(r.t, 'etags/event-type-etag-header', etagOf(res) === m.etag, 'GET ETag header does not identify the type etag', `ETag "${m.etag}"`, res.headers.etag ?? '(none)');
+    expect(
+      r.t,
+      'etags/event-type-etag-header',
+      etagOf(res) === m.etag,
+      'GET ETag header does not identify the type etag',
+      `ETag "${m.etag}"`,
+      res.headers.etag ?? '(none)',
+    );
   }
   toString = () => 'GET type';
 }
@@ -169,8 +287,19 @@ class GetTypeIfNoneMatch implements fc.AsyncCommand<TypeModel, TypeReal> {
   check = () => true;
   async run(m: TypeModel, r: TypeReal) {
     const current = await readType(m, r);
-    const res = await send(r.t, { method: 'GET', path: typePath(r), headers: { 'If-None-Match': current.headers.etag ?? String(m.etag) } });
-    expect(r.t, 'etags/get-event-type-304', res.status === 304 && res.text === '', 'a matching If-None-Match not answered 304 without a body', 'HTTP 304, no body', seen(res, 160));
+    const res = await send(r.t, {
+      method: 'GET',
+      path: typePath(r),
+      headers: { 'If-None-Match': current.headers.etag ?? String(m.etag) },
+    });
+    expect(
+      r.t,
+      'etags/get-event-type-304',
+      res.status === 304 && res.text === '',
+      'a matching If-None-Match not answered 304 without a body',
+      'HTTP 304, no body',
+      seen(res, 160),
+    );
   }
   toString = () => 'GET type If-None-Match current';
 }
@@ -179,11 +308,37 @@ class PatchCurrent implements fc.AsyncCommand<TypeModel, TypeReal> {
   constructor(readonly ttl: number) {}
   check = () => true;
   async run(m: TypeModel, r: TypeReal) {
-    const res = await send(r.t, { method: 'PATCH', path: typePath(r), headers: { 'If-Match': String(m.etag) }, json: { op: 'replace', path: '/ttl', value: this.ttl } });
-    expect(r.t, 'event-types/patch-200', res.status === 200 && body(res).ttl === this.ttl, 'PATCH of ttl with the current etag refused', `HTTP 200 with ttl ${this.ttl}`, seen(res, 160));
+    const res = await send(r.t, {
+      method: 'PATCH',
+      path: typePath(r),
+      headers: { 'If-Match': String(m.etag) },
+      json: { op: 'replace', path: '/ttl', value: this.ttl },
+    });
+    expect(
+      r.t,
+      'event-types/patch-200',
+      res.status === 200 && body(res).ttl === this.ttl,
+      'PATCH of ttl with the current etag refused',
+      `HTTP 200 with ttl ${this.ttl}`,
+      seen(res, 160),
+    );
     const etag = body(res).etag;
-    expect(r.t, 'etags/event-type-etag-counter', Number.isInteger(etag) && etag > m.etag, 'a successful PATCH did not increase the etag', `an integer above ${m.etag}`, String(etag));
-    expect(r.t, 'etags/event-type-etag-header', etagOf(res) === etag, 'PATCH ETag header does not identify the new etag', `ETag "${etag}"`, res.headers.etag ?? '(none)');
+    expect(
+      r.t,
+      'etags/event-type-etag-counter',
+      Number.isInteger(etag) && etag > m.etag,
+      'a successful PATCH did not increase the etag',
+      `an integer above ${m.etag}`,
+      String(etag),
+    );
+    expect(
+      r.t,
+      'etags/event-type-etag-header',
+      etagOf(res) === etag,
+      'PATCH ETag header does not identify the new etag',
+      `ETag "${etag}"`,
+      res.headers.etag ?? '(none)',
+    );
     m.etag = etag;
     m.ttl = this.ttl;
   }
@@ -194,8 +349,20 @@ class PatchStale implements fc.AsyncCommand<TypeModel, TypeReal> {
   constructor(readonly offset: number) {}
   check = (m: Readonly<TypeModel>) => m.etag + this.offset >= 0;
   async run(m: TypeModel, r: TypeReal) {
-    const res = await send(r.t, { method: 'PATCH', path: typePath(r), headers: { 'If-Match': String(m.etag + this.offset) }, json: { op: 'replace', path: '/ttl', value: 77 } });
-    expect(r.t, 'etags/patch-event-type-stale-412', res.status === 412, 'PATCH with a differing If-Match not answered 412', 'HTTP 412', seen(res, 160));
+    const res = await send(r.t, {
+      method: 'PATCH',
+      path: typePath(r),
+      headers: { 'If-Match': String(m.etag + this.offset) },
+      json: { op: 'replace', path: '/ttl', value: 77 },
+    });
+    expect(
+      r.t,
+      'etags/patch-event-type-stale-412',
+      res.status === 412,
+      'PATCH with a differing If-Match not answered 412',
+      'HTTP 412',
+      seen(res, 160),
+    );
   }
   toString = () => `PATCH etag${this.offset > 0 ? '+' : ''}${this.offset}`;
 }
@@ -204,8 +371,20 @@ class PatchWithoutIfMatch implements fc.AsyncCommand<TypeModel, TypeReal> {
   constructor(readonly header: string | undefined) {}
   check = () => true;
   async run(m: TypeModel, r: TypeReal) {
-    const res = await send(r.t, { method: 'PATCH', path: typePath(r), headers: this.header === undefined ? {} : { 'If-Match': this.header }, json: { op: 'replace', path: '/ttl', value: 78 } });
-    expect(r.t, 'etags/patch-event-type-if-match-required', res.status === 400, `PATCH ${this.header === undefined ? 'without If-Match' : `with If-Match ${this.header}`} not answered 400`, 'HTTP 400', seen(res, 160));
+    const res = await send(r.t, {
+      method: 'PATCH',
+      path: typePath(r),
+      headers: this.header === undefined ? {} : { 'If-Match': this.header },
+      json: { op: 'replace', path: '/ttl', value: 78 },
+    });
+    expect(
+      r.t,
+      'etags/patch-event-type-if-match-required',
+      res.status === 400,
+      `PATCH ${this.header === undefined ? 'without If-Match' : `with If-Match ${this.header}`} not answered 400`,
+      'HTTP 400',
+      seen(res, 160),
+    );
   }
   toString = () => (this.header === undefined ? 'PATCH without If-Match' : `PATCH If-Match ${this.header}`);
 }
@@ -214,8 +393,19 @@ class DeleteStale implements fc.AsyncCommand<TypeModel, TypeReal> {
   constructor(readonly offset: number) {}
   check = (m: Readonly<TypeModel>) => m.etag + this.offset >= 0;
   async run(m: TypeModel, r: TypeReal) {
-    const res = await send(r.t, { method: 'DELETE', path: typePath(r), headers: { 'If-Match': String(m.etag + this.offset) } });
-    expect(r.t, 'etags/delete-event-type-stale-409', res.status === 409, 'DELETE with a differing If-Match not answered 409', 'HTTP 409', seen(res, 160));
+    const res = await send(r.t, {
+      method: 'DELETE',
+      path: typePath(r),
+      headers: { 'If-Match': String(m.etag + this.offset) },
+    });
+    expect(
+      r.t,
+      'etags/delete-event-type-stale-409',
+      res.status === 409,
+      'DELETE with a differing If-Match not answered 409',
+      'HTTP 409',
+      seen(res, 160),
+    );
   }
   toString = () => `DELETE etag${this.offset > 0 ? '+' : ''}${this.offset}`;
 }
@@ -224,8 +414,19 @@ class DeleteWithoutIfMatch implements fc.AsyncCommand<TypeModel, TypeReal> {
   constructor(readonly header: string | undefined) {}
   check = () => true;
   async run(m: TypeModel, r: TypeReal) {
-    const res = await send(r.t, { method: 'DELETE', path: typePath(r), headers: this.header === undefined ? {} : { 'If-Match': this.header } });
-    expect(r.t, 'etags/delete-event-type-if-match-required', res.status === 400, `DELETE ${this.header === undefined ? 'without If-Match' : `with If-Match ${this.header}`} not answered 400`, 'HTTP 400', seen(res, 160));
+    const res = await send(r.t, {
+      method: 'DELETE',
+      path: typePath(r),
+      headers: this.header === undefined ? {} : { 'If-Match': this.header },
+    });
+    expect(
+      r.t,
+      'etags/delete-event-type-if-match-required',
+      res.status === 400,
+      `DELETE ${this.header === undefined ? 'without If-Match' : `with If-Match ${this.header}`} not answered 400`,
+      'HTTP 400',
+      seen(res, 160),
+    );
   }
   toString = () => (this.header === undefined ? 'DELETE without If-Match' : `DELETE If-Match ${this.header}`);
 }
@@ -233,7 +434,16 @@ class DeleteWithoutIfMatch implements fc.AsyncCommand<TypeModel, TypeReal> {
 const nonZero = fc.oneof(fc.integer({ min: -3, max: -1 }), fc.integer({ min: 1, max: 500 }));
 
 emTest(
-  ['etags/event-type-etag-header', 'etags/get-event-type-304', 'etags/patch-event-type-stale-412', 'etags/patch-event-type-if-match-required', 'etags/delete-event-type-stale-409', 'etags/delete-event-type-if-match-required', 'etags/event-type-etag-counter', 'event-types/patch-200'],
+  [
+    'etags/event-type-etag-header',
+    'etags/get-event-type-304',
+    'etags/patch-event-type-stale-412',
+    'etags/patch-event-type-if-match-required',
+    'etags/delete-event-type-stale-409',
+    'etags/delete-event-type-if-match-required',
+    'etags/event-type-etag-counter',
+    'event-types/patch-200',
+  ],
   'event type ETags (model): PATCH with the current etag changes it, nothing else does; a differing If-Match is 412 on PATCH and 409 on DELETE; none is 400',
   async (t) => {
     const commands = fc.commands(
@@ -248,17 +458,34 @@ emTest(
       ],
       { maxCommands: 7 },
     );
-    await t.property(commands, async (cmds) => {
-      const type = await createType(t);
-      const real: TypeReal = { t, id: type.id };
-      const model: TypeModel = { etag: type.etag, ttl: type.ttl };
-      await fc.asyncModelRun(() => ({ model, real }), cmds);
-      await readType(model, real);
-    }, { rule: R('etags/event-type-etag-counter'), runs: Math.min(t.session.context.runs, 6) });
+    await t.property(
+      commands,
+      async (cmds) => {
+        const type = await createType(t);
+        const real: TypeReal = { t, id: type.id };
+        const model: TypeModel = { etag: type.etag, ttl: type.ttl };
+        await fc.asyncModelRun(() => ({ model, real }), cmds);
+        await readType(model, real);
+      },
+      { rule: R('etags/event-type-etag-counter'), runs: Math.min(t.session.context.runs, 6) },
+    );
     const type = await createType(t);
     const real: TypeReal = { t, id: type.id };
     const model: TypeModel = { etag: type.etag, ttl: type.ttl };
-    for (const c of [new GetType(), new GetTypeIfNoneMatch(), new PatchCurrent(40), new PatchStale(-1), new PatchStale(5), new PatchWithoutIfMatch(undefined), new PatchWithoutIfMatch('abc'), new DeleteStale(-1), new DeleteStale(3), new DeleteWithoutIfMatch(undefined), new DeleteWithoutIfMatch('abc'), new GetType()]) {
+    for (const c of [
+      new GetType(),
+      new GetTypeIfNoneMatch(),
+      new PatchCurrent(40),
+      new PatchStale(-1),
+      new PatchStale(5),
+      new PatchWithoutIfMatch(undefined),
+      new PatchWithoutIfMatch('abc'),
+      new DeleteStale(-1),
+      new DeleteStale(3),
+      new DeleteWithoutIfMatch(undefined),
+      new DeleteWithoutIfMatch('abc'),
+      new GetType(),
+    ]) {
       await c.run(model, real);
     }
   },
@@ -267,29 +494,102 @@ emTest(
 
 // ---------------------------------------------------------------- queries
 
-emTest(['etags/query-etag-header', 'etags/query-events-304'], 'GET /events answers an ETag; If-None-Match of an unchanged result is 304; a new event changes the ETag', async (t) => {
-  const type = await createType(t, { fields: [field('n', 'INTEGER', { filterable: true })] });
-  await createEvent(t, { typeId: type.id, timestamp: iso(-60_000), entityId: entity(t), n: 1 });
-  const query = { filter: filter({ typeId: type.id }) };
-  const first = (await eventually(() => send(t, { method: 'GET', path: '/events', query }), (r) => (body(r)._embedded?.events ?? []).length === 1)).value;
-  const tag1 = first.headers.etag;
-  expect(t, 'etags/query-etag-header', first.status === 200 && !!tag1, 'GET /events answered no ETag', 'an ETag header', seen(first, 120));
-  const again = await send(t, { method: 'GET', path: '/events', query, headers: { 'If-None-Match': tag1 } });
-  expect(t, 'etags/query-events-304', again.status === 304 && again.text === '', 'If-None-Match of an unchanged result not answered 304 without a body', 'HTTP 304, no body', seen(again, 160));
-  await postEvent(t, { typeId: type.id, timestamp: iso(-30_000), entityId: entity(t), n: 2 });
-  const changed = await eventually(() => send(t, { method: 'GET', path: '/events', query, headers: { 'If-None-Match': tag1 } }), (r) => r.status === 200 && (body(r)._embedded?.events ?? []).length === 2);
-  expect(t, 'etags/query-etag-header', changed.ok && !!changed.value.headers.etag && changed.value.headers.etag !== tag1, 'the query ETag did not change with the result', `HTTP 200 with an ETag other than ${tag1}`, seen(changed.value, 160));
-}, { budget: 8 });
+emTest(
+  ['etags/query-etag-header', 'etags/query-events-304'],
+  'GET /events answers an ETag; If-None-Match of an unchanged result is 304; a new event changes the ETag',
+  async (t) => {
+    const type = await createType(t, { fields: [field('n', 'INTEGER', { filterable: true })] });
+    await createEvent(t, { typeId: type.id, timestamp: iso(-60_000), entityId: entity(t), n: 1 });
+    const query = { filter: filter({ typeId: type.id }) };
+    const first = (
+      await eventually(
+        () => send(t, { method: 'GET', path: '/events', query }),
+        (r) => (body(r)._embedded?.events ?? []).length === 1,
+      )
+    ).value;
+    const tag1 = first.headers.etag;
+    expect(
+      t,
+      'etags/query-etag-header',
+      first.status === 200 && !!tag1,
+      'GET /events answered no ETag',
+      'an ETag header',
+      seen(first, 120),
+    );
+    const again = await send(t, { method: 'GET', path: '/events', query, headers: { 'If-None-Match': tag1 } });
+    expect(
+      t,
+      'etags/query-events-304',
+      again.status === 304 && again.text === '',
+      'If-None-Match of an unchanged result not answered 304 without a body',
+      'HTTP 304, no body',
+      seen(again, 160),
+    );
+    await postEvent(t, { typeId: type.id, timestamp: iso(-30_000), entityId: entity(t), n: 2 });
+    const changed = await eventually(
+      () => send(t, { method: 'GET', path: '/events', query, headers: { 'If-None-Match': tag1 } }),
+      (r) => r.status === 200 && (body(r)._embedded?.events ?? []).length === 2,
+    );
+    expect(
+      t,
+      'etags/query-etag-header',
+      changed.ok && !!changed.value.headers.etag && changed.value.headers.etag !== tag1,
+      'the query ETag did not change with the result',
+      `HTTP 200 with an ETag other than ${tag1}`,
+      seen(changed.value, 160),
+    );
+  },
+  { budget: 8 },
+);
 
-emTest(['etags/query-etag-header', 'etags/query-event-types-304'], 'GET /eventTypes answers an ETag; If-None-Match of an unchanged result is 304; a change of a listed type changes it', async (t) => {
-  const type = await createType(t);
-  const query = { filter: filter({ id: type.id }) };
-  const first = (await eventually(() => send(t, { method: 'GET', path: '/eventTypes', query }), (r) => (body(r)._embedded?.eventTypes ?? []).length === 1)).value;
-  const tag1 = first.headers.etag;
-  expect(t, 'etags/query-etag-header', first.status === 200 && !!tag1, 'GET /eventTypes answered no ETag', 'an ETag header', seen(first, 120));
-  const again = await send(t, { method: 'GET', path: '/eventTypes', query, headers: { 'If-None-Match': tag1 } });
-  expect(t, 'etags/query-event-types-304', again.status === 304 && again.text === '', 'If-None-Match of an unchanged result not answered 304 without a body', 'HTTP 304, no body', seen(again, 160));
-  await send(t, { method: 'PATCH', path: `/eventTypes/${encodeURIComponent(type.id)}`, headers: { 'If-Match': String(type.etag) }, json: { op: 'replace', path: '/ttl', value: 36 } });
-  const changed = await eventually(() => send(t, { method: 'GET', path: '/eventTypes', query, headers: { 'If-None-Match': tag1 } }), (r) => r.status === 200 && body(r)._embedded?.eventTypes?.[0]?.ttl === 36);
-  expect(t, 'etags/query-etag-header', changed.ok && !!changed.value.headers.etag && changed.value.headers.etag !== tag1, 'the query ETag did not change with the result', `HTTP 200 with an ETag other than ${tag1}`, seen(changed.value, 160));
-}, { budget: 8 });
+emTest(
+  ['etags/query-etag-header', 'etags/query-event-types-304'],
+  'GET /eventTypes answers an ETag; If-None-Match of an unchanged result is 304; a change of a listed type changes it',
+  async (t) => {
+    const type = await createType(t);
+    const query = { filter: filter({ id: type.id }) };
+    const first = (
+      await eventually(
+        () => send(t, { method: 'GET', path: '/eventTypes', query }),
+        (r) => (body(r)._embedded?.eventTypes ?? []).length === 1,
+      )
+    ).value;
+    const tag1 = first.headers.etag;
+    expect(
+      t,
+      'etags/query-etag-header',
+      first.status === 200 && !!tag1,
+      'GET /eventTypes answered no ETag',
+      'an ETag header',
+      seen(first, 120),
+    );
+    const again = await send(t, { method: 'GET', path: '/eventTypes', query, headers: { 'If-None-Match': tag1 } });
+    expect(
+      t,
+      'etags/query-event-types-304',
+      again.status === 304 && again.text === '',
+      'If-None-Match of an unchanged result not answered 304 without a body',
+      'HTTP 304, no body',
+      seen(again, 160),
+    );
+    await send(t, {
+      method: 'PATCH',
+      path: `/eventTypes/${encodeURIComponent(type.id)}`,
+      headers: { 'If-Match': String(type.etag) },
+      json: { op: 'replace', path: '/ttl', value: 36 },
+    });
+    const changed = await eventually(
+      () => send(t, { method: 'GET', path: '/eventTypes', query, headers: { 'If-None-Match': tag1 } }),
+      (r) => r.status === 200 && body(r)._embedded?.eventTypes?.[0]?.ttl === 36,
+    );
+    expect(
+      t,
+      'etags/query-etag-header',
+      changed.ok && !!changed.value.headers.etag && changed.value.headers.etag !== tag1,
+      'the query ETag did not change with the result',
+      `HTTP 200 with an ETag other than ${tag1}`,
+      seen(changed.value, 160),
+    );
+  },
+  { budget: 8 },
+);

@@ -3,14 +3,29 @@ import fc from 'fast-check';
 import { alphanumeric } from '../../generators/index.ts';
 import { responseSchema } from '../engine/checks/index.ts';
 import type { RuleContext } from '../engine/rule-test.ts';
-import { R, UUID, body, emTest, entity, eventually, fixture, fixtures, homeTenant, iso, send, seen, tag } from './em-client.ts';
+import {
+  R,
+  UUID,
+  body,
+  emTest,
+  entity,
+  eventually,
+  fixture,
+  fixtures,
+  homeTenant,
+  iso,
+  send,
+  seen,
+  tag,
+} from './em-client.ts';
 import { accepted, etagOf, expect, rejected, verify } from './em-checks.ts';
 import { createType, field, postEvent, postType, typeBody, typeId, typeName, type FieldSpec } from './em-resources.ts';
 
 const FIELD_TYPES = ['STRING', 'INTEGER', 'DOUBLE', 'BOOLEAN', 'LINK', 'TIMESTAMP', 'UUID', 'ENUM'];
 
 /** `n` distinct field names `f0`, `f1`, … */
-const fieldsNamed = (n: number, extra: Partial<FieldSpec> = {}) => Array.from({ length: n }, (_, i) => field(`f${i}`, 'STRING', extra));
+const fieldsNamed = (n: number, extra: Partial<FieldSpec> = {}) =>
+  Array.from({ length: n }, (_, i) => field(`f${i}`, 'STRING', extra));
 
 /** A string of exactly `n` characters that starts with a run-unique stem. */
 function exactly(t: RuleContext, n: number, fill = 'x'): string {
@@ -19,7 +34,20 @@ function exactly(t: RuleContext, n: number, fill = 'x'): string {
 }
 
 emTest(
-  ['event-types/create-201', 'event-types/response-required-fields', 'event-types/owner-creating-tenant', 'event-types/links', 'etags/event-type-etag-header', 'event-types/get-200', 'event-types/defaults-applied', 'event-types/id-default-uuid', 'event-types/parent-default-base-event', 'event-types/ttl-default-35', 'sharing/present-only-with-include-shared', 'general/hal-json-responses'],
+  [
+    'event-types/create-201',
+    'event-types/response-required-fields',
+    'event-types/owner-creating-tenant',
+    'event-types/links',
+    'etags/event-type-etag-header',
+    'event-types/get-200',
+    'event-types/defaults-applied',
+    'event-types/id-default-uuid',
+    'event-types/parent-default-base-event',
+    'event-types/ttl-default-35',
+    'sharing/present-only-with-include-shared',
+    'general/hal-json-responses',
+  ],
   'POST /eventTypes with only name and fields answers 201 with the defaults, a generated UUID id, the caller as owner, Location and ETag',
   async (t) => {
     const sent = { name: typeName(t), fields: [field('level', 'INTEGER')] };
@@ -27,226 +55,812 @@ emTest(
     accepted(t, 'event-types/create-201', res, 'an event type with only name and fields');
     await responseSchema(t, R('event-types/response-required-fields'), res, 'createEventType');
     const x = body(res);
-    const missing = ['id', 'name', 'parentId', 'ttl', 'etag', 'owner', 'scope', 'fields', '_links'].filter((k) => x[k] === undefined || x[k] === null);
-    expect(t, 'event-types/response-required-fields', missing.length === 0, 'the EventTypeResponse lacks required members', 'id, name, parentId, ttl, etag, owner, scope, fields, _links', `missing ${missing.join(', ')}`);
-    expect(t, 'event-types/id-default-uuid', UUID.test(String(x.id).replace(/^[^.]*\./, '')), 'no generated UUID as id', 'a UUID (possibly tenant-prefixed)', String(x.id));
-    expect(t, 'event-types/parent-default-base-event', x.parentId === fixtures(t).baseEventTypeId, 'parentId does not default to BaseEvent', 'parentId BaseEvent', String(x.parentId));
+    const missing = ['id', 'name', 'parentId', 'ttl', 'etag', 'owner', 'scope', 'fields', '_links'].filter(
+      (k) => x[k] === undefined || x[k] === null,
+    );
+    expect(
+      t,
+      'event-types/response-required-fields',
+      missing.length === 0,
+      'the EventTypeResponse lacks required members',
+      'id, name, parentId, ttl, etag, owner, scope, fields, _links',
+      `missing ${missing.join(', ')}`,
+    );
+    expect(
+      t,
+      'event-types/id-default-uuid',
+      UUID.test(String(x.id).replace(/^[^.]*\./, '')),
+      'no generated UUID as id',
+      'a UUID (possibly tenant-prefixed)',
+      String(x.id),
+    );
+    expect(
+      t,
+      'event-types/parent-default-base-event',
+      x.parentId === fixtures(t).baseEventTypeId,
+      'parentId does not default to BaseEvent',
+      'parentId BaseEvent',
+      String(x.parentId),
+    );
     expect(t, 'event-types/ttl-default-35', x.ttl === 35, 'ttl does not default to 35', 'ttl 35', String(x.ttl));
-    expect(t, 'event-types/defaults-applied', x.parentId === fixtures(t).baseEventTypeId && x.ttl === 35 && x.scope === 'LOCAL' && typeof x.id === 'string', 'the EventType defaults are not applied', 'parentId BaseEvent, ttl 35, scope LOCAL, a generated id', JSON.stringify({ id: x.id, parentId: x.parentId, ttl: x.ttl, scope: x.scope }));
+    expect(
+      t,
+      'event-types/defaults-applied',
+      x.parentId === fixtures(t).baseEventTypeId && x.ttl === 35 && x.scope === 'LOCAL' && typeof x.id === 'string',
+      'the EventType defaults are not applied',
+      'parentId BaseEvent, ttl 35, scope LOCAL, a generated id',
+      JSON.stringify({ id: x.id, parentId: x.parentId, ttl: x.ttl, scope: x.scope }),
+    );
     const tenant = homeTenant(t);
-    if (tenant) expect(t, 'event-types/owner-creating-tenant', x.owner === tenant, 'owner is not the creating tenant', tenant, String(x.owner));
-    else expect(t, 'event-types/owner-creating-tenant', typeof x.owner === 'string' && x.owner !== '', 'no owner', 'the creating tenant', String(x.owner));
-    expect(t, 'event-types/links', typeof x._links?.self?.href === 'string' && String(x._links.self.href).includes(encodeURIComponent(x.id)) && typeof x._links?.events?.href === 'string', 'no self and events links', '_links.self (the type URL) and _links.events', JSON.stringify(x._links));
-    expect(t, 'event-types/create-201', String(res.headers.location ?? '').includes(encodeURIComponent(x.id)), 'no Location header with the type URL', `Location …/eventTypes/${x.id}`, res.headers.location ?? '(none)');
-    expect(t, 'etags/event-type-etag-header', etagOf(res) === x.etag, 'POST answers no ETag header of the type etag', `ETag "${x.etag}"`, res.headers.etag ?? '(none)');
-    expect(t, 'sharing/present-only-with-include-shared', x.sharing === undefined, 'sharing in a response without includeShared', 'no sharing', JSON.stringify(x.sharing));
-    const got = await eventually(() => send(t, { method: 'GET', path: `/eventTypes/${encodeURIComponent(x.id)}` }), (r) => r.status !== 404);
-    expect(t, 'event-types/get-200', got.value.status === 200 && body(got.value).id === x.id && body(got.value).name === sent.name, 'GET /eventTypes/{id} does not answer the type', 'HTTP 200 with the type', seen(got.value));
-    expect(t, 'etags/event-type-etag-header', etagOf(got.value) === body(got.value).etag, 'GET answers no ETag header of the type etag', `ETag "${body(got.value).etag}"`, got.value.headers.etag ?? '(none)');
-    expect(t, 'event-types/owner-creating-tenant', body(got.value).owner === x.owner, 'the owner read back differs', String(x.owner), String(body(got.value).owner));
-    expect(t, 'sharing/present-only-with-include-shared', body(got.value).sharing === undefined, 'sharing in a GET without includeShared', 'no sharing', JSON.stringify(body(got.value).sharing));
+    if (tenant)
+      expect(
+        t,
+        'event-types/owner-creating-tenant',
+        x.owner === tenant,
+        'owner is not the creating tenant',
+        tenant,
+        String(x.owner),
+      );
+    else
+      expect(
+        t,
+        'event-types/owner-creating-tenant',
+        typeof x.owner === 'string' && x.owner !== '',
+        'no owner',
+        'the creating tenant',
+        String(x.owner),
+      );
+    expect(
+      t,
+      'event-types/links',
+      typeof x._links?.self?.href === 'string' &&
+        String(x._links.self.href).includes(encodeURIComponent(x.id)) &&
+        typeof x._links?.events?.href === 'string',
+      'no self and events links',
+      '_links.self (the type URL) and _links.events',
+      JSON.stringify(x._links),
+    );
+    expect(
+      t,
+      'event-types/create-201',
+      String(res.headers.location ?? '').includes(encodeURIComponent(x.id)),
+      'no Location header with the type URL',
+      `Location …/eventTypes/${x.id}`,
+      res.headers.location ?? '(none)',
+    );
+    expect(
+      t,
+      'etags/event-type-etag-header',
+      etagOf(res) === x.etag,
+      'POST answers no ETag header of the type etag',
+      `ETag "${x.etag}"`,
+      res.headers.etag ?? '(none)',
+    );
+    expect(
+      t,
+      'sharing/present-only-with-include-shared',
+      x.sharing === undefined,
+      'sharing in a response without includeShared',
+      'no sharing',
+      JSON.stringify(x.sharing),
+    );
+    const got = await eventually(
+      () => send(t, { method: 'GET', path: `/eventTypes/${encodeURIComponent(x.id)}` }),
+      (r) => r.status !== 404,
+    );
+    expect(
+      t,
+      'event-types/get-200',
+      got.value.status === 200 && body(got.value).id === x.id && body(got.value).name === sent.name,
+      'GET /eventTypes/{id} does not answer the type',
+      'HTTP 200 with the type',
+      seen(got.value),
+    );
+    expect(
+      t,
+      'etags/event-type-etag-header',
+      etagOf(got.value) === body(got.value).etag,
+      'GET answers no ETag header of the type etag',
+      `ETag "${body(got.value).etag}"`,
+      got.value.headers.etag ?? '(none)',
+    );
+    expect(
+      t,
+      'event-types/owner-creating-tenant',
+      body(got.value).owner === x.owner,
+      'the owner read back differs',
+      String(x.owner),
+      String(body(got.value).owner),
+    );
+    expect(
+      t,
+      'sharing/present-only-with-include-shared',
+      body(got.value).sharing === undefined,
+      'sharing in a GET without includeShared',
+      'no sharing',
+      JSON.stringify(body(got.value).sharing),
+    );
   },
   { budget: 3 },
 );
 
-emTest(['event-types/id-tenant-prefix', 'event-types/id-too-long-400', 'event-types/id-not-prefixed-400', 'errors/error-body'], 'a given id `<tenant>.<alphanumeric>` is kept as it is, up to 64 characters; 65 characters or another tenant\'s prefix answer 400', async (t) => {
-  const tenant = homeTenant(t);
-  if (!tenant) return t.skip('the tenant of the configured principal is not known (a static token); the tenant-prefixed id cannot be built');
-  const id = typeId(t);
-  const res = await postType(t, typeBody(t, { id }));
-  expect(t, 'event-types/id-tenant-prefix', res.status === 201 && body(res).id === id, 'a tenant-prefixed id not kept', `HTTP 201 with id ${id}`, seen(res));
-  const id64 = `${tenant}.${exactly(t, 63 - tenant.length, 'q')}`;
-  const ok64 = await postType(t, typeBody(t, { id: id64 }));
-  expect(t, 'event-types/id-too-long-400', ok64.status === 201 && body(ok64).id === id64, 'an id of 64 characters refused', `HTTP 201 with id ${id64}`, seen(ok64));
-  rejected(t, 'event-types/id-too-long-400', await postType(t, typeBody(t, { id: `${tenant}.${exactly(t, 64 - tenant.length, 'q')}` })), 'an id of 65 characters');
-  const other = fixtures(t).sharedEventTypeOwner ?? 'someothertenant';
-  rejected(t, 'event-types/id-not-prefixed-400', await postType(t, typeBody(t, { id: `${other === tenant ? 'someothertenant' : other}.${t.prefix}${tag()}` })), 'an id prefixed with another tenant');
-}, { budget: 4 });
-
-emTest(['event-types/id-bare-form'], 'what a given id without the tenant prefix becomes (left open)', async (t) => {
-  const bare = `${t.prefix}bare${tag()}`;
-  const res = await postType(t, typeBody(t, { id: bare }));
-  const tenant = homeTenant(t);
-  t.observe(R('event-types/id-bare-form'), res.status === 201 ? `a bare id "${bare}" was created as "${body(res).id}"${tenant && body(res).id === `${tenant}.${bare}` ? ' (prefixed with the tenant)' : ''}` : `a bare id "${bare}" answered HTTP ${res.status}`);
-}, { budget: 1 });
-
-emTest(['event-types/id-special-characters-400', 'event-types/id-tenant-prefix'], 'an id with a character that is not alphanumeric after the tenant prefix answers 400; alphanumeric ones are taken (property)', async (t) => {
-  const tenant = homeTenant(t);
-  if (!tenant) return t.skip('the tenant of the configured principal is not known (a static token)');
-  const bad = fc.constantFrom('-', '_', ' ', '.', '!', '/', 'é', '*', '%');
-  const cases = fc.tuple(alphanumeric(1, 8), fc.option(bad, { nil: undefined }), alphanumeric(0, 4));
-  await t.property(cases, async ([a, ch, b]) => {
-    const id = `${tenant}.${t.prefix}${tag()}${a}${ch ?? ''}${b}`;
+emTest(
+  [
+    'event-types/id-tenant-prefix',
+    'event-types/id-too-long-400',
+    'event-types/id-not-prefixed-400',
+    'errors/error-body',
+  ],
+  "a given id `<tenant>.<alphanumeric>` is kept as it is, up to 64 characters; 65 characters or another tenant's prefix answer 400",
+  async (t) => {
+    const tenant = homeTenant(t);
+    if (!tenant)
+      return t.skip(
+        'the tenant of the configured principal is not known (a static token); the tenant-prefixed id cannot be built',
+      );
+    const id = typeId(t);
     const res = await postType(t, typeBody(t, { id }));
-    if (ch === undefined) expect(t, 'event-types/id-tenant-prefix', res.status === 201 && body(res).id === id, 'an alphanumeric id refused or changed', `HTTP 201 with id ${id}`, seen(res));
-    else rejected(t, 'event-types/id-special-characters-400', res, `id ${JSON.stringify(id)}`);
-  }, { rule: R('event-types/id-special-characters-400'), runs: Math.min(t.session.context.runs, 12) });
-  rejected(t, 'event-types/id-special-characters-400', await postType(t, typeBody(t, { id: `${tenant}.${t.prefix}a-b` })), 'an id with "-"');
-}, { budget: 2, budgetPerRun: 3 });
+    expect(
+      t,
+      'event-types/id-tenant-prefix',
+      res.status === 201 && body(res).id === id,
+      'a tenant-prefixed id not kept',
+      `HTTP 201 with id ${id}`,
+      seen(res),
+    );
+    const id64 = `${tenant}.${exactly(t, 63 - tenant.length, 'q')}`;
+    const ok64 = await postType(t, typeBody(t, { id: id64 }));
+    expect(
+      t,
+      'event-types/id-too-long-400',
+      ok64.status === 201 && body(ok64).id === id64,
+      'an id of 64 characters refused',
+      `HTTP 201 with id ${id64}`,
+      seen(ok64),
+    );
+    rejected(
+      t,
+      'event-types/id-too-long-400',
+      await postType(t, typeBody(t, { id: `${tenant}.${exactly(t, 64 - tenant.length, 'q')}` })),
+      'an id of 65 characters',
+    );
+    const other = fixtures(t).sharedEventTypeOwner ?? 'someothertenant';
+    rejected(
+      t,
+      'event-types/id-not-prefixed-400',
+      await postType(t, typeBody(t, { id: `${other === tenant ? 'someothertenant' : other}.${t.prefix}${tag()}` })),
+      'an id prefixed with another tenant',
+    );
+  },
+  { budget: 4 },
+);
 
-emTest(['event-types/name-length', 'event-types/name-too-long-400', 'event-types/name-missing-400', 'errors/error-body'], 'names of 1 to 64 characters are taken; 65 or more, none and an empty name answer 400 (property)', async (t) => {
-  await t.property(fc.integer({ min: 20, max: 90 }), async (n) => {
-    const res = await postType(t, typeBody(t, { name: exactly(t, n) }));
-    if (n <= 64) accepted(t, 'event-types/name-length', res, `a name of ${n} characters`);
-    else rejected(t, 'event-types/name-too-long-400', res, `a name of ${n} characters`);
-  }, { rule: R('event-types/name-length'), runs: Math.min(t.session.context.runs, 10) });
-  accepted(t, 'event-types/name-length', await postType(t, typeBody(t, { name: exactly(t, 64) })), 'a name of 64 characters');
-  rejected(t, 'event-types/name-too-long-400', await postType(t, typeBody(t, { name: exactly(t, 65) })), 'a name of 65 characters');
-  const { name: _n, ...noName } = typeBody(t);
-  rejected(t, 'event-types/name-missing-400', await postType(t, noName), 'no name');
-  rejected(t, 'event-types/name-missing-400', await postType(t, typeBody(t, { name: '' })), 'an empty name');
-}, { budget: 4, budgetPerRun: 3 });
+emTest(
+  ['event-types/id-bare-form'],
+  'what a given id without the tenant prefix becomes (left open)',
+  async (t) => {
+    const bare = `${t.prefix}bare${tag()}`;
+    const res = await postType(t, typeBody(t, { id: bare }));
+    const tenant = homeTenant(t);
+    t.observe(
+      R('event-types/id-bare-form'),
+      res.status === 201
+        ? `a bare id "${bare}" was created as "${body(res).id}"${tenant && body(res).id === `${tenant}.${bare}` ? ' (prefixed with the tenant)' : ''}`
+        : `a bare id "${bare}" answered HTTP ${res.status}`,
+    );
+  },
+  { budget: 1 },
+);
 
-emTest(['event-types/ttl-max-1825', 'event-types/ttl-above-1825-400'], 'ttl up to 1825 days is taken; above answers 400 (property)', async (t) => {
-  await t.property(fc.integer({ min: 1, max: 4000 }), async (ttl) => {
-    const res = await postType(t, typeBody(t, { ttl }));
-    if (ttl <= 1825) {
-      accepted(t, 'event-types/ttl-max-1825', res, `ttl ${ttl}`);
-      expect(t, 'event-types/ttl-max-1825', body(res).ttl === ttl, 'ttl not stored as sent', String(ttl), String(body(res).ttl));
-    } else rejected(t, 'event-types/ttl-above-1825-400', res, `ttl ${ttl}`);
-  }, { rule: R('event-types/ttl-max-1825'), runs: Math.min(t.session.context.runs, 10) });
-  accepted(t, 'event-types/ttl-max-1825', await postType(t, typeBody(t, { ttl: 1825 })), 'ttl 1825');
-  rejected(t, 'event-types/ttl-above-1825-400', await postType(t, typeBody(t, { ttl: 1826 })), 'ttl 1826');
-}, { budget: 4, budgetPerRun: 3 });
+emTest(
+  ['event-types/id-special-characters-400', 'event-types/id-tenant-prefix'],
+  'an id with a character that is not alphanumeric after the tenant prefix answers 400; alphanumeric ones are taken (property)',
+  async (t) => {
+    const tenant = homeTenant(t);
+    if (!tenant) return t.skip('the tenant of the configured principal is not known (a static token)');
+    const bad = fc.constantFrom('-', '_', ' ', '.', '!', '/', 'é', '*', '%');
+    const cases = fc.tuple(alphanumeric(1, 8), fc.option(bad, { nil: undefined }), alphanumeric(0, 4));
+    await t.property(
+      cases,
+      async ([a, ch, b]) => {
+        const id = `${tenant}.${t.prefix}${tag()}${a}${ch ?? ''}${b}`;
+        const res = await postType(t, typeBody(t, { id }));
+        if (ch === undefined)
+          expect(
+            t,
+            'event-types/id-tenant-prefix',
+            res.status === 201 && body(res).id === id,
+            'an alphanumeric id refused or changed',
+            `HTTP 201 with id ${id}`,
+            seen(res),
+          );
+        else rejected(t, 'event-types/id-special-characters-400', res, `id ${JSON.stringify(id)}`);
+      },
+      { rule: R('event-types/id-special-characters-400'), runs: Math.min(t.session.context.runs, 12) },
+    );
+    rejected(
+      t,
+      'event-types/id-special-characters-400',
+      await postType(t, typeBody(t, { id: `${tenant}.${t.prefix}a-b` })),
+      'an id with "-"',
+    );
+  },
+  { budget: 2, budgetPerRun: 3 },
+);
 
-emTest(['event-types/scope-values'], 'scope takes LOCAL and GLOBAL and defaults to LOCAL; other values answer 400', async (t) => {
-  for (const scope of ['LOCAL', 'GLOBAL']) {
-    const res = await postType(t, typeBody(t, { scope }));
-    expect(t, 'event-types/scope-values', res.status === 201 && body(res).scope === scope, `scope ${scope} refused`, `HTTP 201 with scope ${scope}`, seen(res));
-  }
-  const none = await postType(t, typeBody(t));
-  expect(t, 'event-types/scope-values', none.status === 201 && body(none).scope === 'LOCAL', 'scope does not default to LOCAL', 'scope LOCAL', seen(none));
-  for (const scope of ['global', 'PUBLIC', 1]) rejected(t, 'event-types/scope-values', await postType(t, typeBody(t, { scope })), `scope ${JSON.stringify(scope)}`);
-}, { budget: 6 });
+emTest(
+  ['event-types/name-length', 'event-types/name-too-long-400', 'event-types/name-missing-400', 'errors/error-body'],
+  'names of 1 to 64 characters are taken; 65 or more, none and an empty name answer 400 (property)',
+  async (t) => {
+    await t.property(
+      fc.integer({ min: 20, max: 90 }),
+      async (n) => {
+        const res = await postType(t, typeBody(t, { name: exactly(t, n) }));
+        if (n <= 64) accepted(t, 'event-types/name-length', res, `a name of ${n} characters`);
+        else rejected(t, 'event-types/name-too-long-400', res, `a name of ${n} characters`);
+      },
+      { rule: R('event-types/name-length'), runs: Math.min(t.session.context.runs, 10) },
+    );
+    accepted(
+      t,
+      'event-types/name-length',
+      await postType(t, typeBody(t, { name: exactly(t, 64) })),
+      'a name of 64 characters',
+    );
+    rejected(
+      t,
+      'event-types/name-too-long-400',
+      await postType(t, typeBody(t, { name: exactly(t, 65) })),
+      'a name of 65 characters',
+    );
+    const { name: _n, ...noName } = typeBody(t);
+    rejected(t, 'event-types/name-missing-400', await postType(t, noName), 'no name');
+    rejected(t, 'event-types/name-missing-400', await postType(t, typeBody(t, { name: '' })), 'an empty name');
+  },
+  { budget: 4, budgetPerRun: 3 },
+);
 
-emTest(['event-types/fields-required', 'event-types/more-than-100-fields-400'], 'fields is required and takes 0 to 100 fields; 101 answer 400', async (t) => {
-  const { fields: _f, ...noFields } = typeBody(t);
-  rejected(t, 'event-types/fields-required', await postType(t, noFields), 'no fields');
-  rejected(t, 'event-types/fields-required', await postType(t, typeBody(t, { fields: 'level' })), 'fields not an array');
-  accepted(t, 'event-types/fields-required', await postType(t, typeBody(t, { fields: [] })), 'an empty fields array');
-  const hundred = await postType(t, typeBody(t, { fields: fieldsNamed(100) }));
-  accepted(t, 'event-types/fields-required', hundred, '100 fields');
-  expect(t, 'event-types/fields-required', (body(hundred).fields ?? []).length === 100, 'not all 100 fields kept', '100 fields', String((body(hundred).fields ?? []).length));
-  rejected(t, 'event-types/more-than-100-fields-400', await postType(t, typeBody(t, { fields: fieldsNamed(101) })), '101 fields');
-}, { budget: 5 });
+emTest(
+  ['event-types/ttl-max-1825', 'event-types/ttl-above-1825-400'],
+  'ttl up to 1825 days is taken; above answers 400 (property)',
+  async (t) => {
+    await t.property(
+      fc.integer({ min: 1, max: 4000 }),
+      async (ttl) => {
+        const res = await postType(t, typeBody(t, { ttl }));
+        if (ttl <= 1825) {
+          accepted(t, 'event-types/ttl-max-1825', res, `ttl ${ttl}`);
+          expect(
+            t,
+            'event-types/ttl-max-1825',
+            body(res).ttl === ttl,
+            'ttl not stored as sent',
+            String(ttl),
+            String(body(res).ttl),
+          );
+        } else rejected(t, 'event-types/ttl-above-1825-400', res, `ttl ${ttl}`);
+      },
+      { rule: R('event-types/ttl-max-1825'), runs: Math.min(t.session.context.runs, 10) },
+    );
+    accepted(t, 'event-types/ttl-max-1825', await postType(t, typeBody(t, { ttl: 1825 })), 'ttl 1825');
+    rejected(t, 'event-types/ttl-above-1825-400', await postType(t, typeBody(t, { ttl: 1826 })), 'ttl 1826');
+  },
+  { budget: 4, budgetPerRun: 3 },
+);
 
-emTest(['event-types/reserved-type-name-400', 'event-types/reserved-field-name-400'], 'reserved words of the database or language are refused as type and field names', async (t) => {
-  for (const name of ['select', 'table', 'class', 'null']) rejected(t, 'event-types/reserved-type-name-400', await postType(t, typeBody(t, { name })), `type name "${name}"`);
-  for (const name of ['select', 'from', 'function', 'true']) rejected(t, 'event-types/reserved-field-name-400', await postType(t, typeBody(t, { fields: [field(name, 'STRING')] })), `field name "${name}"`);
-  accepted(t, 'event-types/reserved-field-name-400', await postType(t, typeBody(t, { fields: [field('selection', 'STRING')] })), 'field name "selection" (not reserved)');
-}, { budget: 9 });
+emTest(
+  ['event-types/scope-values'],
+  'scope takes LOCAL and GLOBAL and defaults to LOCAL; other values answer 400',
+  async (t) => {
+    for (const scope of ['LOCAL', 'GLOBAL']) {
+      const res = await postType(t, typeBody(t, { scope }));
+      expect(
+        t,
+        'event-types/scope-values',
+        res.status === 201 && body(res).scope === scope,
+        `scope ${scope} refused`,
+        `HTTP 201 with scope ${scope}`,
+        seen(res),
+      );
+    }
+    const none = await postType(t, typeBody(t));
+    expect(
+      t,
+      'event-types/scope-values',
+      none.status === 201 && body(none).scope === 'LOCAL',
+      'scope does not default to LOCAL',
+      'scope LOCAL',
+      seen(none),
+    );
+    for (const scope of ['global', 'PUBLIC', 1])
+      rejected(
+        t,
+        'event-types/scope-values',
+        await postType(t, typeBody(t, { scope })),
+        `scope ${JSON.stringify(scope)}`,
+      );
+  },
+  { budget: 6 },
+);
 
-emTest(['event-types/inheritance-depth-4', 'event-types/inheritance-depth-above-4-400'], 'a chain of four types below BaseEvent is taken; a fifth level answers 400', async (t) => {
-  let parent = fixtures(t).baseEventTypeId;
-  for (let depth = 1; depth <= 4; depth++) {
-    const res = (await eventually(() => postType(t, typeBody(t, { parentId: parent, fields: [field(`d${depth}`, 'STRING')] })), (r) => r.status !== 404)).value;
-    accepted(t, 'event-types/inheritance-depth-4', res, `a type at inheritance depth ${depth}`);
-    parent = body(res).id;
-  }
-  const fifth = (await eventually(() => postType(t, typeBody(t, { parentId: parent })), (r) => r.status !== 404)).value;
-  rejected(t, 'event-types/inheritance-depth-above-4-400', fifth, 'a type at inheritance depth 5');
-}, { budget: 8 });
+emTest(
+  ['event-types/fields-required', 'event-types/more-than-100-fields-400'],
+  'fields is required and takes 0 to 100 fields; 101 answer 400',
+  async (t) => {
+    const { fields: _f, ...noFields } = typeBody(t);
+    rejected(t, 'event-types/fields-required', await postType(t, noFields), 'no fields');
+    rejected(
+      t,
+      'event-types/fields-required',
+      await postType(t, typeBody(t, { fields: 'level' })),
+      'fields not an array',
+    );
+    accepted(t, 'event-types/fields-required', await postType(t, typeBody(t, { fields: [] })), 'an empty fields array');
+    const hundred = await postType(t, typeBody(t, { fields: fieldsNamed(100) }));
+    accepted(t, 'event-types/fields-required', hundred, '100 fields');
+    expect(
+      t,
+      'event-types/fields-required',
+      (body(hundred).fields ?? []).length === 100,
+      'not all 100 fields kept',
+      '100 fields',
+      String((body(hundred).fields ?? []).length),
+    );
+    rejected(
+      t,
+      'event-types/more-than-100-fields-400',
+      await postType(t, typeBody(t, { fields: fieldsNamed(101) })),
+      '101 fields',
+    );
+  },
+  { budget: 5 },
+);
 
-emTest(['event-types/global-with-local-parent-400', 'event-types/parent-shared-local-400', 'event-types/create-201'], 'a GLOBAL type with a LOCAL parent, or with a shared LOCAL parent of another tenant, answers 400', async (t) => {
-  const local = await createType(t);
-  rejected(t, 'event-types/global-with-local-parent-400', (await eventually(() => postType(t, typeBody(t, { parentId: local.id, scope: 'GLOBAL' })), (r) => r.status !== 404)).value, 'a GLOBAL type under a LOCAL parent');
-  const global = await createType(t, { scope: 'GLOBAL' });
-  accepted(t, 'event-types/create-201', (await eventually(() => postType(t, typeBody(t, { parentId: global.id, scope: 'GLOBAL' })), (r) => r.status !== 404)).value, 'a GLOBAL type under a GLOBAL parent');
-  const shared = fixture(t, 'sharedEventTypeId');
-  rejected(t, 'event-types/parent-shared-local-400', await postType(t, typeBody(t, { parentId: shared })), 'a parentId that is a shared LOCAL type of another tenant');
-}, { budget: 8 });
+emTest(
+  ['event-types/reserved-type-name-400', 'event-types/reserved-field-name-400'],
+  'reserved words of the database or language are refused as type and field names',
+  async (t) => {
+    for (const name of ['select', 'table', 'class', 'null'])
+      rejected(
+        t,
+        'event-types/reserved-type-name-400',
+        await postType(t, typeBody(t, { name })),
+        `type name "${name}"`,
+      );
+    for (const name of ['select', 'from', 'function', 'true'])
+      rejected(
+        t,
+        'event-types/reserved-field-name-400',
+        await postType(t, typeBody(t, { fields: [field(name, 'STRING')] })),
+        `field name "${name}"`,
+      );
+    accepted(
+      t,
+      'event-types/reserved-field-name-400',
+      await postType(t, typeBody(t, { fields: [field('selection', 'STRING')] })),
+      'field name "selection" (not reserved)',
+    );
+  },
+  { budget: 9 },
+);
 
-emTest(['event-types/id-exists-409', 'event-types/name-exists-409', 'event-types/field-in-parent-409'], 'a second type with the same id or name, or a field of a parent type, answers 409', async (t) => {
-  const first = await createType(t, { fields: [field('inherited', 'STRING')] });
-  rejected(t, 'event-types/id-exists-409', await postType(t, typeBody(t, { id: first.id })), 'the id of an existing type', [409]);
-  rejected(t, 'event-types/name-exists-409', await postType(t, typeBody(t, { name: first.name })), 'the name of an existing type of the tenant', [409]);
-  rejected(t, 'event-types/field-in-parent-409', await postType(t, typeBody(t, { parentId: first.id, fields: [field('inherited', 'STRING')] })), 'a field the parent type has', [409]);
-  rejected(t, 'event-types/field-in-parent-409', await postType(t, typeBody(t, { parentId: fixtures(t).standardEventTypeId, fields: [field('severity', 'INTEGER')] })), 'severity under PlatformStandardEvent', [409]);
-}, { budget: 5 });
+emTest(
+  ['event-types/inheritance-depth-4', 'event-types/inheritance-depth-above-4-400'],
+  'a chain of four types below BaseEvent is taken; a fifth level answers 400',
+  async (t) => {
+    let parent = fixtures(t).baseEventTypeId;
+    for (let depth = 1; depth <= 4; depth++) {
+      const res = (
+        await eventually(
+          () => postType(t, typeBody(t, { parentId: parent, fields: [field(`d${depth}`, 'STRING')] })),
+          (r) => r.status !== 404,
+        )
+      ).value;
+      accepted(t, 'event-types/inheritance-depth-4', res, `a type at inheritance depth ${depth}`);
+      parent = body(res).id;
+    }
+    const fifth = (
+      await eventually(
+        () => postType(t, typeBody(t, { parentId: parent })),
+        (r) => r.status !== 404,
+      )
+    ).value;
+    rejected(t, 'event-types/inheritance-depth-above-4-400', fifth, 'a type at inheritance depth 5');
+  },
+  { budget: 8 },
+);
 
-emTest(['event-types/field-name-length', 'event-types/field-name-too-long-400', 'event-types/duplicate-field-name-400'], 'field names of up to 64 characters are taken, longer ones answer 400, and two fields of one name answer 400 (property)', async (t) => {
-  await t.property(fc.tuple(fc.integer({ min: 1, max: 90 }), fc.constantFrom('a', 'Z', '9')), async ([n, ch]) => {
-    const name = `f${ch.repeat(n - 1)}`;
-    const res = await postType(t, typeBody(t, { fields: [field(name, 'STRING')] }));
-    if (n <= 64) accepted(t, 'event-types/field-name-length', res, `a field name of ${n} characters`);
-    else rejected(t, 'event-types/field-name-too-long-400', res, `a field name of ${n} characters`);
-  }, { rule: R('event-types/field-name-length'), runs: Math.min(t.session.context.runs, 10) });
-  accepted(t, 'event-types/field-name-length', await postType(t, typeBody(t, { fields: [field(`f${'x'.repeat(63)}`, 'STRING')] })), 'a field name of 64 characters');
-  rejected(t, 'event-types/field-name-too-long-400', await postType(t, typeBody(t, { fields: [field(`f${'x'.repeat(64)}`, 'STRING')] })), 'a field name of 65 characters');
-  rejected(t, 'event-types/duplicate-field-name-400', await postType(t, typeBody(t, { fields: [field('twin', 'STRING'), field('twin', 'INTEGER')] })), 'two fields named "twin"');
-}, { budget: 3, budgetPerRun: 3 });
+emTest(
+  ['event-types/global-with-local-parent-400', 'event-types/parent-shared-local-400', 'event-types/create-201'],
+  'a GLOBAL type with a LOCAL parent, or with a shared LOCAL parent of another tenant, answers 400',
+  async (t) => {
+    const local = await createType(t);
+    rejected(
+      t,
+      'event-types/global-with-local-parent-400',
+      (
+        await eventually(
+          () => postType(t, typeBody(t, { parentId: local.id, scope: 'GLOBAL' })),
+          (r) => r.status !== 404,
+        )
+      ).value,
+      'a GLOBAL type under a LOCAL parent',
+    );
+    const global = await createType(t, { scope: 'GLOBAL' });
+    accepted(
+      t,
+      'event-types/create-201',
+      (
+        await eventually(
+          () => postType(t, typeBody(t, { parentId: global.id, scope: 'GLOBAL' })),
+          (r) => r.status !== 404,
+        )
+      ).value,
+      'a GLOBAL type under a GLOBAL parent',
+    );
+    const shared = fixture(t, 'sharedEventTypeId');
+    rejected(
+      t,
+      'event-types/parent-shared-local-400',
+      await postType(t, typeBody(t, { parentId: shared })),
+      'a parentId that is a shared LOCAL type of another tenant',
+    );
+  },
+  { budget: 8 },
+);
 
-emTest(['event-types/field-type-values', 'event-types/field-type-missing-400', 'event-types/field-property-missing-400', 'event-types/enum-values-rule'], 'each documented field type is taken (ENUM with its values); another type, no type, no name or a field that is no object answer 400', async (t) => {
-  const fields = FIELD_TYPES.map((type) => field(`v${type.toLowerCase()}`, type, type === 'ENUM' ? { values: ['ON', 'OFF'] } : {}));
-  const res = await postType(t, typeBody(t, { fields }));
-  accepted(t, 'event-types/field-type-values', res, 'one field of each documented type');
-  const back = (body(res).fields ?? []) as any[];
-  expect(t, 'event-types/field-type-values', FIELD_TYPES.every((ty) => back.some((f) => f.type === ty)), 'not every field type kept', FIELD_TYPES.join(', '), JSON.stringify(back.map((f) => f.type)));
-  expect(t, 'event-types/enum-values-rule', JSON.stringify(back.find((f) => f.type === 'ENUM')?.values) === JSON.stringify(['ON', 'OFF']), 'the ENUM values are not kept', '["ON","OFF"]', JSON.stringify(back.find((f) => f.type === 'ENUM')));
-  for (const type of ['TEXT', 'string', 'FLOAT']) rejected(t, 'event-types/field-type-values', await postType(t, typeBody(t, { fields: [field('a', type)] })), `field type ${type}`);
-  rejected(t, 'event-types/field-type-missing-400', await postType(t, typeBody(t, { fields: [{ name: 'untyped' }] })), 'a field without type');
-  rejected(t, 'event-types/field-property-missing-400', await postType(t, typeBody(t, { fields: [{ type: 'STRING' }] })), 'a field without name');
-  for (const f of ['level', 5, null]) rejected(t, 'event-types/field-property-missing-400', await postType(t, typeBody(t, { fields: [f] })), `a field ${JSON.stringify(f)}`);
-}, { budget: 9 });
+emTest(
+  ['event-types/id-exists-409', 'event-types/name-exists-409', 'event-types/field-in-parent-409'],
+  'a second type with the same id or name, or a field of a parent type, answers 409',
+  async (t) => {
+    const first = await createType(t, { fields: [field('inherited', 'STRING')] });
+    rejected(
+      t,
+      'event-types/id-exists-409',
+      await postType(t, typeBody(t, { id: first.id })),
+      'the id of an existing type',
+      [409],
+    );
+    rejected(
+      t,
+      'event-types/name-exists-409',
+      await postType(t, typeBody(t, { name: first.name })),
+      'the name of an existing type of the tenant',
+      [409],
+    );
+    rejected(
+      t,
+      'event-types/field-in-parent-409',
+      await postType(t, typeBody(t, { parentId: first.id, fields: [field('inherited', 'STRING')] })),
+      'a field the parent type has',
+      [409],
+    );
+    rejected(
+      t,
+      'event-types/field-in-parent-409',
+      await postType(
+        t,
+        typeBody(t, { parentId: fixtures(t).standardEventTypeId, fields: [field('severity', 'INTEGER')] }),
+      ),
+      'severity under PlatformStandardEvent',
+      [409],
+    );
+  },
+  { budget: 5 },
+);
 
-emTest(['event-types/field-filterable-default-false', 'event-types/field-required-default-false'], 'a field without filterable or required is returned with both false: a filter on it answers 400, events without it are taken', async (t) => {
-  const type = await createType(t, { fields: [field('plain', 'STRING')] });
-  const f = (type.fields ?? [])[0] ?? {};
-  expect(t, 'event-types/field-filterable-default-false', f.filterable === false, 'filterable does not default to false', 'filterable false', JSON.stringify(f));
-  expect(t, 'event-types/field-required-default-false', f.required === false, 'required does not default to false', 'required false', JSON.stringify(f));
-  const q = await send(t, { method: 'GET', path: '/events', query: { filter: JSON.stringify({ typeId: type.id, plain: 'x' }) } });
-  rejected(t, 'event-types/field-filterable-default-false', q, 'a filter on a field created without filterable');
-  const ev = (await eventually(() => postEvent(t, { typeId: type.id, timestamp: iso(-60_000), entityId: entity(t) }), (r) => r.status !== 404)).value;
-  accepted(t, 'event-types/field-required-default-false', ev, 'an event without the field created without required');
-}, { budget: 4 });
+emTest(
+  ['event-types/field-name-length', 'event-types/field-name-too-long-400', 'event-types/duplicate-field-name-400'],
+  'field names of up to 64 characters are taken, longer ones answer 400, and two fields of one name answer 400 (property)',
+  async (t) => {
+    await t.property(
+      fc.tuple(fc.integer({ min: 1, max: 90 }), fc.constantFrom('a', 'Z', '9')),
+      async ([n, ch]) => {
+        const name = `f${ch.repeat(n - 1)}`;
+        const res = await postType(t, typeBody(t, { fields: [field(name, 'STRING')] }));
+        if (n <= 64) accepted(t, 'event-types/field-name-length', res, `a field name of ${n} characters`);
+        else rejected(t, 'event-types/field-name-too-long-400', res, `a field name of ${n} characters`);
+      },
+      { rule: R('event-types/field-name-length'), runs: Math.min(t.session.context.runs, 10) },
+    );
+    accepted(
+      t,
+      'event-types/field-name-length',
+      await postType(t, typeBody(t, { fields: [field(`f${'x'.repeat(63)}`, 'STRING')] })),
+      'a field name of 64 characters',
+    );
+    rejected(
+      t,
+      'event-types/field-name-too-long-400',
+      await postType(t, typeBody(t, { fields: [field(`f${'x'.repeat(64)}`, 'STRING')] })),
+      'a field name of 65 characters',
+    );
+    rejected(
+      t,
+      'event-types/duplicate-field-name-400',
+      await postType(t, typeBody(t, { fields: [field('twin', 'STRING'), field('twin', 'INTEGER')] })),
+      'two fields named "twin"',
+    );
+  },
+  { budget: 3, budgetPerRun: 3 },
+);
 
-emTest(['event-types/filterable-link-400', 'event-types/filterable-max-10', 'event-types/more-than-10-filterable-400'], 'a filterable LINK field answers 400; 10 filterable fields are taken, 11 answer 400', async (t) => {
-  rejected(t, 'event-types/filterable-link-400', await postType(t, typeBody(t, { fields: [field('url', 'LINK', { filterable: true })] })), 'a LINK field with filterable true');
-  accepted(t, 'event-types/filterable-link-400', await postType(t, typeBody(t, { fields: [field('url', 'LINK', { filterable: false })] })), 'a LINK field with filterable false');
-  accepted(t, 'event-types/filterable-max-10', await postType(t, typeBody(t, { fields: [...fieldsNamed(10, { filterable: true }), field('other', 'STRING')] })), '10 filterable fields');
-  rejected(t, 'event-types/more-than-10-filterable-400', await postType(t, typeBody(t, { fields: fieldsNamed(11, { filterable: true }) })), '11 filterable fields');
-}, { budget: 4 });
+emTest(
+  [
+    'event-types/field-type-values',
+    'event-types/field-type-missing-400',
+    'event-types/field-property-missing-400',
+    'event-types/enum-values-rule',
+  ],
+  'each documented field type is taken (ENUM with its values); another type, no type, no name or a field that is no object answer 400',
+  async (t) => {
+    const fields = FIELD_TYPES.map((type) =>
+      field(`v${type.toLowerCase()}`, type, type === 'ENUM' ? { values: ['ON', 'OFF'] } : {}),
+    );
+    const res = await postType(t, typeBody(t, { fields }));
+    accepted(t, 'event-types/field-type-values', res, 'one field of each documented type');
+    const back = (body(res).fields ?? []) as any[];
+    expect(
+      t,
+      'event-types/field-type-values',
+      FIELD_TYPES.every((ty) => back.some((f) => f.type === ty)),
+      'not every field type kept',
+      FIELD_TYPES.join(', '),
+      JSON.stringify(back.map((f) => f.type)),
+    );
+    expect(
+      t,
+      'event-types/enum-values-rule',
+      JSON.stringify(back.find((f) => f.type === 'ENUM')?.values) === JSON.stringify(['ON', 'OFF']),
+      'the ENUM values are not kept',
+      '["ON","OFF"]',
+      JSON.stringify(back.find((f) => f.type === 'ENUM')),
+    );
+    for (const type of ['TEXT', 'string', 'FLOAT'])
+      rejected(
+        t,
+        'event-types/field-type-values',
+        await postType(t, typeBody(t, { fields: [field('a', type)] })),
+        `field type ${type}`,
+      );
+    rejected(
+      t,
+      'event-types/field-type-missing-400',
+      await postType(t, typeBody(t, { fields: [{ name: 'untyped' }] })),
+      'a field without type',
+    );
+    rejected(
+      t,
+      'event-types/field-property-missing-400',
+      await postType(t, typeBody(t, { fields: [{ type: 'STRING' }] })),
+      'a field without name',
+    );
+    for (const f of ['level', 5, null])
+      rejected(
+        t,
+        'event-types/field-property-missing-400',
+        await postType(t, typeBody(t, { fields: [f] })),
+        `a field ${JSON.stringify(f)}`,
+      );
+  },
+  { budget: 9 },
+);
 
-emTest(['event-types/enum-values-missing-400', 'event-types/values-for-non-enum-400', 'event-types/values-not-strings-400', 'event-types/values-duplicated-400', 'event-types/enum-member-max-36'], 'ENUM values: required and non-empty, strings, no duplicates, members up to 36 characters; forbidden for other types', async (t) => {
-  const enumField = (values: unknown) => typeBody(t, { fields: [field('state', 'ENUM', values === undefined ? {} : { values })] });
-  rejected(t, 'event-types/enum-values-missing-400', await postType(t, enumField(undefined)), 'an ENUM field without values');
-  rejected(t, 'event-types/enum-values-missing-400', await postType(t, enumField([])), 'an ENUM field with empty values');
-  rejected(t, 'event-types/values-for-non-enum-400', await postType(t, typeBody(t, { fields: [field('s', 'STRING', { values: ['a'] })] })), 'values on a STRING field');
-  rejected(t, 'event-types/values-for-non-enum-400', await postType(t, typeBody(t, { fields: [field('i', 'INTEGER', { values: ['1'] })] })), 'values on an INTEGER field');
-  rejected(t, 'event-types/values-not-strings-400', await postType(t, enumField(['a', 1])), 'ENUM values ["a", 1]');
-  rejected(t, 'event-types/values-duplicated-400', await postType(t, enumField(['a', 'b', 'a'])), 'ENUM values ["a", "b", "a"]');
-  accepted(t, 'event-types/enum-member-max-36', await postType(t, enumField(['m'.repeat(36), 'n'])), 'an ENUM member of 36 characters');
-  rejected(t, 'event-types/enum-member-max-36', await postType(t, enumField(['m'.repeat(37)])), 'an ENUM member of 37 characters');
-}, { budget: 8 });
+emTest(
+  ['event-types/field-filterable-default-false', 'event-types/field-required-default-false'],
+  'a field without filterable or required is returned with both false: a filter on it answers 400, events without it are taken',
+  async (t) => {
+    const type = await createType(t, { fields: [field('plain', 'STRING')] });
+    const f = (type.fields ?? [])[0] ?? {};
+    expect(
+      t,
+      'event-types/field-filterable-default-false',
+      f.filterable === false,
+      'filterable does not default to false',
+      'filterable false',
+      JSON.stringify(f),
+    );
+    expect(
+      t,
+      'event-types/field-required-default-false',
+      f.required === false,
+      'required does not default to false',
+      'required false',
+      JSON.stringify(f),
+    );
+    const q = await send(t, {
+      method: 'GET',
+      path: '/events',
+      query: { filter: JSON.stringify({ typeId: type.id, plain: 'x' }) },
+    });
+    rejected(t, 'event-types/field-filterable-default-false', q, 'a filter on a field created without filterable');
+    const ev = (
+      await eventually(
+        () => postEvent(t, { typeId: type.id, timestamp: iso(-60_000), entityId: entity(t) }),
+        (r) => r.status !== 404,
+      )
+    ).value;
+    accepted(t, 'event-types/field-required-default-false', ev, 'an event without the field created without required');
+  },
+  { budget: 4 },
+);
 
-emTest(['event-types/get-not-found-404', 'event-types/standard-types-visible', 'errors/error-body'], 'GET of an unknown type (or one of another tenant) answers 404; PlatformStandardEvent is served with its five fields', async (t) => {
-  rejected(t, 'event-types/get-not-found-404', await send(t, { method: 'GET', path: `/eventTypes/${t.prefix}nosuchtype${randomUUID().slice(0, 8)}` }), 'GET of an unknown type', [404]);
-  const std = await send(t, { method: 'GET', path: `/eventTypes/${fixtures(t).standardEventTypeId}` });
-  const names = ((body(std).fields ?? []) as any[]).map((f) => f.name).sort();
-  expect(t, 'event-types/standard-types-visible', std.status === 200 && JSON.stringify(names) === JSON.stringify(['acknowledged', 'code', 'description', 'severity', 'source']), 'the standard event type is not served with its five fields', 'HTTP 200 with severity, description, code, source, acknowledged', seen(std));
-  if (t.session.tokens.has('otherTenant')) {
-    const mine = await createType(t);
-    await eventually(() => send(t, { method: 'GET', path: `/eventTypes/${encodeURIComponent(mine.id)}` }), (r) => r.status === 200);
-    rejected(t, 'event-types/get-not-found-404', await send(t, { method: 'GET', path: `/eventTypes/${encodeURIComponent(mine.id)}`, as: 'otherTenant' }), 'GET of a LOCAL type of another tenant', [404]);
-  }
-}, { budget: 5 });
+emTest(
+  ['event-types/filterable-link-400', 'event-types/filterable-max-10', 'event-types/more-than-10-filterable-400'],
+  'a filterable LINK field answers 400; 10 filterable fields are taken, 11 answer 400',
+  async (t) => {
+    rejected(
+      t,
+      'event-types/filterable-link-400',
+      await postType(t, typeBody(t, { fields: [field('url', 'LINK', { filterable: true })] })),
+      'a LINK field with filterable true',
+    );
+    accepted(
+      t,
+      'event-types/filterable-link-400',
+      await postType(t, typeBody(t, { fields: [field('url', 'LINK', { filterable: false })] })),
+      'a LINK field with filterable false',
+    );
+    accepted(
+      t,
+      'event-types/filterable-max-10',
+      await postType(t, typeBody(t, { fields: [...fieldsNamed(10, { filterable: true }), field('other', 'STRING')] })),
+      '10 filterable fields',
+    );
+    rejected(
+      t,
+      'event-types/more-than-10-filterable-400',
+      await postType(t, typeBody(t, { fields: fieldsNamed(11, { filterable: true }) })),
+      '11 filterable fields',
+    );
+  },
+  { budget: 4 },
+);
 
-emTest(['event-types/sub-tenant-visibility'], 'a user of a sub-tenant reads the GLOBAL types and the LOCAL types of its parent tenant', async (t) => {
-  const subs = (t.fixtures.subTenantIds as string[] | undefined) ?? Object.keys(fixtures(t).subTenantEntityIds ?? {});
-  if (!subs.length) t.skip('no sub-tenant is configured (fixtures.subTenantIds)');
-  const sub = subs[0];
-  try {
-    await t.session.tokens.authorization('full', sub);
-  } catch (e) {
-    t.skip(`no token for sub-tenant ${sub}: ${(e as Error).message} (the application is not provisioned for it)`);
-  }
-  const local = await createType(t);
-  const global = await createType(t, { scope: 'GLOBAL' });
-  for (const x of [local, global]) {
-    const res = await eventually(() => t.send({ method: 'GET', path: `/eventTypes/${encodeURIComponent(x.id)}` }, { tenant: sub }), (r) => r.status === 200);
-    expect(t, 'event-types/sub-tenant-visibility', res.ok, `a ${x.scope} type of the parent tenant not visible to the sub-tenant`, 'HTTP 200', seen(res.value));
-  }
-  const list = await t.send({ method: 'GET', path: '/eventTypes', query: { size: 100, filter: JSON.stringify({ id: { in: { value: [local.id, global.id] } } }) } }, { tenant: sub });
-  const ids = ((body(list)._embedded?.eventTypes ?? []) as any[]).map((x) => x.id).sort();
-  verify(t, 'event-types/sub-tenant-visibility', JSON.stringify(ids) === JSON.stringify([local.id, global.id].sort()), 'the parent\'s types missing from the sub-tenant\'s query', JSON.stringify([local.id, global.id]), seen(list, 200));
-}, { budget: 6 });
+emTest(
+  [
+    'event-types/enum-values-missing-400',
+    'event-types/values-for-non-enum-400',
+    'event-types/values-not-strings-400',
+    'event-types/values-duplicated-400',
+    'event-types/enum-member-max-36',
+  ],
+  'ENUM values: required and non-empty, strings, no duplicates, members up to 36 characters; forbidden for other types',
+  async (t) => {
+    const enumField = (values: unknown) =>
+      typeBody(t, { fields: [field('state', 'ENUM', values === undefined ? {} : { values })] });
+    rejected(
+      t,
+      'event-types/enum-values-missing-400',
+      await postType(t, enumField(undefined)),
+      'an ENUM field without values',
+    );
+    rejected(
+      t,
+      'event-types/enum-values-missing-400',
+      await postType(t, enumField([])),
+      'an ENUM field with empty values',
+    );
+    rejected(
+      t,
+      'event-types/values-for-non-enum-400',
+      await postType(t, typeBody(t, { fields: [field('s', 'STRING', { values: ['a'] })] })),
+      'values on a STRING field',
+    );
+    rejected(
+      t,
+      'event-types/values-for-non-enum-400',
+      await postType(t, typeBody(t, { fields: [field('i', 'INTEGER', { values: ['1'] })] })),
+      'values on an INTEGER field',
+    );
+    rejected(t, 'event-types/values-not-strings-400', await postType(t, enumField(['a', 1])), 'ENUM values ["a", 1]');
+    rejected(
+      t,
+      'event-types/values-duplicated-400',
+      await postType(t, enumField(['a', 'b', 'a'])),
+      'ENUM values ["a", "b", "a"]',
+    );
+    accepted(
+      t,
+      'event-types/enum-member-max-36',
+      await postType(t, enumField(['m'.repeat(36), 'n'])),
+      'an ENUM member of 36 characters',
+    );
+    rejected(
+      t,
+      'event-types/enum-member-max-36',
+      await postType(t, enumField(['m'.repeat(37)])),
+      'an ENUM member of 37 characters',
+    );
+  },
+  { budget: 8 },
+);
+
+emTest(
+  ['event-types/get-not-found-404', 'event-types/standard-types-visible', 'errors/error-body'],
+  'GET of an unknown type (or one of another tenant) answers 404; PlatformStandardEvent is served with its five fields',
+  async (t) => {
+    rejected(
+      t,
+      'event-types/get-not-found-404',
+      await send(t, { method: 'GET', path: `/eventTypes/${t.prefix}nosuchtype${randomUUID().slice(0, 8)}` }),
+      'GET of an unknown type',
+      [404],
+    );
+    const std = await send(t, { method: 'GET', path: `/eventTypes/${fixtures(t).standardEventTypeId}` });
+    const names = ((body(std).fields ?? []) as any[]).map((f) => f.name).sort();
+    expect(
+      t,
+      'event-types/standard-types-visible',
+      std.status === 200 &&
+        JSON.stringify(names) === JSON.stringify(['acknowledged', 'code', 'description', 'severity', 'source']),
+      'the standard event type is not served with its five fields',
+      'HTTP 200 with severity, description, code, source, acknowledged',
+      seen(std),
+    );
+    if (t.session.tokens.has('otherTenant')) {
+      const mine = await createType(t);
+      await eventually(
+        () => send(t, { method: 'GET', path: `/eventTypes/${encodeURIComponent(mine.id)}` }),
+        (r) => r.status === 200,
+      );
+      rejected(
+        t,
+        'event-types/get-not-found-404',
+        await send(t, { method: 'GET', path: `/eventTypes/${encodeURIComponent(mine.id)}`, as: 'otherTenant' }),
+        'GET of a LOCAL type of another tenant',
+        [404],
+      );
+    }
+  },
+  { budget: 5 },
+);
+
+emTest(
+  ['event-types/sub-tenant-visibility'],
+  'a user of a sub-tenant reads the GLOBAL types and the LOCAL types of its parent tenant',
+  async (t) => {
+    const subs = (t.fixtures.subTenantIds as string[] | undefined) ?? Object.keys(fixtures(t).subTenantEntityIds ?? {});
+    if (!subs.length) t.skip('no sub-tenant is configured (fixtures.subTenantIds)');
+    const sub = subs[0];
+    try {
+      await t.session.tokens.authorization('full', sub);
+    } catch (e) {
+      t.skip(`no token for sub-tenant ${sub}: ${(e as Error).message} (the application is not provisioned for it)`);
+    }
+    const local = await createType(t);
+    const global = await createType(t, { scope: 'GLOBAL' });
+    for (const x of [local, global]) {
+      const res = await eventually(
+        () => t.send({ method: 'GET', path: `/eventTypes/${encodeURIComponent(x.id)}` }, { tenant: sub }),
+        (r) => r.status === 200,
+      );
+      expect(
+        t,
+        'event-types/sub-tenant-visibility',
+        res.ok,
+        `a ${x.scope} type of the parent tenant not visible to the sub-tenant`,
+        'HTTP 200',
+        seen(res.value),
+      );
+    }
+    const list = await t.send(
+      {
+        method: 'GET',
+        path: '/eventTypes',
+        query: { size: 100, filter: JSON.stringify({ id: { in: { value: [local.id, global.id] } } }) },
+      },
+      { tenant: sub },
+    );
+    const ids = ((body(list)._embedded?.eventTypes ?? []) as any[]).map((x) => x.id).sort();
+    verify(
+      t,
+      'event-types/sub-tenant-visibility',
+      JSON.stringify(ids) === JSON.stringify([local.id, global.id].sort()),
+      "the parent's types missing from the sub-tenant's query",
+      JSON.stringify([local.id, global.id]),
+      seen(list, 200),
+    );
+  },
+  { budget: 6 },
+);

@@ -10,8 +10,15 @@ const STANDARD_FIELDS = { severity: 42, description: 'conformance event', code: 
 
 emTest(
   [
-    'events/create-201', 'events/standard-without-type-id', 'events/response-required-fields', 'events/response-id-uuid', 'events/self-link',
-    'events/full-event-in-write-responses', 'events/get-200', 'etags/event-etag-header', 'general/hal-json-responses',
+    'events/create-201',
+    'events/standard-without-type-id',
+    'events/response-required-fields',
+    'events/response-id-uuid',
+    'events/self-link',
+    'events/full-event-in-write-responses',
+    'events/get-200',
+    'etags/event-etag-header',
+    'general/hal-json-responses',
   ],
   'POST /events without typeId creates a standard event: 201, Location, ETag and the full event, readable by its self link',
   async (t) => {
@@ -22,132 +29,461 @@ emTest(
     await responseSchema(t, R('events/response-required-fields'), res, 'createEvent');
     const required = ['id', 'typeId', 'correlationId', 'timestamp', 'entityId', 'etag', '_links'];
     const missing = required.filter((k) => e[k] === undefined || e[k] === null);
-    expect(t, 'events/response-required-fields', missing.length === 0, 'event response lacks required members', required.join(', '), `missing ${missing.join(', ')}`);
+    expect(
+      t,
+      'events/response-required-fields',
+      missing.length === 0,
+      'event response lacks required members',
+      required.join(', '),
+      `missing ${missing.join(', ')}`,
+    );
     expect(t, 'events/response-id-uuid', UUID.test(String(e.id)), 'event id is not a uuid', 'a uuid', String(e.id));
-    expect(t, 'events/standard-without-type-id', e.typeId === fixtures(t).standardEventTypeId, 'an event without typeId is not a standard event', `typeId ${fixtures(t).standardEventTypeId}`, String(e.typeId));
-    const changed = Object.entries({ ...STANDARD_FIELDS, source: sent.source, entityId: sent.entityId }).filter(([k, v]) => e[k] !== v);
-    expect(t, 'events/full-event-in-write-responses', changed.length === 0, 'the 201 does not carry the full event', JSON.stringify(sent), () => `differs in ${changed.map(([k]) => k).join(', ')}: ${JSON.stringify(e)}`);
-    expect(t, 'events/full-event-in-write-responses', Date.parse(String(e.timestamp)) === Date.parse(String(sent.timestamp)), 'the 201 carries another timestamp', String(sent.timestamp), String(e.timestamp));
+    expect(
+      t,
+      'events/standard-without-type-id',
+      e.typeId === fixtures(t).standardEventTypeId,
+      'an event without typeId is not a standard event',
+      `typeId ${fixtures(t).standardEventTypeId}`,
+      String(e.typeId),
+    );
+    const changed = Object.entries({ ...STANDARD_FIELDS, source: sent.source, entityId: sent.entityId }).filter(
+      ([k, v]) => e[k] !== v,
+    );
+    expect(
+      t,
+      'events/full-event-in-write-responses',
+      changed.length === 0,
+      'the 201 does not carry the full event',
+      JSON.stringify(sent),
+      () => `differs in ${changed.map(([k]) => k).join(', ')}: ${JSON.stringify(e)}`,
+    );
+    expect(
+      t,
+      'events/full-event-in-write-responses',
+      Date.parse(String(e.timestamp)) === Date.parse(String(sent.timestamp)),
+      'the 201 carries another timestamp',
+      String(sent.timestamp),
+      String(e.timestamp),
+    );
     const location = res.headers.location ?? '';
-    expect(t, 'events/create-201', location !== '' && location.includes(String(e.id)), 'no Location header with the event URL', `Location …/events/${e.id}`, location || '(none)');
-    expect(t, 'etags/event-etag-header', etagOf(res) !== undefined && etagOf(res) === e.etag, 'ETag header does not identify the event etag', `ETag "${e.etag}"`, res.headers.etag ?? '(none)');
+    expect(
+      t,
+      'events/create-201',
+      location !== '' && location.includes(String(e.id)),
+      'no Location header with the event URL',
+      `Location …/events/${e.id}`,
+      location || '(none)',
+    );
+    expect(
+      t,
+      'etags/event-etag-header',
+      etagOf(res) !== undefined && etagOf(res) === e.etag,
+      'ETag header does not identify the event etag',
+      `ETag "${e.etag}"`,
+      res.headers.etag ?? '(none)',
+    );
     const self = e._links?.self?.href;
-    expect(t, 'events/self-link', typeof self === 'string' && /^https?:\/\//.test(self), 'no absolute _links.self.href', 'an absolute URI', JSON.stringify(e._links));
+    expect(
+      t,
+      'events/self-link',
+      typeof self === 'string' && /^https?:\/\//.test(self),
+      'no absolute _links.self.href',
+      'an absolute URI',
+      JSON.stringify(e._links),
+    );
     const path = new URL(self).pathname.replace(/^.*\/api\/eventmanagement\/v3/, '');
-    const got = await eventually(() => send(t, { method: 'GET', path }), (r) => r.status !== 404);
-    expect(t, 'events/self-link', got.value.status === 200 && body(got.value).id === e.id, 'the self link does not serve the event', `HTTP 200 with id ${e.id}`, seen(got.value));
-    expect(t, 'events/get-200', got.value.status === 200 && body(got.value).source === sent.source, 'GET /events/{id} does not answer the event', 'HTTP 200 with the event', seen(got.value));
-    expect(t, 'etags/event-etag-header', etagOf(got.value) === body(got.value).etag, 'GET answers no ETag header of the event etag', `ETag "${body(got.value).etag}"`, got.value.headers.etag ?? '(none)');
-    const viaLocation = await send(t, { method: 'GET', path: new URL(location, 'http://x').pathname.replace(/^.*\/api\/eventmanagement\/v3/, '') });
-    expect(t, 'events/create-201', viaLocation.status === 200 && body(viaLocation).id === e.id, 'the Location header does not name the event', `HTTP 200 with id ${e.id}`, seen(viaLocation));
+    const got = await eventually(
+      () => send(t, { method: 'GET', path }),
+      (r) => r.status !== 404,
+    );
+    expect(
+      t,
+      'events/self-link',
+      got.value.status === 200 && body(got.value).id === e.id,
+      'the self link does not serve the event',
+      `HTTP 200 with id ${e.id}`,
+      seen(got.value),
+    );
+    expect(
+      t,
+      'events/get-200',
+      got.value.status === 200 && body(got.value).source === sent.source,
+      'GET /events/{id} does not answer the event',
+      'HTTP 200 with the event',
+      seen(got.value),
+    );
+    expect(
+      t,
+      'etags/event-etag-header',
+      etagOf(got.value) === body(got.value).etag,
+      'GET answers no ETag header of the event etag',
+      `ETag "${body(got.value).etag}"`,
+      got.value.headers.etag ?? '(none)',
+    );
+    const viaLocation = await send(t, {
+      method: 'GET',
+      path: new URL(location, 'http://x').pathname.replace(/^.*\/api\/eventmanagement\/v3/, ''),
+    });
+    expect(
+      t,
+      'events/create-201',
+      viaLocation.status === 200 && body(viaLocation).id === e.id,
+      'the Location header does not name the event',
+      `HTTP 200 with id ${e.id}`,
+      seen(viaLocation),
+    );
   },
   { budget: 6 },
 );
 
-emTest(['events/standard-fields-optional', 'events/response-required-fields', 'events/response-id-uuid'], 'POST /events with only timestamp and entityId answers 201 with a generated correlationId and a new id each time', async (t) => {
-  const minimal = { timestamp: iso(-120_000), entityId: entity(t) };
-  const a = await postEvent(t, minimal);
-  expect(t, 'events/standard-fields-optional', a.status === 201, 'an event without any standard field refused', 'HTTP 201', seen(a));
-  const b = await postEvent(t, minimal);
-  expect(t, 'events/standard-fields-optional', b.status === 201, 'an event without any standard field refused', 'HTTP 201', seen(b));
-  for (const e of [body(a), body(b)]) {
-    const missing = ['id', 'typeId', 'correlationId', 'timestamp', 'entityId', 'etag', '_links'].filter((k) => e[k] === undefined || e[k] === null || e[k] === '');
-    expect(t, 'events/response-required-fields', missing.length === 0, 'typeId/correlationId not filled in for a request without them', 'id, typeId, correlationId, timestamp, entityId, etag, _links', `missing ${missing.join(', ')}`);
-  }
-  expect(t, 'events/response-id-uuid', UUID.test(body(a).id) && UUID.test(body(b).id) && body(a).id !== body(b).id, 'two creations share an id (or it is no uuid)', 'two distinct uuids', `${body(a).id} and ${body(b).id}`);
-}, { budget: 2 });
+emTest(
+  ['events/standard-fields-optional', 'events/response-required-fields', 'events/response-id-uuid'],
+  'POST /events with only timestamp and entityId answers 201 with a generated correlationId and a new id each time',
+  async (t) => {
+    const minimal = { timestamp: iso(-120_000), entityId: entity(t) };
+    const a = await postEvent(t, minimal);
+    expect(
+      t,
+      'events/standard-fields-optional',
+      a.status === 201,
+      'an event without any standard field refused',
+      'HTTP 201',
+      seen(a),
+    );
+    const b = await postEvent(t, minimal);
+    expect(
+      t,
+      'events/standard-fields-optional',
+      b.status === 201,
+      'an event without any standard field refused',
+      'HTTP 201',
+      seen(b),
+    );
+    for (const e of [body(a), body(b)]) {
+      const missing = ['id', 'typeId', 'correlationId', 'timestamp', 'entityId', 'etag', '_links'].filter(
+        (k) => e[k] === undefined || e[k] === null || e[k] === '',
+      );
+      expect(
+        t,
+        'events/response-required-fields',
+        missing.length === 0,
+        'typeId/correlationId not filled in for a request without them',
+        'id, typeId, correlationId, timestamp, entityId, etag, _links',
+        `missing ${missing.join(', ')}`,
+      );
+    }
+    expect(
+      t,
+      'events/response-id-uuid',
+      UUID.test(body(a).id) && UUID.test(body(b).id) && body(a).id !== body(b).id,
+      'two creations share an id (or it is no uuid)',
+      'two distinct uuids',
+      `${body(a).id} and ${body(b).id}`,
+    );
+  },
+  { budget: 2 },
+);
 
 /** Sends one standard field value and judges the answer against its rule. */
 async function judgeStandardField(t: RuleContext, c: FieldCase): Promise<void> {
   const res = await postEvent(t, standardBody(t, { [c.field]: c.value }));
   if (c.valid) {
     accepted(t, c.rule, res, `POST /events with ${c.what}`);
-    expect(t, c.rule, body(res)[c.field] === c.value, `${c.field} not stored as sent`, JSON.stringify(c.value).slice(0, 80), JSON.stringify(body(res)[c.field]).slice(0, 80));
+    expect(
+      t,
+      c.rule,
+      body(res)[c.field] === c.value,
+      `${c.field} not stored as sent`,
+      JSON.stringify(c.value).slice(0, 80),
+      JSON.stringify(body(res)[c.field]).slice(0, 80),
+    );
   } else rejected(t, c.rule, res, `POST /events with ${c.what}`);
 }
 
 emTest(
-  ['events/severity-range', 'events/severity-out-of-range-400', 'events/description-length', 'events/code-length', 'events/code-too-long-400', 'events/source-length', 'events/source-or-description-too-long-400', 'events/acknowledged-boolean', 'errors/error-body', 'errors/error-content-type'],
+  [
+    'events/severity-range',
+    'events/severity-out-of-range-400',
+    'events/description-length',
+    'events/code-length',
+    'events/code-too-long-400',
+    'events/source-length',
+    'events/source-or-description-too-long-400',
+    'events/acknowledged-boolean',
+    'errors/error-body',
+    'errors/error-content-type',
+  ],
   'standard fields on POST: every exact boundary on both sides, then random values in and out of range (property)',
   async (t) => {
     const { boundaries, arbitrary } = await standardFieldCases();
     for (const c of boundaries) await judgeStandardField(t, c);
-    await t.property(arbitrary, (c) => judgeStandardField(t, c), { rule: R('events/severity-range'), runs: Math.min(t.session.context.runs, 25) });
+    await t.property(arbitrary, (c) => judgeStandardField(t, c), {
+      rule: R('events/severity-range'),
+      runs: Math.min(t.session.context.runs, 25),
+    });
   },
   { budget: 20, budgetPerRun: 1 },
 );
 
-emTest(['events/entity-id-or-timestamp-missing-400', 'errors/error-body'], 'POST /events without entityId or without timestamp answers 400', async (t) => {
-  const { entityId: _e, ...noEntity } = standardBody(t);
-  rejected(t, 'events/entity-id-or-timestamp-missing-400', await postEvent(t, noEntity), 'an event without entityId');
-  const { timestamp: _ts, ...noTimestamp } = standardBody(t);
-  rejected(t, 'events/entity-id-or-timestamp-missing-400', await postEvent(t, noTimestamp), 'an event without timestamp');
-  rejected(t, 'events/entity-id-or-timestamp-missing-400', await postEvent(t, standardBody(t, { timestamp: null })), 'an event with timestamp null');
-}, { budget: 3 });
+emTest(
+  ['events/entity-id-or-timestamp-missing-400', 'errors/error-body'],
+  'POST /events without entityId or without timestamp answers 400',
+  async (t) => {
+    const { entityId: _e, ...noEntity } = standardBody(t);
+    rejected(t, 'events/entity-id-or-timestamp-missing-400', await postEvent(t, noEntity), 'an event without entityId');
+    const { timestamp: _ts, ...noTimestamp } = standardBody(t);
+    rejected(
+      t,
+      'events/entity-id-or-timestamp-missing-400',
+      await postEvent(t, noTimestamp),
+      'an event without timestamp',
+    );
+    rejected(
+      t,
+      'events/entity-id-or-timestamp-missing-400',
+      await postEvent(t, standardBody(t, { timestamp: null })),
+      'an event with timestamp null',
+    );
+  },
+  { budget: 3 },
+);
 
-emTest(['events/timestamp-not-utc-400', 'events/create-201'], 'timestamps: UTC forms are accepted, other offsets, missing zones and impossible dates answer 400 (property)', async (t) => {
-  await t.property(timestampCase(), async (c) => {
-    const res = await postEvent(t, standardBody(t, { timestamp: c.value }));
-    if (c.valid) accepted(t, 'events/create-201', res, `timestamp ${JSON.stringify(c.value)} (${c.form})`);
-    else rejected(t, 'events/timestamp-not-utc-400', res, `timestamp ${JSON.stringify(c.value)} (${c.form})`);
-  }, { rule: R('events/timestamp-not-utc-400'), runs: Math.min(t.session.context.runs, 20) });
-  // Every broken form at least once, whatever the property drew.
-  for (const value of ['2026-01-02T03:04:05+02:00', '2026-01-02T03:04:05', '2026-13-01T00:00:00Z']) {
-    rejected(t, 'events/timestamp-not-utc-400', await postEvent(t, standardBody(t, { timestamp: value })), `timestamp ${value}`);
-  }
-}, { budgetPerRun: 1, budget: 3 });
+emTest(
+  ['events/timestamp-not-utc-400', 'events/create-201'],
+  'timestamps: UTC forms are accepted, other offsets, missing zones and impossible dates answer 400 (property)',
+  async (t) => {
+    await t.property(
+      timestampCase(),
+      async (c) => {
+        const res = await postEvent(t, standardBody(t, { timestamp: c.value }));
+        if (c.valid) accepted(t, 'events/create-201', res, `timestamp ${JSON.stringify(c.value)} (${c.form})`);
+        else rejected(t, 'events/timestamp-not-utc-400', res, `timestamp ${JSON.stringify(c.value)} (${c.form})`);
+      },
+      { rule: R('events/timestamp-not-utc-400'), runs: Math.min(t.session.context.runs, 20) },
+    );
+    // Every broken form at least once, whatever the property drew.
+    for (const value of ['2026-01-02T03:04:05+02:00', '2026-01-02T03:04:05', '2026-13-01T00:00:00Z']) {
+      rejected(
+        t,
+        'events/timestamp-not-utc-400',
+        await postEvent(t, standardBody(t, { timestamp: value })),
+        `timestamp ${value}`,
+      );
+    }
+  },
+  { budgetPerRun: 1, budget: 3 },
+);
 
-emTest(['events/timestamp-outside-ttl-400', 'events/create-201'], 'an event whose timestamp plus its type\'s ttl lies in the past answers 400; one inside the ttl is accepted', async (t) => {
-  rejected(t, 'events/timestamp-outside-ttl-400', await postEvent(t, standardBody(t, { timestamp: daysAgo(36) })), 'a standard event (ttl 35 days) 36 days old');
-  accepted(t, 'events/create-201', await postEvent(t, standardBody(t, { timestamp: daysAgo(34) })), 'a standard event 34 days old');
-  const type = await createType(t, { ttl: 1 });
-  const custom = (timestamp: string) => postEvent(t, { typeId: type.id, timestamp, entityId: entity(t) });
-  rejected(t, 'events/timestamp-outside-ttl-400', (await eventually(() => custom(daysAgo(2)), (r) => r.status !== 404)).value, 'an event of a type with ttl 1 that is 2 days old');
-  accepted(t, 'events/create-201', await custom(iso(-12 * 3_600_000)), 'an event of a type with ttl 1 that is 12 hours old');
-}, { budget: 8 });
+emTest(
+  ['events/timestamp-outside-ttl-400', 'events/create-201'],
+  "an event whose timestamp plus its type's ttl lies in the past answers 400; one inside the ttl is accepted",
+  async (t) => {
+    rejected(
+      t,
+      'events/timestamp-outside-ttl-400',
+      await postEvent(t, standardBody(t, { timestamp: daysAgo(36) })),
+      'a standard event (ttl 35 days) 36 days old',
+    );
+    accepted(
+      t,
+      'events/create-201',
+      await postEvent(t, standardBody(t, { timestamp: daysAgo(34) })),
+      'a standard event 34 days old',
+    );
+    const type = await createType(t, { ttl: 1 });
+    const custom = (timestamp: string) => postEvent(t, { typeId: type.id, timestamp, entityId: entity(t) });
+    rejected(
+      t,
+      'events/timestamp-outside-ttl-400',
+      (
+        await eventually(
+          () => custom(daysAgo(2)),
+          (r) => r.status !== 404,
+        )
+      ).value,
+      'an event of a type with ttl 1 that is 2 days old',
+    );
+    accepted(
+      t,
+      'events/create-201',
+      await custom(iso(-12 * 3_600_000)),
+      'an event of a type with ttl 1 that is 12 hours old',
+    );
+  },
+  { budget: 8 },
+);
 
-emTest(['events/correlation-id-too-long-400'], 'correlationId: 36 characters are accepted, 37 answer 400', async (t) => {
-  const res36 = await postEvent(t, standardBody(t, { correlationId: `${t.prefix}-${randomUUID()}`.slice(0, 36) }));
-  expect(t, 'events/correlation-id-too-long-400', res36.status === 201, 'a correlationId of 36 characters refused', 'HTTP 201', seen(res36));
-  rejected(t, 'events/correlation-id-too-long-400', await postEvent(t, standardBody(t, { correlationId: `${randomUUID()}x` })), 'a correlationId of 37 characters');
-}, { budget: 2 });
+emTest(
+  ['events/correlation-id-too-long-400'],
+  'correlationId: 36 characters are accepted, 37 answer 400',
+  async (t) => {
+    const res36 = await postEvent(t, standardBody(t, { correlationId: `${t.prefix}-${randomUUID()}`.slice(0, 36) }));
+    expect(
+      t,
+      'events/correlation-id-too-long-400',
+      res36.status === 201,
+      'a correlationId of 36 characters refused',
+      'HTTP 201',
+      seen(res36),
+    );
+    rejected(
+      t,
+      'events/correlation-id-too-long-400',
+      await postEvent(t, standardBody(t, { correlationId: `${randomUUID()}x` })),
+      'a correlationId of 37 characters',
+    );
+  },
+  { budget: 2 },
+);
 
-emTest(['events/base-event-type-400', 'errors/error-body'], 'POST /events with typeId BaseEvent answers 400', async (t) => {
-  rejected(t, 'events/base-event-type-400', await postEvent(t, standardBody(t, { typeId: fixtures(t).baseEventTypeId, source: undefined })), 'typeId BaseEvent');
-}, { budget: 1 });
+emTest(
+  ['events/base-event-type-400', 'errors/error-body'],
+  'POST /events with typeId BaseEvent answers 400',
+  async (t) => {
+    rejected(
+      t,
+      'events/base-event-type-400',
+      await postEvent(t, standardBody(t, { typeId: fixtures(t).baseEventTypeId, source: undefined })),
+      'typeId BaseEvent',
+    );
+  },
+  { budget: 1 },
+);
 
-emTest(['events/type-not-found-404', 'events/entity-not-found-404', 'errors/error-body'], 'POST /events naming an unknown event type or an unknown entity answers 404', async (t) => {
-  rejected(t, 'events/type-not-found-404', await postEvent(t, { typeId: `${t.prefix}nosuchtype`, timestamp: iso(-60_000), entityId: entity(t) }), 'an unknown typeId', [404]);
-  rejected(t, 'events/entity-not-found-404', await postEvent(t, standardBody(t, { entityId: randomUUID() })), 'an entityId that names no entity', [404]);
-  const foreign = fixtures(t).otherTenantEntityId;
-  if (foreign) rejected(t, 'events/entity-not-found-404', await postEvent(t, standardBody(t, { entityId: foreign })), 'an entity of another tenant (not shared)', [404]);
-}, { budget: 3 });
+emTest(
+  ['events/type-not-found-404', 'events/entity-not-found-404', 'errors/error-body'],
+  'POST /events naming an unknown event type or an unknown entity answers 404',
+  async (t) => {
+    rejected(
+      t,
+      'events/type-not-found-404',
+      await postEvent(t, { typeId: `${t.prefix}nosuchtype`, timestamp: iso(-60_000), entityId: entity(t) }),
+      'an unknown typeId',
+      [404],
+    );
+    rejected(
+      t,
+      'events/entity-not-found-404',
+      await postEvent(t, standardBody(t, { entityId: randomUUID() })),
+      'an entityId that names no entity',
+      [404],
+    );
+    const foreign = fixtures(t).otherTenantEntityId;
+    if (foreign)
+      rejected(
+        t,
+        'events/entity-not-found-404',
+        await postEvent(t, standardBody(t, { entityId: foreign })),
+        'an entity of another tenant (not shared)',
+        [404],
+      );
+  },
+  { budget: 3 },
+);
 
-emTest(['events/shared-entity-400'], 'POST /events on an entity owned by another tenant and shared with the caller answers 400', async (t) => {
-  const shared = fixture(t, 'sharedEntityId');
-  rejected(t, 'events/shared-entity-400', await postEvent(t, standardBody(t, { entityId: shared })), 'an entityId shared by another tenant');
-}, { budget: 1 });
+emTest(
+  ['events/shared-entity-400'],
+  'POST /events on an entity owned by another tenant and shared with the caller answers 400',
+  async (t) => {
+    const shared = fixture(t, 'sharedEntityId');
+    rejected(
+      t,
+      'events/shared-entity-400',
+      await postEvent(t, standardBody(t, { entityId: shared })),
+      'an entityId shared by another tenant',
+    );
+  },
+  { budget: 1 },
+);
 
-emTest(['events/shared-local-type-400'], 'POST /events with a LOCAL type of another tenant shared with the caller answers 400', async (t) => {
-  const shared = fixture(t, 'sharedEventTypeId');
-  rejected(t, 'events/shared-local-type-400', await postEvent(t, { typeId: shared, timestamp: iso(-60_000), entityId: entity(t) }), 'a shared LOCAL type of another tenant');
-}, { budget: 1 });
+emTest(
+  ['events/shared-local-type-400'],
+  'POST /events with a LOCAL type of another tenant shared with the caller answers 400',
+  async (t) => {
+    const shared = fixture(t, 'sharedEventTypeId');
+    rejected(
+      t,
+      'events/shared-local-type-400',
+      await postEvent(t, { typeId: shared, timestamp: iso(-60_000), entityId: entity(t) }),
+      'a shared LOCAL type of another tenant',
+    );
+  },
+  { budget: 1 },
+);
 
-emTest(['events/include-shared-on-create', 'sharing/returned-with-include-shared', 'sharing/empty-not-shared'], 'POST /events?includeShared=true answers 201 with sharing, empty for an event of an unshared entity', async (t) => {
-  const res = await postEvent(t, standardBody(t), { query: { includeShared: 'true' } });
-  expect(t, 'events/include-shared-on-create', res.status === 201, 'includeShared refused on create', 'HTTP 201', seen(res));
-  const sharing = body(res).sharing;
-  expect(t, 'events/include-shared-on-create', !!sharing && Array.isArray(sharing.modes), 'no sharing in the create response with includeShared=true', 'sharing.modes array', JSON.stringify(sharing));
-  expect(t, 'sharing/returned-with-include-shared', Array.isArray(sharing?.modes), 'no sharing.modes', 'an array', JSON.stringify(sharing));
-  verify(t, 'sharing/empty-not-shared', Array.isArray(sharing?.modes) && sharing.modes.length === 0, 'an unshared event carries sharing modes', 'modes []', JSON.stringify(sharing));
-}, { budget: 1 });
+emTest(
+  ['events/include-shared-on-create', 'sharing/returned-with-include-shared', 'sharing/empty-not-shared'],
+  'POST /events?includeShared=true answers 201 with sharing, empty for an event of an unshared entity',
+  async (t) => {
+    const res = await postEvent(t, standardBody(t), { query: { includeShared: 'true' } });
+    expect(
+      t,
+      'events/include-shared-on-create',
+      res.status === 201,
+      'includeShared refused on create',
+      'HTTP 201',
+      seen(res),
+    );
+    const sharing = body(res).sharing;
+    expect(
+      t,
+      'events/include-shared-on-create',
+      !!sharing && Array.isArray(sharing.modes),
+      'no sharing in the create response with includeShared=true',
+      'sharing.modes array',
+      JSON.stringify(sharing),
+    );
+    expect(
+      t,
+      'sharing/returned-with-include-shared',
+      Array.isArray(sharing?.modes),
+      'no sharing.modes',
+      'an array',
+      JSON.stringify(sharing),
+    );
+    verify(
+      t,
+      'sharing/empty-not-shared',
+      Array.isArray(sharing?.modes) && sharing.modes.length === 0,
+      'an unshared event carries sharing modes',
+      'modes []',
+      JSON.stringify(sharing),
+    );
+  },
+  { budget: 1 },
+);
 
-
-emTest(['events/get-not-found-404', 'errors/error-body'], 'GET /events/{id} of an unknown id, of an id that is not a uuid, or of an event of another tenant answers 404', async (t) => {
-  rejected(t, 'events/get-not-found-404', await send(t, { method: 'GET', path: `/events/${randomUUID()}` }), 'an unknown event id', [404]);
-  rejected(t, 'events/get-not-found-404', await send(t, { method: 'GET', path: '/events/not-a-uuid' }), 'an id that is not a uuid', [404]);
-  if (!t.session.tokens.has('otherTenant')) return;
-  const e = await createEvent(t, standardBody(t));
-  await eventually(() => send(t, { method: 'GET', path: `/events/${e.id}` }), (r) => r.status === 200);
-  rejected(t, 'events/get-not-found-404', await send(t, { method: 'GET', path: `/events/${e.id}`, as: 'otherTenant' }), 'an event of another tenant', [404]);
-}, { budget: 5 });
+emTest(
+  ['events/get-not-found-404', 'errors/error-body'],
+  'GET /events/{id} of an unknown id, of an id that is not a uuid, or of an event of another tenant answers 404',
+  async (t) => {
+    rejected(
+      t,
+      'events/get-not-found-404',
+      await send(t, { method: 'GET', path: `/events/${randomUUID()}` }),
+      'an unknown event id',
+      [404],
+    );
+    rejected(
+      t,
+      'events/get-not-found-404',
+      await send(t, { method: 'GET', path: '/events/not-a-uuid' }),
+      'an id that is not a uuid',
+      [404],
+    );
+    if (!t.session.tokens.has('otherTenant')) return;
+    const e = await createEvent(t, standardBody(t));
+    await eventually(
+      () => send(t, { method: 'GET', path: `/events/${e.id}` }),
+      (r) => r.status === 200,
+    );
+    rejected(
+      t,
+      'events/get-not-found-404',
+      await send(t, { method: 'GET', path: `/events/${e.id}`, as: 'otherTenant' }),
+      'an event of another tenant',
+      [404],
+    );
+  },
+  { budget: 5 },
+);

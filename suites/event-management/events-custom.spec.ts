@@ -1,46 +1,122 @@
 import type { RuleContext } from '../engine/rule-test.ts';
 import { R, body, emTest, entity, eventually, iso } from './em-client.ts';
 import { accepted, expect, rejected } from './em-checks.ts';
-import { CUSTOM_FIELD_TYPES, ENUM_VALUES, customFieldCases, customFieldName, type FieldCase } from './em-arbitraries.ts';
+import {
+  CUSTOM_FIELD_TYPES,
+  ENUM_VALUES,
+  customFieldCases,
+  customFieldName,
+  type FieldCase,
+} from './em-arbitraries.ts';
 import { createType, field, postEvent } from './em-resources.ts';
 
 /** A type with one optional field of every documented field type. */
 async function allTypes(t: RuleContext): Promise<string> {
-  const type = await createType(t, { ttl: 1825, fields: CUSTOM_FIELD_TYPES.map((ty) => field(customFieldName(ty), ty, ty === 'ENUM' ? { values: ENUM_VALUES } : {})) });
+  const type = await createType(t, {
+    ttl: 1825,
+    fields: CUSTOM_FIELD_TYPES.map((ty) =>
+      field(customFieldName(ty), ty, ty === 'ENUM' ? { values: ENUM_VALUES } : {}),
+    ),
+  });
   return type.id;
 }
 
 async function judgeCustom(t: RuleContext, typeId: string, c: FieldCase): Promise<void> {
-  const res = (await eventually(() => postEvent(t, { typeId, timestamp: iso(-60_000), entityId: entity(t), [c.field]: c.value }), (r) => r.status !== 404)).value;
+  const res = (
+    await eventually(
+      () => postEvent(t, { typeId, timestamp: iso(-60_000), entityId: entity(t), [c.field]: c.value }),
+      (r) => r.status !== 404,
+    )
+  ).value;
   if (c.valid) {
     accepted(t, c.rule, res, `an event with ${c.what}`);
-    expect(t, c.rule, JSON.stringify(body(res)[c.field]) === JSON.stringify(c.value), `${c.what} not returned unchanged`, JSON.stringify(c.value), JSON.stringify(body(res)[c.field]));
+    expect(
+      t,
+      c.rule,
+      JSON.stringify(body(res)[c.field]) === JSON.stringify(c.value),
+      `${c.what} not returned unchanged`,
+      JSON.stringify(c.value),
+      JSON.stringify(body(res)[c.field]),
+    );
   } else rejected(t, c.rule, res, `an event with ${c.what}`);
 }
 
 emTest(
-  ['events/custom-field-value-types', 'events/link-value-quoted', 'events/incompatible-value-400', 'events/invalid-uuid-field-400', 'event-types/enum-values-rule', 'events/full-event-in-write-responses'],
+  [
+    'events/custom-field-value-types',
+    'events/link-value-quoted',
+    'events/incompatible-value-400',
+    'events/invalid-uuid-field-400',
+    'event-types/enum-values-rule',
+    'events/full-event-in-write-responses',
+  ],
   'custom field values of every type are stored unchanged; values of the wrong type, an invalid uuid or a non-member of an ENUM answer 400 (property)',
   async (t) => {
     const typeId = await allTypes(t);
     const { examples, arbitrary } = customFieldCases();
     for (const c of examples) await judgeCustom(t, typeId, c);
-    await t.property(arbitrary, (c) => judgeCustom(t, typeId, c), { rule: R('events/custom-field-value-types'), runs: Math.min(t.session.context.runs, 25) });
-    const full = Object.fromEntries(CUSTOM_FIELD_TYPES.map((ty) => [customFieldName(ty), examples.find((c) => c.valid && c.field === customFieldName(ty))!.value]));
+    await t.property(arbitrary, (c) => judgeCustom(t, typeId, c), {
+      rule: R('events/custom-field-value-types'),
+      runs: Math.min(t.session.context.runs, 25),
+    });
+    const full = Object.fromEntries(
+      CUSTOM_FIELD_TYPES.map((ty) => [
+        customFieldName(ty),
+        examples.find((c) => c.valid && c.field === customFieldName(ty))!.value,
+      ]),
+    );
     const res = await postEvent(t, { typeId, timestamp: iso(-60_000), entityId: entity(t), ...full });
     const wrong = Object.entries(full).filter(([k, v]) => JSON.stringify(body(res)[k]) !== JSON.stringify(v));
-    expect(t, 'events/full-event-in-write-responses', res.status === 201 && wrong.length === 0, 'the 201 does not carry every custom field', JSON.stringify(full), () => `differs in ${wrong.map(([k]) => k).join(', ')}: ${JSON.stringify(body(res))}`);
+    expect(
+      t,
+      'events/full-event-in-write-responses',
+      res.status === 201 && wrong.length === 0,
+      'the 201 does not carry every custom field',
+      JSON.stringify(full),
+      () => `differs in ${wrong.map(([k]) => k).join(', ')}: ${JSON.stringify(body(res))}`,
+    );
   },
   { budget: 45, budgetPerRun: 1 },
 );
 
-emTest(['events/custom-matches-type', 'events/required-field-missing-400'], 'an event of a child type takes the fields of the type and its ancestors, refuses any other, and needs every required field (own or inherited)', async (t) => {
-  const parent = await createType(t, { fields: [field('plevel', 'INTEGER', { required: true }), field('pnote', 'STRING')] });
-  const child = await createType(t, { parentId: parent.id, fields: [field('cflag', 'BOOLEAN', { required: true })] });
-  const post = (extra: Record<string, unknown>) => eventually(() => postEvent(t, { typeId: child.id, timestamp: iso(-60_000), entityId: entity(t), ...extra }), (r) => r.status !== 404).then((r) => r.value);
-  accepted(t, 'events/custom-matches-type', await post({ plevel: 1, pnote: 'n', cflag: true }), 'an event with own and inherited fields');
-  rejected(t, 'events/custom-matches-type', await post({ plevel: 1, cflag: true, stray: 'x' }), 'a field the type does not define');
-  rejected(t, 'events/custom-matches-type', await post({ plevel: 1, cflag: true, severity: 5 }), 'a standard field on a custom type');
-  rejected(t, 'events/required-field-missing-400', await post({ cflag: true }), 'no value for an inherited required field');
-  rejected(t, 'events/required-field-missing-400', await post({ plevel: 1 }), 'no value for an own required field');
-}, { budget: 8 });
+emTest(
+  ['events/custom-matches-type', 'events/required-field-missing-400'],
+  'an event of a child type takes the fields of the type and its ancestors, refuses any other, and needs every required field (own or inherited)',
+  async (t) => {
+    const parent = await createType(t, {
+      fields: [field('plevel', 'INTEGER', { required: true }), field('pnote', 'STRING')],
+    });
+    const child = await createType(t, { parentId: parent.id, fields: [field('cflag', 'BOOLEAN', { required: true })] });
+    const post = (extra: Record<string, unknown>) =>
+      eventually(
+        () => postEvent(t, { typeId: child.id, timestamp: iso(-60_000), entityId: entity(t), ...extra }),
+        (r) => r.status !== 404,
+      ).then((r) => r.value);
+    accepted(
+      t,
+      'events/custom-matches-type',
+      await post({ plevel: 1, pnote: 'n', cflag: true }),
+      'an event with own and inherited fields',
+    );
+    rejected(
+      t,
+      'events/custom-matches-type',
+      await post({ plevel: 1, cflag: true, stray: 'x' }),
+      'a field the type does not define',
+    );
+    rejected(
+      t,
+      'events/custom-matches-type',
+      await post({ plevel: 1, cflag: true, severity: 5 }),
+      'a standard field on a custom type',
+    );
+    rejected(
+      t,
+      'events/required-field-missing-400',
+      await post({ cflag: true }),
+      'no value for an inherited required field',
+    );
+    rejected(t, 'events/required-field-missing-400', await post({ plevel: 1 }), 'no value for an own required field');
+  },
+  { budget: 8 },
+);

@@ -7,34 +7,103 @@ import { asRequest, createEvent, createType, field, putEvent, standardBody } fro
 
 /** Reads an event until it shows at least `etag` (a change may take 100 ms to be visible). */
 async function readAtLeast(t: RuleContext, id: string, etag: number) {
-  return (await eventually(() => send(t, { method: 'GET', path: `/events/${id}` }), (r) => r.status === 200 && Number(body(r).etag) >= etag)).value;
+  return (
+    await eventually(
+      () => send(t, { method: 'GET', path: `/events/${id}` }),
+      (r) => r.status === 200 && Number(body(r).etag) >= etag,
+    )
+  ).value;
 }
 
 emTest(
-  ['events/update-200', 'events/etag-counter', 'etags/event-etag-header', 'events/full-event-in-write-responses', 'events/update-content-only', 'events/standard-fields-updatable'],
+  [
+    'events/update-200',
+    'events/etag-counter',
+    'etags/event-etag-header',
+    'events/full-event-in-write-responses',
+    'events/update-content-only',
+    'events/standard-fields-updatable',
+  ],
   'PUT /events/{id} with the current etag changes the standard fields in place: 200, the new values, a higher etag, the same id and history',
   async (t) => {
-    const e = await createEvent(t, standardBody(t, { severity: 10, description: 'before', code: 'A', acknowledged: false }));
+    const e = await createEvent(
+      t,
+      standardBody(t, { severity: 10, description: 'before', code: 'A', acknowledged: false }),
+    );
     const change = { severity: 90, description: 'after', code: 'B', source: t.prefix, acknowledged: true };
     const res = await putEvent(t, e.id, String(e.etag), { ...asRequest(e), ...change });
     expect(t, 'events/update-200', res.status === 200, 'update with the current etag refused', 'HTTP 200', seen(res));
     const u = body(res);
     const wrong = Object.entries(change).filter(([k, v]) => u[k] !== v);
-    expect(t, 'events/standard-fields-updatable', wrong.length === 0, 'standard fields not all updated', JSON.stringify(change), () => `differs in ${wrong.map(([k]) => k).join(', ')}: ${JSON.stringify(u)}`);
-    expect(t, 'events/full-event-in-write-responses', u.entityId === e.entityId && u.correlationId === e.correlationId && u.typeId === e.typeId, 'the 200 does not carry the full event', 'typeId, correlationId, entityId as before', JSON.stringify(u));
-    expect(t, 'events/etag-counter', Number.isInteger(u.etag) && u.etag > e.etag, 'etag did not increase with the update', `an integer above ${e.etag}`, String(u.etag));
-    expect(t, 'etags/event-etag-header', etagOf(res) === u.etag, 'PUT answers no ETag header of the new etag', `ETag "${u.etag}"`, res.headers.etag ?? '(none)');
+    expect(
+      t,
+      'events/standard-fields-updatable',
+      wrong.length === 0,
+      'standard fields not all updated',
+      JSON.stringify(change),
+      () => `differs in ${wrong.map(([k]) => k).join(', ')}: ${JSON.stringify(u)}`,
+    );
+    expect(
+      t,
+      'events/full-event-in-write-responses',
+      u.entityId === e.entityId && u.correlationId === e.correlationId && u.typeId === e.typeId,
+      'the 200 does not carry the full event',
+      'typeId, correlationId, entityId as before',
+      JSON.stringify(u),
+    );
+    expect(
+      t,
+      'events/etag-counter',
+      Number.isInteger(u.etag) && u.etag > e.etag,
+      'etag did not increase with the update',
+      `an integer above ${e.etag}`,
+      String(u.etag),
+    );
+    expect(
+      t,
+      'etags/event-etag-header',
+      etagOf(res) === u.etag,
+      'PUT answers no ETag header of the new etag',
+      `ETag "${u.etag}"`,
+      res.headers.etag ?? '(none)',
+    );
     expect(t, 'events/update-content-only', u.id === e.id, 'PUT created another event', `id ${e.id}`, String(u.id));
     const again = await putEvent(t, e.id, String(u.etag), { ...asRequest(u), severity: 50 });
-    expect(t, 'events/etag-counter', again.status === 200 && body(again).etag > u.etag, 'etag did not increase with a second update', `HTTP 200, etag above ${u.etag}`, seen(again));
+    expect(
+      t,
+      'events/etag-counter',
+      again.status === 200 && body(again).etag > u.etag,
+      'etag did not increase with a second update',
+      `HTTP 200, etag above ${u.etag}`,
+      seen(again),
+    );
     const read = await readAtLeast(t, e.id, body(again).etag);
-    expect(t, 'events/update-200', read.status === 200 && body(read).severity === 50, 'the update is not readable', 'severity 50', seen(read));
+    expect(
+      t,
+      'events/update-200',
+      read.status === 200 && body(read).severity === 50,
+      'the update is not readable',
+      'severity 50',
+      seen(read),
+    );
     const hist = await eventually(
-      () => send(t, { method: 'GET', path: '/events', query: { history: 'true', filter: filter({ correlationId: e.correlationId, entityId: e.entityId }) } }),
+      () =>
+        send(t, {
+          method: 'GET',
+          path: '/events',
+          query: { history: 'true', filter: filter({ correlationId: e.correlationId, entityId: e.entityId }) },
+        }),
       (r) => (body(r)._embedded?.events ?? []).some((x: any) => x.severity === 50),
     );
     const instances = (body(hist.value)._embedded?.events ?? []) as any[];
-    verify(t, 'events/update-content-only', instances.length === 1 && instances[0].id === e.id, 'an update added an instance to the history', 'one instance, the updated event', JSON.stringify(instances.map((x) => [x.id, x.etag])));
+    verify(
+      t,
+      'events/update-content-only',
+      instances.length === 1 && instances[0].id === e.id,
+      'an update added an instance to the history',
+      'one instance, the updated event',
+      JSON.stringify(instances.map((x) => [x.id, x.etag])),
+    );
   },
   { budget: 8 },
 );
@@ -56,26 +125,58 @@ async function judgeUpdate(t: RuleContext, target: Target, c: FieldCase): Promis
 }
 
 emTest(
-  ['events/severity-range', 'events/severity-out-of-range-400', 'events/description-length', 'events/code-length', 'events/code-too-long-400', 'events/source-length', 'events/source-or-description-too-long-400', 'events/acknowledged-boolean', 'events/update-invalid-value-400'],
+  [
+    'events/severity-range',
+    'events/severity-out-of-range-400',
+    'events/description-length',
+    'events/code-length',
+    'events/code-too-long-400',
+    'events/source-length',
+    'events/source-or-description-too-long-400',
+    'events/acknowledged-boolean',
+    'events/update-invalid-value-400',
+  ],
   'standard fields on PUT: every exact boundary on both sides and random values (property); a refused update leaves the event unchanged',
   async (t) => {
     const e = await createEvent(t, standardBody(t, { severity: 7, code: 'KEEP' }));
     const target: Target = { e, etag: e.etag };
     const { boundaries, arbitrary } = await standardFieldCases();
     for (const c of boundaries) await judgeUpdate(t, target, c);
-    await t.property(arbitrary, (c) => judgeUpdate(t, target, c), { rule: R('events/update-invalid-value-400'), runs: Math.min(t.session.context.runs, 15) });
+    await t.property(arbitrary, (c) => judgeUpdate(t, target, c), {
+      rule: R('events/update-invalid-value-400'),
+      runs: Math.min(t.session.context.runs, 15),
+    });
     // A refused update changes nothing.
     const before = await readAtLeast(t, e.id, target.etag);
-    const bad = await putEvent(t, e.id, String(body(before).etag), { ...asRequest(body(before)), severity: 100, code: 'x'.repeat(17) });
+    const bad = await putEvent(t, e.id, String(body(before).etag), {
+      ...asRequest(body(before)),
+      severity: 100,
+      code: 'x'.repeat(17),
+    });
     rejected(t, 'events/update-invalid-value-400', bad, 'PUT with severity 100 and a code of 17 characters');
     const after = await send(t, { method: 'GET', path: `/events/${e.id}` });
-    expect(t, 'events/update-invalid-value-400', body(after).etag === body(before).etag && body(after).severity === body(before).severity, 'a refused update changed the event', `etag ${body(before).etag}, severity ${body(before).severity}`, seen(after));
+    expect(
+      t,
+      'events/update-invalid-value-400',
+      body(after).etag === body(before).etag && body(after).severity === body(before).severity,
+      'a refused update changed the event',
+      `etag ${body(before).etag}, severity ${body(before).severity}`,
+      seen(after),
+    );
   },
   { budget: 40, budgetPerRun: 2 },
 );
 
 emTest(
-  ['events/update-keys-required', 'events/type-id-not-updatable', 'events/correlation-id-not-updatable', 'events/timestamp-not-updatable', 'events/entity-id-not-updatable', 'events/update-type-id-missing-400', 'errors/error-body'],
+  [
+    'events/update-keys-required',
+    'events/type-id-not-updatable',
+    'events/correlation-id-not-updatable',
+    'events/timestamp-not-updatable',
+    'events/entity-id-not-updatable',
+    'events/update-type-id-missing-400',
+    'errors/error-body',
+  ],
   'PUT /events/{id}: correlationId, timestamp and entityId are required and cannot change, nor can typeId',
   async (t) => {
     const type = await createType(t, { fields: [field('note', 'STRING')] });
@@ -86,52 +187,163 @@ emTest(
       const { [key]: _drop, ...rest } = base;
       rejected(t, 'events/update-keys-required', await put(rest), `PUT without ${key}`);
     }
-    rejected(t, 'events/correlation-id-not-updatable', await put({ ...base, correlationId: randomUUID() }), 'PUT with another correlationId');
-    rejected(t, 'events/timestamp-not-updatable', await put({ ...base, timestamp: iso(-200_000) }), 'PUT with another timestamp');
+    rejected(
+      t,
+      'events/correlation-id-not-updatable',
+      await put({ ...base, correlationId: randomUUID() }),
+      'PUT with another correlationId',
+    );
+    rejected(
+      t,
+      'events/timestamp-not-updatable',
+      await put({ ...base, timestamp: iso(-200_000) }),
+      'PUT with another timestamp',
+    );
     const same = new Date(Date.parse(String(e.timestamp))).toISOString().replace('Z', '+00:00');
     const sameInstant = await put({ ...base, timestamp: same });
-    verify(t, 'events/timestamp-not-updatable', sameInstant.status === 200, 'the same instant written as +00:00 counted as a change', 'HTTP 200', seen(sameInstant));
+    verify(
+      t,
+      'events/timestamp-not-updatable',
+      sameInstant.status === 200,
+      'the same instant written as +00:00 counted as a change',
+      'HTTP 200',
+      seen(sameInstant),
+    );
     const etag = sameInstant.status === 200 ? String(body(sameInstant).etag) : String(e.etag);
-    rejected(t, 'events/entity-id-not-updatable', await putEvent(t, e.id, etag, { ...base, entityId: entity(t, 1) }), 'PUT with another entityId');
-    rejected(t, 'events/type-id-not-updatable', await putEvent(t, e.id, etag, { ...base, typeId: fixture(t, 'standardEventTypeId') }), 'PUT with another typeId');
+    rejected(
+      t,
+      'events/entity-id-not-updatable',
+      await putEvent(t, e.id, etag, { ...base, entityId: entity(t, 1) }),
+      'PUT with another entityId',
+    );
+    rejected(
+      t,
+      'events/type-id-not-updatable',
+      await putEvent(t, e.id, etag, { ...base, typeId: fixture(t, 'standardEventTypeId') }),
+      'PUT with another typeId',
+    );
     const { typeId: _typeId, ...noType } = base;
-    rejected(t, 'events/update-type-id-missing-400', await putEvent(t, e.id, etag, noType), 'PUT of a custom event without typeId');
+    rejected(
+      t,
+      'events/update-type-id-missing-400',
+      await putEvent(t, e.id, etag, noType),
+      'PUT of a custom event without typeId',
+    );
   },
   { budget: 12 },
 );
 
 emTest(
-  ['events/update-required-field-missing-400', 'events/update-required-null-400', 'events/update-incompatible-type-400', 'events/update-non-updatable-field-400', 'events/update-200'],
+  [
+    'events/update-required-field-missing-400',
+    'events/update-required-null-400',
+    'events/update-incompatible-type-400',
+    'events/update-non-updatable-field-400',
+    'events/update-200',
+  ],
   'PUT of a custom event: required fields must stay set, values keep their type, non-updatable fields keep their value',
   async (t) => {
-    const type = await createType(t, { fields: [field('must', 'INTEGER', { required: true }), field('fixed', 'STRING', { updatable: false }), field('free', 'STRING', { updatable: true })] });
-    const e = await createEvent(t, { typeId: type.id, timestamp: iso(-300_000), entityId: entity(t), must: 1, fixed: 'a', free: 'b' });
+    const type = await createType(t, {
+      fields: [
+        field('must', 'INTEGER', { required: true }),
+        field('fixed', 'STRING', { updatable: false }),
+        field('free', 'STRING', { updatable: true }),
+      ],
+    });
+    const e = await createEvent(t, {
+      typeId: type.id,
+      timestamp: iso(-300_000),
+      entityId: entity(t),
+      must: 1,
+      fixed: 'a',
+      free: 'b',
+    });
     const base = asRequest(e);
     const put = (json: Record<string, unknown>) => putEvent(t, e.id, String(e.etag), json);
     const { must: _must, ...noRequired } = base;
     rejected(t, 'events/update-required-field-missing-400', await put(noRequired), 'PUT without the required field');
-    rejected(t, 'events/update-required-null-400', await put({ ...base, must: null }), 'PUT setting the required field to null');
-    rejected(t, 'events/update-incompatible-type-400', await put({ ...base, must: 'one' }), 'PUT with a string for an INTEGER field');
-    rejected(t, 'events/update-incompatible-type-400', await put({ ...base, free: 5 }), 'PUT with a number for a STRING field');
-    rejected(t, 'events/update-non-updatable-field-400', await put({ ...base, fixed: 'changed' }), 'PUT changing a field declared updatable false');
+    rejected(
+      t,
+      'events/update-required-null-400',
+      await put({ ...base, must: null }),
+      'PUT setting the required field to null',
+    );
+    rejected(
+      t,
+      'events/update-incompatible-type-400',
+      await put({ ...base, must: 'one' }),
+      'PUT with a string for an INTEGER field',
+    );
+    rejected(
+      t,
+      'events/update-incompatible-type-400',
+      await put({ ...base, free: 5 }),
+      'PUT with a number for a STRING field',
+    );
+    rejected(
+      t,
+      'events/update-non-updatable-field-400',
+      await put({ ...base, fixed: 'changed' }),
+      'PUT changing a field declared updatable false',
+    );
     const ok = await put({ ...base, fixed: 'a', free: 'changed' });
-    expect(t, 'events/update-200', ok.status === 200 && body(ok).free === 'changed' && body(ok).fixed === 'a', 'a PUT keeping the non-updatable value refused', 'HTTP 200 with free "changed"', seen(ok));
+    expect(
+      t,
+      'events/update-200',
+      ok.status === 200 && body(ok).free === 'changed' && body(ok).fixed === 'a',
+      'a PUT keeping the non-updatable value refused',
+      'HTTP 200 with free "changed"',
+      seen(ok),
+    );
   },
   { budget: 10 },
 );
 
-emTest(['event-types/field-updatable-default'], 'the default of a field\'s updatable flag (contradictory in the document) and what PUT does with such a field', async (t) => {
-  const type = await createType(t, { fields: [field('plain', 'STRING')] });
-  const flag = (type.fields ?? [])[0]?.updatable;
-  const e = await createEvent(t, { typeId: type.id, timestamp: iso(-300_000), entityId: entity(t), plain: 'a' });
-  const res = await putEvent(t, e.id, String(e.etag), { ...asRequest(e), plain: 'b' });
-  t.observe(R('event-types/field-updatable-default'), `a field created without updatable is returned with updatable ${JSON.stringify(flag)}; changing its value by PUT answered HTTP ${res.status}`);
-}, { budget: 4 });
+emTest(
+  ['event-types/field-updatable-default'],
+  "the default of a field's updatable flag (contradictory in the document) and what PUT does with such a field",
+  async (t) => {
+    const type = await createType(t, { fields: [field('plain', 'STRING')] });
+    const flag = (type.fields ?? [])[0]?.updatable;
+    const e = await createEvent(t, { typeId: type.id, timestamp: iso(-300_000), entityId: entity(t), plain: 'a' });
+    const res = await putEvent(t, e.id, String(e.etag), { ...asRequest(e), plain: 'b' });
+    t.observe(
+      R('event-types/field-updatable-default'),
+      `a field created without updatable is returned with updatable ${JSON.stringify(flag)}; changing its value by PUT answered HTTP ${res.status}`,
+    );
+  },
+  { budget: 4 },
+);
 
-emTest(['events/update-not-found-404', 'events/update-shared-event-400', 'errors/error-body'], 'PUT of an unknown event answers 404; PUT of an event shared by another tenant answers 400', async (t) => {
-  rejected(t, 'events/update-not-found-404', await putEvent(t, randomUUID(), '0', standardBody(t, { correlationId: randomUUID() })), 'PUT of an unknown event id', [404]);
-  const shared = fixture(t, 'sharedEventId');
-  const got = await send(t, { method: 'GET', path: `/events/${shared}`, query: { includeShared: 'true' } });
-  const current = got.status === 200 ? body(got) : { id: shared, etag: 0, timestamp: iso(-3_600_000), entityId: fixture(t, 'sharedEntityId'), correlationId: randomUUID() };
-  rejected(t, 'events/update-shared-event-400', await putEvent(t, shared, String(current.etag), { ...asRequest(current), description: 'changed by a receiver' }), 'PUT of an event owned by another tenant and shared with the caller');
-}, { budget: 3 });
+emTest(
+  ['events/update-not-found-404', 'events/update-shared-event-400', 'errors/error-body'],
+  'PUT of an unknown event answers 404; PUT of an event shared by another tenant answers 400',
+  async (t) => {
+    rejected(
+      t,
+      'events/update-not-found-404',
+      await putEvent(t, randomUUID(), '0', standardBody(t, { correlationId: randomUUID() })),
+      'PUT of an unknown event id',
+      [404],
+    );
+    const shared = fixture(t, 'sharedEventId');
+    const got = await send(t, { method: 'GET', path: `/events/${shared}`, query: { includeShared: 'true' } });
+    const current =
+      got.status === 200
+        ? body(got)
+        : {
+            id: shared,
+            etag: 0,
+            timestamp: iso(-3_600_000),
+            entityId: fixture(t, 'sharedEntityId'),
+            correlationId: randomUUID(),
+          };
+    rejected(
+      t,
+      'events/update-shared-event-400',
+      await putEvent(t, shared, String(current.etag), { ...asRequest(current), description: 'changed by a receiver' }),
+      'PUT of an event owned by another tenant and shared with the caller',
+    );
+  },
+  { budget: 3 },
+);

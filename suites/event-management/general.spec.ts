@@ -5,25 +5,59 @@ import { createEvent, createType, field, typeDeleted, postCreateJob, postEvent, 
 
 const isAbsolute = (href: unknown) => typeof href === 'string' && /^https?:\/\/[^/]+\//.test(href);
 
-emTest(['info/billboard', 'info/links', 'info/templated-filter-links', 'general/base-path', 'general/hal-json-responses'], 'GET / answers the billboard with absolute, templated links under the base path', async (t) => {
-  const res = await send(t, { method: 'GET', path: '/' });
-  expect(t, 'info/billboard', res.status === 200, 'billboard not served', 'HTTP 200', seen(res));
-  checkHal(t, res);
-  const b = body(res);
-  const names = ['events', 'eventTypes', 'deleteEventsJobs', 'createEventsJobs'];
-  // The contract's uri format cannot hold the URI templates the document asks for; the shape is checked here.
-  const missing = ['self', ...names].filter((n) => !b[n] || typeof b[n] !== 'object');
-  expect(t, 'info/billboard', missing.length === 0, 'InfoResponse incomplete', 'self, events, eventTypes, deleteEventsJobs, createEventsJobs', () => `missing ${missing.join(', ')}: ${seen(res)}`);
-  const bad = names.filter((n) => !isAbsolute(b[n]?.href) || typeof b[n]?.templated !== 'boolean');
-  verify(t, 'info/links', isAbsolute(b.self?.href) && bad.length === 0, 'billboard links incomplete', 'self.href and events, eventTypes, deleteEventsJobs, createEventsJobs with an absolute href and a boolean templated', () => `wrong: ${[...(isAbsolute(b.self?.href) ? [] : ['self']), ...bad].join(', ')} — ${JSON.stringify(b).slice(0, 300)}`);
-  for (const n of ['events', 'eventTypes']) {
-    const link = b[n] ?? {};
-    verify(t, 'info/templated-filter-links', link.templated === true && /\{\?[^}]*\bfilter\b[^}]*\}/.test(String(link.href)), `${n} link is not a URI template with an optional filter`, `${n}: templated true, href with {?filter}`, JSON.stringify(link));
-  }
-  const hrefs = ['self', ...names].map((n) => String(b[n]?.href ?? ''));
-  const outside = hrefs.filter((h) => !h.includes(`${BASE_PATH}/`));
-  verify(t, 'general/base-path', outside.length === 0, 'billboard links outside the base path', `every href under ${BASE_PATH}/`, outside.join(', '));
-}, { readOnly: true, budget: 1 });
+emTest(
+  ['info/billboard', 'info/links', 'info/templated-filter-links', 'general/base-path', 'general/hal-json-responses'],
+  'GET / answers the billboard with absolute, templated links under the base path',
+  async (t) => {
+    const res = await send(t, { method: 'GET', path: '/' });
+    expect(t, 'info/billboard', res.status === 200, 'billboard not served', 'HTTP 200', seen(res));
+    checkHal(t, res);
+    const b = body(res);
+    const names = ['events', 'eventTypes', 'deleteEventsJobs', 'createEventsJobs'];
+    // The contract's uri format cannot hold the URI templates the document asks for; the shape is checked here.
+    const missing = ['self', ...names].filter((n) => !b[n] || typeof b[n] !== 'object');
+    expect(
+      t,
+      'info/billboard',
+      missing.length === 0,
+      'InfoResponse incomplete',
+      'self, events, eventTypes, deleteEventsJobs, createEventsJobs',
+      () => `missing ${missing.join(', ')}: ${seen(res)}`,
+    );
+    const bad = names.filter((n) => !isAbsolute(b[n]?.href) || typeof b[n]?.templated !== 'boolean');
+    verify(
+      t,
+      'info/links',
+      isAbsolute(b.self?.href) && bad.length === 0,
+      'billboard links incomplete',
+      'self.href and events, eventTypes, deleteEventsJobs, createEventsJobs with an absolute href and a boolean templated',
+      () =>
+        `wrong: ${[...(isAbsolute(b.self?.href) ? [] : ['self']), ...bad].join(', ')} — ${JSON.stringify(b).slice(0, 300)}`,
+    );
+    for (const n of ['events', 'eventTypes']) {
+      const link = b[n] ?? {};
+      verify(
+        t,
+        'info/templated-filter-links',
+        link.templated === true && /\{\?[^}]*\bfilter\b[^}]*\}/.test(String(link.href)),
+        `${n} link is not a URI template with an optional filter`,
+        `${n}: templated true, href with {?filter}`,
+        JSON.stringify(link),
+      );
+    }
+    const hrefs = ['self', ...names].map((n) => String(b[n]?.href ?? ''));
+    const outside = hrefs.filter((h) => !h.includes(`${BASE_PATH}/`));
+    verify(
+      t,
+      'general/base-path',
+      outside.length === 0,
+      'billboard links outside the base path',
+      `every href under ${BASE_PATH}/`,
+      outside.join(', '),
+    );
+  },
+  { readOnly: true, budget: 1 },
+);
 
 emTest(
   ['general/base-path', 'general/major-version-path', 'general/hal-json-responses', 'auth/oauth2-schemes'],
@@ -31,26 +65,91 @@ emTest(
   async (t) => {
     const sendT = senderOf(t);
     const step = (what: string, res: HttpResponse, statuses: number[]) => {
-      expect(t, 'auth/oauth2-schemes', res.status !== 401, `${what}: the bearer token was refused`, 'the bearer access token in Authorization accepted', seen(res));
-      expect(t, 'general/base-path', statuses.includes(res.status), `${what} not served under ${BASE_PATH}`, `HTTP ${statuses.join(' or ')}`, seen(res));
+      expect(
+        t,
+        'auth/oauth2-schemes',
+        res.status !== 401,
+        `${what}: the bearer token was refused`,
+        'the bearer access token in Authorization accepted',
+        seen(res),
+      );
+      expect(
+        t,
+        'general/base-path',
+        statuses.includes(res.status),
+        `${what} not served under ${BASE_PATH}`,
+        `HTTP ${statuses.join(' or ')}`,
+        seen(res),
+      );
       checkHal(t, res);
-      for (const href of [res.headers.location, body(res)._links?.self?.href].filter((h): h is string => typeof h === 'string')) {
-        verify(t, 'general/major-version-path', new URL(href, 'http://x').pathname.startsWith(`${BASE_PATH}/`), `${what}: link outside /v3`, `a link under ${BASE_PATH}/`, href);
+      for (const href of [res.headers.location, body(res)._links?.self?.href].filter(
+        (h): h is string => typeof h === 'string',
+      )) {
+        verify(
+          t,
+          'general/major-version-path',
+          new URL(href, 'http://x').pathname.startsWith(`${BASE_PATH}/`),
+          `${what}: link outside /v3`,
+          `a link under ${BASE_PATH}/`,
+          href,
+        );
       }
     };
     step('GET /', await send(t, { method: 'GET', path: '/' }), [200]);
     const type = await createType(t, { fields: [field('level', 'INTEGER', { filterable: true })] });
     const typePath = `/eventTypes/${encodeURIComponent(type.id)}`;
-    step('GET /eventTypes/{id}', (await eventually(() => sendT({ method: 'GET', path: typePath }), (r) => r.status !== 404)).value, [200]);
-    const patched = await send(t, { method: 'PATCH', path: typePath, headers: { 'If-Match': String(type.etag) }, json: { op: 'add', path: '/fields', value: { name: 'note', type: 'STRING' } } });
+    step(
+      'GET /eventTypes/{id}',
+      (
+        await eventually(
+          () => sendT({ method: 'GET', path: typePath }),
+          (r) => r.status !== 404,
+        )
+      ).value,
+      [200],
+    );
+    const patched = await send(t, {
+      method: 'PATCH',
+      path: typePath,
+      headers: { 'If-Match': String(type.etag) },
+      json: { op: 'add', path: '/fields', value: { name: 'note', type: 'STRING' } },
+    });
     step('PATCH /eventTypes/{id}', patched, [200]);
-    step('GET /eventTypes', await send(t, { method: 'GET', path: '/eventTypes', query: { filter: JSON.stringify({ id: type.id }) } }), [200]);
+    step(
+      'GET /eventTypes',
+      await send(t, { method: 'GET', path: '/eventTypes', query: { filter: JSON.stringify({ id: type.id }) } }),
+      [200],
+    );
     const ev = await createEvent(t, { typeId: type.id, timestamp: iso(-60_000), entityId: entity(t), level: 1 });
     const evPath = `/events/${ev.id}`;
-    const got = (await eventually(() => sendT({ method: 'GET', path: evPath }), (r) => r.status !== 404)).value;
+    const got = (
+      await eventually(
+        () => sendT({ method: 'GET', path: evPath }),
+        (r) => r.status !== 404,
+      )
+    ).value;
     step('GET /events/{id}', got, [200]);
-    step('PUT /events/{id}', await send(t, { method: 'PUT', path: evPath, headers: { 'If-Match': String(ev.etag) }, json: { typeId: type.id, correlationId: ev.correlationId, timestamp: ev.timestamp, entityId: ev.entityId, level: 2 } }), [200]);
-    step('GET /events', await send(t, { method: 'GET', path: '/events', query: { filter: JSON.stringify({ typeId: type.id }) } }), [200]);
+    step(
+      'PUT /events/{id}',
+      await send(t, {
+        method: 'PUT',
+        path: evPath,
+        headers: { 'If-Match': String(ev.etag) },
+        json: {
+          typeId: type.id,
+          correlationId: ev.correlationId,
+          timestamp: ev.timestamp,
+          entityId: ev.entityId,
+          level: 2,
+        },
+      }),
+      [200],
+    );
+    step(
+      'GET /events',
+      await send(t, { method: 'GET', path: '/events', query: { filter: JSON.stringify({ typeId: type.id }) } }),
+      [200],
+    );
     const cj = await postCreateJob(t, [{ typeId: type.id, timestamp: iso(-90_000), entityId: entity(t), level: 3 }]);
     step('POST /createEventsJobs', cj, [202]);
     const cjTrace = await pollJob(sendT, 'create', String(body(cj).id));
@@ -72,40 +171,79 @@ emTest(
   { budget: 40 },
 );
 
-emTest(['general/json-request-bodies', 'errors/error-body', 'errors/error-content-type'], 'a request body that is not valid JSON is answered 400 with the error body by every operation that takes one', async (t) => {
-  const type = await createType(t);
-  const ev = await createEvent(t, standardBody(t));
-  const broken = '{"timestamp": "2026-01-01T00:00:00Z", "entityId": ';
-  const targets: Array<[string, string, Record<string, string>]> = [
-    ['POST', '/events', {}],
-    ['PUT', `/events/${ev.id}`, { 'If-Match': String(ev.etag) }],
-    ['POST', '/eventTypes', {}],
-    ['PATCH', `/eventTypes/${encodeURIComponent(type.id)}`, { 'If-Match': String(type.etag) }],
-    ['POST', '/deleteEventsJobs', {}],
-    ['POST', '/createEventsJobs', {}],
-  ];
-  for (const [method, path, headers] of targets) {
-    const res = await send(t, { method, path, body: broken, headers: { 'content-type': 'application/json', ...headers } });
-    rejected(t, 'general/json-request-bodies', res, `${method} ${path.replace(/\/[^/]+$/, '/{id}')} with a truncated JSON body`);
-  }
-}, { budget: 10 });
+emTest(
+  ['general/json-request-bodies', 'errors/error-body', 'errors/error-content-type'],
+  'a request body that is not valid JSON is answered 400 with the error body by every operation that takes one',
+  async (t) => {
+    const type = await createType(t);
+    const ev = await createEvent(t, standardBody(t));
+    const broken = '{"timestamp": "2026-01-01T00:00:00Z", "entityId": ';
+    const targets: Array<[string, string, Record<string, string>]> = [
+      ['POST', '/events', {}],
+      ['PUT', `/events/${ev.id}`, { 'If-Match': String(ev.etag) }],
+      ['POST', '/eventTypes', {}],
+      ['PATCH', `/eventTypes/${encodeURIComponent(type.id)}`, { 'If-Match': String(type.etag) }],
+      ['POST', '/deleteEventsJobs', {}],
+      ['POST', '/createEventsJobs', {}],
+    ];
+    for (const [method, path, headers] of targets) {
+      const res = await send(t, {
+        method,
+        path,
+        body: broken,
+        headers: { 'content-type': 'application/json', ...headers },
+      });
+      rejected(
+        t,
+        'general/json-request-bodies',
+        res,
+        `${method} ${path.replace(/\/[^/]+$/, '/{id}')} with a truncated JSON body`,
+      );
+    }
+  },
+  { budget: 10 },
+);
 
-emTest(['errors/error-codes', 'errors/error-body'], 'what an error body carries besides logref and message (machine-readable codes are not documented)', async (t) => {
-  const res = await send(t, { method: 'GET', path: '/events', query: { size: 501 } });
-  checkErrorBody(t, res);
-  const items = Array.isArray(res.json) ? (res.json as Array<Record<string, unknown>>) : [];
-  const keys = [...new Set(items.flatMap((i) => (i && typeof i === 'object' ? Object.keys(i) : [])))];
-  t.observe(R('errors/error-codes'), `GET /events?size=501: HTTP ${res.status}; error item keys: ${keys.join(', ') || '(none)'}${keys.some((k) => /code/i.test(k)) ? '' : '; no code field'}`);
-}, { readOnly: true, budget: 1 });
+emTest(
+  ['errors/error-codes', 'errors/error-body'],
+  'what an error body carries besides logref and message (machine-readable codes are not documented)',
+  async (t) => {
+    const res = await send(t, { method: 'GET', path: '/events', query: { size: 501 } });
+    checkErrorBody(t, res);
+    const items = Array.isArray(res.json) ? (res.json as Array<Record<string, unknown>>) : [];
+    const keys = [...new Set(items.flatMap((i) => (i && typeof i === 'object' ? Object.keys(i) : [])))];
+    t.observe(
+      R('errors/error-codes'),
+      `GET /events?size=501: HTTP ${res.status}; error item keys: ${keys.join(', ') || '(none)'}${keys.some((k) => /code/i.test(k)) ? '' : '; no code field'}`,
+    );
+  },
+  { readOnly: true, budget: 1 },
+);
 
-emTest(['errors/rate-limits'], 'how the service answers when it throttles (rate limits are not documented)', async (t) => {
-  const res = await send(t, { method: 'GET', path: '/', query: {} });
-  const samples = t.session.http.stats.throttleSamples.filter((s) => s.path.startsWith(BASE_PATH));
-  t.observe(R('errors/rate-limits'), `GET / answered HTTP ${res.status}; ${samples.length} throttled answers of this service seen in the run so far${samples.length ? ` (statuses ${[...new Set(samples.map((s) => s.status))].join(', ')})` : ''}`);
-}, { readOnly: true, budget: 1 });
+emTest(
+  ['errors/rate-limits'],
+  'how the service answers when it throttles (rate limits are not documented)',
+  async (t) => {
+    const res = await send(t, { method: 'GET', path: '/', query: {} });
+    const samples = t.session.http.stats.throttleSamples.filter((s) => s.path.startsWith(BASE_PATH));
+    t.observe(
+      R('errors/rate-limits'),
+      `GET / answered HTTP ${res.status}; ${samples.length} throttled answers of this service seen in the run so far${samples.length ? ` (statuses ${[...new Set(samples.map((s) => s.status))].join(', ')})` : ''}`,
+    );
+  },
+  { readOnly: true, budget: 1 },
+);
 
-emTest(['errors/notifications'], 'outgoing notifications to subscribers are not observable (not documented)', async (t) => {
-  const res = await postEvent(t, standardBody(t));
-  const hints = Object.keys(res.headers).filter((h) => /notif|subscri|webhook/i.test(h));
-  t.observe(R('errors/notifications'), `POST /events answered HTTP ${res.status}; notification-related headers: ${hints.join(', ') || 'none'}; nothing else about notifications is visible to a client`);
-}, { budget: 1 });
+emTest(
+  ['errors/notifications'],
+  'outgoing notifications to subscribers are not observable (not documented)',
+  async (t) => {
+    const res = await postEvent(t, standardBody(t));
+    const hints = Object.keys(res.headers).filter((h) => /notif|subscri|webhook/i.test(h));
+    t.observe(
+      R('errors/notifications'),
+      `POST /events answered HTTP ${res.status}; notification-related headers: ${hints.join(', ') || 'none'}; nothing else about notifications is visible to a client`,
+    );
+  },
+  { budget: 1 },
+);

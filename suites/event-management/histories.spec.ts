@@ -29,23 +29,44 @@ const key = (c: number, e: number) => `${c}|${e}`;
 const latestOf = (list: Instance[]) => list.reduce((a, b) => (b.at > a.at ? b : a));
 
 async function query(r: HistoryReal, c: number, history: 'true' | 'false' | undefined) {
-  const q: Record<string, string> = { size: '100', filter: filter({ typeId: r.typeId, correlationId: r.correlationIds[c] }) };
+  const q: Record<string, string> = {
+    size: '100',
+    filter: filter({ typeId: r.typeId, correlationId: r.correlationIds[c] }),
+  };
   if (history) q.history = history;
   return send(r.t, { method: 'GET', path: '/events', query: q });
 }
 
-const ids = (res: Awaited<ReturnType<typeof query>>) => ((body(res)._embedded?.events ?? []) as any[]).map((e) => String(e.id)).sort();
+const ids = (res: Awaited<ReturnType<typeof query>>) =>
+  ((body(res)._embedded?.events ?? []) as any[]).map((e) => String(e.id)).sort();
 
 class PostInstance implements fc.AsyncCommand<HistoryModel, HistoryReal> {
-  constructor(readonly c: number, readonly e: number, readonly back: number) {}
+  constructor(
+    readonly c: number,
+    readonly e: number,
+    readonly back: number,
+  ) {}
   check = () => true;
   async run(m: HistoryModel, r: HistoryReal) {
     // Timestamps go back and forth: a new instance is not always the latest one.
     m.clock += 1;
     const at = Date.now() - 600_000 - this.back * 60_000 + m.clock;
-    const res = await postEvent(r.t, { typeId: r.typeId, correlationId: r.correlationIds[this.c], entityId: r.entities[this.e], timestamp: new Date(at).toISOString(), n: m.clock });
+    const res = await postEvent(r.t, {
+      typeId: r.typeId,
+      correlationId: r.correlationIds[this.c],
+      entityId: r.entities[this.e],
+      timestamp: new Date(at).toISOString(),
+      n: m.clock,
+    });
     const known = [...m.histories.values()].flat().map((i) => i.id);
-    expect(r.t, 'events/history-new-instance', res.status === 201 && typeof body(res).id === 'string' && !known.includes(body(res).id), 'a new instance of a history not created as a new event', 'HTTP 201 with a new id', seen(res, 160));
+    expect(
+      r.t,
+      'events/history-new-instance',
+      res.status === 201 && typeof body(res).id === 'string' && !known.includes(body(res).id),
+      'a new instance of a history not created as a new event',
+      'HTTP 201 with a new id',
+      seen(res, 160),
+    );
     const list = m.histories.get(key(this.c, this.e)) ?? [];
     list.push({ id: body(res).id, at });
     m.histories.set(key(this.c, this.e), list);
@@ -54,12 +75,28 @@ class PostInstance implements fc.AsyncCommand<HistoryModel, HistoryReal> {
 }
 
 class QueryLatest implements fc.AsyncCommand<HistoryModel, HistoryReal> {
-  constructor(readonly c: number, readonly explicit: boolean) {}
+  constructor(
+    readonly c: number,
+    readonly explicit: boolean,
+  ) {}
   check = () => true;
   async run(m: HistoryModel, r: HistoryReal) {
-    const want = [...m.histories.entries()].filter(([k]) => k.startsWith(`${this.c}|`)).map(([, list]) => latestOf(list).id).sort();
-    const res = await eventually(() => query(r, this.c, this.explicit ? 'false' : undefined), (x) => x.status === 200 && JSON.stringify(ids(x)) === JSON.stringify(want));
-    expect(r.t, 'queries/history-latest-only', res.ok, `history=${this.explicit ? 'false' : '(default)'} did not return exactly the latest instance of each history`, JSON.stringify(want), () => `${JSON.stringify(ids(res.value))} — ${seen(res.value, 120)}`);
+    const want = [...m.histories.entries()]
+      .filter(([k]) => k.startsWith(`${this.c}|`))
+      .map(([, list]) => latestOf(list).id)
+      .sort();
+    const res = await eventually(
+      () => query(r, this.c, this.explicit ? 'false' : undefined),
+      (x) => x.status === 200 && JSON.stringify(ids(x)) === JSON.stringify(want),
+    );
+    expect(
+      r.t,
+      'queries/history-latest-only',
+      res.ok,
+      `history=${this.explicit ? 'false' : '(default)'} did not return exactly the latest instance of each history`,
+      JSON.stringify(want),
+      () => `${JSON.stringify(ids(res.value))} — ${seen(res.value, 120)}`,
+    );
   }
   toString = () => `GET c${this.c} history=${this.explicit ? 'false' : 'default'}`;
 }
@@ -68,9 +105,22 @@ class QueryAll implements fc.AsyncCommand<HistoryModel, HistoryReal> {
   constructor(readonly c: number) {}
   check = () => true;
   async run(m: HistoryModel, r: HistoryReal) {
-    const want = [...m.histories.entries()].filter(([k]) => k.startsWith(`${this.c}|`)).flatMap(([, list]) => list.map((i) => i.id)).sort();
-    const res = await eventually(() => query(r, this.c, 'true'), (x) => x.status === 200 && JSON.stringify(ids(x)) === JSON.stringify(want));
-    expect(r.t, 'queries/history-all-instances', res.ok, 'history=true did not return every instance', JSON.stringify(want), () => `${JSON.stringify(ids(res.value))} — ${seen(res.value, 120)}`);
+    const want = [...m.histories.entries()]
+      .filter(([k]) => k.startsWith(`${this.c}|`))
+      .flatMap(([, list]) => list.map((i) => i.id))
+      .sort();
+    const res = await eventually(
+      () => query(r, this.c, 'true'),
+      (x) => x.status === 200 && JSON.stringify(ids(x)) === JSON.stringify(want),
+    );
+    expect(
+      r.t,
+      'queries/history-all-instances',
+      res.ok,
+      'history=true did not return every instance',
+      JSON.stringify(want),
+      () => `${JSON.stringify(ids(res.value))} — ${seen(res.value, 120)}`,
+    );
   }
   toString = () => `GET c${this.c} history=true`;
 }
@@ -81,8 +131,18 @@ class GetEarlier implements fc.AsyncCommand<HistoryModel, HistoryReal> {
   async run(m: HistoryModel, r: HistoryReal) {
     const earlier = [...m.histories.values()].flatMap((l) => l.filter((i) => i !== latestOf(l)));
     const target = earlier[this.pick % earlier.length];
-    const res = await eventually(() => send(r.t, { method: 'GET', path: `/events/${target.id}` }), (x) => x.status === 200);
-    expect(r.t, 'events/history-new-instance', res.ok && body(res.value).id === target.id, 'an earlier instance of a history is not readable by id', `HTTP 200 for ${target.id}`, seen(res.value, 160));
+    const res = await eventually(
+      () => send(r.t, { method: 'GET', path: `/events/${target.id}` }),
+      (x) => x.status === 200,
+    );
+    expect(
+      r.t,
+      'events/history-new-instance',
+      res.ok && body(res.value).id === target.id,
+      'an earlier instance of a history is not readable by id',
+      `HTTP 200 for ${target.id}`,
+      seen(res.value, 160),
+    );
   }
   toString = () => `GET earlier #${this.pick}`;
 }
@@ -102,14 +162,27 @@ emTest(
       ],
       { maxCommands: 8 },
     );
-    await t.property(commands, async (cmds) => {
-      const real: HistoryReal = { t, typeId: type.id, correlationIds: [randomUUID(), randomUUID()], entities };
-      await fc.asyncModelRun(() => ({ model: { histories: new Map(), clock: 0 }, real }), cmds);
-    }, { rule: R('events/history-new-instance'), runs: Math.min(t.session.context.runs, 10) });
+    await t.property(
+      commands,
+      async (cmds) => {
+        const real: HistoryReal = { t, typeId: type.id, correlationIds: [randomUUID(), randomUUID()], entities };
+        await fc.asyncModelRun(() => ({ model: { histories: new Map(), clock: 0 }, real }), cmds);
+      },
+      { rule: R('events/history-new-instance'), runs: Math.min(t.session.context.runs, 10) },
+    );
     // A fixed sequence that exercises every command: three instances of one history, the middle one newest.
     const real: HistoryReal = { t, typeId: type.id, correlationIds: [randomUUID(), randomUUID()], entities };
     const model: HistoryModel = { histories: new Map(), clock: 0 };
-    for (const c of [new PostInstance(0, 0, 3), new PostInstance(0, 0, 0), new PostInstance(0, 0, 5), new PostInstance(0, 1, 1), new QueryLatest(0, true), new QueryLatest(0, false), new QueryAll(0), new GetEarlier(0)]) {
+    for (const c of [
+      new PostInstance(0, 0, 3),
+      new PostInstance(0, 0, 0),
+      new PostInstance(0, 0, 5),
+      new PostInstance(0, 1, 1),
+      new QueryLatest(0, true),
+      new QueryLatest(0, false),
+      new QueryAll(0),
+      new GetEarlier(0),
+    ]) {
       await c.run(model, real);
     }
   },

@@ -2,9 +2,35 @@ import { randomUUID } from 'node:crypto';
 import fc from 'fast-check';
 import type { HttpResponse } from '../engine/http-client.ts';
 import type { RuleContext } from '../engine/rule-test.ts';
-import { FINAL_STATES, JOB_STATES, R, UUID, body, emTest, entity, eventually, filter, fixtures, iso, pollJob, send, seen, senderOf, timestamps, type JobTrace } from './em-client.ts';
+import {
+  FINAL_STATES,
+  JOB_STATES,
+  R,
+  UUID,
+  body,
+  emTest,
+  entity,
+  eventually,
+  filter,
+  fixtures,
+  iso,
+  pollJob,
+  send,
+  seen,
+  senderOf,
+  timestamps,
+  type JobTrace,
+} from './em-client.ts';
 import { accepted, expect, rejected, verify } from './em-checks.ts';
-import { createEventsInBulk, createType, field, marker, noteCreateJobResults, postCreateJob, standardBody } from './em-resources.ts';
+import {
+  createEventsInBulk,
+  createType,
+  field,
+  marker,
+  noteCreateJobResults,
+  postCreateJob,
+  standardBody,
+} from './em-resources.ts';
 
 const rank = (state: unknown) => JOB_STATES.indexOf(state as (typeof JOB_STATES)[number]);
 const isFinal = (state: unknown) => (FINAL_STATES as readonly unknown[]).includes(state);
@@ -16,21 +42,25 @@ function startDeleteJob(t: RuleContext, json: unknown): Promise<HttpResponse> {
 /** Runs a create job to its end; skips when it cannot (the job rules judge that elsewhere). */
 async function runCreateJob(t: RuleContext, events: unknown[]): Promise<JobTrace> {
   const res = await postCreateJob(t, events);
-  if (t.declares(R('jobs/create-job-202'))) accepted(t, 'jobs/create-job-202', res, `a create job of ${events.length} events`, [202]);
+  if (t.declares(R('jobs/create-job-202')))
+    accepted(t, 'jobs/create-job-202', res, `a create job of ${events.length} events`, [202]);
   else if (res.status !== 202) t.skip(`a create job was refused (${seen(res, 160)}); judged by jobs/create-job-202`);
   const trace = await pollJob(senderOf(t), 'create', String(body(res).id));
   noteCreateJobResults(t, trace.final?.details);
-  if (!trace.final) t.skip(`the create job did not reach a final state (${seen(trace.last, 160)}); judged by jobs/transitions`);
+  if (!trace.final)
+    t.skip(`the create job did not reach a final state (${seen(trace.last, 160)}); judged by jobs/transitions`);
   return trace;
 }
 
 /** Runs a delete job to its end. */
 async function runDeleteJob(t: RuleContext, f: Record<string, unknown>): Promise<JobTrace> {
   const res = await startDeleteJob(t, { filter: f });
-  if (t.declares(R('jobs/delete-job-202'))) accepted(t, 'jobs/delete-job-202', res, `a delete job for ${filter(f)}`, [202]);
+  if (t.declares(R('jobs/delete-job-202')))
+    accepted(t, 'jobs/delete-job-202', res, `a delete job for ${filter(f)}`, [202]);
   else if (res.status !== 202) t.skip(`a delete job was refused (${seen(res, 160)}); judged by jobs/delete-job-202`);
   const trace = await pollJob(senderOf(t), 'delete', String(body(res).id));
-  if (!trace.final) t.skip(`the delete job did not reach a final state (${seen(trace.last, 160)}); judged by jobs/transitions`);
+  if (!trace.final)
+    t.skip(`the delete job did not reach a final state (${seen(trace.last, 160)}); judged by jobs/transitions`);
   return trace;
 }
 
@@ -60,11 +90,29 @@ class StartCreateJob implements fc.AsyncCommand<JobsModel, JobsReal> {
   constructor(readonly valid: boolean[]) {}
   check = () => true;
   async run(m: JobsModel, r: JobsReal) {
-    const events = this.valid.map((ok, i) => (ok ? { typeId: r.typeId, timestamp: iso(-60_000 - i * 1000), entityId: entity(r.t, i), n: i } : { typeId: r.typeId, timestamp: iso(-60_000), entityId: entity(r.t, i) }));
+    const events = this.valid.map((ok, i) =>
+      ok
+        ? { typeId: r.typeId, timestamp: iso(-60_000 - i * 1000), entityId: entity(r.t, i), n: i }
+        : { typeId: r.typeId, timestamp: iso(-60_000), entityId: entity(r.t, i) },
+    );
     const res = await postCreateJob(r.t, events);
     expect(r.t, 'jobs/create-job-202', res.status === 202, 'a create job refused', 'HTTP 202', seen(res, 160));
-    expect(r.t, 'jobs/initial-state-accepted', body(res).state === 'ACCEPTED', 'the 202 of a create job is not ACCEPTED', 'state ACCEPTED', JSON.stringify(body(res)));
-    expect(r.t, 'jobs/job-id-uuid', UUID.test(String(body(res).id)), 'the job id is not a uuid', 'a uuid', String(body(res).id));
+    expect(
+      r.t,
+      'jobs/initial-state-accepted',
+      body(res).state === 'ACCEPTED',
+      'the 202 of a create job is not ACCEPTED',
+      'state ACCEPTED',
+      JSON.stringify(body(res)),
+    );
+    expect(
+      r.t,
+      'jobs/job-id-uuid',
+      UUID.test(String(body(res).id)),
+      'the job id is not a uuid',
+      'a uuid',
+      String(body(res).id),
+    );
     m.jobs.push({ kind: 'create', id: String(body(res).id), valid: this.valid, states: ['ACCEPTED'], judged: false });
   }
   toString = () => `create job [${this.valid.map((v) => (v ? 'ok' : 'bad')).join(',')}]`;
@@ -76,8 +124,22 @@ class StartDeleteJob implements fc.AsyncCommand<JobsModel, JobsReal> {
     // Selects nothing (n is never negative): the model's create jobs stay intact.
     const res = await startDeleteJob(r.t, { filter: { typeId: r.typeId, n: -1 } });
     expect(r.t, 'jobs/delete-job-202', res.status === 202, 'a delete job refused', 'HTTP 202', seen(res, 160));
-    expect(r.t, 'jobs/initial-state-accepted', body(res).state === 'ACCEPTED', 'the 202 of a delete job is not ACCEPTED', 'state ACCEPTED', JSON.stringify(body(res)));
-    expect(r.t, 'jobs/job-id-uuid', UUID.test(String(body(res).id)), 'the job id is not a uuid', 'a uuid', String(body(res).id));
+    expect(
+      r.t,
+      'jobs/initial-state-accepted',
+      body(res).state === 'ACCEPTED',
+      'the 202 of a delete job is not ACCEPTED',
+      'state ACCEPTED',
+      JSON.stringify(body(res)),
+    );
+    expect(
+      r.t,
+      'jobs/job-id-uuid',
+      UUID.test(String(body(res).id)),
+      'the job id is not a uuid',
+      'a uuid',
+      String(body(res).id),
+    );
     m.jobs.push({ kind: 'delete', id: String(body(res).id), states: ['ACCEPTED'], judged: false });
   }
   toString = () => 'delete job (selects nothing)';
@@ -90,28 +152,73 @@ async function observeJob(r: JobsReal, job: JobEntry, res: HttpResponse): Promis
   expect(t, rule, res.status === 200, `GET of a ${job.kind} job not answered 200`, 'HTTP 200', seen(res, 160));
   const j = body(res);
   expect(t, 'jobs/job-id-uuid', j.id === job.id, 'the job id changed', job.id, String(j.id));
-  expect(t, 'jobs/initial-state-accepted', rank(j.state) >= 0, 'a job state outside the four documented', JOB_STATES.join(', '), String(j.state));
+  expect(
+    t,
+    'jobs/initial-state-accepted',
+    rank(j.state) >= 0,
+    'a job state outside the four documented',
+    JOB_STATES.join(', '),
+    String(j.state),
+  );
   const last = job.states[job.states.length - 1];
   if (rank(j.state) < rank(last)) r.notes.backwards.push(`${last} -> ${j.state}`);
   if (isFinal(last) && j.state !== last) r.notes.finalChanged.push(`${last} -> ${j.state}`);
   if (!isFinal(j.state) && j.details !== undefined) r.notes.detailsEarly.push(String(j.state));
   if (j.state !== last) job.states.push(String(j.state));
   if (!isFinal(j.state)) return;
-  expect(t, 'jobs/details-in-final-states', j.details !== undefined && j.details !== null, `a ${j.state} job without details`, 'details', JSON.stringify(j));
+  expect(
+    t,
+    'jobs/details-in-final-states',
+    j.details !== undefined && j.details !== null,
+    `a ${j.state} job without details`,
+    'details',
+    JSON.stringify(j),
+  );
   if (job.judged) return;
   job.judged = true;
   if (job.kind === 'delete') {
-    expect(t, 'jobs/delete-details', typeof j.details?.resultCode === 'string' && typeof j.details?.resultDescription === 'string', 'delete job details are not resultCode and resultDescription strings', 'details.resultCode, details.resultDescription strings', JSON.stringify(j.details));
+    expect(
+      t,
+      'jobs/delete-details',
+      typeof j.details?.resultCode === 'string' && typeof j.details?.resultDescription === 'string',
+      'delete job details are not resultCode and resultDescription strings',
+      'details.resultCode, details.resultDescription strings',
+      JSON.stringify(j.details),
+    );
     return;
   }
   noteCreateJobResults(t, j.details);
   const items = j.details?.resultDescription;
   const valid = job.valid ?? [];
-  const ok = Array.isArray(items) && items.length === valid.length && items.every((it: any, i: number) => (valid[i] ? String(it?.resultCode) === '201' && typeof it?.event?.id === 'string' && it.event.n === i : String(it?.resultCode) !== '201' && typeof it?.errorMessage === 'string' && !!it?.event));
-  expect(t, 'jobs/create-details', ok, 'the create job results do not match the input', `one item per event in input order: ${valid.map((v) => (v ? '201 with the event' : 'an error with the input event')).join(', ')}`, JSON.stringify(items).slice(0, 300));
+  const ok =
+    Array.isArray(items) &&
+    items.length === valid.length &&
+    items.every((it: any, i: number) =>
+      valid[i]
+        ? String(it?.resultCode) === '201' && typeof it?.event?.id === 'string' && it.event.n === i
+        : String(it?.resultCode) !== '201' && typeof it?.errorMessage === 'string' && !!it?.event,
+    );
+  expect(
+    t,
+    'jobs/create-details',
+    ok,
+    'the create job results do not match the input',
+    `one item per event in input order: ${valid.map((v) => (v ? '201 with the event' : 'an error with the input event')).join(', ')}`,
+    JSON.stringify(items).slice(0, 300),
+  );
   for (const it of (items as any[]).filter((x) => String(x?.resultCode) === '201')) {
-    const got = await eventually(() => send(t, { method: 'GET', path: `/events/${it.event.id}` }), (x) => x.status === 200);
-    expect(t, 'jobs/create-job-creates-events', got.ok, 'an event the job reports created is not readable', `HTTP 200 for ${it.event.id}`, seen(got.value, 160));
+    const got = await eventually(
+      () => send(t, { method: 'GET', path: `/events/${it.event.id}` }),
+      (x) => x.status === 200,
+    );
+    expect(
+      t,
+      'jobs/create-job-creates-events',
+      got.ok,
+      'an event the job reports created is not readable',
+      `HTTP 200 for ${it.event.id}`,
+      seen(got.value, 160),
+    );
   }
 }
 
@@ -120,7 +227,10 @@ class PollJob implements fc.AsyncCommand<JobsModel, JobsReal> {
   check = (m: Readonly<JobsModel>) => m.jobs.length > 0;
   async run(m: JobsModel, r: JobsReal) {
     const job = m.jobs[this.pick % m.jobs.length];
-    const res = await send(r.t, { method: 'GET', path: `/${job.kind === 'create' ? 'createEventsJobs' : 'deleteEventsJobs'}/${job.id}` });
+    const res = await send(r.t, {
+      method: 'GET',
+      path: `/${job.kind === 'create' ? 'createEventsJobs' : 'deleteEventsJobs'}/${job.id}`,
+    });
     await observeJob(r, job, res);
   }
   toString = () => `poll #${this.pick}`;
@@ -132,14 +242,34 @@ class AwaitJob implements fc.AsyncCommand<JobsModel, JobsReal> {
   async run(m: JobsModel, r: JobsReal) {
     const job = m.jobs[this.pick % m.jobs.length];
     const trace = await pollJob(senderOf(r.t), job.kind, job.id);
-    for (const s of trace.seen) await observeJob(r, job, { ...trace.last, status: s.status, json: s.job } as HttpResponse);
-    expect(r.t, job.kind === 'create' ? 'jobs/get-create-job-200' : 'jobs/get-delete-job-200', !!trace.final, 'a job did not reach a final state', 'FINISHED or FINISHED_WITH_ERROR', seen(trace.last, 160));
+    for (const s of trace.seen)
+      await observeJob(r, job, { ...trace.last, status: s.status, json: s.job } as HttpResponse);
+    expect(
+      r.t,
+      job.kind === 'create' ? 'jobs/get-create-job-200' : 'jobs/get-delete-job-200',
+      !!trace.final,
+      'a job did not reach a final state',
+      'FINISHED or FINISHED_WITH_ERROR',
+      seen(trace.last, 160),
+    );
   }
   toString = () => `await #${this.pick}`;
 }
 
 emTest(
-  ['jobs/create-job-202', 'jobs/delete-job-202', 'jobs/initial-state-accepted', 'jobs/job-id-uuid', 'jobs/get-create-job-200', 'jobs/get-delete-job-200', 'jobs/details-in-final-states', 'jobs/create-details', 'jobs/create-job-creates-events', 'jobs/delete-details', 'jobs/transitions'],
+  [
+    'jobs/create-job-202',
+    'jobs/delete-job-202',
+    'jobs/initial-state-accepted',
+    'jobs/job-id-uuid',
+    'jobs/get-create-job-200',
+    'jobs/get-delete-job-200',
+    'jobs/details-in-final-states',
+    'jobs/create-details',
+    'jobs/create-job-creates-events',
+    'jobs/delete-details',
+    'jobs/transitions',
+  ],
   'jobs (model): 202 ACCEPTED, then states polled move only forward to a final state with details; create job results match the input',
   async (t) => {
     const type = await createType(t, { fields: [field('n', 'INTEGER', { filterable: true, required: true })] });
@@ -159,43 +289,98 @@ emTest(
       for (const job of model.jobs) notes.sequences.push(job.states.join('>'));
       jobs += model.jobs.length;
     };
-    await t.property(commands, async (cmds) => {
-      const model: JobsModel = { jobs: [] };
-      const real: JobsReal = { t, typeId: type.id, notes };
-      await fc.asyncModelRun(() => ({ model, real }), cmds);
-      await finish(model, real);
-    }, { rule: R('jobs/create-details'), runs: Math.min(t.session.context.runs, 6) });
+    await t.property(
+      commands,
+      async (cmds) => {
+        const model: JobsModel = { jobs: [] };
+        const real: JobsReal = { t, typeId: type.id, notes };
+        await fc.asyncModelRun(() => ({ model, real }), cmds);
+        await finish(model, real);
+      },
+      { rule: R('jobs/create-details'), runs: Math.min(t.session.context.runs, 6) },
+    );
     const model: JobsModel = { jobs: [] };
     const real: JobsReal = { t, typeId: type.id, notes };
-    for (const c of [new StartCreateJob([true, false, true]), new StartDeleteJob(), new PollJob(0), new PollJob(1)]) await c.run(model, real);
+    for (const c of [new StartCreateJob([true, false, true]), new StartDeleteJob(), new PollJob(0), new PollJob(1)])
+      await c.run(model, real);
     await finish(model, real);
     const distinct = [...new Set(notes.sequences)];
-    t.observe(R('jobs/transitions'), `${jobs} jobs polled to the end; state sequences seen: ${distinct.join(', ')}; backwards moves: ${notes.backwards.length ? notes.backwards.join(', ') : 'none'}; final states that changed: ${notes.finalChanged.length ? notes.finalChanged.join(', ') : 'none'}; details before a final state: ${notes.detailsEarly.length ? notes.detailsEarly.join(', ') : 'never'}`);
+    t.observe(
+      R('jobs/transitions'),
+      `${jobs} jobs polled to the end; state sequences seen: ${distinct.join(', ')}; backwards moves: ${notes.backwards.length ? notes.backwards.join(', ') : 'none'}; final states that changed: ${notes.finalChanged.length ? notes.finalChanged.join(', ') : 'none'}; details before a final state: ${notes.detailsEarly.length ? notes.detailsEarly.join(', ') : 'never'}`,
+    );
   },
   { budget: 20, budgetPerRun: 25, timeout: 120_000 },
 );
 
 // ---------------------------------------------------------------- create jobs
 
-emTest(['jobs/create-max-50', 'jobs/create-more-than-50-400', 'jobs/create-events-required', 'jobs/create-details', 'errors/error-body'], 'a create job takes 1 to 50 events; 51, none, or events that are not an array answer 400', async (t) => {
-  const type = await createType(t, { fields: [field('n', 'INTEGER')] });
-  const ts = timestamps(51);
-  const events = (k: number) => Array.from({ length: k }, (_, i) => ({ typeId: type.id, timestamp: ts[i], entityId: entity(t, i), n: i }));
-  rejected(t, 'jobs/create-more-than-50-400', await postCreateJob(t, events(51)), 'a create job of 51 events');
-  rejected(t, 'jobs/create-events-required', await send(t, { method: 'POST', path: '/createEventsJobs', json: {} }), 'a create job without events');
-  rejected(t, 'jobs/create-events-required', await postCreateJob(t, 'events'), 'a create job whose events is a string');
-  const res = await postCreateJob(t, events(50));
-  expect(t, 'jobs/create-max-50', res.status === 202, 'a create job of 50 events refused', 'HTTP 202', seen(res, 160));
-  const trace = await pollJob(senderOf(t), 'create', String(body(res).id));
-  const items = trace.final?.details?.resultDescription;
-  expect(t, 'jobs/create-details', Array.isArray(items) && items.length === 50 && items.every((it: any, i: number) => String(it.resultCode) === '201' && it.event?.n === i), 'the 50 events are not all reported created in input order', '50 items with resultCode "201"', JSON.stringify(trace.final ?? trace.last.json).slice(0, 300));
-}, { budget: 20 });
+emTest(
+  [
+    'jobs/create-max-50',
+    'jobs/create-more-than-50-400',
+    'jobs/create-events-required',
+    'jobs/create-details',
+    'errors/error-body',
+  ],
+  'a create job takes 1 to 50 events; 51, none, or events that are not an array answer 400',
+  async (t) => {
+    const type = await createType(t, { fields: [field('n', 'INTEGER')] });
+    const ts = timestamps(51);
+    const events = (k: number) =>
+      Array.from({ length: k }, (_, i) => ({ typeId: type.id, timestamp: ts[i], entityId: entity(t, i), n: i }));
+    rejected(t, 'jobs/create-more-than-50-400', await postCreateJob(t, events(51)), 'a create job of 51 events');
+    rejected(
+      t,
+      'jobs/create-events-required',
+      await send(t, { method: 'POST', path: '/createEventsJobs', json: {} }),
+      'a create job without events',
+    );
+    rejected(
+      t,
+      'jobs/create-events-required',
+      await postCreateJob(t, 'events'),
+      'a create job whose events is a string',
+    );
+    const res = await postCreateJob(t, events(50));
+    expect(
+      t,
+      'jobs/create-max-50',
+      res.status === 202,
+      'a create job of 50 events refused',
+      'HTTP 202',
+      seen(res, 160),
+    );
+    const trace = await pollJob(senderOf(t), 'create', String(body(res).id));
+    const items = trace.final?.details?.resultDescription;
+    expect(
+      t,
+      'jobs/create-details',
+      Array.isArray(items) &&
+        items.length === 50 &&
+        items.every((it: any, i: number) => String(it.resultCode) === '201' && it.event?.n === i),
+      'the 50 events are not all reported created in input order',
+      '50 items with resultCode "201"',
+      JSON.stringify(trace.final ?? trace.last.json).slice(0, 300),
+    );
+  },
+  { budget: 20 },
+);
 
 emTest(
-  ['jobs/create-job-creates-events', 'events/standard-without-type-id', 'events/custom-matches-type', 'events/custom-field-value-types', 'events/entity-id-or-timestamp-missing-400', 'events/required-field-missing-400'],
+  [
+    'jobs/create-job-creates-events',
+    'events/standard-without-type-id',
+    'events/custom-matches-type',
+    'events/custom-field-value-types',
+    'events/entity-id-or-timestamp-missing-400',
+    'events/required-field-missing-400',
+  ],
   'a create job applies the event rules to each event: invalid ones fail alone, valid ones are created (standard without typeId, custom with their values)',
   async (t) => {
-    const type = await createType(t, { fields: [field('need', 'STRING', { required: true }), field('when', 'TIMESTAMP')] });
+    const type = await createType(t, {
+      fields: [field('need', 'STRING', { required: true }), field('when', 'TIMESTAMP')],
+    });
     const when = '2026-03-04T05:06:07.089Z';
     const inputs = [
       standardBody(t, { code: 'JOB' }),
@@ -208,15 +393,67 @@ emTest(
     const trace = await runCreateJob(t, inputs);
     const items = (trace.final?.details?.resultDescription ?? []) as any[];
     const code = (i: number) => String(items[i]?.resultCode);
-    expect(t, 'events/standard-without-type-id', code(0) === '201' && items[0]?.event?.typeId === fixtures(t).standardEventTypeId, 'an event without typeId not created as a standard event', `resultCode "201", typeId ${fixtures(t).standardEventTypeId}`, JSON.stringify(items[0]));
-    expect(t, 'events/custom-field-value-types', code(1) === '201' && items[1]?.event?.when === when, 'a custom event not created with its values unchanged', `resultCode "201", when ${when}`, JSON.stringify(items[1]));
-    expect(t, 'events/custom-matches-type', code(2) !== '201', 'an event with a field its type does not define created', 'an error for that event', JSON.stringify(items[2]));
-    expect(t, 'events/entity-id-or-timestamp-missing-400', code(3) === '400', 'an event without timestamp not refused with 400', 'resultCode "400"', JSON.stringify(items[3]));
-    expect(t, 'events/required-field-missing-400', code(4) === '400', 'an event without its required field not refused with 400', 'resultCode "400"', JSON.stringify(items[4]));
-    expect(t, 'jobs/create-job-creates-events', code(5) === '201' && items.length === inputs.length, 'invalid events stopped the valid ones', 'the last (valid) event created', JSON.stringify(items[5]));
+    expect(
+      t,
+      'events/standard-without-type-id',
+      code(0) === '201' && items[0]?.event?.typeId === fixtures(t).standardEventTypeId,
+      'an event without typeId not created as a standard event',
+      `resultCode "201", typeId ${fixtures(t).standardEventTypeId}`,
+      JSON.stringify(items[0]),
+    );
+    expect(
+      t,
+      'events/custom-field-value-types',
+      code(1) === '201' && items[1]?.event?.when === when,
+      'a custom event not created with its values unchanged',
+      `resultCode "201", when ${when}`,
+      JSON.stringify(items[1]),
+    );
+    expect(
+      t,
+      'events/custom-matches-type',
+      code(2) !== '201',
+      'an event with a field its type does not define created',
+      'an error for that event',
+      JSON.stringify(items[2]),
+    );
+    expect(
+      t,
+      'events/entity-id-or-timestamp-missing-400',
+      code(3) === '400',
+      'an event without timestamp not refused with 400',
+      'resultCode "400"',
+      JSON.stringify(items[3]),
+    );
+    expect(
+      t,
+      'events/required-field-missing-400',
+      code(4) === '400',
+      'an event without its required field not refused with 400',
+      'resultCode "400"',
+      JSON.stringify(items[4]),
+    );
+    expect(
+      t,
+      'jobs/create-job-creates-events',
+      code(5) === '201' && items.length === inputs.length,
+      'invalid events stopped the valid ones',
+      'the last (valid) event created',
+      JSON.stringify(items[5]),
+    );
     for (const i of [0, 1, 5]) {
-      const got = await eventually(() => send(t, { method: 'GET', path: `/events/${items[i]?.event?.id}` }), (x) => x.status === 200);
-      expect(t, 'jobs/create-job-creates-events', got.ok, 'an event the job reports created is not readable', 'HTTP 200', seen(got.value, 160));
+      const got = await eventually(
+        () => send(t, { method: 'GET', path: `/events/${items[i]?.event?.id}` }),
+        (x) => x.status === 200,
+      );
+      expect(
+        t,
+        'jobs/create-job-creates-events',
+        got.ok,
+        'an event the job reports created is not readable',
+        'HTTP 200',
+        seen(got.value, 160),
+      );
     }
   },
   { budget: 14 },
@@ -224,77 +461,198 @@ emTest(
 
 // ---------------------------------------------------------------- delete jobs
 
-emTest(['jobs/delete-job-deletes-matches', 'jobs/delete-details', 'jobs/delete-filter-timestamp'], 'a delete job deletes exactly the events its filter selects (also by timestamp before, after, between) and counts them', async (t) => {
-  const type = await createType(t, { fields: [field('n', 'INTEGER', { filterable: true })] });
-  const ts = timestamps(8, 60_000, -30 * 60_000);
-  const created = await createEventsInBulk(t, ts.map((timestamp, n) => ({ typeId: type.id, timestamp, entityId: entity(t, n), n })));
-  const ids = created.map((e) => String(e.id));
-  const present = async () => {
-    const res = await send(t, { method: 'GET', path: '/events', query: { filter: filter({ typeId: type.id, timestamp: { after: iso(-86_400_000) } }), size: 100 } });
-    return ((body(res)._embedded?.events ?? []) as any[]).map((e) => String(e.id)).sort();
-  };
-  await eventually(present, (p) => p.length === 8);
-  const steps: Array<[Record<string, unknown>, number[], string]> = [
-    [{ n: { in: { value: [0, 1] } } }, [0, 1], 'jobs/delete-job-deletes-matches'],
-    [{ timestamp: { after: ts[3] } }, [2], 'jobs/delete-filter-timestamp'],
-    [{ timestamp: { before: ts[6] } }, [7], 'jobs/delete-filter-timestamp'],
-    [{ timestamp: { between: `[${ts[5]},${ts[3]})` } }, [4, 5], 'jobs/delete-filter-timestamp'],
-  ];
-  const gone = new Set<number>();
-  for (const [f, deleted, rule] of steps) {
-    const trace = await runDeleteJob(t, { typeId: type.id, ...f });
-    expect(t, rule, trace.final?.state === 'FINISHED', `a delete job for ${filter(f)} did not finish`, 'FINISHED', JSON.stringify(trace.final));
-    for (const n of deleted) gone.add(n);
-    const want = ids.filter((_, n) => !gone.has(n)).sort();
-    const res = await eventually(present, (p) => JSON.stringify(p) === JSON.stringify(want));
-    expect(t, rule, res.ok, `the delete job for ${filter(f)} did not delete exactly its events`, `remaining n: ${[...Array(8).keys()].filter((n) => !gone.has(n)).join(', ')}`, () => `remaining: ${res.value.map((id) => ids.indexOf(id)).join(', ')}`);
-    expect(t, 'jobs/delete-details', String(trace.final?.details?.resultDescription).trim() === String(deleted.length), 'resultDescription does not count the deleted events', String(deleted.length), JSON.stringify(trace.final?.details));
-  }
-  const byId = await send(t, { method: 'GET', path: `/events/${ids[0]}` });
-  expect(t, 'jobs/delete-job-deletes-matches', byId.status === 404, 'a deleted event is still served by id', 'HTTP 404', seen(byId, 160));
-}, { budget: 40 });
+emTest(
+  ['jobs/delete-job-deletes-matches', 'jobs/delete-details', 'jobs/delete-filter-timestamp'],
+  'a delete job deletes exactly the events its filter selects (also by timestamp before, after, between) and counts them',
+  async (t) => {
+    const type = await createType(t, { fields: [field('n', 'INTEGER', { filterable: true })] });
+    const ts = timestamps(8, 60_000, -30 * 60_000);
+    const created = await createEventsInBulk(
+      t,
+      ts.map((timestamp, n) => ({ typeId: type.id, timestamp, entityId: entity(t, n), n })),
+    );
+    const ids = created.map((e) => String(e.id));
+    const present = async () => {
+      const res = await send(t, {
+        method: 'GET',
+        path: '/events',
+        query: { filter: filter({ typeId: type.id, timestamp: { after: iso(-86_400_000) } }), size: 100 },
+      });
+      return ((body(res)._embedded?.events ?? []) as any[]).map((e) => String(e.id)).sort();
+    };
+    await eventually(present, (p) => p.length === 8);
+    const steps: Array<[Record<string, unknown>, number[], string]> = [
+      [{ n: { in: { value: [0, 1] } } }, [0, 1], 'jobs/delete-job-deletes-matches'],
+      [{ timestamp: { after: ts[3] } }, [2], 'jobs/delete-filter-timestamp'],
+      [{ timestamp: { before: ts[6] } }, [7], 'jobs/delete-filter-timestamp'],
+      [{ timestamp: { between: `[${ts[5]},${ts[3]})` } }, [4, 5], 'jobs/delete-filter-timestamp'],
+    ];
+    const gone = new Set<number>();
+    for (const [f, deleted, rule] of steps) {
+      const trace = await runDeleteJob(t, { typeId: type.id, ...f });
+      expect(
+        t,
+        rule,
+        trace.final?.state === 'FINISHED',
+        `a delete job for ${filter(f)} did not finish`,
+        'FINISHED',
+        JSON.stringify(trace.final),
+      );
+      for (const n of deleted) gone.add(n);
+      const want = ids.filter((_, n) => !gone.has(n)).sort();
+      const res = await eventually(present, (p) => JSON.stringify(p) === JSON.stringify(want));
+      expect(
+        t,
+        rule,
+        res.ok,
+        `the delete job for ${filter(f)} did not delete exactly its events`,
+        `remaining n: ${[...Array(8).keys()].filter((n) => !gone.has(n)).join(', ')}`,
+        () => `remaining: ${res.value.map((id) => ids.indexOf(id)).join(', ')}`,
+      );
+      expect(
+        t,
+        'jobs/delete-details',
+        String(trace.final?.details?.resultDescription).trim() === String(deleted.length),
+        'resultDescription does not count the deleted events',
+        String(deleted.length),
+        JSON.stringify(trace.final?.details),
+      );
+    }
+    const byId = await send(t, { method: 'GET', path: `/events/${ids[0]}` });
+    expect(
+      t,
+      'jobs/delete-job-deletes-matches',
+      byId.status === 404,
+      'a deleted event is still served by id',
+      'HTTP 404',
+      seen(byId, 160),
+    );
+  },
+  { budget: 40 },
+);
 
-emTest(['jobs/delete-latest-deletes-history'], 'deleting the latest instance of a history deletes the whole history', async (t) => {
-  const type = await createType(t, { fields: [field('n', 'INTEGER', { filterable: true })] });
-  const correlationId = randomUUID();
-  const ts = timestamps(3, 60_000);
-  // n 0 is the newest (the latest instance); the other history of the same type stays.
-  const created = await createEventsInBulk(t, [
-    ...ts.map((timestamp, n) => ({ typeId: type.id, correlationId, entityId: entity(t), timestamp, n })),
-    { typeId: type.id, correlationId: randomUUID(), entityId: entity(t), timestamp: ts[0], n: 10 },
-  ]);
-  const all = () => send(t, { method: 'GET', path: '/events', query: { history: 'true', size: 100, filter: filter({ typeId: type.id }) } });
-  await eventually(all, (r) => (body(r)._embedded?.events ?? []).length === 4);
-  await runDeleteJob(t, { typeId: type.id, n: 0 });
-  const res = await eventually(all, (r) => (body(r)._embedded?.events ?? []).length === 1);
-  expect(t, 'jobs/delete-latest-deletes-history', res.ok && body(res.value)._embedded.events[0].n === 10, 'earlier instances survive the deletion of the latest', 'only the other history left', seen(res.value, 200));
-  const earlier = await send(t, { method: 'GET', path: `/events/${created[2].id}` });
-  expect(t, 'jobs/delete-latest-deletes-history', earlier.status === 404, 'an earlier instance is still served by id', 'HTTP 404', seen(earlier, 160));
-}, { budget: 16 });
+emTest(
+  ['jobs/delete-latest-deletes-history'],
+  'deleting the latest instance of a history deletes the whole history',
+  async (t) => {
+    const type = await createType(t, { fields: [field('n', 'INTEGER', { filterable: true })] });
+    const correlationId = randomUUID();
+    const ts = timestamps(3, 60_000);
+    // n 0 is the newest (the latest instance); the other history of the same type stays.
+    const created = await createEventsInBulk(t, [
+      ...ts.map((timestamp, n) => ({ typeId: type.id, correlationId, entityId: entity(t), timestamp, n })),
+      { typeId: type.id, correlationId: randomUUID(), entityId: entity(t), timestamp: ts[0], n: 10 },
+    ]);
+    const all = () =>
+      send(t, {
+        method: 'GET',
+        path: '/events',
+        query: { history: 'true', size: 100, filter: filter({ typeId: type.id }) },
+      });
+    await eventually(all, (r) => (body(r)._embedded?.events ?? []).length === 4);
+    await runDeleteJob(t, { typeId: type.id, n: 0 });
+    const res = await eventually(all, (r) => (body(r)._embedded?.events ?? []).length === 1);
+    expect(
+      t,
+      'jobs/delete-latest-deletes-history',
+      res.ok && body(res.value)._embedded.events[0].n === 10,
+      'earlier instances survive the deletion of the latest',
+      'only the other history left',
+      seen(res.value, 200),
+    );
+    const earlier = await send(t, { method: 'GET', path: `/events/${created[2].id}` });
+    expect(
+      t,
+      'jobs/delete-latest-deletes-history',
+      earlier.status === 404,
+      'an earlier instance is still served by id',
+      'HTTP 404',
+      seen(earlier, 160),
+    );
+  },
+  { budget: 16 },
+);
 
-emTest(['jobs/delete-filter-invalid-json-400', 'jobs/delete-filter-no-type-id-400', 'jobs/delete-filter-type-id-equality', 'jobs/delete-job-deletes-matches', 'errors/error-body'], 'a delete job whose filter is missing, not valid JSON, without typeId, or with a typeId expression that is not one plain equality answers 400', async (t) => {
-  const typeId = `${t.prefix}nosuchtype`;
-  rejected(t, 'jobs/delete-job-deletes-matches', await startDeleteJob(t, {}), 'a delete job without filter');
-  rejected(t, 'jobs/delete-filter-invalid-json-400', await startDeleteJob(t, { filter: '{"typeId": ' }), 'a filter string that is not JSON');
-  rejected(t, 'jobs/delete-filter-invalid-json-400', await startDeleteJob(t, { filter: 42 }), 'a filter that is a number');
-  rejected(t, 'jobs/delete-filter-no-type-id-400', await startDeleteJob(t, { filter: { source: marker(t) } }), 'a filter without typeId');
-  rejected(t, 'jobs/delete-filter-no-type-id-400', await startDeleteJob(t, { filter: {} }), 'an empty filter');
-  for (const [f, what] of [
-    [{ typeId: { not: typeId } }, 'a negated typeId'],
-    [{ typeId: { in: { value: [typeId] } } }, 'typeId with in'],
-    [{ typeId, and: [{ typeId: fixtures(t).standardEventTypeId }] }, 'two typeId expressions'],
-  ] as Array<[Record<string, unknown>, string]>) {
-    rejected(t, 'jobs/delete-filter-type-id-equality', await startDeleteJob(t, { filter: f }), what);
-  }
-  const asString = await startDeleteJob(t, { filter: JSON.stringify({ typeId }) });
-  verify(t, 'jobs/delete-filter-invalid-json-400', asString.status === 202, 'a filter given as a JSON string refused', 'HTTP 202', seen(asString, 160));
-}, { budget: 10 });
+emTest(
+  [
+    'jobs/delete-filter-invalid-json-400',
+    'jobs/delete-filter-no-type-id-400',
+    'jobs/delete-filter-type-id-equality',
+    'jobs/delete-job-deletes-matches',
+    'errors/error-body',
+  ],
+  'a delete job whose filter is missing, not valid JSON, without typeId, or with a typeId expression that is not one plain equality answers 400',
+  async (t) => {
+    const typeId = `${t.prefix}nosuchtype`;
+    rejected(t, 'jobs/delete-job-deletes-matches', await startDeleteJob(t, {}), 'a delete job without filter');
+    rejected(
+      t,
+      'jobs/delete-filter-invalid-json-400',
+      await startDeleteJob(t, { filter: '{"typeId": ' }),
+      'a filter string that is not JSON',
+    );
+    rejected(
+      t,
+      'jobs/delete-filter-invalid-json-400',
+      await startDeleteJob(t, { filter: 42 }),
+      'a filter that is a number',
+    );
+    rejected(
+      t,
+      'jobs/delete-filter-no-type-id-400',
+      await startDeleteJob(t, { filter: { source: marker(t) } }),
+      'a filter without typeId',
+    );
+    rejected(t, 'jobs/delete-filter-no-type-id-400', await startDeleteJob(t, { filter: {} }), 'an empty filter');
+    for (const [f, what] of [
+      [{ typeId: { not: typeId } }, 'a negated typeId'],
+      [{ typeId: { in: { value: [typeId] } } }, 'typeId with in'],
+      [{ typeId, and: [{ typeId: fixtures(t).standardEventTypeId }] }, 'two typeId expressions'],
+    ] as Array<[Record<string, unknown>, string]>) {
+      rejected(t, 'jobs/delete-filter-type-id-equality', await startDeleteJob(t, { filter: f }), what);
+    }
+    const asString = await startDeleteJob(t, { filter: JSON.stringify({ typeId }) });
+    verify(
+      t,
+      'jobs/delete-filter-invalid-json-400',
+      asString.status === 202,
+      'a filter given as a JSON string refused',
+      'HTTP 202',
+      seen(asString, 160),
+    );
+  },
+  { budget: 10 },
+);
 
-emTest(['jobs/not-found-404', 'errors/error-body'], 'GET of an unknown job, of a job under the other kind, or of an id that is not a uuid answers 404', async (t) => {
-  for (const kind of ['createEventsJobs', 'deleteEventsJobs']) {
-    rejected(t, 'jobs/not-found-404', await send(t, { method: 'GET', path: `/${kind}/${randomUUID()}` }), `GET /${kind}/{unknown}`, [404]);
-    rejected(t, 'jobs/not-found-404', await send(t, { method: 'GET', path: `/${kind}/not-a-uuid` }), `GET /${kind}/not-a-uuid`, [404]);
-  }
-  const job = await startDeleteJob(t, { filter: { typeId: `${t.prefix}nosuchtype` } });
-  if (job.status === 202) rejected(t, 'jobs/not-found-404', await send(t, { method: 'GET', path: `/createEventsJobs/${body(job).id}` }), 'a delete job read as a create job', [404]);
-}, { budget: 6 });
+emTest(
+  ['jobs/not-found-404', 'errors/error-body'],
+  'GET of an unknown job, of a job under the other kind, or of an id that is not a uuid answers 404',
+  async (t) => {
+    for (const kind of ['createEventsJobs', 'deleteEventsJobs']) {
+      rejected(
+        t,
+        'jobs/not-found-404',
+        await send(t, { method: 'GET', path: `/${kind}/${randomUUID()}` }),
+        `GET /${kind}/{unknown}`,
+        [404],
+      );
+      rejected(
+        t,
+        'jobs/not-found-404',
+        await send(t, { method: 'GET', path: `/${kind}/not-a-uuid` }),
+        `GET /${kind}/not-a-uuid`,
+        [404],
+      );
+    }
+    const job = await startDeleteJob(t, { filter: { typeId: `${t.prefix}nosuchtype` } });
+    if (job.status === 202)
+      rejected(
+        t,
+        'jobs/not-found-404',
+        await send(t, { method: 'GET', path: `/createEventsJobs/${body(job).id}` }),
+        'a delete job read as a create job',
+        [404],
+      );
+  },
+  { budget: 6 },
+);

@@ -16,90 +16,281 @@ function getTypes(t: RuleContext, query: Record<string, string | number>) {
 /** Creates `names.length` types whose names share a run-unique stem (in the given, unsorted order). */
 async function typesNamed(t: RuleContext, stem: string, names: string[], scopes: string[] = []) {
   const out = [];
-  for (const [i, n] of names.entries()) out.push(await createType(t, { name: `${stem} ${n}`, ...(scopes[i] ? { scope: scopes[i] } : {}) }));
+  for (const [i, n] of names.entries())
+    out.push(await createType(t, { name: `${stem} ${n}`, ...(scopes[i] ? { scope: scopes[i] } : {}) }));
   return out;
 }
 
 emTest(
-  ['queries/event-types-200', 'queries/event-types-embedded', 'queries/event-types-default-sort', 'queries/page-object', 'queries/paging-links', 'event-types/response-required-fields', 'event-types/links'],
+  [
+    'queries/event-types-200',
+    'queries/event-types-embedded',
+    'queries/event-types-default-sort',
+    'queries/page-object',
+    'queries/paging-links',
+    'event-types/response-required-fields',
+    'event-types/links',
+  ],
   'GET /eventTypes answers _embedded.eventTypes sorted by name ascending; pages of any size are disjoint and complete (property)',
   async (t) => {
     const stem = `${t.prefix} page ${Math.random().toString(36).slice(2, 6)}`;
     const created = await typesNamed(t, stem, ['d', 'b', 'e', 'a', 'c']);
     const f = filter({ name: { startsWith: stem } });
-    const all = await eventually(() => getTypes(t, { filter: f, size: 100 }), (r) => typesOf(r).length === 5);
-    expect(t, 'queries/event-types-200', all.value.status === 200, 'GET /eventTypes refused', 'HTTP 200', seen(all.value));
+    const all = await eventually(
+      () => getTypes(t, { filter: f, size: 100 }),
+      (r) => typesOf(r).length === 5,
+    );
+    expect(
+      t,
+      'queries/event-types-200',
+      all.value.status === 200,
+      'GET /eventTypes refused',
+      'HTTP 200',
+      seen(all.value),
+    );
     await responseSchema(t, R('queries/event-types-200'), all.value, 'queryEventTypes');
-    expect(t, 'queries/event-types-embedded', Array.isArray(body(all.value)._embedded?.eventTypes) && all.ok, 'the types are not in _embedded.eventTypes', '_embedded.eventTypes with the 5 types', seen(all.value, 200));
+    expect(
+      t,
+      'queries/event-types-embedded',
+      Array.isArray(body(all.value)._embedded?.eventTypes) && all.ok,
+      'the types are not in _embedded.eventTypes',
+      '_embedded.eventTypes with the 5 types',
+      seen(all.value, 200),
+    );
     const names = typesOf(all.value).map((x) => x.name);
-    expect(t, 'queries/event-types-default-sort', JSON.stringify(names) === JSON.stringify([...names].sort()), 'types not sorted by name ascending', 'a, b, c, d, e', JSON.stringify(names));
+    expect(
+      t,
+      'queries/event-types-default-sort',
+      JSON.stringify(names) === JSON.stringify([...names].sort()),
+      'types not sorted by name ascending',
+      'a, b, c, d, e',
+      JSON.stringify(names),
+    );
     for (const x of typesOf(all.value)) {
-      const missing = ['id', 'name', 'parentId', 'ttl', 'etag', 'owner', 'scope', 'fields', '_links'].filter((k) => x[k] === undefined || x[k] === null);
-      expect(t, 'event-types/response-required-fields', missing.length === 0, 'an event type in a query lacks required members', 'id, name, parentId, ttl, etag, owner, scope, fields, _links', `missing ${missing.join(', ')}`);
-      expect(t, 'event-types/links', typeof x._links?.self?.href === 'string' && typeof x._links?.events?.href === 'string', 'an event type in a query lacks its self or events link', '_links.self and _links.events', JSON.stringify(x._links));
+      const missing = ['id', 'name', 'parentId', 'ttl', 'etag', 'owner', 'scope', 'fields', '_links'].filter(
+        (k) => x[k] === undefined || x[k] === null,
+      );
+      expect(
+        t,
+        'event-types/response-required-fields',
+        missing.length === 0,
+        'an event type in a query lacks required members',
+        'id, name, parentId, ttl, etag, owner, scope, fields, _links',
+        `missing ${missing.join(', ')}`,
+      );
+      expect(
+        t,
+        'event-types/links',
+        typeof x._links?.self?.href === 'string' && typeof x._links?.events?.href === 'string',
+        'an event type in a query lacks its self or events link',
+        '_links.self and _links.events',
+        JSON.stringify(x._links),
+      );
     }
     const want = typesOf(all.value).map((x) => String(x.id));
-    expect(t, 'queries/event-types-default-sort', want.length === created.length, 'created types missing', '5 types', String(want.length));
-    await t.property(fc.integer({ min: 1, max: 6 }), async (size) => {
-      const pages = Math.ceil(5 / size);
-      const seenIds: string[] = [];
-      for (let p = 0; p < pages; p++) {
-        const res = await getTypes(t, { filter: f, size, page: p });
-        const pg = body(res).page ?? {};
-        expect(t, 'queries/page-object', res.status === 200 && pg.size === size && pg.number === p && pg.totalElements === 5 && pg.totalPages === pages, `type page ${p} of size ${size} misdescribed`, `size ${size}, number ${p}, totalElements 5, totalPages ${pages}`, JSON.stringify(pg));
-        const links = body(res)._links ?? {};
-        expect(t, 'queries/paging-links', !!links.self?.href && typeof links.self.templated === 'boolean' && !!links.first?.href && !!links.last?.href && (p + 1 < pages) === !!links.next && (p > 0) === !!links.prev, 'paging links do not describe the page', 'self, first, last; next and prev where such pages exist', JSON.stringify(links));
-        seenIds.push(...idsOf(res));
-      }
-      expect(t, 'queries/event-types-default-sort', JSON.stringify(seenIds) === JSON.stringify(want), `pages of size ${size} are not the name-sorted list cut in pieces`, JSON.stringify(want), JSON.stringify(seenIds));
-    }, { rule: R('queries/page-object'), runs: Math.min(t.session.context.runs, 6) });
+    expect(
+      t,
+      'queries/event-types-default-sort',
+      want.length === created.length,
+      'created types missing',
+      '5 types',
+      String(want.length),
+    );
+    await t.property(
+      fc.integer({ min: 1, max: 6 }),
+      async (size) => {
+        const pages = Math.ceil(5 / size);
+        const seenIds: string[] = [];
+        for (let p = 0; p < pages; p++) {
+          const res = await getTypes(t, { filter: f, size, page: p });
+          const pg = body(res).page ?? {};
+          expect(
+            t,
+            'queries/page-object',
+            res.status === 200 &&
+              pg.size === size &&
+              pg.number === p &&
+              pg.totalElements === 5 &&
+              pg.totalPages === pages,
+            `type page ${p} of size ${size} misdescribed`,
+            `size ${size}, number ${p}, totalElements 5, totalPages ${pages}`,
+            JSON.stringify(pg),
+          );
+          const links = body(res)._links ?? {};
+          expect(
+            t,
+            'queries/paging-links',
+            !!links.self?.href &&
+              typeof links.self.templated === 'boolean' &&
+              !!links.first?.href &&
+              !!links.last?.href &&
+              p + 1 < pages === !!links.next &&
+              p > 0 === !!links.prev,
+            'paging links do not describe the page',
+            'self, first, last; next and prev where such pages exist',
+            JSON.stringify(links),
+          );
+          seenIds.push(...idsOf(res));
+        }
+        expect(
+          t,
+          'queries/event-types-default-sort',
+          JSON.stringify(seenIds) === JSON.stringify(want),
+          `pages of size ${size} are not the name-sorted list cut in pieces`,
+          JSON.stringify(want),
+          JSON.stringify(seenIds),
+        );
+      },
+      { rule: R('queries/page-object'), runs: Math.min(t.session.context.runs, 6) },
+    );
   },
   { budget: 12, budgetPerRun: 6 },
 );
 
-emTest(['queries/event-types-size-default', 'queries/event-types-size-above-100-400', 'queries/page-default-and-minimum', 'errors/error-body'], 'GET /eventTypes pages by 20 by default and takes size 1 to 100; other sizes and negative pages answer 400', async (t) => {
-  const plain = await getTypes(t, {});
-  expect(t, 'queries/event-types-size-default', plain.status === 200 && body(plain).page?.size === 20 && typesOf(plain).length <= 20, 'the default page size of event types is not 20', 'page.size 20', JSON.stringify(body(plain).page));
-  expect(t, 'queries/page-default-and-minimum', body(plain).page?.number === 0, 'without page the first page is not answered', 'page.number 0', JSON.stringify(body(plain).page));
-  for (const size of [1, 100]) {
-    const res = await getTypes(t, { size });
-    expect(t, 'queries/event-types-size-default', res.status === 200 && body(res).page?.size === size && typesOf(res).length <= size, `size ${size} not served`, `HTTP 200, page.size ${size}`, seen(res, 120));
-  }
-  for (const size of [0, -5]) rejected(t, 'queries/event-types-size-default', await getTypes(t, { size }), `size ${size}`);
-  for (const size of [101, 500]) rejected(t, 'queries/event-types-size-above-100-400', await getTypes(t, { size }), `size ${size}`);
-  rejected(t, 'queries/page-default-and-minimum', await getTypes(t, { page: -1 }), 'page -1');
-  const total = Number(body(plain).page?.totalElements ?? 0);
-  const beyond = await getTypes(t, { size: 100, page: Math.ceil(total / 100) + 1 });
-  expect(t, 'queries/page-default-and-minimum', beyond.status === 200 && typesOf(beyond).length === 0, 'a page beyond the last is not empty', 'HTTP 200 with no types', seen(beyond, 160));
-}, { readOnly: true, budget: 9 });
+emTest(
+  [
+    'queries/event-types-size-default',
+    'queries/event-types-size-above-100-400',
+    'queries/page-default-and-minimum',
+    'errors/error-body',
+  ],
+  'GET /eventTypes pages by 20 by default and takes size 1 to 100; other sizes and negative pages answer 400',
+  async (t) => {
+    const plain = await getTypes(t, {});
+    expect(
+      t,
+      'queries/event-types-size-default',
+      plain.status === 200 && body(plain).page?.size === 20 && typesOf(plain).length <= 20,
+      'the default page size of event types is not 20',
+      'page.size 20',
+      JSON.stringify(body(plain).page),
+    );
+    expect(
+      t,
+      'queries/page-default-and-minimum',
+      body(plain).page?.number === 0,
+      'without page the first page is not answered',
+      'page.number 0',
+      JSON.stringify(body(plain).page),
+    );
+    for (const size of [1, 100]) {
+      const res = await getTypes(t, { size });
+      expect(
+        t,
+        'queries/event-types-size-default',
+        res.status === 200 && body(res).page?.size === size && typesOf(res).length <= size,
+        `size ${size} not served`,
+        `HTTP 200, page.size ${size}`,
+        seen(res, 120),
+      );
+    }
+    for (const size of [0, -5])
+      rejected(t, 'queries/event-types-size-default', await getTypes(t, { size }), `size ${size}`);
+    for (const size of [101, 500])
+      rejected(t, 'queries/event-types-size-above-100-400', await getTypes(t, { size }), `size ${size}`);
+    rejected(t, 'queries/page-default-and-minimum', await getTypes(t, { page: -1 }), 'page -1');
+    const total = Number(body(plain).page?.totalElements ?? 0);
+    const beyond = await getTypes(t, { size: 100, page: Math.ceil(total / 100) + 1 });
+    expect(
+      t,
+      'queries/page-default-and-minimum',
+      beyond.status === 200 && typesOf(beyond).length === 0,
+      'a page beyond the last is not empty',
+      'HTTP 200 with no types',
+      seen(beyond, 160),
+    );
+  },
+  { readOnly: true, budget: 9 },
+);
 
-emTest(['queries/event-types-filter-fields'], 'generated filters on id, name, owner and scope return exactly the matching types (property)', async (t) => {
-  const stem = `${t.prefix} filt ${Math.random().toString(36).slice(2, 6)}`;
-  const created = await typesNamed(t, stem, ['x', 'y', 'z'], ['LOCAL', 'GLOBAL', 'LOCAL']);
-  const owner = String(created[0].owner);
-  const inStem = { name: { startsWith: stem } };
-  await eventually(() => getTypes(t, { filter: filter(inStem), size: 100 }), (r) => typesOf(r).length === 3);
-  const atom = fc.oneof(
-    fc.nat(2).map((i) => [{ id: created[i].id }, (x: any) => x.id === created[i].id] as const),
-    fc.nat(2).map((i) => [{ name: created[i].name }, (x: any) => x.name === created[i].name] as const),
-    fc.constantFrom(owner, 'someothertenant').map((o) => [{ owner: o }, (x: any) => x.owner === o] as const),
-    fc.constantFrom('LOCAL', 'GLOBAL').map((s) => [{ scope: s }, (x: any) => x.scope === s] as const),
-    fc.constantFrom('LOCAL', 'GLOBAL').map((s) => [{ scope: { not: s } }, (x: any) => x.scope !== s] as const),
-    fc.uniqueArray(fc.nat(2), { minLength: 1, maxLength: 3 }).map((is) => [{ id: { in: { value: is.map((i) => created[i].id) } } }, (x: any) => is.some((i) => created[i].id === x.id)] as const),
-  );
-  await t.property(atom, async ([f, ok]) => {
-    const res = await getTypes(t, { filter: filter({ and: [inStem, f] }), size: 100 });
-    expect(t, 'queries/event-types-filter-fields', res.status === 200, 'a filter on id, name, owner or scope refused', 'HTTP 200', () => `${filter(f)} — ${seen(res, 160)}`);
-    const want = created.filter(ok).map((x) => x.id).sort();
-    expect(t, 'queries/event-types-filter-fields', JSON.stringify(idsOf(res).sort()) === JSON.stringify(want), 'the answer is not exactly the matching types', `${filter(f)}: ${JSON.stringify(want)}`, JSON.stringify(idsOf(res).sort()));
-  }, { rule: R('queries/event-types-filter-fields'), runs: Math.min(t.session.context.runs, 15) });
-}, { budget: 5, budgetPerRun: 1 });
+emTest(
+  ['queries/event-types-filter-fields'],
+  'generated filters on id, name, owner and scope return exactly the matching types (property)',
+  async (t) => {
+    const stem = `${t.prefix} filt ${Math.random().toString(36).slice(2, 6)}`;
+    const created = await typesNamed(t, stem, ['x', 'y', 'z'], ['LOCAL', 'GLOBAL', 'LOCAL']);
+    const owner = String(created[0].owner);
+    const inStem = { name: { startsWith: stem } };
+    await eventually(
+      () => getTypes(t, { filter: filter(inStem), size: 100 }),
+      (r) => typesOf(r).length === 3,
+    );
+    const atom = fc.oneof(
+      fc.nat(2).map((i) => [{ id: created[i].id }, (x: any) => x.id === created[i].id] as const),
+      fc.nat(2).map((i) => [{ name: created[i].name }, (x: any) => x.name === created[i].name] as const),
+      fc.constantFrom(owner, 'someothertenant').map((o) => [{ owner: o }, (x: any) => x.owner === o] as const),
+      fc.constantFrom('LOCAL', 'GLOBAL').map((s) => [{ scope: s }, (x: any) => x.scope === s] as const),
+      fc.constantFrom('LOCAL', 'GLOBAL').map((s) => [{ scope: { not: s } }, (x: any) => x.scope !== s] as const),
+      fc
+        .uniqueArray(fc.nat(2), { minLength: 1, maxLength: 3 })
+        .map(
+          (is) =>
+            [
+              { id: { in: { value: is.map((i) => created[i].id) } } },
+              (x: any) => is.some((i) => created[i].id === x.id),
+            ] as const,
+        ),
+    );
+    await t.property(
+      atom,
+      async ([f, ok]) => {
+        const res = await getTypes(t, { filter: filter({ and: [inStem, f] }), size: 100 });
+        expect(
+          t,
+          'queries/event-types-filter-fields',
+          res.status === 200,
+          'a filter on id, name, owner or scope refused',
+          'HTTP 200',
+          () => `${filter(f)} — ${seen(res, 160)}`,
+        );
+        const want = created
+          .filter(ok)
+          .map((x) => x.id)
+          .sort();
+        expect(
+          t,
+          'queries/event-types-filter-fields',
+          JSON.stringify(idsOf(res).sort()) === JSON.stringify(want),
+          'the answer is not exactly the matching types',
+          `${filter(f)}: ${JSON.stringify(want)}`,
+          JSON.stringify(idsOf(res).sort()),
+        );
+      },
+      { rule: R('queries/event-types-filter-fields'), runs: Math.min(t.session.context.runs, 15) },
+    );
+  },
+  { budget: 5, budgetPerRun: 1 },
+);
 
-emTest(['queries/event-types-non-filterable-400', 'queries/event-types-non-sortable-400', 'queries/filter-json', 'errors/error-body'], 'GET /eventTypes answers 400 to a filter or sort on a field other than id, name, owner and scope, and to a filter that is not JSON', async (t) => {
-  for (const f of [{ ttl: 35 }, { parentId: 'BaseEvent' }, { nosuchfield: 'x' }]) rejected(t, 'queries/event-types-non-filterable-400', await getTypes(t, { filter: filter(f) }), `filter ${filter(f)}`);
-  for (const sort of ['ttl,asc', 'etag,desc', 'nosuchfield']) rejected(t, 'queries/event-types-non-sortable-400', await getTypes(t, { sort }), `sort ${sort}`);
-  rejected(t, 'queries/filter-json', await getTypes(t, { filter: '{name:' }), 'a filter that is not valid JSON');
-  const sorted = await getTypes(t, { sort: 'id,desc', size: 100 });
-  const ids = idsOf(sorted);
-  expect(t, 'queries/event-types-non-sortable-400', sorted.status === 200 && ids.every((v, i) => i === 0 || ids[i - 1] >= v), 'sort on id (a filter field) refused or not applied', 'HTTP 200, ids descending', seen(sorted, 160));
-}, { readOnly: true, budget: 8 });
+emTest(
+  [
+    'queries/event-types-non-filterable-400',
+    'queries/event-types-non-sortable-400',
+    'queries/filter-json',
+    'errors/error-body',
+  ],
+  'GET /eventTypes answers 400 to a filter or sort on a field other than id, name, owner and scope, and to a filter that is not JSON',
+  async (t) => {
+    for (const f of [{ ttl: 35 }, { parentId: 'BaseEvent' }, { nosuchfield: 'x' }])
+      rejected(
+        t,
+        'queries/event-types-non-filterable-400',
+        await getTypes(t, { filter: filter(f) }),
+        `filter ${filter(f)}`,
+      );
+    for (const sort of ['ttl,asc', 'etag,desc', 'nosuchfield'])
+      rejected(t, 'queries/event-types-non-sortable-400', await getTypes(t, { sort }), `sort ${sort}`);
+    rejected(t, 'queries/filter-json', await getTypes(t, { filter: '{name:' }), 'a filter that is not valid JSON');
+    const sorted = await getTypes(t, { sort: 'id,desc', size: 100 });
+    const ids = idsOf(sorted);
+    expect(
+      t,
+      'queries/event-types-non-sortable-400',
+      sorted.status === 200 && ids.every((v, i) => i === 0 || ids[i - 1] >= v),
+      'sort on id (a filter field) refused or not applied',
+      'HTTP 200, ids descending',
+      seen(sorted, 160),
+    );
+  },
+  { readOnly: true, budget: 8 },
+);

@@ -18,13 +18,25 @@ function getEvents(t: RuleContext, query: Record<string, string | number>) {
 
 /** Waits until the dataset is complete in queries (new events may take 100 ms to show); the tests judge what they then get. */
 async function datasetVisible(t: RuleContext, d: Dataset): Promise<void> {
-  await eventually(() => getEvents(t, { size: 100, filter: filter({ typeId: d.typeId }) }), (res) => eventsOf(res).length === DATASET_SIZE || (res.status === 200 && !Array.isArray(body(res)._embedded?.events)));
+  await eventually(
+    () => getEvents(t, { size: 100, filter: filter({ typeId: d.typeId }) }),
+    (res) =>
+      eventsOf(res).length === DATASET_SIZE || (res.status === 200 && !Array.isArray(body(res)._embedded?.events)),
+  );
 }
 
 // ---------------------------------------------------------------- paging and order
 
 emTest(
-  ['queries/events-200', 'queries/events-embedded', 'queries/events-size-default', 'queries/page-object', 'queries/paging-links', 'queries/page-default-and-minimum', 'queries/events-default-sort'],
+  [
+    'queries/events-200',
+    'queries/events-embedded',
+    'queries/events-size-default',
+    'queries/page-object',
+    'queries/paging-links',
+    'queries/page-default-and-minimum',
+    'queries/events-default-sort',
+  ],
   'GET /events pages by 20 by default, newest first, with page and _links describing the answer; a page beyond the last is empty',
   async (t) => {
     const d = await dataset(t);
@@ -32,75 +44,247 @@ emTest(
     const res = await getEvents(t, { filter: filter({ typeId: d.typeId }) });
     expect(t, 'queries/events-200', res.status === 200, 'GET /events refused', 'HTTP 200', seen(res));
     await responseSchema(t, R('queries/events-200'), res, 'queryEvents');
-    expect(t, 'queries/events-embedded', Array.isArray(body(res)._embedded?.events), 'no _embedded.events', '_embedded.events array', seen(res, 160));
-    expect(t, 'queries/events-size-default', eventsOf(res).length === 20 && body(res).page?.size === 20, 'the default page size is not 20', '20 events, page.size 20', () => `${eventsOf(res).length} events, page ${JSON.stringify(body(res).page)}`);
+    expect(
+      t,
+      'queries/events-embedded',
+      Array.isArray(body(res)._embedded?.events),
+      'no _embedded.events',
+      '_embedded.events array',
+      seen(res, 160),
+    );
+    expect(
+      t,
+      'queries/events-size-default',
+      eventsOf(res).length === 20 && body(res).page?.size === 20,
+      'the default page size is not 20',
+      '20 events, page.size 20',
+      () => `${eventsOf(res).length} events, page ${JSON.stringify(body(res).page)}`,
+    );
     const page = body(res).page ?? {};
-    expect(t, 'queries/page-object', page.number === 0 && page.totalElements === DATASET_SIZE && page.totalPages === Math.ceil(DATASET_SIZE / 20), 'page does not describe the answer', `number 0, totalElements ${DATASET_SIZE}, totalPages 3`, JSON.stringify(page));
-    expect(t, 'queries/page-default-and-minimum', page.number === 0, 'without page the first page is not answered', 'page.number 0', JSON.stringify(page));
+    expect(
+      t,
+      'queries/page-object',
+      page.number === 0 && page.totalElements === DATASET_SIZE && page.totalPages === Math.ceil(DATASET_SIZE / 20),
+      'page does not describe the answer',
+      `number 0, totalElements ${DATASET_SIZE}, totalPages 3`,
+      JSON.stringify(page),
+    );
+    expect(
+      t,
+      'queries/page-default-and-minimum',
+      page.number === 0,
+      'without page the first page is not answered',
+      'page.number 0',
+      JSON.stringify(page),
+    );
     const links = body(res)._links ?? {};
     const abs = (l: any) => typeof l?.href === 'string' && /^https?:\/\//.test(l.href);
-    expect(t, 'queries/paging-links', abs(links.self) && typeof links.self.templated === 'boolean' && abs(links.first) && abs(links.last) && abs(links.next) && links.prev === undefined, 'paging links of the first page incomplete', 'self (href, templated), first, next, last; no prev', JSON.stringify(links));
+    expect(
+      t,
+      'queries/paging-links',
+      abs(links.self) &&
+        typeof links.self.templated === 'boolean' &&
+        abs(links.first) &&
+        abs(links.last) &&
+        abs(links.next) &&
+        links.prev === undefined,
+      'paging links of the first page incomplete',
+      'self (href, templated), first, next, last; no prev',
+      JSON.stringify(links),
+    );
     const want = [...d.events].map((e) => e.id);
-    expect(t, 'queries/events-default-sort', JSON.stringify(idsOf(res)) === JSON.stringify(want.slice(0, 20)), 'events not newest first by default', 'the 20 newest, by timestamp descending', () => JSON.stringify(eventsOf(res).map((e) => e.timestamp)));
+    expect(
+      t,
+      'queries/events-default-sort',
+      JSON.stringify(idsOf(res)) === JSON.stringify(want.slice(0, 20)),
+      'events not newest first by default',
+      'the 20 newest, by timestamp descending',
+      () => JSON.stringify(eventsOf(res).map((e) => e.timestamp)),
+    );
     const middle = await getEvents(t, { filter: filter({ typeId: d.typeId }), page: 1, size: 20 });
-    expect(t, 'queries/paging-links', abs(body(middle)._links?.prev) && abs(body(middle)._links?.next), 'a middle page lacks prev or next', 'prev and next', JSON.stringify(body(middle)._links));
+    expect(
+      t,
+      'queries/paging-links',
+      abs(body(middle)._links?.prev) && abs(body(middle)._links?.next),
+      'a middle page lacks prev or next',
+      'prev and next',
+      JSON.stringify(body(middle)._links),
+    );
     const last = await getEvents(t, { filter: filter({ typeId: d.typeId }), page: 2, size: 20 });
-    expect(t, 'queries/page-object', eventsOf(last).length === 5 && body(last).page?.number === 2 && body(last)._links?.next === undefined, 'the last page does not hold the rest', '5 events, number 2, no next', () => `${eventsOf(last).length} events ${JSON.stringify(body(last).page)} ${JSON.stringify(Object.keys(body(last)._links ?? {}))}`);
+    expect(
+      t,
+      'queries/page-object',
+      eventsOf(last).length === 5 && body(last).page?.number === 2 && body(last)._links?.next === undefined,
+      'the last page does not hold the rest',
+      '5 events, number 2, no next',
+      () =>
+        `${eventsOf(last).length} events ${JSON.stringify(body(last).page)} ${JSON.stringify(Object.keys(body(last)._links ?? {}))}`,
+    );
     const beyond = await getEvents(t, { filter: filter({ typeId: d.typeId }), page: 3, size: 20 });
-    expect(t, 'queries/page-default-and-minimum', beyond.status === 200 && eventsOf(beyond).length === 0, 'a page beyond the last is not empty', 'HTTP 200 with no events', seen(beyond, 160));
+    expect(
+      t,
+      'queries/page-default-and-minimum',
+      beyond.status === 200 && eventsOf(beyond).length === 0,
+      'a page beyond the last is not empty',
+      'HTTP 200 with no events',
+      seen(beyond, 160),
+    );
   },
   { budget: 6, readOnly: false },
 );
 
-emTest(['queries/events-size-default', 'queries/events-size-above-500-400', 'queries/events-size-below-1-400', 'queries/page-default-and-minimum', 'errors/error-body'], 'GET /events takes size 1 to 500 and page from 0; other values answer 400', async (t) => {
-  const d = await dataset(t);
-  await datasetVisible(t, d);
-  const q = (extra: Record<string, string | number>) => getEvents(t, { filter: filter({ typeId: d.typeId }), ...extra });
-  const one = await q({ size: 1 });
-  expect(t, 'queries/events-size-default', one.status === 200 && eventsOf(one).length === 1, 'size 1 not served', 'HTTP 200 with 1 event', seen(one, 160));
-  const max = await q({ size: 500 });
-  expect(t, 'queries/events-size-default', max.status === 200 && body(max).page?.size === 500, 'size 500 not served', 'HTTP 200, page.size 500', seen(max, 160));
-  rejected(t, 'queries/events-size-above-500-400', await q({ size: 501 }), 'size 501');
-  rejected(t, 'queries/events-size-above-500-400', await q({ size: 100_000 }), 'size 100000');
-  for (const size of [0, -1, '1.5', 'ten']) rejected(t, 'queries/events-size-below-1-400', await q({ size }), `size ${size}`);
-  for (const page of [-1, '0.5', 'first']) rejected(t, 'queries/page-default-and-minimum', await q({ page }), `page ${page}`);
-}, { readOnly: false, budget: 11 });
+emTest(
+  [
+    'queries/events-size-default',
+    'queries/events-size-above-500-400',
+    'queries/events-size-below-1-400',
+    'queries/page-default-and-minimum',
+    'errors/error-body',
+  ],
+  'GET /events takes size 1 to 500 and page from 0; other values answer 400',
+  async (t) => {
+    const d = await dataset(t);
+    await datasetVisible(t, d);
+    const q = (extra: Record<string, string | number>) =>
+      getEvents(t, { filter: filter({ typeId: d.typeId }), ...extra });
+    const one = await q({ size: 1 });
+    expect(
+      t,
+      'queries/events-size-default',
+      one.status === 200 && eventsOf(one).length === 1,
+      'size 1 not served',
+      'HTTP 200 with 1 event',
+      seen(one, 160),
+    );
+    const max = await q({ size: 500 });
+    expect(
+      t,
+      'queries/events-size-default',
+      max.status === 200 && body(max).page?.size === 500,
+      'size 500 not served',
+      'HTTP 200, page.size 500',
+      seen(max, 160),
+    );
+    rejected(t, 'queries/events-size-above-500-400', await q({ size: 501 }), 'size 501');
+    rejected(t, 'queries/events-size-above-500-400', await q({ size: 100_000 }), 'size 100000');
+    for (const size of [0, -1, '1.5', 'ten'])
+      rejected(t, 'queries/events-size-below-1-400', await q({ size }), `size ${size}`);
+    for (const page of [-1, '0.5', 'first'])
+      rejected(t, 'queries/page-default-and-minimum', await q({ page }), `page ${page}`);
+  },
+  { readOnly: false, budget: 11 },
+);
 
-emTest(['queries/page-object', 'queries/events-default-sort'], 'paging through GET /events with any size yields disjoint pages that together hold every event once, newest first (property)', async (t) => {
-  const d = await dataset(t);
-  await datasetVisible(t, d);
-  const want = d.events.map((e) => e.id);
-  await t.property(fc.integer({ min: 4, max: 50 }), async (size) => {
-    const seenIds: string[] = [];
-    const pages = Math.ceil(DATASET_SIZE / size);
-    for (let p = 0; p < pages; p++) {
-      const res = await getEvents(t, { filter: filter({ typeId: d.typeId }), size, page: p });
-      const pg = body(res).page ?? {};
-      expect(t, 'queries/page-object', res.status === 200 && pg.size === size && pg.number === p && pg.totalElements === DATASET_SIZE && pg.totalPages === pages, `page ${p} of size ${size} misdescribed`, `size ${size}, number ${p}, totalElements ${DATASET_SIZE}, totalPages ${pages}`, JSON.stringify(pg));
-      seenIds.push(...idsOf(res));
-    }
-    expect(t, 'queries/page-object', new Set(seenIds).size === seenIds.length && seenIds.length === DATASET_SIZE, `pages of size ${size} overlap or miss events`, `${DATASET_SIZE} distinct events`, `${seenIds.length} events, ${new Set(seenIds).size} distinct`);
-    expect(t, 'queries/events-default-sort', JSON.stringify(seenIds) === JSON.stringify(want), `pages of size ${size} not newest first`, 'timestamp descending across pages', 'another order');
-  }, { rule: R('queries/page-object'), runs: Math.min(t.session.context.runs, 6) });
-}, { readOnly: false, budgetPerRun: 12 });
+emTest(
+  ['queries/page-object', 'queries/events-default-sort'],
+  'paging through GET /events with any size yields disjoint pages that together hold every event once, newest first (property)',
+  async (t) => {
+    const d = await dataset(t);
+    await datasetVisible(t, d);
+    const want = d.events.map((e) => e.id);
+    await t.property(
+      fc.integer({ min: 4, max: 50 }),
+      async (size) => {
+        const seenIds: string[] = [];
+        const pages = Math.ceil(DATASET_SIZE / size);
+        for (let p = 0; p < pages; p++) {
+          const res = await getEvents(t, { filter: filter({ typeId: d.typeId }), size, page: p });
+          const pg = body(res).page ?? {};
+          expect(
+            t,
+            'queries/page-object',
+            res.status === 200 &&
+              pg.size === size &&
+              pg.number === p &&
+              pg.totalElements === DATASET_SIZE &&
+              pg.totalPages === pages,
+            `page ${p} of size ${size} misdescribed`,
+            `size ${size}, number ${p}, totalElements ${DATASET_SIZE}, totalPages ${pages}`,
+            JSON.stringify(pg),
+          );
+          seenIds.push(...idsOf(res));
+        }
+        expect(
+          t,
+          'queries/page-object',
+          new Set(seenIds).size === seenIds.length && seenIds.length === DATASET_SIZE,
+          `pages of size ${size} overlap or miss events`,
+          `${DATASET_SIZE} distinct events`,
+          `${seenIds.length} events, ${new Set(seenIds).size} distinct`,
+        );
+        expect(
+          t,
+          'queries/events-default-sort',
+          JSON.stringify(seenIds) === JSON.stringify(want),
+          `pages of size ${size} not newest first`,
+          'timestamp descending across pages',
+          'another order',
+        );
+      },
+      { rule: R('queries/page-object'), runs: Math.min(t.session.context.runs, 6) },
+    );
+  },
+  { readOnly: false, budgetPerRun: 12 },
+);
 
-emTest(['queries/events-sort-filterable', 'queries/events-non-sortable-400', 'errors/error-body'], 'sort on a filterable field orders the events; sort on a field that is not filterable answers 400', async (t) => {
-  const d = await dataset(t);
-  await datasetVisible(t, d);
-  const q = (sort: string) => getEvents(t, { filter: filter({ typeId: d.typeId }), size: 100, sort });
-  const byN = await q('n,asc');
-  const ns = eventsOf(byN).map((e) => e.n);
-  expect(t, 'queries/events-sort-filterable', byN.status === 200 && ns.length === DATASET_SIZE && ns.every((v, i) => i === 0 || ns[i - 1] <= v), 'sort n,asc not ascending by n', 'n ascending', JSON.stringify(ns));
-  const byTime = await q('timestamp,asc');
-  const ts = eventsOf(byTime).map((e) => Date.parse(e.timestamp));
-  expect(t, 'queries/events-sort-filterable', byTime.status === 200 && ts.length === DATASET_SIZE && ts.every((v, i) => i === 0 || ts[i - 1] <= v), 'sort timestamp,asc not ascending', 'timestamp ascending', JSON.stringify(eventsOf(byTime).map((e) => e.timestamp)));
-  const byGrp = await q('grp,desc');
-  const gs = eventsOf(byGrp).map((e) => e.grp);
-  expect(t, 'queries/events-sort-filterable', byGrp.status === 200 && gs.every((v, i) => i === 0 || gs[i - 1] >= v), 'sort grp,desc not descending', 'grp descending', JSON.stringify(gs));
-  rejected(t, 'queries/events-non-sortable-400', await q('note,asc'), 'sort on a custom field declared filterable false');
-  rejected(t, 'queries/events-non-sortable-400', await getEvents(t, { sort: 'description,asc' }), 'sort on description (not filterable)');
-  rejected(t, 'queries/events-non-sortable-400', await getEvents(t, { sort: 'nosuchfield,desc' }), 'sort on an unknown field');
-}, { readOnly: false, budget: 6 });
+emTest(
+  ['queries/events-sort-filterable', 'queries/events-non-sortable-400', 'errors/error-body'],
+  'sort on a filterable field orders the events; sort on a field that is not filterable answers 400',
+  async (t) => {
+    const d = await dataset(t);
+    await datasetVisible(t, d);
+    const q = (sort: string) => getEvents(t, { filter: filter({ typeId: d.typeId }), size: 100, sort });
+    const byN = await q('n,asc');
+    const ns = eventsOf(byN).map((e) => e.n);
+    expect(
+      t,
+      'queries/events-sort-filterable',
+      byN.status === 200 && ns.length === DATASET_SIZE && ns.every((v, i) => i === 0 || ns[i - 1] <= v),
+      'sort n,asc not ascending by n',
+      'n ascending',
+      JSON.stringify(ns),
+    );
+    const byTime = await q('timestamp,asc');
+    const ts = eventsOf(byTime).map((e) => Date.parse(e.timestamp));
+    expect(
+      t,
+      'queries/events-sort-filterable',
+      byTime.status === 200 && ts.length === DATASET_SIZE && ts.every((v, i) => i === 0 || ts[i - 1] <= v),
+      'sort timestamp,asc not ascending',
+      'timestamp ascending',
+      JSON.stringify(eventsOf(byTime).map((e) => e.timestamp)),
+    );
+    const byGrp = await q('grp,desc');
+    const gs = eventsOf(byGrp).map((e) => e.grp);
+    expect(
+      t,
+      'queries/events-sort-filterable',
+      byGrp.status === 200 && gs.every((v, i) => i === 0 || gs[i - 1] >= v),
+      'sort grp,desc not descending',
+      'grp descending',
+      JSON.stringify(gs),
+    );
+    rejected(
+      t,
+      'queries/events-non-sortable-400',
+      await q('note,asc'),
+      'sort on a custom field declared filterable false',
+    );
+    rejected(
+      t,
+      'queries/events-non-sortable-400',
+      await getEvents(t, { sort: 'description,asc' }),
+      'sort on description (not filterable)',
+    );
+    rejected(
+      t,
+      'queries/events-non-sortable-400',
+      await getEvents(t, { sort: 'nosuchfield,desc' }),
+      'sort on an unknown field',
+    );
+  },
+  { readOnly: false, budget: 6 },
+);
 
 // ---------------------------------------------------------------- filters
 
@@ -115,15 +299,20 @@ function holds(e: Record<string, any>, atom: Atom): boolean {
   if (cond === null || typeof cond !== 'object') return v === cond;
   const [[op, arg]] = Object.entries(cond as Record<string, any>);
   switch (op) {
-    case 'in': return (arg.value as unknown[]).includes(v);
-    case 'not': return v !== arg;
-    case 'after': return v > Date.parse(arg);
-    case 'before': return v < Date.parse(arg);
+    case 'in':
+      return (arg.value as unknown[]).includes(v);
+    case 'not':
+      return v !== arg;
+    case 'after':
+      return v > Date.parse(arg);
+    case 'before':
+      return v < Date.parse(arg);
     case 'between': {
       const [a, b] = String(arg).slice(1, -1).split(',');
       return v >= Date.parse(a) && v < Date.parse(b);
     }
-    default: throw new Error(`unknown operator ${op}`);
+    default:
+      throw new Error(`unknown operator ${op}`);
   }
 }
 
@@ -135,7 +324,9 @@ function atom(d: Dataset): fc.Arbitrary<Atom> {
   const instant = fc.integer({ min: lo, max: hi }).map((ms) => new Date(ms - (ms % 1000) + 500).toISOString());
   return fc.oneof(
     fc.integer({ min: -2, max: DATASET_SIZE + 2 }).map((n) => ({ n })),
-    fc.uniqueArray(fc.integer({ min: 0, max: DATASET_SIZE }), { minLength: 1, maxLength: 6 }).map((value) => ({ n: { in: { value } } })),
+    fc
+      .uniqueArray(fc.integer({ min: 0, max: DATASET_SIZE }), { minLength: 1, maxLength: 6 })
+      .map((value) => ({ n: { in: { value } } })),
     fc.integer({ min: 0, max: DATASET_SIZE }).map((n) => ({ n: { not: n } })),
     fc.constantFrom(...GROUPS, 'z').map((grp) => ({ grp })),
     fc.boolean().map((flag) => ({ flag })),
@@ -147,48 +338,109 @@ function atom(d: Dataset): fc.Arbitrary<Atom> {
   );
 }
 
-emTest(['queries/events-filter-fields', 'queries/filter-sort-grammar'], 'generated filters on filterable fields are accepted and return exactly the matching events (property)', async (t) => {
-  const d = await dataset(t);
-  await datasetVisible(t, d);
-  const combined = fc.oneof(
-    atom(d).map((a) => [a]),
-    fc.tuple(atom(d), atom(d)).map(([a, b]) => [{ and: [a, b] }]),
-    fc.tuple(atom(d), atom(d)).map(([a, b]) => [{ or: [a, b] }]),
-  );
-  await t.property(combined, async ([a]) => {
-    const f = { typeId: d.typeId, ...a };
-    const res = await getEvents(t, { filter: filter(f), size: 100 });
-    expect(t, 'queries/events-filter-fields', res.status === 200, 'a filter within the documented restrictions refused', 'HTTP 200', () => `${filter(f)} — ${seen(res, 160)}`);
-    const wrong = eventsOf(res).filter((e) => !holds(e, a));
-    expect(t, 'queries/events-filter-fields', wrong.length === 0, 'returned events do not satisfy the filter', `only events satisfying ${filter(a)}`, () => JSON.stringify(wrong.slice(0, 3)));
-    const want = d.events.filter((e) => holds(e, a)).map((e) => e.id).sort();
-    const got = idsOf(res).sort();
-    expect(t, 'queries/events-filter-fields', JSON.stringify(got) === JSON.stringify(want), 'matching events missing from the answer', `${want.length} events`, `${got.length} events`);
-  }, { rule: R('queries/events-filter-fields'), runs: t.session.context.runs });
-  t.observe(R('queries/filter-sort-grammar'), 'filters as {"field": value}, {"field": {"in": {"value": [...]}}}, {"field": {"not": v}}, {"timestamp": {"after"|"before": ts}}, {"timestamp": {"between": "[a,b)"}}, {"and"|"or": [...]} and sort as "field,asc|desc" were accepted');
-}, { readOnly: false, budgetPerRun: 1, budget: 2 });
+emTest(
+  ['queries/events-filter-fields', 'queries/filter-sort-grammar'],
+  'generated filters on filterable fields are accepted and return exactly the matching events (property)',
+  async (t) => {
+    const d = await dataset(t);
+    await datasetVisible(t, d);
+    const combined = fc.oneof(
+      atom(d).map((a) => [a]),
+      fc.tuple(atom(d), atom(d)).map(([a, b]) => [{ and: [a, b] }]),
+      fc.tuple(atom(d), atom(d)).map(([a, b]) => [{ or: [a, b] }]),
+    );
+    await t.property(
+      combined,
+      async ([a]) => {
+        const f = { typeId: d.typeId, ...a };
+        const res = await getEvents(t, { filter: filter(f), size: 100 });
+        expect(
+          t,
+          'queries/events-filter-fields',
+          res.status === 200,
+          'a filter within the documented restrictions refused',
+          'HTTP 200',
+          () => `${filter(f)} — ${seen(res, 160)}`,
+        );
+        const wrong = eventsOf(res).filter((e) => !holds(e, a));
+        expect(
+          t,
+          'queries/events-filter-fields',
+          wrong.length === 0,
+          'returned events do not satisfy the filter',
+          `only events satisfying ${filter(a)}`,
+          () => JSON.stringify(wrong.slice(0, 3)),
+        );
+        const want = d.events
+          .filter((e) => holds(e, a))
+          .map((e) => e.id)
+          .sort();
+        const got = idsOf(res).sort();
+        expect(
+          t,
+          'queries/events-filter-fields',
+          JSON.stringify(got) === JSON.stringify(want),
+          'matching events missing from the answer',
+          `${want.length} events`,
+          `${got.length} events`,
+        );
+      },
+      { rule: R('queries/events-filter-fields'), runs: t.session.context.runs },
+    );
+    t.observe(
+      R('queries/filter-sort-grammar'),
+      'filters as {"field": value}, {"field": {"in": {"value": [...]}}}, {"field": {"not": v}}, {"timestamp": {"after"|"before": ts}}, {"timestamp": {"between": "[a,b)"}}, {"and"|"or": [...]} and sort as "field,asc|desc" were accepted',
+    );
+  },
+  { readOnly: false, budgetPerRun: 1, budget: 2 },
+);
 
-emTest(['queries/events-filter-fields'], 'filters on the standard fields code, severity, source and acknowledged return only matching standard events', async (t) => {
-  const code = `Q${tag()}`.slice(0, 16);
-  const mine = [
-    standardBody(t, { code, severity: 3, acknowledged: true }),
-    standardBody(t, { code, severity: 4, acknowledged: false }),
-    standardBody(t, { code, severity: 3, acknowledged: false }),
-  ];
-  for (const e of mine) await postEvent(t, e);
-  const cases: Array<[Atom, (e: Record<string, any>) => boolean]> = [
-    [{ code }, (e) => e.code === code],
-    [{ code, severity: 3 }, (e) => e.code === code && e.severity === 3],
-    [{ code, acknowledged: true }, (e) => e.code === code && e.acknowledged === true],
-    [{ source: marker(t), code, severity: { in: { value: [4, 5] } } }, (e) => e.source === marker(t) && e.code === code && [4, 5].includes(e.severity)],
-  ];
-  for (const [f, ok] of cases) {
-    const expected = mine.filter((e) => ok(e)).length;
-    const res = await eventually(() => getEvents(t, { filter: filter(f), size: 100 }), (r) => r.status === 200 && eventsOf(r).filter(ok).length >= expected);
-    expect(t, 'queries/events-filter-fields', res.value.status === 200 && eventsOf(res.value).every(ok), 'returned events do not satisfy a filter on standard fields', `only events satisfying ${filter(f)}`, seen(res.value, 200));
-    expect(t, 'queries/events-filter-fields', eventsOf(res.value).filter(ok).length === expected, 'matching standard events missing', `${expected} events`, `${eventsOf(res.value).length} events`);
-  }
-}, { budget: 12 });
+emTest(
+  ['queries/events-filter-fields'],
+  'filters on the standard fields code, severity, source and acknowledged return only matching standard events',
+  async (t) => {
+    const code = `Q${tag()}`.slice(0, 16);
+    const mine = [
+      standardBody(t, { code, severity: 3, acknowledged: true }),
+      standardBody(t, { code, severity: 4, acknowledged: false }),
+      standardBody(t, { code, severity: 3, acknowledged: false }),
+    ];
+    for (const e of mine) await postEvent(t, e);
+    const cases: Array<[Atom, (e: Record<string, any>) => boolean]> = [
+      [{ code }, (e) => e.code === code],
+      [{ code, severity: 3 }, (e) => e.code === code && e.severity === 3],
+      [{ code, acknowledged: true }, (e) => e.code === code && e.acknowledged === true],
+      [
+        { source: marker(t), code, severity: { in: { value: [4, 5] } } },
+        (e) => e.source === marker(t) && e.code === code && [4, 5].includes(e.severity),
+      ],
+    ];
+    for (const [f, ok] of cases) {
+      const expected = mine.filter((e) => ok(e)).length;
+      const res = await eventually(
+        () => getEvents(t, { filter: filter(f), size: 100 }),
+        (r) => r.status === 200 && eventsOf(r).filter(ok).length >= expected,
+      );
+      expect(
+        t,
+        'queries/events-filter-fields',
+        res.value.status === 200 && eventsOf(res.value).every(ok),
+        'returned events do not satisfy a filter on standard fields',
+        `only events satisfying ${filter(f)}`,
+        seen(res.value, 200),
+      );
+      expect(
+        t,
+        'queries/events-filter-fields',
+        eventsOf(res.value).filter(ok).length === expected,
+        'matching standard events missing',
+        `${expected} events`,
+        `${eventsOf(res.value).length} events`,
+      );
+    }
+  },
+  { budget: 12 },
+);
 
 /** One forbidden filter: the rule it breaks and why. */
 interface Forbidden {
@@ -198,122 +450,359 @@ interface Forbidden {
 }
 
 const FORBIDDEN: Forbidden[] = [
-  { rule: 'queries/events-non-filterable-400', what: 'a filter on description (not filterable)', filter: () => ({ description: 'x' }) },
-  { rule: 'queries/events-non-filterable-400', what: 'a filter on a custom field declared filterable false', filter: (_t, id) => ({ typeId: id, note: 'note 1' }) },
-  { rule: 'queries/events-non-filterable-400', what: 'a filter on an unknown field', filter: () => ({ nosuchfield: 1 }) },
-  { rule: 'queries/type-id-single-expression', what: 'two typeId expressions', filter: (t, id) => ({ typeId: id, and: [{ typeId: fixtures(t).standardEventTypeId }] }) },
+  {
+    rule: 'queries/events-non-filterable-400',
+    what: 'a filter on description (not filterable)',
+    filter: () => ({ description: 'x' }),
+  },
+  {
+    rule: 'queries/events-non-filterable-400',
+    what: 'a filter on a custom field declared filterable false',
+    filter: (_t, id) => ({ typeId: id, note: 'note 1' }),
+  },
+  {
+    rule: 'queries/events-non-filterable-400',
+    what: 'a filter on an unknown field',
+    filter: () => ({ nosuchfield: 1 }),
+  },
+  {
+    rule: 'queries/type-id-single-expression',
+    what: 'two typeId expressions',
+    filter: (t, id) => ({ typeId: id, and: [{ typeId: fixtures(t).standardEventTypeId }] }),
+  },
   { rule: 'queries/type-id-no-negation', what: 'a negated typeId', filter: (_t, id) => ({ typeId: { not: id } }) },
-  { rule: 'queries/type-id-equality-only', what: 'typeId with in', filter: (_t, id) => ({ typeId: { in: { value: [id] } } }) },
-  { rule: 'queries/type-id-equality-only', what: 'typeId with startsWith', filter: (t) => ({ typeId: { startsWith: t.prefix } }) },
-  { rule: 'queries/type-id-equality-only', what: 'typeId under or', filter: (t, id) => ({ or: [{ typeId: id }, { code: 'x' }] }) },
-  { rule: 'queries/base-event-type-id-400', what: 'typeId BaseEvent', filter: (t) => ({ typeId: fixtures(t).baseEventTypeId }) },
-  { rule: 'queries/asset-type-id-in-max-5', what: 'assetTypeId in with 6 values', filter: (t) => ({ assetTypeId: { in: { value: [...(fixtures(t).assetTypeIds ?? []), 'a', 'b', 'c', 'd', 'e', 'f'].slice(0, 6) } } }) },
-  { rule: 'queries/asset-type-id-no-negation', what: 'a negated assetTypeId', filter: (t) => ({ assetTypeId: { not: fixtures(t).assetTypeIds?.[0] ?? 'x' } }) },
-  { rule: 'queries/asset-type-id-equality-or-in', what: 'assetTypeId with startsWith', filter: () => ({ assetTypeId: { startsWith: 'a' } }) },
-  { rule: 'queries/parent-asset-id-no-negation', what: 'a negated parentAssetId', filter: (t) => ({ parentAssetId: { not: fixtures(t).parentAssetId ?? 'x' } }) },
-  { rule: 'queries/parent-asset-id-equality-only', what: 'parentAssetId with in', filter: (t) => ({ parentAssetId: { in: { value: [fixtures(t).parentAssetId ?? 'x'] } } }) },
+  {
+    rule: 'queries/type-id-equality-only',
+    what: 'typeId with in',
+    filter: (_t, id) => ({ typeId: { in: { value: [id] } } }),
+  },
+  {
+    rule: 'queries/type-id-equality-only',
+    what: 'typeId with startsWith',
+    filter: (t) => ({ typeId: { startsWith: t.prefix } }),
+  },
+  {
+    rule: 'queries/type-id-equality-only',
+    what: 'typeId under or',
+    filter: (t, id) => ({ or: [{ typeId: id }, { code: 'x' }] }),
+  },
+  {
+    rule: 'queries/base-event-type-id-400',
+    what: 'typeId BaseEvent',
+    filter: (t) => ({ typeId: fixtures(t).baseEventTypeId }),
+  },
+  {
+    rule: 'queries/asset-type-id-in-max-5',
+    what: 'assetTypeId in with 6 values',
+    filter: (t) => ({
+      assetTypeId: { in: { value: [...(fixtures(t).assetTypeIds ?? []), 'a', 'b', 'c', 'd', 'e', 'f'].slice(0, 6) } },
+    }),
+  },
+  {
+    rule: 'queries/asset-type-id-no-negation',
+    what: 'a negated assetTypeId',
+    filter: (t) => ({ assetTypeId: { not: fixtures(t).assetTypeIds?.[0] ?? 'x' } }),
+  },
+  {
+    rule: 'queries/asset-type-id-equality-or-in',
+    what: 'assetTypeId with startsWith',
+    filter: () => ({ assetTypeId: { startsWith: 'a' } }),
+  },
+  {
+    rule: 'queries/parent-asset-id-no-negation',
+    what: 'a negated parentAssetId',
+    filter: (t) => ({ parentAssetId: { not: fixtures(t).parentAssetId ?? 'x' } }),
+  },
+  {
+    rule: 'queries/parent-asset-id-equality-only',
+    what: 'parentAssetId with in',
+    filter: (t) => ({ parentAssetId: { in: { value: [fixtures(t).parentAssetId ?? 'x'] } } }),
+  },
   { rule: 'queries/filter-json', what: 'a filter that is not valid JSON', filter: () => '{"typeId": ' },
   { rule: 'queries/filter-json', what: 'a filter that is a JSON array', filter: () => [] },
 ];
 
 for (const rule of [...new Set(FORBIDDEN.map((f) => f.rule))]) {
   const cases = FORBIDDEN.filter((f) => f.rule === rule);
-  emTest([rule, 'errors/error-body', 'errors/error-content-type'], `GET /events answers 400 to ${cases.map((c) => c.what).join('; ')}`, async (t) => {
-    const d = rule === 'queries/events-non-filterable-400' ? await dataset(t) : undefined;
-    for (const c of cases) {
-      const f = c.filter(t, d?.typeId ?? fixtures(t).standardEventTypeId);
-      rejected(t, rule, await getEvents(t, { filter: typeof f === 'string' ? f : filter(f) }), c.what);
-    }
-  }, { readOnly: rule !== 'queries/events-non-filterable-400', budget: cases.length });
+  emTest(
+    [rule, 'errors/error-body', 'errors/error-content-type'],
+    `GET /events answers 400 to ${cases.map((c) => c.what).join('; ')}`,
+    async (t) => {
+      const d = rule === 'queries/events-non-filterable-400' ? await dataset(t) : undefined;
+      for (const c of cases) {
+        const f = c.filter(t, d?.typeId ?? fixtures(t).standardEventTypeId);
+        rejected(t, rule, await getEvents(t, { filter: typeof f === 'string' ? f : filter(f) }), c.what);
+      }
+    },
+    { readOnly: rule !== 'queries/events-non-filterable-400', budget: cases.length },
+  );
 }
 
-emTest(['queries/asset-type-id-equality-or-in', 'queries/asset-type-id-in-max-5', 'queries/parent-asset-id-equality-only'], 'assetTypeId (equality, in up to 5) and parentAssetId (equality) select the events of the matching entities', async (t) => {
-  const assetTypes = fixture(t, 'assetTypeIds');
-  const site = fixture(t, 'parentAssetId');
-  const entities = fixture(t, 'entityIds');
-  const code = `A${tag()}`.slice(0, 16);
-  const created = [];
-  for (const entityId of entities) created.push(await postEvent(t, standardBody(t, { entityId, code })));
-  const ours = created.filter((r) => r.status === 201).map((r) => body(r));
-  if (ours.length !== entities.length) t.skip('could not create an event on every entity; judged by events/create-201');
-  const ids = (res: HttpResponse) => idsOf(res).filter((id) => ours.some((e) => e.id === id));
-  const q = (extra: Atom) => getEvents(t, { filter: filter({ source: marker(t), code, ...extra }), size: 100 });
-  await eventually(() => q({}), (r) => eventsOf(r).length === ours.length);
-  const perType = new Map<string, string[]>();
-  for (const a of assetTypes) {
-    const res = await q({ assetTypeId: a });
-    expect(t, 'queries/asset-type-id-equality-or-in', res.status === 200, 'assetTypeId equality refused', 'HTTP 200', seen(res, 160));
-    perType.set(a, ids(res));
-  }
-  const all = [...perType.values()].flat();
-  const twice = all.filter((id, i) => all.indexOf(id) !== i);
-  expect(t, 'queries/asset-type-id-equality-or-in', twice.length === 0, 'an event returned for two asset types (the filter is not applied)', 'each event under one asset type', JSON.stringify([...perType.entries()]));
-  const missing = ours.filter((e) => !all.includes(e.id));
-  expect(t, 'queries/asset-type-id-equality-or-in', missing.length === 0, 'events of the configured entities under none of the configured asset types', 'every event under its entity\'s asset type', () => JSON.stringify(missing.map((e) => e.entityId)));
-  const five = [...assetTypes.slice(0, 5), `${t.prefix}nosuchasset1`, `${t.prefix}nosuchasset2`, `${t.prefix}nosuchasset3`, `${t.prefix}nosuchasset4`].slice(0, 5);
-  const inRes = await q({ assetTypeId: { in: { value: five } } });
-  expect(t, 'queries/asset-type-id-in-max-5', inRes.status === 200, 'assetTypeId in with 5 values refused', 'HTTP 200', seen(inRes, 160));
-  const expectedIn = five.flatMap((a) => perType.get(a) ?? []).sort();
-  expect(t, 'queries/asset-type-id-equality-or-in', JSON.stringify(ids(inRes).sort()) === JSON.stringify(expectedIn), 'assetTypeId in does not return the union of its equalities', JSON.stringify(expectedIn), JSON.stringify(ids(inRes).sort()));
-  const parent = await q({ parentAssetId: site });
-  expect(t, 'queries/parent-asset-id-equality-only', parent.status === 200, 'parentAssetId equality refused', 'HTTP 200', seen(parent, 160));
-  const underSite = ours.filter((e) => e.entityId !== site).map((e) => e.id).sort();
-  expect(t, 'queries/parent-asset-id-equality-only', JSON.stringify(ids(parent).sort()) === JSON.stringify(underSite), 'parentAssetId does not select the events of the site\'s children', JSON.stringify(underSite), JSON.stringify(ids(parent).sort()));
-}, { budget: 14 });
+emTest(
+  ['queries/asset-type-id-equality-or-in', 'queries/asset-type-id-in-max-5', 'queries/parent-asset-id-equality-only'],
+  'assetTypeId (equality, in up to 5) and parentAssetId (equality) select the events of the matching entities',
+  async (t) => {
+    const assetTypes = fixture(t, 'assetTypeIds');
+    const site = fixture(t, 'parentAssetId');
+    const entities = fixture(t, 'entityIds');
+    const code = `A${tag()}`.slice(0, 16);
+    const created = [];
+    for (const entityId of entities) created.push(await postEvent(t, standardBody(t, { entityId, code })));
+    const ours = created.filter((r) => r.status === 201).map((r) => body(r));
+    if (ours.length !== entities.length)
+      t.skip('could not create an event on every entity; judged by events/create-201');
+    const ids = (res: HttpResponse) => idsOf(res).filter((id) => ours.some((e) => e.id === id));
+    const q = (extra: Atom) => getEvents(t, { filter: filter({ source: marker(t), code, ...extra }), size: 100 });
+    await eventually(
+      () => q({}),
+      (r) => eventsOf(r).length === ours.length,
+    );
+    const perType = new Map<string, string[]>();
+    for (const a of assetTypes) {
+      const res = await q({ assetTypeId: a });
+      expect(
+        t,
+        'queries/asset-type-id-equality-or-in',
+        res.status === 200,
+        'assetTypeId equality refused',
+        'HTTP 200',
+        seen(res, 160),
+      );
+      perType.set(a, ids(res));
+    }
+    const all = [...perType.values()].flat();
+    const twice = all.filter((id, i) => all.indexOf(id) !== i);
+    expect(
+      t,
+      'queries/asset-type-id-equality-or-in',
+      twice.length === 0,
+      'an event returned for two asset types (the filter is not applied)',
+      'each event under one asset type',
+      JSON.stringify([...perType.entries()]),
+    );
+    const missing = ours.filter((e) => !all.includes(e.id));
+    expect(
+      t,
+      'queries/asset-type-id-equality-or-in',
+      missing.length === 0,
+      'events of the configured entities under none of the configured asset types',
+      "every event under its entity's asset type",
+      () => JSON.stringify(missing.map((e) => e.entityId)),
+    );
+    const five = [
+      ...assetTypes.slice(0, 5),
+      `${t.prefix}nosuchasset1`,
+      `${t.prefix}nosuchasset2`,
+      `${t.prefix}nosuchasset3`,
+      `${t.prefix}nosuchasset4`,
+    ].slice(0, 5);
+    const inRes = await q({ assetTypeId: { in: { value: five } } });
+    expect(
+      t,
+      'queries/asset-type-id-in-max-5',
+      inRes.status === 200,
+      'assetTypeId in with 5 values refused',
+      'HTTP 200',
+      seen(inRes, 160),
+    );
+    const expectedIn = five.flatMap((a) => perType.get(a) ?? []).sort();
+    expect(
+      t,
+      'queries/asset-type-id-equality-or-in',
+      JSON.stringify(ids(inRes).sort()) === JSON.stringify(expectedIn),
+      'assetTypeId in does not return the union of its equalities',
+      JSON.stringify(expectedIn),
+      JSON.stringify(ids(inRes).sort()),
+    );
+    const parent = await q({ parentAssetId: site });
+    expect(
+      t,
+      'queries/parent-asset-id-equality-only',
+      parent.status === 200,
+      'parentAssetId equality refused',
+      'HTTP 200',
+      seen(parent, 160),
+    );
+    const underSite = ours
+      .filter((e) => e.entityId !== site)
+      .map((e) => e.id)
+      .sort();
+    expect(
+      t,
+      'queries/parent-asset-id-equality-only',
+      JSON.stringify(ids(parent).sort()) === JSON.stringify(underSite),
+      "parentAssetId does not select the events of the site's children",
+      JSON.stringify(underSite),
+      JSON.stringify(ids(parent).sort()),
+    );
+  },
+  { budget: 14 },
+);
 
-emTest(['queries/standard-events-without-type-id'], 'GET /events without typeId returns standard events (and of field-less descendants), never events of other custom types', async (t) => {
-  const standard = fixtures(t).standardEventTypeId;
-  const custom = await createType(t, { fields: [field('x', 'INTEGER', { filterable: true })] });
-  const child = await createType(t, { parentId: standard, fields: [] });
-  const entityId = entity(t, 2);
-  const code = `S${tag()}`.slice(0, 16);
-  const mine = body(await postEvent(t, standardBody(t, { entityId, code })));
-  const customEvent = body((await eventually(() => postEvent(t, { typeId: custom.id, timestamp: iso(-60_000), entityId, x: 1 }), (r) => r.status !== 404)).value);
-  const childEvent = body((await eventually(() => postEvent(t, { typeId: child.id, timestamp: iso(-60_000), entityId, code, source: marker(t) }), (r) => r.status !== 404)).value);
-  const res = await eventually(() => getEvents(t, { filter: filter({ entityId, timestamp: { after: iso(-600_000) } }), size: 500 }), (r) => [mine.id, childEvent.id].every((id) => idsOf(r).includes(id)));
-  const got = eventsOf(res.value);
-  expect(t, 'queries/standard-events-without-type-id', !idsOf(res.value).includes(customEvent.id), 'an event of a custom type with fields returned without typeId', 'no event of a custom type with own fields', JSON.stringify(got.filter((e) => e.id === customEvent.id)));
-  expect(t, 'queries/standard-events-without-type-id', res.ok, 'standard events (or of a field-less child of the standard type) missing', `${mine.id} and ${childEvent.id}`, JSON.stringify(idsOf(res.value).slice(0, 10)));
-  const foreignTypes = [...new Set(got.map((e) => String(e.typeId)))].filter((id) => id !== standard && id !== child.id);
-  for (const id of foreignTypes.slice(0, 5)) {
-    const type = await send(t, { method: 'GET', path: `/eventTypes/${encodeURIComponent(id)}` });
-    verify(t, 'queries/standard-events-without-type-id', type.status === 200 && (body(type).fields ?? []).length === 0, `events of type ${id} returned without typeId`, 'only standard events and field-less descendants', seen(type, 160));
-  }
-}, { budget: 16 });
+emTest(
+  ['queries/standard-events-without-type-id'],
+  'GET /events without typeId returns standard events (and of field-less descendants), never events of other custom types',
+  async (t) => {
+    const standard = fixtures(t).standardEventTypeId;
+    const custom = await createType(t, { fields: [field('x', 'INTEGER', { filterable: true })] });
+    const child = await createType(t, { parentId: standard, fields: [] });
+    const entityId = entity(t, 2);
+    const code = `S${tag()}`.slice(0, 16);
+    const mine = body(await postEvent(t, standardBody(t, { entityId, code })));
+    const customEvent = body(
+      (
+        await eventually(
+          () => postEvent(t, { typeId: custom.id, timestamp: iso(-60_000), entityId, x: 1 }),
+          (r) => r.status !== 404,
+        )
+      ).value,
+    );
+    const childEvent = body(
+      (
+        await eventually(
+          () => postEvent(t, { typeId: child.id, timestamp: iso(-60_000), entityId, code, source: marker(t) }),
+          (r) => r.status !== 404,
+        )
+      ).value,
+    );
+    const res = await eventually(
+      () => getEvents(t, { filter: filter({ entityId, timestamp: { after: iso(-600_000) } }), size: 500 }),
+      (r) => [mine.id, childEvent.id].every((id) => idsOf(r).includes(id)),
+    );
+    const got = eventsOf(res.value);
+    expect(
+      t,
+      'queries/standard-events-without-type-id',
+      !idsOf(res.value).includes(customEvent.id),
+      'an event of a custom type with fields returned without typeId',
+      'no event of a custom type with own fields',
+      JSON.stringify(got.filter((e) => e.id === customEvent.id)),
+    );
+    expect(
+      t,
+      'queries/standard-events-without-type-id',
+      res.ok,
+      'standard events (or of a field-less child of the standard type) missing',
+      `${mine.id} and ${childEvent.id}`,
+      JSON.stringify(idsOf(res.value).slice(0, 10)),
+    );
+    const foreignTypes = [...new Set(got.map((e) => String(e.typeId)))].filter(
+      (id) => id !== standard && id !== child.id,
+    );
+    for (const id of foreignTypes.slice(0, 5)) {
+      const type = await send(t, { method: 'GET', path: `/eventTypes/${encodeURIComponent(id)}` });
+      verify(
+        t,
+        'queries/standard-events-without-type-id',
+        type.status === 200 && (body(type).fields ?? []).length === 0,
+        `events of type ${id} returned without typeId`,
+        'only standard events and field-less descendants',
+        seen(type, 160),
+      );
+    }
+  },
+  { budget: 16 },
+);
 
-emTest(['queries/default-window-7-days', 'queries/timestamp-operators'], 'without timestamp the last 7 days are searched; before, after and between select exactly their range (also before the window)', async (t) => {
-  const type = await createType(t, { ttl: 60, fields: [field('n', 'INTEGER', { filterable: true })] });
-  const ages = [10, 8, 6, 1];
-  const events = await createEventsInBulk(t, ages.map((days, n) => ({ typeId: type.id, timestamp: daysAgo(days), entityId: entity(t), n })));
-  const byAge = new Map(ages.map((a, i) => [a, String(events[i].id)]));
-  const q = (extra: Atom) => getEvents(t, { filter: filter({ typeId: type.id, ...extra }), size: 100 });
-  const window = await eventually(() => q({}), (r) => idsOf(r).length >= 2);
-  expect(t, 'queries/default-window-7-days', JSON.stringify(idsOf(window.value).sort()) === JSON.stringify([byAge.get(6), byAge.get(1)].sort()), 'without timestamp not exactly the last 7 days searched', 'the events 6 and 1 days old', JSON.stringify(eventsOf(window.value).map((e) => e.timestamp)));
-  const ranges: Array<[Atom, number[]]> = [
-    [{ timestamp: { after: daysAgo(9) } }, [8, 6, 1]],
-    [{ timestamp: { before: daysAgo(7) } }, [10, 8]],
-    [{ timestamp: { between: `[${daysAgo(11)},${daysAgo(7)})` } }, [10, 8]],
-    [{ timestamp: { between: `[${daysAgo(9)},${daysAgo(5)})` } }, [8, 6]],
-  ];
-  for (const [f, want] of ranges) {
-    const res = await q(f);
-    const wantIds = want.map((a) => byAge.get(a)).sort();
-    expect(t, 'queries/timestamp-operators', res.status === 200 && JSON.stringify(idsOf(res).sort()) === JSON.stringify(wantIds), `timestamp ${Object.keys(f.timestamp as object)[0]} does not select exactly its range`, `the events ${want.join(', ')} days old`, () => `${filter(f)}: ${JSON.stringify(eventsOf(res).map((e) => e.timestamp))} ${seen(res, 100)}`);
-  }
-}, { budget: 10 });
+emTest(
+  ['queries/default-window-7-days', 'queries/timestamp-operators'],
+  'without timestamp the last 7 days are searched; before, after and between select exactly their range (also before the window)',
+  async (t) => {
+    const type = await createType(t, { ttl: 60, fields: [field('n', 'INTEGER', { filterable: true })] });
+    const ages = [10, 8, 6, 1];
+    const events = await createEventsInBulk(
+      t,
+      ages.map((days, n) => ({ typeId: type.id, timestamp: daysAgo(days), entityId: entity(t), n })),
+    );
+    const byAge = new Map(ages.map((a, i) => [a, String(events[i].id)]));
+    const q = (extra: Atom) => getEvents(t, { filter: filter({ typeId: type.id, ...extra }), size: 100 });
+    const window = await eventually(
+      () => q({}),
+      (r) => idsOf(r).length >= 2,
+    );
+    expect(
+      t,
+      'queries/default-window-7-days',
+      JSON.stringify(idsOf(window.value).sort()) === JSON.stringify([byAge.get(6), byAge.get(1)].sort()),
+      'without timestamp not exactly the last 7 days searched',
+      'the events 6 and 1 days old',
+      JSON.stringify(eventsOf(window.value).map((e) => e.timestamp)),
+    );
+    const ranges: Array<[Atom, number[]]> = [
+      [{ timestamp: { after: daysAgo(9) } }, [8, 6, 1]],
+      [{ timestamp: { before: daysAgo(7) } }, [10, 8]],
+      [{ timestamp: { between: `[${daysAgo(11)},${daysAgo(7)})` } }, [10, 8]],
+      [{ timestamp: { between: `[${daysAgo(9)},${daysAgo(5)})` } }, [8, 6]],
+    ];
+    for (const [f, want] of ranges) {
+      const res = await q(f);
+      const wantIds = want.map((a) => byAge.get(a)).sort();
+      expect(
+        t,
+        'queries/timestamp-operators',
+        res.status === 200 && JSON.stringify(idsOf(res).sort()) === JSON.stringify(wantIds),
+        `timestamp ${Object.keys(f.timestamp as object)[0]} does not select exactly its range`,
+        `the events ${want.join(', ')} days old`,
+        () => `${filter(f)}: ${JSON.stringify(eventsOf(res).map((e) => e.timestamp))} ${seen(res, 100)}`,
+      );
+    }
+  },
+  { budget: 10 },
+);
 
-emTest(['queries/enable-page-cache', 'queries/events-200', 'queries/history-all-instances'], 'GET /events takes every documented parameter; enablePageCache does not change the answer', async (t) => {
-  const d = await dataset(t);
-  await datasetVisible(t, d);
-  const base = { filter: filter({ typeId: d.typeId }), size: 7, page: 1, sort: 'n,desc', history: 'true', includeShared: 'false' };
-  const plain = await getEvents(t, base);
-  expect(t, 'queries/events-200', plain.status === 200, 'GET /events with size, page, filter, sort, history, includeShared refused', 'HTTP 200', seen(plain, 160));
-  expect(t, 'queries/history-all-instances', idsOf(plain).length === 7, 'history=true changed the answer of events without history', '7 events', String(idsOf(plain).length));
-  for (const cache of ['true', 'false']) {
-    const res = await getEvents(t, { ...base, enablePageCache: cache });
-    expect(t, 'queries/enable-page-cache', res.status === 200 && JSON.stringify(idsOf(res)) === JSON.stringify(idsOf(plain)), `enablePageCache=${cache} changed the answer`, JSON.stringify(idsOf(plain)), seen(res, 160));
-  }
-  const next = await getEvents(t, { ...base, page: 2, enablePageCache: 'true' });
-  const nextPlain = await getEvents(t, { ...base, page: 2 });
-  expect(t, 'queries/enable-page-cache', JSON.stringify(idsOf(next)) === JSON.stringify(idsOf(nextPlain)) && idsOf(next).every((id) => !idsOf(plain).includes(id)), 'with enablePageCache the next page differs', JSON.stringify(idsOf(nextPlain)), JSON.stringify(idsOf(next)));
-}, { readOnly: false, budget: 5 });
+emTest(
+  ['queries/enable-page-cache', 'queries/events-200', 'queries/history-all-instances'],
+  'GET /events takes every documented parameter; enablePageCache does not change the answer',
+  async (t) => {
+    const d = await dataset(t);
+    await datasetVisible(t, d);
+    const base = {
+      filter: filter({ typeId: d.typeId }),
+      size: 7,
+      page: 1,
+      sort: 'n,desc',
+      history: 'true',
+      includeShared: 'false',
+    };
+    const plain = await getEvents(t, base);
+    expect(
+      t,
+      'queries/events-200',
+      plain.status === 200,
+      'GET /events with size, page, filter, sort, history, includeShared refused',
+      'HTTP 200',
+      seen(plain, 160),
+    );
+    expect(
+      t,
+      'queries/history-all-instances',
+      idsOf(plain).length === 7,
+      'history=true changed the answer of events without history',
+      '7 events',
+      String(idsOf(plain).length),
+    );
+    for (const cache of ['true', 'false']) {
+      const res = await getEvents(t, { ...base, enablePageCache: cache });
+      expect(
+        t,
+        'queries/enable-page-cache',
+        res.status === 200 && JSON.stringify(idsOf(res)) === JSON.stringify(idsOf(plain)),
+        `enablePageCache=${cache} changed the answer`,
+        JSON.stringify(idsOf(plain)),
+        seen(res, 160),
+      );
+    }
+    const next = await getEvents(t, { ...base, page: 2, enablePageCache: 'true' });
+    const nextPlain = await getEvents(t, { ...base, page: 2 });
+    expect(
+      t,
+      'queries/enable-page-cache',
+      JSON.stringify(idsOf(next)) === JSON.stringify(idsOf(nextPlain)) &&
+        idsOf(next).every((id) => !idsOf(plain).includes(id)),
+      'with enablePageCache the next page differs',
+      JSON.stringify(idsOf(nextPlain)),
+      JSON.stringify(idsOf(next)),
+    );
+  },
+  { readOnly: false, budget: 5 },
+);

@@ -5,87 +5,265 @@ import { expect, verify } from './em-checks.ts';
 import { asRequest, createEvent, postType, putEvent, standardBody, typeBody } from './em-resources.ts';
 
 const shared = { includeShared: 'true' };
-const modesOf = (x: Record<string, any> | undefined) => (Array.isArray(x?.sharing?.modes) ? (x!.sharing.modes as unknown[]) : undefined);
+const modesOf = (x: Record<string, any> | undefined) =>
+  Array.isArray(x?.sharing?.modes) ? (x!.sharing.modes as unknown[]) : undefined;
 
 function checkSharing(t: RuleContext, what: string, items: Array<Record<string, any>>, withShared: boolean): void {
   for (const x of items) {
-    if (withShared) expect(t, 'sharing/returned-with-include-shared', Array.isArray(modesOf(x)), `${what}: no sharing.modes with includeShared=true`, 'sharing.modes array', JSON.stringify(x).slice(0, 200));
-    else expect(t, 'sharing/present-only-with-include-shared', x.sharing === undefined, `${what}: sharing without includeShared`, 'no sharing', JSON.stringify(x.sharing));
+    if (withShared)
+      expect(
+        t,
+        'sharing/returned-with-include-shared',
+        Array.isArray(modesOf(x)),
+        `${what}: no sharing.modes with includeShared=true`,
+        'sharing.modes array',
+        JSON.stringify(x).slice(0, 200),
+      );
+    else
+      expect(
+        t,
+        'sharing/present-only-with-include-shared',
+        x.sharing === undefined,
+        `${what}: sharing without includeShared`,
+        'no sharing',
+        JSON.stringify(x.sharing),
+      );
   }
 }
 
-const items = (res: HttpResponse, key: 'events' | 'eventTypes') => (body(res)._embedded?.[key] ?? []) as Array<Record<string, any>>;
+const items = (res: HttpResponse, key: 'events' | 'eventTypes') =>
+  (body(res)._embedded?.[key] ?? []) as Array<Record<string, any>>;
 
-emTest(['sharing/returned-with-include-shared', 'sharing/present-only-with-include-shared', 'sharing/empty-not-shared'], 'every read and write of events and event types carries sharing exactly when includeShared=true; unshared records carry modes []', async (t) => {
-  const created = await postType(t, typeBody(t), { query: shared });
-  checkSharing(t, 'POST /eventTypes', [body(created)], true);
-  verify(t, 'sharing/empty-not-shared', JSON.stringify(modesOf(body(created))) === '[]', 'a new unshared type carries modes', 'modes []', JSON.stringify(body(created).sharing));
-  const id = String(body(created).id);
-  const typePath = `/eventTypes/${encodeURIComponent(id)}`;
-  let typeEtag = Number(body(created).etag);
-  for (const withShared of [true, false]) {
-    const q = withShared ? shared : undefined;
-    const got = await eventually(() => send(t, { method: 'GET', path: typePath, query: q }), (r) => r.status === 200 && Number(body(r).etag) >= typeEtag);
-    checkSharing(t, `GET /eventTypes/{id}${withShared ? '?includeShared=true' : ''}`, [body(got.value)], withShared);
-    if (withShared) verify(t, 'sharing/empty-not-shared', JSON.stringify(modesOf(body(got.value))) === '[]', 'an unshared type carries modes', 'modes []', JSON.stringify(body(got.value).sharing));
-    const list = await send(t, { method: 'GET', path: '/eventTypes', query: { ...q, filter: filter({ id }) } });
-    checkSharing(t, 'GET /eventTypes', items(list, 'eventTypes'), withShared);
-    const patched = await send(t, { method: 'PATCH', path: typePath, query: q, headers: { 'If-Match': String(body(got.value).etag) }, json: { op: 'replace', path: '/ttl', value: withShared ? 40 : 41 } });
-    expect(t, 'sharing/returned-with-include-shared', patched.status === 200, 'PATCH refused', 'HTTP 200', seen(patched, 160));
-    checkSharing(t, 'PATCH /eventTypes/{id}', [body(patched)], withShared);
-    typeEtag = Number(body(patched).etag);
-  }
-  const plainType = await postType(t, typeBody(t));
-  checkSharing(t, 'POST /eventTypes', [body(plainType)], false);
-  const e = await createEvent(t, standardBody(t));
-  checkSharing(t, 'POST /events', [e], false);
-  let eventEtag = Number(e.etag);
-  for (const withShared of [true, false]) {
-    const q = withShared ? shared : undefined;
-    const got = await eventually(() => send(t, { method: 'GET', path: `/events/${e.id}`, query: q }), (r) => r.status === 200 && Number(body(r).etag) >= eventEtag);
-    checkSharing(t, 'GET /events/{id}', [body(got.value)], withShared);
-    if (withShared) verify(t, 'sharing/empty-not-shared', JSON.stringify(modesOf(body(got.value))) === '[]', 'an unshared event carries modes', 'modes []', JSON.stringify(body(got.value).sharing));
-    const list = await send(t, { method: 'GET', path: '/events', query: { ...q, filter: filter({ entityId: e.entityId, correlationId: e.correlationId }) } });
-    checkSharing(t, 'GET /events', items(list, 'events'), withShared);
-    const put = await putEvent(t, e.id, String(body(got.value).etag), { ...asRequest(body(got.value)), severity: withShared ? 11 : 12 }, { query: q });
-    expect(t, 'sharing/returned-with-include-shared', put.status === 200, 'PUT refused', 'HTTP 200', seen(put, 160));
-    checkSharing(t, 'PUT /events/{id}', [body(put)], withShared);
-    eventEtag = Number(body(put).etag);
-  }
-}, { budget: 20 });
+emTest(
+  ['sharing/returned-with-include-shared', 'sharing/present-only-with-include-shared', 'sharing/empty-not-shared'],
+  'every read and write of events and event types carries sharing exactly when includeShared=true; unshared records carry modes []',
+  async (t) => {
+    const created = await postType(t, typeBody(t), { query: shared });
+    checkSharing(t, 'POST /eventTypes', [body(created)], true);
+    verify(
+      t,
+      'sharing/empty-not-shared',
+      JSON.stringify(modesOf(body(created))) === '[]',
+      'a new unshared type carries modes',
+      'modes []',
+      JSON.stringify(body(created).sharing),
+    );
+    const id = String(body(created).id);
+    const typePath = `/eventTypes/${encodeURIComponent(id)}`;
+    let typeEtag = Number(body(created).etag);
+    for (const withShared of [true, false]) {
+      const q = withShared ? shared : undefined;
+      const got = await eventually(
+        () => send(t, { method: 'GET', path: typePath, query: q }),
+        (r) => r.status === 200 && Number(body(r).etag) >= typeEtag,
+      );
+      checkSharing(t, `GET /eventTypes/{id}${withShared ? '?includeShared=true' : ''}`, [body(got.value)], withShared);
+      if (withShared)
+        verify(
+          t,
+          'sharing/empty-not-shared',
+          JSON.stringify(modesOf(body(got.value))) === '[]',
+          'an unshared type carries modes',
+          'modes []',
+          JSON.stringify(body(got.value).sharing),
+        );
+      const list = await send(t, { method: 'GET', path: '/eventTypes', query: { ...q, filter: filter({ id }) } });
+      checkSharing(t, 'GET /eventTypes', items(list, 'eventTypes'), withShared);
+      const patched = await send(t, {
+        method: 'PATCH',
+        path: typePath,
+        query: q,
+        headers: { 'If-Match': String(body(got.value).etag) },
+        json: { op: 'replace', path: '/ttl', value: withShared ? 40 : 41 },
+      });
+      expect(
+        t,
+        'sharing/returned-with-include-shared',
+        patched.status === 200,
+        'PATCH refused',
+        'HTTP 200',
+        seen(patched, 160),
+      );
+      checkSharing(t, 'PATCH /eventTypes/{id}', [body(patched)], withShared);
+      typeEtag = Number(body(patched).etag);
+    }
+    const plainType = await postType(t, typeBody(t));
+    checkSharing(t, 'POST /eventTypes', [body(plainType)], false);
+    const e = await createEvent(t, standardBody(t));
+    checkSharing(t, 'POST /events', [e], false);
+    let eventEtag = Number(e.etag);
+    for (const withShared of [true, false]) {
+      const q = withShared ? shared : undefined;
+      const got = await eventually(
+        () => send(t, { method: 'GET', path: `/events/${e.id}`, query: q }),
+        (r) => r.status === 200 && Number(body(r).etag) >= eventEtag,
+      );
+      checkSharing(t, 'GET /events/{id}', [body(got.value)], withShared);
+      if (withShared)
+        verify(
+          t,
+          'sharing/empty-not-shared',
+          JSON.stringify(modesOf(body(got.value))) === '[]',
+          'an unshared event carries modes',
+          'modes []',
+          JSON.stringify(body(got.value).sharing),
+        );
+      const list = await send(t, {
+        method: 'GET',
+        path: '/events',
+        query: { ...q, filter: filter({ entityId: e.entityId, correlationId: e.correlationId }) },
+      });
+      checkSharing(t, 'GET /events', items(list, 'events'), withShared);
+      const put = await putEvent(
+        t,
+        e.id,
+        String(body(got.value).etag),
+        { ...asRequest(body(got.value)), severity: withShared ? 11 : 12 },
+        { query: q },
+      );
+      expect(t, 'sharing/returned-with-include-shared', put.status === 200, 'PUT refused', 'HTTP 200', seen(put, 160));
+      checkSharing(t, 'PUT /events/{id}', [body(put)], withShared);
+      eventEtag = Number(body(put).etag);
+    }
+  },
+  { budget: 20 },
+);
 
-emTest(['sharing/include-shared-default-false', 'sharing/modes', 'sharing/further-modes'], 'records shared with the caller appear only with includeShared=true, marked RECEIVER; core types are DEFAULT', async (t) => {
-  const typeId = fixture(t, 'sharedEventTypeId');
-  const eventId = fixture(t, 'sharedEventId');
-  const typePath = `/eventTypes/${encodeURIComponent(typeId)}`;
-  const hidden = await send(t, { method: 'GET', path: typePath });
-  expect(t, 'sharing/include-shared-default-false', hidden.status === 404, 'a shared type served without includeShared', 'HTTP 404', seen(hidden, 160));
-  const shown = await send(t, { method: 'GET', path: typePath, query: shared });
-  expect(t, 'sharing/include-shared-default-false', shown.status === 200, 'a shared type not served with includeShared=true', 'HTTP 200', seen(shown, 160));
-  expect(t, 'sharing/modes', (modesOf(body(shown)) ?? []).includes('RECEIVER'), 'a type shared with the caller is not marked RECEIVER', 'modes containing RECEIVER', JSON.stringify(body(shown).sharing));
-  const listHidden = await send(t, { method: 'GET', path: '/eventTypes', query: { filter: filter({ id: typeId }) } });
-  expect(t, 'sharing/include-shared-default-false', listHidden.status === 200 && items(listHidden, 'eventTypes').length === 0, 'a shared type listed without includeShared', 'no types', seen(listHidden, 160));
-  const listShown = await send(t, { method: 'GET', path: '/eventTypes', query: { ...shared, filter: filter({ id: typeId }) } });
-  expect(t, 'sharing/include-shared-default-false', items(listShown, 'eventTypes').some((x) => x.id === typeId), 'a shared type not listed with includeShared=true', typeId, seen(listShown, 160));
-  const evHidden = await send(t, { method: 'GET', path: `/events/${eventId}` });
-  expect(t, 'sharing/include-shared-default-false', evHidden.status === 404, 'an event of a shared entity served without includeShared', 'HTTP 404', seen(evHidden, 160));
-  const evShown = await send(t, { method: 'GET', path: `/events/${eventId}`, query: shared });
-  expect(t, 'sharing/include-shared-default-false', evShown.status === 200, 'an event of a shared entity not served with includeShared=true', 'HTTP 200', seen(evShown, 160));
-  expect(t, 'sharing/modes', (modesOf(body(evShown)) ?? []).includes('RECEIVER'), 'an event shared with the caller is not marked RECEIVER', 'modes containing RECEIVER', JSON.stringify(body(evShown).sharing));
-  const q = { filter: filter({ entityId: body(evShown).entityId, timestamp: { after: iso(-6 * 86_400_000) } }), size: '100' };
-  const evListHidden = await send(t, { method: 'GET', path: '/events', query: q });
-  expect(t, 'sharing/include-shared-default-false', !items(evListHidden, 'events').some((x) => x.id === eventId), 'a shared event listed without includeShared', `no ${eventId}`, seen(evListHidden, 160));
-  const evListShown = await send(t, { method: 'GET', path: '/events', query: { ...q, ...shared } });
-  expect(t, 'sharing/include-shared-default-false', items(evListShown, 'events').some((x) => x.id === eventId), 'a shared event not listed with includeShared=true', eventId, seen(evListShown, 160));
-  for (const core of [fixtures(t).baseEventTypeId, fixtures(t).standardEventTypeId]) {
-    const res = await send(t, { method: 'GET', path: `/eventTypes/${core}`, query: shared });
-    expect(t, 'sharing/modes', (modesOf(body(res)) ?? []).includes('DEFAULT'), `${core} is not marked DEFAULT`, 'modes containing DEFAULT', JSON.stringify(body(res).sharing));
-  }
-  const all = await send(t, { method: 'GET', path: '/eventTypes', query: { ...shared, size: '100' } });
-  const modes = items(all, 'eventTypes').flatMap((x) => modesOf(x) ?? [null]);
-  expect(t, 'sharing/further-modes', modes.every((m) => typeof m === 'string'), 'sharing modes that are not strings', 'strings (further modes tolerated)', JSON.stringify(modes.filter((m) => typeof m !== 'string')));
-  if (t.session.tokens.has('otherTenant')) {
-    const owner = await send(t, { method: 'GET', path: typePath, query: shared, as: 'otherTenant' });
-    expect(t, 'sharing/modes', (modesOf(body(owner)) ?? []).includes('SHARER'), 'the owner of a shared type does not see it marked SHARER', 'modes containing SHARER', seen(owner, 160));
-  }
-}, { readOnly: true, budget: 14 });
+emTest(
+  ['sharing/include-shared-default-false', 'sharing/modes', 'sharing/further-modes'],
+  'records shared with the caller appear only with includeShared=true, marked RECEIVER; core types are DEFAULT',
+  async (t) => {
+    const typeId = fixture(t, 'sharedEventTypeId');
+    const eventId = fixture(t, 'sharedEventId');
+    const typePath = `/eventTypes/${encodeURIComponent(typeId)}`;
+    const hidden = await send(t, { method: 'GET', path: typePath });
+    expect(
+      t,
+      'sharing/include-shared-default-false',
+      hidden.status === 404,
+      'a shared type served without includeShared',
+      'HTTP 404',
+      seen(hidden, 160),
+    );
+    const shown = await send(t, { method: 'GET', path: typePath, query: shared });
+    expect(
+      t,
+      'sharing/include-shared-default-false',
+      shown.status === 200,
+      'a shared type not served with includeShared=true',
+      'HTTP 200',
+      seen(shown, 160),
+    );
+    expect(
+      t,
+      'sharing/modes',
+      (modesOf(body(shown)) ?? []).includes('RECEIVER'),
+      'a type shared with the caller is not marked RECEIVER',
+      'modes containing RECEIVER',
+      JSON.stringify(body(shown).sharing),
+    );
+    const listHidden = await send(t, { method: 'GET', path: '/eventTypes', query: { filter: filter({ id: typeId }) } });
+    expect(
+      t,
+      'sharing/include-shared-default-false',
+      listHidden.status === 200 && items(listHidden, 'eventTypes').length === 0,
+      'a shared type listed without includeShared',
+      'no types',
+      seen(listHidden, 160),
+    );
+    const listShown = await send(t, {
+      method: 'GET',
+      path: '/eventTypes',
+      query: { ...shared, filter: filter({ id: typeId }) },
+    });
+    expect(
+      t,
+      'sharing/include-shared-default-false',
+      items(listShown, 'eventTypes').some((x) => x.id === typeId),
+      'a shared type not listed with includeShared=true',
+      typeId,
+      seen(listShown, 160),
+    );
+    const evHidden = await send(t, { method: 'GET', path: `/events/${eventId}` });
+    expect(
+      t,
+      'sharing/include-shared-default-false',
+      evHidden.status === 404,
+      'an event of a shared entity served without includeShared',
+      'HTTP 404',
+      seen(evHidden, 160),
+    );
+    const evShown = await send(t, { method: 'GET', path: `/events/${eventId}`, query: shared });
+    expect(
+      t,
+      'sharing/include-shared-default-false',
+      evShown.status === 200,
+      'an event of a shared entity not served with includeShared=true',
+      'HTTP 200',
+      seen(evShown, 160),
+    );
+    expect(
+      t,
+      'sharing/modes',
+      (modesOf(body(evShown)) ?? []).includes('RECEIVER'),
+      'an event shared with the caller is not marked RECEIVER',
+      'modes containing RECEIVER',
+      JSON.stringify(body(evShown).sharing),
+    );
+    const q = {
+      filter: filter({ entityId: body(evShown).entityId, timestamp: { after: iso(-6 * 86_400_000) } }),
+      size: '100',
+    };
+    const evListHidden = await send(t, { method: 'GET', path: '/events', query: q });
+    expect(
+      t,
+      'sharing/include-shared-default-false',
+      !items(evListHidden, 'events').some((x) => x.id === eventId),
+      'a shared event listed without includeShared',
+      `no ${eventId}`,
+      seen(evListHidden, 160),
+    );
+    const evListShown = await send(t, { method: 'GET', path: '/events', query: { ...q, ...shared } });
+    expect(
+      t,
+      'sharing/include-shared-default-false',
+      items(evListShown, 'events').some((x) => x.id === eventId),
+      'a shared event not listed with includeShared=true',
+      eventId,
+      seen(evListShown, 160),
+    );
+    for (const core of [fixtures(t).baseEventTypeId, fixtures(t).standardEventTypeId]) {
+      const res = await send(t, { method: 'GET', path: `/eventTypes/${core}`, query: shared });
+      expect(
+        t,
+        'sharing/modes',
+        (modesOf(body(res)) ?? []).includes('DEFAULT'),
+        `${core} is not marked DEFAULT`,
+        'modes containing DEFAULT',
+        JSON.stringify(body(res).sharing),
+      );
+    }
+    const all = await send(t, { method: 'GET', path: '/eventTypes', query: { ...shared, size: '100' } });
+    const modes = items(all, 'eventTypes').flatMap((x) => modesOf(x) ?? [null]);
+    expect(
+      t,
+      'sharing/further-modes',
+      modes.every((m) => typeof m === 'string'),
+      'sharing modes that are not strings',
+      'strings (further modes tolerated)',
+      JSON.stringify(modes.filter((m) => typeof m !== 'string')),
+    );
+    if (t.session.tokens.has('otherTenant')) {
+      const owner = await send(t, { method: 'GET', path: typePath, query: shared, as: 'otherTenant' });
+      expect(
+        t,
+        'sharing/modes',
+        (modesOf(body(owner)) ?? []).includes('SHARER'),
+        'the owner of a shared type does not see it marked SHARER',
+        'modes containing SHARER',
+        seen(owner, 160),
+      );
+    }
+  },
+  { readOnly: true, budget: 14 },
+);

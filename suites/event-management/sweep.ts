@@ -37,20 +37,44 @@ const sweep: Sweeper = async (ctx) => {
     if (list.length < 100) break;
   }
   // Children before parents: a type with child types cannot be deleted.
-  const depth = (t: Json): number => (types.some((p) => p.id === t.parentId) ? 1 + depth(types.find((p) => p.id === t.parentId)!) : 0);
+  const depth = (t: Json): number =>
+    types.some((p) => p.id === t.parentId) ? 1 + depth(types.find((p) => p.id === t.parentId)!) : 0;
   for (const type of [...types].sort((a, b) => depth(b) - depth(a))) {
     await deleteEvents(ctx, { typeId: type.id, timestamp: { between: '[1970-01-01T00:00:00Z,2200-01-01T00:00:00Z)' } });
-    const current = await ctx.send('event-management', { method: 'GET', path: `/eventTypes/${encodeURIComponent(type.id)}` });
+    const current = await ctx.send('event-management', {
+      method: 'GET',
+      path: `/eventTypes/${encodeURIComponent(type.id)}`,
+    });
     const etag = (current.json as Json | undefined)?.etag;
-    const del = await ctx.send('event-management', { method: 'DELETE', path: `/eventTypes/${encodeURIComponent(type.id)}`, headers: { 'If-Match': String(etag ?? type.etag) } });
+    const del = await ctx.send('event-management', {
+      method: 'DELETE',
+      path: `/eventTypes/${encodeURIComponent(type.id)}`,
+      headers: { 'If-Match': String(etag ?? type.etag) },
+    });
     if (del.status < 300) n++;
   }
-  const standard = String((ctx.fixtures.eventManagement as Json | undefined)?.standardEventTypeId ?? 'PlatformStandardEvent');
+  const standard = String(
+    (ctx.fixtures.eventManagement as Json | undefined)?.standardEventTypeId ?? 'PlatformStandardEvent',
+  );
   const filter = JSON.stringify({ source: { startsWith: 'cfz' }, timestamp: { after: '1970-01-01T00:00:00Z' } });
-  const res = await ctx.send('event-management', { method: 'GET', path: '/events', query: { size: 500, history: true, filter } });
-  const sources = [...new Set(embedded(res, 'events').map((e) => e.source).filter((s) => ctx.isLeftover(s)))];
+  const res = await ctx.send('event-management', {
+    method: 'GET',
+    path: '/events',
+    query: { size: 500, history: true, filter },
+  });
+  const sources = [
+    ...new Set(
+      embedded(res, 'events')
+        .map((e) => e.source)
+        .filter((s) => ctx.isLeftover(s)),
+    ),
+  ];
   for (const source of sources) {
-    await deleteEvents(ctx, { typeId: standard, source, timestamp: { between: '[1970-01-01T00:00:00Z,2200-01-01T00:00:00Z)' } });
+    await deleteEvents(ctx, {
+      typeId: standard,
+      source,
+      timestamp: { between: '[1970-01-01T00:00:00Z,2200-01-01T00:00:00Z)' },
+    });
     n++;
   }
   return n;

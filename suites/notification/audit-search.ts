@@ -29,7 +29,11 @@ export function wideRange(): { startTimeRange: string; endTimeRange: string } {
 }
 
 /** POST /audit/searchauditstatus over the wide range with extra filters. */
-export function searchAudit(t: RuleContext, filters: Record<string, unknown> = {}, as?: SendOptions['as']): Promise<HttpResponse> {
+export function searchAudit(
+  t: RuleContext,
+  filters: Record<string, unknown> = {},
+  as?: SendOptions['as'],
+): Promise<HttpResponse> {
   return send(t, { method: 'POST', path: '/audit/searchauditstatus', json: { ...wideRange(), ...filters } }, as);
 }
 
@@ -39,7 +43,11 @@ export function entriesOf(res: HttpResponse): AuditEntry[] {
 }
 
 /** Whether an entry lists an address in one of its address lists. */
-export function lists(entry: AuditEntry, field: 'emails' | 'smses' | 'pushNotifications' | 'bouncedEmails', address: string): boolean {
+export function lists(
+  entry: AuditEntry,
+  field: 'emails' | 'smses' | 'pushNotifications' | 'bouncedEmails',
+  address: string,
+): boolean {
   const v = entry[field];
   return Array.isArray(v) && v.some((x) => typeof x === 'string' && x.toLowerCase() === address.toLowerCase());
 }
@@ -48,7 +56,11 @@ export function lists(entry: AuditEntry, field: 'emails' | 'smses' | 'pushNotifi
  * Polls the audit search until an entry lists `address` under emails (delivery is asynchronous:
  * a message is queued first); returns that entry and the last answer.
  */
-export async function awaitAuditEntry(t: RuleContext, address: string, filters: Record<string, unknown> = {}): Promise<{ entry?: AuditEntry; res: HttpResponse }> {
+export async function awaitAuditEntry(
+  t: RuleContext,
+  address: string,
+  filters: Record<string, unknown> = {},
+): Promise<{ entry?: AuditEntry; res: HttpResponse }> {
   const res = await poll(
     () => searchAudit(t, filters),
     (r) => r.status !== 200 || entriesOf(r).some((e) => lists(e, 'emails', address)),

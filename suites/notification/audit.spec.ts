@@ -21,29 +21,83 @@ function wrongFormats(ms: number): string[] {
   ];
 }
 
-test(['audit/time-range-format', 'errors/code-invalid-request-body-property'], 'startTimeRange and endTimeRange are taken as yyyy-MM-dd HH:mm:ss only (other formats, then a property)', async (t) => {
-  const now = Date.now();
-  const wrong: unknown[] = [...wrongFormats(now), now, 20260101];
-  for (const [i, value] of wrong.entries()) {
-    const field = i % 2 ? 'endTimeRange' : 'startTimeRange';
-    refused(t, 'audit/time-range-format', await searchAudit(t, { [field]: value }), `${field} ${JSON.stringify(value)}`, 'invalidRequestBodyProperty');
-  }
-  await t.property(fc.integer({ min: 0, max: 3 * 24 * 3600 }), async (s) => {
-    const value = auditTime(now - s * 1000);
-    accepted(t, 'audit/time-range-format', await searchAudit(t, { startTimeRange: value }), `startTimeRange ${JSON.stringify(value)}`, [200]);
-  }, { rule: R('audit/time-range-format'), runs: Math.min(t.session.context.runs, 5) });
-}, { readOnly: true, budget: 9, budgetPerRun: 1 });
+test(
+  ['audit/time-range-format', 'errors/code-invalid-request-body-property'],
+  'startTimeRange and endTimeRange are taken as yyyy-MM-dd HH:mm:ss only (other formats, then a property)',
+  async (t) => {
+    const now = Date.now();
+    const wrong: unknown[] = [...wrongFormats(now), now, 20260101];
+    for (const [i, value] of wrong.entries()) {
+      const field = i % 2 ? 'endTimeRange' : 'startTimeRange';
+      refused(
+        t,
+        'audit/time-range-format',
+        await searchAudit(t, { [field]: value }),
+        `${field} ${JSON.stringify(value)}`,
+        'invalidRequestBodyProperty',
+      );
+    }
+    await t.property(
+      fc.integer({ min: 0, max: 3 * 24 * 3600 }),
+      async (s) => {
+        const value = auditTime(now - s * 1000);
+        accepted(
+          t,
+          'audit/time-range-format',
+          await searchAudit(t, { startTimeRange: value }),
+          `startTimeRange ${JSON.stringify(value)}`,
+          [200],
+        );
+      },
+      { rule: R('audit/time-range-format'), runs: Math.min(t.session.context.runs, 5) },
+    );
+  },
+  { readOnly: true, budget: 9, budgetPerRun: 1 },
+);
 
-test(['audit/time-range-required', 'errors/code-missing-request-body-property'], 'an audit search without startTimeRange or endTimeRange is refused', async (t) => {
-  const { startTimeRange, endTimeRange } = wideRange();
-  for (const [what, body] of [['no startTimeRange', { endTimeRange }], ['no endTimeRange', { startTimeRange }], ['no time range', { status: 'sent' }]] as const) {
-    refused(t, 'audit/time-range-required', await send(t, { method: 'POST', path: '/audit/searchauditstatus', json: body }), `a search with ${what}`, 'missingRequestBodyProperty');
-  }
-}, { readOnly: true, budget: 3 });
+test(
+  ['audit/time-range-required', 'errors/code-missing-request-body-property'],
+  'an audit search without startTimeRange or endTimeRange is refused',
+  async (t) => {
+    const { startTimeRange, endTimeRange } = wideRange();
+    for (const [what, body] of [
+      ['no startTimeRange', { endTimeRange }],
+      ['no endTimeRange', { startTimeRange }],
+      ['no time range', { status: 'sent' }],
+    ] as const) {
+      refused(
+        t,
+        'audit/time-range-required',
+        await send(t, { method: 'POST', path: '/audit/searchauditstatus', json: body }),
+        `a search with ${what}`,
+        'missingRequestBodyProperty',
+      );
+    }
+  },
+  { readOnly: true, budget: 3 },
+);
 
-test(['audit/filter-types', 'errors/code-invalid-request-body-property'], 'an audit filter of the wrong JSON type is refused', async (t) => {
-  const cases: Array<[string, unknown]> = [['messageCategoryId', '12'], ['messageCategoryId', 1.5], ['status', 5], ['fromApp', true], ['fromUser', ['x']], ['fromApp', { name: 'x' }]];
-  for (const [field, value] of cases) {
-    refused(t, 'audit/filter-types', await searchAudit(t, { [field]: value }), `${field} ${JSON.stringify(value)}`, 'invalidRequestBodyProperty');
-  }
-}, { readOnly: true, budget: 6 });
+test(
+  ['audit/filter-types', 'errors/code-invalid-request-body-property'],
+  'an audit filter of the wrong JSON type is refused',
+  async (t) => {
+    const cases: Array<[string, unknown]> = [
+      ['messageCategoryId', '12'],
+      ['messageCategoryId', 1.5],
+      ['status', 5],
+      ['fromApp', true],
+      ['fromUser', ['x']],
+      ['fromApp', { name: 'x' }],
+    ];
+    for (const [field, value] of cases) {
+      refused(
+        t,
+        'audit/filter-types',
+        await searchAudit(t, { [field]: value }),
+        `${field} ${JSON.stringify(value)}`,
+        'invalidRequestBodyProperty',
+      );
+    }
+  },
+  { readOnly: true, budget: 6 },
+);

@@ -3,7 +3,14 @@ import { missingCredentialsRejected, missingScopeRejected } from '../engine/chec
 import type { HttpResponse } from '../engine/http-client.ts';
 import type { RuleContext } from '../engine/rule-test.ts';
 import {
-  R, UNKNOWN_ID, certificateForm, exampleEmail, notificationTest as test, seen, send, verifyCode,
+  R,
+  UNKNOWN_ID,
+  certificateForm,
+  exampleEmail,
+  notificationTest as test,
+  seen,
+  send,
+  verifyCode,
 } from './notification-client.ts';
 import { operationProbes } from './operation-probes.ts';
 
@@ -21,95 +28,178 @@ async function tamperedToken(t: RuleContext): Promise<string | undefined> {
   return `Bearer ${h}.${c}.${sig[0] === 'A' ? 'Q' : 'A'}${sig.slice(1)}`;
 }
 
-test(['auth/token-required', 'errors/code-unauthorized'], 'every operation answers 401 to a request without an access token', async (t) => {
-  for (const op of await operationProbes(t)) {
-    const res = await send(t, op.request, null);
-    missingCredentialsRejected(t, R('auth/token-required'), res);
-    verifyCode(t, res, 'unauthorized');
-  }
-}, { readOnly: true, budget: 40 });
+test(
+  ['auth/token-required', 'errors/code-unauthorized'],
+  'every operation answers 401 to a request without an access token',
+  async (t) => {
+    for (const op of await operationProbes(t)) {
+      const res = await send(t, op.request, null);
+      missingCredentialsRejected(t, R('auth/token-required'), res);
+      verifyCode(t, res, 'unauthorized');
+    }
+  },
+  { readOnly: true, budget: 40 },
+);
 
-test(['auth/token-required', 'errors/code-unauthorized'], 'operations answer 401 to a malformed token, a token of another scheme and a token with a broken signature (property)', async (t) => {
-  const ops = await operationProbes(t);
-  const tampered = await tamperedToken(t);
-  const bad = ['Bearer not-a-jwt', 'Bearer ', 'Basic Y29uZm9ybWFuY2U6c2VjcmV0', 'Bearer eyJhbGciOiJub25lIn0.eyJ0ZW4iOiJ4In0.', ...(tampered ? [tampered] : [])];
-  // Every kind once on one operation, then operations and kinds drawn together.
-  const probe = ops.find((o) => o.operationId === 'listCommunicationCategories') ?? ops[0];
-  for (const authorization of bad) {
-    const res = await send(t, { ...probe.request, headers: { authorization } }, null);
-    missingCredentialsRejected(t, R('auth/token-required'), res);
-    verifyCode(t, res, 'unauthorized');
-  }
-  await t.property(fc.tuple(fc.constantFrom(...ops), fc.constantFrom(...bad)), async ([op, authorization]) => {
-    const res = await send(t, { ...op.request, headers: { authorization } }, null);
-    missingCredentialsRejected(t, R('auth/token-required'), res);
-    verifyCode(t, res, 'unauthorized');
-  }, { rule: R('auth/token-required'), runs: Math.min(t.session.context.runs, 15) });
-}, { readOnly: true, budget: 5, budgetPerRun: 1 });
+test(
+  ['auth/token-required', 'errors/code-unauthorized'],
+  'operations answer 401 to a malformed token, a token of another scheme and a token with a broken signature (property)',
+  async (t) => {
+    const ops = await operationProbes(t);
+    const tampered = await tamperedToken(t);
+    const bad = [
+      'Bearer not-a-jwt',
+      'Bearer ',
+      'Basic Y29uZm9ybWFuY2U6c2VjcmV0',
+      'Bearer eyJhbGciOiJub25lIn0.eyJ0ZW4iOiJ4In0.',
+      ...(tampered ? [tampered] : []),
+    ];
+    // Every kind once on one operation, then operations and kinds drawn together.
+    const probe = ops.find((o) => o.operationId === 'listCommunicationCategories') ?? ops[0];
+    for (const authorization of bad) {
+      const res = await send(t, { ...probe.request, headers: { authorization } }, null);
+      missingCredentialsRejected(t, R('auth/token-required'), res);
+      verifyCode(t, res, 'unauthorized');
+    }
+    await t.property(
+      fc.tuple(fc.constantFrom(...ops), fc.constantFrom(...bad)),
+      async ([op, authorization]) => {
+        const res = await send(t, { ...op.request, headers: { authorization } }, null);
+        missingCredentialsRejected(t, R('auth/token-required'), res);
+        verifyCode(t, res, 'unauthorized');
+      },
+      { rule: R('auth/token-required'), runs: Math.min(t.session.context.runs, 15) },
+    );
+  },
+  { readOnly: true, budget: 5, budgetPerRun: 1 },
+);
 
-test(['auth/scope-admin', 'errors/code-forbidden'], 'every nose.ac operation answers 403 to a token without nose.ac', async (t) => {
-  if (!t.session.tokens.has(`without:${ADMIN}`)) t.skip(`needs a principal granted every scope but ${ADMIN} (principals.withoutScope["${ADMIN}"])`);
-  const ops = (await operationProbes(t)).filter((o) => o.scopes.length === 1 && o.scopes[0] === ADMIN && o.operationId !== 'deleteBouncedEmails');
-  for (const op of ops) {
-    const res = await send(t, op.request, `without:${ADMIN}`);
-    missingScopeRejected(t, R('auth/scope-admin'), res, `${ADMIN} (${op.operationId})`);
-    verifyCode(t, res, 'forbidden');
-  }
-}, { readOnly: true, budget: 35 });
+test(
+  ['auth/scope-admin', 'errors/code-forbidden'],
+  'every nose.ac operation answers 403 to a token without nose.ac',
+  async (t) => {
+    if (!t.session.tokens.has(`without:${ADMIN}`))
+      t.skip(`needs a principal granted every scope but ${ADMIN} (principals.withoutScope["${ADMIN}"])`);
+    const ops = (await operationProbes(t)).filter(
+      (o) => o.scopes.length === 1 && o.scopes[0] === ADMIN && o.operationId !== 'deleteBouncedEmails',
+    );
+    for (const op of ops) {
+      const res = await send(t, op.request, `without:${ADMIN}`);
+      missingScopeRejected(t, R('auth/scope-admin'), res, `${ADMIN} (${op.operationId})`);
+      verifyCode(t, res, 'forbidden');
+    }
+  },
+  { readOnly: true, budget: 35 },
+);
 
-test(['auth/scope-send', 'errors/code-forbidden'], 'publish and broadcast answer 403 to a token without nose.se', async (t) => {
-  if (!t.session.tokens.has(`without:${SEND}`)) t.skip(`needs a principal granted every scope but ${SEND} (principals.withoutScope["${SEND}"])`);
-  const as = `without:${SEND}` as const;
-  const message = { body: { message: 'Conformance scope check' }, recipientsTo: exampleEmail(t, 'scope'), from: t.prefix, subject: 'ConformanceScope' };
-  const pub = await send(t, { method: 'POST', path: '/publisher/messages', json: message }, as);
-  missingScopeRejected(t, R('auth/scope-send'), pub, `${SEND} (publishMessage)`);
-  verifyCode(t, pub, 'forbidden');
-  const { recipientsTo: _ignored, ...content } = message;
-  const bc = await send(t, { method: 'POST', path: '/broadcastEmails', query: { broadcastType: 'tenantAdminsOnly' }, form: [{ name: 'messageData', value: JSON.stringify(content) }] }, as);
-  missingScopeRejected(t, R('auth/scope-send'), bc, `${SEND} (broadcastEmail)`);
-  verifyCode(t, bc, 'forbidden');
-}, { readOnly: true, budget: 4 });
+test(
+  ['auth/scope-send', 'errors/code-forbidden'],
+  'publish and broadcast answer 403 to a token without nose.se',
+  async (t) => {
+    if (!t.session.tokens.has(`without:${SEND}`))
+      t.skip(`needs a principal granted every scope but ${SEND} (principals.withoutScope["${SEND}"])`);
+    const as = `without:${SEND}` as const;
+    const message = {
+      body: { message: 'Conformance scope check' },
+      recipientsTo: exampleEmail(t, 'scope'),
+      from: t.prefix,
+      subject: 'ConformanceScope',
+    };
+    const pub = await send(t, { method: 'POST', path: '/publisher/messages', json: message }, as);
+    missingScopeRejected(t, R('auth/scope-send'), pub, `${SEND} (publishMessage)`);
+    verifyCode(t, pub, 'forbidden');
+    const { recipientsTo: _ignored, ...content } = message;
+    const bc = await send(
+      t,
+      {
+        method: 'POST',
+        path: '/broadcastEmails',
+        query: { broadcastType: 'tenantAdminsOnly' },
+        form: [{ name: 'messageData', value: JSON.stringify(content) }],
+      },
+      as,
+    );
+    missingScopeRejected(t, R('auth/scope-send'), bc, `${SEND} (broadcastEmail)`);
+    verifyCode(t, bc, 'forbidden');
+  },
+  { readOnly: true, budget: 4 },
+);
 
-test(['auth/scope-delete-bounced', 'errors/code-forbidden'], 'DELETE /communicationcategories/bouncedEmailIds needs nose.ac and not nose.se', async (t) => {
-  const body = { emailList: [exampleEmail(t, 'notbounced')] };
-  const req = { method: 'DELETE', path: '/communicationcategories/bouncedEmailIds', json: body };
-  if (!t.session.tokens.has(`without:${ADMIN}`) || !t.session.tokens.has(`without:${SEND}`)) t.skip(`needs principals without ${ADMIN} and without ${SEND} (principals.withoutScope)`);
-  const noAdmin = await send(t, req, `without:${ADMIN}`);
-  missingScopeRejected(t, R('auth/scope-delete-bounced'), noAdmin, ADMIN);
-  verifyCode(t, noAdmin, 'forbidden');
-  const noSend = await send(t, req, `without:${SEND}`);
-  t.check(R('auth/scope-delete-bounced'), noSend.status !== 403 && noSend.status !== 401, { title: 'nose.se required to clear bounced addresses', expected: `not 403: the operation lists ${ADMIN} only`, received: seen(noSend) });
-}, { budget: 4 });
+test(
+  ['auth/scope-delete-bounced', 'errors/code-forbidden'],
+  'DELETE /communicationcategories/bouncedEmailIds needs nose.ac and not nose.se',
+  async (t) => {
+    const body = { emailList: [exampleEmail(t, 'notbounced')] };
+    const req = { method: 'DELETE', path: '/communicationcategories/bouncedEmailIds', json: body };
+    if (!t.session.tokens.has(`without:${ADMIN}`) || !t.session.tokens.has(`without:${SEND}`))
+      t.skip(`needs principals without ${ADMIN} and without ${SEND} (principals.withoutScope)`);
+    const noAdmin = await send(t, req, `without:${ADMIN}`);
+    missingScopeRejected(t, R('auth/scope-delete-bounced'), noAdmin, ADMIN);
+    verifyCode(t, noAdmin, 'forbidden');
+    const noSend = await send(t, req, `without:${SEND}`);
+    t.check(R('auth/scope-delete-bounced'), noSend.status !== 403 && noSend.status !== 401, {
+      title: 'nose.se required to clear bounced addresses',
+      expected: `not 403: the operation lists ${ADMIN} only`,
+      received: seen(noSend),
+    });
+  },
+  { budget: 4 },
+);
 
 /** The three operations for which the document lists both scopes. */
 function bothListed(t: RuleContext): Array<[string, () => Parameters<RuleContext['send']>[0]]> {
   return [
     ['GET /communicationcategories/{id}', () => ({ method: 'GET', path: `/communicationcategories/${UNKNOWN_ID}` })],
-    ['GET /communicationcategories/bouncedEmailIds', () => ({ method: 'GET', path: '/communicationcategories/bouncedEmailIds' })],
-    ['PUT /certificatestore/{emailid}', () => ({ method: 'PUT', path: `/certificatestore/${encodeURIComponent(`${t.prefix}_nocert@example.com`)}`, form: certificateForm({ fileName: `${t.prefix}.cer`, ownerid: `${t.prefix}owner` }) })],
+    [
+      'GET /communicationcategories/bouncedEmailIds',
+      () => ({ method: 'GET', path: '/communicationcategories/bouncedEmailIds' }),
+    ],
+    [
+      'PUT /certificatestore/{emailid}',
+      () => ({
+        method: 'PUT',
+        path: `/certificatestore/${encodeURIComponent(`${t.prefix}_nocert@example.com`)}`,
+        form: certificateForm({ fileName: `${t.prefix}.cer`, ownerid: `${t.prefix}owner` }),
+      }),
+    ],
   ];
 }
 
-test(['auth/scope-both-listed', 'errors/code-forbidden'], 'operations listing nose.se and nose.ac accept a token with both and refuse one with neither', async (t) => {
-  const withNone = t.session.tokens.has('noScopes');
-  for (const [what, req] of bothListed(t)) {
-    const full = await send(t, req());
-    t.check(R('auth/scope-both-listed'), full.status !== 401 && full.status !== 403, { title: `${what} refused a token with both scopes`, expected: 'not 401 or 403', received: seen(full) });
-    if (withNone) {
-      const none = await send(t, req(), 'noScopes');
-      missingScopeRejected(t, R('auth/scope-both-listed'), none, `${SEND} and ${ADMIN} (${what})`);
-      verifyCode(t, none, 'forbidden');
+test(
+  ['auth/scope-both-listed', 'errors/code-forbidden'],
+  'operations listing nose.se and nose.ac accept a token with both and refuse one with neither',
+  async (t) => {
+    const withNone = t.session.tokens.has('noScopes');
+    for (const [what, req] of bothListed(t)) {
+      const full = await send(t, req());
+      t.check(R('auth/scope-both-listed'), full.status !== 401 && full.status !== 403, {
+        title: `${what} refused a token with both scopes`,
+        expected: 'not 401 or 403',
+        received: seen(full),
+      });
+      if (withNone) {
+        const none = await send(t, req(), 'noScopes');
+        missingScopeRejected(t, R('auth/scope-both-listed'), none, `${SEND} and ${ADMIN} (${what})`);
+        verifyCode(t, none, 'forbidden');
+      }
     }
-  }
-}, { readOnly: true, budget: 8 });
+  },
+  { readOnly: true, budget: 8 },
+);
 
-test(['auth/scope-both-one-or-both'], 'whether one of nose.se and nose.ac suffices where the document lists both', async (t) => {
-  const seenStatus: string[] = [];
-  const describe = (res: HttpResponse) => (res.status === 403 ? '403 (both needed)' : `${res.status} (one suffices)`);
-  for (const scope of [SEND, ADMIN]) {
-    if (!t.session.tokens.has(`without:${scope}`)) continue;
-    for (const [what, req] of bothListed(t)) seenStatus.push(`${what} without ${scope}: ${describe(await send(t, req(), `without:${scope}`))}`);
-  }
-  if (!seenStatus.length) t.skip(`needs principals without ${SEND} or without ${ADMIN} (principals.withoutScope)`);
-  t.observe(R('auth/scope-both-one-or-both'), seenStatus.join('; '));
-}, { readOnly: true, budget: 8 });
+test(
+  ['auth/scope-both-one-or-both'],
+  'whether one of nose.se and nose.ac suffices where the document lists both',
+  async (t) => {
+    const seenStatus: string[] = [];
+    const describe = (res: HttpResponse) => (res.status === 403 ? '403 (both needed)' : `${res.status} (one suffices)`);
+    for (const scope of [SEND, ADMIN]) {
+      if (!t.session.tokens.has(`without:${scope}`)) continue;
+      for (const [what, req] of bothListed(t))
+        seenStatus.push(`${what} without ${scope}: ${describe(await send(t, req(), `without:${scope}`))}`);
+    }
+    if (!seenStatus.length) t.skip(`needs principals without ${SEND} or without ${ADMIN} (principals.withoutScope)`);
+    t.observe(R('auth/scope-both-one-or-both'), seenStatus.join('; '));
+  },
+  { readOnly: true, budget: 8 },
+);

@@ -1,7 +1,16 @@
 import type { HttpResponse } from '../engine/http-client.ts';
 import type { RuleContext } from '../engine/rule-test.ts';
 import {
-  R, fixturesOf, hasOtherTenant, isBounceTime, letters, notificationTest as test, poll, refused, seen, send,
+  R,
+  fixturesOf,
+  hasOtherTenant,
+  isBounceTime,
+  letters,
+  notificationTest as test,
+  poll,
+  refused,
+  seen,
+  send,
 } from './notification-client.ts';
 import { trackBounce } from './notification-resources.ts';
 
@@ -26,50 +35,117 @@ function holds(res: HttpResponse, address: string): boolean {
 
 /** Checks the listing's shape and the date format of every entry. */
 function checkListing(t: RuleContext, res: HttpResponse): void {
-  t.check(R('bounced/list'), res.status === 200 && Array.isArray(res.json) && items(res).every((b) => !!b && typeof b.emailId === 'string' && typeof b.blackListedDate === 'string'), {
-    title: 'bounce list not an array of BounceEmailObj', expected: 'HTTP 200 with [{emailId, blackListedDate}]', received: seen(res),
-  });
+  t.check(
+    R('bounced/list'),
+    res.status === 200 &&
+      Array.isArray(res.json) &&
+      items(res).every((b) => !!b && typeof b.emailId === 'string' && typeof b.blackListedDate === 'string'),
+    {
+      title: 'bounce list not an array of BounceEmailObj',
+      expected: 'HTTP 200 with [{emailId, blackListedDate}]',
+      received: seen(res),
+    },
+  );
   const bad = items(res).filter((b) => !isBounceTime(b.blackListedDate));
-  t.check(R('bounced/date-format'), bad.length === 0, { title: 'blackListedDate not dd-MM-yyyy HH:mm:ss', expected: 'dd-MM-yyyy HH:mm:ss', received: JSON.stringify(bad.slice(0, 3)) });
+  t.check(R('bounced/date-format'), bad.length === 0, {
+    title: 'blackListedDate not dd-MM-yyyy HH:mm:ss',
+    expected: 'dd-MM-yyyy HH:mm:ss',
+    received: JSON.stringify(bad.slice(0, 3)),
+  });
 }
 
-test(['bounced/list', 'bounced/date-format'], 'GET /communicationcategories/bouncedEmailIds answers an array of BounceEmailObj with dd-MM-yyyy HH:mm:ss dates', async (t) => {
-  checkListing(t, await list(t));
-}, { readOnly: true, budget: 1 });
+test(
+  ['bounced/list', 'bounced/date-format'],
+  'GET /communicationcategories/bouncedEmailIds answers an array of BounceEmailObj with dd-MM-yyyy HH:mm:ss dates',
+  async (t) => {
+    checkListing(t, await list(t));
+  },
+  { readOnly: true, budget: 1 },
+);
 
 test(
   ['bounced/list', 'bounced/date-format', 'bounced/remove'],
   'an address that bounced is listed for its tenant only, and DELETE with emailList removes it again',
   async (t) => {
     const { bounceDomain, bounceLocalPrefix } = fixturesOf(t);
-    if (!bounceDomain || bounceLocalPrefix === undefined) t.skip('the run configuration names no address that bounces (fixtures.notification.bounceDomain and bounceLocalPrefix)');
+    if (!bounceDomain || bounceLocalPrefix === undefined)
+      t.skip(
+        'the run configuration names no address that bounces (fixtures.notification.bounceDomain and bounceLocalPrefix)',
+      );
     const address = `${bounceLocalPrefix}${t.prefix}${letters(6)}@${bounceDomain}`;
     const release = trackBounce(t, address);
-    const pub = await send(t, { method: 'POST', path: '/publisher/messages', json: { body: { message: 'Conformance bounce' }, recipientsTo: address, from: t.prefix, subject: 'ConformanceBounce' } });
-    if (pub.status !== 204) t.skip(`the publish to the bouncing address was refused (${seen(pub, 120)}); judged by publish/success-204`);
-    const after = await poll(() => list(t), (r) => r.status !== 200 || holds(r, address), 20_000);
+    const pub = await send(t, {
+      method: 'POST',
+      path: '/publisher/messages',
+      json: {
+        body: { message: 'Conformance bounce' },
+        recipientsTo: address,
+        from: t.prefix,
+        subject: 'ConformanceBounce',
+      },
+    });
+    if (pub.status !== 204)
+      t.skip(`the publish to the bouncing address was refused (${seen(pub, 120)}); judged by publish/success-204`);
+    const after = await poll(
+      () => list(t),
+      (r) => r.status !== 200 || holds(r, address),
+      20_000,
+    );
     checkListing(t, after);
-    t.check(R('bounced/list'), holds(after, address), { title: 'the bounced address is not listed', expected: `an entry for ${address}`, received: seen(after) });
+    t.check(R('bounced/list'), holds(after, address), {
+      title: 'the bounced address is not listed',
+      expected: `an entry for ${address}`,
+      received: seen(after),
+    });
     if (hasOtherTenant(t)) {
       const other = await list(t, 'otherTenant');
-      t.check(R('bounced/list'), other.status === 200 && !holds(other, address), { title: 'another tenant lists the bounced address', severity: 'critical', expected: `no ${address}`, received: seen(other) });
+      t.check(R('bounced/list'), other.status === 200 && !holds(other, address), {
+        title: 'another tenant lists the bounced address',
+        severity: 'critical',
+        expected: `no ${address}`,
+        received: seen(other),
+      });
     }
     const del = await send(t, { method: 'DELETE', path: PATH, json: { emailList: [address] } });
-    t.check(R('bounced/remove'), del.status === 200, { title: 'removal from the blacklist refused', expected: 'HTTP 200', received: seen(del) });
+    t.check(R('bounced/remove'), del.status === 200, {
+      title: 'removal from the blacklist refused',
+      expected: 'HTTP 200',
+      received: seen(del),
+    });
     const gone = await list(t);
-    t.check(R('bounced/remove'), gone.status === 200 && !holds(gone, address), { title: 'the address is still blacklisted', expected: `no ${address}`, received: seen(gone) });
+    t.check(R('bounced/remove'), gone.status === 200 && !holds(gone, address), {
+      title: 'the address is still blacklisted',
+      expected: `no ${address}`,
+      received: seen(gone),
+    });
     release();
   },
   { budget: 25 },
 );
 
 test(
-  ['bounced/remove-body-required', 'errors/code-missing-request-body-property', 'errors/code-invalid-request-body-property'],
+  [
+    'bounced/remove-body-required',
+    'errors/code-missing-request-body-property',
+    'errors/code-invalid-request-body-property',
+  ],
   'DELETE /communicationcategories/bouncedEmailIds without an emailList of strings is refused',
   async (t) => {
-    refused(t, 'bounced/remove-body-required', await send(t, { method: 'DELETE', path: PATH, json: {} }), 'a body without emailList', 'missingRequestBodyProperty');
+    refused(
+      t,
+      'bounced/remove-body-required',
+      await send(t, { method: 'DELETE', path: PATH, json: {} }),
+      'a body without emailList',
+      'missingRequestBodyProperty',
+    );
     for (const emailList of [`${t.prefix}@example.com`, [42], { address: 'x@example.com' }]) {
-      refused(t, 'bounced/remove-body-required', await send(t, { method: 'DELETE', path: PATH, json: { emailList } }), `emailList ${JSON.stringify(emailList)}`, 'invalidRequestBodyProperty');
+      refused(
+        t,
+        'bounced/remove-body-required',
+        await send(t, { method: 'DELETE', path: PATH, json: { emailList } }),
+        `emailList ${JSON.stringify(emailList)}`,
+        'invalidRequestBodyProperty',
+      );
     }
   },
   { budget: 4 },

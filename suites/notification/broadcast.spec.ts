@@ -3,7 +3,15 @@ import type { FormPart } from '../engine/http-client.ts';
 import type { RuleContext } from '../engine/rule-test.ts';
 import { entriesOf, searchAudit } from './audit-search.ts';
 import {
-  R, fixturesOf, homeTenant, isSendTime, notificationTest as test, poll, refused, seen, send,
+  R,
+  fixturesOf,
+  homeTenant,
+  isSendTime,
+  notificationTest as test,
+  poll,
+  refused,
+  seen,
+  send,
 } from './notification-client.ts';
 import { createCategory, createRecipient } from './notification-resources.ts';
 
@@ -16,7 +24,11 @@ function content(t: RuleContext, over: Record<string, unknown> = {}): Record<str
   return { body: { message: 'Conformance suite broadcast' }, from: t.prefix, subject: 'ConformanceBroadcast', ...over };
 }
 
-function broadcast(t: RuleContext, form: FormPart[], query: Record<string, string | undefined> = { broadcastType: 'tenantAdminsOnly' }) {
+function broadcast(
+  t: RuleContext,
+  form: FormPart[],
+  query: Record<string, string | undefined> = { broadcastType: 'tenantAdminsOnly' },
+) {
   return send(t, { method: 'POST', path: '/broadcastEmails', query, form });
 }
 
@@ -25,29 +37,77 @@ function messageData(value: unknown): FormPart[] {
 }
 
 test(
-  ['broadcast/queued', 'broadcast/send-response-start-time', 'broadcast/send-response-status', 'broadcast/tenant-from-token', 'broadcast/category-recipients-ignored', 'broadcast/status-transitions'],
-  'a broadcast with a category and no tenantId answers a queued SendResponse and addresses the token\'s tenant, not the category\'s recipients',
+  [
+    'broadcast/queued',
+    'broadcast/send-response-start-time',
+    'broadcast/send-response-status',
+    'broadcast/tenant-from-token',
+    'broadcast/category-recipients-ignored',
+    'broadcast/status-transitions',
+  ],
+  "a broadcast with a category and no tenantId answers a queued SendResponse and addresses the token's tenant, not the category's recipients",
   async (t) => {
     const r = await createRecipient(t);
     const { id } = await createCategory(t, { recipients: [{ position: 'TO', recipientId: r.id }] });
     const res = await broadcast(t, messageData({ body: {}, messageCategoryId: id, subject: 'ConformanceBroadcast' }));
-    t.check(R('broadcast/queued'), res.status === 200, { title: 'broadcast not accepted', expected: 'HTTP 200 with a SendResponse', received: seen(res) });
+    t.check(R('broadcast/queued'), res.status === 200, {
+      title: 'broadcast not accepted',
+      expected: 'HTTP 200 with a SendResponse',
+      received: seen(res),
+    });
     await responseSchema(t, R('broadcast/send-response-status'), res, 'broadcastEmail');
     const body = (res.json ?? {}) as { startTime?: unknown; status?: unknown };
-    t.verify(R('broadcast/send-response-status'), ['queued', 'sending', 'sent', 'failed'].includes(body.status as string), { title: 'status not of the enum', expected: 'queued, sending, sent or failed', received: JSON.stringify(body.status) });
-    t.verify(R('broadcast/queued'), ['queued', 'sending', 'sent'].includes(body.status as string), { title: 'a successful broadcast is not queued', expected: 'queued (or sending, sent)', received: JSON.stringify(body.status) });
-    t.verify(R('broadcast/send-response-start-time'), isSendTime(body.startTime), { title: 'startTime not HH:mm:ss-dd-MM-yyyy', expected: 'HH:mm:ss-dd-MM-yyyy', received: JSON.stringify(body.startTime) });
-    const search = await poll(() => searchAudit(t, { messageCategoryId: id }), (s) => s.status !== 200 || entriesOf(s).some((e) => e.messageCategoryId === id));
-    const entry = entriesOf(search).find((e) => e.messageCategoryId === id);
-    t.observe(R('broadcast/status-transitions'), `SendResponse status ${JSON.stringify(body.status)}; audit entry status ${JSON.stringify(entry?.status)}`);
-    t.check(R('broadcast/tenant-from-token'), !!entry, { title: 'the broadcast left no audit entry of its category', expected: `an AuditResponse with messageCategoryId ${id}`, received: seen(search) });
-    const tenant = await homeTenant(t);
-    if (!tenant) t.skip('the token names no tenant (static token without a ten claim): the broadcast tenant cannot be compared');
-    t.verify(R('broadcast/tenant-from-token'), entry!.tenant === tenant, { title: 'broadcast not in the token\'s tenant', expected: `tenant ${tenant}`, received: JSON.stringify(entry!.tenant) });
-    const emails = Array.isArray(entry!.emails) ? (entry!.emails as unknown[]) : [];
-    t.verify(R('broadcast/category-recipients-ignored'), !emails.some((e) => typeof e === 'string' && e.toLowerCase() === r.email.toLowerCase()), {
-      title: 'the broadcast reached a recipient configured in the category', expected: `no ${r.email}`, received: JSON.stringify(emails),
+    t.verify(
+      R('broadcast/send-response-status'),
+      ['queued', 'sending', 'sent', 'failed'].includes(body.status as string),
+      {
+        title: 'status not of the enum',
+        expected: 'queued, sending, sent or failed',
+        received: JSON.stringify(body.status),
+      },
+    );
+    t.verify(R('broadcast/queued'), ['queued', 'sending', 'sent'].includes(body.status as string), {
+      title: 'a successful broadcast is not queued',
+      expected: 'queued (or sending, sent)',
+      received: JSON.stringify(body.status),
     });
+    t.verify(R('broadcast/send-response-start-time'), isSendTime(body.startTime), {
+      title: 'startTime not HH:mm:ss-dd-MM-yyyy',
+      expected: 'HH:mm:ss-dd-MM-yyyy',
+      received: JSON.stringify(body.startTime),
+    });
+    const search = await poll(
+      () => searchAudit(t, { messageCategoryId: id }),
+      (s) => s.status !== 200 || entriesOf(s).some((e) => e.messageCategoryId === id),
+    );
+    const entry = entriesOf(search).find((e) => e.messageCategoryId === id);
+    t.observe(
+      R('broadcast/status-transitions'),
+      `SendResponse status ${JSON.stringify(body.status)}; audit entry status ${JSON.stringify(entry?.status)}`,
+    );
+    t.check(R('broadcast/tenant-from-token'), !!entry, {
+      title: 'the broadcast left no audit entry of its category',
+      expected: `an AuditResponse with messageCategoryId ${id}`,
+      received: seen(search),
+    });
+    const tenant = await homeTenant(t);
+    if (!tenant)
+      t.skip('the token names no tenant (static token without a ten claim): the broadcast tenant cannot be compared');
+    t.verify(R('broadcast/tenant-from-token'), entry!.tenant === tenant, {
+      title: "broadcast not in the token's tenant",
+      expected: `tenant ${tenant}`,
+      received: JSON.stringify(entry!.tenant),
+    });
+    const emails = Array.isArray(entry!.emails) ? (entry!.emails as unknown[]) : [];
+    t.verify(
+      R('broadcast/category-recipients-ignored'),
+      !emails.some((e) => typeof e === 'string' && e.toLowerCase() === r.email.toLowerCase()),
+      {
+        title: 'the broadcast reached a recipient configured in the category',
+        expected: `no ${r.email}`,
+        received: JSON.stringify(emails),
+      },
+    );
   },
   { budget: 12 },
 );
@@ -56,10 +116,31 @@ test(
   ['broadcast/message-data-required', 'errors/code-invalid-request-body-property'],
   'a broadcast without messageData, with a JSON body, or with a messageData that is not a JSON object is refused',
   async (t) => {
-    refused(t, 'broadcast/message-data-required', await broadcast(t, [{ name: 'other', value: 'x' }]), 'a form without messageData');
-    refused(t, 'broadcast/message-data-required', await send(t, { method: 'POST', path: '/broadcastEmails', query: { broadcastType: 'tenantAdminsOnly' }, json: { messageData: content(t) } }), 'a JSON body');
+    refused(
+      t,
+      'broadcast/message-data-required',
+      await broadcast(t, [{ name: 'other', value: 'x' }]),
+      'a form without messageData',
+    );
+    refused(
+      t,
+      'broadcast/message-data-required',
+      await send(t, {
+        method: 'POST',
+        path: '/broadcastEmails',
+        query: { broadcastType: 'tenantAdminsOnly' },
+        json: { messageData: content(t) },
+      }),
+      'a JSON body',
+    );
     for (const text of ['not json', '[1,2]', '"text"', '{"body":']) {
-      refused(t, 'broadcast/message-data-required', await broadcast(t, messageData(text)), `messageData ${JSON.stringify(text)}`, 'invalidRequestBodyProperty');
+      refused(
+        t,
+        'broadcast/message-data-required',
+        await broadcast(t, messageData(text)),
+        `messageData ${JSON.stringify(text)}`,
+        'invalidRequestBodyProperty',
+      );
     }
   },
   { budget: 6 },
@@ -70,36 +151,111 @@ test(
   'messageData follows the publish rules: body is mandatory, and without a category from, subject and message',
   async (t) => {
     const cases: Array<[string, Record<string, unknown>]> = [
-      ['no body', (() => { const c = content(t); delete c.body; return c; })()],
-      ['no from', (() => { const c = content(t); delete c.from; return c; })()],
-      ['no subject', (() => { const c = content(t); delete c.subject; return c; })()],
+      [
+        'no body',
+        (() => {
+          const c = content(t);
+          delete c.body;
+          return c;
+        })(),
+      ],
+      [
+        'no from',
+        (() => {
+          const c = content(t);
+          delete c.from;
+          return c;
+        })(),
+      ],
+      [
+        'no subject',
+        (() => {
+          const c = content(t);
+          delete c.subject;
+          return c;
+        })(),
+      ],
       ['no body.message', content(t, { body: { name: 'x' } })],
     ];
-    for (const [what, c] of cases) refused(t, 'broadcast/content-like-publish', await broadcast(t, messageData(c)), `messageData with ${what}`, 'missingRequestBodyProperty');
+    for (const [what, c] of cases)
+      refused(
+        t,
+        'broadcast/content-like-publish',
+        await broadcast(t, messageData(c)),
+        `messageData with ${what}`,
+        'missingRequestBodyProperty',
+      );
   },
   { budget: 4 },
 );
 
-test(['broadcast/type-required', 'errors/code-missing-parameter'], 'a broadcast without broadcastType is refused', async (t) => {
-  refused(t, 'broadcast/type-required', await broadcast(t, messageData(content(t)), {}), 'a broadcast without broadcastType', 'missingParameter');
-}, { budget: 1 });
+test(
+  ['broadcast/type-required', 'errors/code-missing-parameter'],
+  'a broadcast without broadcastType is refused',
+  async (t) => {
+    refused(
+      t,
+      'broadcast/type-required',
+      await broadcast(t, messageData(content(t)), {}),
+      'a broadcast without broadcastType',
+      'missingParameter',
+    );
+  },
+  { budget: 1 },
+);
 
-test(['broadcast/type-values', 'errors/code-invalid-parameter'], 'a broadcastType other than the four documented values is refused', async (t) => {
-  for (const broadcastType of ['everyone', 'tenantadminsonly', 'tenantMembers', 'ALL']) {
-    refused(t, 'broadcast/type-values', await broadcast(t, messageData(content(t)), { broadcastType }), `broadcastType=${broadcastType}`, 'invalidParameter');
-  }
-}, { budget: 4 });
+test(
+  ['broadcast/type-values', 'errors/code-invalid-parameter'],
+  'a broadcastType other than the four documented values is refused',
+  async (t) => {
+    for (const broadcastType of ['everyone', 'tenantadminsonly', 'tenantMembers', 'ALL']) {
+      refused(
+        t,
+        'broadcast/type-values',
+        await broadcast(t, messageData(content(t)), { broadcastType }),
+        `broadcastType=${broadcastType}`,
+        'invalidParameter',
+      );
+    }
+  },
+  { budget: 4 },
+);
 
-test(['broadcast/sub-tenant-id-required', 'errors/code-missing-parameter'], 'broadcastType=subTenantMembersOnly without subTenantId is refused', async (t) => {
-  refused(t, 'broadcast/sub-tenant-id-required', await broadcast(t, messageData(content(t)), { broadcastType: 'subTenantMembersOnly' }), 'subTenantMembersOnly without subTenantId', 'missingParameter');
-}, { budget: 1 });
+test(
+  ['broadcast/sub-tenant-id-required', 'errors/code-missing-parameter'],
+  'broadcastType=subTenantMembersOnly without subTenantId is refused',
+  async (t) => {
+    refused(
+      t,
+      'broadcast/sub-tenant-id-required',
+      await broadcast(t, messageData(content(t)), { broadcastType: 'subTenantMembersOnly' }),
+      'subTenantMembersOnly without subTenantId',
+      'missingParameter',
+    );
+  },
+  { budget: 1 },
+);
 
-test(['broadcast/invalid-sub-tenant'], 'subTenantMembersOnly with a subTenantId that is no sub-tenant is refused or discarded, never a server error', async (t) => {
-  const known = [fixturesOf(t).subTenantId, ...((t.fixtures.subTenantIds as string[] | undefined) ?? [])];
-  const bogus = `${t.prefix}nosubtenant`;
-  if (known.includes(bogus)) t.skip('the generated sub-tenant ID is configured as a real one');
-  const res = await broadcast(t, messageData(content(t)), { broadcastType: 'subTenantMembersOnly', subTenantId: bogus });
-  t.check(R('broadcast/invalid-sub-tenant'), (res.status >= 400 && res.status < 500) || (res.status >= 200 && res.status < 300), {
-    title: 'an invalid subTenantId made the request fail', expected: 'a 4xx refusal or a 2xx (discarded)', received: seen(res),
-  });
-}, { budget: 1 });
+test(
+  ['broadcast/invalid-sub-tenant'],
+  'subTenantMembersOnly with a subTenantId that is no sub-tenant is refused or discarded, never a server error',
+  async (t) => {
+    const known = [fixturesOf(t).subTenantId, ...((t.fixtures.subTenantIds as string[] | undefined) ?? [])];
+    const bogus = `${t.prefix}nosubtenant`;
+    if (known.includes(bogus)) t.skip('the generated sub-tenant ID is configured as a real one');
+    const res = await broadcast(t, messageData(content(t)), {
+      broadcastType: 'subTenantMembersOnly',
+      subTenantId: bogus,
+    });
+    t.check(
+      R('broadcast/invalid-sub-tenant'),
+      (res.status >= 400 && res.status < 500) || (res.status >= 200 && res.status < 300),
+      {
+        title: 'an invalid subTenantId made the request fail',
+        expected: 'a 4xx refusal or a 2xx (discarded)',
+        received: seen(res),
+      },
+    );
+  },
+  { budget: 1 },
+);

@@ -6,10 +6,30 @@ import type { HttpResponse } from '../engine/http-client.ts';
 import type { RuleContext } from '../engine/rule-test.ts';
 import { contractOf } from '../engine/schemas.ts';
 import {
-  R, UNKNOWN_ID, accepted, channelId, fixturesOf, hasOtherTenant, homeTenant, notificationTest as test, refused, seen, send, tag,
+  R,
+  UNKNOWN_ID,
+  accepted,
+  channelId,
+  fixturesOf,
+  hasOtherTenant,
+  homeTenant,
+  notificationTest as test,
+  refused,
+  seen,
+  send,
+  tag,
 } from './notification-client.ts';
 import {
-  categoryBody, createCategory, createGroup, createRecipient, createTemplateSet, createdId, groupName, postCategory, postGroup, templateOf,
+  categoryBody,
+  createCategory,
+  createGroup,
+  createRecipient,
+  createTemplateSet,
+  createdId,
+  groupName,
+  postCategory,
+  postGroup,
+  templateOf,
 } from './notification-resources.ts';
 
 type Position = 'TO' | 'CC' | 'BCC';
@@ -21,9 +41,19 @@ interface CategoryView {
   msgCategoryName?: unknown;
   priority?: unknown;
   subject?: unknown;
-  recipients?: Array<{ position?: unknown; recipientId?: unknown; recipientName?: unknown; recipientDetails?: unknown }>;
+  recipients?: Array<{
+    position?: unknown;
+    recipientId?: unknown;
+    recipientName?: unknown;
+    recipientDetails?: unknown;
+  }>;
   recipientGroups?: Array<{ position?: unknown; recipientGroupId?: unknown; recipientGroupName?: unknown }>;
-  templates?: Array<{ commChannelName?: unknown; templateId?: unknown; templatesetId?: unknown; templatesetName?: unknown }>;
+  templates?: Array<{
+    commChannelName?: unknown;
+    templateId?: unknown;
+    templatesetId?: unknown;
+    templatesetName?: unknown;
+  }>;
 }
 
 function getCategory(t: RuleContext, id: number | string, query?: Record<string, string>, as?: 'otherTenant') {
@@ -44,17 +74,30 @@ async function propertySchema(field: string): Promise<JsonSchema> {
   return ((doc.components?.schemas?.CreateCommunicationCategory as JsonSchema).properties ?? {})[field];
 }
 
-test(['categories/create-201-id'], 'POST /communicationcategories/ answers 201 with the integer ID, which GET then serves', async (t) => {
-  const body = categoryBody(t);
-  const res = await postCategory(t, body);
-  t.check(R('categories/create-201-id'), res.status === 201 && Number.isSafeInteger(res.json), {
-    title: 'category not created with 201 and an integer ID', expected: 'HTTP 201 with a bare JSON integer', received: seen(res),
-  });
-  const got = await getCategory(t, res.json as number);
-  t.check(R('categories/create-201-id'), got.status === 200 && view(got).msgCategoryId === res.json && view(got).msgCategoryName === body.msgCategoryName, {
-    title: 'the created category is not served by its ID', expected: `HTTP 200 with msgCategoryId ${String(res.json)}`, received: seen(got),
-  });
-}, { budget: 3 });
+test(
+  ['categories/create-201-id'],
+  'POST /communicationcategories/ answers 201 with the integer ID, which GET then serves',
+  async (t) => {
+    const body = categoryBody(t);
+    const res = await postCategory(t, body);
+    t.check(R('categories/create-201-id'), res.status === 201 && Number.isSafeInteger(res.json), {
+      title: 'category not created with 201 and an integer ID',
+      expected: 'HTTP 201 with a bare JSON integer',
+      received: seen(res),
+    });
+    const got = await getCategory(t, res.json as number);
+    t.check(
+      R('categories/create-201-id'),
+      got.status === 200 && view(got).msgCategoryId === res.json && view(got).msgCategoryName === body.msgCategoryName,
+      {
+        title: 'the created category is not served by its ID',
+        expected: `HTTP 200 with msgCategoryId ${String(res.json)}`,
+        received: seen(got),
+      },
+    );
+  },
+  { budget: 3 },
+);
 
 test(
   ['categories/from-application-name', 'errors/code-invalid-request-body-property'],
@@ -64,193 +107,435 @@ test(
     accepted(t, 'categories/from-application-name', good, 'from "<prefix>.app-name_1"', [201]);
     const id = createdId(good)!;
     const bad: unknown[] = [`${t.prefix}@example.com`, 'noreply@example.com', 42, ['app']];
-    for (const from of bad) refused(t, 'categories/from-application-name', await postCategory(t, categoryBody(t, { from })), `POST with from ${JSON.stringify(from)}`, 'invalidRequestBodyProperty');
-    await t.property(fc.constantFrom(...bad), async (from) => {
-      refused(t, 'categories/from-application-name', await putCategory(t, id, { from }), `PUT with from ${JSON.stringify(from)}`, 'invalidRequestBodyProperty');
-    }, { rule: R('categories/from-application-name'), runs: Math.min(t.session.context.runs, 4) });
+    for (const from of bad)
+      refused(
+        t,
+        'categories/from-application-name',
+        await postCategory(t, categoryBody(t, { from })),
+        `POST with from ${JSON.stringify(from)}`,
+        'invalidRequestBodyProperty',
+      );
+    await t.property(
+      fc.constantFrom(...bad),
+      async (from) => {
+        refused(
+          t,
+          'categories/from-application-name',
+          await putCategory(t, id, { from }),
+          `PUT with from ${JSON.stringify(from)}`,
+          'invalidRequestBodyProperty',
+        );
+      },
+      { rule: R('categories/from-application-name'), runs: Math.min(t.session.context.runs, 4) },
+    );
   },
   { budget: 6, budgetPerRun: 1 },
 );
 
-test(['categories/sender-built'], 'GET /communicationcategories/{id} answers as from an address built of the application name and the tenant ID', async (t) => {
-  const app = `${t.prefix}sender`;
-  const { id } = await createCategory(t, { from: app });
-  const got = await getCategory(t, id);
-  const from = view(got).from;
-  const tenant = await homeTenant(t);
-  const domain = fixturesOf(t).senderDomain;
-  const ok = typeof from === 'string' && from.includes('@') && from.includes(app) && (!tenant || from.includes(tenant)) && (!domain || from.toLowerCase().endsWith(`@${domain.toLowerCase()}`));
-  t.check(R('categories/sender-built'), got.status === 200 && ok, {
-    title: 'sender address not built from the application name and tenant',
-    expected: `an address holding "${app}"${tenant ? `, "${tenant}"` : ''} and "@"${domain ? ` at ${domain}` : ''}`,
-    received: `from ${JSON.stringify(from)} (${seen(got, 120)})`,
-  });
-}, { budget: 3 });
+test(
+  ['categories/sender-built'],
+  'GET /communicationcategories/{id} answers as from an address built of the application name and the tenant ID',
+  async (t) => {
+    const app = `${t.prefix}sender`;
+    const { id } = await createCategory(t, { from: app });
+    const got = await getCategory(t, id);
+    const from = view(got).from;
+    const tenant = await homeTenant(t);
+    const domain = fixturesOf(t).senderDomain;
+    const ok =
+      typeof from === 'string' &&
+      from.includes('@') &&
+      from.includes(app) &&
+      (!tenant || from.includes(tenant)) &&
+      (!domain || from.toLowerCase().endsWith(`@${domain.toLowerCase()}`));
+    t.check(R('categories/sender-built'), got.status === 200 && ok, {
+      title: 'sender address not built from the application name and tenant',
+      expected: `an address holding "${app}"${tenant ? `, "${tenant}"` : ''} and "@"${domain ? ` at ${domain}` : ''}`,
+      received: `from ${JSON.stringify(from)} (${seen(got, 120)})`,
+    });
+  },
+  { budget: 3 },
+);
 
 /** Alphanumeric fields: letters and digits only; a sign, a space, an empty text or another type breaks them. */
 function alphanumericCase(t: RuleContext) {
   return fc.oneof(
     fc.stringMatching(/^[A-Za-z0-9]{1,12}$/).map((s) => ({ value: `${t.prefix}${s}` as unknown, valid: true })),
-    fc.tuple(fc.stringMatching(/^[A-Za-z0-9]{1,6}$/), fc.constantFrom('!', '<', '-', ' ', '_', '.', '&')).map(([s, c]) => ({ value: `${t.prefix}${c}${s}` as unknown, valid: false })),
+    fc
+      .tuple(fc.stringMatching(/^[A-Za-z0-9]{1,6}$/), fc.constantFrom('!', '<', '-', ' ', '_', '.', '&'))
+      .map(([s, c]) => ({ value: `${t.prefix}${c}${s}` as unknown, valid: false })),
     fc.constantFrom({ value: '' as unknown, valid: false }, { value: 42 as unknown, valid: false }),
   );
 }
 
-for (const [field, rule] of [['msgCategoryName', 'categories/name-alphanumeric'], ['subject', 'categories/subject-alphanumeric']] as const) {
-  test([rule, 'errors/code-invalid-request-body-property'], `a category ${field} is taken alphanumeric only (property, create and update)`, async (t) => {
-    const { id } = await createCategory(t);
-    // The edges first: signs on create, a sign on update, an empty text, another type.
-    const edges: Array<[unknown, boolean]> = [[`${t.prefix}-x`, false], [`${t.prefix} x`, false], ['', false], [42, false], [`${t.prefix}!x`, true]];
-    for (const [value, onUpdate] of edges) {
-      const res = onUpdate ? await putCategory(t, id, { [field]: value }) : await postCategory(t, categoryBody(t, { [field]: value }));
-      refused(t, rule, res, `${onUpdate ? 'PUT' : 'POST'} with ${field} ${JSON.stringify(value)}`, 'invalidRequestBodyProperty');
-    }
-    await t.property(fc.tuple(alphanumericCase(t), fc.boolean()), async ([{ value, valid }, onUpdate]) => {
-      // Valid names get a unique tail so that no two categories of the run share one.
-      const v = valid && field === 'msgCategoryName' ? `${value as string}${tag()}` : value;
-      const res = onUpdate ? await putCategory(t, id, { [field]: v }) : await postCategory(t, categoryBody(t, { [field]: v }));
-      if (valid) accepted(t, rule, res, `${onUpdate ? 'PUT' : 'POST'} with ${field} ${JSON.stringify(v)}`, onUpdate ? [204] : [201]);
-      else refused(t, rule, res, `${onUpdate ? 'PUT' : 'POST'} with ${field} ${JSON.stringify(v)}`, 'invalidRequestBodyProperty');
-    }, { rule: R(rule), runs: Math.min(t.session.context.runs, 10) });
-  }, { budget: 6, budgetPerRun: 1 });
+for (const [field, rule] of [
+  ['msgCategoryName', 'categories/name-alphanumeric'],
+  ['subject', 'categories/subject-alphanumeric'],
+] as const) {
+  test(
+    [rule, 'errors/code-invalid-request-body-property'],
+    `a category ${field} is taken alphanumeric only (property, create and update)`,
+    async (t) => {
+      const { id } = await createCategory(t);
+      // The edges first: signs on create, a sign on update, an empty text, another type.
+      const edges: Array<[unknown, boolean]> = [
+        [`${t.prefix}-x`, false],
+        [`${t.prefix} x`, false],
+        ['', false],
+        [42, false],
+        [`${t.prefix}!x`, true],
+      ];
+      for (const [value, onUpdate] of edges) {
+        const res = onUpdate
+          ? await putCategory(t, id, { [field]: value })
+          : await postCategory(t, categoryBody(t, { [field]: value }));
+        refused(
+          t,
+          rule,
+          res,
+          `${onUpdate ? 'PUT' : 'POST'} with ${field} ${JSON.stringify(value)}`,
+          'invalidRequestBodyProperty',
+        );
+      }
+      await t.property(
+        fc.tuple(alphanumericCase(t), fc.boolean()),
+        async ([{ value, valid }, onUpdate]) => {
+          // Valid names get a unique tail so that no two categories of the run share one.
+          const v = valid && field === 'msgCategoryName' ? `${value as string}${tag()}` : value;
+          const res = onUpdate
+            ? await putCategory(t, id, { [field]: v })
+            : await postCategory(t, categoryBody(t, { [field]: v }));
+          if (valid)
+            accepted(
+              t,
+              rule,
+              res,
+              `${onUpdate ? 'PUT' : 'POST'} with ${field} ${JSON.stringify(v)}`,
+              onUpdate ? [204] : [201],
+            );
+          else
+            refused(
+              t,
+              rule,
+              res,
+              `${onUpdate ? 'PUT' : 'POST'} with ${field} ${JSON.stringify(v)}`,
+              'invalidRequestBodyProperty',
+            );
+        },
+        { rule: R(rule), runs: Math.min(t.session.context.runs, 10) },
+      );
+    },
+    { budget: 6, budgetPerRun: 1 },
+  );
 }
 
-test(['categories/priority-values', 'errors/code-invalid-request-body-property'], 'a category priority is taken as 1, 3 or 5 only (every boundary of the contract, create and update)', async (t) => {
-  const schema = await propertySchema('priority');
-  // The contract's enum gives 1, 3, 5 (valid) and 0, 2, 4, 6 (invalid); other types break it too.
-  const cases = [...boundaryValues(schema), { constraint: 'type', value: '3', valid: false }, { constraint: 'type', value: 3.5, valid: false }];
-  const { id } = await createCategory(t);
-  for (const onUpdate of [false, true]) {
-    for (const { value, valid } of cases) {
-      const res = onUpdate ? await putCategory(t, id, { priority: value }) : await postCategory(t, categoryBody(t, { priority: value }));
-      if (valid) accepted(t, 'categories/priority-values', res, `${onUpdate ? 'PUT' : 'POST'} with priority ${JSON.stringify(value)}`, onUpdate ? [204] : [201]);
-      else refused(t, 'categories/priority-values', res, `${onUpdate ? 'PUT' : 'POST'} with priority ${JSON.stringify(value)}`, 'invalidRequestBodyProperty');
+test(
+  ['categories/priority-values', 'errors/code-invalid-request-body-property'],
+  'a category priority is taken as 1, 3 or 5 only (every boundary of the contract, create and update)',
+  async (t) => {
+    const schema = await propertySchema('priority');
+    // The contract's enum gives 1, 3, 5 (valid) and 0, 2, 4, 6 (invalid); other types break it too.
+    const cases = [
+      ...boundaryValues(schema),
+      { constraint: 'type', value: '3', valid: false },
+      { constraint: 'type', value: 3.5, valid: false },
+    ];
+    const { id } = await createCategory(t);
+    for (const onUpdate of [false, true]) {
+      for (const { value, valid } of cases) {
+        const res = onUpdate
+          ? await putCategory(t, id, { priority: value })
+          : await postCategory(t, categoryBody(t, { priority: value }));
+        if (valid)
+          accepted(
+            t,
+            'categories/priority-values',
+            res,
+            `${onUpdate ? 'PUT' : 'POST'} with priority ${JSON.stringify(value)}`,
+            onUpdate ? [204] : [201],
+          );
+        else
+          refused(
+            t,
+            'categories/priority-values',
+            res,
+            `${onUpdate ? 'PUT' : 'POST'} with priority ${JSON.stringify(value)}`,
+            'invalidRequestBodyProperty',
+          );
+      }
     }
-  }
-}, { budget: 20 });
+  },
+  { budget: 20 },
+);
 
-test(['categories/recipient-position', 'errors/code-invalid-request-body-property'], 'category recipients are taken at TO, CC and BCC only, with integer IDs', async (t) => {
-  const rs = [await createRecipient(t), await createRecipient(t), await createRecipient(t)];
-  const positions: Position[] = ['TO', 'CC', 'BCC'];
-  const good = await postCategory(t, categoryBody(t, { recipients: rs.map((r, i) => ({ position: positions[i], recipientId: r.id })) }));
-  accepted(t, 'categories/recipient-position', good, 'recipients at TO, CC and BCC', [201]);
-  const got = await getCategory(t, createdId(good)!);
-  const listed = (view(got).recipients ?? []).map((x) => `${String(x.recipientId)}:${String(x.position)}`).sort();
-  const want = rs.map((r, i) => `${r.id}:${positions[i]}`).sort();
-  t.check(R('categories/recipient-position'), JSON.stringify(listed) === JSON.stringify(want), { title: 'positions not kept', expected: want.join(', '), received: listed.join(', ') || seen(got) });
-  const bad: Array<[string, Record<string, unknown>]> = [
-    ['position FROM', { position: 'FROM', recipientId: rs[0].id }],
-    ['position "to"', { position: 'to', recipientId: rs[0].id }],
-    ['position 1', { position: 1, recipientId: rs[0].id }],
-    ['recipientId as text', { position: 'TO', recipientId: String(rs[0].id) }],
-    ['recipientGroupId 1.5', { position: 'CC', recipientGroupId: 1.5 }],
-  ];
-  for (const [what, item] of bad) refused(t, 'categories/recipient-position', await postCategory(t, categoryBody(t, { recipients: [item] })), `POST with ${what}`, 'invalidRequestBodyProperty');
-  await t.property(fc.constantFrom(...bad), async ([what, item]) => {
-    refused(t, 'categories/recipient-position', await putCategory(t, createdId(good)!, { recipients: [{ ...item, operation: 'ADD' }] }), `PUT with ${what}`, 'invalidRequestBodyProperty');
-  }, { rule: R('categories/recipient-position'), runs: Math.min(t.session.context.runs, 5) });
-}, { budget: 11, budgetPerRun: 1 });
+test(
+  ['categories/recipient-position', 'errors/code-invalid-request-body-property'],
+  'category recipients are taken at TO, CC and BCC only, with integer IDs',
+  async (t) => {
+    const rs = [await createRecipient(t), await createRecipient(t), await createRecipient(t)];
+    const positions: Position[] = ['TO', 'CC', 'BCC'];
+    const good = await postCategory(
+      t,
+      categoryBody(t, { recipients: rs.map((r, i) => ({ position: positions[i], recipientId: r.id })) }),
+    );
+    accepted(t, 'categories/recipient-position', good, 'recipients at TO, CC and BCC', [201]);
+    const got = await getCategory(t, createdId(good)!);
+    const listed = (view(got).recipients ?? []).map((x) => `${String(x.recipientId)}:${String(x.position)}`).sort();
+    const want = rs.map((r, i) => `${r.id}:${positions[i]}`).sort();
+    t.check(R('categories/recipient-position'), JSON.stringify(listed) === JSON.stringify(want), {
+      title: 'positions not kept',
+      expected: want.join(', '),
+      received: listed.join(', ') || seen(got),
+    });
+    const bad: Array<[string, Record<string, unknown>]> = [
+      ['position FROM', { position: 'FROM', recipientId: rs[0].id }],
+      ['position "to"', { position: 'to', recipientId: rs[0].id }],
+      ['position 1', { position: 1, recipientId: rs[0].id }],
+      ['recipientId as text', { position: 'TO', recipientId: String(rs[0].id) }],
+      ['recipientGroupId 1.5', { position: 'CC', recipientGroupId: 1.5 }],
+    ];
+    for (const [what, item] of bad)
+      refused(
+        t,
+        'categories/recipient-position',
+        await postCategory(t, categoryBody(t, { recipients: [item] })),
+        `POST with ${what}`,
+        'invalidRequestBodyProperty',
+      );
+    await t.property(
+      fc.constantFrom(...bad),
+      async ([what, item]) => {
+        refused(
+          t,
+          'categories/recipient-position',
+          await putCategory(t, createdId(good)!, { recipients: [{ ...item, operation: 'ADD' }] }),
+          `PUT with ${what}`,
+          'invalidRequestBodyProperty',
+        );
+      },
+      { rule: R('categories/recipient-position'), runs: Math.min(t.session.context.runs, 5) },
+    );
+  },
+  { budget: 11, budgetPerRun: 1 },
+);
 
-test(['categories/template-channel', 'errors/code-invalid-request-body-property'], 'category templates are taken for Email, SMS and Push Notification only, with integer IDs', async (t) => {
-  const email = channelId(t, 'email');
-  const push = channelId(t, 'push');
-  const set = await createTemplateSet(t, { channels: [email, push] });
-  const e = templateOf(t, set, email);
-  const p = templateOf(t, set, push);
-  const good = await postCategory(t, categoryBody(t, {
-    templates: [
-      { commChannelName: 'Email', templateId: e.templateId, templatesetId: set.id },
-      { commChannelName: 'Push Notification', templateId: p.templateId, templatesetId: set.id },
-    ],
-  }));
-  accepted(t, 'categories/template-channel', good, 'templates of channels Email and Push Notification', [201]);
-  const bad: Array<[string, Record<string, unknown>]> = [
-    ['commChannelName Fax', { commChannelName: 'Fax', templateId: e.templateId, templatesetId: set.id }],
-    ['commChannelName EMAIL', { commChannelName: 'EMAIL', templateId: e.templateId, templatesetId: set.id }],
-    ['commChannelName Push', { commChannelName: 'Push', templateId: p.templateId, templatesetId: set.id }],
-    ['templateId as text', { commChannelName: 'Email', templateId: String(e.templateId), templatesetId: set.id }],
-    ['templatesetId 1.5', { commChannelName: 'Email', templateId: e.templateId, templatesetId: set.id + 0.5 }],
-  ];
-  for (const [what, item] of bad) {
-    refused(t, 'categories/template-channel', await postCategory(t, categoryBody(t, { templates: [item] })), `a template item with ${what}`, 'invalidRequestBodyProperty');
-  }
-}, { budget: 8 });
+test(
+  ['categories/template-channel', 'errors/code-invalid-request-body-property'],
+  'category templates are taken for Email, SMS and Push Notification only, with integer IDs',
+  async (t) => {
+    const email = channelId(t, 'email');
+    const push = channelId(t, 'push');
+    const set = await createTemplateSet(t, { channels: [email, push] });
+    const e = templateOf(t, set, email);
+    const p = templateOf(t, set, push);
+    const good = await postCategory(
+      t,
+      categoryBody(t, {
+        templates: [
+          { commChannelName: 'Email', templateId: e.templateId, templatesetId: set.id },
+          { commChannelName: 'Push Notification', templateId: p.templateId, templatesetId: set.id },
+        ],
+      }),
+    );
+    accepted(t, 'categories/template-channel', good, 'templates of channels Email and Push Notification', [201]);
+    const bad: Array<[string, Record<string, unknown>]> = [
+      ['commChannelName Fax', { commChannelName: 'Fax', templateId: e.templateId, templatesetId: set.id }],
+      ['commChannelName EMAIL', { commChannelName: 'EMAIL', templateId: e.templateId, templatesetId: set.id }],
+      ['commChannelName Push', { commChannelName: 'Push', templateId: p.templateId, templatesetId: set.id }],
+      ['templateId as text', { commChannelName: 'Email', templateId: String(e.templateId), templatesetId: set.id }],
+      ['templatesetId 1.5', { commChannelName: 'Email', templateId: e.templateId, templatesetId: set.id + 0.5 }],
+    ];
+    for (const [what, item] of bad) {
+      refused(
+        t,
+        'categories/template-channel',
+        await postCategory(t, categoryBody(t, { templates: [item] })),
+        `a template item with ${what}`,
+        'invalidRequestBodyProperty',
+      );
+    }
+  },
+  { budget: 8 },
+);
 
-test(['categories/list'], 'GET /communicationcategories/ lists the tenant\'s categories with ID, name and priority, and none of another tenant', async (t) => {
-  const { id, body } = await createCategory(t, { priority: 5 });
-  const res = await send(t, { method: 'GET', path: '/communicationcategories/' });
-  const items = Array.isArray(res.json) ? (res.json as Array<Record<string, unknown>>) : [];
-  t.check(R('categories/list'), res.status === 200 && Array.isArray(res.json), { title: 'category list not an array', expected: 'HTTP 200 with a JSON array', received: seen(res) });
-  for (const item of items.slice(0, 50)) await matchesSchema(t, R('categories/list'), item, 'CommunicationCategory', 'a category list item');
-  const malformed = items.find((x) => !Number.isSafeInteger(x?.msgCategoryId) || typeof x?.msgCategoryName !== 'string' || !Number.isInteger(x?.priority));
-  t.check(R('categories/list'), !malformed, { title: 'list item without msgCategoryId, msgCategoryName or priority', expected: 'every item with the three fields', received: JSON.stringify(malformed) });
-  const mine = items.find((x) => x.msgCategoryId === id);
-  t.check(R('categories/list'), !!mine && mine.msgCategoryName === body.msgCategoryName && mine.priority === 5, {
-    title: 'the created category is not listed as created', expected: `{msgCategoryId: ${id}, msgCategoryName: ${String(body.msgCategoryName)}, priority: 5}`, received: JSON.stringify(mine) ?? 'not listed',
-  });
-  if (hasOtherTenant(t)) {
-    const other = await send(t, { method: 'GET', path: '/communicationcategories/' }, 'otherTenant');
-    const leaked = Array.isArray(other.json) && (other.json as Array<Record<string, unknown>>).some((x) => x?.msgCategoryId === id);
-    t.check(R('categories/list'), other.status === 200 && !leaked, { title: 'another tenant lists the category', severity: 'critical', expected: `no category ${id}`, received: seen(other) });
-  }
-}, { budget: 4 });
+test(
+  ['categories/list'],
+  "GET /communicationcategories/ lists the tenant's categories with ID, name and priority, and none of another tenant",
+  async (t) => {
+    const { id, body } = await createCategory(t, { priority: 5 });
+    const res = await send(t, { method: 'GET', path: '/communicationcategories/' });
+    const items = Array.isArray(res.json) ? (res.json as Array<Record<string, unknown>>) : [];
+    t.check(R('categories/list'), res.status === 200 && Array.isArray(res.json), {
+      title: 'category list not an array',
+      expected: 'HTTP 200 with a JSON array',
+      received: seen(res),
+    });
+    for (const item of items.slice(0, 50))
+      await matchesSchema(t, R('categories/list'), item, 'CommunicationCategory', 'a category list item');
+    const malformed = items.find(
+      (x) =>
+        !Number.isSafeInteger(x?.msgCategoryId) ||
+        typeof x?.msgCategoryName !== 'string' ||
+        !Number.isInteger(x?.priority),
+    );
+    t.check(R('categories/list'), !malformed, {
+      title: 'list item without msgCategoryId, msgCategoryName or priority',
+      expected: 'every item with the three fields',
+      received: JSON.stringify(malformed),
+    });
+    const mine = items.find((x) => x.msgCategoryId === id);
+    t.check(R('categories/list'), !!mine && mine.msgCategoryName === body.msgCategoryName && mine.priority === 5, {
+      title: 'the created category is not listed as created',
+      expected: `{msgCategoryId: ${id}, msgCategoryName: ${String(body.msgCategoryName)}, priority: 5}`,
+      received: JSON.stringify(mine) ?? 'not listed',
+    });
+    if (hasOtherTenant(t)) {
+      const other = await send(t, { method: 'GET', path: '/communicationcategories/' }, 'otherTenant');
+      const leaked =
+        Array.isArray(other.json) &&
+        (other.json as Array<Record<string, unknown>>).some((x) => x?.msgCategoryId === id);
+      t.check(R('categories/list'), other.status === 200 && !leaked, {
+        title: 'another tenant lists the category',
+        severity: 'critical',
+        expected: `no category ${id}`,
+        received: seen(other),
+      });
+    }
+  },
+  { budget: 4 },
+);
 
-test(['categories/get-fields'], 'GET /communicationcategories/{id} answers the documented fields, recipients and templates', async (t) => {
-  const email = channelId(t, 'email');
-  const r = await createRecipient(t);
-  const set = await createTemplateSet(t, { channels: [email] });
-  const e = templateOf(t, set, email);
-  const { id, body } = await createCategory(t, {
-    priority: 1, recipients: [{ position: 'CC', recipientId: r.id }], templates: [{ commChannelName: 'Email', templateId: e.templateId, templatesetId: set.id }],
-  });
-  const got = await getCategory(t, id);
-  const v = view(got);
-  t.check(R('categories/get-fields'), got.status === 200, { title: 'category not served', expected: 'HTTP 200', received: seen(got) });
-  await matchesSchema(t, R('categories/get-fields'), got.json, 'GetCommunicationCategory', 'the category');
-  const tenant = await homeTenant(t);
-  const top = typeof v.createdby === 'string' && (!tenant || v.createdby === tenant) && typeof v.from === 'string' && v.msgCategoryId === id
-    && v.msgCategoryName === body.msgCategoryName && v.priority === 1 && v.subject === body.subject;
-  t.verify(R('categories/get-fields'), top, {
-    title: 'top-level fields wrong', expected: `createdby ${tenant ?? '(the tenant)'}, from, msgCategoryId ${id}, msgCategoryName ${String(body.msgCategoryName)}, priority 1, subject ${String(body.subject)}`,
-    received: JSON.stringify({ createdby: v.createdby, from: v.from, msgCategoryId: v.msgCategoryId, msgCategoryName: v.msgCategoryName, priority: v.priority, subject: v.subject }),
-  });
-  const rec = (v.recipients ?? []).find((x) => x.recipientId === r.id);
-  const details = Array.isArray(rec?.recipientDetails) ? (rec.recipientDetails as Array<Record<string, unknown>>) : [];
-  const detailOk = details.some((d) => d.address === r.email && d.commChannelName === 'Email' && typeof d.recipientAddressTypeName === 'string' && d.recipientId === r.id);
-  t.verify(R('categories/get-fields'), !!rec && rec.position === 'CC' && rec.recipientName === r.name && detailOk, {
-    title: 'recipient item wrong', expected: `{position CC, recipientId ${r.id}, recipientName "${r.name}", recipientDetails [{address ${r.email}, commChannelName Email, recipientAddressTypeName, recipientId}]}`,
-    received: JSON.stringify(rec) ?? JSON.stringify(v.recipients),
-  });
-  const tpl = (v.templates ?? []).find((x) => x.templateId === e.templateId);
-  t.verify(R('categories/get-fields'), !!tpl && tpl.commChannelName === 'Email' && tpl.templatesetId === set.id && tpl.templatesetName === set.name, {
-    title: 'template item wrong', expected: `{commChannelName Email, templateId ${e.templateId}, templatesetId ${set.id}, templatesetName "${set.name}"}`, received: JSON.stringify(tpl) ?? JSON.stringify(v.templates),
-  });
-}, { budget: 5 });
+test(
+  ['categories/get-fields'],
+  'GET /communicationcategories/{id} answers the documented fields, recipients and templates',
+  async (t) => {
+    const email = channelId(t, 'email');
+    const r = await createRecipient(t);
+    const set = await createTemplateSet(t, { channels: [email] });
+    const e = templateOf(t, set, email);
+    const { id, body } = await createCategory(t, {
+      priority: 1,
+      recipients: [{ position: 'CC', recipientId: r.id }],
+      templates: [{ commChannelName: 'Email', templateId: e.templateId, templatesetId: set.id }],
+    });
+    const got = await getCategory(t, id);
+    const v = view(got);
+    t.check(R('categories/get-fields'), got.status === 200, {
+      title: 'category not served',
+      expected: 'HTTP 200',
+      received: seen(got),
+    });
+    await matchesSchema(t, R('categories/get-fields'), got.json, 'GetCommunicationCategory', 'the category');
+    const tenant = await homeTenant(t);
+    const top =
+      typeof v.createdby === 'string' &&
+      (!tenant || v.createdby === tenant) &&
+      typeof v.from === 'string' &&
+      v.msgCategoryId === id &&
+      v.msgCategoryName === body.msgCategoryName &&
+      v.priority === 1 &&
+      v.subject === body.subject;
+    t.verify(R('categories/get-fields'), top, {
+      title: 'top-level fields wrong',
+      expected: `createdby ${tenant ?? '(the tenant)'}, from, msgCategoryId ${id}, msgCategoryName ${String(body.msgCategoryName)}, priority 1, subject ${String(body.subject)}`,
+      received: JSON.stringify({
+        createdby: v.createdby,
+        from: v.from,
+        msgCategoryId: v.msgCategoryId,
+        msgCategoryName: v.msgCategoryName,
+        priority: v.priority,
+        subject: v.subject,
+      }),
+    });
+    const rec = (v.recipients ?? []).find((x) => x.recipientId === r.id);
+    const details = Array.isArray(rec?.recipientDetails)
+      ? (rec.recipientDetails as Array<Record<string, unknown>>)
+      : [];
+    const detailOk = details.some(
+      (d) =>
+        d.address === r.email &&
+        d.commChannelName === 'Email' &&
+        typeof d.recipientAddressTypeName === 'string' &&
+        d.recipientId === r.id,
+    );
+    t.verify(R('categories/get-fields'), !!rec && rec.position === 'CC' && rec.recipientName === r.name && detailOk, {
+      title: 'recipient item wrong',
+      expected: `{position CC, recipientId ${r.id}, recipientName "${r.name}", recipientDetails [{address ${r.email}, commChannelName Email, recipientAddressTypeName, recipientId}]}`,
+      received: JSON.stringify(rec) ?? JSON.stringify(v.recipients),
+    });
+    const tpl = (v.templates ?? []).find((x) => x.templateId === e.templateId);
+    t.verify(
+      R('categories/get-fields'),
+      !!tpl && tpl.commChannelName === 'Email' && tpl.templatesetId === set.id && tpl.templatesetName === set.name,
+      {
+        title: 'template item wrong',
+        expected: `{commChannelName Email, templateId ${e.templateId}, templatesetId ${set.id}, templatesetName "${set.name}"}`,
+        received: JSON.stringify(tpl) ?? JSON.stringify(v.templates),
+      },
+    );
+  },
+  { budget: 5 },
+);
 
 test(
   ['categories/get-not-found', 'errors/code-no-match', 'errors/code-invalid-parameter'],
   'GET /communicationcategories/{id}: 404 for an unknown ID, 400 for a non-integer',
   async (t) => {
-    refused(t, 'categories/get-not-found', await getCategory(t, UNKNOWN_ID), `unknown category ${UNKNOWN_ID}`, 'noMatch', [404]);
+    refused(
+      t,
+      'categories/get-not-found',
+      await getCategory(t, UNKNOWN_ID),
+      `unknown category ${UNKNOWN_ID}`,
+      'noMatch',
+      [404],
+    );
     refused(t, 'categories/get-not-found', await getCategory(t, 'abc'), 'id "abc"', 'invalidParameter');
   },
   { readOnly: true, budget: 2 },
 );
 
-test(['categories/get-recipient-groups', 'errors/code-invalid-parameter'], 'GET /communicationcategories/{id}?recGroup=true lists the category\'s groups; another recGroup is refused', async (t) => {
-  const g = await createGroup(t);
-  const { id } = await createCategory(t, { recipients: [{ position: 'BCC', recipientGroupId: g.id }] });
-  const got = await getCategory(t, id, { recGroup: 'true' });
-  const item = (view(got).recipientGroups ?? []).find((x) => x.recipientGroupId === g.id);
-  t.check(R('categories/get-recipient-groups'), got.status === 200 && !!item && item.recipientGroupName === g.name && item.position === 'BCC', {
-    title: 'recipient group not listed with recGroup=true', expected: `recipientGroups holding {recipientGroupId ${g.id}, recipientGroupName "${g.name}", position BCC}`, received: seen(got),
-  });
-  refused(t, 'categories/get-recipient-groups', await getCategory(t, id, { recGroup: 'yes' }), 'recGroup=yes', 'invalidParameter');
-}, { budget: 6 });
+test(
+  ['categories/get-recipient-groups', 'errors/code-invalid-parameter'],
+  "GET /communicationcategories/{id}?recGroup=true lists the category's groups; another recGroup is refused",
+  async (t) => {
+    const g = await createGroup(t);
+    const { id } = await createCategory(t, { recipients: [{ position: 'BCC', recipientGroupId: g.id }] });
+    const got = await getCategory(t, id, { recGroup: 'true' });
+    const item = (view(got).recipientGroups ?? []).find((x) => x.recipientGroupId === g.id);
+    t.check(
+      R('categories/get-recipient-groups'),
+      got.status === 200 && !!item && item.recipientGroupName === g.name && item.position === 'BCC',
+      {
+        title: 'recipient group not listed with recGroup=true',
+        expected: `recipientGroups holding {recipientGroupId ${g.id}, recipientGroupName "${g.name}", position BCC}`,
+        received: seen(got),
+      },
+    );
+    refused(
+      t,
+      'categories/get-recipient-groups',
+      await getCategory(t, id, { recGroup: 'yes' }),
+      'recGroup=yes',
+      'invalidParameter',
+    );
+  },
+  { budget: 6 },
+);
 
-test(['categories/delete-ids-required', 'errors/code-missing-parameter'], 'DELETE /communicationcategories/ without categoryIds is refused with 400', async (t) => {
-  refused(t, 'categories/delete-ids-required', await send(t, { method: 'DELETE', path: '/communicationcategories/' }), 'a DELETE without categoryIds', 'missingParameter');
-}, { budget: 1 });
+test(
+  ['categories/delete-ids-required', 'errors/code-missing-parameter'],
+  'DELETE /communicationcategories/ without categoryIds is refused with 400',
+  async (t) => {
+    refused(
+      t,
+      'categories/delete-ids-required',
+      await send(t, { method: 'DELETE', path: '/communicationcategories/' }),
+      'a DELETE without categoryIds',
+      'missingParameter',
+    );
+  },
+  { budget: 1 },
+);
 
 test(
   ['categories/delete-ids-format', 'errors/code-invalid-parameter', 'errors/code-no-match'],
@@ -258,47 +543,93 @@ test(
   async (t) => {
     const { id } = await createCategory(t);
     for (const ids of ['abc', `${id};${id}`, `${id},x`, '1.5']) {
-      refused(t, 'categories/delete-ids-format', await send(t, { method: 'DELETE', path: '/communicationcategories/', query: { categoryIds: ids } }), `categoryIds=${ids}`, 'invalidParameter');
+      refused(
+        t,
+        'categories/delete-ids-format',
+        await send(t, { method: 'DELETE', path: '/communicationcategories/', query: { categoryIds: ids } }),
+        `categoryIds=${ids}`,
+        'invalidParameter',
+      );
     }
-    refused(t, 'categories/delete-ids-format', await send(t, { method: 'DELETE', path: '/communicationcategories/', query: { categoryIds: String(UNKNOWN_ID) } }), `categoryIds=${UNKNOWN_ID} (unknown)`, 'noMatch', [404]);
+    refused(
+      t,
+      'categories/delete-ids-format',
+      await send(t, {
+        method: 'DELETE',
+        path: '/communicationcategories/',
+        query: { categoryIds: String(UNKNOWN_ID) },
+      }),
+      `categoryIds=${UNKNOWN_ID} (unknown)`,
+      'noMatch',
+      [404],
+    );
     const still = await getCategory(t, id);
-    t.check(R('categories/delete-ids-format'), still.status === 200, { title: 'a refused DELETE removed the category', expected: 'HTTP 200', received: seen(still) });
+    t.check(R('categories/delete-ids-format'), still.status === 200, {
+      title: 'a refused DELETE removed the category',
+      expected: 'HTTP 200',
+      received: seen(still),
+    });
   },
   { budget: 8 },
 );
 
-test(['categories/delete-204'], 'DELETE /communicationcategories/?categoryIds=a,b answers 204 and deletes both', async (t) => {
-  const a = await createCategory(t);
-  const b = await createCategory(t);
-  const res = await send(t, { method: 'DELETE', path: '/communicationcategories/', query: { categoryIds: `${a.id},${b.id}` } });
-  accepted(t, 'categories/delete-204', res, `categoryIds=${a.id},${b.id}`, [204]);
-  for (const id of [a.id, b.id]) {
-    const got = await getCategory(t, id);
-    t.check(R('categories/delete-204'), got.status === 404, { title: `category ${id} still there`, expected: 'HTTP 404', received: seen(got) });
-  }
-}, { budget: 5 });
+test(
+  ['categories/delete-204'],
+  'DELETE /communicationcategories/?categoryIds=a,b answers 204 and deletes both',
+  async (t) => {
+    const a = await createCategory(t);
+    const b = await createCategory(t);
+    const res = await send(t, {
+      method: 'DELETE',
+      path: '/communicationcategories/',
+      query: { categoryIds: `${a.id},${b.id}` },
+    });
+    accepted(t, 'categories/delete-204', res, `categoryIds=${a.id},${b.id}`, [204]);
+    for (const id of [a.id, b.id]) {
+      const got = await getCategory(t, id);
+      t.check(R('categories/delete-204'), got.status === 404, {
+        title: `category ${id} still there`,
+        expected: 'HTTP 404',
+        received: seen(got),
+      });
+    }
+  },
+  { budget: 5 },
+);
 
-test(['categories/update-operation-enum'], 'PUT /communicationcategories/{id} refuses recipient and template items without ADD or DELETE', async (t) => {
-  const email = channelId(t, 'email');
-  const r = await createRecipient(t);
-  const set = await createTemplateSet(t, { channels: [email] });
-  const e = templateOf(t, set, email);
-  const { id } = await createCategory(t);
-  const recipient = { position: 'TO', recipientId: r.id };
-  const template = { commChannelName: 'Email', templateId: e.templateId, templatesetId: set.id };
-  const cases: Array<[string, Record<string, unknown>]> = [
-    ['a recipient item without operation', { recipients: [recipient] }],
-    ['a recipient item with operation MERGE', { recipients: [{ ...recipient, operation: 'MERGE' }] }],
-    ['a recipient item with operation "add"', { recipients: [{ ...recipient, operation: 'add' }] }],
-    ['a template item without operation', { templates: [template] }],
-    ['a template item with operation REPLACE', { templates: [{ ...template, operation: 'REPLACE' }] }],
-  ];
-  for (const [what, body] of cases) refused(t, 'categories/update-operation-enum', await putCategory(t, id, body), what);
-  const after = await getCategory(t, id);
-  t.check(R('categories/update-operation-enum'), (view(after).recipients ?? []).length === 0 && (view(after).templates ?? []).length === 0, {
-    title: 'a refused update changed the category', expected: 'no recipients and no templates', received: seen(after),
-  });
-}, { budget: 10 });
+test(
+  ['categories/update-operation-enum'],
+  'PUT /communicationcategories/{id} refuses recipient and template items without ADD or DELETE',
+  async (t) => {
+    const email = channelId(t, 'email');
+    const r = await createRecipient(t);
+    const set = await createTemplateSet(t, { channels: [email] });
+    const e = templateOf(t, set, email);
+    const { id } = await createCategory(t);
+    const recipient = { position: 'TO', recipientId: r.id };
+    const template = { commChannelName: 'Email', templateId: e.templateId, templatesetId: set.id };
+    const cases: Array<[string, Record<string, unknown>]> = [
+      ['a recipient item without operation', { recipients: [recipient] }],
+      ['a recipient item with operation MERGE', { recipients: [{ ...recipient, operation: 'MERGE' }] }],
+      ['a recipient item with operation "add"', { recipients: [{ ...recipient, operation: 'add' }] }],
+      ['a template item without operation', { templates: [template] }],
+      ['a template item with operation REPLACE', { templates: [{ ...template, operation: 'REPLACE' }] }],
+    ];
+    for (const [what, body] of cases)
+      refused(t, 'categories/update-operation-enum', await putCategory(t, id, body), what);
+    const after = await getCategory(t, id);
+    t.check(
+      R('categories/update-operation-enum'),
+      (view(after).recipients ?? []).length === 0 && (view(after).templates ?? []).length === 0,
+      {
+        title: 'a refused update changed the category',
+        expected: 'no recipients and no templates',
+        received: seen(after),
+      },
+    );
+  },
+  { budget: 10 },
+);
 
 /** The model of a category's recipients: recipient index → position. */
 type Members = Map<number, Position>;
@@ -314,7 +645,9 @@ async function compare(model: Members, real: Real, rule: string, after: string):
   const listed = (view(got).recipients ?? []).map((x) => `${String(x.recipientId)}:${String(x.position)}`).sort();
   const want = [...model].map(([i, p]) => `${real.recipients[i]}:${p}`).sort();
   real.t.check(R(rule), got.status === 200 && JSON.stringify(listed) === JSON.stringify(want), {
-    title: `recipients wrong after ${after}`, expected: `[${want.join(', ')}]`, received: `[${listed.join(', ')}] (${seen(got, 100)})`,
+    title: `recipients wrong after ${after}`,
+    expected: `[${want.join(', ')}]`,
+    received: `[${listed.join(', ')}] (${seen(got, 100)})`,
   });
 }
 
@@ -322,14 +655,19 @@ async function compare(model: Members, real: Real, rule: string, after: string):
 class AddRecipient implements fc.AsyncCommand<Members, Real> {
   /** What a failure prints (kept as data: counterexamples are stored as plain values). */
   readonly label: string;
-  constructor(readonly index: number, readonly position: Position) {
+  constructor(
+    readonly index: number,
+    readonly position: Position,
+  ) {
     this.label = this.toString();
   }
   check(): boolean {
     return true;
   }
   async run(model: Members, real: Real): Promise<void> {
-    const res = await putCategory(real.t, real.categoryId, { recipients: [{ operation: 'ADD', position: this.position, recipientId: real.recipients[this.index] }] });
+    const res = await putCategory(real.t, real.categoryId, {
+      recipients: [{ operation: 'ADD', position: this.position, recipientId: real.recipients[this.index] }],
+    });
     accepted(real.t, 'categories/update-add-merges', res, this.toString(), [204]);
     model.set(this.index, this.position);
     await compare(model, real, 'categories/update-add-merges', this.toString());
@@ -349,7 +687,9 @@ class DeleteRecipient implements fc.AsyncCommand<Members, Real> {
     return model.has(this.index);
   }
   async run(model: Members, real: Real): Promise<void> {
-    const res = await putCategory(real.t, real.categoryId, { recipients: [{ operation: 'DELETE', position: model.get(this.index), recipientId: real.recipients[this.index] }] });
+    const res = await putCategory(real.t, real.categoryId, {
+      recipients: [{ operation: 'DELETE', position: model.get(this.index), recipientId: real.recipients[this.index] }],
+    });
     accepted(real.t, 'categories/update-delete-removes', res, this.toString(), [204]);
     model.delete(this.index);
     await compare(model, real, 'categories/update-delete-removes', this.toString());
@@ -366,44 +706,77 @@ test(
     const recipients = [(await createRecipient(t)).id, (await createRecipient(t)).id];
     const index = fc.integer({ min: 0, max: recipients.length - 1 });
     const command = fc.oneof(
-      { arbitrary: fc.tuple(index, fc.constantFrom<Position>('TO', 'CC', 'BCC')).map(([i, p]): fc.AsyncCommand<Members, Real> => new AddRecipient(i, p)), weight: 2 },
+      {
+        arbitrary: fc
+          .tuple(index, fc.constantFrom<Position>('TO', 'CC', 'BCC'))
+          .map(([i, p]): fc.AsyncCommand<Members, Real> => new AddRecipient(i, p)),
+        weight: 2,
+      },
       { arbitrary: index.map((i): fc.AsyncCommand<Members, Real> => new DeleteRecipient(i)), weight: 1 },
     );
     // A plain array of commands (not fc.commands, whose replay metadata is not a plain value): the
     // shrunk counterexample is the list of command labels.
-    await t.property(fc.array(command, { minLength: 1, maxLength: 6 }), async (cmds) => {
-      const { id } = await createCategory(t);
-      await fc.asyncModelRun(() => ({ model: new Map() as Members, real: { t, categoryId: id, recipients } }), cmds);
-    }, { rule: R('categories/update-add-merges'), runs: Math.min(t.session.context.runs, 5) });
+    await t.property(
+      fc.array(command, { minLength: 1, maxLength: 6 }),
+      async (cmds) => {
+        const { id } = await createCategory(t);
+        await fc.asyncModelRun(() => ({ model: new Map() as Members, real: { t, categoryId: id, recipients } }), cmds);
+      },
+      { rule: R('categories/update-add-merges'), runs: Math.min(t.session.context.runs, 5) },
+    );
   },
   { budget: 2, budgetPerRun: 14 },
 );
 
-test(['categories/update-add-merges', 'categories/update-delete-removes'], 'step by step: a recipient ADDed again takes the new position; a template ADDed twice is held once; DELETE removes both', async (t) => {
-  const email = channelId(t, 'email');
-  const r = await createRecipient(t);
-  const set = await createTemplateSet(t, { channels: [email] });
-  const e = templateOf(t, set, email);
-  const { id } = await createCategory(t, { recipients: [{ position: 'TO', recipientId: r.id }] });
-  const merge = await putCategory(t, id, { recipients: [{ operation: 'ADD', position: 'BCC', recipientId: r.id }] });
-  const merged = (view(await getCategory(t, id)).recipients ?? []).filter((x) => x.recipientId === r.id).map((x) => x.position);
-  t.check(R('categories/update-add-merges'), merge.status === 204 && JSON.stringify(merged) === '["BCC"]', {
-    title: 'ADD of a recipient the category has did not merge', expected: 'HTTP 204 and the recipient listed once, at BCC', received: `HTTP ${merge.status}, positions ${JSON.stringify(merged)}`,
-  });
-  const drop = await putCategory(t, id, { recipients: [{ operation: 'DELETE', position: 'BCC', recipientId: r.id }] });
-  const left = (view(await getCategory(t, id)).recipients ?? []).filter((x) => x.recipientId === r.id).length;
-  t.check(R('categories/update-delete-removes'), drop.status === 204 && left === 0, { title: 'recipient DELETE not applied', expected: 'HTTP 204 and the recipient gone', received: `HTTP ${drop.status}, listed ${left} times` });
-  const item = { commChannelName: 'Email', templateId: e.templateId, templatesetId: set.id };
-  const count = async () => (view(await getCategory(t, id)).templates ?? []).filter((x) => x.templateId === e.templateId).length;
-  for (const round of [1, 2]) {
-    const res = await putCategory(t, id, { templates: [{ ...item, operation: 'ADD' }] });
+test(
+  ['categories/update-add-merges', 'categories/update-delete-removes'],
+  'step by step: a recipient ADDed again takes the new position; a template ADDed twice is held once; DELETE removes both',
+  async (t) => {
+    const email = channelId(t, 'email');
+    const r = await createRecipient(t);
+    const set = await createTemplateSet(t, { channels: [email] });
+    const e = templateOf(t, set, email);
+    const { id } = await createCategory(t, { recipients: [{ position: 'TO', recipientId: r.id }] });
+    const merge = await putCategory(t, id, { recipients: [{ operation: 'ADD', position: 'BCC', recipientId: r.id }] });
+    const merged = (view(await getCategory(t, id)).recipients ?? [])
+      .filter((x) => x.recipientId === r.id)
+      .map((x) => x.position);
+    t.check(R('categories/update-add-merges'), merge.status === 204 && JSON.stringify(merged) === '["BCC"]', {
+      title: 'ADD of a recipient the category has did not merge',
+      expected: 'HTTP 204 and the recipient listed once, at BCC',
+      received: `HTTP ${merge.status}, positions ${JSON.stringify(merged)}`,
+    });
+    const drop = await putCategory(t, id, {
+      recipients: [{ operation: 'DELETE', position: 'BCC', recipientId: r.id }],
+    });
+    const left = (view(await getCategory(t, id)).recipients ?? []).filter((x) => x.recipientId === r.id).length;
+    t.check(R('categories/update-delete-removes'), drop.status === 204 && left === 0, {
+      title: 'recipient DELETE not applied',
+      expected: 'HTTP 204 and the recipient gone',
+      received: `HTTP ${drop.status}, listed ${left} times`,
+    });
+    const item = { commChannelName: 'Email', templateId: e.templateId, templatesetId: set.id };
+    const count = async () =>
+      (view(await getCategory(t, id)).templates ?? []).filter((x) => x.templateId === e.templateId).length;
+    for (const round of [1, 2]) {
+      const res = await putCategory(t, id, { templates: [{ ...item, operation: 'ADD' }] });
+      const n = await count();
+      t.check(R('categories/update-add-merges'), res.status === 204 && n === 1, {
+        title: `template ADD #${round} not held once`,
+        expected: 'HTTP 204 and the template listed once',
+        received: `HTTP ${res.status}, listed ${n} times`,
+      });
+    }
+    const del = await putCategory(t, id, { templates: [{ ...item, operation: 'DELETE' }] });
     const n = await count();
-    t.check(R('categories/update-add-merges'), res.status === 204 && n === 1, { title: `template ADD #${round} not held once`, expected: 'HTTP 204 and the template listed once', received: `HTTP ${res.status}, listed ${n} times` });
-  }
-  const del = await putCategory(t, id, { templates: [{ ...item, operation: 'DELETE' }] });
-  const n = await count();
-  t.check(R('categories/update-delete-removes'), del.status === 204 && n === 0, { title: 'template DELETE not applied', expected: 'HTTP 204 and the template gone', received: `HTTP ${del.status}, listed ${n} times` });
-}, { budget: 14 });
+    t.check(R('categories/update-delete-removes'), del.status === 204 && n === 0, {
+      title: 'template DELETE not applied',
+      expected: 'HTTP 204 and the template gone',
+      received: `HTTP ${del.status}, listed ${n} times`,
+    });
+  },
+  { budget: 14 },
+);
 
 test(
   ['categories/update-204', 'categories/update-204-body-contradiction', 'errors/code-no-match'],
@@ -412,10 +785,24 @@ test(
     const { id } = await createCategory(t);
     const res = await putCategory(t, id, { subject: 'ChangedSubject', priority: 5 });
     accepted(t, 'categories/update-204', res, 'a valid update', [204]);
-    t.observe(R('categories/update-204-body-contradiction'), res.text ? `204 with a body (${res.contentType}): ${res.text.slice(0, 80)}` : '204 with no body');
+    t.observe(
+      R('categories/update-204-body-contradiction'),
+      res.text ? `204 with a body (${res.contentType}): ${res.text.slice(0, 80)}` : '204 with no body',
+    );
     const got = await getCategory(t, id);
-    t.check(R('categories/update-204'), view(got).subject === 'ChangedSubject' && view(got).priority === 5, { title: 'update not applied', expected: 'subject ChangedSubject, priority 5', received: seen(got) });
-    refused(t, 'categories/update-204', await putCategory(t, UNKNOWN_ID, { subject: 'Whatever' }), `an update of category ${UNKNOWN_ID}`, 'noMatch', [404]);
+    t.check(R('categories/update-204'), view(got).subject === 'ChangedSubject' && view(got).priority === 5, {
+      title: 'update not applied',
+      expected: 'subject ChangedSubject, priority 5',
+      received: seen(got),
+    });
+    refused(
+      t,
+      'categories/update-204',
+      await putCategory(t, UNKNOWN_ID, { subject: 'Whatever' }),
+      `an update of category ${UNKNOWN_ID}`,
+      'noMatch',
+      [404],
+    );
   },
   { budget: 5 },
 );
@@ -424,38 +811,84 @@ test(
   ['categories/search-fields-required', 'errors/code-missing-parameter', 'errors/code-invalid-parameter'],
   'GET /communicationcategories/search/ needs fields of recipient_count and channels',
   async (t) => {
-    refused(t, 'categories/search-fields-required', await send(t, { method: 'GET', path: '/communicationcategories/search/' }), 'a search without fields', 'missingParameter');
+    refused(
+      t,
+      'categories/search-fields-required',
+      await send(t, { method: 'GET', path: '/communicationcategories/search/' }),
+      'a search without fields',
+      'missingParameter',
+    );
     for (const fields of ['name', 'recipient_count,owner', 'RECIPIENT_COUNT']) {
-      refused(t, 'categories/search-fields-required', await send(t, { method: 'GET', path: '/communicationcategories/search/', query: { fields } }), `fields=${fields}`, 'invalidParameter');
+      refused(
+        t,
+        'categories/search-fields-required',
+        await send(t, { method: 'GET', path: '/communicationcategories/search/', query: { fields } }),
+        `fields=${fields}`,
+        'invalidParameter',
+      );
     }
     for (const fields of ['recipient_count', 'channels']) {
-      accepted(t, 'categories/search-fields-required', await send(t, { method: 'GET', path: '/communicationcategories/search/', query: { fields } }), `fields=${fields}`, [200]);
+      accepted(
+        t,
+        'categories/search-fields-required',
+        await send(t, { method: 'GET', path: '/communicationcategories/search/', query: { fields } }),
+        `fields=${fields}`,
+        [200],
+      );
     }
   },
   { readOnly: true, budget: 6 },
 );
 
-test(['categories/search-result'], 'GET /communicationcategories/search/?fields=recipient_count,channels gives counts and channel names per category', async (t) => {
-  const email = channelId(t, 'email');
-  const r1 = await createRecipient(t);
-  const r2 = await createRecipient(t);
-  const set = await createTemplateSet(t, { channels: [email] });
-  const e = templateOf(t, set, email);
-  const group = await postGroup(t, { groupName: groupName(t), recipientIds: [{ recipientId: r1.id }] });
-  const recipients: Array<Record<string, unknown>> = [{ position: 'TO', recipientId: r1.id }, { position: 'CC', recipientId: r2.id }];
-  if (group.id !== undefined) recipients.push({ position: 'BCC', recipientGroupId: group.id });
-  const { id, body } = await createCategory(t, { recipients, templates: [{ commChannelName: 'Email', templateId: e.templateId, templatesetId: set.id }] });
-  const res = await send(t, { method: 'GET', path: '/communicationcategories/search/', query: { fields: 'recipient_count,channels' } });
-  const items = (Array.isArray(res.json) ? res.json : [res.json]) as Array<Record<string, unknown> | undefined>;
-  const item = items.find((x) => x?.msgCategoryId === id);
-  t.check(R('categories/search-result'), res.status === 200 && !!item, { title: 'category not in the search result', expected: `HTTP 200 with msgCategoryId ${id}`, received: seen(res) });
-  const names = Array.isArray(item!.channelNames) ? (item!.channelNames as unknown[]) : [];
-  const groups = group.id === undefined ? 0 : 1;
-  t.check(R('categories/search-result'), item!.msgCategoryName === body.msgCategoryName && item!.recipientCount === 2 && item!.recipientGroupCount === groups
-    && names.includes('email') && names.every((n) => ['email', 'SMS', 'push notification'].includes(n as string)), {
-    title: 'search item wrong', expected: `msgCategoryName ${String(body.msgCategoryName)}, recipientCount 2, recipientGroupCount ${groups}, channelNames [email]`, received: JSON.stringify(item),
-  });
-}, { budget: 10 });
+test(
+  ['categories/search-result'],
+  'GET /communicationcategories/search/?fields=recipient_count,channels gives counts and channel names per category',
+  async (t) => {
+    const email = channelId(t, 'email');
+    const r1 = await createRecipient(t);
+    const r2 = await createRecipient(t);
+    const set = await createTemplateSet(t, { channels: [email] });
+    const e = templateOf(t, set, email);
+    const group = await postGroup(t, { groupName: groupName(t), recipientIds: [{ recipientId: r1.id }] });
+    const recipients: Array<Record<string, unknown>> = [
+      { position: 'TO', recipientId: r1.id },
+      { position: 'CC', recipientId: r2.id },
+    ];
+    if (group.id !== undefined) recipients.push({ position: 'BCC', recipientGroupId: group.id });
+    const { id, body } = await createCategory(t, {
+      recipients,
+      templates: [{ commChannelName: 'Email', templateId: e.templateId, templatesetId: set.id }],
+    });
+    const res = await send(t, {
+      method: 'GET',
+      path: '/communicationcategories/search/',
+      query: { fields: 'recipient_count,channels' },
+    });
+    const items = (Array.isArray(res.json) ? res.json : [res.json]) as Array<Record<string, unknown> | undefined>;
+    const item = items.find((x) => x?.msgCategoryId === id);
+    t.check(R('categories/search-result'), res.status === 200 && !!item, {
+      title: 'category not in the search result',
+      expected: `HTTP 200 with msgCategoryId ${id}`,
+      received: seen(res),
+    });
+    const names = Array.isArray(item!.channelNames) ? (item!.channelNames as unknown[]) : [];
+    const groups = group.id === undefined ? 0 : 1;
+    t.check(
+      R('categories/search-result'),
+      item!.msgCategoryName === body.msgCategoryName &&
+        item!.recipientCount === 2 &&
+        item!.recipientGroupCount === groups &&
+        names.includes('email') &&
+        names.every((n) => ['email', 'SMS', 'push notification'].includes(n as string)),
+      {
+        title: 'search item wrong',
+        expected: `msgCategoryName ${String(body.msgCategoryName)}, recipientCount 2, recipientGroupCount ${groups}, channelNames [email]`,
+        received: JSON.stringify(item),
+      },
+    );
+  },
+  { budget: 10 },
+);
 
 test(
   ['categories/unsubscribe', 'errors/code-no-match'],
@@ -463,29 +896,100 @@ test(
   async (t) => {
     const r1 = await createRecipient(t);
     const r2 = await createRecipient(t);
-    const { id } = await createCategory(t, { recipients: [{ position: 'TO', recipientId: r1.id }, { position: 'CC', recipientId: r2.id }] });
+    const { id } = await createCategory(t, {
+      recipients: [
+        { position: 'TO', recipientId: r1.id },
+        { position: 'CC', recipientId: r2.id },
+      ],
+    });
     const path = '/communicationcategories/unsubscribe/recipients';
-    const res = await send(t, { method: 'POST', path, json: { msgCategoryId: id, recipients: [{ recipientId: r1.id }] } });
+    const res = await send(t, {
+      method: 'POST',
+      path,
+      json: { msgCategoryId: id, recipients: [{ recipientId: r1.id }] },
+    });
     accepted(t, 'categories/unsubscribe', res, 'unsubscribing one recipient', [200]);
     const got = await getCategory(t, id);
     const ids = (view(got).recipients ?? []).map((x) => x.recipientId);
-    t.check(R('categories/unsubscribe'), !ids.includes(r1.id) && ids.includes(r2.id), { title: 'unsubscribe not applied', expected: `recipients without ${r1.id}, with ${r2.id}`, received: JSON.stringify(ids) });
-    refused(t, 'categories/unsubscribe', await send(t, { method: 'POST', path, json: { msgCategoryId: UNKNOWN_ID, recipients: [{ recipientId: r2.id }] } }), `msgCategoryId ${UNKNOWN_ID}`, 'noMatch', [404]);
-    refused(t, 'categories/unsubscribe', await send(t, { method: 'POST', path, json: { msgCategoryId: id } }), 'an unsubscribe without recipients');
-    refused(t, 'categories/unsubscribe', await send(t, { method: 'POST', path, json: { recipients: [{ recipientId: r2.id }] } }), 'an unsubscribe without msgCategoryId');
+    t.check(R('categories/unsubscribe'), !ids.includes(r1.id) && ids.includes(r2.id), {
+      title: 'unsubscribe not applied',
+      expected: `recipients without ${r1.id}, with ${r2.id}`,
+      received: JSON.stringify(ids),
+    });
+    refused(
+      t,
+      'categories/unsubscribe',
+      await send(t, {
+        method: 'POST',
+        path,
+        json: { msgCategoryId: UNKNOWN_ID, recipients: [{ recipientId: r2.id }] },
+      }),
+      `msgCategoryId ${UNKNOWN_ID}`,
+      'noMatch',
+      [404],
+    );
+    refused(
+      t,
+      'categories/unsubscribe',
+      await send(t, { method: 'POST', path, json: { msgCategoryId: id } }),
+      'an unsubscribe without recipients',
+    );
+    refused(
+      t,
+      'categories/unsubscribe',
+      await send(t, { method: 'POST', path, json: { recipients: [{ recipientId: r2.id }] } }),
+      'an unsubscribe without msgCategoryId',
+    );
   },
   { budget: 9 },
 );
 
-test(['categories/tenant-isolation', 'errors/code-no-match'], 'another tenant neither reads, updates, deletes nor lists a category', async (t) => {
-  if (!hasOtherTenant(t)) t.skip('needs the otherTenant principal (a second tenant)');
-  const { id } = await createCategory(t);
-  refused(t, 'categories/tenant-isolation', await getCategory(t, id, undefined, 'otherTenant'), 'another tenant\'s GET', 'noMatch', [404]);
-  refused(t, 'categories/tenant-isolation', await putCategory(t, id, { subject: 'Hijacked' }, 'otherTenant'), 'another tenant\'s PUT', 'noMatch', [404]);
-  refused(t, 'categories/tenant-isolation', await send(t, { method: 'DELETE', path: '/communicationcategories/', query: { categoryIds: id } }, 'otherTenant'), 'another tenant\'s DELETE', 'noMatch', [404]);
-  const list = await send(t, { method: 'GET', path: '/communicationcategories/' }, 'otherTenant');
-  const leaked = Array.isArray(list.json) && (list.json as Array<Record<string, unknown>>).some((x) => x?.msgCategoryId === id);
-  t.check(R('categories/tenant-isolation'), !leaked, { title: 'another tenant lists the category', severity: 'critical', expected: `no category ${id}`, received: seen(list) });
-  const still = await getCategory(t, id);
-  t.check(R('categories/tenant-isolation'), still.status === 200 && view(still).subject !== 'Hijacked', { title: 'the category changed after another tenant\'s requests', severity: 'critical', expected: 'HTTP 200, subject unchanged', received: seen(still) });
-}, { budget: 7 });
+test(
+  ['categories/tenant-isolation', 'errors/code-no-match'],
+  'another tenant neither reads, updates, deletes nor lists a category',
+  async (t) => {
+    if (!hasOtherTenant(t)) t.skip('needs the otherTenant principal (a second tenant)');
+    const { id } = await createCategory(t);
+    refused(
+      t,
+      'categories/tenant-isolation',
+      await getCategory(t, id, undefined, 'otherTenant'),
+      "another tenant's GET",
+      'noMatch',
+      [404],
+    );
+    refused(
+      t,
+      'categories/tenant-isolation',
+      await putCategory(t, id, { subject: 'Hijacked' }, 'otherTenant'),
+      "another tenant's PUT",
+      'noMatch',
+      [404],
+    );
+    refused(
+      t,
+      'categories/tenant-isolation',
+      await send(t, { method: 'DELETE', path: '/communicationcategories/', query: { categoryIds: id } }, 'otherTenant'),
+      "another tenant's DELETE",
+      'noMatch',
+      [404],
+    );
+    const list = await send(t, { method: 'GET', path: '/communicationcategories/' }, 'otherTenant');
+    const leaked =
+      Array.isArray(list.json) && (list.json as Array<Record<string, unknown>>).some((x) => x?.msgCategoryId === id);
+    t.check(R('categories/tenant-isolation'), !leaked, {
+      title: 'another tenant lists the category',
+      severity: 'critical',
+      expected: `no category ${id}`,
+      received: seen(list),
+    });
+    const still = await getCategory(t, id);
+    t.check(R('categories/tenant-isolation'), still.status === 200 && view(still).subject !== 'Hijacked', {
+      title: "the category changed after another tenant's requests",
+      severity: 'critical',
+      expected: 'HTTP 200, subject unchanged',
+      received: seen(still),
+    });
+  },
+  { budget: 7 },
+);

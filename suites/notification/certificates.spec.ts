@@ -1,7 +1,15 @@
 import fc from 'fast-check';
 import type { RuleContext } from '../engine/rule-test.ts';
 import {
-  R, accepted, certificateForm, hasOtherTenant, mentions, notificationTest as test, refused, seen, send,
+  R,
+  accepted,
+  certificateForm,
+  hasOtherTenant,
+  mentions,
+  notificationTest as test,
+  refused,
+  seen,
+  send,
 } from './notification-client.ts';
 import { certificateEmail, createCertificate, postCertificate } from './notification-resources.ts';
 
@@ -13,93 +21,252 @@ function listing(t: RuleContext, as?: 'otherTenant') {
 }
 
 function put(t: RuleContext, emailid: string, p: Parameters<typeof certificateForm>[0], as?: 'otherTenant') {
-  return send(t, { method: 'PUT', path: `/certificatestore/${encodeURIComponent(emailid)}`, form: certificateForm(p) }, as);
+  return send(
+    t,
+    { method: 'PUT', path: `/certificatestore/${encodeURIComponent(emailid)}`, form: certificateForm(p) },
+    as,
+  );
 }
 
 function del(t: RuleContext, emailid: string, as?: 'otherTenant') {
   return send(t, { method: 'DELETE', path: `/certificatestore/${encodeURIComponent(emailid)}` }, as);
 }
 
-test(['certificates/create-201-id'], 'POST /certificatestore/ answers 201 with an integer ID and the email ID is then listed', async (t) => {
-  const emailid = certificateEmail(t);
-  const res = await postCertificate(t, { fileName: `${t.prefix}.cer`, emailid, ownerid: `${t.prefix}owner` });
-  t.check(R('certificates/create-201-id'), res.status === 201 && Number.isSafeInteger(res.json), { title: 'certificate not stored with 201 and an integer ID', expected: 'HTTP 201 with a bare JSON integer', received: seen(res) });
-  const list = await listing(t);
-  t.check(R('certificates/create-201-id'), list.status === 200 && mentions(list, emailid), { title: 'the stored email ID is not listed', expected: `HTTP 200 naming ${emailid}`, received: seen(list) });
-}, { budget: 3 });
-
-test(['certificates/file-cer', 'errors/code-invalid-request-body-property'], 'POST /certificatestore/ with a file not ending in .cer is refused and stores nothing', async (t) => {
-  for (const name of ['cert.pem', 'cert.crt', 'cert.cer.txt', 'cer']) {
+test(
+  ['certificates/create-201-id'],
+  'POST /certificatestore/ answers 201 with an integer ID and the email ID is then listed',
+  async (t) => {
     const emailid = certificateEmail(t);
-    refused(t, 'certificates/file-cer', await postCertificate(t, { fileName: name, emailid, ownerid: `${t.prefix}owner` }), `a certificate file named ${name}`, 'invalidRequestBodyProperty');
+    const res = await postCertificate(t, { fileName: `${t.prefix}.cer`, emailid, ownerid: `${t.prefix}owner` });
+    t.check(R('certificates/create-201-id'), res.status === 201 && Number.isSafeInteger(res.json), {
+      title: 'certificate not stored with 201 and an integer ID',
+      expected: 'HTTP 201 with a bare JSON integer',
+      received: seen(res),
+    });
     const list = await listing(t);
-    t.check(R('certificates/file-cer'), !mentions(list, emailid), { title: 'a refused certificate was stored', expected: `no ${emailid}`, received: seen(list) });
-  }
-}, { budget: 8 });
+    t.check(R('certificates/create-201-id'), list.status === 200 && mentions(list, emailid), {
+      title: 'the stored email ID is not listed',
+      expected: `HTTP 200 naming ${emailid}`,
+      received: seen(list),
+    });
+  },
+  { budget: 3 },
+);
 
-test(['certificates/file-required'], 'POST /certificatestore/ without a file part, or with a JSON body, is refused', async (t) => {
-  refused(t, 'certificates/file-required', await postCertificate(t, { emailid: certificateEmail(t), ownerid: `${t.prefix}owner` }), 'a form without file');
-  const json = await send(t, { method: 'POST', path: '/certificatestore/', json: { emailid: certificateEmail(t), ownerid: `${t.prefix}owner`, file: 'MIIB' } });
-  refused(t, 'certificates/file-required', json, 'a JSON body');
-}, { budget: 2 });
+test(
+  ['certificates/file-cer', 'errors/code-invalid-request-body-property'],
+  'POST /certificatestore/ with a file not ending in .cer is refused and stores nothing',
+  async (t) => {
+    for (const name of ['cert.pem', 'cert.crt', 'cert.cer.txt', 'cer']) {
+      const emailid = certificateEmail(t);
+      refused(
+        t,
+        'certificates/file-cer',
+        await postCertificate(t, { fileName: name, emailid, ownerid: `${t.prefix}owner` }),
+        `a certificate file named ${name}`,
+        'invalidRequestBodyProperty',
+      );
+      const list = await listing(t);
+      t.check(R('certificates/file-cer'), !mentions(list, emailid), {
+        title: 'a refused certificate was stored',
+        expected: `no ${emailid}`,
+        received: seen(list),
+      });
+    }
+  },
+  { budget: 8 },
+);
 
-test(['certificates/email-id-required', 'errors/code-missing-request-body-property'], 'POST /certificatestore/ without emailid is refused', async (t) => {
-  refused(t, 'certificates/email-id-required', await postCertificate(t, { fileName: `${t.prefix}.cer`, ownerid: `${t.prefix}owner` }), 'a form without emailid', 'missingRequestBodyProperty');
-}, { budget: 1 });
+test(
+  ['certificates/file-required'],
+  'POST /certificatestore/ without a file part, or with a JSON body, is refused',
+  async (t) => {
+    refused(
+      t,
+      'certificates/file-required',
+      await postCertificate(t, { emailid: certificateEmail(t), ownerid: `${t.prefix}owner` }),
+      'a form without file',
+    );
+    const json = await send(t, {
+      method: 'POST',
+      path: '/certificatestore/',
+      json: { emailid: certificateEmail(t), ownerid: `${t.prefix}owner`, file: 'MIIB' },
+    });
+    refused(t, 'certificates/file-required', json, 'a JSON body');
+  },
+  { budget: 2 },
+);
 
-test(['certificates/owner-id-required', 'errors/code-missing-request-body-property'], 'POST /certificatestore/ without ownerid is refused', async (t) => {
-  refused(t, 'certificates/owner-id-required', await postCertificate(t, { fileName: `${t.prefix}.cer`, emailid: certificateEmail(t) }), 'a form without ownerid', 'missingRequestBodyProperty');
-}, { budget: 1 });
+test(
+  ['certificates/email-id-required', 'errors/code-missing-request-body-property'],
+  'POST /certificatestore/ without emailid is refused',
+  async (t) => {
+    refused(
+      t,
+      'certificates/email-id-required',
+      await postCertificate(t, { fileName: `${t.prefix}.cer`, ownerid: `${t.prefix}owner` }),
+      'a form without emailid',
+      'missingRequestBodyProperty',
+    );
+  },
+  { budget: 1 },
+);
 
-test(['certificates/owner-id-alphanumeric', 'errors/code-invalid-request-body-property'], 'an ownerid of letters and digits is taken, any other character refused (property)', async (t) => {
-  const cases = fc.oneof(
-    fc.stringMatching(/^[A-Za-z0-9]{1,10}$/).map((s) => ({ owner: `${t.prefix}${s}`, valid: true })),
-    fc.tuple(fc.stringMatching(/^[A-Za-z0-9]{0,5}$/), fc.constantFrom('-', ' ', '_', '.', '@', '!')).map(([s, c]) => ({ owner: `owner${c}${s}`, valid: false })),
-  );
-  for (const owner of ['owner-1', 'owner 1', 'owner_1']) {
-    refused(t, 'certificates/owner-id-alphanumeric', await postCertificate(t, { fileName: `${t.prefix}.cer`, emailid: certificateEmail(t), ownerid: owner }), `ownerid "${owner}"`, 'invalidRequestBodyProperty');
-  }
-  await t.property(cases, async ({ owner, valid }) => {
-    const res = await postCertificate(t, { fileName: `${t.prefix}.cer`, emailid: certificateEmail(t), ownerid: owner });
-    if (valid) accepted(t, 'certificates/owner-id-alphanumeric', res, `ownerid "${owner}"`, [201]);
-    else refused(t, 'certificates/owner-id-alphanumeric', res, `ownerid "${owner}"`, 'invalidRequestBodyProperty');
-  }, { rule: R('certificates/owner-id-alphanumeric'), runs: Math.min(t.session.context.runs, 8) });
-}, { budget: 3, budgetPerRun: 2 });
+test(
+  ['certificates/owner-id-required', 'errors/code-missing-request-body-property'],
+  'POST /certificatestore/ without ownerid is refused',
+  async (t) => {
+    refused(
+      t,
+      'certificates/owner-id-required',
+      await postCertificate(t, { fileName: `${t.prefix}.cer`, emailid: certificateEmail(t) }),
+      'a form without ownerid',
+      'missingRequestBodyProperty',
+    );
+  },
+  { budget: 1 },
+);
 
-test(['certificates/update', 'errors/code-no-match'], 'PUT /certificatestore/{emailid} replaces a stored certificate (200); an email ID without one answers 404', async (t) => {
-  const emailid = await createCertificate(t);
-  accepted(t, 'certificates/update', await put(t, emailid, { fileName: `${t.prefix}-new.cer`, content: '-----BEGIN CERTIFICATE-----\nbmV3\n-----END CERTIFICATE-----\n', ownerid: `${t.prefix}newowner` }), 'a replacement certificate', [200]);
-  const list = await listing(t);
-  t.check(R('certificates/update'), mentions(list, emailid), { title: 'the replaced certificate is no longer listed', expected: `${emailid} listed`, received: seen(list) });
-  refused(t, 'certificates/update', await put(t, certificateEmail(t), { fileName: `${t.prefix}.cer`, ownerid: `${t.prefix}owner` }), 'a PUT for an email ID without a certificate', 'noMatch', [404]);
-}, { budget: 5 });
+test(
+  ['certificates/owner-id-alphanumeric', 'errors/code-invalid-request-body-property'],
+  'an ownerid of letters and digits is taken, any other character refused (property)',
+  async (t) => {
+    const cases = fc.oneof(
+      fc.stringMatching(/^[A-Za-z0-9]{1,10}$/).map((s) => ({ owner: `${t.prefix}${s}`, valid: true })),
+      fc
+        .tuple(fc.stringMatching(/^[A-Za-z0-9]{0,5}$/), fc.constantFrom('-', ' ', '_', '.', '@', '!'))
+        .map(([s, c]) => ({ owner: `owner${c}${s}`, valid: false })),
+    );
+    for (const owner of ['owner-1', 'owner 1', 'owner_1']) {
+      refused(
+        t,
+        'certificates/owner-id-alphanumeric',
+        await postCertificate(t, { fileName: `${t.prefix}.cer`, emailid: certificateEmail(t), ownerid: owner }),
+        `ownerid "${owner}"`,
+        'invalidRequestBodyProperty',
+      );
+    }
+    await t.property(
+      cases,
+      async ({ owner, valid }) => {
+        const res = await postCertificate(t, {
+          fileName: `${t.prefix}.cer`,
+          emailid: certificateEmail(t),
+          ownerid: owner,
+        });
+        if (valid) accepted(t, 'certificates/owner-id-alphanumeric', res, `ownerid "${owner}"`, [201]);
+        else refused(t, 'certificates/owner-id-alphanumeric', res, `ownerid "${owner}"`, 'invalidRequestBodyProperty');
+      },
+      { rule: R('certificates/owner-id-alphanumeric'), runs: Math.min(t.session.context.runs, 8) },
+    );
+  },
+  { budget: 3, budgetPerRun: 2 },
+);
 
-test(['certificates/update-file-cer'], 'PUT /certificatestore/{emailid} without a .cer file or an alphanumeric ownerid is refused', async (t) => {
-  const emailid = await createCertificate(t);
-  const cases: Array<[string, Parameters<typeof certificateForm>[0]]> = [
-    ['no file', { ownerid: `${t.prefix}owner` }],
-    ['a .pem file', { fileName: 'cert.pem', ownerid: `${t.prefix}owner` }],
-    ['no ownerid', { fileName: `${t.prefix}.cer` }],
-    ['ownerid "owner-1"', { fileName: `${t.prefix}.cer`, ownerid: 'owner-1' }],
-  ];
-  for (const [what, p] of cases) refused(t, 'certificates/update-file-cer', await put(t, emailid, p), `a PUT with ${what}`);
-}, { budget: 6 });
+test(
+  ['certificates/update', 'errors/code-no-match'],
+  'PUT /certificatestore/{emailid} replaces a stored certificate (200); an email ID without one answers 404',
+  async (t) => {
+    const emailid = await createCertificate(t);
+    accepted(
+      t,
+      'certificates/update',
+      await put(t, emailid, {
+        fileName: `${t.prefix}-new.cer`,
+        content: '-----BEGIN CERTIFICATE-----\nbmV3\n-----END CERTIFICATE-----\n',
+        ownerid: `${t.prefix}newowner`,
+      }),
+      'a replacement certificate',
+      [200],
+    );
+    const list = await listing(t);
+    t.check(R('certificates/update'), mentions(list, emailid), {
+      title: 'the replaced certificate is no longer listed',
+      expected: `${emailid} listed`,
+      received: seen(list),
+    });
+    refused(
+      t,
+      'certificates/update',
+      await put(t, certificateEmail(t), { fileName: `${t.prefix}.cer`, ownerid: `${t.prefix}owner` }),
+      'a PUT for an email ID without a certificate',
+      'noMatch',
+      [404],
+    );
+  },
+  { budget: 5 },
+);
 
-test(['certificates/delete', 'errors/code-no-match'], 'DELETE /certificatestore/{emailid} removes the certificate; an email ID without one answers 404', async (t) => {
-  const emailid = await createCertificate(t);
-  accepted(t, 'certificates/delete', await del(t, emailid), 'deleting a stored certificate', [200]);
-  const list = await listing(t);
-  t.check(R('certificates/delete'), list.status === 200 && !mentions(list, emailid), { title: 'the deleted certificate is still listed', expected: `no ${emailid}`, received: seen(list) });
-  refused(t, 'certificates/delete', await del(t, emailid), 'deleting it a second time', 'noMatch', [404]);
-}, { budget: 5 });
+test(
+  ['certificates/update-file-cer'],
+  'PUT /certificatestore/{emailid} without a .cer file or an alphanumeric ownerid is refused',
+  async (t) => {
+    const emailid = await createCertificate(t);
+    const cases: Array<[string, Parameters<typeof certificateForm>[0]]> = [
+      ['no file', { ownerid: `${t.prefix}owner` }],
+      ['a .pem file', { fileName: 'cert.pem', ownerid: `${t.prefix}owner` }],
+      ['no ownerid', { fileName: `${t.prefix}.cer` }],
+      ['ownerid "owner-1"', { fileName: `${t.prefix}.cer`, ownerid: 'owner-1' }],
+    ];
+    for (const [what, p] of cases)
+      refused(t, 'certificates/update-file-cer', await put(t, emailid, p), `a PUT with ${what}`);
+  },
+  { budget: 6 },
+);
 
-test(['certificates/list-calling-tenant', 'errors/code-no-match'], 'another tenant neither lists, replaces nor deletes a stored certificate', async (t) => {
-  if (!hasOtherTenant(t)) t.skip('needs the otherTenant principal (a second tenant)');
-  const emailid = await createCertificate(t);
-  const other = await listing(t, 'otherTenant');
-  t.check(R('certificates/list-calling-tenant'), other.status === 200 && !mentions(other, emailid), { title: 'another tenant lists the email ID', severity: 'critical', expected: `HTTP 200 without ${emailid}`, received: seen(other) });
-  refused(t, 'certificates/list-calling-tenant', await put(t, emailid, { fileName: `${t.prefix}.cer`, ownerid: 'intruder' }, 'otherTenant'), 'another tenant\'s PUT', 'noMatch', [404]);
-  refused(t, 'certificates/list-calling-tenant', await del(t, emailid, 'otherTenant'), 'another tenant\'s DELETE', 'noMatch', [404]);
-  const mine = await listing(t);
-  t.check(R('certificates/list-calling-tenant'), mine.status === 200 && mentions(mine, emailid), { title: 'the certificate is gone after another tenant\'s requests', severity: 'critical', expected: `${emailid} listed`, received: seen(mine) });
-}, { budget: 6 });
+test(
+  ['certificates/delete', 'errors/code-no-match'],
+  'DELETE /certificatestore/{emailid} removes the certificate; an email ID without one answers 404',
+  async (t) => {
+    const emailid = await createCertificate(t);
+    accepted(t, 'certificates/delete', await del(t, emailid), 'deleting a stored certificate', [200]);
+    const list = await listing(t);
+    t.check(R('certificates/delete'), list.status === 200 && !mentions(list, emailid), {
+      title: 'the deleted certificate is still listed',
+      expected: `no ${emailid}`,
+      received: seen(list),
+    });
+    refused(t, 'certificates/delete', await del(t, emailid), 'deleting it a second time', 'noMatch', [404]);
+  },
+  { budget: 5 },
+);
+
+test(
+  ['certificates/list-calling-tenant', 'errors/code-no-match'],
+  'another tenant neither lists, replaces nor deletes a stored certificate',
+  async (t) => {
+    if (!hasOtherTenant(t)) t.skip('needs the otherTenant principal (a second tenant)');
+    const emailid = await createCertificate(t);
+    const other = await listing(t, 'otherTenant');
+    t.check(R('certificates/list-calling-tenant'), other.status === 200 && !mentions(other, emailid), {
+      title: 'another tenant lists the email ID',
+      severity: 'critical',
+      expected: `HTTP 200 without ${emailid}`,
+      received: seen(other),
+    });
+    refused(
+      t,
+      'certificates/list-calling-tenant',
+      await put(t, emailid, { fileName: `${t.prefix}.cer`, ownerid: 'intruder' }, 'otherTenant'),
+      "another tenant's PUT",
+      'noMatch',
+      [404],
+    );
+    refused(
+      t,
+      'certificates/list-calling-tenant',
+      await del(t, emailid, 'otherTenant'),
+      "another tenant's DELETE",
+      'noMatch',
+      [404],
+    );
+    const mine = await listing(t);
+    t.check(R('certificates/list-calling-tenant'), mine.status === 200 && mentions(mine, emailid), {
+      title: "the certificate is gone after another tenant's requests",
+      severity: 'critical',
+      expected: `${emailid} listed`,
+      received: seen(mine),
+    });
+  },
+  { budget: 6 },
+);

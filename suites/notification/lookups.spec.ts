@@ -1,7 +1,13 @@
 import type { HttpResponse } from '../engine/http-client.ts';
 import type { RuleContext } from '../engine/rule-test.ts';
 import {
-  R, fixturesOf, integersIn, mentionsInteger, notificationTest as test, seen, send,
+  R,
+  fixturesOf,
+  integersIn,
+  mentionsInteger,
+  notificationTest as test,
+  seen,
+  send,
 } from './notification-client.ts';
 
 // The lookups are declared only as "string": the suite looks for the documented names and for the
@@ -10,56 +16,117 @@ import {
 function describeShape(res: HttpResponse): string {
   const v = res.json;
   if (v === undefined) return `${res.contentType || 'no content type'} text`;
-  if (Array.isArray(v)) return `JSON array of ${v.length}${v.length ? `, items ${v[0] && typeof v[0] === 'object' ? `with fields ${Object.keys(v[0]).join(', ')}` : typeof v[0]}` : ''}`;
+  if (Array.isArray(v))
+    return `JSON array of ${v.length}${v.length ? `, items ${v[0] && typeof v[0] === 'object' ? `with fields ${Object.keys(v[0]).join(', ')}` : typeof v[0]}` : ''}`;
   return v && typeof v === 'object' ? `JSON object with fields ${Object.keys(v).join(', ')}` : `JSON ${typeof v}`;
 }
 
-test(['lookups/channels', 'general/record-fields-not-shown'], 'GET /communicationchannel/ lists EMAIL, SMS and PUSH with integer IDs', async (t) => {
-  const res = await send(t, { method: 'GET', path: '/communicationchannel/' });
-  const text = res.json !== undefined ? JSON.stringify(res.json) : res.text;
-  const missing = ['EMAIL', 'SMS', 'PUSH'].filter((n) => !new RegExp(n, 'i').test(text));
-  t.check(R('lookups/channels'), res.status === 200 && missing.length === 0 && integersIn(res.json).size >= 3, {
-    title: 'channels incomplete', expected: 'HTTP 200 naming EMAIL, SMS and PUSH with integer IDs', received: `${missing.length ? `missing ${missing.join(', ')} — ` : ''}${seen(res)}`,
-  });
-  const configured = Object.entries(fixturesOf(t).channels ?? {});
-  const unlisted = configured.filter(([, id]) => !mentionsInteger(res, id as number));
-  t.check(R('lookups/channels'), unlisted.length === 0, { title: 'configured channel IDs not listed', expected: configured.map(([k, v]) => `${k} ${String(v)}`).join(', '), received: `missing ${unlisted.map(([k]) => k).join(', ')}` });
-  t.observe(R('general/record-fields-not-shown'), `channel listing: ${describeShape(res)}`);
-}, { readOnly: true, budget: 1 });
+test(
+  ['lookups/channels', 'general/record-fields-not-shown'],
+  'GET /communicationchannel/ lists EMAIL, SMS and PUSH with integer IDs',
+  async (t) => {
+    const res = await send(t, { method: 'GET', path: '/communicationchannel/' });
+    const text = res.json !== undefined ? JSON.stringify(res.json) : res.text;
+    const missing = ['EMAIL', 'SMS', 'PUSH'].filter((n) => !new RegExp(n, 'i').test(text));
+    t.check(R('lookups/channels'), res.status === 200 && missing.length === 0 && integersIn(res.json).size >= 3, {
+      title: 'channels incomplete',
+      expected: 'HTTP 200 naming EMAIL, SMS and PUSH with integer IDs',
+      received: `${missing.length ? `missing ${missing.join(', ')} — ` : ''}${seen(res)}`,
+    });
+    const configured = Object.entries(fixturesOf(t).channels ?? {});
+    const unlisted = configured.filter(([, id]) => !mentionsInteger(res, id as number));
+    t.check(R('lookups/channels'), unlisted.length === 0, {
+      title: 'configured channel IDs not listed',
+      expected: configured.map(([k, v]) => `${k} ${String(v)}`).join(', '),
+      received: `missing ${unlisted.map(([k]) => k).join(', ')}`,
+    });
+    t.observe(R('general/record-fields-not-shown'), `channel listing: ${describeShape(res)}`);
+  },
+  { readOnly: true, budget: 1 },
+);
 
-test(['lookups/param-types', 'general/record-fields-not-shown'], 'GET /paramtype/ lists the parameter types with integer IDs', async (t) => {
-  const res = await send(t, { method: 'GET', path: '/paramtype/' });
-  const id = fixturesOf(t).paramTypeId;
-  t.check(R('lookups/param-types'), res.status === 200 && integersIn(res.json).size > 0 && (id === undefined || mentionsInteger(res, id)), {
-    title: 'parameter types not listed', expected: `HTTP 200 with integer type IDs${id !== undefined ? `, ${id} among them` : ''}`, received: seen(res),
-  });
-  t.observe(R('general/record-fields-not-shown'), `parameter types: ${describeShape(res)}`);
-}, { readOnly: true, budget: 1 });
+test(
+  ['lookups/param-types', 'general/record-fields-not-shown'],
+  'GET /paramtype/ lists the parameter types with integer IDs',
+  async (t) => {
+    const res = await send(t, { method: 'GET', path: '/paramtype/' });
+    const id = fixturesOf(t).paramTypeId;
+    t.check(
+      R('lookups/param-types'),
+      res.status === 200 && integersIn(res.json).size > 0 && (id === undefined || mentionsInteger(res, id)),
+      {
+        title: 'parameter types not listed',
+        expected: `HTTP 200 with integer type IDs${id !== undefined ? `, ${id} among them` : ''}`,
+        received: seen(res),
+      },
+    );
+    t.observe(R('general/record-fields-not-shown'), `parameter types: ${describeShape(res)}`);
+  },
+  { readOnly: true, budget: 1 },
+);
 
 /** Checks the ErrorMessage body the channel listing names for a non-success status. */
 function checkErrorMessage(t: RuleContext, res: HttpResponse, what: string): void {
   const body = (res.json ?? {}) as { message?: unknown; status?: unknown };
-  t.check(R('errors/channel-error-message'), res.status >= 400 && typeof body.message === 'string' && body.status === res.status, {
-    title: `${what}: no ErrorMessage body`, expected: `{message: string, status: ${res.status}}`, received: seen(res),
-  });
+  t.check(
+    R('errors/channel-error-message'),
+    res.status >= 400 && typeof body.message === 'string' && body.status === res.status,
+    {
+      title: `${what}: no ErrorMessage body`,
+      expected: `{message: string, status: ${res.status}}`,
+      received: seen(res),
+    },
+  );
 }
 
-test(['errors/channel-error-message'], 'a non-success answer of GET /communicationchannel/ carries an ErrorMessage (message, status)', async (t) => {
-  checkErrorMessage(t, await send(t, { method: 'GET', path: '/communicationchannel/' }, null), 'without a token');
-  checkErrorMessage(t, await send(t, { method: 'GET', path: '/communicationchannel/', headers: { authorization: 'Bearer not-a-jwt' } }, null), 'with a malformed token');
-  if (t.session.tokens.has('without:nose.ac')) checkErrorMessage(t, await send(t, { method: 'GET', path: '/communicationchannel/' }, 'without:nose.ac'), 'without nose.ac');
-}, { readOnly: true, budget: 3 });
+test(
+  ['errors/channel-error-message'],
+  'a non-success answer of GET /communicationchannel/ carries an ErrorMessage (message, status)',
+  async (t) => {
+    checkErrorMessage(t, await send(t, { method: 'GET', path: '/communicationchannel/' }, null), 'without a token');
+    checkErrorMessage(
+      t,
+      await send(
+        t,
+        { method: 'GET', path: '/communicationchannel/', headers: { authorization: 'Bearer not-a-jwt' } },
+        null,
+      ),
+      'with a malformed token',
+    );
+    if (t.session.tokens.has('without:nose.ac'))
+      checkErrorMessage(
+        t,
+        await send(t, { method: 'GET', path: '/communicationchannel/' }, 'without:nose.ac'),
+        'without nose.ac',
+      );
+  },
+  { readOnly: true, budget: 3 },
+);
 
-test(['general/plain-string-bodies', 'general/events-not-shown'], 'what the operations declared as plain "string" answer', async (t) => {
-  const paths = ['/recipient/addresstype', '/communicationchannel/', '/paramtype/', '/template/templatelistdetails', '/certificatestore/'];
-  const shapes: string[] = [];
-  for (const path of paths) {
-    const res = await send(t, { method: 'GET', path });
-    shapes.push(`GET ${path}: HTTP ${res.status}, ${describeShape(res)}`);
-  }
-  const search = await send(t, { method: 'POST', path: '/recipient/search', json: { name: `${t.prefix}nobody` } });
-  shapes.push(`POST /recipient/search: HTTP ${search.status}, ${describeShape(search)}`);
-  t.observe(R('general/plain-string-bodies'), shapes.join('; '));
-  const events = Object.keys(search.headers).filter((h) => /event|webhook|callback/i.test(h));
-  t.observe(R('general/events-not-shown'), `no event interface is documented; response headers mention none${events.length ? ` besides ${events.join(', ')}` : ''}`);
-}, { readOnly: true, budget: 6 });
+test(
+  ['general/plain-string-bodies', 'general/events-not-shown'],
+  'what the operations declared as plain "string" answer',
+  async (t) => {
+    const paths = [
+      '/recipient/addresstype',
+      '/communicationchannel/',
+      '/paramtype/',
+      '/template/templatelistdetails',
+      '/certificatestore/',
+    ];
+    const shapes: string[] = [];
+    for (const path of paths) {
+      const res = await send(t, { method: 'GET', path });
+      shapes.push(`GET ${path}: HTTP ${res.status}, ${describeShape(res)}`);
+    }
+    const search = await send(t, { method: 'POST', path: '/recipient/search', json: { name: `${t.prefix}nobody` } });
+    shapes.push(`POST /recipient/search: HTTP ${search.status}, ${describeShape(search)}`);
+    t.observe(R('general/plain-string-bodies'), shapes.join('; '));
+    const events = Object.keys(search.headers).filter((h) => /event|webhook|callback/i.test(h));
+    t.observe(
+      R('general/events-not-shown'),
+      `no event interface is documented; response headers mention none${events.length ? ` besides ${events.join(', ')}` : ''}`,
+    );
+  },
+  { readOnly: true, budget: 6 },
+);

@@ -10,7 +10,12 @@ export const SERVICE = 'notification' as const;
 export const R = (slug: string): string => `${SERVICE}/${slug}`;
 
 /** Declares a notification conformance test; rule slugs are relative to `notification/`. */
-export function notificationTest(rules: readonly string[], name: string, fn: (t: RuleContext) => Promise<void>, options: RuleTestOptions = {}): void {
+export function notificationTest(
+  rules: readonly string[],
+  name: string,
+  fn: (t: RuleContext) => Promise<void>,
+  options: RuleTestOptions = {},
+): void {
   ruleTest(SERVICE, rules.map(R), name, fn, options);
 }
 
@@ -36,21 +41,28 @@ export function fixturesOf(t: RuleContext): NotificationFixtures {
 /** An address type ID of the configuration, or a skip naming the missing key. */
 export function addressType(t: RuleContext, kind: keyof NonNullable<NotificationFixtures['addressTypes']>): number {
   const id = fixturesOf(t).addressTypes?.[kind];
-  if (!Number.isInteger(id)) t.skip(`the run configuration has no fixtures.notification.addressTypes.${kind} (the ${kind} address type ID of GET /recipient/addresstype, whose record shape the document does not show)`);
+  if (!Number.isInteger(id))
+    t.skip(
+      `the run configuration has no fixtures.notification.addressTypes.${kind} (the ${kind} address type ID of GET /recipient/addresstype, whose record shape the document does not show)`,
+    );
   return id as number;
 }
 
 /** A channel ID of the configuration, or a skip naming the missing key. */
 export function channelId(t: RuleContext, kind: keyof NonNullable<NotificationFixtures['channels']>): number {
   const id = fixturesOf(t).channels?.[kind];
-  if (!Number.isInteger(id)) t.skip(`the run configuration has no fixtures.notification.channels.${kind} (the ${kind} channel ID of GET /communicationchannel/, whose record shape the document does not show)`);
+  if (!Number.isInteger(id))
+    t.skip(
+      `the run configuration has no fixtures.notification.channels.${kind} (the ${kind} channel ID of GET /communicationchannel/, whose record shape the document does not show)`,
+    );
   return id as number;
 }
 
 /** The parameter type ID of the configuration, or a skip. */
 export function paramTypeId(t: RuleContext): number {
   const id = fixturesOf(t).paramTypeId;
-  if (!Number.isInteger(id)) t.skip('the run configuration has no fixtures.notification.paramTypeId (a type ID of GET /paramtype/)');
+  if (!Number.isInteger(id))
+    t.skip('the run configuration has no fixtures.notification.paramTypeId (a type ID of GET /paramtype/)');
   return id as number;
 }
 
@@ -113,23 +125,41 @@ export function send(t: RuleContext, req: HttpRequest, as?: SendOptions['as']): 
 }
 
 /** The multipart parts of a template set form: the templateInfo JSON text and the files. */
-export function templateForm(info: unknown, files: Array<{ name: string; content: string | Buffer }>, infoText?: string): FormPart[] {
-  const parts: FormPart[] = files.map((f) => ({ name: 'templateFiles', file: { filename: f.name, content: f.content, contentType: 'text/html' } }));
-  if (info !== undefined || infoText !== undefined) parts.push({ name: 'templateInfo', value: infoText ?? JSON.stringify(info) });
+export function templateForm(
+  info: unknown,
+  files: Array<{ name: string; content: string | Buffer }>,
+  infoText?: string,
+): FormPart[] {
+  const parts: FormPart[] = files.map((f) => ({
+    name: 'templateFiles',
+    file: { filename: f.name, content: f.content, contentType: 'text/html' },
+  }));
+  if (info !== undefined || infoText !== undefined)
+    parts.push({ name: 'templateInfo', value: infoText ?? JSON.stringify(info) });
   return parts;
 }
 
 /** The multipart parts of a certificate form (`undefined` leaves a part out). */
-export function certificateForm(p: { fileName?: string; content?: string; emailid?: string; ownerid?: string }): FormPart[] {
+export function certificateForm(p: {
+  fileName?: string;
+  content?: string;
+  emailid?: string;
+  ownerid?: string;
+}): FormPart[] {
   const parts: FormPart[] = [];
-  if (p.fileName !== undefined) parts.push({ name: 'file', file: { filename: p.fileName, content: p.content ?? CERTIFICATE_TEXT, contentType: 'application/pkix-cert' } });
+  if (p.fileName !== undefined)
+    parts.push({
+      name: 'file',
+      file: { filename: p.fileName, content: p.content ?? CERTIFICATE_TEXT, contentType: 'application/pkix-cert' },
+    });
   if (p.emailid !== undefined) parts.push({ name: 'emailid', value: p.emailid });
   if (p.ownerid !== undefined) parts.push({ name: 'ownerid', value: p.ownerid });
   return parts;
 }
 
 /** A syntactically plausible PEM certificate body (the service stores it; nothing verifies it here). */
-export const CERTIFICATE_TEXT = '-----BEGIN CERTIFICATE-----\nMIIBszCCAVmgAwIBAgIUConformanceSuiteTestCertificate0wCgYIKoZIzj0EAwIw\n-----END CERTIFICATE-----\n';
+export const CERTIFICATE_TEXT =
+  '-----BEGIN CERTIFICATE-----\nMIIBszCCAVmgAwIBAgIUConformanceSuiteTestCertificate0wCgYIKoZIzj0EAwIw\n-----END CERTIFICATE-----\n';
 
 /** Whether a body mentions a text: in its raw form or (for non-ASCII text) in its parsed JSON. */
 export function mentions(res: HttpResponse, text: string): boolean {
@@ -174,8 +204,15 @@ export type CodeSuffix = keyof typeof CODE_RULES;
 
 /** The status each generic code goes with. */
 const CODE_STATUS: Record<CodeSuffix, number> = {
-  invalidParameter: 400, invalidRequestBodyProperty: 400, missingParameter: 400, missingRequestBodyProperty: 400,
-  unauthorized: 401, forbidden: 403, noMatch: 404, conflict: 409, tooManyRequests: 429,
+  invalidParameter: 400,
+  invalidRequestBodyProperty: 400,
+  missingParameter: 400,
+  missingRequestBodyProperty: 400,
+  unauthorized: 401,
+  forbidden: 403,
+  noMatch: 404,
+  conflict: 409,
+  tooManyRequests: 429,
 };
 
 /** Whether a body carries the generic code (its shape is not shown: the code text is looked for anywhere). */
@@ -198,7 +235,14 @@ export function verifyCode(t: RuleContext, res: HttpResponse, suffix: CodeSuffix
 }
 
 /** Checks that input breaking `rule` is refused with one of `statuses` (400 by default) and, where declared, the code. */
-export function refused(t: RuleContext, rule: string, res: HttpResponse, what: string, code?: CodeSuffix, statuses: readonly number[] = [400]): void {
+export function refused(
+  t: RuleContext,
+  rule: string,
+  res: HttpResponse,
+  what: string,
+  code?: CodeSuffix,
+  statuses: readonly number[] = [400],
+): void {
   t.check(R(rule), statuses.includes(res.status), {
     title: `not refused: ${what}`,
     expected: `HTTP ${statuses.join(' or ')}${code ? ` (${code})` : ''} for ${what}`,
@@ -208,7 +252,13 @@ export function refused(t: RuleContext, rule: string, res: HttpResponse, what: s
 }
 
 /** Checks that valid input is accepted with one of `statuses`. */
-export function accepted(t: RuleContext, rule: string, res: HttpResponse, what: string, statuses: readonly number[]): void {
+export function accepted(
+  t: RuleContext,
+  rule: string,
+  res: HttpResponse,
+  what: string,
+  statuses: readonly number[],
+): void {
   t.check(R(rule), statuses.includes(res.status), {
     title: `valid input refused: ${what}`,
     expected: `HTTP ${statuses.join(' or ')} for ${what}`,
@@ -224,19 +274,40 @@ export function auditTime(ms: number): string {
 /** Whether a text is `yyyy-MM-dd HH:mm:ss` with field values in range. */
 export function isAuditTime(v: unknown): boolean {
   const m = typeof v === 'string' ? /^(\d{4})-(\d{2})-(\d{2}) (\d{2}):(\d{2}):(\d{2})$/.exec(v) : null;
-  return !!m && inRange(Number(m[2]), 1, 12) && inRange(Number(m[3]), 1, 31) && inRange(Number(m[4]), 0, 23) && inRange(Number(m[5]), 0, 59) && inRange(Number(m[6]), 0, 60);
+  return (
+    !!m &&
+    inRange(Number(m[2]), 1, 12) &&
+    inRange(Number(m[3]), 1, 31) &&
+    inRange(Number(m[4]), 0, 23) &&
+    inRange(Number(m[5]), 0, 59) &&
+    inRange(Number(m[6]), 0, 60)
+  );
 }
 
 /** Whether a text is `dd-MM-yyyy HH:mm:ss` with field values in range. */
 export function isBounceTime(v: unknown): boolean {
   const m = typeof v === 'string' ? /^(\d{2})-(\d{2})-(\d{4}) (\d{2}):(\d{2}):(\d{2})$/.exec(v) : null;
-  return !!m && inRange(Number(m[1]), 1, 31) && inRange(Number(m[2]), 1, 12) && inRange(Number(m[4]), 0, 23) && inRange(Number(m[5]), 0, 59) && inRange(Number(m[6]), 0, 60);
+  return (
+    !!m &&
+    inRange(Number(m[1]), 1, 31) &&
+    inRange(Number(m[2]), 1, 12) &&
+    inRange(Number(m[4]), 0, 23) &&
+    inRange(Number(m[5]), 0, 59) &&
+    inRange(Number(m[6]), 0, 60)
+  );
 }
 
 /** Whether a text is `HH:mm:ss-dd-MM-yyyy` with field values in range. */
 export function isSendTime(v: unknown): boolean {
   const m = typeof v === 'string' ? /^(\d{2}):(\d{2}):(\d{2})-(\d{2})-(\d{2})-(\d{4})$/.exec(v) : null;
-  return !!m && inRange(Number(m[1]), 0, 23) && inRange(Number(m[2]), 0, 59) && inRange(Number(m[3]), 0, 60) && inRange(Number(m[4]), 1, 31) && inRange(Number(m[5]), 1, 12);
+  return (
+    !!m &&
+    inRange(Number(m[1]), 0, 23) &&
+    inRange(Number(m[2]), 0, 59) &&
+    inRange(Number(m[3]), 0, 60) &&
+    inRange(Number(m[4]), 1, 31) &&
+    inRange(Number(m[5]), 1, 12)
+  );
 }
 
 function inRange(n: number, lo: number, hi: number): boolean {

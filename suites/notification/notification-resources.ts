@@ -1,7 +1,14 @@
 import type { HttpResponse } from '../engine/http-client.ts';
 import type { RuleContext, SendOptions } from '../engine/rule-test.ts';
 import {
-  addressType, certificateForm, exampleEmail, recipientName, seen, send, tag, templateForm,
+  addressType,
+  certificateForm,
+  exampleEmail,
+  recipientName,
+  seen,
+  send,
+  tag,
+  templateForm,
 } from './notification-client.ts';
 
 type As = SendOptions['as'];
@@ -21,7 +28,12 @@ export function createdId(res: HttpResponse): number | undefined {
 
 /** Tracks a recipient for deletion; returns the function that marks it deleted by the test itself. */
 export function trackRecipient(t: RuleContext, id: number, as?: As): () => void {
-  return t.track({ kind: 'recipient', id: String(id), label: as ? `recipient of ${as}` : undefined, cleanup: () => remove(t, { method: 'DELETE', path: `/recipient/${id}` }, as, `recipient ${id}`) });
+  return t.track({
+    kind: 'recipient',
+    id: String(id),
+    label: as ? `recipient of ${as}` : undefined,
+    cleanup: () => remove(t, { method: 'DELETE', path: `/recipient/${id}` }, as, `recipient ${id}`),
+  });
 }
 
 /** POST /recipient/ as it is, tracking whatever it created. */
@@ -42,7 +54,10 @@ export interface CreatedRecipient {
  * Creates a recipient with one personal email address for a test that needs one; a refusal ends
  * the test as skipped (creation itself is judged by recipients/create-201-id).
  */
-export async function createRecipient(t: RuleContext, opts: { name?: string; email?: string; details?: unknown[]; as?: As } = {}): Promise<CreatedRecipient> {
+export async function createRecipient(
+  t: RuleContext,
+  opts: { name?: string; email?: string; details?: unknown[]; as?: As } = {},
+): Promise<CreatedRecipient> {
   const name = opts.name ?? recipientName(t);
   const email = opts.email ?? exampleEmail(t, 'rcp');
   const details = opts.details ?? [{ address: email, addresstypeid: addressType(t, 'email') }];
@@ -65,23 +80,35 @@ export function groupIdFrom(json: unknown, name?: string): number | undefined {
     return undefined;
   };
   if (Array.isArray(json)) {
-    const item = json.find((x) => x && typeof x === 'object' && name !== undefined && Object.values(x as object).includes(name));
+    const item = json.find(
+      (x) => x && typeof x === 'object' && name !== undefined && Object.values(x as object).includes(name),
+    );
     return item ? idOf(item as Record<string, unknown>) : undefined;
   }
   if (json && typeof json === 'object') {
     const o = json as Record<string, unknown>;
-    if (name === undefined || Object.values(o).includes(name) || !Object.values(o).some((v) => typeof v === 'string')) return idOf(o);
+    if (name === undefined || Object.values(o).includes(name) || !Object.values(o).some((v) => typeof v === 'string'))
+      return idOf(o);
   }
   return undefined;
 }
 
 /** Tracks a recipient group for deletion. */
 export function trackGroup(t: RuleContext, id: number, as?: As): () => void {
-  return t.track({ kind: 'recipient group', id: String(id), cleanup: () => remove(t, { method: 'DELETE', path: `/recipient/recipientgroup/${id}` }, as, `recipient group ${id}`) });
+  return t.track({
+    kind: 'recipient group',
+    id: String(id),
+    cleanup: () =>
+      remove(t, { method: 'DELETE', path: `/recipient/recipientgroup/${id}` }, as, `recipient group ${id}`),
+  });
 }
 
 /** POST /recipient/recipientgroup as it is; a created group is tracked when its ID can be found. */
-export async function postGroup(t: RuleContext, body: Record<string, unknown>, as?: As): Promise<{ res: HttpResponse; id?: number }> {
+export async function postGroup(
+  t: RuleContext,
+  body: Record<string, unknown>,
+  as?: As,
+): Promise<{ res: HttpResponse; id?: number }> {
   const res = await send(t, { method: 'POST', path: '/recipient/recipientgroup', json: body }, as);
   if (res.status < 200 || res.status >= 300) return { res };
   const name = typeof body.groupName === 'string' ? body.groupName : undefined;
@@ -92,9 +119,16 @@ export async function postGroup(t: RuleContext, body: Record<string, unknown>, a
   }
   if (id !== undefined) trackGroup(t, id, as);
   else {
-    t.track({ kind: 'recipient group', id: name ?? '?', label: 'ID not found in the undocumented answers', cleanup: async () => {
-      throw new Error(`recipient group "${name}" cannot be deleted: neither its create answer nor the search shows its ID`);
-    } });
+    t.track({
+      kind: 'recipient group',
+      id: name ?? '?',
+      label: 'ID not found in the undocumented answers',
+      cleanup: async () => {
+        throw new Error(
+          `recipient group "${name}" cannot be deleted: neither its create answer nor the search shows its ID`,
+        );
+      },
+    });
   }
   return { res, id };
 }
@@ -113,22 +147,51 @@ export function groupName(t: RuleContext, label = 'group'): string {
  * Creates a recipient group and finds its ID, best effort: the create answer is declared only as
  * "string", so a deployment whose answers show no recognisable ID ends the test as skipped.
  */
-export async function createGroup(t: RuleContext, opts: { name?: string; members?: number[]; as?: As } = {}): Promise<CreatedGroup> {
+export async function createGroup(
+  t: RuleContext,
+  opts: { name?: string; members?: number[]; as?: As } = {},
+): Promise<CreatedGroup> {
   const name = opts.name ?? groupName(t);
-  const { res, id } = await postGroup(t, { groupName: name, recipientIds: (opts.members ?? []).map((recipientId) => ({ recipientId })) }, opts.as);
-  if (res.status < 200 || res.status >= 300) t.skip(`could not create a recipient group (${seen(res, 160)}); judged by groups/create-200`);
-  if (id === undefined) t.skip('the group ID is needed, but neither the create answer nor the search (both declared only as "string") shows it in a recognised field (groupId, recipientGroupId, id)');
+  const { res, id } = await postGroup(
+    t,
+    { groupName: name, recipientIds: (opts.members ?? []).map((recipientId) => ({ recipientId })) },
+    opts.as,
+  );
+  if (res.status < 200 || res.status >= 300)
+    t.skip(`could not create a recipient group (${seen(res, 160)}); judged by groups/create-200`);
+  if (id === undefined)
+    t.skip(
+      'the group ID is needed, but neither the create answer nor the search (both declared only as "string") shows it in a recognised field (groupId, recipientGroupId, id)',
+    );
   return { id, name };
 }
 
 /** Tracks a category for deletion. */
 export function trackCategory(t: RuleContext, id: number, as?: As): () => void {
-  return t.track({ kind: 'communication category', id: String(id), cleanup: () => remove(t, { method: 'DELETE', path: '/communicationcategories/', query: { categoryIds: id } }, as, `category ${id}`) });
+  return t.track({
+    kind: 'communication category',
+    id: String(id),
+    cleanup: () =>
+      remove(
+        t,
+        { method: 'DELETE', path: '/communicationcategories/', query: { categoryIds: id } },
+        as,
+        `category ${id}`,
+      ),
+  });
 }
 
 /** A valid CreateCommunicationCategory with a run-unique alphanumeric name and no recipients. */
 export function categoryBody(t: RuleContext, over: Record<string, unknown> = {}): Record<string, unknown> {
-  return { from: `${t.prefix}app`, msgCategoryName: `${t.prefix}cat${tag()}`, priority: 3, subject: 'ConformanceSubject', recipients: [], templates: [], ...over };
+  return {
+    from: `${t.prefix}app`,
+    msgCategoryName: `${t.prefix}cat${tag()}`,
+    priority: 3,
+    subject: 'ConformanceSubject',
+    recipients: [],
+    templates: [],
+    ...over,
+  };
 }
 
 /** POST /communicationcategories/ as it is, tracking what it created. */
@@ -140,17 +203,26 @@ export async function postCategory(t: RuleContext, body: unknown, as?: As): Prom
 }
 
 /** Creates a category for a test that needs one; a refusal ends the test as skipped. */
-export async function createCategory(t: RuleContext, over: Record<string, unknown> = {}, as?: As): Promise<{ id: number; body: Record<string, unknown> }> {
+export async function createCategory(
+  t: RuleContext,
+  over: Record<string, unknown> = {},
+  as?: As,
+): Promise<{ id: number; body: Record<string, unknown> }> {
   const body = categoryBody(t, over);
   const res = await postCategory(t, body, as);
   const id = createdId(res);
-  if (id === undefined) t.skip(`could not create a communication category (${seen(res, 160)}); judged by categories/create-201-id`);
+  if (id === undefined)
+    t.skip(`could not create a communication category (${seen(res, 160)}); judged by categories/create-201-id`);
   return { id, body };
 }
 
 /** Tracks a template set for deletion. */
 export function trackTemplateSet(t: RuleContext, id: number, as?: As): () => void {
-  return t.track({ kind: 'template set', id: String(id), cleanup: () => remove(t, { method: 'DELETE', path: `/template/${id}` }, as, `template set ${id}`) });
+  return t.track({
+    kind: 'template set',
+    id: String(id),
+    cleanup: () => remove(t, { method: 'DELETE', path: `/template/${id}` }, as, `template set ${id}`),
+  });
 }
 
 /** One template of a CreateTemplate answer. */
@@ -167,7 +239,11 @@ export function createdSetId(res: HttpResponse): number | undefined {
 }
 
 /** POST /template/ with a form as it is, tracking the set it created. */
-export async function postTemplateSet(t: RuleContext, form: ReturnType<typeof templateForm>, as?: As): Promise<HttpResponse> {
+export async function postTemplateSet(
+  t: RuleContext,
+  form: ReturnType<typeof templateForm>,
+  as?: As,
+): Promise<HttpResponse> {
   const res = await send(t, { method: 'POST', path: '/template/', form }, as);
   const id = createdSetId(res);
   if (id !== undefined) trackTemplateSet(t, id, as);
@@ -209,31 +285,54 @@ export async function createTemplateSet(
   });
   const info: Record<string, unknown> = {
     templatesetName: name,
-    templateChannelAndFile: opts.channels.map((ch, i) => ({ communicationChannel: ch, fileName: files[i].name, operation: 'ADD' })),
+    templateChannelAndFile: opts.channels.map((ch, i) => ({
+      communicationChannel: ch,
+      fileName: files[i].name,
+      operation: 'ADD',
+    })),
   };
   if (opts.params) info.templateParam = opts.params;
   const res = await postTemplateSet(t, templateForm(info, files), opts.as);
   const id = createdSetId(res);
   if (id === undefined) t.skip(`could not create a template set (${seen(res, 160)}); judged by templates/create-201`);
   const list = (res.json as { templateList?: unknown }).templateList;
-  const templates = (Array.isArray(list) ? list : []).filter((x): x is CreatedTemplate => !!x && Number.isSafeInteger((x as CreatedTemplate).templateId));
+  const templates = (Array.isArray(list) ? list : []).filter(
+    (x): x is CreatedTemplate => !!x && Number.isSafeInteger((x as CreatedTemplate).templateId),
+  );
   return { id, name, templates, contents };
 }
 
 /** The template of a created set for a channel ID. */
 export function templateOf(t: RuleContext, set: CreatedSet, channel: number): CreatedTemplate {
-  const found = set.templates.find((x) => x.commChannelId === channel) ?? (set.templates.length === 1 ? set.templates[0] : undefined);
-  if (!found) t.skip(`the CreateTemplate answer names no template of channel ${channel}; judged by templates/create-201`);
+  const found =
+    set.templates.find((x) => x.commChannelId === channel) ??
+    (set.templates.length === 1 ? set.templates[0] : undefined);
+  if (!found)
+    t.skip(`the CreateTemplate answer names no template of channel ${channel}; judged by templates/create-201`);
   return found;
 }
 
 /** Tracks a stored certificate for deletion. */
 export function trackCertificate(t: RuleContext, emailid: string, as?: As): () => void {
-  return t.track({ kind: 'certificate', id: emailid, cleanup: () => remove(t, { method: 'DELETE', path: `/certificatestore/${encodeURIComponent(emailid)}` }, as, `certificate ${emailid}`) });
+  return t.track({
+    kind: 'certificate',
+    id: emailid,
+    cleanup: () =>
+      remove(
+        t,
+        { method: 'DELETE', path: `/certificatestore/${encodeURIComponent(emailid)}` },
+        as,
+        `certificate ${emailid}`,
+      ),
+  });
 }
 
 /** POST /certificatestore/ as it is, tracking a stored certificate. */
-export async function postCertificate(t: RuleContext, p: Parameters<typeof certificateForm>[0], as?: As): Promise<HttpResponse> {
+export async function postCertificate(
+  t: RuleContext,
+  p: Parameters<typeof certificateForm>[0],
+  as?: As,
+): Promise<HttpResponse> {
   const res = await send(t, { method: 'POST', path: '/certificatestore/', form: certificateForm(p) }, as);
   if (res.status >= 200 && res.status < 300 && p.emailid) trackCertificate(t, p.emailid, as);
   return res;
@@ -248,14 +347,22 @@ export function certificateEmail(t: RuleContext): string {
 export async function createCertificate(t: RuleContext, as?: As): Promise<string> {
   const emailid = certificateEmail(t);
   const res = await postCertificate(t, { fileName: `${t.prefix}.cer`, emailid, ownerid: `${t.prefix}owner` }, as);
-  if (res.status !== 201) t.skip(`could not store a certificate (${seen(res, 160)}); judged by certificates/create-201-id`);
+  if (res.status !== 201)
+    t.skip(`could not store a certificate (${seen(res, 160)}); judged by certificates/create-201-id`);
   return emailid;
 }
 
 /** Tracks an address the suite caused to bounce, so that it is removed from the blacklist again. */
 export function trackBounce(t: RuleContext, address: string, as?: As): () => void {
   return t.track({
-    kind: 'bounced address', id: address,
-    cleanup: () => remove(t, { method: 'DELETE', path: '/communicationcategories/bouncedEmailIds', json: { emailList: [address] } }, as, `bounced address ${address}`),
+    kind: 'bounced address',
+    id: address,
+    cleanup: () =>
+      remove(
+        t,
+        { method: 'DELETE', path: '/communicationcategories/bouncedEmailIds', json: { emailList: [address] } },
+        as,
+        `bounced address ${address}`,
+      ),
   });
 }

@@ -27,7 +27,9 @@ const QUERY_VALUES: Record<string, string> = {
 export async function operationProbes(t: RuleContext): Promise<OperationProbe[]> {
   const doc = await contractOf('notification');
   return listOperations(doc).map(({ operationId, method, path, operation }) => {
-    const concrete = path.replace(/\{emailid\}/g, encodeURIComponent(`${t.prefix}_nocert@example.com`)).replace(/\{[^}]+\}/g, String(UNKNOWN_ID));
+    const concrete = path
+      .replace(/\{emailid\}/g, encodeURIComponent(`${t.prefix}_nocert@example.com`))
+      .replace(/\{[^}]+\}/g, String(UNKNOWN_ID));
     const query: Record<string, string> = {};
     for (const p of (operation.parameters ?? []) as Array<{ in?: string; name?: string; required?: boolean }>) {
       if (p.in === 'query' && p.required && p.name) query[p.name] = QUERY_VALUES[p.name] ?? 'x';

@@ -5,7 +5,17 @@ import type { RuleContext } from '../engine/rule-test.ts';
 import { contractOf } from '../engine/schemas.ts';
 import { awaitAuditEntry, entriesOf, lists, searchAudit, type AuditEntry } from './audit-search.ts';
 import {
-  R, UNKNOWN_ID, accepted, exampleEmail, hasOtherTenant, homeTenant, isAuditTime, notificationTest as test, refused, seen, send,
+  R,
+  UNKNOWN_ID,
+  accepted,
+  exampleEmail,
+  hasOtherTenant,
+  homeTenant,
+  isAuditTime,
+  notificationTest as test,
+  refused,
+  seen,
+  send,
 } from './notification-client.ts';
 import { createCategory, createRecipient } from './notification-resources.ts';
 
@@ -14,7 +24,13 @@ import { createCategory, createRecipient } from './notification-resources.ts';
 
 /** A valid PublishEmailContent without a category, to a fresh example.com address. */
 function message(t: RuleContext, over: Record<string, unknown> = {}): Record<string, unknown> {
-  return { body: { message: 'Conformance suite message' }, recipientsTo: exampleEmail(t, 'pub'), from: `${t.prefix}`, subject: 'ConformanceSubject', ...over };
+  return {
+    body: { message: 'Conformance suite message' },
+    recipientsTo: exampleEmail(t, 'pub'),
+    from: `${t.prefix}`,
+    subject: 'ConformanceSubject',
+    ...over,
+  };
 }
 
 function publish(t: RuleContext, body: unknown) {
@@ -23,7 +39,12 @@ function publish(t: RuleContext, body: unknown) {
 
 /** A broadcast of one message to the tenant's admins (the fewest members a broadcast reaches). */
 function broadcast(t: RuleContext, content: unknown) {
-  return send(t, { method: 'POST', path: '/broadcastEmails', query: { broadcastType: 'tenantAdminsOnly' }, form: [{ name: 'messageData', value: JSON.stringify(content) }] });
+  return send(t, {
+    method: 'POST',
+    path: '/broadcastEmails',
+    query: { broadcastType: 'tenantAdminsOnly' },
+    form: [{ name: 'messageData', value: JSON.stringify(content) }],
+  });
 }
 
 async function publishSchema(field: string): Promise<JsonSchema> {
@@ -32,29 +53,72 @@ async function publishSchema(field: string): Promise<JsonSchema> {
 }
 
 /** Checks that every entry of an audit answer satisfies `keep`, and whether `mine` is among them. */
-function filtered(entries: AuditEntry[], keep: (e: AuditEntry) => boolean, address: string): { all: boolean; found: boolean } {
+function filtered(
+  entries: AuditEntry[],
+  keep: (e: AuditEntry) => boolean,
+  address: string,
+): { all: boolean; found: boolean } {
   return { all: entries.every(keep), found: entries.some((e) => lists(e, 'emails', address)) };
 }
 
 test(
   [
-    'publish/success-204', 'publish/success-204-body-contradiction', 'publish/placeholder-keys', 'publish/from-charset', 'publish/priority-values',
-    'publish/email-only-without-category', 'audit/search-range', 'audit/response-fields', 'audit/response-time-format', 'audit/status-values',
-    'audit/filter-status', 'audit/filter-from-app', 'audit/filter-from-user',
+    'publish/success-204',
+    'publish/success-204-body-contradiction',
+    'publish/placeholder-keys',
+    'publish/from-charset',
+    'publish/priority-values',
+    'publish/email-only-without-category',
+    'audit/search-range',
+    'audit/response-fields',
+    'audit/response-time-format',
+    'audit/status-values',
+    'audit/filter-status',
+    'audit/filter-from-app',
+    'audit/filter-from-user',
   ],
   'a publish without a category answers 204 and its audit entry is found, filtered and shaped as documented',
   async (t) => {
     const to = exampleEmail(t, 'audit');
-    const res = await publish(t, message(t, { recipientsTo: to, from: `${t.prefix}_sender.x-y`, priority: 1, body: { message: 'Hello {{name}}', name: 'Ada', orderNo: '42' } }));
-    t.verify(R('publish/placeholder-keys'), res.status === 204, { title: 'placeholder keys in body refused', expected: 'HTTP 204 with body keys besides message', received: seen(res) });
-    t.verify(R('publish/from-charset'), res.status === 204, { title: 'a from of letters, digits, _, . and - refused', expected: 'HTTP 204', received: seen(res) });
-    t.verify(R('publish/priority-values'), res.status === 204, { title: 'priority 1 refused', expected: 'HTTP 204', received: seen(res) });
-    t.check(R('publish/success-204'), res.status === 204, { title: 'valid publish not answered 204', expected: 'HTTP 204', received: seen(res) });
-    t.observe(R('publish/success-204-body-contradiction'), res.text ? `204 with a body (${res.contentType}): ${res.text.slice(0, 80)}` : '204 with no body');
+    const res = await publish(
+      t,
+      message(t, {
+        recipientsTo: to,
+        from: `${t.prefix}_sender.x-y`,
+        priority: 1,
+        body: { message: 'Hello {{name}}', name: 'Ada', orderNo: '42' },
+      }),
+    );
+    t.verify(R('publish/placeholder-keys'), res.status === 204, {
+      title: 'placeholder keys in body refused',
+      expected: 'HTTP 204 with body keys besides message',
+      received: seen(res),
+    });
+    t.verify(R('publish/from-charset'), res.status === 204, {
+      title: 'a from of letters, digits, _, . and - refused',
+      expected: 'HTTP 204',
+      received: seen(res),
+    });
+    t.verify(R('publish/priority-values'), res.status === 204, {
+      title: 'priority 1 refused',
+      expected: 'HTTP 204',
+      received: seen(res),
+    });
+    t.check(R('publish/success-204'), res.status === 204, {
+      title: 'valid publish not answered 204',
+      expected: 'HTTP 204',
+      received: seen(res),
+    });
+    t.observe(
+      R('publish/success-204-body-contradiction'),
+      res.text ? `204 with a body (${res.contentType}): ${res.text.slice(0, 80)}` : '204 with no body',
+    );
 
     const { entry, res: search } = await awaitAuditEntry(t, to);
     t.check(R('audit/search-range'), search.status === 200 && Array.isArray(search.json) && !!entry, {
-      title: 'the published message is not found in the range', expected: `an AuditResponse listing ${to} under emails`, received: seen(search),
+      title: 'the published message is not found in the range',
+      expected: `an AuditResponse listing ${to} under emails`,
+      received: seen(search),
     });
     const e = entry!;
     await matchesSchema(t, R('audit/response-fields'), e, 'AuditResponse', 'the audit entry');
@@ -67,60 +131,142 @@ test(
       ...arrays.filter((k) => !Array.isArray(e[k]) || !(e[k] as unknown[]).every((x) => typeof x === 'string')),
     ];
     t.verify(R('audit/response-fields'), missing.length === 0 && (!tenant || e.tenant === tenant), {
-      title: 'AuditResponse fields missing or wrong', expected: `all documented fields; tenant ${tenant ?? '(the caller\'s)'}`, received: `missing/wrong: ${missing.join(', ') || '-'}; tenant ${JSON.stringify(e.tenant)}`,
+      title: 'AuditResponse fields missing or wrong',
+      expected: `all documented fields; tenant ${tenant ?? "(the caller's)"}`,
+      received: `missing/wrong: ${missing.join(', ') || '-'}; tenant ${JSON.stringify(e.tenant)}`,
     });
     t.verify(R('audit/response-time-format'), isAuditTime(e.startTime) && isAuditTime(e.endTime), {
-      title: 'audit times not yyyy-MM-dd HH:mm:ss', expected: 'yyyy-MM-dd HH:mm:ss', received: `${JSON.stringify(e.startTime)}, ${JSON.stringify(e.endTime)}`,
+      title: 'audit times not yyyy-MM-dd HH:mm:ss',
+      expected: 'yyyy-MM-dd HH:mm:ss',
+      received: `${JSON.stringify(e.startTime)}, ${JSON.stringify(e.endTime)}`,
     });
-    t.verify(R('publish/email-only-without-category'), lists(e, 'emails', to) && Array.isArray(e.smses) && e.smses.length === 0 && Array.isArray(e.pushNotifications) && e.pushNotifications.length === 0, {
-      title: 'a message without category not sent by email only', expected: `emails [${to}], no smses, no pushNotifications`, received: JSON.stringify({ emails: e.emails, smses: e.smses, pushNotifications: e.pushNotifications }),
-    });
+    t.verify(
+      R('publish/email-only-without-category'),
+      lists(e, 'emails', to) &&
+        Array.isArray(e.smses) &&
+        e.smses.length === 0 &&
+        Array.isArray(e.pushNotifications) &&
+        e.pushNotifications.length === 0,
+      {
+        title: 'a message without category not sent by email only',
+        expected: `emails [${to}], no smses, no pushNotifications`,
+        received: JSON.stringify({ emails: e.emails, smses: e.smses, pushNotifications: e.pushNotifications }),
+      },
+    );
     t.observe(R('audit/status-values'), `status of a delivered message: ${JSON.stringify(e.status)}`);
 
-    const past = await send(t, { method: 'POST', path: '/audit/searchauditstatus', json: { startTimeRange: '2000-01-01 00:00:00', endTimeRange: '2000-01-02 00:00:00' } });
+    const past = await send(t, {
+      method: 'POST',
+      path: '/audit/searchauditstatus',
+      json: { startTimeRange: '2000-01-01 00:00:00', endTimeRange: '2000-01-02 00:00:00' },
+    });
     t.verify(R('audit/search-range'), past.status === 200 && !entriesOf(past).some((x) => lists(x, 'emails', to)), {
-      title: 'a range before the message still finds it', expected: 'HTTP 200 without the message', received: seen(past),
+      title: 'a range before the message still finds it',
+      expected: 'HTTP 200 without the message',
+      received: seen(past),
     });
     if (hasOtherTenant(t)) {
       const other = await searchAudit(t, {}, 'otherTenant');
       t.verify(R('audit/search-range'), other.status === 200 && !entriesOf(other).some((x) => lists(x, 'emails', to)), {
-        title: 'another tenant finds the message', severity: 'critical', expected: 'HTTP 200 without the message', received: seen(other),
+        title: 'another tenant finds the message',
+        severity: 'critical',
+        expected: 'HTTP 200 without the message',
+        received: seen(other),
       });
     }
-    for (const [field, rule] of [['status', 'audit/filter-status'], ['fromApp', 'audit/filter-from-app'], ['fromUser', 'audit/filter-from-user']] as const) {
+    for (const [field, rule] of [
+      ['status', 'audit/filter-status'],
+      ['fromApp', 'audit/filter-from-app'],
+      ['fromUser', 'audit/filter-from-user'],
+    ] as const) {
       const value = e[field];
       const hit = await searchAudit(t, { [field]: value });
       const { all, found } = filtered(entriesOf(hit), (x) => x[field] === value, to);
-      t.verify(R(rule), hit.status === 200 && all && found, { title: `filter ${field} wrong`, expected: `only entries with ${field} ${JSON.stringify(value)}, ours among them`, received: seen(hit) });
+      t.verify(R(rule), hit.status === 200 && all && found, {
+        title: `filter ${field} wrong`,
+        expected: `only entries with ${field} ${JSON.stringify(value)}, ours among them`,
+        received: seen(hit),
+      });
       const miss = await searchAudit(t, { [field]: `${t.prefix}nosuch${field}` });
-      t.verify(R(rule), miss.status === 200 && !entriesOf(miss).some((x) => lists(x, 'emails', to)), { title: `filter ${field} ignored`, expected: `no entry for ${field} ${t.prefix}nosuch${field}`, received: seen(miss) });
+      t.verify(R(rule), miss.status === 200 && !entriesOf(miss).some((x) => lists(x, 'emails', to)), {
+        title: `filter ${field} ignored`,
+        expected: `no entry for ${field} ${t.prefix}nosuch${field}`,
+        received: seen(miss),
+      });
     }
   },
   { budget: 30 },
 );
 
 test(
-  ['publish/category-takes-over', 'publish/category-adds-recipients', 'publish/priority-values', 'audit/filter-message-category', 'errors/code-no-match'],
-  'a publish with a category needs no from or message, reaches the category\'s recipients and recipientsTo, and is filtered by category',
+  [
+    'publish/category-takes-over',
+    'publish/category-adds-recipients',
+    'publish/priority-values',
+    'audit/filter-message-category',
+    'errors/code-no-match',
+  ],
+  "a publish with a category needs no from or message, reaches the category's recipients and recipientsTo, and is filtered by category",
   async (t) => {
     const r = await createRecipient(t);
     const { id } = await createCategory(t, { recipients: [{ position: 'TO', recipientId: r.id }] });
     const extra = exampleEmail(t, 'extra');
-    const res = await publish(t, { messageCategoryId: id, body: {}, recipientsTo: extra, subject: 'CategoryPublish', priority: 3 });
-    t.verify(R('publish/priority-values'), res.status === 204, { title: 'priority 3 refused', expected: 'HTTP 204', received: seen(res) });
-    t.check(R('publish/category-takes-over'), res.status === 204, { title: 'a category publish without from and message refused', expected: 'HTTP 204', received: seen(res) });
+    const res = await publish(t, {
+      messageCategoryId: id,
+      body: {},
+      recipientsTo: extra,
+      subject: 'CategoryPublish',
+      priority: 3,
+    });
+    t.verify(R('publish/priority-values'), res.status === 204, {
+      title: 'priority 3 refused',
+      expected: 'HTTP 204',
+      received: seen(res),
+    });
+    t.check(R('publish/category-takes-over'), res.status === 204, {
+      title: 'a category publish without from and message refused',
+      expected: 'HTTP 204',
+      received: seen(res),
+    });
     const { entry, res: search } = await awaitAuditEntry(t, extra, { messageCategoryId: id });
-    t.check(R('publish/category-adds-recipients'), !!entry && lists(entry, 'emails', r.email) && lists(entry, 'emails', extra), {
-      title: 'the message did not reach both the category\'s recipient and recipientsTo', expected: `emails holding ${r.email} and ${extra}`, received: seen(search),
-    });
+    t.check(
+      R('publish/category-adds-recipients'),
+      !!entry && lists(entry, 'emails', r.email) && lists(entry, 'emails', extra),
+      {
+        title: "the message did not reach both the category's recipient and recipientsTo",
+        expected: `emails holding ${r.email} and ${extra}`,
+        received: seen(search),
+      },
+    );
     const all = entriesOf(search);
-    t.check(R('audit/filter-message-category'), all.every((x) => x.messageCategoryId === id), { title: 'filter messageCategoryId lets other entries through', expected: `only entries of category ${id}`, received: JSON.stringify(all.map((x) => x.messageCategoryId)) });
+    t.check(
+      R('audit/filter-message-category'),
+      all.every((x) => x.messageCategoryId === id),
+      {
+        title: 'filter messageCategoryId lets other entries through',
+        expected: `only entries of category ${id}`,
+        received: JSON.stringify(all.map((x) => x.messageCategoryId)),
+      },
+    );
     const other = await searchAudit(t, { messageCategoryId: UNKNOWN_ID });
-    t.check(R('audit/filter-message-category'), other.status === 200 && !entriesOf(other).some((x) => lists(x, 'emails', extra)), {
-      title: 'filter messageCategoryId ignored', expected: `no entry for category ${UNKNOWN_ID}`, received: seen(other),
-    });
+    t.check(
+      R('audit/filter-message-category'),
+      other.status === 200 && !entriesOf(other).some((x) => lists(x, 'emails', extra)),
+      {
+        title: 'filter messageCategoryId ignored',
+        expected: `no entry for category ${UNKNOWN_ID}`,
+        received: seen(other),
+      },
+    );
     const unknown = await publish(t, { messageCategoryId: UNKNOWN_ID, body: {}, subject: 'CategoryPublish' });
-    refused(t, 'publish/category-takes-over', unknown, `a publish with messageCategoryId ${UNKNOWN_ID}, no category of the tenant`, 'noMatch', [404]);
+    refused(
+      t,
+      'publish/category-takes-over',
+      unknown,
+      `a publish with messageCategoryId ${UNKNOWN_ID}, no category of the tenant`,
+      'noMatch',
+      [404],
+    );
   },
   { budget: 14 },
 );
@@ -131,9 +277,21 @@ test(
   async (t) => {
     const without = message(t);
     delete without.body;
-    refused(t, 'publish/body-required', await publish(t, without), 'a publish without body', 'missingRequestBodyProperty');
+    refused(
+      t,
+      'publish/body-required',
+      await publish(t, without),
+      'a publish without body',
+      'missingRequestBodyProperty',
+    );
     for (const body of ['Hello', ['Hello'], 42]) {
-      refused(t, 'publish/body-required', await publish(t, message(t, { body })), `body ${JSON.stringify(body)}`, 'invalidRequestBodyProperty');
+      refused(
+        t,
+        'publish/body-required',
+        await publish(t, message(t, { body })),
+        `body ${JSON.stringify(body)}`,
+        'invalidRequestBodyProperty',
+      );
     }
   },
   { budget: 4 },
@@ -164,69 +322,175 @@ test(
         m.body = body;
         if (how === 'category 0') m.messageCategoryId = 0;
         const res = await publish(t, m);
-        refused(t, REQUIRED_WITHOUT_CATEGORY[field], res, `a publish without a category whose ${field} is ${how === 'blank' ? 'blank' : 'missing'}${how === 'category 0' ? ' (messageCategoryId 0)' : ''}`, how === 'absent' ? 'missingRequestBodyProperty' : undefined);
+        refused(
+          t,
+          REQUIRED_WITHOUT_CATEGORY[field],
+          res,
+          `a publish without a category whose ${field} is ${how === 'blank' ? 'blank' : 'missing'}${how === 'category 0' ? ' (messageCategoryId 0)' : ''}`,
+          how === 'absent' ? 'missingRequestBodyProperty' : undefined,
+        );
       }
     }
   },
   { budget: 12 },
 );
 
-test(['publish/recipients-valid-emails', 'errors/code-invalid-request-body-property'], 'recipientsTo holding an invalid address, or not a string, is refused', async (t) => {
-  const good = exampleEmail(t, 'ok');
-  const cases: unknown[] = [
-    'not-an-address',
-    `${t.prefix}@`,
-    `@example.com`,
-    `${good},${exampleEmail(t, 'b')}`,
-    `${good};not-an-address`,
-    `${good} ${exampleEmail(t, 'c')}`,
-    `${t.prefix} x@example.com`,
-    [good],
-    42,
-  ];
-  for (const value of cases) {
-    refused(t, 'publish/recipients-valid-emails', await publish(t, message(t, { recipientsTo: value })), `recipientsTo ${JSON.stringify(value)}`, 'invalidRequestBodyProperty');
-  }
-}, { budget: 9 });
+test(
+  ['publish/recipients-valid-emails', 'errors/code-invalid-request-body-property'],
+  'recipientsTo holding an invalid address, or not a string, is refused',
+  async (t) => {
+    const good = exampleEmail(t, 'ok');
+    const cases: unknown[] = [
+      'not-an-address',
+      `${t.prefix}@`,
+      `@example.com`,
+      `${good},${exampleEmail(t, 'b')}`,
+      `${good};not-an-address`,
+      `${good} ${exampleEmail(t, 'c')}`,
+      `${t.prefix} x@example.com`,
+      [good],
+      42,
+    ];
+    for (const value of cases) {
+      refused(
+        t,
+        'publish/recipients-valid-emails',
+        await publish(t, message(t, { recipientsTo: value })),
+        `recipientsTo ${JSON.stringify(value)}`,
+        'invalidRequestBodyProperty',
+      );
+    }
+  },
+  { budget: 9 },
+);
 
-test(['publish/from-charset', 'errors/code-invalid-request-body-property'], 'a from with characters other than letters, digits, _, . and -, or not a string, is refused (publish and broadcast)', async (t) => {
-  const cases = fc.tuple(fc.stringMatching(/^[A-Za-z0-9_.-]{0,6}$/), fc.constantFrom('@', ' ', '!', '#', '/', '+', ',')).map(([s, c]) => `${t.prefix}${c}${s}` as unknown);
-  for (const from of [`${t.prefix}@example.com`, `${t.prefix} x`, `${t.prefix}!`, 42, ['x']]) {
-    refused(t, 'publish/from-charset', await publish(t, message(t, { from })), `from ${JSON.stringify(from)}`, 'invalidRequestBodyProperty');
-  }
-  await t.property(cases, async (from) => {
-    refused(t, 'publish/from-charset', await publish(t, message(t, { from })), `from ${JSON.stringify(from)}`, 'invalidRequestBodyProperty');
-  }, { rule: R('publish/from-charset'), runs: Math.min(t.session.context.runs, 8) });
-  const b = await broadcast(t, { body: { message: 'Conformance' }, from: `${t.prefix}@example.com`, subject: 'Conformance' });
-  refused(t, 'publish/from-charset', b, 'a broadcast whose from holds "@"', 'invalidRequestBodyProperty');
-}, { budget: 6, budgetPerRun: 1 });
+test(
+  ['publish/from-charset', 'errors/code-invalid-request-body-property'],
+  'a from with characters other than letters, digits, _, . and -, or not a string, is refused (publish and broadcast)',
+  async (t) => {
+    const cases = fc
+      .tuple(fc.stringMatching(/^[A-Za-z0-9_.-]{0,6}$/), fc.constantFrom('@', ' ', '!', '#', '/', '+', ','))
+      .map(([s, c]) => `${t.prefix}${c}${s}` as unknown);
+    for (const from of [`${t.prefix}@example.com`, `${t.prefix} x`, `${t.prefix}!`, 42, ['x']]) {
+      refused(
+        t,
+        'publish/from-charset',
+        await publish(t, message(t, { from })),
+        `from ${JSON.stringify(from)}`,
+        'invalidRequestBodyProperty',
+      );
+    }
+    await t.property(
+      cases,
+      async (from) => {
+        refused(
+          t,
+          'publish/from-charset',
+          await publish(t, message(t, { from })),
+          `from ${JSON.stringify(from)}`,
+          'invalidRequestBodyProperty',
+        );
+      },
+      { rule: R('publish/from-charset'), runs: Math.min(t.session.context.runs, 8) },
+    );
+    const b = await broadcast(t, {
+      body: { message: 'Conformance' },
+      from: `${t.prefix}@example.com`,
+      subject: 'Conformance',
+    });
+    refused(t, 'publish/from-charset', b, 'a broadcast whose from holds "@"', 'invalidRequestBodyProperty');
+  },
+  { budget: 6, budgetPerRun: 1 },
+);
 
-test(['publish/subject-alphanumeric', 'errors/code-invalid-request-body-property'], 'a subject with other than letters and digits, or not a string, is refused (publish and broadcast)', async (t) => {
-  const cases = fc.tuple(fc.stringMatching(/^[A-Za-z0-9]{0,6}$/), fc.constantFrom('!', '<', ' ', '-', '_', '.', '?')).map(([s, c]) => `Subject${c}${s}` as unknown);
-  for (const subject of ['Hello world', 'Hello!', '<b>Hi</b>', 42, true]) {
-    refused(t, 'publish/subject-alphanumeric', await publish(t, message(t, { subject })), `subject ${JSON.stringify(subject)}`, 'invalidRequestBodyProperty');
-  }
-  await t.property(cases, async (subject) => {
-    refused(t, 'publish/subject-alphanumeric', await publish(t, message(t, { subject })), `subject ${JSON.stringify(subject)}`, 'invalidRequestBodyProperty');
-  }, { rule: R('publish/subject-alphanumeric'), runs: Math.min(t.session.context.runs, 8) });
-  const b = await broadcast(t, { body: { message: 'Conformance' }, from: t.prefix, subject: 'Hello world!' });
-  refused(t, 'publish/subject-alphanumeric', b, 'a broadcast whose subject is "Hello world!"', 'invalidRequestBodyProperty');
-}, { budget: 6, budgetPerRun: 1 });
+test(
+  ['publish/subject-alphanumeric', 'errors/code-invalid-request-body-property'],
+  'a subject with other than letters and digits, or not a string, is refused (publish and broadcast)',
+  async (t) => {
+    const cases = fc
+      .tuple(fc.stringMatching(/^[A-Za-z0-9]{0,6}$/), fc.constantFrom('!', '<', ' ', '-', '_', '.', '?'))
+      .map(([s, c]) => `Subject${c}${s}` as unknown);
+    for (const subject of ['Hello world', 'Hello!', '<b>Hi</b>', 42, true]) {
+      refused(
+        t,
+        'publish/subject-alphanumeric',
+        await publish(t, message(t, { subject })),
+        `subject ${JSON.stringify(subject)}`,
+        'invalidRequestBodyProperty',
+      );
+    }
+    await t.property(
+      cases,
+      async (subject) => {
+        refused(
+          t,
+          'publish/subject-alphanumeric',
+          await publish(t, message(t, { subject })),
+          `subject ${JSON.stringify(subject)}`,
+          'invalidRequestBodyProperty',
+        );
+      },
+      { rule: R('publish/subject-alphanumeric'), runs: Math.min(t.session.context.runs, 8) },
+    );
+    const b = await broadcast(t, { body: { message: 'Conformance' }, from: t.prefix, subject: 'Hello world!' });
+    refused(
+      t,
+      'publish/subject-alphanumeric',
+      b,
+      'a broadcast whose subject is "Hello world!"',
+      'invalidRequestBodyProperty',
+    );
+  },
+  { budget: 6, budgetPerRun: 1 },
+);
 
-test(['publish/priority-values', 'errors/code-invalid-request-body-property'], 'a message priority other than 1 or 3 is refused (every boundary of the contract, publish and broadcast)', async (t) => {
-  // The contract's enum gives 1 and 3 (accepted by the publishes above); 0, 2 and 4 and other types break it.
-  const invalid = [...boundaryValues(await publishSchema('priority')).filter((b) => !b.valid).map((b) => b.value), 5, '1', 1.5];
-  for (const priority of invalid) {
-    refused(t, 'publish/priority-values', await publish(t, message(t, { priority })), `priority ${JSON.stringify(priority)}`, 'invalidRequestBodyProperty');
-  }
-  const b = await broadcast(t, { body: { message: 'Conformance' }, from: t.prefix, subject: 'Conformance', priority: 5 });
-  refused(t, 'publish/priority-values', b, 'a broadcast with priority 5', 'invalidRequestBodyProperty');
-}, { budget: 8 });
+test(
+  ['publish/priority-values', 'errors/code-invalid-request-body-property'],
+  'a message priority other than 1 or 3 is refused (every boundary of the contract, publish and broadcast)',
+  async (t) => {
+    // The contract's enum gives 1 and 3 (accepted by the publishes above); 0, 2 and 4 and other types break it.
+    const invalid = [
+      ...boundaryValues(await publishSchema('priority'))
+        .filter((b) => !b.valid)
+        .map((b) => b.value),
+      5,
+      '1',
+      1.5,
+    ];
+    for (const priority of invalid) {
+      refused(
+        t,
+        'publish/priority-values',
+        await publish(t, message(t, { priority })),
+        `priority ${JSON.stringify(priority)}`,
+        'invalidRequestBodyProperty',
+      );
+    }
+    const b = await broadcast(t, {
+      body: { message: 'Conformance' },
+      from: t.prefix,
+      subject: 'Conformance',
+      priority: 5,
+    });
+    refused(t, 'publish/priority-values', b, 'a broadcast with priority 5', 'invalidRequestBodyProperty');
+  },
+  { budget: 8 },
+);
 
-test(['publish/recipient-field-name'], 'how a publish naming its recipients recipientTo (the rule text\'s name) is answered', async (t) => {
-  const m = message(t);
-  const to = m.recipientsTo;
-  delete m.recipientsTo;
-  const res = await publish(t, { ...m, recipientTo: to });
-  t.observe(R('publish/recipient-field-name'), res.status === 204 ? 'recipientTo accepted (HTTP 204): the deployment reads the rule text\'s name' : `recipientTo alone refused: ${seen(res, 160)}`);
-}, { budget: 1 });
+test(
+  ['publish/recipient-field-name'],
+  "how a publish naming its recipients recipientTo (the rule text's name) is answered",
+  async (t) => {
+    const m = message(t);
+    const to = m.recipientsTo;
+    delete m.recipientsTo;
+    const res = await publish(t, { ...m, recipientTo: to });
+    t.observe(
+      R('publish/recipient-field-name'),
+      res.status === 204
+        ? "recipientTo accepted (HTTP 204): the deployment reads the rule text's name"
+        : `recipientTo alone refused: ${seen(res, 160)}`,
+    );
+  },
+  { budget: 1 },
+);

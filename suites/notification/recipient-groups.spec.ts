@@ -1,7 +1,16 @@
 import fc from 'fast-check';
 import type { RuleContext } from '../engine/rule-test.ts';
 import {
-  R, UNKNOWN_ID, accepted, hasOtherTenant, mentions, notificationTest as test, refused, seen, send, verifyCode,
+  R,
+  UNKNOWN_ID,
+  accepted,
+  hasOtherTenant,
+  mentions,
+  notificationTest as test,
+  refused,
+  seen,
+  send,
+  verifyCode,
 } from './notification-client.ts';
 import { createGroup, createRecipient, groupName, postGroup } from './notification-resources.ts';
 
@@ -31,14 +40,23 @@ async function foreignRecipientId(t: RuleContext): Promise<number> {
   return r.id;
 }
 
-test(['groups/create-200'], 'POST /recipient/recipientgroup answers 200 and the group is then found by name', async (t) => {
-  const r = await createRecipient(t);
-  const name = groupName(t);
-  const { res } = await postGroup(t, { groupName: name, recipientIds: [{ recipientId: r.id }] });
-  accepted(t, 'groups/create-200', res, 'a valid CreateRecipientGroupRequest', [200]);
-  const found = await searchGroups(t, name);
-  t.check(R('groups/create-200'), found.status === 200 && mentions(found, name), { title: 'the created group is not found by its name', expected: `HTTP 200 naming "${name}"`, received: seen(found) });
-}, { budget: 5 });
+test(
+  ['groups/create-200'],
+  'POST /recipient/recipientgroup answers 200 and the group is then found by name',
+  async (t) => {
+    const r = await createRecipient(t);
+    const name = groupName(t);
+    const { res } = await postGroup(t, { groupName: name, recipientIds: [{ recipientId: r.id }] });
+    accepted(t, 'groups/create-200', res, 'a valid CreateRecipientGroupRequest', [200]);
+    const found = await searchGroups(t, name);
+    t.check(R('groups/create-200'), found.status === 200 && mentions(found, name), {
+      title: 'the created group is not found by its name',
+      expected: `HTTP 200 naming "${name}"`,
+      received: seen(found),
+    });
+  },
+  { budget: 5 },
+);
 
 test(
   ['groups/name-required', 'errors/code-missing-request-body-property', 'errors/code-invalid-request-body-property'],
@@ -48,29 +66,45 @@ test(
     refused(t, 'groups/name-required', missing.res, 'a group without groupName', 'missingRequestBodyProperty');
     for (const value of [42, '   ', '', ['x']]) {
       const { res } = await postGroup(t, { groupName: value, recipientIds: [] });
-      refused(t, 'groups/name-required', res, `groupName ${JSON.stringify(value)}`, value === '' ? undefined : 'invalidRequestBodyProperty');
+      refused(
+        t,
+        'groups/name-required',
+        res,
+        `groupName ${JSON.stringify(value)}`,
+        value === '' ? undefined : 'invalidRequestBodyProperty',
+      );
     }
   },
   { budget: 5 },
 );
 
-test(['groups/name-unique', 'errors/code-conflict'], 'a groupName used in the tenant is refused on create and on rename', async (t) => {
-  const g = await createGroup(t);
-  const again = await postGroup(t, { groupName: g.name, recipientIds: [] });
-  refused(t, 'groups/name-unique', again.res, `a second group named "${g.name}"`, undefined, [409, 400]);
-  verifyCode(t, again.res, 'conflict');
-  const h = await createGroup(t);
-  const rename = await putGroup(t, { groupId: h.id, groupName: g.name });
-  refused(t, 'groups/name-unique', rename, `renaming a group to "${g.name}"`, undefined, [409, 400]);
-  verifyCode(t, rename, 'conflict');
-}, { budget: 8 });
+test(
+  ['groups/name-unique', 'errors/code-conflict'],
+  'a groupName used in the tenant is refused on create and on rename',
+  async (t) => {
+    const g = await createGroup(t);
+    const again = await postGroup(t, { groupName: g.name, recipientIds: [] });
+    refused(t, 'groups/name-unique', again.res, `a second group named "${g.name}"`, undefined, [409, 400]);
+    verifyCode(t, again.res, 'conflict');
+    const h = await createGroup(t);
+    const rename = await putGroup(t, { groupId: h.id, groupName: g.name });
+    refused(t, 'groups/name-unique', rename, `renaming a group to "${g.name}"`, undefined, [409, 400]);
+    verifyCode(t, rename, 'conflict');
+  },
+  { budget: 8 },
+);
 
-test(['groups/name-unique'], 'a groupName used in one tenant is taken in another', async (t) => {
-  if (!hasOtherTenant(t)) t.skip('needs the otherTenant principal (a second tenant)');
-  const g = await createGroup(t);
-  const { res } = await postGroup(t, { groupName: g.name, recipientIds: [] }, 'otherTenant');
-  accepted(t, 'groups/name-unique', res, `"${g.name}" in another tenant`, [200]);
-}, { budget: 6 });
+test(
+  ['groups/name-unique'],
+  'a groupName used in one tenant is taken in another',
+  async (t) => {
+    if (!hasOtherTenant(t)) t.skip('needs the otherTenant principal (a second tenant)');
+    const g = await createGroup(t);
+    const { res } = await postGroup(t, { groupName: g.name, recipientIds: [] }, 'otherTenant');
+    accepted(t, 'groups/name-unique', res, `"${g.name}" in another tenant`, [200]);
+  },
+  { budget: 6 },
+);
 
 test(
   ['groups/members-same-tenant', 'errors/code-invalid-request-body-property'],
@@ -78,114 +112,259 @@ test(
   async (t) => {
     const foreign = await foreignRecipientId(t);
     const own = await createRecipient(t);
-    const created = await postGroup(t, { groupName: groupName(t), recipientIds: [{ recipientId: own.id }, { recipientId: foreign }] });
-    refused(t, 'groups/members-same-tenant', created.res, `a group with recipient ${foreign}, not of the tenant`, 'invalidRequestBodyProperty');
+    const created = await postGroup(t, {
+      groupName: groupName(t),
+      recipientIds: [{ recipientId: own.id }, { recipientId: foreign }],
+    });
+    refused(
+      t,
+      'groups/members-same-tenant',
+      created.res,
+      `a group with recipient ${foreign}, not of the tenant`,
+      'invalidRequestBodyProperty',
+    );
     const g = await createGroup(t, { members: [own.id] });
     const before = await getGroup(t, g.id);
     const add = await putGroup(t, { groupId: g.id, recipientIds: [{ operation: 'ADD', recipientId: foreign }] });
-    refused(t, 'groups/members-same-tenant', add, `ADD of recipient ${foreign}, not of the tenant`, 'invalidRequestBodyProperty');
+    refused(
+      t,
+      'groups/members-same-tenant',
+      add,
+      `ADD of recipient ${foreign}, not of the tenant`,
+      'invalidRequestBodyProperty',
+    );
     const after = await getGroup(t, g.id);
-    t.check(R('groups/members-same-tenant'), before.status === 200 && after.status === 200 && after.text === before.text, {
-      title: 'a refused ADD changed the group', expected: seen(before, 200), received: seen(after, 200),
+    t.check(
+      R('groups/members-same-tenant'),
+      before.status === 200 && after.status === 200 && after.text === before.text,
+      {
+        title: 'a refused ADD changed the group',
+        expected: seen(before, 200),
+        received: seen(after, 200),
+      },
+    );
+  },
+  { budget: 12 },
+);
+
+test(
+  ['groups/member-shape'],
+  'recipientIds that are not objects with an integer recipientId are refused (create and update)',
+  async (t) => {
+    const r = await createRecipient(t);
+    const g = await createGroup(t);
+    const shapes: unknown[] = [
+      [r.id],
+      [{ recipientId: String(r.id) }],
+      [{ recipientId: r.id + 0.5 }],
+      { recipientId: r.id },
+      String(r.id),
+      [[r.id]],
+    ];
+    for (const shape of shapes)
+      refused(
+        t,
+        'groups/member-shape',
+        (await postGroup(t, { groupName: groupName(t), recipientIds: shape })).res,
+        `POST with recipientIds ${JSON.stringify(shape)}`,
+      );
+    await t.property(
+      fc.constantFrom(...shapes),
+      async (shape) => {
+        const withOp = Array.isArray(shape)
+          ? shape.map((x) => (x && typeof x === 'object' && !Array.isArray(x) ? { operation: 'ADD', ...x } : x))
+          : shape;
+        refused(
+          t,
+          'groups/member-shape',
+          await putGroup(t, { groupId: g.id, recipientIds: withOp }),
+          `PUT with recipientIds ${JSON.stringify(withOp)}`,
+        );
+      },
+      { rule: R('groups/member-shape'), runs: Math.min(t.session.context.runs, 5) },
+    );
+  },
+  { budget: 10, budgetPerRun: 1 },
+);
+
+test(
+  ['groups/update-operation-enum'],
+  'PUT /recipient/recipientgroup adds ADD members and removes DELETE members; another operation is refused',
+  async (t) => {
+    const a = await createRecipient(t);
+    const b = await createRecipient(t);
+    const g = await createGroup(t, { members: [a.id] });
+    const before = await getGroup(t, g.id);
+    if (!mentions(before, a.name))
+      t.skip(
+        'the group record (declared only as "string") does not show its members\' names, so membership cannot be observed',
+      );
+    for (const op of ['MERGE', 'add', undefined]) {
+      const item: Record<string, unknown> = { recipientId: b.id };
+      if (op !== undefined) item.operation = op;
+      refused(
+        t,
+        'groups/update-operation-enum',
+        await putGroup(t, { groupId: g.id, recipientIds: [item] }),
+        op === undefined ? 'a member item without operation' : `operation ${op}`,
+      );
+    }
+    const res = await putGroup(t, {
+      groupId: g.id,
+      recipientIds: [
+        { operation: 'ADD', recipientId: b.id },
+        { operation: 'DELETE', recipientId: a.id },
+      ],
+    });
+    accepted(t, 'groups/update-operation-enum', res, 'ADD of one member and DELETE of another', [200]);
+    const after = await getGroup(t, g.id);
+    t.check(R('groups/update-operation-enum'), mentions(after, b.name) && !mentions(after, a.name), {
+      title: 'ADD/DELETE not applied',
+      expected: `the group lists "${b.name}" and not "${a.name}"`,
+      received: seen(after),
     });
   },
   { budget: 12 },
 );
 
-test(['groups/member-shape'], 'recipientIds that are not objects with an integer recipientId are refused (create and update)', async (t) => {
-  const r = await createRecipient(t);
-  const g = await createGroup(t);
-  const shapes: unknown[] = [[r.id], [{ recipientId: String(r.id) }], [{ recipientId: r.id + 0.5 }], { recipientId: r.id }, String(r.id), [[r.id]]];
-  for (const shape of shapes) refused(t, 'groups/member-shape', (await postGroup(t, { groupName: groupName(t), recipientIds: shape })).res, `POST with recipientIds ${JSON.stringify(shape)}`);
-  await t.property(fc.constantFrom(...shapes), async (shape) => {
-    const withOp = Array.isArray(shape) ? shape.map((x) => (x && typeof x === 'object' && !Array.isArray(x) ? { operation: 'ADD', ...x } : x)) : shape;
-    refused(t, 'groups/member-shape', await putGroup(t, { groupId: g.id, recipientIds: withOp }), `PUT with recipientIds ${JSON.stringify(withOp)}`);
-  }, { rule: R('groups/member-shape'), runs: Math.min(t.session.context.runs, 5) });
-}, { budget: 10, budgetPerRun: 1 });
-
-test(['groups/update-operation-enum'], 'PUT /recipient/recipientgroup adds ADD members and removes DELETE members; another operation is refused', async (t) => {
-  const a = await createRecipient(t);
-  const b = await createRecipient(t);
-  const g = await createGroup(t, { members: [a.id] });
-  const before = await getGroup(t, g.id);
-  if (!mentions(before, a.name)) t.skip('the group record (declared only as "string") does not show its members\' names, so membership cannot be observed');
-  for (const op of ['MERGE', 'add', undefined]) {
-    const item: Record<string, unknown> = { recipientId: b.id };
-    if (op !== undefined) item.operation = op;
-    refused(t, 'groups/update-operation-enum', await putGroup(t, { groupId: g.id, recipientIds: [item] }), op === undefined ? 'a member item without operation' : `operation ${op}`);
-  }
-  const res = await putGroup(t, { groupId: g.id, recipientIds: [{ operation: 'ADD', recipientId: b.id }, { operation: 'DELETE', recipientId: a.id }] });
-  accepted(t, 'groups/update-operation-enum', res, 'ADD of one member and DELETE of another', [200]);
-  const after = await getGroup(t, g.id);
-  t.check(R('groups/update-operation-enum'), mentions(after, b.name) && !mentions(after, a.name), {
-    title: 'ADD/DELETE not applied', expected: `the group lists "${b.name}" and not "${a.name}"`, received: seen(after),
-  });
-}, { budget: 12 });
-
-test(['groups/update-keeps-omitted-name'], 'PUT /recipient/recipientgroup without groupName keeps the name; with one renames', async (t) => {
-  const r = await createRecipient(t);
-  const g = await createGroup(t);
-  const keep = await putGroup(t, { groupId: g.id, recipientIds: [{ operation: 'ADD', recipientId: r.id }] });
-  const kept = await getGroup(t, g.id);
-  t.check(R('groups/update-keeps-omitted-name'), keep.status === 200 && mentions(kept, g.name), {
-    title: 'name lost by an update without groupName', expected: `the group still named "${g.name}"`, received: `PUT HTTP ${keep.status}; GET ${seen(kept)}`,
-  });
-  const renamed = groupName(t, 'renamed');
-  const put = await putGroup(t, { groupId: g.id, groupName: renamed });
-  const got = await getGroup(t, g.id);
-  t.check(R('groups/update-keeps-omitted-name'), put.status === 200 && mentions(got, renamed) && !mentions(got, g.name), {
-    title: 'rename not applied', expected: `the group named "${renamed}"`, received: `PUT HTTP ${put.status}; GET ${seen(got)}`,
-  });
-}, { budget: 9 });
+test(
+  ['groups/update-keeps-omitted-name'],
+  'PUT /recipient/recipientgroup without groupName keeps the name; with one renames',
+  async (t) => {
+    const r = await createRecipient(t);
+    const g = await createGroup(t);
+    const keep = await putGroup(t, { groupId: g.id, recipientIds: [{ operation: 'ADD', recipientId: r.id }] });
+    const kept = await getGroup(t, g.id);
+    t.check(R('groups/update-keeps-omitted-name'), keep.status === 200 && mentions(kept, g.name), {
+      title: 'name lost by an update without groupName',
+      expected: `the group still named "${g.name}"`,
+      received: `PUT HTTP ${keep.status}; GET ${seen(kept)}`,
+    });
+    const renamed = groupName(t, 'renamed');
+    const put = await putGroup(t, { groupId: g.id, groupName: renamed });
+    const got = await getGroup(t, g.id);
+    t.check(
+      R('groups/update-keeps-omitted-name'),
+      put.status === 200 && mentions(got, renamed) && !mentions(got, g.name),
+      {
+        title: 'rename not applied',
+        expected: `the group named "${renamed}"`,
+        received: `PUT HTTP ${put.status}; GET ${seen(got)}`,
+      },
+    );
+  },
+  { budget: 9 },
+);
 
 test(
   ['groups/update-by-id', 'errors/code-missing-request-body-property', 'errors/code-no-match'],
   'PUT /recipient/recipientgroup updates the group named by groupId; without it 400, an unknown one 404',
   async (t) => {
     const g = await createGroup(t);
-    accepted(t, 'groups/update-by-id', await putGroup(t, { groupId: g.id, groupName: groupName(t, 'upd') }), 'an update naming the group', [200]);
-    refused(t, 'groups/update-by-id', await putGroup(t, { groupName: groupName(t) }), 'an update without groupId', 'missingRequestBodyProperty');
-    refused(t, 'groups/update-by-id', await putGroup(t, { groupId: UNKNOWN_ID, groupName: groupName(t) }), `an update of group ${UNKNOWN_ID}`, 'noMatch', [404]);
+    accepted(
+      t,
+      'groups/update-by-id',
+      await putGroup(t, { groupId: g.id, groupName: groupName(t, 'upd') }),
+      'an update naming the group',
+      [200],
+    );
+    refused(
+      t,
+      'groups/update-by-id',
+      await putGroup(t, { groupName: groupName(t) }),
+      'an update without groupId',
+      'missingRequestBodyProperty',
+    );
+    refused(
+      t,
+      'groups/update-by-id',
+      await putGroup(t, { groupId: UNKNOWN_ID, groupName: groupName(t) }),
+      `an update of group ${UNKNOWN_ID}`,
+      'noMatch',
+      [404],
+    );
   },
   { budget: 6 },
 );
 
-test(['groups/search-by-name'], 'POST /recipient/recipientgroup/search lists the matching groups, all for a blank name, none of another tenant', async (t) => {
-  const g1 = await createGroup(t, { name: groupName(t, 'alpha') });
-  const g2 = await createGroup(t, { name: groupName(t, 'beta') });
-  const one = await searchGroups(t, g1.name);
-  t.check(R('groups/search-by-name'), one.status === 200 && mentions(one, g1.name) && !mentions(one, g2.name), {
-    title: 'search by name wrong', expected: `HTTP 200 naming "${g1.name}" and not "${g2.name}"`, received: seen(one),
-  });
-  const all = await searchGroups(t, '');
-  t.check(R('groups/search-by-name'), all.status === 200 && mentions(all, g1.name) && mentions(all, g2.name), {
-    title: 'blank search does not list every group', expected: `HTTP 200 naming "${g1.name}" and "${g2.name}"`, received: seen(all),
-  });
-  if (hasOtherTenant(t)) {
-    const other = await searchGroups(t, '', 'otherTenant');
-    t.check(R('groups/search-by-name'), other.status === 200 && !mentions(other, g1.name), {
-      title: 'another tenant lists the group', severity: 'critical', expected: `HTTP 200 without "${g1.name}"`, received: seen(other),
+test(
+  ['groups/search-by-name'],
+  'POST /recipient/recipientgroup/search lists the matching groups, all for a blank name, none of another tenant',
+  async (t) => {
+    const g1 = await createGroup(t, { name: groupName(t, 'alpha') });
+    const g2 = await createGroup(t, { name: groupName(t, 'beta') });
+    const one = await searchGroups(t, g1.name);
+    t.check(R('groups/search-by-name'), one.status === 200 && mentions(one, g1.name) && !mentions(one, g2.name), {
+      title: 'search by name wrong',
+      expected: `HTTP 200 naming "${g1.name}" and not "${g2.name}"`,
+      received: seen(one),
     });
-  }
-}, { budget: 10 });
+    const all = await searchGroups(t, '');
+    t.check(R('groups/search-by-name'), all.status === 200 && mentions(all, g1.name) && mentions(all, g2.name), {
+      title: 'blank search does not list every group',
+      expected: `HTTP 200 naming "${g1.name}" and "${g2.name}"`,
+      received: seen(all),
+    });
+    if (hasOtherTenant(t)) {
+      const other = await searchGroups(t, '', 'otherTenant');
+      t.check(R('groups/search-by-name'), other.status === 200 && !mentions(other, g1.name), {
+        title: 'another tenant lists the group',
+        severity: 'critical',
+        expected: `HTTP 200 without "${g1.name}"`,
+        received: seen(other),
+      });
+    }
+  },
+  { budget: 10 },
+);
 
 test(
   ['groups/get-by-id', 'errors/code-no-match', 'errors/code-invalid-parameter'],
-  'GET /recipient/recipientgroup/{id}: 200 for a group, 404 for unknown or another tenant\'s, 400 for a non-integer',
+  "GET /recipient/recipientgroup/{id}: 200 for a group, 404 for unknown or another tenant's, 400 for a non-integer",
   async (t) => {
     const g = await createGroup(t);
     const ok = await getGroup(t, g.id);
-    t.check(R('groups/get-by-id'), ok.status === 200 && mentions(ok, g.name), { title: 'group not served', expected: `HTTP 200 naming "${g.name}"`, received: seen(ok) });
+    t.check(R('groups/get-by-id'), ok.status === 200 && mentions(ok, g.name), {
+      title: 'group not served',
+      expected: `HTTP 200 naming "${g.name}"`,
+      received: seen(ok),
+    });
     refused(t, 'groups/get-by-id', await getGroup(t, UNKNOWN_ID), `unknown group ${UNKNOWN_ID}`, 'noMatch', [404]);
     refused(t, 'groups/get-by-id', await getGroup(t, 'abc'), 'id "abc"', 'invalidParameter');
-    if (hasOtherTenant(t)) refused(t, 'groups/get-by-id', await getGroup(t, g.id, 'otherTenant'), 'another tenant\'s GET of the group', 'noMatch', [404]);
+    if (hasOtherTenant(t))
+      refused(
+        t,
+        'groups/get-by-id',
+        await getGroup(t, g.id, 'otherTenant'),
+        "another tenant's GET of the group",
+        'noMatch',
+        [404],
+      );
   },
   { budget: 7 },
 );
 
-test(['groups/delete-by-id', 'errors/code-no-match'], 'DELETE /recipient/recipientgroup/{id} removes the group; an unknown ID answers 404', async (t) => {
-  const g = await createGroup(t);
-  accepted(t, 'groups/delete-by-id', await send(t, { method: 'DELETE', path: `/recipient/recipientgroup/${g.id}` }), 'deleting a group of the tenant', [200]);
-  refused(t, 'groups/delete-by-id', await getGroup(t, g.id), 'GET of the deleted group', 'noMatch', [404]);
-  refused(t, 'groups/delete-by-id', await send(t, { method: 'DELETE', path: `/recipient/recipientgroup/${g.id}` }), 'deleting it a second time', 'noMatch', [404]);
-}, { budget: 5 });
+test(
+  ['groups/delete-by-id', 'errors/code-no-match'],
+  'DELETE /recipient/recipientgroup/{id} removes the group; an unknown ID answers 404',
+  async (t) => {
+    const g = await createGroup(t);
+    accepted(
+      t,
+      'groups/delete-by-id',
+      await send(t, { method: 'DELETE', path: `/recipient/recipientgroup/${g.id}` }),
+      'deleting a group of the tenant',
+      [200],
+    );
+    refused(t, 'groups/delete-by-id', await getGroup(t, g.id), 'GET of the deleted group', 'noMatch', [404]);
+    refused(
+      t,
+      'groups/delete-by-id',
+      await send(t, { method: 'DELETE', path: `/recipient/recipientgroup/${g.id}` }),
+      'deleting it a second time',
+      'noMatch',
+      [404],
+    );
+  },
+  { budget: 5 },
+);

@@ -1,8 +1,24 @@
 import fc from 'fast-check';
 import type { RuleContext } from '../engine/rule-test.ts';
 import {
-  R, UNKNOWN_ID, accepted, addressType, exampleEmail, fixturesOf, hasOtherTenant, letterPrefix, letters, mentions, mentionsInteger, notificationTest as test,
-  recipientName, refused, restrictedPrefix, seen, send, verifyCode,
+  R,
+  UNKNOWN_ID,
+  accepted,
+  addressType,
+  exampleEmail,
+  fixturesOf,
+  hasOtherTenant,
+  letterPrefix,
+  letters,
+  mentions,
+  mentionsInteger,
+  notificationTest as test,
+  recipientName,
+  refused,
+  restrictedPrefix,
+  seen,
+  send,
+  verifyCode,
 } from './notification-client.ts';
 import { createRecipient, postRecipient } from './notification-resources.ts';
 
@@ -23,17 +39,29 @@ function searchRecipients(t: RuleContext, name: unknown, as?: 'otherTenant') {
   return send(t, { method: 'POST', path: '/recipient/search', json: { name } }, as);
 }
 
-test(['recipients/create-201-id'], 'POST /recipient/ answers 201 with the new integer ID, which GET /recipient/{id} then serves', async (t) => {
-  const name = recipientName(t);
-  const res = await postRecipient(t, { recipientname: name, recipientdetail: [{ address: exampleEmail(t), addresstypeid: addressType(t, 'email') }] });
-  t.check(R('recipients/create-201-id'), res.status === 201 && Number.isSafeInteger(res.json), {
-    title: 'recipient not created with 201 and an integer ID', expected: 'HTTP 201 with a bare JSON integer', received: seen(res),
-  });
-  const got = await getRecipient(t, res.json as number);
-  t.check(R('recipients/create-201-id'), got.status === 200 && mentions(got, name), {
-    title: 'the created recipient is not served by its ID', expected: `HTTP 200 naming "${name}"`, received: seen(got),
-  });
-}, { budget: 3 });
+test(
+  ['recipients/create-201-id'],
+  'POST /recipient/ answers 201 with the new integer ID, which GET /recipient/{id} then serves',
+  async (t) => {
+    const name = recipientName(t);
+    const res = await postRecipient(t, {
+      recipientname: name,
+      recipientdetail: [{ address: exampleEmail(t), addresstypeid: addressType(t, 'email') }],
+    });
+    t.check(R('recipients/create-201-id'), res.status === 201 && Number.isSafeInteger(res.json), {
+      title: 'recipient not created with 201 and an integer ID',
+      expected: 'HTTP 201 with a bare JSON integer',
+      received: seen(res),
+    });
+    const got = await getRecipient(t, res.json as number);
+    t.check(R('recipients/create-201-id'), got.status === 200 && mentions(got, name), {
+      title: 'the created recipient is not served by its ID',
+      expected: `HTTP 200 naming "${name}"`,
+      received: seen(got),
+    });
+  },
+  { budget: 3 },
+);
 
 /** Email addresses: the charset is letters, digits, `_`, `.` and `@`; one foreign character breaks it. */
 const emailCase = fc.record({
@@ -42,29 +70,67 @@ const emailCase = fc.record({
   at: fc.nat(),
 });
 
-test(['recipients/email-charset', 'errors/code-invalid-request-body-property'], 'an email address is taken with letters, digits, _ and . only (property, create and update)', async (t) => {
-  const type = addressType(t, 'email');
-  // The edges first: each allowed sign once, then the commonest foreign ones.
-  for (const [local, valid] of [[`${t.prefix}_a.b_c`, true], [`${t.prefix}-a`, false], [`${t.prefix}+a`, false], [`${t.prefix}!a`, false], [`${t.prefix} a`, false]] as const) {
-    const res = await postRecipient(t, { recipientname: recipientName(t), recipientdetail: [{ address: `${local}@example.com`, addresstypeid: type }] });
-    if (valid) accepted(t, 'recipients/email-charset', res, `email address "${local}@example.com"`, [201]);
-    else refused(t, 'recipients/email-charset', res, `email address "${local}@example.com"`, 'invalidRequestBodyProperty');
-  }
-  await t.property(emailCase, async ({ parts, bad, at }) => {
-    let local = `${t.prefix}_${parts.join('.')}`;
-    if (bad !== undefined) {
-      const i = 1 + (at % (local.length - 1));
-      local = `${local.slice(0, i)}${bad}${local.slice(i)}`;
+test(
+  ['recipients/email-charset', 'errors/code-invalid-request-body-property'],
+  'an email address is taken with letters, digits, _ and . only (property, create and update)',
+  async (t) => {
+    const type = addressType(t, 'email');
+    // The edges first: each allowed sign once, then the commonest foreign ones.
+    for (const [local, valid] of [
+      [`${t.prefix}_a.b_c`, true],
+      [`${t.prefix}-a`, false],
+      [`${t.prefix}+a`, false],
+      [`${t.prefix}!a`, false],
+      [`${t.prefix} a`, false],
+    ] as const) {
+      const res = await postRecipient(t, {
+        recipientname: recipientName(t),
+        recipientdetail: [{ address: `${local}@example.com`, addresstypeid: type }],
+      });
+      if (valid) accepted(t, 'recipients/email-charset', res, `email address "${local}@example.com"`, [201]);
+      else
+        refused(
+          t,
+          'recipients/email-charset',
+          res,
+          `email address "${local}@example.com"`,
+          'invalidRequestBodyProperty',
+        );
     }
-    const address = `${local}@example.com`;
-    const res = await postRecipient(t, { recipientname: recipientName(t), recipientdetail: [{ address, addresstypeid: type }] });
-    if (bad === undefined) accepted(t, 'recipients/email-charset', res, `email address "${address}"`, [201]);
-    else refused(t, 'recipients/email-charset', res, `email address "${address}" (character ${JSON.stringify(bad)})`, 'invalidRequestBodyProperty');
-  }, { rule: R('recipients/email-charset'), runs: Math.min(t.session.context.runs, 8) });
-  const r = await createRecipient(t);
-  const res = await putRecipient(t, update(r.id, { recipientdetail: [{ address: `${t.prefix}-dash@example.com`, addresstypeid: type }] }));
-  refused(t, 'recipients/email-charset', res, 'PUT with an email address holding "-"', 'invalidRequestBodyProperty');
-}, { budget: 9, budgetPerRun: 2 });
+    await t.property(
+      emailCase,
+      async ({ parts, bad, at }) => {
+        let local = `${t.prefix}_${parts.join('.')}`;
+        if (bad !== undefined) {
+          const i = 1 + (at % (local.length - 1));
+          local = `${local.slice(0, i)}${bad}${local.slice(i)}`;
+        }
+        const address = `${local}@example.com`;
+        const res = await postRecipient(t, {
+          recipientname: recipientName(t),
+          recipientdetail: [{ address, addresstypeid: type }],
+        });
+        if (bad === undefined) accepted(t, 'recipients/email-charset', res, `email address "${address}"`, [201]);
+        else
+          refused(
+            t,
+            'recipients/email-charset',
+            res,
+            `email address "${address}" (character ${JSON.stringify(bad)})`,
+            'invalidRequestBodyProperty',
+          );
+      },
+      { rule: R('recipients/email-charset'), runs: Math.min(t.session.context.runs, 8) },
+    );
+    const r = await createRecipient(t);
+    const res = await putRecipient(
+      t,
+      update(r.id, { recipientdetail: [{ address: `${t.prefix}-dash@example.com`, addresstypeid: type }] }),
+    );
+    refused(t, 'recipients/email-charset', res, 'PUT with an email address holding "-"', 'invalidRequestBodyProperty');
+  },
+  { budget: 9, budgetPerRun: 2 },
+);
 
 /** Phone numbers at the edges of E.164 ('+', a country code not starting with 0, at most 15 digits). */
 const PHONE_EDGES = [
@@ -80,153 +146,322 @@ const PHONE_EDGES = [
 ];
 
 /** Valid E.164 numbers outside the India region (country codes starting 1 to 8). */
-const phoneNumber = fc.tuple(fc.constantFrom('1', '2', '3', '4', '5', '6', '7', '8'), fc.stringMatching(/^[0-9]{1,14}$/)).map(([cc, rest]) => `+${cc}${rest}`);
+const phoneNumber = fc
+  .tuple(fc.constantFrom('1', '2', '3', '4', '5', '6', '7', '8'), fc.stringMatching(/^[0-9]{1,14}$/))
+  .map(([cc, rest]) => `+${cc}${rest}`);
 
-test(['recipients/phone-e164', 'errors/code-invalid-request-body-property'], 'a phone address is taken in E.164 only, up to 15 digits (edges, then a property)', async (t) => {
-  const type = addressType(t, 'phone');
-  const post = (number: string) => postRecipient(t, { recipientname: recipientName(t), recipientdetail: [{ address: number, addresstypeid: type }] });
-  for (const { number, valid } of PHONE_EDGES) {
-    if (valid) accepted(t, 'recipients/phone-e164', await post(number), `phone number "${number}"`, [201]);
-    else refused(t, 'recipients/phone-e164', await post(number), `phone number "${number}"`, 'invalidRequestBodyProperty');
-  }
-  const restricted = restrictedPrefix(t);
-  await t.property(phoneNumber.map((n) => (n.startsWith(restricted) ? `+1${n.slice(2)}` : n)), async (number) => {
-    accepted(t, 'recipients/phone-e164', await post(number), `phone number "${number}"`, [201]);
-  }, { rule: R('recipients/phone-e164'), runs: Math.min(t.session.context.runs, 5) });
-}, { budget: 9, budgetPerRun: 2 });
+test(
+  ['recipients/phone-e164', 'errors/code-invalid-request-body-property'],
+  'a phone address is taken in E.164 only, up to 15 digits (edges, then a property)',
+  async (t) => {
+    const type = addressType(t, 'phone');
+    const post = (number: string) =>
+      postRecipient(t, {
+        recipientname: recipientName(t),
+        recipientdetail: [{ address: number, addresstypeid: type }],
+      });
+    for (const { number, valid } of PHONE_EDGES) {
+      if (valid) accepted(t, 'recipients/phone-e164', await post(number), `phone number "${number}"`, [201]);
+      else
+        refused(
+          t,
+          'recipients/phone-e164',
+          await post(number),
+          `phone number "${number}"`,
+          'invalidRequestBodyProperty',
+        );
+    }
+    const restricted = restrictedPrefix(t);
+    await t.property(
+      phoneNumber.map((n) => (n.startsWith(restricted) ? `+1${n.slice(2)}` : n)),
+      async (number) => {
+        accepted(t, 'recipients/phone-e164', await post(number), `phone number "${number}"`, [201]);
+      },
+      { rule: R('recipients/phone-e164'), runs: Math.min(t.session.context.runs, 5) },
+    );
+  },
+  { budget: 9, budgetPerRun: 2 },
+);
 
-test(['recipients/push-json', 'errors/code-invalid-request-body-property'], 'a push address is taken as JSON text and refused when it does not parse', async (t) => {
-  const android = addressType(t, 'push');
-  const ios = addressType(t, 'iosPush');
-  const cases = [
-    { type: android, text: '{"token":"abc123","platform":"android"}', valid: true },
-    { type: ios, text: '{"deviceToken":"f00d","bundle":"com.example.app","quote":"a \\"b\\""}', valid: true },
-    { type: android, text: '{token:abc}', valid: false },
-    { type: ios, text: 'not json at all', valid: false },
-    { type: android, text: '{"token":', valid: false },
-    { type: ios, text: "{'token':'abc'}", valid: false },
-  ];
-  for (const { type, text, valid } of cases) {
-    const res = await postRecipient(t, { recipientname: recipientName(t), recipientdetail: [{ address: text, addresstypeid: type }] });
-    if (valid) accepted(t, 'recipients/push-json', res, `push configuration ${text}`, [201]);
-    else refused(t, 'recipients/push-json', res, `push configuration ${text}`, 'invalidRequestBodyProperty');
-  }
-}, { budget: 8 });
+test(
+  ['recipients/push-json', 'errors/code-invalid-request-body-property'],
+  'a push address is taken as JSON text and refused when it does not parse',
+  async (t) => {
+    const android = addressType(t, 'push');
+    const ios = addressType(t, 'iosPush');
+    const cases = [
+      { type: android, text: '{"token":"abc123","platform":"android"}', valid: true },
+      { type: ios, text: '{"deviceToken":"f00d","bundle":"com.example.app","quote":"a \\"b\\""}', valid: true },
+      { type: android, text: '{token:abc}', valid: false },
+      { type: ios, text: 'not json at all', valid: false },
+      { type: android, text: '{"token":', valid: false },
+      { type: ios, text: "{'token':'abc'}", valid: false },
+    ];
+    for (const { type, text, valid } of cases) {
+      const res = await postRecipient(t, {
+        recipientname: recipientName(t),
+        recipientdetail: [{ address: text, addresstypeid: type }],
+      });
+      if (valid) accepted(t, 'recipients/push-json', res, `push configuration ${text}`, [201]);
+      else refused(t, 'recipients/push-json', res, `push configuration ${text}`, 'invalidRequestBodyProperty');
+    }
+  },
+  { budget: 8 },
+);
 
-test(['recipients/address-string'], 'a RecipientAddress without a string address is refused on create and update', async (t) => {
-  const type = addressType(t, 'email');
-  const r = await createRecipient(t);
-  const bad: Array<[string, Record<string, unknown>]> = [
-    ['no address', { addresstypeid: type }],
-    ['address 42', { address: 42, addresstypeid: type }],
-    ['address true', { address: true, addresstypeid: type }],
-    ['address ["x@example.com"]', { address: [exampleEmail(t)], addresstypeid: type }],
-    ['address {}', { address: {}, addresstypeid: type }],
-  ];
-  for (const [what, item] of bad) refused(t, 'recipients/address-string', await postRecipient(t, { recipientname: recipientName(t), recipientdetail: [item] }), `POST with ${what}`);
-  await t.property(fc.constantFrom(...bad), async ([what, item]) => {
-    refused(t, 'recipients/address-string', await putRecipient(t, update(r.id, { recipientdetail: [item] })), `PUT with ${what}`);
-  }, { rule: R('recipients/address-string'), runs: Math.min(t.session.context.runs, 4) });
-}, { budget: 7, budgetPerRun: 1 });
+test(
+  ['recipients/address-string'],
+  'a RecipientAddress without a string address is refused on create and update',
+  async (t) => {
+    const type = addressType(t, 'email');
+    const r = await createRecipient(t);
+    const bad: Array<[string, Record<string, unknown>]> = [
+      ['no address', { addresstypeid: type }],
+      ['address 42', { address: 42, addresstypeid: type }],
+      ['address true', { address: true, addresstypeid: type }],
+      ['address ["x@example.com"]', { address: [exampleEmail(t)], addresstypeid: type }],
+      ['address {}', { address: {}, addresstypeid: type }],
+    ];
+    for (const [what, item] of bad)
+      refused(
+        t,
+        'recipients/address-string',
+        await postRecipient(t, { recipientname: recipientName(t), recipientdetail: [item] }),
+        `POST with ${what}`,
+      );
+    await t.property(
+      fc.constantFrom(...bad),
+      async ([what, item]) => {
+        refused(
+          t,
+          'recipients/address-string',
+          await putRecipient(t, update(r.id, { recipientdetail: [item] })),
+          `PUT with ${what}`,
+        );
+      },
+      { rule: R('recipients/address-string'), runs: Math.min(t.session.context.runs, 4) },
+    );
+  },
+  { budget: 7, budgetPerRun: 1 },
+);
 
-test(['recipients/address-type-int64'], 'a RecipientAddress without an integer addresstypeid is refused', async (t) => {
-  const type = addressType(t, 'email');
-  const cases: unknown[] = [undefined, String(type), type + 0.5, true, [type]];
-  for (const value of cases) {
-    const item: Record<string, unknown> = { address: exampleEmail(t) };
-    if (value !== undefined) item.addresstypeid = value;
-    const res = await postRecipient(t, { recipientname: recipientName(t), recipientdetail: [item] });
-    refused(t, 'recipients/address-type-int64', res, value === undefined ? 'no addresstypeid' : `addresstypeid ${JSON.stringify(value)}`);
-  }
-}, { budget: 5 });
+test(
+  ['recipients/address-type-int64'],
+  'a RecipientAddress without an integer addresstypeid is refused',
+  async (t) => {
+    const type = addressType(t, 'email');
+    const cases: unknown[] = [undefined, String(type), type + 0.5, true, [type]];
+    for (const value of cases) {
+      const item: Record<string, unknown> = { address: exampleEmail(t) };
+      if (value !== undefined) item.addresstypeid = value;
+      const res = await postRecipient(t, { recipientname: recipientName(t), recipientdetail: [item] });
+      refused(
+        t,
+        'recipients/address-type-int64',
+        res,
+        value === undefined ? 'no addresstypeid' : `addresstypeid ${JSON.stringify(value)}`,
+      );
+    }
+  },
+  { budget: 5 },
+);
 
-test(['recipients/address-type-from-list', 'errors/code-invalid-request-body-property'], 'an addresstypeid that GET /recipient/addresstype does not list is refused; a listed one is taken', async (t) => {
-  const type = addressType(t, 'email');
-  const listing = await send(t, { method: 'GET', path: '/recipient/addresstype' });
-  t.check(R('recipients/address-type-from-list'), listing.status === 200 && mentionsInteger(listing, type), {
-    title: 'the configured email address type is not listed', expected: `HTTP 200 listing address type ${type}`, received: seen(listing),
-  });
-  const unknown = 987_654_321;
-  const bad = await postRecipient(t, { recipientname: recipientName(t), recipientdetail: [{ address: exampleEmail(t), addresstypeid: unknown }] });
-  refused(t, 'recipients/address-type-from-list', bad, `addresstypeid ${unknown}, which the listing does not hold`, 'invalidRequestBodyProperty');
-  const good = await postRecipient(t, { recipientname: recipientName(t), recipientdetail: [{ address: exampleEmail(t), addresstypeid: type }] });
-  accepted(t, 'recipients/address-type-from-list', good, `listed addresstypeid ${type}`, [201]);
-}, { budget: 5 });
+test(
+  ['recipients/address-type-from-list', 'errors/code-invalid-request-body-property'],
+  'an addresstypeid that GET /recipient/addresstype does not list is refused; a listed one is taken',
+  async (t) => {
+    const type = addressType(t, 'email');
+    const listing = await send(t, { method: 'GET', path: '/recipient/addresstype' });
+    t.check(R('recipients/address-type-from-list'), listing.status === 200 && mentionsInteger(listing, type), {
+      title: 'the configured email address type is not listed',
+      expected: `HTTP 200 listing address type ${type}`,
+      received: seen(listing),
+    });
+    const unknown = 987_654_321;
+    const bad = await postRecipient(t, {
+      recipientname: recipientName(t),
+      recipientdetail: [{ address: exampleEmail(t), addresstypeid: unknown }],
+    });
+    refused(
+      t,
+      'recipients/address-type-from-list',
+      bad,
+      `addresstypeid ${unknown}, which the listing does not hold`,
+      'invalidRequestBodyProperty',
+    );
+    const good = await postRecipient(t, {
+      recipientname: recipientName(t),
+      recipientdetail: [{ address: exampleEmail(t), addresstypeid: type }],
+    });
+    accepted(t, 'recipients/address-type-from-list', good, `listed addresstypeid ${type}`, [201]);
+  },
+  { budget: 5 },
+);
 
-test(['recipients/address-types-listed', 'general/record-fields-not-shown'], 'GET /recipient/addresstype lists email, phone and push address types', async (t) => {
-  const res = await send(t, { method: 'GET', path: '/recipient/addresstype' });
-  const text = res.json !== undefined ? JSON.stringify(res.json) : res.text;
-  const missing = [['email', /mail/i], ['phone', /phone|sms|mobile/i], ['push', /push|android|ios/i]].filter(([, re]) => !(re as RegExp).test(text)).map(([k]) => k);
-  t.check(R('recipients/address-types-listed'), res.status === 200 && missing.length === 0, {
-    title: 'address types incomplete', expected: 'HTTP 200 naming email, phone and Android/iOS push types', received: `${missing.length ? `missing ${missing.join(', ')} — ` : ''}${seen(res)}`,
-  });
-  const ids = Object.values(fixturesOf(t).addressTypes ?? {}).filter((id): id is number => Number.isInteger(id));
-  const unlisted = ids.filter((id) => !mentionsInteger(res, id));
-  t.check(R('recipients/address-types-listed'), unlisted.length === 0, {
-    title: 'configured address types not listed', expected: `IDs ${ids.join(', ')} in the listing`, received: `missing ${unlisted.join(', ')}`,
-  });
-  const first = Array.isArray(res.json) ? res.json[0] : res.json;
-  t.observe(R('general/record-fields-not-shown'), `address type record: ${first && typeof first === 'object' ? `fields ${Object.keys(first).join(', ')}` : `${typeof first} ${JSON.stringify(first)?.slice(0, 60)}`}`);
-}, { readOnly: true, budget: 1 });
+test(
+  ['recipients/address-types-listed', 'general/record-fields-not-shown'],
+  'GET /recipient/addresstype lists email, phone and push address types',
+  async (t) => {
+    const res = await send(t, { method: 'GET', path: '/recipient/addresstype' });
+    const text = res.json !== undefined ? JSON.stringify(res.json) : res.text;
+    const missing = [
+      ['email', /mail/i],
+      ['phone', /phone|sms|mobile/i],
+      ['push', /push|android|ios/i],
+    ]
+      .filter(([, re]) => !(re as RegExp).test(text))
+      .map(([k]) => k);
+    t.check(R('recipients/address-types-listed'), res.status === 200 && missing.length === 0, {
+      title: 'address types incomplete',
+      expected: 'HTTP 200 naming email, phone and Android/iOS push types',
+      received: `${missing.length ? `missing ${missing.join(', ')} — ` : ''}${seen(res)}`,
+    });
+    const ids = Object.values(fixturesOf(t).addressTypes ?? {}).filter((id): id is number => Number.isInteger(id));
+    const unlisted = ids.filter((id) => !mentionsInteger(res, id));
+    t.check(R('recipients/address-types-listed'), unlisted.length === 0, {
+      title: 'configured address types not listed',
+      expected: `IDs ${ids.join(', ')} in the listing`,
+      received: `missing ${unlisted.join(', ')}`,
+    });
+    const first = Array.isArray(res.json) ? res.json[0] : res.json;
+    t.observe(
+      R('general/record-fields-not-shown'),
+      `address type record: ${first && typeof first === 'object' ? `fields ${Object.keys(first).join(', ')}` : `${typeof first} ${JSON.stringify(first)?.slice(0, 60)}`}`,
+    );
+  },
+  { readOnly: true, budget: 1 },
+);
 
 /** Recipient names that break the rule: a digit, a sign, an empty or blank text, another type. */
 const BAD_NAMES: unknown[] = ['Anna 2', 'R2D2', 'Anna!', 'Anna-Maria', 'anna@example', '', '   ', 42, ['Anna']];
 
 /** Recipient names of UTF-8 letters and spaces, with and without marks and several words. */
 const nameCase = fc.oneof(
-  fc.tuple(fc.constantFrom('Anna', 'Zoë', 'Ångström', 'Łukasz', 'Çelik', 'Ñandú', 'Øystein', 'Ελένη', 'Юлия'), fc.constantFrom('', ' Maria', ' de la Cruz'))
+  fc
+    .tuple(
+      fc.constantFrom('Anna', 'Zoë', 'Ångström', 'Łukasz', 'Çelik', 'Ñandú', 'Øystein', 'Ελένη', 'Юлия'),
+      fc.constantFrom('', ' Maria', ' de la Cruz'),
+    )
     .map(([a, b]) => ({ name: `${a}${b}` as unknown, valid: true })),
-  fc.tuple(fc.stringMatching(/^[A-Za-z]{1,6}$/), fc.constantFrom('0', '7', '_', '.', '#', '?')).map(([a, c]) => ({ name: `${a}${c}` as unknown, valid: false })),
+  fc
+    .tuple(fc.stringMatching(/^[A-Za-z]{1,6}$/), fc.constantFrom('0', '7', '_', '.', '#', '?'))
+    .map(([a, c]) => ({ name: `${a}${c}` as unknown, valid: false })),
 );
 
-test(['recipients/name-letters', 'errors/code-invalid-request-body-property'], 'a recipientname is taken with UTF-8 letters and spaces only (edges, property, create and update)', async (t) => {
-  const type = addressType(t, 'email');
-  for (const name of BAD_NAMES) {
-    const res = await postRecipient(t, { recipientname: name, recipientdetail: [{ address: exampleEmail(t), addresstypeid: type }] });
-    refused(t, 'recipients/name-letters', res, `recipientname ${JSON.stringify(name)}`, 'invalidRequestBodyProperty');
-  }
-  await t.property(nameCase, async ({ name, valid }) => {
-    // Valid names get the run's letter prefix and a unique tail, so that they stay unique in the tenant.
-    const sent = valid ? `${letterPrefix(t)} ${name as string} ${letters(6)}` : name;
-    const res = await postRecipient(t, { recipientname: sent, recipientdetail: [{ address: exampleEmail(t), addresstypeid: type }] });
-    if (valid) accepted(t, 'recipients/name-letters', res, `recipientname ${JSON.stringify(sent)}`, [201]);
-    else refused(t, 'recipients/name-letters', res, `recipientname ${JSON.stringify(sent)}`, 'invalidRequestBodyProperty');
-  }, { rule: R('recipients/name-letters'), runs: Math.min(t.session.context.runs, 10) });
-  const r = await createRecipient(t);
-  const res = await putRecipient(t, update(r.id, { recipientname: `${r.name} 7` }));
-  refused(t, 'recipients/name-letters', res, 'PUT with a recipientname holding a digit', 'invalidRequestBodyProperty');
-}, { budget: 13, budgetPerRun: 2 });
+test(
+  ['recipients/name-letters', 'errors/code-invalid-request-body-property'],
+  'a recipientname is taken with UTF-8 letters and spaces only (edges, property, create and update)',
+  async (t) => {
+    const type = addressType(t, 'email');
+    for (const name of BAD_NAMES) {
+      const res = await postRecipient(t, {
+        recipientname: name,
+        recipientdetail: [{ address: exampleEmail(t), addresstypeid: type }],
+      });
+      refused(t, 'recipients/name-letters', res, `recipientname ${JSON.stringify(name)}`, 'invalidRequestBodyProperty');
+    }
+    await t.property(
+      nameCase,
+      async ({ name, valid }) => {
+        // Valid names get the run's letter prefix and a unique tail, so that they stay unique in the tenant.
+        const sent = valid ? `${letterPrefix(t)} ${name as string} ${letters(6)}` : name;
+        const res = await postRecipient(t, {
+          recipientname: sent,
+          recipientdetail: [{ address: exampleEmail(t), addresstypeid: type }],
+        });
+        if (valid) accepted(t, 'recipients/name-letters', res, `recipientname ${JSON.stringify(sent)}`, [201]);
+        else
+          refused(
+            t,
+            'recipients/name-letters',
+            res,
+            `recipientname ${JSON.stringify(sent)}`,
+            'invalidRequestBodyProperty',
+          );
+      },
+      { rule: R('recipients/name-letters'), runs: Math.min(t.session.context.runs, 10) },
+    );
+    const r = await createRecipient(t);
+    const res = await putRecipient(t, update(r.id, { recipientname: `${r.name} 7` }));
+    refused(
+      t,
+      'recipients/name-letters',
+      res,
+      'PUT with a recipientname holding a digit',
+      'invalidRequestBodyProperty',
+    );
+  },
+  { budget: 13, budgetPerRun: 2 },
+);
 
-test(['recipients/name-unique', 'errors/code-conflict'], 'a recipientname used in the tenant is refused on create and on rename', async (t) => {
-  const a = await createRecipient(t);
-  const again = await postRecipient(t, { recipientname: a.name, recipientdetail: [] });
-  refused(t, 'recipients/name-unique', again, `a second recipient named "${a.name}"`, undefined, [409, 400]);
-  verifyCode(t, again, 'conflict');
-  const b = await createRecipient(t);
-  const rename = await putRecipient(t, update(b.id, { recipientname: a.name }));
-  refused(t, 'recipients/name-unique', rename, `renaming a recipient to "${a.name}", which another one has`, undefined, [409, 400]);
-  verifyCode(t, rename, 'conflict');
-}, { budget: 8 });
+test(
+  ['recipients/name-unique', 'errors/code-conflict'],
+  'a recipientname used in the tenant is refused on create and on rename',
+  async (t) => {
+    const a = await createRecipient(t);
+    const again = await postRecipient(t, { recipientname: a.name, recipientdetail: [] });
+    refused(t, 'recipients/name-unique', again, `a second recipient named "${a.name}"`, undefined, [409, 400]);
+    verifyCode(t, again, 'conflict');
+    const b = await createRecipient(t);
+    const rename = await putRecipient(t, update(b.id, { recipientname: a.name }));
+    refused(
+      t,
+      'recipients/name-unique',
+      rename,
+      `renaming a recipient to "${a.name}", which another one has`,
+      undefined,
+      [409, 400],
+    );
+    verifyCode(t, rename, 'conflict');
+  },
+  { budget: 8 },
+);
 
-test(['recipients/name-unique'], 'a recipientname used in one tenant is taken in another', async (t) => {
-  if (!hasOtherTenant(t)) t.skip('needs the otherTenant principal (a second tenant)');
-  const a = await createRecipient(t);
-  const other = await postRecipient(t, { recipientname: a.name, recipientdetail: [] }, 'otherTenant');
-  accepted(t, 'recipients/name-unique', other, `"${a.name}" in another tenant`, [201]);
-}, { budget: 4 });
+test(
+  ['recipients/name-unique'],
+  'a recipientname used in one tenant is taken in another',
+  async (t) => {
+    if (!hasOtherTenant(t)) t.skip('needs the otherTenant principal (a second tenant)');
+    const a = await createRecipient(t);
+    const other = await postRecipient(t, { recipientname: a.name, recipientdetail: [] }, 'otherTenant');
+    accepted(t, 'recipients/name-unique', other, `"${a.name}" in another tenant`, [201]);
+  },
+  { budget: 4 },
+);
 
-test(['recipients/recipientdetail-array', 'errors/code-invalid-request-body-property'], 'a recipientdetail that is not an array is refused on create and update', async (t) => {
-  const type = addressType(t, 'email');
-  const r = await createRecipient(t);
-  const values: unknown[] = [{ address: exampleEmail(t), addresstypeid: type }, exampleEmail(t), 5, true];
-  for (const value of values) {
-    const res = await postRecipient(t, { recipientname: recipientName(t), recipientdetail: value });
-    refused(t, 'recipients/recipientdetail-array', res, `POST with recipientdetail ${JSON.stringify(value)}`, 'invalidRequestBodyProperty');
-  }
-  await t.property(fc.constantFrom(...values), async (value) => {
-    refused(t, 'recipients/recipientdetail-array', await putRecipient(t, update(r.id, { recipientdetail: value })), `PUT with recipientdetail ${JSON.stringify(value)}`, 'invalidRequestBodyProperty');
-  }, { rule: R('recipients/recipientdetail-array'), runs: Math.min(t.session.context.runs, 4) });
-}, { budget: 6, budgetPerRun: 1 });
+test(
+  ['recipients/recipientdetail-array', 'errors/code-invalid-request-body-property'],
+  'a recipientdetail that is not an array is refused on create and update',
+  async (t) => {
+    const type = addressType(t, 'email');
+    const r = await createRecipient(t);
+    const values: unknown[] = [{ address: exampleEmail(t), addresstypeid: type }, exampleEmail(t), 5, true];
+    for (const value of values) {
+      const res = await postRecipient(t, { recipientname: recipientName(t), recipientdetail: value });
+      refused(
+        t,
+        'recipients/recipientdetail-array',
+        res,
+        `POST with recipientdetail ${JSON.stringify(value)}`,
+        'invalidRequestBodyProperty',
+      );
+    }
+    await t.property(
+      fc.constantFrom(...values),
+      async (value) => {
+        refused(
+          t,
+          'recipients/recipientdetail-array',
+          await putRecipient(t, update(r.id, { recipientdetail: value })),
+          `PUT with recipientdetail ${JSON.stringify(value)}`,
+          'invalidRequestBodyProperty',
+        );
+      },
+      { rule: R('recipients/recipientdetail-array'), runs: Math.min(t.session.context.runs, 4) },
+    );
+  },
+  { budget: 6, budgetPerRun: 1 },
+);
 
 test(
   ['recipients/update-by-id', 'errors/code-missing-request-body-property', 'errors/code-no-match'],
@@ -234,86 +469,187 @@ test(
   async (t) => {
     const r = await createRecipient(t);
     const email = exampleEmail(t, 'new');
-    const ok = await putRecipient(t, update(r.id, { recipientdetail: [{ address: email, addresstypeid: addressType(t, 'email') }] }));
+    const ok = await putRecipient(
+      t,
+      update(r.id, { recipientdetail: [{ address: email, addresstypeid: addressType(t, 'email') }] }),
+    );
     accepted(t, 'recipients/update-by-id', ok, 'an update naming the recipient', [200]);
     const got = await getRecipient(t, r.id);
-    t.check(R('recipients/update-by-id'), got.status === 200 && mentions(got, email), { title: 'update not applied', expected: `the recipient lists ${email}`, received: seen(got) });
+    t.check(R('recipients/update-by-id'), got.status === 200 && mentions(got, email), {
+      title: 'update not applied',
+      expected: `the recipient lists ${email}`,
+      received: seen(got),
+    });
     const missing = await putRecipient(t, { recipientname: r.name });
     refused(t, 'recipients/update-by-id', missing, 'an update without recipientid', 'missingRequestBodyProperty');
     const unknown = await putRecipient(t, update(UNKNOWN_ID, { recipientname: recipientName(t) }));
-    refused(t, 'recipients/update-by-id', unknown, `an update of recipient ${UNKNOWN_ID}, which does not exist`, 'noMatch', [404]);
+    refused(
+      t,
+      'recipients/update-by-id',
+      unknown,
+      `an update of recipient ${UNKNOWN_ID}, which does not exist`,
+      'noMatch',
+      [404],
+    );
   },
   { budget: 6 },
 );
 
-test(['recipients/update-keeps-omitted-name'], 'PUT /recipient/ without recipientname keeps the name; with one renames', async (t) => {
-  const r = await createRecipient(t);
-  const keep = await putRecipient(t, update(r.id, { recipientdetail: [{ address: exampleEmail(t, 'kept'), addresstypeid: addressType(t, 'email') }] }));
-  t.check(R('recipients/update-keeps-omitted-name'), keep.status === 200, { title: 'update without a name refused', expected: 'HTTP 200', received: seen(keep) });
-  const kept = await getRecipient(t, r.id);
-  t.check(R('recipients/update-keeps-omitted-name'), kept.status === 200 && mentions(kept, r.name), { title: 'name lost by an update without recipientname', expected: `the recipient still named "${r.name}"`, received: seen(kept) });
-  const renamed = recipientName(t, 'Renamed');
-  const put = await putRecipient(t, update(r.id, { recipientname: renamed }));
-  const got = await getRecipient(t, r.id);
-  t.check(R('recipients/update-keeps-omitted-name'), put.status === 200 && mentions(got, renamed) && !mentions(got, r.name), {
-    title: 'rename not applied', expected: `the recipient named "${renamed}"`, received: `PUT HTTP ${put.status}; GET ${seen(got)}`,
-  });
-}, { budget: 7 });
-
-test(['recipients/search-by-name'], 'POST /recipient/search with a name lists the matching recipients and no others', async (t) => {
-  const a = await createRecipient(t, { name: recipientName(t, 'Alpha') });
-  const b = await createRecipient(t, { name: recipientName(t, 'Beta') });
-  const res = await searchRecipients(t, a.name);
-  t.check(R('recipients/search-by-name'), res.status === 200 && mentions(res, a.name), { title: 'search misses the named recipient', expected: `HTTP 200 naming "${a.name}"`, received: seen(res) });
-  t.check(R('recipients/search-by-name'), !mentions(res, b.name), { title: 'search lists a recipient of another name', expected: `no "${b.name}"`, received: seen(res) });
-  const bad = await searchRecipients(t, 42);
-  refused(t, 'recipients/search-by-name', bad, 'a search whose name is the number 42');
-}, { budget: 7 });
-
-test(['recipients/search-blank-lists-all'], 'POST /recipient/search with a blank name lists every recipient of the tenant', async (t) => {
-  const a = await createRecipient(t);
-  const b = await createRecipient(t);
-  for (const blank of ['', '   ']) {
-    const res = await searchRecipients(t, blank);
-    t.check(R('recipients/search-blank-lists-all'), res.status === 200 && mentions(res, a.name) && mentions(res, b.name), {
-      title: `search for ${JSON.stringify(blank)} does not list all`, expected: `HTTP 200 naming "${a.name}" and "${b.name}"`, received: seen(res),
+test(
+  ['recipients/update-keeps-omitted-name'],
+  'PUT /recipient/ without recipientname keeps the name; with one renames',
+  async (t) => {
+    const r = await createRecipient(t);
+    const keep = await putRecipient(
+      t,
+      update(r.id, { recipientdetail: [{ address: exampleEmail(t, 'kept'), addresstypeid: addressType(t, 'email') }] }),
+    );
+    t.check(R('recipients/update-keeps-omitted-name'), keep.status === 200, {
+      title: 'update without a name refused',
+      expected: 'HTTP 200',
+      received: seen(keep),
     });
-  }
-}, { budget: 6 });
+    const kept = await getRecipient(t, r.id);
+    t.check(R('recipients/update-keeps-omitted-name'), kept.status === 200 && mentions(kept, r.name), {
+      title: 'name lost by an update without recipientname',
+      expected: `the recipient still named "${r.name}"`,
+      received: seen(kept),
+    });
+    const renamed = recipientName(t, 'Renamed');
+    const put = await putRecipient(t, update(r.id, { recipientname: renamed }));
+    const got = await getRecipient(t, r.id);
+    t.check(
+      R('recipients/update-keeps-omitted-name'),
+      put.status === 200 && mentions(got, renamed) && !mentions(got, r.name),
+      {
+        title: 'rename not applied',
+        expected: `the recipient named "${renamed}"`,
+        received: `PUT HTTP ${put.status}; GET ${seen(got)}`,
+      },
+    );
+  },
+  { budget: 7 },
+);
 
-test(['recipients/tenant-isolation', 'errors/code-no-match'], 'another tenant neither finds nor reads, updates or deletes a recipient', async (t) => {
-  if (!hasOtherTenant(t)) t.skip('needs the otherTenant principal (a second tenant)');
-  const r = await createRecipient(t);
-  const search = await searchRecipients(t, '', 'otherTenant');
-  t.check(R('recipients/tenant-isolation'), search.status === 200 && !mentions(search, r.name), {
-    title: 'another tenant lists the recipient', severity: 'critical', expected: `HTTP 200 without "${r.name}"`, received: seen(search),
-  });
-  const get = await getRecipient(t, r.id, 'otherTenant');
-  refused(t, 'recipients/tenant-isolation', get, 'another tenant\'s GET of the recipient', 'noMatch', [404]);
-  const put = await putRecipient(t, update(r.id, { recipientname: recipientName(t, 'Hijacked') }), 'otherTenant');
-  refused(t, 'recipients/tenant-isolation', put, 'another tenant\'s PUT of the recipient', 'noMatch', [404]);
-  const del = await send(t, { method: 'DELETE', path: `/recipient/${r.id}` }, 'otherTenant');
-  refused(t, 'recipients/tenant-isolation', del, 'another tenant\'s DELETE of the recipient', 'noMatch', [404]);
-  const still = await getRecipient(t, r.id);
-  t.check(R('recipients/tenant-isolation'), still.status === 200 && mentions(still, r.name), {
-    title: 'the recipient changed after another tenant\'s requests', severity: 'critical', expected: `HTTP 200 naming "${r.name}"`, received: seen(still),
-  });
-}, { budget: 8 });
+test(
+  ['recipients/search-by-name'],
+  'POST /recipient/search with a name lists the matching recipients and no others',
+  async (t) => {
+    const a = await createRecipient(t, { name: recipientName(t, 'Alpha') });
+    const b = await createRecipient(t, { name: recipientName(t, 'Beta') });
+    const res = await searchRecipients(t, a.name);
+    t.check(R('recipients/search-by-name'), res.status === 200 && mentions(res, a.name), {
+      title: 'search misses the named recipient',
+      expected: `HTTP 200 naming "${a.name}"`,
+      received: seen(res),
+    });
+    t.check(R('recipients/search-by-name'), !mentions(res, b.name), {
+      title: 'search lists a recipient of another name',
+      expected: `no "${b.name}"`,
+      received: seen(res),
+    });
+    const bad = await searchRecipients(t, 42);
+    refused(t, 'recipients/search-by-name', bad, 'a search whose name is the number 42');
+  },
+  { budget: 7 },
+);
 
-test(['recipients/get-by-id', 'errors/code-no-match', 'errors/code-invalid-parameter'], 'GET /recipient/{id}: 200 for a recipient, 404 for an unknown ID, 400 for a non-integer', async (t) => {
-  const r = await createRecipient(t);
-  const ok = await getRecipient(t, r.id);
-  accepted(t, 'recipients/get-by-id', ok, 'a recipient of the tenant', [200]);
-  refused(t, 'recipients/get-by-id', await getRecipient(t, UNKNOWN_ID), `unknown recipient ${UNKNOWN_ID}`, 'noMatch', [404]);
-  refused(t, 'recipients/get-by-id', await getRecipient(t, 'abc'), 'id "abc"', 'invalidParameter');
-}, { budget: 5 });
+test(
+  ['recipients/search-blank-lists-all'],
+  'POST /recipient/search with a blank name lists every recipient of the tenant',
+  async (t) => {
+    const a = await createRecipient(t);
+    const b = await createRecipient(t);
+    for (const blank of ['', '   ']) {
+      const res = await searchRecipients(t, blank);
+      t.check(
+        R('recipients/search-blank-lists-all'),
+        res.status === 200 && mentions(res, a.name) && mentions(res, b.name),
+        {
+          title: `search for ${JSON.stringify(blank)} does not list all`,
+          expected: `HTTP 200 naming "${a.name}" and "${b.name}"`,
+          received: seen(res),
+        },
+      );
+    }
+  },
+  { budget: 6 },
+);
 
-test(['recipients/delete-by-id', 'errors/code-no-match', 'errors/code-invalid-parameter'], 'DELETE /recipient/{id} removes the recipient; unknown 404, non-integer 400', async (t) => {
-  const r = await createRecipient(t);
-  const del = await send(t, { method: 'DELETE', path: `/recipient/${r.id}` });
-  accepted(t, 'recipients/delete-by-id', del, 'deleting a recipient of the tenant', [200]);
-  const gone = await getRecipient(t, r.id);
-  refused(t, 'recipients/delete-by-id', gone, 'GET of the deleted recipient', 'noMatch', [404]);
-  refused(t, 'recipients/delete-by-id', await send(t, { method: 'DELETE', path: `/recipient/${r.id}` }), 'deleting it a second time', 'noMatch', [404]);
-  refused(t, 'recipients/delete-by-id', await send(t, { method: 'DELETE', path: '/recipient/abc' }), 'DELETE of id "abc"', 'invalidParameter');
-}, { budget: 6 });
+test(
+  ['recipients/tenant-isolation', 'errors/code-no-match'],
+  'another tenant neither finds nor reads, updates or deletes a recipient',
+  async (t) => {
+    if (!hasOtherTenant(t)) t.skip('needs the otherTenant principal (a second tenant)');
+    const r = await createRecipient(t);
+    const search = await searchRecipients(t, '', 'otherTenant');
+    t.check(R('recipients/tenant-isolation'), search.status === 200 && !mentions(search, r.name), {
+      title: 'another tenant lists the recipient',
+      severity: 'critical',
+      expected: `HTTP 200 without "${r.name}"`,
+      received: seen(search),
+    });
+    const get = await getRecipient(t, r.id, 'otherTenant');
+    refused(t, 'recipients/tenant-isolation', get, "another tenant's GET of the recipient", 'noMatch', [404]);
+    const put = await putRecipient(t, update(r.id, { recipientname: recipientName(t, 'Hijacked') }), 'otherTenant');
+    refused(t, 'recipients/tenant-isolation', put, "another tenant's PUT of the recipient", 'noMatch', [404]);
+    const del = await send(t, { method: 'DELETE', path: `/recipient/${r.id}` }, 'otherTenant');
+    refused(t, 'recipients/tenant-isolation', del, "another tenant's DELETE of the recipient", 'noMatch', [404]);
+    const still = await getRecipient(t, r.id);
+    t.check(R('recipients/tenant-isolation'), still.status === 200 && mentions(still, r.name), {
+      title: "the recipient changed after another tenant's requests",
+      severity: 'critical',
+      expected: `HTTP 200 naming "${r.name}"`,
+      received: seen(still),
+    });
+  },
+  { budget: 8 },
+);
+
+test(
+  ['recipients/get-by-id', 'errors/code-no-match', 'errors/code-invalid-parameter'],
+  'GET /recipient/{id}: 200 for a recipient, 404 for an unknown ID, 400 for a non-integer',
+  async (t) => {
+    const r = await createRecipient(t);
+    const ok = await getRecipient(t, r.id);
+    accepted(t, 'recipients/get-by-id', ok, 'a recipient of the tenant', [200]);
+    refused(
+      t,
+      'recipients/get-by-id',
+      await getRecipient(t, UNKNOWN_ID),
+      `unknown recipient ${UNKNOWN_ID}`,
+      'noMatch',
+      [404],
+    );
+    refused(t, 'recipients/get-by-id', await getRecipient(t, 'abc'), 'id "abc"', 'invalidParameter');
+  },
+  { budget: 5 },
+);
+
+test(
+  ['recipients/delete-by-id', 'errors/code-no-match', 'errors/code-invalid-parameter'],
+  'DELETE /recipient/{id} removes the recipient; unknown 404, non-integer 400',
+  async (t) => {
+    const r = await createRecipient(t);
+    const del = await send(t, { method: 'DELETE', path: `/recipient/${r.id}` });
+    accepted(t, 'recipients/delete-by-id', del, 'deleting a recipient of the tenant', [200]);
+    const gone = await getRecipient(t, r.id);
+    refused(t, 'recipients/delete-by-id', gone, 'GET of the deleted recipient', 'noMatch', [404]);
+    refused(
+      t,
+      'recipients/delete-by-id',
+      await send(t, { method: 'DELETE', path: `/recipient/${r.id}` }),
+      'deleting it a second time',
+      'noMatch',
+      [404],
+    );
+    refused(
+      t,
+      'recipients/delete-by-id',
+      await send(t, { method: 'DELETE', path: '/recipient/abc' }),
+      'DELETE of id "abc"',
+      'invalidParameter',
+    );
+  },
+  { budget: 6 },
+);

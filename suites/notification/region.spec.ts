@@ -2,7 +2,16 @@ import type { HttpResponse } from '../engine/http-client.ts';
 import type { RuleContext } from '../engine/rule-test.ts';
 import { entriesOf, lists, searchAudit } from './audit-search.ts';
 import {
-  R, addressType, exampleEmail, fixturesOf, mentions, notificationTest as test, recipientName, restrictedPrefix, seen, send,
+  R,
+  addressType,
+  exampleEmail,
+  fixturesOf,
+  mentions,
+  notificationTest as test,
+  recipientName,
+  restrictedPrefix,
+  seen,
+  send,
 } from './notification-client.ts';
 import { createCategory, createGroup, createRecipient, postRecipient } from './notification-resources.ts';
 
@@ -15,57 +24,127 @@ function indiaPhone(t: RuleContext): string {
 function checkRestricted(t: RuleContext, rule: string, res: HttpResponse, what: string): void {
   const arr = Array.isArray(res.json) ? (res.json as Array<Record<string, unknown>>) : undefined;
   t.check(R(rule), res.status === 400 && !!arr && arr.length > 0, {
-    title: `${what} not refused with RestrictedRegion items`, severity: 'critical', expected: 'HTTP 400 with a JSON array of RestrictedRegion', received: seen(res),
+    title: `${what} not refused with RestrictedRegion items`,
+    severity: 'critical',
+    expected: 'HTTP 400 with a JSON array of RestrictedRegion',
+    received: seen(res),
   });
   const bad = arr!.filter((x) => !x || x.status !== 400 || typeof x.message !== 'string' || !x.message.trim());
   t.check(R('region/restricted-region-item'), bad.length === 0, {
-    title: 'RestrictedRegion item malformed', expected: '{status: 400, message: "<recipients from a restricted region are not allowed>"}', received: JSON.stringify(bad.slice(0, 2)),
+    title: 'RestrictedRegion item malformed',
+    expected: '{status: 400, message: "<recipients from a restricted region are not allowed>"}',
+    received: JSON.stringify(bad.slice(0, 2)),
   });
 }
 
-test(['region/create-recipient-restricted', 'region/restricted-region-item'], 'POST /recipient/ with an India-region phone is refused with RestrictedRegion items and creates nothing', async (t) => {
-  const name = recipientName(t, 'India');
-  const res = await postRecipient(t, { recipientname: name, recipientdetail: [{ address: exampleEmail(t), addresstypeid: addressType(t, 'email') }, { address: indiaPhone(t), addresstypeid: addressType(t, 'phone') }] });
-  checkRestricted(t, 'region/create-recipient-restricted', res, 'a recipient with an India-region phone');
-  const found = await send(t, { method: 'POST', path: '/recipient/search', json: { name } });
-  t.check(R('region/create-recipient-restricted'), found.status === 200 && !mentions(found, name), { title: 'the refused recipient was created', severity: 'critical', expected: `no recipient "${name}"`, received: seen(found) });
-}, { budget: 2 });
+test(
+  ['region/create-recipient-restricted', 'region/restricted-region-item'],
+  'POST /recipient/ with an India-region phone is refused with RestrictedRegion items and creates nothing',
+  async (t) => {
+    const name = recipientName(t, 'India');
+    const res = await postRecipient(t, {
+      recipientname: name,
+      recipientdetail: [
+        { address: exampleEmail(t), addresstypeid: addressType(t, 'email') },
+        { address: indiaPhone(t), addresstypeid: addressType(t, 'phone') },
+      ],
+    });
+    checkRestricted(t, 'region/create-recipient-restricted', res, 'a recipient with an India-region phone');
+    const found = await send(t, { method: 'POST', path: '/recipient/search', json: { name } });
+    t.check(R('region/create-recipient-restricted'), found.status === 200 && !mentions(found, name), {
+      title: 'the refused recipient was created',
+      severity: 'critical',
+      expected: `no recipient "${name}"`,
+      received: seen(found),
+    });
+  },
+  { budget: 2 },
+);
 
-test(['region/update-recipient-restricted', 'region/restricted-region-item'], 'PUT /recipient/ giving an India-region phone is refused with RestrictedRegion items and changes nothing', async (t) => {
-  const r = await createRecipient(t);
-  const phone = indiaPhone(t);
-  const res = await send(t, { method: 'PUT', path: '/recipient/', json: { recipientid: r.id, recipientdetail: [{ address: phone, addresstypeid: addressType(t, 'phone') }] } });
-  checkRestricted(t, 'region/update-recipient-restricted', res, 'an update to an India-region phone');
-  const got = await send(t, { method: 'GET', path: `/recipient/${r.id}` });
-  t.check(R('region/update-recipient-restricted'), got.status === 200 && !mentions(got, phone) && mentions(got, r.email), { title: 'the refused update changed the recipient', severity: 'critical', expected: `still ${r.email}, no ${phone}`, received: seen(got) });
-}, { budget: 4 });
+test(
+  ['region/update-recipient-restricted', 'region/restricted-region-item'],
+  'PUT /recipient/ giving an India-region phone is refused with RestrictedRegion items and changes nothing',
+  async (t) => {
+    const r = await createRecipient(t);
+    const phone = indiaPhone(t);
+    const res = await send(t, {
+      method: 'PUT',
+      path: '/recipient/',
+      json: { recipientid: r.id, recipientdetail: [{ address: phone, addresstypeid: addressType(t, 'phone') }] },
+    });
+    checkRestricted(t, 'region/update-recipient-restricted', res, 'an update to an India-region phone');
+    const got = await send(t, { method: 'GET', path: `/recipient/${r.id}` });
+    t.check(
+      R('region/update-recipient-restricted'),
+      got.status === 200 && !mentions(got, phone) && mentions(got, r.email),
+      {
+        title: 'the refused update changed the recipient',
+        severity: 'critical',
+        expected: `still ${r.email}, no ${phone}`,
+        received: seen(got),
+      },
+    );
+  },
+  { budget: 4 },
+);
 
 /** The seeded India-region recipient of the configuration, or a skip. */
 function restrictedRecipient(t: RuleContext): number {
   const id = fixturesOf(t).restrictedRecipientId;
-  if (!Number.isSafeInteger(id)) t.skip('the run configuration has no fixtures.notification.restrictedRecipientId (an India-region recipient, which the API itself refuses to create)');
+  if (!Number.isSafeInteger(id))
+    t.skip(
+      'the run configuration has no fixtures.notification.restrictedRecipientId (an India-region recipient, which the API itself refuses to create)',
+    );
   return id as number;
 }
 
 /** Publishes through a category and checks the RestrictedRegion refusal and that nothing was sent. */
 async function publishRefused(t: RuleContext, categoryId: number, what: string): Promise<void> {
   const to = exampleEmail(t, 'india');
-  const res = await send(t, { method: 'POST', path: '/publisher/messages', json: { messageCategoryId: categoryId, body: {}, recipientsTo: to, subject: 'ConformanceRegion' } });
+  const res = await send(t, {
+    method: 'POST',
+    path: '/publisher/messages',
+    json: { messageCategoryId: categoryId, body: {}, recipientsTo: to, subject: 'ConformanceRegion' },
+  });
   checkRestricted(t, 'region/publish-restricted', res, what);
   const audit = await searchAudit(t, { messageCategoryId: categoryId });
-  t.check(R('region/publish-restricted'), audit.status === 200 && !entriesOf(audit).some((e) => e.messageCategoryId === categoryId || lists(e, 'emails', to)), { title: 'the refused message was sent', severity: 'critical', expected: `no audit entry of category ${categoryId}`, received: seen(audit) });
+  t.check(
+    R('region/publish-restricted'),
+    audit.status === 200 && !entriesOf(audit).some((e) => e.messageCategoryId === categoryId || lists(e, 'emails', to)),
+    {
+      title: 'the refused message was sent',
+      severity: 'critical',
+      expected: `no audit entry of category ${categoryId}`,
+      received: seen(audit),
+    },
+  );
 }
 
-test(['region/publish-restricted', 'region/restricted-region-item'], 'a publish whose category reaches an India-region recipient is refused with RestrictedRegion items and sends nothing', async (t) => {
-  const india = restrictedRecipient(t);
-  const other = await createRecipient(t);
-  const { id } = await createCategory(t, { recipients: [{ position: 'TO', recipientId: other.id }, { position: 'CC', recipientId: india }] });
-  await publishRefused(t, id, 'a publish reaching an India-region recipient of the category');
-}, { budget: 5 });
+test(
+  ['region/publish-restricted', 'region/restricted-region-item'],
+  'a publish whose category reaches an India-region recipient is refused with RestrictedRegion items and sends nothing',
+  async (t) => {
+    const india = restrictedRecipient(t);
+    const other = await createRecipient(t);
+    const { id } = await createCategory(t, {
+      recipients: [
+        { position: 'TO', recipientId: other.id },
+        { position: 'CC', recipientId: india },
+      ],
+    });
+    await publishRefused(t, id, 'a publish reaching an India-region recipient of the category');
+  },
+  { budget: 5 },
+);
 
-test(['region/publish-restricted', 'region/restricted-region-item'], 'a publish whose category reaches an India-region recipient through a group is refused', async (t) => {
-  const india = restrictedRecipient(t);
-  const g = await createGroup(t, { members: [india] });
-  const { id } = await createCategory(t, { recipients: [{ position: 'TO', recipientGroupId: g.id }] });
-  await publishRefused(t, id, 'a publish reaching an India-region recipient through a recipient group');
-}, { budget: 5 });
+test(
+  ['region/publish-restricted', 'region/restricted-region-item'],
+  'a publish whose category reaches an India-region recipient through a group is refused',
+  async (t) => {
+    const india = restrictedRecipient(t);
+    const g = await createGroup(t, { members: [india] });
+    const { id } = await createCategory(t, { recipients: [{ position: 'TO', recipientGroupId: g.id }] });
+    await publishRefused(t, id, 'a publish reaching an India-region recipient through a recipient group');
+  },
+  { budget: 5 },
+);

@@ -3,10 +3,31 @@ import { matchesSchema } from '../engine/checks/index.ts';
 import type { FormPart } from '../engine/http-client.ts';
 import type { RuleContext } from '../engine/rule-test.ts';
 import {
-  R, UNKNOWN_ID, accepted, channelId, hasOtherTenant, integersIn, mentions, mentionsInteger, notificationTest as test, paramTypeId, refused, seen, send, tag,
-  templateForm, verifyCode,
+  R,
+  UNKNOWN_ID,
+  accepted,
+  channelId,
+  hasOtherTenant,
+  integersIn,
+  mentions,
+  mentionsInteger,
+  notificationTest as test,
+  paramTypeId,
+  refused,
+  seen,
+  send,
+  tag,
+  templateForm,
+  verifyCode,
 } from './notification-client.ts';
-import { createTemplateSet, postTemplateSet, setName, templateHtml, templateOf, type CreatedSet } from './notification-resources.ts';
+import {
+  createTemplateSet,
+  postTemplateSet,
+  setName,
+  templateHtml,
+  templateOf,
+  type CreatedSet,
+} from './notification-resources.ts';
 
 // Template set records (GET of a set, searches, listings, parameter lists) are declared only as
 // "string": the suite looks there for the names and IDs it chose or got from CreateTemplate.
@@ -24,58 +45,131 @@ function file(name = `${tag()}.html`, content = templateHtml(name)) {
 }
 
 /** A TemplateProcessInfo with one ADD item per channel and file. */
-function info(name: string, items: Array<[number, string]>, extra: Record<string, unknown> = {}): Record<string, unknown> {
-  return { templatesetName: name, templateChannelAndFile: items.map(([ch, f]) => ({ communicationChannel: ch, fileName: f, operation: 'ADD' })), ...extra };
+function info(
+  name: string,
+  items: Array<[number, string]>,
+  extra: Record<string, unknown> = {},
+): Record<string, unknown> {
+  return {
+    templatesetName: name,
+    templateChannelAndFile: items.map(([ch, f]) => ({ communicationChannel: ch, fileName: f, operation: 'ADD' })),
+    ...extra,
+  };
 }
 
 function param(t: RuleContext, over: Record<string, unknown> = {}): Record<string, unknown> {
-  return { paramName: `${t.prefix}p${tag()}`, defaultValue: 'Example', placeHolderName: `ph${tag()}`, paramTypeId: paramTypeId(t), ...over };
+  return {
+    paramName: `${t.prefix}p${tag()}`,
+    defaultValue: 'Example',
+    placeHolderName: `ph${tag()}`,
+    paramTypeId: paramTypeId(t),
+    ...over,
+  };
 }
 
-test(['templates/create-201'], 'POST /template/ answers 201 with a CreateTemplate naming the set and one template per file', async (t) => {
-  const email = channelId(t, 'email');
-  const sms = channelId(t, 'sms');
-  const name = setName(t);
-  const f1 = file();
-  const f2 = file(`${tag()}.htm`);
-  const res = await postTemplateSet(t, templateForm(info(name, [[email, f1.name], [sms, f2.name]]), [f1, f2]));
-  t.check(R('templates/create-201'), res.status === 201, { title: 'template set not created with 201', expected: 'HTTP 201', received: seen(res) });
-  await matchesSchema(t, R('templates/create-201'), res.json, 'CreateTemplate', 'the CreateTemplate answer');
-  const body = (res.json ?? {}) as { templatesetId?: unknown; templatesetName?: unknown; templateList?: Array<Record<string, unknown>> };
-  const list = Array.isArray(body.templateList) ? body.templateList : [];
-  const channels = list.map((x) => x.commChannelId).sort();
-  t.check(R('templates/create-201'), Number.isSafeInteger(body.templatesetId) && body.templatesetName === name && list.length === 2
-    && list.every((x) => Number.isSafeInteger(x.templateId) && typeof x.commChannelName === 'string') && JSON.stringify(channels) === JSON.stringify([email, sms].sort()), {
-    title: 'CreateTemplate incomplete', expected: `templatesetId, templatesetName "${name}", two templates of channels ${email} and ${sms}`, received: JSON.stringify(res.json),
-  });
-}, { budget: 2 });
+test(
+  ['templates/create-201'],
+  'POST /template/ answers 201 with a CreateTemplate naming the set and one template per file',
+  async (t) => {
+    const email = channelId(t, 'email');
+    const sms = channelId(t, 'sms');
+    const name = setName(t);
+    const f1 = file();
+    const f2 = file(`${tag()}.htm`);
+    const res = await postTemplateSet(
+      t,
+      templateForm(
+        info(name, [
+          [email, f1.name],
+          [sms, f2.name],
+        ]),
+        [f1, f2],
+      ),
+    );
+    t.check(R('templates/create-201'), res.status === 201, {
+      title: 'template set not created with 201',
+      expected: 'HTTP 201',
+      received: seen(res),
+    });
+    await matchesSchema(t, R('templates/create-201'), res.json, 'CreateTemplate', 'the CreateTemplate answer');
+    const body = (res.json ?? {}) as {
+      templatesetId?: unknown;
+      templatesetName?: unknown;
+      templateList?: Array<Record<string, unknown>>;
+    };
+    const list = Array.isArray(body.templateList) ? body.templateList : [];
+    const channels = list.map((x) => x.commChannelId).sort();
+    t.check(
+      R('templates/create-201'),
+      Number.isSafeInteger(body.templatesetId) &&
+        body.templatesetName === name &&
+        list.length === 2 &&
+        list.every((x) => Number.isSafeInteger(x.templateId) && typeof x.commChannelName === 'string') &&
+        JSON.stringify(channels) === JSON.stringify([email, sms].sort()),
+      {
+        title: 'CreateTemplate incomplete',
+        expected: `templatesetId, templatesetName "${name}", two templates of channels ${email} and ${sms}`,
+        received: JSON.stringify(res.json),
+      },
+    );
+  },
+  { budget: 2 },
+);
 
-test(['templates/multiple-files-one-field'], 'several files under the one field templateFiles all become templates', async (t) => {
-  const chans = [channelId(t, 'email'), channelId(t, 'sms'), channelId(t, 'push')];
-  const set = await createTemplateSet(t, { channels: chans });
-  t.check(R('templates/multiple-files-one-field'), set.templates.length === 3, { title: 'not every file became a template', expected: '3 templates in templateList', received: `${set.templates.length}` });
-  const ids = await idList(t, set.id);
-  const missing = set.templates.filter((x) => !mentionsInteger(ids, x.templateId));
-  t.check(R('templates/multiple-files-one-field'), ids.status === 200 && missing.length === 0, { title: 'template IDs of the set incomplete', expected: set.templates.map((x) => x.templateId).join(', '), received: seen(ids) });
-}, { budget: 3 });
+test(
+  ['templates/multiple-files-one-field'],
+  'several files under the one field templateFiles all become templates',
+  async (t) => {
+    const chans = [channelId(t, 'email'), channelId(t, 'sms'), channelId(t, 'push')];
+    const set = await createTemplateSet(t, { channels: chans });
+    t.check(R('templates/multiple-files-one-field'), set.templates.length === 3, {
+      title: 'not every file became a template',
+      expected: '3 templates in templateList',
+      received: `${set.templates.length}`,
+    });
+    const ids = await idList(t, set.id);
+    const missing = set.templates.filter((x) => !mentionsInteger(ids, x.templateId));
+    t.check(R('templates/multiple-files-one-field'), ids.status === 200 && missing.length === 0, {
+      title: 'template IDs of the set incomplete',
+      expected: set.templates.map((x) => x.templateId).join(', '),
+      received: seen(ids),
+    });
+  },
+  { budget: 3 },
+);
 
-test(['templates/file-extension', 'errors/code-invalid-request-body-property'], 'template files are taken with .htm or .html only, on create and update', async (t) => {
-  const email = channelId(t, 'email');
-  for (const ext of ['.txt', '.xhtml', '.html.txt', '']) {
-    const name = setName(t, 'ext');
-    const f = file(`${tag()}${ext}`);
-    const res = await postTemplateSet(t, templateForm(info(name, [[email, f.name]]), [f]));
-    refused(t, 'templates/file-extension', res, `a template file named "${f.name}"`, 'invalidRequestBodyProperty');
-    const found = await send(t, { method: 'GET', path: '/template/templatesets', query: { templatesetname: name } });
-    t.check(R('templates/file-extension'), !mentions(found, name), { title: 'a refused set was stored', expected: `no set "${name}"`, received: seen(found) });
-  }
-  const htm = file(`${tag()}.htm`);
-  accepted(t, 'templates/file-extension', await postTemplateSet(t, templateForm(info(setName(t), [[email, htm.name]]), [htm])), 'a .htm file', [201]);
-  const set = await createTemplateSet(t, { channels: [email] });
-  const txt = file(`${tag()}.txt`);
-  const put = await putSet(t, set.id, templateForm(info(set.name, [[channelId(t, 'sms'), txt.name]]), [txt]));
-  refused(t, 'templates/file-extension', put, 'a .txt file added by PUT', 'invalidRequestBodyProperty');
-}, { budget: 12 });
+test(
+  ['templates/file-extension', 'errors/code-invalid-request-body-property'],
+  'template files are taken with .htm or .html only, on create and update',
+  async (t) => {
+    const email = channelId(t, 'email');
+    for (const ext of ['.txt', '.xhtml', '.html.txt', '']) {
+      const name = setName(t, 'ext');
+      const f = file(`${tag()}${ext}`);
+      const res = await postTemplateSet(t, templateForm(info(name, [[email, f.name]]), [f]));
+      refused(t, 'templates/file-extension', res, `a template file named "${f.name}"`, 'invalidRequestBodyProperty');
+      const found = await send(t, { method: 'GET', path: '/template/templatesets', query: { templatesetname: name } });
+      t.check(R('templates/file-extension'), !mentions(found, name), {
+        title: 'a refused set was stored',
+        expected: `no set "${name}"`,
+        received: seen(found),
+      });
+    }
+    const htm = file(`${tag()}.htm`);
+    accepted(
+      t,
+      'templates/file-extension',
+      await postTemplateSet(t, templateForm(info(setName(t), [[email, htm.name]]), [htm])),
+      'a .htm file',
+      [201],
+    );
+    const set = await createTemplateSet(t, { channels: [email] });
+    const txt = file(`${tag()}.txt`);
+    const put = await putSet(t, set.id, templateForm(info(set.name, [[channelId(t, 'sms'), txt.name]]), [txt]));
+    refused(t, 'templates/file-extension', put, 'a .txt file added by PUT', 'invalidRequestBodyProperty');
+  },
+  { budget: 12 },
+);
 
 let bigFiles: { fits: Buffer; tooBig: Buffer } | undefined;
 
@@ -85,293 +179,714 @@ function largeFiles(): { fits: Buffer; tooBig: Buffer } {
   return bigFiles;
 }
 
-test(['templates/file-size-limit', 'errors/code-invalid-request-body-property'], 'a template file of 16777215 bytes is taken and one of 16777216 refused', async (t) => {
-  const email = channelId(t, 'email');
-  const { fits, tooBig } = largeFiles();
-  const over = `${tag()}.html`;
-  const res = await postTemplateSet(t, templateForm(info(setName(t, 'big'), [[email, over]]), [{ name: over, content: tooBig }]));
-  refused(t, 'templates/file-size-limit', res, 'a file of 16777216 bytes', 'invalidRequestBodyProperty');
-  const at = `${tag()}.html`;
-  const ok = await postTemplateSet(t, templateForm(info(setName(t, 'max'), [[email, at]]), [{ name: at, content: fits }]));
-  accepted(t, 'templates/file-size-limit', ok, 'a file of 16777215 bytes', [201]);
-}, { budget: 4, timeout: 120_000 });
-
-test(['templates/files-required-on-create', 'errors/code-missing-request-body-property'], 'POST /template/ without any templateFiles part is refused', async (t) => {
-  const email = channelId(t, 'email');
-  const res = await postTemplateSet(t, templateForm(info(setName(t), [[email, 'absent.html']]), []));
-  refused(t, 'templates/files-required-on-create', res, 'a create without templateFiles', 'missingRequestBodyProperty');
-}, { budget: 1 });
-
-test(['templates/info-required', 'errors/code-missing-request-body-property'], 'POST /template/ and PUT /template/{id} without templateInfo are refused', async (t) => {
-  const f = file();
-  refused(t, 'templates/info-required', await postTemplateSet(t, templateForm(undefined, [f])), 'a create without templateInfo', 'missingRequestBodyProperty');
-  const set = await createTemplateSet(t, { channels: [channelId(t, 'email')] });
-  refused(t, 'templates/info-required', await putSet(t, set.id, templateForm(undefined, [file()])), 'an update without templateInfo', 'missingRequestBodyProperty');
-}, { budget: 4 });
-
-test(['templates/info-json', 'errors/code-invalid-request-body-property'], 'a templateInfo that is not JSON text of an object is refused', async (t) => {
-  const email = channelId(t, 'email');
-  const set = await createTemplateSet(t, { channels: [email] });
-  const texts = ['not json', '{"templatesetName":', '[1,2]', '"a set"', '42'];
-  for (const text of texts) {
-    refused(t, 'templates/info-json', await postTemplateSet(t, templateForm(undefined, [file()], text)), `POST with templateInfo ${JSON.stringify(text)}`, 'invalidRequestBodyProperty');
-  }
-  await t.property(fc.constantFrom(...texts), async (text) => {
-    refused(t, 'templates/info-json', await putSet(t, set.id, templateForm(undefined, [file()], text)), `PUT with templateInfo ${JSON.stringify(text)}`, 'invalidRequestBodyProperty');
-  }, { rule: R('templates/info-json'), runs: Math.min(t.session.context.runs, 4) });
-}, { budget: 7, budgetPerRun: 1 });
-
-test(['templates/multipart-required'], 'POST /template/ and PUT /template/{id} with a JSON or a malformed multipart body are refused with 400', async (t) => {
-  const email = channelId(t, 'email');
-  const set = await createTemplateSet(t, { channels: [email] });
-  const json = { templatesetName: setName(t), templateChannelAndFile: [{ communicationChannel: email, fileName: 'a.html' }] };
-  refused(t, 'templates/multipart-required', await send(t, { method: 'POST', path: '/template/', json }), 'a JSON body on create');
-  refused(t, 'templates/multipart-required', await send(t, { method: 'PUT', path: `/template/${set.id}`, json }), 'a JSON body on update');
-  const broken = '--cfzboundary\r\nContent-Disposition: form-data; name="templateInfo"\r\n\r\n{"templatesetName":"x"}\r\n--cfzboundary\r\nContent-Disposition: form-data; name="templateFiles"; filename="a.html"\r\nContent-Type: text/html\r\n\r\n<html>';
-  const headers = { 'content-type': 'multipart/form-data; boundary=cfzboundary' };
-  refused(t, 'templates/multipart-required', await send(t, { method: 'POST', path: '/template/', body: broken, headers }), 'a multipart body cut off before its closing boundary');
-  refused(t, 'templates/multipart-required', await send(t, { method: 'PUT', path: `/template/${set.id}`, body: broken, headers }), 'a cut-off multipart body on update');
-}, { budget: 6 });
-
-test(['templates/set-name-required'], 'a templateInfo without a non-blank string templatesetName is refused on create and update', async (t) => {
-  const email = channelId(t, 'email');
-  const set = await createTemplateSet(t, { channels: [email] });
-  const names: unknown[] = [undefined, '', '   ', 42, ['x']];
-  for (const onUpdate of [false, true]) {
-    for (const name of names) {
-      const f = file();
-      const i: Record<string, unknown> = { templateChannelAndFile: [{ communicationChannel: onUpdate ? channelId(t, 'sms') : email, fileName: f.name, operation: 'ADD' }] };
-      if (name !== undefined) i.templatesetName = name;
-      const res = onUpdate ? await putSet(t, set.id, templateForm(i, [f])) : await postTemplateSet(t, templateForm(i, [f]));
-      refused(t, 'templates/set-name-required', res, `${onUpdate ? 'PUT' : 'POST'} with templatesetName ${name === undefined ? 'missing' : JSON.stringify(name)}`);
-    }
-  }
-}, { budget: 12 });
-
-test(['templates/update-renames'], 'PUT /template/{id} gives the set the templatesetName of templateInfo', async (t) => {
-  const set = await createTemplateSet(t, { channels: [channelId(t, 'email')] });
-  const renamed = setName(t, 'renamed');
-  const res = await putSet(t, set.id, templateForm({ templatesetName: renamed }, []));
-  const got = await send(t, { method: 'GET', path: `/template/templatesets/${set.id}` });
-  t.check(R('templates/update-renames'), res.status === 200 && mentions(got, renamed) && !mentions(got, set.name), {
-    title: 'set not renamed', expected: `the set named "${renamed}"`, received: `PUT HTTP ${res.status}; GET ${seen(got)}`,
-  });
-}, { budget: 4 });
-
-test(['templates/channel-and-file-required-on-create'], 'POST /template/ with a templateInfo lacking templateChannelAndFile (or an empty one) is refused', async (t) => {
-  for (const items of [undefined, []]) {
-    const f = file();
-    const i: Record<string, unknown> = { templatesetName: setName(t) };
-    if (items) i.templateChannelAndFile = items;
-    refused(t, 'templates/channel-and-file-required-on-create', await postTemplateSet(t, templateForm(i, [f])), items ? 'an empty templateChannelAndFile' : 'no templateChannelAndFile');
-  }
-}, { budget: 2 });
-
-test(['templates/channel-id', 'errors/code-invalid-request-body-property'], 'communicationChannel is taken as a channel ID of GET /communicationchannel/ only (create and update)', async (t) => {
-  const email = channelId(t, 'email');
-  const push = channelId(t, 'push');
-  const set = await createTemplateSet(t, { channels: [push] });
-  t.check(R('templates/channel-id'), set.templates.some((x) => x.commChannelId === push), { title: 'push channel not taken', expected: `a template of channel ${push}`, received: JSON.stringify(set.templates) });
-  const channels = await send(t, { method: 'GET', path: '/communicationchannel/' });
-  const known = integersIn(channels.json);
-  const unknown = [99_999, 0, -1].find((n) => !known.has(n)) ?? 424_242;
-  const values: unknown[] = [unknown, String(email), email + 0.5, undefined, null];
-  for (const onUpdate of [false, true]) {
-    for (const ch of values) {
-      const f = file();
-      const item: Record<string, unknown> = { fileName: f.name, operation: 'ADD' };
-      if (ch !== undefined) item.communicationChannel = ch;
-      const i = { templatesetName: onUpdate ? set.name : setName(t), templateChannelAndFile: [item] };
-      const res = onUpdate ? await putSet(t, set.id, templateForm(i, [f])) : await postTemplateSet(t, templateForm(i, [f]));
-      refused(t, 'templates/channel-id', res, `${onUpdate ? 'PUT' : 'POST'} with communicationChannel ${ch === undefined ? 'missing' : JSON.stringify(ch)}`, ch === undefined || ch === null ? undefined : 'invalidRequestBodyProperty');
-    }
-  }
-}, { budget: 13 });
-
-test(['templates/create-operation-add-only', 'errors/code-invalid-request-body-property'], 'on create an item without operation is taken as ADD; DELETE is refused', async (t) => {
-  const email = channelId(t, 'email');
-  const f = file();
-  const ok = await postTemplateSet(t, templateForm({ templatesetName: setName(t), templateChannelAndFile: [{ communicationChannel: email, fileName: f.name }] }, [f]));
-  t.check(R('templates/create-operation-add-only'), ok.status === 201 && Array.isArray((ok.json as { templateList?: unknown })?.templateList) && (ok.json as { templateList: unknown[] }).templateList.length === 1, {
-    title: 'an item without operation not taken as ADD', expected: 'HTTP 201 with one template', received: seen(ok),
-  });
-  for (const operation of ['DELETE', 'MERGE']) {
-    const g = file();
-    const res = await postTemplateSet(t, templateForm({ templatesetName: setName(t), templateChannelAndFile: [{ communicationChannel: email, fileName: g.name, operation }] }, [g]));
-    refused(t, 'templates/create-operation-add-only', res, `operation ${operation} on create`, 'invalidRequestBodyProperty');
-  }
-}, { budget: 4 });
-
-test(['templates/create-new-set-only', 'errors/code-conflict'], 'POST /template/ with the name of an existing set is refused and leaves the set unchanged', async (t) => {
-  const email = channelId(t, 'email');
-  const set = await createTemplateSet(t, { channels: [email] });
-  const before = await idList(t, set.id);
-  const f = file();
-  const res = await postTemplateSet(t, templateForm(info(set.name, [[channelId(t, 'sms'), f.name]]), [f]));
-  refused(t, 'templates/create-new-set-only', res, `a second set named "${set.name}"`, undefined, [409, 400]);
-  verifyCode(t, res, 'conflict');
-  const after = await idList(t, set.id);
-  t.check(R('templates/create-new-set-only'), after.status === 200 && after.text === before.text, { title: 'the existing set changed', expected: seen(before, 120), received: seen(after, 120) });
-}, { budget: 5 });
-
-test(['templates/update-operation-required'], 'on update an item without operation, or with another than ADD or DELETE, is refused', async (t) => {
-  const email = channelId(t, 'email');
-  const set = await createTemplateSet(t, { channels: [email] });
-  for (const operation of [undefined, 'MERGE', 'add']) {
-    const f = file();
-    const item: Record<string, unknown> = { communicationChannel: channelId(t, 'sms'), fileName: f.name };
-    if (operation) item.operation = operation;
-    refused(t, 'templates/update-operation-required', await putSet(t, set.id, templateForm({ templatesetName: set.name, templateChannelAndFile: [item] }, [f])), operation ? `operation ${operation}` : 'an item without operation');
-  }
-}, { budget: 4 });
-
-test(['templates/update-add-needs-file-name'], 'an ADD item without fileName is refused; a DELETE item without one removes the channel\'s template', async (t) => {
-  const email = channelId(t, 'email');
-  const sms = channelId(t, 'sms');
-  const set = await createTemplateSet(t, { channels: [email, sms] });
-  const smsTemplate = templateOf(t, set, sms);
-  const emailTemplate = templateOf(t, set, email);
-  const f = file();
-  refused(t, 'templates/update-add-needs-file-name', await postTemplateSet(t, templateForm({ templatesetName: setName(t), templateChannelAndFile: [{ communicationChannel: email, operation: 'ADD' }] }, [f])), 'an ADD item without fileName on create');
-  const g = file();
-  refused(t, 'templates/update-add-needs-file-name', await putSet(t, set.id, templateForm({ templatesetName: set.name, templateChannelAndFile: [{ communicationChannel: channelId(t, 'push'), operation: 'ADD' }] }, [g])), 'an ADD item without fileName on update');
-  const del = await putSet(t, set.id, templateForm({ templatesetName: set.name, templateChannelAndFile: [{ communicationChannel: sms, operation: 'DELETE' }] }, []));
-  accepted(t, 'templates/update-add-needs-file-name', del, 'a DELETE item without fileName', [200]);
-  const ids = await idList(t, set.id);
-  t.check(R('templates/update-add-needs-file-name'), !mentionsInteger(ids, smsTemplate.templateId) && mentionsInteger(ids, emailTemplate.templateId), {
-    title: 'DELETE without fileName did not remove the channel\'s template', expected: `${emailTemplate.templateId} without ${smsTemplate.templateId}`, received: seen(ids),
-  });
-}, { budget: 6 });
-
-test(['templates/params-add-only'], 'templateParam items of PUT /template/{id} are added to the set\'s parameters', async (t) => {
-  const p1 = param(t);
-  const set = await createTemplateSet(t, { channels: [channelId(t, 'email')], params: [p1] });
-  const p2 = param(t);
-  const res = await putSet(t, set.id, templateForm({ templatesetName: set.name, templateParam: [p2] }, []));
-  const params = await send(t, { method: 'GET', path: `/templateparam/${set.id}` });
-  t.check(R('templates/params-add-only'), res.status === 200 && mentions(params, p1.paramName as string) && mentions(params, p2.paramName as string), {
-    title: 'parameters not added', expected: `both ${String(p1.paramName)} and ${String(p2.paramName)}`, received: `PUT HTTP ${res.status}; ${seen(params)}`,
-  });
-}, { budget: 4 });
-
-test(['templates/param-four-keys', 'errors/code-missing-request-body-property'], 'a templateParam lacking one of its four keys, or with a non-string text key, is refused', async (t) => {
-  const email = channelId(t, 'email');
-  const keys = ['paramName', 'defaultValue', 'placeHolderName', 'paramTypeId'];
-  const cases = [
-    ...keys.map((drop) => ({ drop, wrong: undefined as string | undefined })),
-    ...['paramName', 'defaultValue', 'placeHolderName'].map((wrong) => ({ drop: undefined as string | undefined, wrong })),
-  ];
-  for (const { drop, wrong } of cases) {
-    const p = param(t);
-    if (drop) delete p[drop];
-    if (wrong) p[wrong] = 7;
-    const f = file();
-    const res = await postTemplateSet(t, templateForm(info(setName(t), [[email, f.name]], { templateParam: [p] }), [f]));
-    refused(t, 'templates/param-four-keys', res, drop ? `a templateParam without ${drop}` : `a templateParam whose ${wrong} is the number 7`, drop ? 'missingRequestBodyProperty' : undefined);
-  }
-}, { budget: 7 });
-
-test(['templates/param-type-id', 'errors/code-invalid-request-body-property'], 'paramTypeId is taken as a type ID of GET /paramtype/ only', async (t) => {
-  const email = channelId(t, 'email');
-  const types = await send(t, { method: 'GET', path: '/paramtype/' });
-  const known = integersIn(types.json);
-  const unknown = [99_999, 0, -5].find((n) => !known.has(n)) ?? 515_151;
-  for (const value of [unknown, String(paramTypeId(t)), 1.5]) {
-    const f = file();
-    const res = await postTemplateSet(t, templateForm(info(setName(t), [[email, f.name]], { templateParam: [param(t, { paramTypeId: value })] }), [f]));
-    refused(t, 'templates/param-type-id', res, `paramTypeId ${JSON.stringify(value)}`, 'invalidRequestBodyProperty');
-  }
-  const f = file();
-  accepted(t, 'templates/param-type-id', await postTemplateSet(t, templateForm(info(setName(t), [[email, f.name]], { templateParam: [param(t)] }), [f])), `paramTypeId ${paramTypeId(t)}`, [201]);
-}, { budget: 6 });
-
-test(['templates/content-text-plain', 'errors/code-no-match'], 'GET /template/templatecontent/{templateId} answers the uploaded file as text/plain; unknown 404', async (t) => {
-  const email = channelId(t, 'email');
-  const set = await createTemplateSet(t, { channels: [email] });
-  const tpl = templateOf(t, set, email);
-  const res = await send(t, { method: 'GET', path: `/template/templatecontent/${tpl.templateId}` });
-  t.check(R('templates/content-text-plain'), res.status === 200 && res.contentType === 'text/plain' && res.text === set.contents.get(email), {
-    title: 'template content not answered as uploaded text/plain', expected: `HTTP 200 text/plain ${set.contents.get(email)}`, received: seen(res),
-  });
-  refused(t, 'templates/content-text-plain', await send(t, { method: 'GET', path: `/template/templatecontent/${UNKNOWN_ID}` }), `unknown template ${UNKNOWN_ID}`, 'noMatch', [404]);
-}, { budget: 4 });
-
-test(['templates/id-list', 'errors/code-no-match'], 'GET /template/templateidlist/{id} answers the template IDs of the set; unknown 404', async (t) => {
-  const set = await createTemplateSet(t, { channels: [channelId(t, 'email'), channelId(t, 'push')] });
-  const res = await idList(t, set.id);
-  const missing = set.templates.filter((x) => !mentionsInteger(res, x.templateId));
-  t.check(R('templates/id-list'), res.status === 200 && set.templates.length > 0 && missing.length === 0, { title: 'template IDs missing', expected: set.templates.map((x) => x.templateId).join(', '), received: seen(res) });
-  refused(t, 'templates/id-list', await idList(t, UNKNOWN_ID), `unknown set ${UNKNOWN_ID}`, 'noMatch', [404]);
-}, { budget: 4 });
-
-test(['templates/list-details'], 'GET /template/templatelistdetails lists every set of the tenant with its templates, and none of another tenant', async (t) => {
-  const set = await createTemplateSet(t, { channels: [channelId(t, 'email')] });
-  const res = await send(t, { method: 'GET', path: '/template/templatelistdetails' });
-  t.check(R('templates/list-details'), res.status === 200 && mentions(res, set.name) && set.templates.every((x) => mentionsInteger(res, x.templateId)), {
-    title: 'the set or its templates not listed', expected: `"${set.name}" with templates ${set.templates.map((x) => x.templateId).join(', ')}`, received: seen(res),
-  });
-  if (hasOtherTenant(t)) {
-    const other = await send(t, { method: 'GET', path: '/template/templatelistdetails' }, 'otherTenant');
-    t.check(R('templates/list-details'), other.status === 200 && !mentions(other, set.name), { title: 'another tenant lists the set', severity: 'critical', expected: `no "${set.name}"`, received: seen(other) });
-  }
-}, { budget: 4 });
-
-test(['templates/search-name-required', 'errors/code-missing-parameter'], 'GET /template/templatesets needs templatesetname and lists the matching sets', async (t) => {
-  const email = channelId(t, 'email');
-  refused(t, 'templates/search-name-required', await send(t, { method: 'GET', path: '/template/templatesets' }), 'a search without templatesetname', 'missingParameter');
-  const a = await createTemplateSet(t, { channels: [email], name: setName(t, 'alpha') });
-  const b = await createTemplateSet(t, { channels: [email], name: setName(t, 'beta') });
-  const res = await send(t, { method: 'GET', path: '/template/templatesets', query: { templatesetname: a.name } });
-  t.check(R('templates/search-name-required'), res.status === 200 && mentions(res, a.name) && !mentions(res, b.name), {
-    title: 'search by name wrong', expected: `HTTP 200 naming "${a.name}", not "${b.name}"`, received: seen(res),
-  });
-}, { budget: 6 });
+test(
+  ['templates/file-size-limit', 'errors/code-invalid-request-body-property'],
+  'a template file of 16777215 bytes is taken and one of 16777216 refused',
+  async (t) => {
+    const email = channelId(t, 'email');
+    const { fits, tooBig } = largeFiles();
+    const over = `${tag()}.html`;
+    const res = await postTemplateSet(
+      t,
+      templateForm(info(setName(t, 'big'), [[email, over]]), [{ name: over, content: tooBig }]),
+    );
+    refused(t, 'templates/file-size-limit', res, 'a file of 16777216 bytes', 'invalidRequestBodyProperty');
+    const at = `${tag()}.html`;
+    const ok = await postTemplateSet(
+      t,
+      templateForm(info(setName(t, 'max'), [[email, at]]), [{ name: at, content: fits }]),
+    );
+    accepted(t, 'templates/file-size-limit', ok, 'a file of 16777215 bytes', [201]);
+  },
+  { budget: 4, timeout: 120_000 },
+);
 
 test(
-  ['templates/get-set', 'errors/code-no-match', 'errors/code-invalid-parameter'],
-  'GET /template/templatesets/{id}: 200 for a set, 404 for unknown or another tenant\'s, 400 for a non-integer',
+  ['templates/files-required-on-create', 'errors/code-missing-request-body-property'],
+  'POST /template/ without any templateFiles part is refused',
   async (t) => {
+    const email = channelId(t, 'email');
+    const res = await postTemplateSet(t, templateForm(info(setName(t), [[email, 'absent.html']]), []));
+    refused(
+      t,
+      'templates/files-required-on-create',
+      res,
+      'a create without templateFiles',
+      'missingRequestBodyProperty',
+    );
+  },
+  { budget: 1 },
+);
+
+test(
+  ['templates/info-required', 'errors/code-missing-request-body-property'],
+  'POST /template/ and PUT /template/{id} without templateInfo are refused',
+  async (t) => {
+    const f = file();
+    refused(
+      t,
+      'templates/info-required',
+      await postTemplateSet(t, templateForm(undefined, [f])),
+      'a create without templateInfo',
+      'missingRequestBodyProperty',
+    );
     const set = await createTemplateSet(t, { channels: [channelId(t, 'email')] });
-    const get = (id: number | string, as?: 'otherTenant') => send(t, { method: 'GET', path: `/template/templatesets/${id}` }, as);
-    const ok = await get(set.id);
-    t.check(R('templates/get-set'), ok.status === 200 && mentions(ok, set.name), { title: 'set not served', expected: `HTTP 200 naming "${set.name}"`, received: seen(ok) });
-    refused(t, 'templates/get-set', await get(UNKNOWN_ID), `unknown set ${UNKNOWN_ID}`, 'noMatch', [404]);
-    refused(t, 'templates/get-set', await get('abc'), 'id "abc"', 'invalidParameter');
-    if (hasOtherTenant(t)) refused(t, 'templates/get-set', await get(set.id, 'otherTenant'), 'another tenant\'s GET of the set', 'noMatch', [404]);
+    refused(
+      t,
+      'templates/info-required',
+      await putSet(t, set.id, templateForm(undefined, [file()])),
+      'an update without templateInfo',
+      'missingRequestBodyProperty',
+    );
+  },
+  { budget: 4 },
+);
+
+test(
+  ['templates/info-json', 'errors/code-invalid-request-body-property'],
+  'a templateInfo that is not JSON text of an object is refused',
+  async (t) => {
+    const email = channelId(t, 'email');
+    const set = await createTemplateSet(t, { channels: [email] });
+    const texts = ['not json', '{"templatesetName":', '[1,2]', '"a set"', '42'];
+    for (const text of texts) {
+      refused(
+        t,
+        'templates/info-json',
+        await postTemplateSet(t, templateForm(undefined, [file()], text)),
+        `POST with templateInfo ${JSON.stringify(text)}`,
+        'invalidRequestBodyProperty',
+      );
+    }
+    await t.property(
+      fc.constantFrom(...texts),
+      async (text) => {
+        refused(
+          t,
+          'templates/info-json',
+          await putSet(t, set.id, templateForm(undefined, [file()], text)),
+          `PUT with templateInfo ${JSON.stringify(text)}`,
+          'invalidRequestBodyProperty',
+        );
+      },
+      { rule: R('templates/info-json'), runs: Math.min(t.session.context.runs, 4) },
+    );
+  },
+  { budget: 7, budgetPerRun: 1 },
+);
+
+test(
+  ['templates/multipart-required'],
+  'POST /template/ and PUT /template/{id} with a JSON or a malformed multipart body are refused with 400',
+  async (t) => {
+    const email = channelId(t, 'email');
+    const set = await createTemplateSet(t, { channels: [email] });
+    const json = {
+      templatesetName: setName(t),
+      templateChannelAndFile: [{ communicationChannel: email, fileName: 'a.html' }],
+    };
+    refused(
+      t,
+      'templates/multipart-required',
+      await send(t, { method: 'POST', path: '/template/', json }),
+      'a JSON body on create',
+    );
+    refused(
+      t,
+      'templates/multipart-required',
+      await send(t, { method: 'PUT', path: `/template/${set.id}`, json }),
+      'a JSON body on update',
+    );
+    const broken =
+      '--cfzboundary\r\nContent-Disposition: form-data; name="templateInfo"\r\n\r\n{"templatesetName":"x"}\r\n--cfzboundary\r\nContent-Disposition: form-data; name="templateFiles"; filename="a.html"\r\nContent-Type: text/html\r\n\r\n<html>';
+    const headers = { 'content-type': 'multipart/form-data; boundary=cfzboundary' };
+    refused(
+      t,
+      'templates/multipart-required',
+      await send(t, { method: 'POST', path: '/template/', body: broken, headers }),
+      'a multipart body cut off before its closing boundary',
+    );
+    refused(
+      t,
+      'templates/multipart-required',
+      await send(t, { method: 'PUT', path: `/template/${set.id}`, body: broken, headers }),
+      'a cut-off multipart body on update',
+    );
   },
   { budget: 6 },
 );
 
-test(['templates/update-200', 'errors/code-no-match'], 'PUT /template/{id} answers 200 and adds the file; an unknown set answers 404', async (t) => {
-  const email = channelId(t, 'email');
-  const push = channelId(t, 'push');
-  const set: CreatedSet = await createTemplateSet(t, { channels: [email] });
-  const before = integersIn((await idList(t, set.id)).json);
-  const f = file();
-  const res = await putSet(t, set.id, templateForm(info(set.name, [[push, f.name]]), [f]));
-  accepted(t, 'templates/update-200', res, 'adding a push template', [200]);
-  const ids = await idList(t, set.id);
-  const after = integersIn(ids.json);
-  const grew = [...before].every((n) => after.has(n)) && [...after].some((n) => !before.has(n));
-  t.check(R('templates/update-200'), ids.status === 200 && grew, { title: 'the added template is not in the set', expected: `the IDs ${[...before].join(', ')} and one more`, received: seen(ids) });
-  const g = file();
-  refused(t, 'templates/update-200', await putSet(t, UNKNOWN_ID, templateForm(info(setName(t), [[push, g.name]]), [g])), `an update of set ${UNKNOWN_ID}`, 'noMatch', [404]);
-}, { budget: 6 });
+test(
+  ['templates/set-name-required'],
+  'a templateInfo without a non-blank string templatesetName is refused on create and update',
+  async (t) => {
+    const email = channelId(t, 'email');
+    const set = await createTemplateSet(t, { channels: [email] });
+    const names: unknown[] = [undefined, '', '   ', 42, ['x']];
+    for (const onUpdate of [false, true]) {
+      for (const name of names) {
+        const f = file();
+        const i: Record<string, unknown> = {
+          templateChannelAndFile: [
+            { communicationChannel: onUpdate ? channelId(t, 'sms') : email, fileName: f.name, operation: 'ADD' },
+          ],
+        };
+        if (name !== undefined) i.templatesetName = name;
+        const res = onUpdate
+          ? await putSet(t, set.id, templateForm(i, [f]))
+          : await postTemplateSet(t, templateForm(i, [f]));
+        refused(
+          t,
+          'templates/set-name-required',
+          res,
+          `${onUpdate ? 'PUT' : 'POST'} with templatesetName ${name === undefined ? 'missing' : JSON.stringify(name)}`,
+        );
+      }
+    }
+  },
+  { budget: 12 },
+);
 
-test(['templates/delete-removes-params', 'errors/code-no-match'], 'DELETE /template/{id} removes the set with its parameters; an unknown set answers 404', async (t) => {
-  const set = await createTemplateSet(t, { channels: [channelId(t, 'email')], params: [param(t)] });
-  accepted(t, 'templates/delete-removes-params', await send(t, { method: 'DELETE', path: `/template/${set.id}` }), 'deleting a set', [200]);
-  refused(t, 'templates/delete-removes-params', await send(t, { method: 'GET', path: `/templateparam/${set.id}` }), 'the parameters of the deleted set', 'noMatch', [404]);
-  refused(t, 'templates/delete-removes-params', await send(t, { method: 'GET', path: `/template/templatesets/${set.id}` }), 'GET of the deleted set', 'noMatch', [404]);
-  refused(t, 'templates/delete-removes-params', await send(t, { method: 'DELETE', path: `/template/${set.id}` }), 'deleting it a second time', 'noMatch', [404]);
-}, { budget: 5 });
+test(
+  ['templates/update-renames'],
+  'PUT /template/{id} gives the set the templatesetName of templateInfo',
+  async (t) => {
+    const set = await createTemplateSet(t, { channels: [channelId(t, 'email')] });
+    const renamed = setName(t, 'renamed');
+    const res = await putSet(t, set.id, templateForm({ templatesetName: renamed }, []));
+    const got = await send(t, { method: 'GET', path: `/template/templatesets/${set.id}` });
+    t.check(R('templates/update-renames'), res.status === 200 && mentions(got, renamed) && !mentions(got, set.name), {
+      title: 'set not renamed',
+      expected: `the set named "${renamed}"`,
+      received: `PUT HTTP ${res.status}; GET ${seen(got)}`,
+    });
+  },
+  { budget: 4 },
+);
 
-test(['templates/params-listed', 'errors/code-no-match'], 'GET /templateparam/{id} answers the set\'s parameters; an unknown set answers 404', async (t) => {
-  const p = param(t);
-  const set = await createTemplateSet(t, { channels: [channelId(t, 'email')], params: [p] });
-  const res = await send(t, { method: 'GET', path: `/templateparam/${set.id}` });
-  t.check(R('templates/params-listed'), res.status === 200 && mentions(res, p.paramName as string) && mentions(res, p.placeHolderName as string), {
-    title: 'parameter not listed', expected: `HTTP 200 naming ${String(p.paramName)} and ${String(p.placeHolderName)}`, received: seen(res),
-  });
-  refused(t, 'templates/params-listed', await send(t, { method: 'GET', path: `/templateparam/${UNKNOWN_ID}` }), `unknown set ${UNKNOWN_ID}`, 'noMatch', [404]);
-}, { budget: 4 });
+test(
+  ['templates/channel-and-file-required-on-create'],
+  'POST /template/ with a templateInfo lacking templateChannelAndFile (or an empty one) is refused',
+  async (t) => {
+    for (const items of [undefined, []]) {
+      const f = file();
+      const i: Record<string, unknown> = { templatesetName: setName(t) };
+      if (items) i.templateChannelAndFile = items;
+      refused(
+        t,
+        'templates/channel-and-file-required-on-create',
+        await postTemplateSet(t, templateForm(i, [f])),
+        items ? 'an empty templateChannelAndFile' : 'no templateChannelAndFile',
+      );
+    }
+  },
+  { budget: 2 },
+);
+
+test(
+  ['templates/channel-id', 'errors/code-invalid-request-body-property'],
+  'communicationChannel is taken as a channel ID of GET /communicationchannel/ only (create and update)',
+  async (t) => {
+    const email = channelId(t, 'email');
+    const push = channelId(t, 'push');
+    const set = await createTemplateSet(t, { channels: [push] });
+    t.check(
+      R('templates/channel-id'),
+      set.templates.some((x) => x.commChannelId === push),
+      {
+        title: 'push channel not taken',
+        expected: `a template of channel ${push}`,
+        received: JSON.stringify(set.templates),
+      },
+    );
+    const channels = await send(t, { method: 'GET', path: '/communicationchannel/' });
+    const known = integersIn(channels.json);
+    const unknown = [99_999, 0, -1].find((n) => !known.has(n)) ?? 424_242;
+    const values: unknown[] = [unknown, String(email), email + 0.5, undefined, null];
+    for (const onUpdate of [false, true]) {
+      for (const ch of values) {
+        const f = file();
+        const item: Record<string, unknown> = { fileName: f.name, operation: 'ADD' };
+        if (ch !== undefined) item.communicationChannel = ch;
+        const i = { templatesetName: onUpdate ? set.name : setName(t), templateChannelAndFile: [item] };
+        const res = onUpdate
+          ? await putSet(t, set.id, templateForm(i, [f]))
+          : await postTemplateSet(t, templateForm(i, [f]));
+        refused(
+          t,
+          'templates/channel-id',
+          res,
+          `${onUpdate ? 'PUT' : 'POST'} with communicationChannel ${ch === undefined ? 'missing' : JSON.stringify(ch)}`,
+          ch === undefined || ch === null ? undefined : 'invalidRequestBodyProperty',
+        );
+      }
+    }
+  },
+  { budget: 13 },
+);
+
+test(
+  ['templates/create-operation-add-only', 'errors/code-invalid-request-body-property'],
+  'on create an item without operation is taken as ADD; DELETE is refused',
+  async (t) => {
+    const email = channelId(t, 'email');
+    const f = file();
+    const ok = await postTemplateSet(
+      t,
+      templateForm(
+        { templatesetName: setName(t), templateChannelAndFile: [{ communicationChannel: email, fileName: f.name }] },
+        [f],
+      ),
+    );
+    t.check(
+      R('templates/create-operation-add-only'),
+      ok.status === 201 &&
+        Array.isArray((ok.json as { templateList?: unknown })?.templateList) &&
+        (ok.json as { templateList: unknown[] }).templateList.length === 1,
+      {
+        title: 'an item without operation not taken as ADD',
+        expected: 'HTTP 201 with one template',
+        received: seen(ok),
+      },
+    );
+    for (const operation of ['DELETE', 'MERGE']) {
+      const g = file();
+      const res = await postTemplateSet(
+        t,
+        templateForm(
+          {
+            templatesetName: setName(t),
+            templateChannelAndFile: [{ communicationChannel: email, fileName: g.name, operation }],
+          },
+          [g],
+        ),
+      );
+      refused(
+        t,
+        'templates/create-operation-add-only',
+        res,
+        `operation ${operation} on create`,
+        'invalidRequestBodyProperty',
+      );
+    }
+  },
+  { budget: 4 },
+);
+
+test(
+  ['templates/create-new-set-only', 'errors/code-conflict'],
+  'POST /template/ with the name of an existing set is refused and leaves the set unchanged',
+  async (t) => {
+    const email = channelId(t, 'email');
+    const set = await createTemplateSet(t, { channels: [email] });
+    const before = await idList(t, set.id);
+    const f = file();
+    const res = await postTemplateSet(t, templateForm(info(set.name, [[channelId(t, 'sms'), f.name]]), [f]));
+    refused(t, 'templates/create-new-set-only', res, `a second set named "${set.name}"`, undefined, [409, 400]);
+    verifyCode(t, res, 'conflict');
+    const after = await idList(t, set.id);
+    t.check(R('templates/create-new-set-only'), after.status === 200 && after.text === before.text, {
+      title: 'the existing set changed',
+      expected: seen(before, 120),
+      received: seen(after, 120),
+    });
+  },
+  { budget: 5 },
+);
+
+test(
+  ['templates/update-operation-required'],
+  'on update an item without operation, or with another than ADD or DELETE, is refused',
+  async (t) => {
+    const email = channelId(t, 'email');
+    const set = await createTemplateSet(t, { channels: [email] });
+    for (const operation of [undefined, 'MERGE', 'add']) {
+      const f = file();
+      const item: Record<string, unknown> = { communicationChannel: channelId(t, 'sms'), fileName: f.name };
+      if (operation) item.operation = operation;
+      refused(
+        t,
+        'templates/update-operation-required',
+        await putSet(t, set.id, templateForm({ templatesetName: set.name, templateChannelAndFile: [item] }, [f])),
+        operation ? `operation ${operation}` : 'an item without operation',
+      );
+    }
+  },
+  { budget: 4 },
+);
+
+test(
+  ['templates/update-add-needs-file-name'],
+  "an ADD item without fileName is refused; a DELETE item without one removes the channel's template",
+  async (t) => {
+    const email = channelId(t, 'email');
+    const sms = channelId(t, 'sms');
+    const set = await createTemplateSet(t, { channels: [email, sms] });
+    const smsTemplate = templateOf(t, set, sms);
+    const emailTemplate = templateOf(t, set, email);
+    const f = file();
+    refused(
+      t,
+      'templates/update-add-needs-file-name',
+      await postTemplateSet(
+        t,
+        templateForm(
+          { templatesetName: setName(t), templateChannelAndFile: [{ communicationChannel: email, operation: 'ADD' }] },
+          [f],
+        ),
+      ),
+      'an ADD item without fileName on create',
+    );
+    const g = file();
+    refused(
+      t,
+      'templates/update-add-needs-file-name',
+      await putSet(
+        t,
+        set.id,
+        templateForm(
+          {
+            templatesetName: set.name,
+            templateChannelAndFile: [{ communicationChannel: channelId(t, 'push'), operation: 'ADD' }],
+          },
+          [g],
+        ),
+      ),
+      'an ADD item without fileName on update',
+    );
+    const del = await putSet(
+      t,
+      set.id,
+      templateForm(
+        { templatesetName: set.name, templateChannelAndFile: [{ communicationChannel: sms, operation: 'DELETE' }] },
+        [],
+      ),
+    );
+    accepted(t, 'templates/update-add-needs-file-name', del, 'a DELETE item without fileName', [200]);
+    const ids = await idList(t, set.id);
+    t.check(
+      R('templates/update-add-needs-file-name'),
+      !mentionsInteger(ids, smsTemplate.templateId) && mentionsInteger(ids, emailTemplate.templateId),
+      {
+        title: "DELETE without fileName did not remove the channel's template",
+        expected: `${emailTemplate.templateId} without ${smsTemplate.templateId}`,
+        received: seen(ids),
+      },
+    );
+  },
+  { budget: 6 },
+);
+
+test(
+  ['templates/params-add-only'],
+  "templateParam items of PUT /template/{id} are added to the set's parameters",
+  async (t) => {
+    const p1 = param(t);
+    const set = await createTemplateSet(t, { channels: [channelId(t, 'email')], params: [p1] });
+    const p2 = param(t);
+    const res = await putSet(t, set.id, templateForm({ templatesetName: set.name, templateParam: [p2] }, []));
+    const params = await send(t, { method: 'GET', path: `/templateparam/${set.id}` });
+    t.check(
+      R('templates/params-add-only'),
+      res.status === 200 && mentions(params, p1.paramName as string) && mentions(params, p2.paramName as string),
+      {
+        title: 'parameters not added',
+        expected: `both ${String(p1.paramName)} and ${String(p2.paramName)}`,
+        received: `PUT HTTP ${res.status}; ${seen(params)}`,
+      },
+    );
+  },
+  { budget: 4 },
+);
+
+test(
+  ['templates/param-four-keys', 'errors/code-missing-request-body-property'],
+  'a templateParam lacking one of its four keys, or with a non-string text key, is refused',
+  async (t) => {
+    const email = channelId(t, 'email');
+    const keys = ['paramName', 'defaultValue', 'placeHolderName', 'paramTypeId'];
+    const cases = [
+      ...keys.map((drop) => ({ drop, wrong: undefined as string | undefined })),
+      ...['paramName', 'defaultValue', 'placeHolderName'].map((wrong) => ({
+        drop: undefined as string | undefined,
+        wrong,
+      })),
+    ];
+    for (const { drop, wrong } of cases) {
+      const p = param(t);
+      if (drop) delete p[drop];
+      if (wrong) p[wrong] = 7;
+      const f = file();
+      const res = await postTemplateSet(
+        t,
+        templateForm(info(setName(t), [[email, f.name]], { templateParam: [p] }), [f]),
+      );
+      refused(
+        t,
+        'templates/param-four-keys',
+        res,
+        drop ? `a templateParam without ${drop}` : `a templateParam whose ${wrong} is the number 7`,
+        drop ? 'missingRequestBodyProperty' : undefined,
+      );
+    }
+  },
+  { budget: 7 },
+);
+
+test(
+  ['templates/param-type-id', 'errors/code-invalid-request-body-property'],
+  'paramTypeId is taken as a type ID of GET /paramtype/ only',
+  async (t) => {
+    const email = channelId(t, 'email');
+    const types = await send(t, { method: 'GET', path: '/paramtype/' });
+    const known = integersIn(types.json);
+    const unknown = [99_999, 0, -5].find((n) => !known.has(n)) ?? 515_151;
+    for (const value of [unknown, String(paramTypeId(t)), 1.5]) {
+      const f = file();
+      const res = await postTemplateSet(
+        t,
+        templateForm(info(setName(t), [[email, f.name]], { templateParam: [param(t, { paramTypeId: value })] }), [f]),
+      );
+      refused(t, 'templates/param-type-id', res, `paramTypeId ${JSON.stringify(value)}`, 'invalidRequestBodyProperty');
+    }
+    const f = file();
+    accepted(
+      t,
+      'templates/param-type-id',
+      await postTemplateSet(t, templateForm(info(setName(t), [[email, f.name]], { templateParam: [param(t)] }), [f])),
+      `paramTypeId ${paramTypeId(t)}`,
+      [201],
+    );
+  },
+  { budget: 6 },
+);
+
+test(
+  ['templates/content-text-plain', 'errors/code-no-match'],
+  'GET /template/templatecontent/{templateId} answers the uploaded file as text/plain; unknown 404',
+  async (t) => {
+    const email = channelId(t, 'email');
+    const set = await createTemplateSet(t, { channels: [email] });
+    const tpl = templateOf(t, set, email);
+    const res = await send(t, { method: 'GET', path: `/template/templatecontent/${tpl.templateId}` });
+    t.check(
+      R('templates/content-text-plain'),
+      res.status === 200 && res.contentType === 'text/plain' && res.text === set.contents.get(email),
+      {
+        title: 'template content not answered as uploaded text/plain',
+        expected: `HTTP 200 text/plain ${set.contents.get(email)}`,
+        received: seen(res),
+      },
+    );
+    refused(
+      t,
+      'templates/content-text-plain',
+      await send(t, { method: 'GET', path: `/template/templatecontent/${UNKNOWN_ID}` }),
+      `unknown template ${UNKNOWN_ID}`,
+      'noMatch',
+      [404],
+    );
+  },
+  { budget: 4 },
+);
+
+test(
+  ['templates/id-list', 'errors/code-no-match'],
+  'GET /template/templateidlist/{id} answers the template IDs of the set; unknown 404',
+  async (t) => {
+    const set = await createTemplateSet(t, { channels: [channelId(t, 'email'), channelId(t, 'push')] });
+    const res = await idList(t, set.id);
+    const missing = set.templates.filter((x) => !mentionsInteger(res, x.templateId));
+    t.check(R('templates/id-list'), res.status === 200 && set.templates.length > 0 && missing.length === 0, {
+      title: 'template IDs missing',
+      expected: set.templates.map((x) => x.templateId).join(', '),
+      received: seen(res),
+    });
+    refused(t, 'templates/id-list', await idList(t, UNKNOWN_ID), `unknown set ${UNKNOWN_ID}`, 'noMatch', [404]);
+  },
+  { budget: 4 },
+);
+
+test(
+  ['templates/list-details'],
+  'GET /template/templatelistdetails lists every set of the tenant with its templates, and none of another tenant',
+  async (t) => {
+    const set = await createTemplateSet(t, { channels: [channelId(t, 'email')] });
+    const res = await send(t, { method: 'GET', path: '/template/templatelistdetails' });
+    t.check(
+      R('templates/list-details'),
+      res.status === 200 && mentions(res, set.name) && set.templates.every((x) => mentionsInteger(res, x.templateId)),
+      {
+        title: 'the set or its templates not listed',
+        expected: `"${set.name}" with templates ${set.templates.map((x) => x.templateId).join(', ')}`,
+        received: seen(res),
+      },
+    );
+    if (hasOtherTenant(t)) {
+      const other = await send(t, { method: 'GET', path: '/template/templatelistdetails' }, 'otherTenant');
+      t.check(R('templates/list-details'), other.status === 200 && !mentions(other, set.name), {
+        title: 'another tenant lists the set',
+        severity: 'critical',
+        expected: `no "${set.name}"`,
+        received: seen(other),
+      });
+    }
+  },
+  { budget: 4 },
+);
+
+test(
+  ['templates/search-name-required', 'errors/code-missing-parameter'],
+  'GET /template/templatesets needs templatesetname and lists the matching sets',
+  async (t) => {
+    const email = channelId(t, 'email');
+    refused(
+      t,
+      'templates/search-name-required',
+      await send(t, { method: 'GET', path: '/template/templatesets' }),
+      'a search without templatesetname',
+      'missingParameter',
+    );
+    const a = await createTemplateSet(t, { channels: [email], name: setName(t, 'alpha') });
+    const b = await createTemplateSet(t, { channels: [email], name: setName(t, 'beta') });
+    const res = await send(t, { method: 'GET', path: '/template/templatesets', query: { templatesetname: a.name } });
+    t.check(
+      R('templates/search-name-required'),
+      res.status === 200 && mentions(res, a.name) && !mentions(res, b.name),
+      {
+        title: 'search by name wrong',
+        expected: `HTTP 200 naming "${a.name}", not "${b.name}"`,
+        received: seen(res),
+      },
+    );
+  },
+  { budget: 6 },
+);
+
+test(
+  ['templates/get-set', 'errors/code-no-match', 'errors/code-invalid-parameter'],
+  "GET /template/templatesets/{id}: 200 for a set, 404 for unknown or another tenant's, 400 for a non-integer",
+  async (t) => {
+    const set = await createTemplateSet(t, { channels: [channelId(t, 'email')] });
+    const get = (id: number | string, as?: 'otherTenant') =>
+      send(t, { method: 'GET', path: `/template/templatesets/${id}` }, as);
+    const ok = await get(set.id);
+    t.check(R('templates/get-set'), ok.status === 200 && mentions(ok, set.name), {
+      title: 'set not served',
+      expected: `HTTP 200 naming "${set.name}"`,
+      received: seen(ok),
+    });
+    refused(t, 'templates/get-set', await get(UNKNOWN_ID), `unknown set ${UNKNOWN_ID}`, 'noMatch', [404]);
+    refused(t, 'templates/get-set', await get('abc'), 'id "abc"', 'invalidParameter');
+    if (hasOtherTenant(t))
+      refused(
+        t,
+        'templates/get-set',
+        await get(set.id, 'otherTenant'),
+        "another tenant's GET of the set",
+        'noMatch',
+        [404],
+      );
+  },
+  { budget: 6 },
+);
+
+test(
+  ['templates/update-200', 'errors/code-no-match'],
+  'PUT /template/{id} answers 200 and adds the file; an unknown set answers 404',
+  async (t) => {
+    const email = channelId(t, 'email');
+    const push = channelId(t, 'push');
+    const set: CreatedSet = await createTemplateSet(t, { channels: [email] });
+    const before = integersIn((await idList(t, set.id)).json);
+    const f = file();
+    const res = await putSet(t, set.id, templateForm(info(set.name, [[push, f.name]]), [f]));
+    accepted(t, 'templates/update-200', res, 'adding a push template', [200]);
+    const ids = await idList(t, set.id);
+    const after = integersIn(ids.json);
+    const grew = [...before].every((n) => after.has(n)) && [...after].some((n) => !before.has(n));
+    t.check(R('templates/update-200'), ids.status === 200 && grew, {
+      title: 'the added template is not in the set',
+      expected: `the IDs ${[...before].join(', ')} and one more`,
+      received: seen(ids),
+    });
+    const g = file();
+    refused(
+      t,
+      'templates/update-200',
+      await putSet(t, UNKNOWN_ID, templateForm(info(setName(t), [[push, g.name]]), [g])),
+      `an update of set ${UNKNOWN_ID}`,
+      'noMatch',
+      [404],
+    );
+  },
+  { budget: 6 },
+);
+
+test(
+  ['templates/delete-removes-params', 'errors/code-no-match'],
+  'DELETE /template/{id} removes the set with its parameters; an unknown set answers 404',
+  async (t) => {
+    const set = await createTemplateSet(t, { channels: [channelId(t, 'email')], params: [param(t)] });
+    accepted(
+      t,
+      'templates/delete-removes-params',
+      await send(t, { method: 'DELETE', path: `/template/${set.id}` }),
+      'deleting a set',
+      [200],
+    );
+    refused(
+      t,
+      'templates/delete-removes-params',
+      await send(t, { method: 'GET', path: `/templateparam/${set.id}` }),
+      'the parameters of the deleted set',
+      'noMatch',
+      [404],
+    );
+    refused(
+      t,
+      'templates/delete-removes-params',
+      await send(t, { method: 'GET', path: `/template/templatesets/${set.id}` }),
+      'GET of the deleted set',
+      'noMatch',
+      [404],
+    );
+    refused(
+      t,
+      'templates/delete-removes-params',
+      await send(t, { method: 'DELETE', path: `/template/${set.id}` }),
+      'deleting it a second time',
+      'noMatch',
+      [404],
+    );
+  },
+  { budget: 5 },
+);
+
+test(
+  ['templates/params-listed', 'errors/code-no-match'],
+  "GET /templateparam/{id} answers the set's parameters; an unknown set answers 404",
+  async (t) => {
+    const p = param(t);
+    const set = await createTemplateSet(t, { channels: [channelId(t, 'email')], params: [p] });
+    const res = await send(t, { method: 'GET', path: `/templateparam/${set.id}` });
+    t.check(
+      R('templates/params-listed'),
+      res.status === 200 && mentions(res, p.paramName as string) && mentions(res, p.placeHolderName as string),
+      {
+        title: 'parameter not listed',
+        expected: `HTTP 200 naming ${String(p.paramName)} and ${String(p.placeHolderName)}`,
+        received: seen(res),
+      },
+    );
+    refused(
+      t,
+      'templates/params-listed',
+      await send(t, { method: 'GET', path: `/templateparam/${UNKNOWN_ID}` }),
+      `unknown set ${UNKNOWN_ID}`,
+      'noMatch',
+      [404],
+    );
+  },
+  { budget: 4 },
+);

@@ -1,6 +1,12 @@
 import { observeTargetScheme } from '../engine/checks/index.ts';
 import { ruleTest } from '../engine/rule-test.ts';
 
-ruleTest('notification', ['notification/general/https-only'], 'the scheme the notification service is served over (HTTPS only)', async (t) => {
-  observeTargetScheme(t, 'notification/general/https-only');
-}, { readOnly: true, budget: 0 });
+ruleTest(
+  'notification',
+  ['notification/general/https-only'],
+  'the scheme the notification service is served over (HTTPS only)',
+  async (t) => {
+    observeTargetScheme(t, 'notification/general/https-only');
+  },
+  { readOnly: true, budget: 0 },
+);

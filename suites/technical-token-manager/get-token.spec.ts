@@ -1,18 +1,39 @@
 import fc from 'fast-check';
 import { ruleTest } from '../engine/rule-test.ts';
 import {
-  R, SERVICE, application, checkErrorBody, checkRefused, decodeToken, errorCodes, getToken, identification, userTenants,
+  R,
+  SERVICE,
+  application,
+  checkErrorBody,
+  checkRefused,
+  decodeToken,
+  errorCodes,
+  getToken,
+  identification,
+  userTenants,
 } from './token-manager-client.ts';
 import { spaceAuthKey } from '../engine/token-provider.ts';
 
-const test = (rules: string[], name: string, fn: Parameters<typeof ruleTest>[3], opts?: Parameters<typeof ruleTest>[4]) =>
-  ruleTest(SERVICE, rules.map(R), name, fn, { readOnly: true, ...opts });
+const test = (
+  rules: string[],
+  name: string,
+  fn: Parameters<typeof ruleTest>[3],
+  opts?: Parameters<typeof ruleTest>[4],
+) => ruleTest(SERVICE, rules.map(R), name, fn, { readOnly: true, ...opts });
 
 test(
   [
-    'access-token/fields', 'access-token/access-token-jwt', 'access-token/token-type-bearer', 'access-token/timestamp-number',
-    'access-token/timestamp-unit', 'access-token/expires-in-seconds', 'access-token/scope-space-separated',
-    'tokens/client-credentials-grant', 'transport/json', 'versioning/base-path', 'identification/user-tenant-token',
+    'access-token/fields',
+    'access-token/access-token-jwt',
+    'access-token/token-type-bearer',
+    'access-token/timestamp-number',
+    'access-token/timestamp-unit',
+    'access-token/expires-in-seconds',
+    'access-token/scope-space-separated',
+    'tokens/client-credentials-grant',
+    'transport/json',
+    'versioning/base-path',
+    'identification/user-tenant-token',
   ],
   'POST /oauth/token issues an AccessTokenResponse whose fields agree with the JWT',
   async (t) => {
@@ -20,37 +41,97 @@ test(
     const [tenant] = userTenants(t, 1);
     const requestedAt = Date.now();
     const res = await getToken(t, identification(app, tenant));
-    t.check(R('versioning/base-path'), res.status === 200, { title: 'getToken not served under the base path', expected: 'HTTP 200', received: `HTTP ${res.status} ${res.text.slice(0, 200)}` });
-    t.verify(R('transport/json'), res.contentType === 'application/json', { title: '200 not application/json', expected: 'application/json', received: res.contentType });
+    t.check(R('versioning/base-path'), res.status === 200, {
+      title: 'getToken not served under the base path',
+      expected: 'HTTP 200',
+      received: `HTTP ${res.status} ${res.text.slice(0, 200)}`,
+    });
+    t.verify(R('transport/json'), res.contentType === 'application/json', {
+      title: '200 not application/json',
+      expected: 'application/json',
+      received: res.contentType,
+    });
     const body = (res.json ?? {}) as Record<string, unknown>;
-    const missing = ['access_token', 'token_type', 'timestamp', 'expires_in', 'scope', 'jti'].filter((k) => !(k in body));
-    t.verify(R('access-token/fields'), missing.length === 0, { title: 'AccessTokenResponse incomplete', expected: 'access_token, token_type, timestamp, expires_in, scope, jti', received: `missing ${missing.join(', ')}` });
+    const missing = ['access_token', 'token_type', 'timestamp', 'expires_in', 'scope', 'jti'].filter(
+      (k) => !(k in body),
+    );
+    t.verify(R('access-token/fields'), missing.length === 0, {
+      title: 'AccessTokenResponse incomplete',
+      expected: 'access_token, token_type, timestamp, expires_in, scope, jti',
+      received: `missing ${missing.join(', ')}`,
+    });
     const jwt = decodeToken(body.access_token);
-    t.verify(R('access-token/access-token-jwt'), !!jwt, { title: 'access_token is not a compact JWT', expected: 'header.claims.signature, base64url JSON', received: typeof body.access_token });
-    t.verify(R('access-token/token-type-bearer'), typeof body.token_type === 'string' && body.token_type.toLowerCase() === 'bearer', { title: 'token_type is not bearer', expected: '"bearer" (any case)', received: JSON.stringify(body.token_type) });
-    t.verify(R('access-token/timestamp-number'), typeof body.timestamp === 'number', { title: 'timestamp is not a number', expected: 'a JSON number', received: JSON.stringify(body.timestamp) });
+    t.verify(R('access-token/access-token-jwt'), !!jwt, {
+      title: 'access_token is not a compact JWT',
+      expected: 'header.claims.signature, base64url JSON',
+      received: typeof body.access_token,
+    });
+    t.verify(
+      R('access-token/token-type-bearer'),
+      typeof body.token_type === 'string' && body.token_type.toLowerCase() === 'bearer',
+      { title: 'token_type is not bearer', expected: '"bearer" (any case)', received: JSON.stringify(body.token_type) },
+    );
+    t.verify(R('access-token/timestamp-number'), typeof body.timestamp === 'number', {
+      title: 'timestamp is not a number',
+      expected: 'a JSON number',
+      received: JSON.stringify(body.timestamp),
+    });
     if (typeof body.timestamp === 'number') {
       const ts = body.timestamp;
-      const unit = Math.abs(ts - requestedAt) < 600_000 ? 'milliseconds' : Math.abs(ts * 1000 - requestedAt) < 600_000 ? 'seconds' : 'neither seconds nor milliseconds near now';
+      const unit =
+        Math.abs(ts - requestedAt) < 600_000
+          ? 'milliseconds'
+          : Math.abs(ts * 1000 - requestedAt) < 600_000
+            ? 'seconds'
+            : 'neither seconds nor milliseconds near now';
       t.observe(R('access-token/timestamp-unit'), `timestamp ${ts} reads as ${unit} since the Unix epoch`);
     }
     const exp = jwt?.claims.exp;
     const iat = jwt?.claims.iat;
     t.verify(
       R('access-token/expires-in-seconds'),
-      Number.isInteger(body.expires_in) && (body.expires_in as number) > 0 && (exp === undefined || iat === undefined || exp - iat === body.expires_in),
-      { title: 'expires_in does not agree with the token', expected: `a positive integer equal to exp - iat${exp !== undefined && iat !== undefined ? ` (${exp - iat})` : ''}`, received: JSON.stringify(body.expires_in) },
+      Number.isInteger(body.expires_in) &&
+        (body.expires_in as number) > 0 &&
+        (exp === undefined || iat === undefined || exp - iat === body.expires_in),
+      {
+        title: 'expires_in does not agree with the token',
+        expected: `a positive integer equal to exp - iat${exp !== undefined && iat !== undefined ? ` (${exp - iat})` : ''}`,
+        received: JSON.stringify(body.expires_in),
+      },
     );
     const scope = body.scope;
     const names = typeof scope === 'string' ? scope.split(' ') : [];
-    const claimScopes = jwt?.claims.scope === undefined ? undefined : Array.isArray(jwt.claims.scope) ? jwt.claims.scope : String(jwt.claims.scope).split(' ');
+    const claimScopes =
+      jwt?.claims.scope === undefined
+        ? undefined
+        : Array.isArray(jwt.claims.scope)
+          ? jwt.claims.scope
+          : String(jwt.claims.scope).split(' ');
     t.verify(
       R('access-token/scope-space-separated'),
-      typeof scope === 'string' && (scope === '' || names.every((n) => n.length > 0)) && (!claimScopes || [...claimScopes].sort().join(' ') === [...names].sort().join(' ')),
-      { title: 'scope is not the space-separated list of the granted scopes', expected: `"${(claimScopes ?? []).join(' ')}"`, received: JSON.stringify(scope) },
+      typeof scope === 'string' &&
+        (scope === '' || names.every((n) => n.length > 0)) &&
+        (!claimScopes || [...claimScopes].sort().join(' ') === [...names].sort().join(' ')),
+      {
+        title: 'scope is not the space-separated list of the granted scopes',
+        expected: `"${(claimScopes ?? []).join(' ')}"`,
+        received: JSON.stringify(scope),
+      },
     );
-    t.verify(R('tokens/client-credentials-grant'), !('refresh_token' in body) && typeof body.access_token === 'string', { title: 'not a client-credentials token response', expected: 'an access token and no refresh token', received: Object.keys(body).join(', ') });
-    t.verify(R('identification/user-tenant-token'), !jwt || jwt.claims.ten === undefined || jwt.claims.ten === tenant, { title: 'token is for another tenant', expected: `ten = ${tenant}`, received: `ten = ${String(jwt?.claims.ten)}` });
+    t.verify(
+      R('tokens/client-credentials-grant'),
+      !('refresh_token' in body) && typeof body.access_token === 'string',
+      {
+        title: 'not a client-credentials token response',
+        expected: 'an access token and no refresh token',
+        received: Object.keys(body).join(', '),
+      },
+    );
+    t.verify(R('identification/user-tenant-token'), !jwt || jwt.claims.ten === undefined || jwt.claims.ten === tenant, {
+      title: 'token is for another tenant',
+      expected: `ten = ${tenant}`,
+      received: `ten = ${String(jwt?.claims.ten)}`,
+    });
   },
 );
 
@@ -61,61 +142,127 @@ test(['access-token/jti-unique'], 'every issued token has a jti of its own, equa
     const res = await getToken(t, identification(app, app.hostTenant));
     const body = (res.json ?? {}) as Record<string, unknown>;
     const claim = decodeToken(body.access_token)?.claims.jti;
-    t.verify(R('access-token/jti-unique'), typeof body.jti === 'string' && body.jti !== '' && (claim === undefined || claim === body.jti), {
-      title: 'jti missing or not the JWT jti', expected: `a non-empty jti equal to the claim ${String(claim)}`, received: JSON.stringify(body.jti),
-    });
+    t.verify(
+      R('access-token/jti-unique'),
+      typeof body.jti === 'string' && body.jti !== '' && (claim === undefined || claim === body.jti),
+      {
+        title: 'jti missing or not the JWT jti',
+        expected: `a non-empty jti equal to the claim ${String(claim)}`,
+        received: JSON.stringify(body.jti),
+      },
+    );
     jtis.push(String(body.jti));
   }
-  t.check(R('access-token/jti-unique'), new Set(jtis).size === jtis.length, { title: 'jti repeated', expected: '3 different jti values', received: JSON.stringify(jtis) });
-});
-
-test(['tokens/host-tenant-as-user-tenant'], 'POST /oauth/token with the host tenant as user tenant issues the host tenant\'s token', async (t) => {
-  const app = application(t);
-  const res = await getToken(t, identification(app, app.hostTenant));
-  const jwt = decodeToken((res.json as Record<string, unknown> | undefined)?.access_token);
-  t.check(R('tokens/host-tenant-as-user-tenant'), res.status === 200 && !!jwt && (jwt.claims.ten === undefined || jwt.claims.ten === app.hostTenant), {
-    title: 'no token for the host tenant', expected: `HTTP 200, token for ${app.hostTenant}`, received: `HTTP ${res.status} ten=${String(jwt?.claims.ten)}`,
+  t.check(R('access-token/jti-unique'), new Set(jtis).size === jtis.length, {
+    title: 'jti repeated',
+    expected: '3 different jti values',
+    received: JSON.stringify(jtis),
   });
 });
 
-test(['auth/space-auth-key-required', 'get-token/failure-status', 'get-token/error-body-format'], 'POST /oauth/token without X-SPACE-AUTH-KEY is refused', async (t) => {
-  const app = application(t);
-  const res = await getToken(t, identification(app, app.hostTenant), null);
-  checkRefused(t, R('auth/space-auth-key-required'), res, 'a token request without X-SPACE-AUTH-KEY');
-  t.observe(R('get-token/failure-status'), `without X-SPACE-AUTH-KEY: HTTP ${res.status} codes ${JSON.stringify(errorCodes(res))}`);
-  t.observe(R('get-token/error-body-format'), errorCodes(res).length ? `Errors body (${res.contentType})` : `not the Errors body: ${res.contentType} ${res.text.slice(0, 80)}`);
-});
+test(
+  ['tokens/host-tenant-as-user-tenant'],
+  "POST /oauth/token with the host tenant as user tenant issues the host tenant's token",
+  async (t) => {
+    const app = application(t);
+    const res = await getToken(t, identification(app, app.hostTenant));
+    const jwt = decodeToken((res.json as Record<string, unknown> | undefined)?.access_token);
+    t.check(
+      R('tokens/host-tenant-as-user-tenant'),
+      res.status === 200 && !!jwt && (jwt.claims.ten === undefined || jwt.claims.ten === app.hostTenant),
+      {
+        title: 'no token for the host tenant',
+        expected: `HTTP 200, token for ${app.hostTenant}`,
+        received: `HTTP ${res.status} ten=${String(jwt?.claims.ten)}`,
+      },
+    );
+  },
+);
 
-test(['auth/space-auth-key-basic'], 'X-SPACE-AUTH-KEY with a wrong secret, an unknown client or another form is refused', async (t) => {
-  const app = application(t);
-  const body = identification(app, app.hostTenant);
-  const wrong: Array<[string, string]> = [
-    ['a wrong client secret', spaceAuthKey({ clientId: app.clientId, clientSecret: `${app.clientSecret}x` })],
-    ['an unknown client ID', spaceAuthKey({ clientId: `${t.prefix}unknown`, clientSecret: app.clientSecret })],
-    ['a value without the Basic scheme', Buffer.from(`${app.clientId}:${app.clientSecret}`).toString('base64')],
-    ['a Basic value that is not base64 of id:secret', 'Basic not-base64!'],
-  ];
-  for (const [what, key] of wrong) checkRefused(t, R('auth/space-auth-key-basic'), await getToken(t, body, key), `X-SPACE-AUTH-KEY with ${what}`);
-});
+test(
+  ['auth/space-auth-key-required', 'get-token/failure-status', 'get-token/error-body-format'],
+  'POST /oauth/token without X-SPACE-AUTH-KEY is refused',
+  async (t) => {
+    const app = application(t);
+    const res = await getToken(t, identification(app, app.hostTenant), null);
+    checkRefused(t, R('auth/space-auth-key-required'), res, 'a token request without X-SPACE-AUTH-KEY');
+    t.observe(
+      R('get-token/failure-status'),
+      `without X-SPACE-AUTH-KEY: HTTP ${res.status} codes ${JSON.stringify(errorCodes(res))}`,
+    );
+    t.observe(
+      R('get-token/error-body-format'),
+      errorCodes(res).length
+        ? `Errors body (${res.contentType})`
+        : `not the Errors body: ${res.contentType} ${res.text.slice(0, 80)}`,
+    );
+  },
+);
 
-test(['auth/authorization-header-instead'], 'whether Authorization: Basic is accepted instead of X-SPACE-AUTH-KEY', async (t) => {
-  const app = application(t);
-  const res = await getToken(t, identification(app, app.hostTenant), null, { authorization: spaceAuthKey(app) });
-  t.observe(R('auth/authorization-header-instead'), res.status === 200 ? 'accepted (HTTP 200 with a token)' : `refused: HTTP ${res.status}`);
-});
+test(
+  ['auth/space-auth-key-basic'],
+  'X-SPACE-AUTH-KEY with a wrong secret, an unknown client or another form is refused',
+  async (t) => {
+    const app = application(t);
+    const body = identification(app, app.hostTenant);
+    const wrong: Array<[string, string]> = [
+      ['a wrong client secret', spaceAuthKey({ clientId: app.clientId, clientSecret: `${app.clientSecret}x` })],
+      ['an unknown client ID', spaceAuthKey({ clientId: `${t.prefix}unknown`, clientSecret: app.clientSecret })],
+      ['a value without the Basic scheme', Buffer.from(`${app.clientId}:${app.clientSecret}`).toString('base64')],
+      ['a Basic value that is not base64 of id:secret', 'Basic not-base64!'],
+    ];
+    for (const [what, key] of wrong)
+      checkRefused(t, R('auth/space-auth-key-basic'), await getToken(t, body, key), `X-SPACE-AUTH-KEY with ${what}`);
+  },
+);
 
-test(['identification/application-match'], 'an Identification naming another application or host tenant is refused', async (t) => {
-  const app = application(t);
-  const good = identification(app, app.hostTenant);
-  for (const [field, value] of [['appName', `${app.appName}x`], ['appVersion', `${app.appVersion}.99`], ['hostTenant', `${app.hostTenant}x`]] as const) {
-    checkRefused(t, R('identification/application-match'), await getToken(t, { ...good, [field]: value }), `an Identification with a wrong ${field}`);
-  }
-});
+test(
+  ['auth/authorization-header-instead'],
+  'whether Authorization: Basic is accepted instead of X-SPACE-AUTH-KEY',
+  async (t) => {
+    const app = application(t);
+    const res = await getToken(t, identification(app, app.hostTenant), null, { authorization: spaceAuthKey(app) });
+    t.observe(
+      R('auth/authorization-header-instead'),
+      res.status === 200 ? 'accepted (HTTP 200 with a token)' : `refused: HTTP ${res.status}`,
+    );
+  },
+);
 
-test(['identification/user-tenant-provisioned'], 'a user tenant not provisioned to the application gets no token', async (t) => {
-  const app = application(t);
-  checkRefused(t, R('identification/user-tenant-provisioned'), await getToken(t, identification(app, `${t.prefix}nosuchtenant`)), 'a token for an unprovisioned tenant');
-});
+test(
+  ['identification/application-match'],
+  'an Identification naming another application or host tenant is refused',
+  async (t) => {
+    const app = application(t);
+    const good = identification(app, app.hostTenant);
+    for (const [field, value] of [
+      ['appName', `${app.appName}x`],
+      ['appVersion', `${app.appVersion}.99`],
+      ['hostTenant', `${app.hostTenant}x`],
+    ] as const) {
+      checkRefused(
+        t,
+        R('identification/application-match'),
+        await getToken(t, { ...good, [field]: value }),
+        `an Identification with a wrong ${field}`,
+      );
+    }
+  },
+);
+
+test(
+  ['identification/user-tenant-provisioned'],
+  'a user tenant not provisioned to the application gets no token',
+  async (t) => {
+    const app = application(t);
+    checkRefused(
+      t,
+      R('identification/user-tenant-provisioned'),
+      await getToken(t, identification(app, `${t.prefix}nosuchtenant`)),
+      'a token for an unprovisioned tenant',
+    );
+  },
+);
 
 test(
   ['identification/field-types'],
@@ -125,31 +272,54 @@ test(
     const good = identification(app, app.hostTenant);
     const arb = fc.record({
       field: fc.constantFrom('appName', 'appVersion', 'hostTenant', 'userTenant'),
-      value: fc.oneof(fc.integer(), fc.boolean(), fc.constant(null), fc.array(fc.string({ maxLength: 3 }), { maxLength: 2 }), fc.dictionary(fc.string({ maxLength: 3 }), fc.integer(), { maxKeys: 2 })),
+      value: fc.oneof(
+        fc.integer(),
+        fc.boolean(),
+        fc.constant(null),
+        fc.array(fc.string({ maxLength: 3 }), { maxLength: 2 }),
+        fc.dictionary(fc.string({ maxLength: 3 }), fc.integer(), { maxKeys: 2 }),
+      ),
     });
-    await t.property(arb, async ({ field, value }) => {
-      const res = await getToken(t, { ...good, [field]: value });
-      checkRefused(t, R('identification/field-types'), res, `${field} = ${JSON.stringify(value)}`);
-    }, { rule: R('identification/field-types'), runs: Math.min(t.session.context.runs, 20) });
+    await t.property(
+      arb,
+      async ({ field, value }) => {
+        const res = await getToken(t, { ...good, [field]: value });
+        checkRefused(t, R('identification/field-types'), res, `${field} = ${JSON.stringify(value)}`);
+      },
+      { rule: R('identification/field-types'), runs: Math.min(t.session.context.runs, 20) },
+    );
   },
   { budgetPerRun: 1 },
 );
 
-test(['identification/required-fields'], 'how POST /oauth/token answers an Identification lacking a field', async (t) => {
-  const app = application(t);
-  const seen: string[] = [];
-  for (const field of ['appName', 'appVersion', 'hostTenant', 'userTenant']) {
-    const body = identification(app, app.hostTenant);
-    delete body[field];
-    const res = await getToken(t, body);
-    seen.push(`without ${field}: HTTP ${res.status}${errorCodes(res).length ? ` ${errorCodes(res).join(',')}` : ''}`);
-  }
-  t.observe(R('identification/required-fields'), seen.join('; '));
-});
+test(
+  ['identification/required-fields'],
+  'how POST /oauth/token answers an Identification lacking a field',
+  async (t) => {
+    const app = application(t);
+    const seen: string[] = [];
+    for (const field of ['appName', 'appVersion', 'hostTenant', 'userTenant']) {
+      const body = identification(app, app.hostTenant);
+      delete body[field];
+      const res = await getToken(t, body);
+      seen.push(`without ${field}: HTTP ${res.status}${errorCodes(res).length ? ` ${errorCodes(res).join(',')}` : ''}`);
+    }
+    t.observe(R('identification/required-fields'), seen.join('; '));
+  },
+);
 
-test(['transport/json', 'errors/body-shape', 'errors/code-form', 'errors/logref'], 'a refused token request that is a 400 is answered as JSON', async (t) => {
-  const app = application(t);
-  const res = await getToken(t, { ...identification(app, app.hostTenant), appName: 42 });
-  if (res.status === 400) checkErrorBody(t, res);
-  else t.verify(R('transport/json'), res.status >= 400 && res.status < 500, { title: 'bad body not refused', expected: '4xx', received: `HTTP ${res.status}` });
-});
+test(
+  ['transport/json', 'errors/body-shape', 'errors/code-form', 'errors/logref'],
+  'a refused token request that is a 400 is answered as JSON',
+  async (t) => {
+    const app = application(t);
+    const res = await getToken(t, { ...identification(app, app.hostTenant), appName: 42 });
+    if (res.status === 400) checkErrorBody(t, res);
+    else
+      t.verify(R('transport/json'), res.status >= 400 && res.status < 500, {
+        title: 'bad body not refused',
+        expected: '4xx',
+        received: `HTTP ${res.status}`,
+      });
+  },
+);

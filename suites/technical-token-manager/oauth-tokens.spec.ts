@@ -1,117 +1,279 @@
 import { ruleTest } from '../engine/rule-test.ts';
 import {
-  R, SERVICE, application, checkErrorBody, checkRefused, checkRejectedWithCode, decodeToken, getOauthTokens, tokensPayload, userTenants,
+  R,
+  SERVICE,
+  application,
+  checkErrorBody,
+  checkRefused,
+  checkRejectedWithCode,
+  decodeToken,
+  getOauthTokens,
+  tokensPayload,
+  userTenants,
 } from './token-manager-client.ts';
 
-const test = (rules: string[], name: string, fn: Parameters<typeof ruleTest>[3], opts?: Parameters<typeof ruleTest>[4]) =>
-  ruleTest(SERVICE, rules.map(R), name, fn, { readOnly: true, ...opts });
+const test = (
+  rules: string[],
+  name: string,
+  fn: Parameters<typeof ruleTest>[3],
+  opts?: Parameters<typeof ruleTest>[4],
+) => ruleTest(SERVICE, rules.map(R), name, fn, { readOnly: true, ...opts });
 
 const INVALID = 'platform.core.keymanager.invalidRequestBody';
 
 test(
-  ['limits/user-tenant-ids-per-call', 'tokens-response/one-token-per-user-tenant', 'tokens-response/shape', 'access-token/fields', 'access-token/jti-unique', 'tokens/operator-and-developer'],
+  [
+    'limits/user-tenant-ids-per-call',
+    'tokens-response/one-token-per-user-tenant',
+    'tokens-response/shape',
+    'access-token/fields',
+    'access-token/jti-unique',
+    'tokens/operator-and-developer',
+  ],
   'POST /oauthTokens with exactly 5 user tenants answers one token per tenant',
   async (t) => {
     const app = application(t);
     const tenants = userTenants(t, 5);
     const res = await getOauthTokens(t, tokensPayload(app, tenants));
-    t.verify(R('tokens/operator-and-developer'), res.status === 200, { title: 'the configured host application is not served', expected: 'HTTP 200 for the application of the run', received: `HTTP ${res.status}` });
-    t.check(R('limits/user-tenant-ids-per-call'), res.status === 200, { title: 'exactly 5 user tenants refused', expected: 'HTTP 200', received: `HTTP ${res.status} ${res.text.slice(0, 200)}` });
+    t.verify(R('tokens/operator-and-developer'), res.status === 200, {
+      title: 'the configured host application is not served',
+      expected: 'HTTP 200 for the application of the run',
+      received: `HTTP ${res.status}`,
+    });
+    t.check(R('limits/user-tenant-ids-per-call'), res.status === 200, {
+      title: 'exactly 5 user tenants refused',
+      expected: 'HTTP 200',
+      received: `HTTP ${res.status} ${res.text.slice(0, 200)}`,
+    });
     const list = (res.json as { oauthTokens?: unknown } | undefined)?.oauthTokens;
     const items = Array.isArray(list) ? (list as Array<Record<string, unknown>>) : [];
-    t.verify(R('tokens-response/shape'), res.contentType === 'application/json' && Array.isArray(list) && items.every((i) => typeof i?.userTenantId === 'string' && !!i.token && typeof i.token === 'object'), {
-      title: 'TokensResponse malformed', expected: '{"oauthTokens":[{"userTenantId":string,"token":AccessTokenResponse}]} as application/json', received: `${res.contentType} ${res.text.slice(0, 200)}`,
-    });
+    t.verify(
+      R('tokens-response/shape'),
+      res.contentType === 'application/json' &&
+        Array.isArray(list) &&
+        items.every((i) => typeof i?.userTenantId === 'string' && !!i.token && typeof i.token === 'object'),
+      {
+        title: 'TokensResponse malformed',
+        expected: '{"oauthTokens":[{"userTenantId":string,"token":AccessTokenResponse}]} as application/json',
+        received: `${res.contentType} ${res.text.slice(0, 200)}`,
+      },
+    );
     const ids = items.map((i) => i.userTenantId);
-    t.verify(R('tokens-response/one-token-per-user-tenant'), ids.length === 5 && tenants.every((u) => ids.filter((x) => x === u).length === 1), {
-      title: 'not one token per requested tenant', expected: JSON.stringify(tenants), received: JSON.stringify(ids),
-    });
+    t.verify(
+      R('tokens-response/one-token-per-user-tenant'),
+      ids.length === 5 && tenants.every((u) => ids.filter((x) => x === u).length === 1),
+      {
+        title: 'not one token per requested tenant',
+        expected: JSON.stringify(tenants),
+        received: JSON.stringify(ids),
+      },
+    );
     for (const item of items) {
       const tok = item.token as Record<string, unknown>;
-      const missing = ['access_token', 'token_type', 'timestamp', 'expires_in', 'scope', 'jti'].filter((k) => !(k in (tok ?? {})));
-      t.verify(R('access-token/fields'), missing.length === 0, { title: 'token of oauthTokens incomplete', expected: 'all six AccessTokenResponse fields', received: `missing ${missing.join(', ')}` });
+      const missing = ['access_token', 'token_type', 'timestamp', 'expires_in', 'scope', 'jti'].filter(
+        (k) => !(k in (tok ?? {})),
+      );
+      t.verify(R('access-token/fields'), missing.length === 0, {
+        title: 'token of oauthTokens incomplete',
+        expected: 'all six AccessTokenResponse fields',
+        received: `missing ${missing.join(', ')}`,
+      });
       const ten = decodeToken(tok?.access_token)?.claims.ten;
-      t.verify(R('tokens-response/one-token-per-user-tenant'), ten === undefined || ten === item.userTenantId, { title: 'token for another tenant', expected: `ten = ${String(item.userTenantId)}`, received: `ten = ${String(ten)}` });
+      t.verify(R('tokens-response/one-token-per-user-tenant'), ten === undefined || ten === item.userTenantId, {
+        title: 'token for another tenant',
+        expected: `ten = ${String(item.userTenantId)}`,
+        received: `ten = ${String(ten)}`,
+      });
     }
     const jtis = items.map((i) => (i.token as Record<string, unknown>)?.jti);
-    t.verify(R('access-token/jti-unique'), new Set(jtis).size === jtis.length, { title: 'tokens of one call share a jti', expected: 'distinct jti values', received: JSON.stringify(jtis) });
+    t.verify(R('access-token/jti-unique'), new Set(jtis).size === jtis.length, {
+      title: 'tokens of one call share a jti',
+      expected: 'distinct jti values',
+      received: JSON.stringify(jtis),
+    });
   },
 );
 
-test(['tokens-payload/too-many-user-tenants', 'errors/body-shape', 'errors/code-form', 'errors/logref', 'transport/json'], 'POST /oauthTokens with 6 user tenants is answered 400 invalidRequestBody', async (t) => {
-  const app = application(t);
-  checkRejectedWithCode(t, R('tokens-payload/too-many-user-tenants'), await getOauthTokens(t, tokensPayload(app, userTenants(t, 6))), INVALID, '6 user tenants');
-});
+test(
+  ['tokens-payload/too-many-user-tenants', 'errors/body-shape', 'errors/code-form', 'errors/logref', 'transport/json'],
+  'POST /oauthTokens with 6 user tenants is answered 400 invalidRequestBody',
+  async (t) => {
+    const app = application(t);
+    checkRejectedWithCode(
+      t,
+      R('tokens-payload/too-many-user-tenants'),
+      await getOauthTokens(t, tokensPayload(app, userTenants(t, 6))),
+      INVALID,
+      '6 user tenants',
+    );
+  },
+);
 
-test(['tokens/host-tenant-as-user-tenant'], 'POST /oauthTokens with only the host tenant issues the host tenant\'s token', async (t) => {
-  const app = application(t);
-  const res = await getOauthTokens(t, tokensPayload(app, [app.hostTenant]));
-  const items = ((res.json as { oauthTokens?: Array<Record<string, unknown>> } | undefined)?.oauthTokens ?? []) as Array<Record<string, unknown>>;
-  t.check(R('tokens/host-tenant-as-user-tenant'), res.status === 200 && items.length === 1 && items[0]?.userTenantId === app.hostTenant, {
-    title: 'no host-tenant token from POST /oauthTokens', expected: `HTTP 200 with one token for ${app.hostTenant}`, received: `HTTP ${res.status} ${res.text.slice(0, 200)}`,
-  });
-});
+test(
+  ['tokens/host-tenant-as-user-tenant'],
+  "POST /oauthTokens with only the host tenant issues the host tenant's token",
+  async (t) => {
+    const app = application(t);
+    const res = await getOauthTokens(t, tokensPayload(app, [app.hostTenant]));
+    const items = ((res.json as { oauthTokens?: Array<Record<string, unknown>> } | undefined)?.oauthTokens ??
+      []) as Array<Record<string, unknown>>;
+    t.check(
+      R('tokens/host-tenant-as-user-tenant'),
+      res.status === 200 && items.length === 1 && items[0]?.userTenantId === app.hostTenant,
+      {
+        title: 'no host-tenant token from POST /oauthTokens',
+        expected: `HTTP 200 with one token for ${app.hostTenant}`,
+        received: `HTTP ${res.status} ${res.text.slice(0, 200)}`,
+      },
+    );
+  },
+);
 
-test(['tokens-payload/only-host-tenant', 'errors/body-shape', 'errors/code-form', 'errors/logref', 'transport/json'], 'POST /oauthTokens mixing the host tenant with user tenants breaks "provide only hostTenantId"', async (t) => {
-  const app = application(t);
-  checkRejectedWithCode(t, R('tokens-payload/only-host-tenant'), await getOauthTokens(t, tokensPayload(app, [app.hostTenant, ...userTenants(t, 1)])), INVALID, 'host tenant together with a user tenant');
-});
+test(
+  ['tokens-payload/only-host-tenant', 'errors/body-shape', 'errors/code-form', 'errors/logref', 'transport/json'],
+  'POST /oauthTokens mixing the host tenant with user tenants breaks "provide only hostTenantId"',
+  async (t) => {
+    const app = application(t);
+    checkRejectedWithCode(
+      t,
+      R('tokens-payload/only-host-tenant'),
+      await getOauthTokens(t, tokensPayload(app, [app.hostTenant, ...userTenants(t, 1)])),
+      INVALID,
+      'host tenant together with a user tenant',
+    );
+  },
+);
 
-test(['tokens-payload/empty-user-tenant-set', 'errors/body-shape', 'errors/code-form', 'errors/logref', 'transport/json'], 'POST /oauthTokens with an empty user tenant set is answered 400 invalidRequestBody', async (t) => {
-  checkRejectedWithCode(t, R('tokens-payload/empty-user-tenant-set'), await getOauthTokens(t, tokensPayload(application(t), [])), INVALID, 'an empty userTenantIds');
-});
+test(
+  ['tokens-payload/empty-user-tenant-set', 'errors/body-shape', 'errors/code-form', 'errors/logref', 'transport/json'],
+  'POST /oauthTokens with an empty user tenant set is answered 400 invalidRequestBody',
+  async (t) => {
+    checkRejectedWithCode(
+      t,
+      R('tokens-payload/empty-user-tenant-set'),
+      await getOauthTokens(t, tokensPayload(application(t), [])),
+      INVALID,
+      'an empty userTenantIds',
+    );
+  },
+);
 
-test(['tokens-payload/empty-host-tenant-id', 'errors/body-shape', 'errors/code-form', 'errors/logref', 'transport/json'], 'POST /oauthTokens with an empty host tenant ID is answered 400 invalidRequestBody', async (t) => {
-  const app = application(t);
-  checkRejectedWithCode(t, R('tokens-payload/empty-host-tenant-id'), await getOauthTokens(t, { ...tokensPayload(app, userTenants(t, 1)), hostTenantId: '' }), INVALID, 'an empty hostTenantId');
-});
+test(
+  ['tokens-payload/empty-host-tenant-id', 'errors/body-shape', 'errors/code-form', 'errors/logref', 'transport/json'],
+  'POST /oauthTokens with an empty host tenant ID is answered 400 invalidRequestBody',
+  async (t) => {
+    const app = application(t);
+    checkRejectedWithCode(
+      t,
+      R('tokens-payload/empty-host-tenant-id'),
+      await getOauthTokens(t, { ...tokensPayload(app, userTenants(t, 1)), hostTenantId: '' }),
+      INVALID,
+      'an empty hostTenantId',
+    );
+  },
+);
 
-test(['tokens-payload/invalid-user-tenant', 'errors/body-shape', 'errors/code-form', 'errors/logref', 'transport/json'], 'POST /oauthTokens with a tenant not provisioned is answered 400 invalidRequestBody', async (t) => {
-  const app = application(t);
-  checkRejectedWithCode(t, R('tokens-payload/invalid-user-tenant'), await getOauthTokens(t, tokensPayload(app, [`${t.prefix}nosuchtenant`])), INVALID, 'an unprovisioned user tenant');
-  checkRejectedWithCode(t, R('tokens-payload/invalid-user-tenant'), await getOauthTokens(t, tokensPayload(app, [...userTenants(t, 1), ''])), INVALID, 'an empty user tenant ID');
-});
+test(
+  ['tokens-payload/invalid-user-tenant', 'errors/body-shape', 'errors/code-form', 'errors/logref', 'transport/json'],
+  'POST /oauthTokens with a tenant not provisioned is answered 400 invalidRequestBody',
+  async (t) => {
+    const app = application(t);
+    checkRejectedWithCode(
+      t,
+      R('tokens-payload/invalid-user-tenant'),
+      await getOauthTokens(t, tokensPayload(app, [`${t.prefix}nosuchtenant`])),
+      INVALID,
+      'an unprovisioned user tenant',
+    );
+    checkRejectedWithCode(
+      t,
+      R('tokens-payload/invalid-user-tenant'),
+      await getOauthTokens(t, tokensPayload(app, [...userTenants(t, 1), ''])),
+      INVALID,
+      'an empty user tenant ID',
+    );
+  },
+);
 
-test(['tokens-payload/required-fields', 'errors/body-shape', 'errors/code-form', 'errors/logref', 'transport/json'], 'POST /oauthTokens lacking a field is answered 400', async (t) => {
-  const app = application(t);
-  for (const field of ['appName', 'appVersion', 'hostTenantId', 'userTenantIds']) {
-    const body = tokensPayload(app, userTenants(t, 1));
-    delete body[field];
-    const res = await getOauthTokens(t, body);
-    t.check(R('tokens-payload/required-fields'), res.status === 400, { title: `payload without ${field} not answered 400`, expected: 'HTTP 400', received: `HTTP ${res.status} ${res.text.slice(0, 160)}` });
-    checkErrorBody(t, res);
-  }
-});
+test(
+  ['tokens-payload/required-fields', 'errors/body-shape', 'errors/code-form', 'errors/logref', 'transport/json'],
+  'POST /oauthTokens lacking a field is answered 400',
+  async (t) => {
+    const app = application(t);
+    for (const field of ['appName', 'appVersion', 'hostTenantId', 'userTenantIds']) {
+      const body = tokensPayload(app, userTenants(t, 1));
+      delete body[field];
+      const res = await getOauthTokens(t, body);
+      t.check(R('tokens-payload/required-fields'), res.status === 400, {
+        title: `payload without ${field} not answered 400`,
+        expected: 'HTTP 400',
+        received: `HTTP ${res.status} ${res.text.slice(0, 160)}`,
+      });
+      checkErrorBody(t, res);
+    }
+  },
+);
 
-test(['tokens-payload/field-types', 'errors/body-shape', 'errors/code-form', 'errors/logref', 'transport/json'], 'POST /oauthTokens with fields of the wrong type is answered 400', async (t) => {
-  const app = application(t);
-  const base = tokensPayload(app, userTenants(t, 1));
-  const cases: Array<[string, unknown]> = [
-    ['appName is a number', { ...base, appName: 1 }],
-    ['hostTenantId is an array', { ...base, hostTenantId: [app.hostTenant] }],
-    ['userTenantIds is a string', { ...base, userTenantIds: userTenants(t, 1)[0] }],
-    ['an item of userTenantIds is a number', { ...base, userTenantIds: [7] }],
-    ['the body is an array', [base]],
-  ];
-  for (const [what, body] of cases) {
-    const res = await getOauthTokens(t, body);
-    t.check(R('tokens-payload/field-types'), res.status === 400, { title: `${what}: not answered 400`, expected: 'HTTP 400', received: `HTTP ${res.status} ${res.text.slice(0, 160)}` });
-    checkErrorBody(t, res);
-  }
-});
+test(
+  ['tokens-payload/field-types', 'errors/body-shape', 'errors/code-form', 'errors/logref', 'transport/json'],
+  'POST /oauthTokens with fields of the wrong type is answered 400',
+  async (t) => {
+    const app = application(t);
+    const base = tokensPayload(app, userTenants(t, 1));
+    const cases: Array<[string, unknown]> = [
+      ['appName is a number', { ...base, appName: 1 }],
+      ['hostTenantId is an array', { ...base, hostTenantId: [app.hostTenant] }],
+      ['userTenantIds is a string', { ...base, userTenantIds: userTenants(t, 1)[0] }],
+      ['an item of userTenantIds is a number', { ...base, userTenantIds: [7] }],
+      ['the body is an array', [base]],
+    ];
+    for (const [what, body] of cases) {
+      const res = await getOauthTokens(t, body);
+      t.check(R('tokens-payload/field-types'), res.status === 400, {
+        title: `${what}: not answered 400`,
+        expected: 'HTTP 400',
+        received: `HTTP ${res.status} ${res.text.slice(0, 160)}`,
+      });
+      checkErrorBody(t, res);
+    }
+  },
+);
 
 test(['tokens-payload/application-match'], 'POST /oauthTokens naming another application is refused', async (t) => {
   const app = application(t);
   const base = tokensPayload(app, userTenants(t, 1));
-  for (const [field, value] of [['appName', `${app.appName}x`], ['appVersion', `${app.appVersion}.99`], ['hostTenantId', `${app.hostTenant}x`]] as const) {
-    checkRefused(t, R('tokens-payload/application-match'), await getOauthTokens(t, { ...base, [field]: value }), `a payload with a wrong ${field}`);
+  for (const [field, value] of [
+    ['appName', `${app.appName}x`],
+    ['appVersion', `${app.appVersion}.99`],
+    ['hostTenantId', `${app.hostTenant}x`],
+  ] as const) {
+    checkRefused(
+      t,
+      R('tokens-payload/application-match'),
+      await getOauthTokens(t, { ...base, [field]: value }),
+      `a payload with a wrong ${field}`,
+    );
   }
 });
 
-test(['auth/space-auth-key-required', 'auth/space-auth-key-replaces-bearer'], 'POST /oauthTokens needs X-SPACE-AUTH-KEY; a bearer token does not replace it', async (t) => {
-  const app = application(t);
-  const body = tokensPayload(app, userTenants(t, 1));
-  checkRefused(t, R('auth/space-auth-key-required'), await getOauthTokens(t, body, null), 'POST /oauthTokens without X-SPACE-AUTH-KEY');
-  const bearer = await t.session.tokens.authorization('full');
-  checkRefused(t, R('auth/space-auth-key-replaces-bearer'), await getOauthTokens(t, body, null, { authorization: bearer }), 'POST /oauthTokens with only a bearer token');
-});
+test(
+  ['auth/space-auth-key-required', 'auth/space-auth-key-replaces-bearer'],
+  'POST /oauthTokens needs X-SPACE-AUTH-KEY; a bearer token does not replace it',
+  async (t) => {
+    const app = application(t);
+    const body = tokensPayload(app, userTenants(t, 1));
+    checkRefused(
+      t,
+      R('auth/space-auth-key-required'),
+      await getOauthTokens(t, body, null),
+      'POST /oauthTokens without X-SPACE-AUTH-KEY',
+    );
+    const bearer = await t.session.tokens.authorization('full');
+    checkRefused(
+      t,
+      R('auth/space-auth-key-replaces-bearer'),
+      await getOauthTokens(t, body, null, { authorization: bearer }),
+      'POST /oauthTokens with only a bearer token',
+    );
+  },
+);

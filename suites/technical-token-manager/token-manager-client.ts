@@ -18,7 +18,8 @@ export function application(t: RuleContext): ClientCredentials & { userTenants?:
 /** User tenants provisioned to the application, from the configuration (at least `n`), or a skip. */
 export function userTenants(t: RuleContext, n: number): string[] {
   const list = (application(t).userTenants ?? []).filter((u) => u !== application(t).hostTenant);
-  if (list.length < n) t.skip(`needs ${n} provisioned user tenants in tokenManager.userTenants; the configuration lists ${list.length}`);
+  if (list.length < n)
+    t.skip(`needs ${n} provisioned user tenants in tokenManager.userTenants; the configuration lists ${list.length}`);
   return list.slice(0, n);
 }
 
@@ -28,7 +29,13 @@ export function identification(app: ClientCredentials, userTenant: string): Reco
 }
 
 /** POSTs to a token operation with the application's key unless `key` says otherwise (`null`: no key). */
-function postWithKey(t: RuleContext, path: string, body: unknown, key: string | null | undefined, extraHeaders: Record<string, string>): Promise<HttpResponse> {
+function postWithKey(
+  t: RuleContext,
+  path: string,
+  body: unknown,
+  key: string | null | undefined,
+  extraHeaders: Record<string, string>,
+): Promise<HttpResponse> {
   const headers: Record<string, string> = { ...extraHeaders };
   const k = key === undefined ? spaceAuthKey(application(t)) : key;
   if (k !== null) headers['X-SPACE-AUTH-KEY'] = k;
@@ -36,12 +43,22 @@ function postWithKey(t: RuleContext, path: string, body: unknown, key: string | 
 }
 
 /** POST /oauth/token. */
-export function getToken(t: RuleContext, body: unknown, key?: string | null, extraHeaders: Record<string, string> = {}): Promise<HttpResponse> {
+export function getToken(
+  t: RuleContext,
+  body: unknown,
+  key?: string | null,
+  extraHeaders: Record<string, string> = {},
+): Promise<HttpResponse> {
   return postWithKey(t, '/oauth/token', body, key, extraHeaders);
 }
 
 /** POST /oauthTokens. */
-export function getOauthTokens(t: RuleContext, body: unknown, key?: string | null, extraHeaders: Record<string, string> = {}): Promise<HttpResponse> {
+export function getOauthTokens(
+  t: RuleContext,
+  body: unknown,
+  key?: string | null,
+  extraHeaders: Record<string, string> = {},
+): Promise<HttpResponse> {
   return postWithKey(t, '/oauthTokens', body, key, extraHeaders);
 }
 
@@ -51,7 +68,11 @@ export function tokensPayload(app: ClientCredentials, userTenantIds: unknown): R
 }
 
 /** GET /userTenants with an explicit Authorization value (`null`: none). */
-export function getUserTenants(t: RuleContext, authorization: string | null, query: Record<string, string | number | undefined> = {}): Promise<HttpResponse> {
+export function getUserTenants(
+  t: RuleContext,
+  authorization: string | null,
+  query: Record<string, string | number | undefined> = {},
+): Promise<HttpResponse> {
   const headers: Record<string, string> = {};
   if (authorization !== null) headers.authorization = authorization;
   return t.send({ method: 'GET', path: '/userTenants', query, headers }, { as: null });
@@ -63,7 +84,9 @@ export async function hostToken(t: RuleContext): Promise<string> {
   const res = await getToken(t, identification(app, app.hostTenant));
   const tok = (res.json as { access_token?: unknown } | undefined)?.access_token;
   if (res.status !== 200 || typeof tok !== 'string') {
-    t.skip(`no host-tenant token (POST /oauth/token answered HTTP ${res.status}); judged by tokens/host-tenant-as-user-tenant`);
+    t.skip(
+      `no host-tenant token (POST /oauth/token answered HTTP ${res.status}); judged by tokens/host-tenant-as-user-tenant`,
+    );
   }
   registerSecret(tok as string);
   return `Bearer ${tok as string}`;
@@ -78,7 +101,10 @@ export interface DecodedJwt {
 export function decodeToken(token: unknown): DecodedJwt | undefined {
   if (typeof token !== 'string' || token.split('.').length !== 3) return undefined;
   try {
-    return { header: decodeProtectedHeader(token) as Record<string, unknown>, claims: decodeJwt(token) as DecodedJwt['claims'] };
+    return {
+      header: decodeProtectedHeader(token) as Record<string, unknown>,
+      claims: decodeJwt(token) as DecodedJwt['claims'],
+    };
   } catch {
     return undefined;
   }
@@ -102,7 +128,8 @@ export function checkErrorBody(t: RuleContext, res: HttpResponse): void {
   });
   const errors = (res.json as { errors?: unknown } | undefined)?.errors;
   const items = Array.isArray(errors) ? (errors as Array<Record<string, unknown>>) : [];
-  const shapeOk = items.length > 0 && items.every((e) => e && ['code', 'logref', 'message'].every((k) => typeof e[k] === 'string'));
+  const shapeOk =
+    items.length > 0 && items.every((e) => e && ['code', 'logref', 'message'].every((k) => typeof e[k] === 'string'));
   t.verify(R('errors/body-shape'), shapeOk, {
     title: 'error body is not the documented Errors body',
     expected: '{"errors":[{"code":string,"logref":string,"message":string}, …]}',
@@ -115,15 +142,25 @@ export function checkErrorBody(t: RuleContext, res: HttpResponse): void {
     expected: 'platform.core.<area>.<name>',
     received: String(badCode?.code),
   });
-  t.verify(R('errors/logref'), items.every((e) => String(e.logref).trim() !== ''), {
-    title: 'empty logref',
-    expected: 'a non-empty logref',
-    received: JSON.stringify(items.map((e) => e.logref)),
-  });
+  t.verify(
+    R('errors/logref'),
+    items.every((e) => String(e.logref).trim() !== ''),
+    {
+      title: 'empty logref',
+      expected: 'a non-empty logref',
+      received: JSON.stringify(items.map((e) => e.logref)),
+    },
+  );
 }
 
 /** A 400 with a documented code and the Errors body. */
-export function checkRejectedWithCode(t: RuleContext, ruleId: string, res: HttpResponse, code: string, what: string): void {
+export function checkRejectedWithCode(
+  t: RuleContext,
+  ruleId: string,
+  res: HttpResponse,
+  code: string,
+  what: string,
+): void {
   t.check(ruleId, res.status === 400 && errorCodes(res).includes(code), {
     title: `${what} not answered 400 ${code}`,
     expected: `HTTP 400 with error code ${code}`,

@@ -2,6 +2,12 @@ import { observeTargetScheme } from '../engine/checks/index.ts';
 import { ruleTest } from '../engine/rule-test.ts';
 import { R, SERVICE } from './token-manager-client.ts';
 
-ruleTest(SERVICE, [R('transport/https-only')], 'the scheme the token manager is served over (HTTPS only)', async (t) => {
-  observeTargetScheme(t, R('transport/https-only'));
-}, { readOnly: true, budget: 0 });
+ruleTest(
+  SERVICE,
+  [R('transport/https-only')],
+  'the scheme the token manager is served over (HTTPS only)',
+  async (t) => {
+    observeTargetScheme(t, R('transport/https-only'));
+  },
+  { readOnly: true, budget: 0 },
+);

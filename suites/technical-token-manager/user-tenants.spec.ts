@@ -1,14 +1,35 @@
 import type { HttpResponse } from '../engine/http-client.ts';
 import { ruleTest, type RuleContext } from '../engine/rule-test.ts';
 import {
-  R, SERVICE, application, checkErrorBody, checkRejectedWithCode, errorCodes, getOauthTokens, getToken, getUserTenants, hostToken, identification, tokensPayload, userTenants,
+  R,
+  SERVICE,
+  application,
+  checkErrorBody,
+  checkRejectedWithCode,
+  errorCodes,
+  getOauthTokens,
+  getToken,
+  getUserTenants,
+  hostToken,
+  identification,
+  tokensPayload,
+  userTenants,
 } from './token-manager-client.ts';
 import { registerSecret } from '../engine/redact.ts';
 
-const test = (rules: string[], name: string, fn: Parameters<typeof ruleTest>[3], opts?: Parameters<typeof ruleTest>[4]) =>
-  ruleTest(SERVICE, rules.map(R), name, fn, { readOnly: true, ...opts });
+const test = (
+  rules: string[],
+  name: string,
+  fn: Parameters<typeof ruleTest>[3],
+  opts?: Parameters<typeof ruleTest>[4],
+) => ruleTest(SERVICE, rules.map(R), name, fn, { readOnly: true, ...opts });
 
-interface Page { size?: unknown; totalElements?: unknown; totalPages?: unknown; number?: unknown }
+interface Page {
+  size?: unknown;
+  totalElements?: unknown;
+  totalPages?: unknown;
+  number?: unknown;
+}
 
 function body(res: HttpResponse): { page?: Page; userTenants?: Array<{ id?: unknown }> } {
   return (res.json ?? {}) as { page?: Page; userTenants?: Array<{ id?: unknown }> };
@@ -21,22 +42,46 @@ function ids(res: HttpResponse): string[] {
 
 function checkShape(t: RuleContext, res: HttpResponse): void {
   const b = body(res);
-  t.verify(R('user-tenants/shape'), res.contentType === 'application/json' && !!b.page && typeof b.page === 'object' && Array.isArray(b.userTenants) && b.userTenants.every((u) => typeof u?.id === 'string'), {
-    title: 'UserTenantResponse malformed', expected: 'application/json {"page":Page,"userTenants":[{"id":string}]}', received: `${res.contentType} ${res.text.slice(0, 200)}`,
-  });
+  t.verify(
+    R('user-tenants/shape'),
+    res.contentType === 'application/json' &&
+      !!b.page &&
+      typeof b.page === 'object' &&
+      Array.isArray(b.userTenants) &&
+      b.userTenants.every((u) => typeof u?.id === 'string'),
+    {
+      title: 'UserTenantResponse malformed',
+      expected: 'application/json {"page":Page,"userTenants":[{"id":string}]}',
+      received: `${res.contentType} ${res.text.slice(0, 200)}`,
+    },
+  );
   const p = b.page ?? {};
   const fields = ['size', 'totalElements', 'totalPages', 'number'] as const;
-  t.verify(R('page/field-types'), fields.every((f) => Number.isInteger(p[f]) && (p[f] as number) >= 0), {
-    title: 'page fields are not non-negative integers', expected: 'size, totalElements, totalPages, number: integers ≥ 0', received: JSON.stringify(p),
+  t.verify(
+    R('page/field-types'),
+    fields.every((f) => Number.isInteger(p[f]) && (p[f] as number) >= 0),
+    {
+      title: 'page fields are not non-negative integers',
+      expected: 'size, totalElements, totalPages, number: integers ≥ 0',
+      received: JSON.stringify(p),
+    },
+  );
+  t.verify(R('user-tenants/at-most-500'), ids(res).length <= 500, {
+    title: 'more than 500 tenant IDs',
+    expected: '≤ 500 items',
+    received: `${ids(res).length} items`,
   });
-  t.verify(R('user-tenants/at-most-500'), ids(res).length <= 500, { title: 'more than 500 tenant IDs', expected: '≤ 500 items', received: `${ids(res).length} items` });
 }
 
 function checkCoherent(t: RuleContext, res: HttpResponse, page: number, size: number): void {
   const p = body(res).page ?? {};
   const total = Number(p.totalElements);
   const expectedItems = Math.min(size, Math.max(0, total - page * size));
-  const ok = p.number === page && p.size === size && p.totalPages === Math.ceil(total / size) && ids(res).length === expectedItems;
+  const ok =
+    p.number === page &&
+    p.size === size &&
+    p.totalPages === Math.ceil(total / size) &&
+    ids(res).length === expectedItems;
   t.verify(R('page/coherent'), ok, {
     title: 'page object does not describe the answer',
     expected: `number ${page}, size ${size}, totalPages ceil(${total}/${size}), ${expectedItems} items`,
@@ -45,18 +90,47 @@ function checkCoherent(t: RuleContext, res: HttpResponse, page: number, size: nu
 }
 
 test(
-  ['auth/host-token-accepted', 'user-tenants/shape', 'page/field-types', 'user-tenants/at-most-500', 'user-tenants/page-default', 'user-tenants/size-default', 'page/coherent', 'tokens/operator-and-developer'],
+  [
+    'auth/host-token-accepted',
+    'user-tenants/shape',
+    'page/field-types',
+    'user-tenants/at-most-500',
+    'user-tenants/page-default',
+    'user-tenants/size-default',
+    'page/coherent',
+    'tokens/operator-and-developer',
+  ],
   'GET /userTenants with the host token and no query answers page 0 of size 500',
   async (t) => {
     const res = await getUserTenants(t, await hostToken(t));
-    t.check(R('auth/host-token-accepted'), res.status === 200, { title: 'host token from POST /oauth/token refused', expected: 'HTTP 200', received: `HTTP ${res.status} ${res.text.slice(0, 200)}` });
-    t.verify(R('tokens/operator-and-developer'), res.status === 200, { title: 'host application not served', expected: 'HTTP 200', received: `HTTP ${res.status}` });
+    t.check(R('auth/host-token-accepted'), res.status === 200, {
+      title: 'host token from POST /oauth/token refused',
+      expected: 'HTTP 200',
+      received: `HTTP ${res.status} ${res.text.slice(0, 200)}`,
+    });
+    t.verify(R('tokens/operator-and-developer'), res.status === 200, {
+      title: 'host application not served',
+      expected: 'HTTP 200',
+      received: `HTTP ${res.status}`,
+    });
     checkShape(t, res);
     const p = body(res).page ?? {};
-    t.verify(R('user-tenants/page-default'), p.number === 0, { title: 'page does not default to 0', expected: 'page.number 0', received: JSON.stringify(p.number) });
-    t.verify(R('user-tenants/size-default'), p.size === 500, { title: 'size does not default to 500', expected: 'page.size 500', received: JSON.stringify(p.size) });
+    t.verify(R('user-tenants/page-default'), p.number === 0, {
+      title: 'page does not default to 0',
+      expected: 'page.number 0',
+      received: JSON.stringify(p.number),
+    });
+    t.verify(R('user-tenants/size-default'), p.size === 500, {
+      title: 'size does not default to 500',
+      expected: 'page.size 500',
+      received: JSON.stringify(p.size),
+    });
     const explicit = await getUserTenants(t, await hostToken(t), { page: 0, size: 500 });
-    t.verify(R('user-tenants/page-default'), JSON.stringify(ids(explicit)) === JSON.stringify(ids(res)), { title: 'no query and page=0&size=500 differ', expected: 'the same IDs', received: `${ids(res).length} vs ${ids(explicit).length} IDs` });
+    t.verify(R('user-tenants/page-default'), JSON.stringify(ids(explicit)) === JSON.stringify(ids(res)), {
+      title: 'no query and page=0&size=500 differ',
+      expected: 'the same IDs',
+      received: `${ids(res).length} vs ${ids(explicit).length} IDs`,
+    });
     checkCoherent(t, res, 0, 500);
   },
 );
@@ -64,11 +138,17 @@ test(
 test(['auth/host-token-accepted'], 'GET /userTenants accepts the host token issued by POST /oauthTokens', async (t) => {
   const app = application(t);
   const res = await getOauthTokens(t, tokensPayload(app, [app.hostTenant]));
-  const token = ((res.json as { oauthTokens?: Array<{ token?: { access_token?: string } }> } | undefined)?.oauthTokens ?? [])[0]?.token?.access_token;
-  if (!token) t.skip(`POST /oauthTokens gave no host token (HTTP ${res.status}); judged by tokens/host-tenant-as-user-tenant`);
+  const token = ((res.json as { oauthTokens?: Array<{ token?: { access_token?: string } }> } | undefined)
+    ?.oauthTokens ?? [])[0]?.token?.access_token;
+  if (!token)
+    t.skip(`POST /oauthTokens gave no host token (HTTP ${res.status}); judged by tokens/host-tenant-as-user-tenant`);
   registerSecret(token);
   const list = await getUserTenants(t, `Bearer ${token}`);
-  t.check(R('auth/host-token-accepted'), list.status === 200, { title: 'host token from POST /oauthTokens refused', expected: 'HTTP 200', received: `HTTP ${list.status} ${list.text.slice(0, 200)}` });
+  t.check(R('auth/host-token-accepted'), list.status === 200, {
+    title: 'host token from POST /oauthTokens refused',
+    expected: 'HTTP 200',
+    received: `HTTP ${list.status} ${list.text.slice(0, 200)}`,
+  });
 });
 
 test(
@@ -78,7 +158,11 @@ test(
     const auth = await hostToken(t);
     const size = 200;
     const first = await getUserTenants(t, auth, { page: 0, size });
-    t.check(R('user-tenants/provisioned-ids'), first.status === 200, { title: 'size 200 refused', expected: 'HTTP 200', received: `HTTP ${first.status}` });
+    t.check(R('user-tenants/provisioned-ids'), first.status === 200, {
+      title: 'size 200 refused',
+      expected: 'HTTP 200',
+      received: `HTTP ${first.status}`,
+    });
     const total = Number(body(first).page?.totalElements);
     const pages = Math.ceil(total / size);
     const all = [...ids(first)];
@@ -90,20 +174,37 @@ test(
     }
     const distinct = new Set(all);
     t.verify(R('user-tenants/provisioned-ids'), distinct.size === all.length && (pages > 10 || all.length === total), {
-      title: 'paging repeats or loses tenant IDs', expected: `${total} distinct IDs`, received: `${all.length} IDs, ${distinct.size} distinct`,
+      title: 'paging repeats or loses tenant IDs',
+      expected: `${total} distinct IDs`,
+      received: `${all.length} IDs, ${distinct.size} distinct`,
     });
     const configured = application(t).userTenants ?? [];
     const missing = configured.filter((u) => u !== application(t).hostTenant && !distinct.has(u));
-    t.verify(R('user-tenants/provisioned-ids'), pages > 10 || missing.length === 0, { title: 'configured user tenants not listed', expected: 'every tenant of tokenManager.userTenants listed', received: `missing ${missing.join(', ')}` });
+    t.verify(R('user-tenants/provisioned-ids'), pages > 10 || missing.length === 0, {
+      title: 'configured user tenants not listed',
+      expected: 'every tenant of tokenManager.userTenants listed',
+      received: `missing ${missing.join(', ')}`,
+    });
     const sample = all[all.length - 1];
     if (sample) {
       const app = application(t);
       const tok = await getToken(t, identification(app, sample));
-      t.verify(R('user-tenants/provisioned-ids'), tok.status === 200, { title: 'a listed tenant gets no token', expected: `HTTP 200 for userTenant ${sample}`, received: `HTTP ${tok.status}` });
+      t.verify(R('user-tenants/provisioned-ids'), tok.status === 200, {
+        title: 'a listed tenant gets no token',
+        expected: `HTTP 200 for userTenant ${sample}`,
+        received: `HTTP ${tok.status}`,
+      });
     }
     const beyond = await getUserTenants(t, auth, { page: pages + 1, size });
-    t.observe(R('user-tenants/page-beyond-last'), `page ${pages + 1} of ${pages}: HTTP ${beyond.status}, ${ids(beyond).length} IDs`);
-    t.check(R('user-tenants/provisioned-ids'), beyond.status < 500 && ids(beyond).every((i) => !distinct.has(i)), { title: 'page beyond the last repeats IDs or fails', expected: 'no 5xx and no repeated IDs', received: `HTTP ${beyond.status}, ${ids(beyond).length} IDs` });
+    t.observe(
+      R('user-tenants/page-beyond-last'),
+      `page ${pages + 1} of ${pages}: HTTP ${beyond.status}, ${ids(beyond).length} IDs`,
+    );
+    t.check(R('user-tenants/provisioned-ids'), beyond.status < 500 && ids(beyond).every((i) => !distinct.has(i)), {
+      title: 'page beyond the last repeats IDs or fails',
+      expected: 'no 5xx and no repeated IDs',
+      received: `HTTP ${beyond.status}, ${ids(beyond).length} IDs`,
+    });
     const seen: string[] = [];
     for (const s of [100, 101, 500]) {
       const res = await getUserTenants(t, auth, { size: s });
@@ -113,52 +214,116 @@ test(
   },
 );
 
-test(['user-tenants/size-above-500-refused', 'errors/body-shape', 'errors/code-form', 'errors/logref', 'transport/json'], 'GET /userTenants with size 501 is answered 400 pageSizeForUserTenantsExceeded', async (t) => {
-  checkRejectedWithCode(t, R('user-tenants/size-above-500-refused'), await getUserTenants(t, await hostToken(t), { size: 501 }), 'platform.core.keymanager.pageSizeForUserTenantsExceeded', 'size 501');
-});
+test(
+  ['user-tenants/size-above-500-refused', 'errors/body-shape', 'errors/code-form', 'errors/logref', 'transport/json'],
+  'GET /userTenants with size 501 is answered 400 pageSizeForUserTenantsExceeded',
+  async (t) => {
+    checkRejectedWithCode(
+      t,
+      R('user-tenants/size-above-500-refused'),
+      await getUserTenants(t, await hostToken(t), { size: 501 }),
+      'platform.core.keymanager.pageSizeForUserTenantsExceeded',
+      'size 501',
+    );
+  },
+);
 
-test(['user-tenants/invalid-host-token', 'errors/body-shape', 'errors/code-form', 'errors/logref', 'transport/json'], 'GET /userTenants with a bearer value that is not a JWT is answered 400 invalidHostTokenFormat', async (t) => {
-  checkRejectedWithCode(t, R('user-tenants/invalid-host-token'), await getUserTenants(t, 'Bearer not-a-jwt'), 'platform.core.keymanager.invalidHostTokenFormat', 'a malformed host token');
-});
+test(
+  ['user-tenants/invalid-host-token', 'errors/body-shape', 'errors/code-form', 'errors/logref', 'transport/json'],
+  'GET /userTenants with a bearer value that is not a JWT is answered 400 invalidHostTokenFormat',
+  async (t) => {
+    checkRejectedWithCode(
+      t,
+      R('user-tenants/invalid-host-token'),
+      await getUserTenants(t, 'Bearer not-a-jwt'),
+      'platform.core.keymanager.invalidHostTokenFormat',
+      'a malformed host token',
+    );
+  },
+);
 
-test(['user-tenants/unidentified-user', 'errors/body-shape', 'errors/code-form', 'errors/logref', 'transport/json'], 'GET /userTenants with a user tenant\'s token is answered 400 unidentifiedUser', async (t) => {
-  const [tenant] = userTenants(t, 1);
-  const auth = await t.session.tokens.authorization('full', tenant);
-  checkRejectedWithCode(t, R('user-tenants/unidentified-user'), await getUserTenants(t, auth), 'platform.core.keymanager.unidentifiedUser', 'a user-tenant token');
-});
+test(
+  ['user-tenants/unidentified-user', 'errors/body-shape', 'errors/code-form', 'errors/logref', 'transport/json'],
+  "GET /userTenants with a user tenant's token is answered 400 unidentifiedUser",
+  async (t) => {
+    const [tenant] = userTenants(t, 1);
+    const auth = await t.session.tokens.authorization('full', tenant);
+    checkRejectedWithCode(
+      t,
+      R('user-tenants/unidentified-user'),
+      await getUserTenants(t, auth),
+      'platform.core.keymanager.unidentifiedUser',
+      'a user-tenant token',
+    );
+  },
+);
 
 test(['auth/user-tenants-token-required'], 'GET /userTenants without a token is refused', async (t) => {
   const res = await getUserTenants(t, null);
   t.check(R('auth/user-tenants-token-required'), res.status >= 400 && res.status < 500 && ids(res).length === 0, {
-    title: 'tenant list served without a token', severity: 'critical', expected: '4xx and no tenant list', received: `HTTP ${res.status}`,
+    title: 'tenant list served without a token',
+    severity: 'critical',
+    expected: '4xx and no tenant list',
+    received: `HTTP ${res.status}`,
   });
 });
 
 test(['auth/user-tenants-scope'], 'GET /userTenants with a token lacking km.usr is refused', async (t) => {
-  if (!t.session.tokens.has('without:km.usr')) t.skip('no principal without km.usr is configured (principals.withoutScope["km.usr"])');
+  if (!t.session.tokens.has('without:km.usr'))
+    t.skip('no principal without km.usr is configured (principals.withoutScope["km.usr"])');
   const res = await getUserTenants(t, await t.session.tokens.authorization('without:km.usr'));
   t.check(R('auth/user-tenants-scope'), res.status >= 400 && res.status < 500 && ids(res).length === 0, {
-    title: 'tenant list served to a token without km.usr', severity: 'critical', expected: '4xx and no tenant list', received: `HTTP ${res.status}`,
+    title: 'tenant list served to a token without km.usr',
+    severity: 'critical',
+    expected: '4xx and no tenant list',
+    received: `HTTP ${res.status}`,
   });
 });
 
-test(['user-tenants/query-types', 'errors/body-shape', 'errors/code-form', 'errors/logref', 'transport/json'], 'GET /userTenants with a malformed page or size is answered 400', async (t) => {
-  const auth = await hostToken(t);
-  for (const q of [{ page: 'abc' }, { size: '1.5' }, { page: -1 }, { size: 0 }]) {
-    const res = await getUserTenants(t, auth, q);
-    t.check(R('user-tenants/query-types'), res.status === 400, { title: `${JSON.stringify(q)} not answered 400`, expected: 'HTTP 400', received: `HTTP ${res.status}` });
-    checkErrorBody(t, res);
-  }
-});
+test(
+  ['user-tenants/query-types', 'errors/body-shape', 'errors/code-form', 'errors/logref', 'transport/json'],
+  'GET /userTenants with a malformed page or size is answered 400',
+  async (t) => {
+    const auth = await hostToken(t);
+    for (const q of [{ page: 'abc' }, { size: '1.5' }, { page: -1 }, { size: 0 }]) {
+      const res = await getUserTenants(t, auth, q);
+      t.check(R('user-tenants/query-types'), res.status === 400, {
+        title: `${JSON.stringify(q)} not answered 400`,
+        expected: 'HTTP 400',
+        received: `HTTP ${res.status}`,
+      });
+      checkErrorBody(t, res);
+    }
+  },
+);
 
-test(['throttling/too-many-requests'], 'throttled requests are answered 429 and served again later', async (t) => {
-  // A short burst of cheap reads (within the run's own rate and concurrency limits): a
-  // deployment that throttles at this level shows how it answers; one that does not is skipped.
-  const auth = await hostToken(t);
-  await Promise.all(Array.from({ length: 20 }, () => getUserTenants(t, auth, { size: 1 })));
-  const samples = t.session.http.stats.throttleSamples.filter((s) => s.path.startsWith('/api/technicaltokenmanager/'));
-  if (!samples.length) t.skip('the target throttled no token manager request during the run');
-  t.check(R('throttling/too-many-requests'), samples.every((s) => s.status === 429), { title: 'throttling not answered 429', expected: 'HTTP 429', received: JSON.stringify(samples.map((s) => s.status)) });
-  const res = await getUserTenants(t, auth, { size: 1 });
-  t.check(R('throttling/too-many-requests'), res.status === 200, { title: 'not served again after throttling', expected: 'HTTP 200', received: `HTTP ${res.status}` });
-}, { budget: 25 });
+test(
+  ['throttling/too-many-requests'],
+  'throttled requests are answered 429 and served again later',
+  async (t) => {
+    // A short burst of cheap reads (within the run's own rate and concurrency limits): a
+    // deployment that throttles at this level shows how it answers; one that does not is skipped.
+    const auth = await hostToken(t);
+    await Promise.all(Array.from({ length: 20 }, () => getUserTenants(t, auth, { size: 1 })));
+    const samples = t.session.http.stats.throttleSamples.filter((s) =>
+      s.path.startsWith('/api/technicaltokenmanager/'),
+    );
+    if (!samples.length) t.skip('the target throttled no token manager request during the run');
+    t.check(
+      R('throttling/too-many-requests'),
+      samples.every((s) => s.status === 429),
+      {
+        title: 'throttling not answered 429',
+        expected: 'HTTP 429',
+        received: JSON.stringify(samples.map((s) => s.status)),
+      },
+    );
+    const res = await getUserTenants(t, auth, { size: 1 });
+    t.check(R('throttling/too-many-requests'), res.status === 200, {
+      title: 'not served again after throttling',
+      expected: 'HTTP 200',
+      received: `HTTP ${res.status}`,
+    });
+  },
+  { budget: 25 },
+);

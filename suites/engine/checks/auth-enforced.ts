@@ -3,7 +3,12 @@ import type { RuleContext } from '../rule-test.ts';
 import { describeResponse } from './describe-response.ts';
 
 /** A request without credentials is refused with 401 (ignored auth is a critical failure). */
-export function missingCredentialsRejected(t: RuleContext, ruleId: string, res: HttpResponse, expected: readonly number[] = [401]): void {
+export function missingCredentialsRejected(
+  t: RuleContext,
+  ruleId: string,
+  res: HttpResponse,
+  expected: readonly number[] = [401],
+): void {
   t.check(ruleId, expected.includes(res.status), {
     title: 'request without credentials was not refused',
     severity: 'critical',

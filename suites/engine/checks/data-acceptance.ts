@@ -18,7 +18,13 @@ export function invalidRejected(
 }
 
 /** Input that keeps every rule is accepted (positive data acceptance). */
-export function validAccepted(t: RuleContext, ruleId: string, res: HttpResponse, what: string, expected: readonly number[]): void {
+export function validAccepted(
+  t: RuleContext,
+  ruleId: string,
+  res: HttpResponse,
+  what: string,
+  expected: readonly number[],
+): void {
   t.check(ruleId, expected.includes(res.status), {
     title: `valid input rejected: ${what}`,
     expected: `HTTP ${expected.join(' or ')} for ${what}`,

@@ -7,6 +7,8 @@ export function requiredHeaders(t: RuleContext, ruleId: string, res: HttpRespons
   return t.verify(ruleId, missing.length === 0, {
     title: `header ${names.join(', ')} required`,
     expected: `headers ${names.join(', ')}`,
-    received: missing.length ? `missing ${missing.join(', ')} (headers: ${Object.keys(res.headers).join(', ')})` : 'present',
+    received: missing.length
+      ? `missing ${missing.join(', ')} (headers: ${Object.keys(res.headers).join(', ')})`
+      : 'present',
   });
 }

@@ -5,7 +5,12 @@ import { componentValidator, responseValidator, schemaErrors } from '../schemas.
 import { describeResponse } from './describe-response.ts';
 
 /** The body matches the schema the contract documents for this operation and status. */
-export async function responseSchema(t: RuleContext, ruleId: string, res: HttpResponse, operationId: string): Promise<boolean> {
+export async function responseSchema(
+  t: RuleContext,
+  ruleId: string,
+  res: HttpResponse,
+  operationId: string,
+): Promise<boolean> {
   const service = t.service as ServiceName;
   const found = await responseValidator(service, operationId, res.status, res.contentType);
   if (!found) return true;
@@ -25,7 +30,13 @@ export async function responseSchema(t: RuleContext, ruleId: string, res: HttpRe
 }
 
 /** A value matches a named component schema of the service's contract. */
-export async function matchesSchema(t: RuleContext, ruleId: string, value: unknown, schemaName: string, what: string): Promise<boolean> {
+export async function matchesSchema(
+  t: RuleContext,
+  ruleId: string,
+  value: unknown,
+  schemaName: string,
+  what: string,
+): Promise<boolean> {
   const v = await componentValidator(t.service as ServiceName, schemaName);
   const ok = v(value) as boolean;
   return t.verify(ruleId, ok, {
