@@ -74,7 +74,7 @@ export async function coverageCommand(opts: { write?: boolean }): Promise<number
     process.stdout.write(
       `\nMUST/SHOULD rules no fault variant breaks:\n${noFault.map(([id]) => `  ${id}`).join('\n')}\n`,
     );
-  let stale = false;
+  let stale: boolean;
   try {
     stale = readFileSync(COVERAGE_FILE, 'utf8') !== text;
   } catch {

@@ -73,13 +73,13 @@ export function validValue(schema: JsonSchema, c: ValidValueConstraints = {}, pa
       const required = new Set(s.required ?? []);
       const model: Record<string, fc.Arbitrary<unknown>> = {};
       for (const [k, v] of Object.entries(props)) {
-        if ((v as JsonSchema)['x-read-only'] || (v as { readOnly?: boolean }).readOnly) continue;
+        if (v['x-read-only'] || (v as { readOnly?: boolean }).readOnly) continue;
         if (!required.has(k) && c.withOptional === false) continue;
         model[k] = validValue(v, c, `${path}/${k}`);
       }
       return fc.record(model, {
         requiredKeys: Object.keys(model).filter((k) => required.has(k)),
-      }) as fc.Arbitrary<unknown>;
+      });
     }
     default:
       return fc.oneof(fc.string({ maxLength: 8 }), fc.integer(), fc.boolean());

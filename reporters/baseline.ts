@@ -7,13 +7,13 @@ export function readBaseline(file: string): string[] {
   try {
     parsed = JSON.parse(readFileSync(file, 'utf8'));
   } catch (e) {
-    throw new Error(`cannot read baseline ${file}: ${(e as Error).message}`);
+    throw new Error(`cannot read baseline ${file}: ${(e as Error).message}`, { cause: e });
   }
   const list = Array.isArray(parsed) ? parsed : (parsed as { failures?: unknown })?.failures;
   if (!Array.isArray(list) || !list.every((x) => typeof x === 'string')) {
     throw new Error(`baseline ${file} must be a JSON array of rule IDs or {"failures": [rule IDs]}`);
   }
-  return list as string[];
+  return list;
 }
 
 /**

@@ -61,9 +61,7 @@ describe('the reference deployment under generated bad input', () => {
           .filter((p) => p.in === 'query')
           .map((p) => p.name!);
         const arb: fc.Arbitrary<Case> = fc.record({
-          params: fc.record(Object.fromEntries(names.map((n) => [n, pathValue]))) as fc.Arbitrary<
-            Record<string, string>
-          >,
+          params: fc.record(Object.fromEntries(names.map((n) => [n, pathValue]))),
           query: fc.dictionary(
             fc.constantFrom(...queryNames, 'x', 'size', 'page'),
             fc.oneof(fc.string({ maxLength: 20 }), fc.constantFrom('-1', '1e9', 'true', '[]', '{"typeId":{"not":1}}')),

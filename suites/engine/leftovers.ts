@@ -18,8 +18,8 @@ export function isLeftover(name: unknown, now = Date.now(), currentPrefix = ''):
 
 /** What a service's sweeper gets: HTTP as the fully granted principal, and the leftover test. */
 export interface SweepContext {
-  send(service: ServiceName, req: HttpRequest): Promise<HttpResponse>;
-  isLeftover(name: unknown): boolean;
+  send: (service: ServiceName, req: HttpRequest) => Promise<HttpResponse>;
+  isLeftover: (name: unknown) => boolean;
   /** The run configuration's `fixtures`. */
   fixtures: Record<string, unknown>;
 }

@@ -266,7 +266,7 @@ function reportable(value: unknown): unknown {
     if (depth > 20 || typeof v !== 'object') return false;
     const proto = Object.getPrototypeOf(v);
     if (proto !== Object.prototype && proto !== Array.prototype && proto !== null) return false;
-    return Object.values(v as object).every((x) => plain(x, depth + 1));
+    return Object.values(v).every((x) => plain(x, depth + 1));
   };
   return plain(value) ? value : fc.stringify(value);
 }

@@ -78,7 +78,7 @@ function toRecord(tc: any): TestRecord | undefined {
     outcomes: meta.outcomes ?? {},
     budget: meta.budget,
     readOnly: meta.readOnly,
-    errors: (result.errors ?? []).map((e: { message?: string }) => String(e.message ?? e)),
+    errors: (result.errors ?? []).map((e: { message?: string }) => e.message ?? JSON.stringify(e)),
   };
 }
 
@@ -120,7 +120,7 @@ export async function runSuites(
       });
     },
     onUnhandledError(error: { message?: string }) {
-      unhandledErrors.push(String(error?.message ?? error));
+      unhandledErrors.push(error?.message ?? JSON.stringify(error));
     },
   };
   const before = { SIGINT: process.listeners('SIGINT'), SIGTERM: process.listeners('SIGTERM') };
@@ -128,7 +128,7 @@ export async function runSuites(
     collector,
     ...(context.allureDir ? [['allure-vitest/reporter', { resultsDir: context.allureDir }]] : []),
   ];
-  const vitest = await createVitest('test', vitestOptions(context, services, reporters) as never);
+  const vitest = await createVitest('test', vitestOptions(context, services, reporters));
   // vitest's logger exits the process on SIGINT/SIGTERM; the run must instead stop its tests,
   // clean up what they created and write a partial report, so those handlers are taken off.
   for (const sig of ['SIGINT', 'SIGTERM'] as const) {
@@ -158,13 +158,13 @@ export async function runSuites(
 /** The tests a run would execute, with their rules and request budgets, without sending anything. */
 export async function collectSuites(context: RunContext, services: readonly ServiceName[]): Promise<TestRecord[]> {
   const { createVitest } = await import('vitest/node');
-  const vitest = await createVitest('test', vitestOptions(context, services, [{}]) as never);
+  const vitest = await createVitest('test', vitestOptions(context, services, [{}]));
   try {
     const result = await vitest.collect();
     const out: TestRecord[] = [];
     for (const m of result.testModules) {
       for (const tc of m.children.allTests()) {
-        const meta = tc.meta()?.conformance as (RuleTestMeta & { budgetPerRun?: number }) | undefined;
+        const meta = tc.meta()?.conformance;
         if (!meta) continue;
         const perRun = (tc.meta() as { budgetPerRun?: number }).budgetPerRun ?? 0;
         out.push({

@@ -36,10 +36,7 @@ const WRONG_TYPES: Record<string, unknown[]> = { severity: [1.5, '12', true], ac
 
 async function standardSchema(): Promise<Record<string, JsonSchema>> {
   const doc = await contractOf(SERVICE);
-  return ((doc.components?.schemas?.StandardEvent as JsonSchema | undefined)?.properties ?? {}) as Record<
-    string,
-    JsonSchema
-  >;
+  return (doc.components?.schemas?.StandardEvent as JsonSchema | undefined)?.properties ?? {};
 }
 
 const caseOf = (field: string, value: unknown, valid: boolean): FieldCase => ({

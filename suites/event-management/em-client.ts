@@ -126,7 +126,7 @@ export function fixture<K extends keyof EmFixtures>(
   const v = fixtures(t)[key];
   if (v === undefined || v === null || (Array.isArray(v) && v.length === 0))
     t.skip(`fixtures.eventManagement.${String(key)} is not configured; ${why} needs it`);
-  return v as NonNullable<EmFixtures[K]>;
+  return v;
 }
 
 /** The i-th entity events of the test may name (not the site when avoidable). */

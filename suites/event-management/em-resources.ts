@@ -212,7 +212,7 @@ async function sweepStandardEvents(standard: string, prefix: string): Promise<vo
         if (got.status !== 200) return got.status;
         const e = body(got);
         if (e.source === prefix) return 200;
-        const { id: _id, etag, _links, sharing, ...rest } = e;
+        const { id: _id, etag, _links: _l, sharing: _s, ...rest } = e;
         const put = await send({
           method: 'PUT',
           path: `/events/${id}`,

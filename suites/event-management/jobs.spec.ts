@@ -242,8 +242,7 @@ class AwaitJob implements fc.AsyncCommand<JobsModel, JobsReal> {
   async run(m: JobsModel, r: JobsReal) {
     const job = m.jobs[this.pick % m.jobs.length];
     const trace = await pollJob(senderOf(r.t), job.kind, job.id);
-    for (const s of trace.seen)
-      await observeJob(r, job, { ...trace.last, status: s.status, json: s.job } as HttpResponse);
+    for (const s of trace.seen) await observeJob(r, job, { ...trace.last, status: s.status, json: s.job });
     expect(
       r.t,
       job.kind === 'create' ? 'jobs/get-create-job-200' : 'jobs/get-delete-job-200',
@@ -285,7 +284,7 @@ emTest(
       { maxCommands: 6 },
     );
     const finish = async (model: JobsModel, real: JobsReal) => {
-      for (const [i, job] of model.jobs.entries()) await new AwaitJob(i).run(model, real);
+      for (const i of model.jobs.keys()) await new AwaitJob(i).run(model, real);
       for (const job of model.jobs) notes.sequences.push(job.states.join('>'));
       jobs += model.jobs.length;
     };

@@ -6,7 +6,7 @@ import { asRequest, createEvent, postType, putEvent, standardBody, typeBody } fr
 
 const shared = { includeShared: 'true' };
 const modesOf = (x: Record<string, any> | undefined) =>
-  Array.isArray(x?.sharing?.modes) ? (x!.sharing.modes as unknown[]) : undefined;
+  Array.isArray(x?.sharing?.modes) ? (x.sharing.modes as unknown[]) : undefined;
 
 function checkSharing(t: RuleContext, what: string, items: Array<Record<string, any>>, withShared: boolean): void {
   for (const x of items) {

@@ -65,7 +65,7 @@ function putCategory(t: RuleContext, id: number | string, body: unknown, as?: 'o
 }
 
 function view(res: HttpResponse): CategoryView {
-  return (res.json && typeof res.json === 'object' ? res.json : {}) as CategoryView;
+  return res.json && typeof res.json === 'object' ? res.json : {};
 }
 
 /** The documented CreateCommunicationCategory property schema of a field. */
@@ -164,7 +164,7 @@ function alphanumericCase(t: RuleContext) {
     fc
       .tuple(fc.stringMatching(/^[A-Za-z0-9]{1,6}$/), fc.constantFrom('!', '<', '-', ' ', '_', '.', '&'))
       .map(([s, c]) => ({ value: `${t.prefix}${c}${s}` as unknown, valid: false })),
-    fc.constantFrom({ value: '' as unknown, valid: false }, { value: 42 as unknown, valid: false }),
+    fc.constantFrom({ value: '', valid: false }, { value: 42, valid: false }),
   );
 }
 

@@ -35,7 +35,7 @@ export interface NotificationFixtures {
 /** The run configuration's `fixtures.notification` (empty when absent). */
 export function fixturesOf(t: RuleContext): NotificationFixtures {
   const f = t.fixtures.notification;
-  return f && typeof f === 'object' ? (f as NotificationFixtures) : {};
+  return f && typeof f === 'object' ? f : {};
 }
 
 /** An address type ID of the configuration, or a skip naming the missing key. */

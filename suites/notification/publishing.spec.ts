@@ -7,7 +7,6 @@ import { awaitAuditEntry, entriesOf, lists, searchAudit, type AuditEntry } from 
 import {
   R,
   UNKNOWN_ID,
-  accepted,
   exampleEmail,
   hasOtherTenant,
   homeTenant,

@@ -115,8 +115,7 @@ test(
   async (t) => {
     const app = application(t);
     const res = await getOauthTokens(t, tokensPayload(app, [app.hostTenant]));
-    const items = ((res.json as { oauthTokens?: Array<Record<string, unknown>> } | undefined)?.oauthTokens ??
-      []) as Array<Record<string, unknown>>;
+    const items = (res.json as { oauthTokens?: Array<Record<string, unknown>> } | undefined)?.oauthTokens ?? [];
     t.check(
       R('tokens/host-tenant-as-user-tenant'),
       res.status === 200 && items.length === 1 && items[0]?.userTenantId === app.hostTenant,

@@ -88,8 +88,8 @@ export async function hostToken(t: RuleContext): Promise<string> {
       `no host-tenant token (POST /oauth/token answered HTTP ${res.status}); judged by tokens/host-tenant-as-user-tenant`,
     );
   }
-  registerSecret(tok as string);
-  return `Bearer ${tok as string}`;
+  registerSecret(tok);
+  return `Bearer ${tok}`;
 }
 
 export interface DecodedJwt {
@@ -102,8 +102,8 @@ export function decodeToken(token: unknown): DecodedJwt | undefined {
   if (typeof token !== 'string' || token.split('.').length !== 3) return undefined;
   try {
     return {
-      header: decodeProtectedHeader(token) as Record<string, unknown>,
-      claims: decodeJwt(token) as DecodedJwt['claims'],
+      header: decodeProtectedHeader(token),
+      claims: decodeJwt<DecodedJwt['claims']>(token),
     };
   } catch {
     return undefined;

@@ -32,7 +32,7 @@ interface Page {
 }
 
 function body(res: HttpResponse): { page?: Page; userTenants?: Array<{ id?: unknown }> } {
-  return (res.json ?? {}) as { page?: Page; userTenants?: Array<{ id?: unknown }> };
+  return res.json ?? {};
 }
 
 function ids(res: HttpResponse): string[] {

@@ -1,4 +1,3 @@
-import type { ServiceName } from '../../../contracts/services.ts';
 import type { HttpResponse } from '../http-client.ts';
 import type { RuleContext } from '../rule-test.ts';
 import { componentValidator, responseValidator, schemaErrors } from '../schemas.ts';
@@ -11,7 +10,7 @@ export async function responseSchema(
   res: HttpResponse,
   operationId: string,
 ): Promise<boolean> {
-  const service = t.service as ServiceName;
+  const service = t.service;
   const found = await responseValidator(service, operationId, res.status, res.contentType);
   if (!found) return true;
   if (res.json === undefined) {
@@ -21,7 +20,7 @@ export async function responseSchema(
       received: res.jsonError ? `invalid JSON (${res.jsonError}): ${describeResponse(res, 120)}` : 'an empty body',
     });
   }
-  const ok = found.validate(res.json) as boolean;
+  const ok = found.validate(res.json);
   return t.verify(ruleId, ok, {
     title: `${operationId} ${res.status} body does not match the contract`,
     expected: 'a body matching the documented schema',
@@ -37,8 +36,8 @@ export async function matchesSchema(
   schemaName: string,
   what: string,
 ): Promise<boolean> {
-  const v = await componentValidator(t.service as ServiceName, schemaName);
-  const ok = v(value) as boolean;
+  const v = await componentValidator(t.service, schemaName);
+  const ok = v(value);
   return t.verify(ruleId, ok, {
     title: `${what} does not match ${schemaName}`,
     expected: `a ${schemaName}`,
