@@ -30,6 +30,7 @@ export function session(): Session {
     max429Retries: 5,
     maxRetryAfterMs: 30_000,
     breakAfter: 8,
+    readOnly: context.profile === 'read-only',
   });
   current = {
     context,
