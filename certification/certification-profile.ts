@@ -20,9 +20,9 @@ const list = (ids: string[], n = 5) =>
 /**
  * Why a report is not a complete certification run of `claimed` (empty when it is): options
  * outside the profile, a claimed service not run, or a testable MUST/SHOULD rule of a claimed
- * service not judged for want of configuration or not exercised at all. A rule skipped for what
- * the target did (it throttled nothing; a prerequisite failed and is judged by its own rule) is
- * part of a complete run.
+ * service missing from the report or skipped for want of configuration. A rule skipped or left
+ * unexercised for what the target did (it throttled nothing; an earlier check of the same test
+ * failed) is part of a complete run; `certifiedVerdict` keeps such a run from being conformant.
  */
 export function profileProblems(report: ConformanceReport, claimed: readonly ServiceName[]): string[] {
   const problems: string[] = [];
@@ -43,14 +43,12 @@ export function profileProblems(report: ConformanceReport, claimed: readonly Ser
 
   const byId = new Map(report.rules.map((r) => [r.id, r]));
   const absent: string[] = [];
-  const notExercised: string[] = [];
   const unconfigured = new Map<string, string[]>();
   for (const rule of loadRules(claimed.filter((s) => !missingServices.includes(s)))) {
     if (rule.status === 'retired' || rule.testable === false) continue;
     if (rule.level !== 'MUST' && rule.level !== 'SHOULD') continue;
     const r = byId.get(rule.id);
     if (!r) absent.push(rule.id);
-    else if (r.status === 'not-exercised') notExercised.push(rule.id);
     else if (r.status === 'skipped' && isConfigurationSkip(r.reason)) {
       const why = r.reason ?? '';
       unconfigured.set(why, [...(unconfigured.get(why) ?? []), rule.id]);
@@ -58,8 +56,30 @@ export function profileProblems(report: ConformanceReport, claimed: readonly Ser
   }
   if (absent.length)
     problems.push(`${absent.length} testable MUST/SHOULD rules are not in the report: ${list(absent)}`);
-  if (notExercised.length)
-    problems.push(`${notExercised.length} testable MUST/SHOULD rules were not exercised: ${list(notExercised)}`);
   for (const [why, ids] of unconfigured) problems.push(`${ids.length} rules skipped (${why}): ${list(ids, 3)}`);
   return problems;
+}
+
+/** The testable MUST/SHOULD rules of the claimed services that the run left unexercised. */
+export function unexercisedRules(report: ConformanceReport, claimed: readonly ServiceName[]): string[] {
+  return report.rules
+    .filter(
+      (r) =>
+        claimed.includes(r.service) && (r.level === 'MUST' || r.level === 'SHOULD') && r.status === 'not-exercised',
+    )
+    .map((r) => r.id);
+}
+
+/**
+ * The certificate's verdict: conformant only when the run passed, the profile is complete and
+ * every testable MUST/SHOULD rule of the claimed services was exercised.
+ */
+export function certifiedVerdict(
+  report: ConformanceReport,
+  claimed: readonly ServiceName[],
+  problems: readonly string[],
+): 'conformant' | 'not conformant' {
+  return report.verdict === 'passed' && problems.length === 0 && unexercisedRules(report, claimed).length === 0
+    ? 'conformant'
+    : 'not conformant';
 }

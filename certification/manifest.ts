@@ -42,7 +42,7 @@ export interface Manifest {
     problems: string[];
   };
   verdict: 'conformant' | 'not conformant';
-  counts: Record<ServiceName, ServiceCounts>;
+  counts: Partial<Record<ServiceName, ServiceCounts>>;
   key: { thumbprint: string; jwk: JWK; origin: 'given' | 'ephemeral' };
   /** sha256 of every evidence file (every file but the manifest and its signature). */
   files: Record<string, string>;
@@ -82,8 +82,8 @@ export function bundleHash(files: Record<string, string>): string {
 export function countsPerService(
   rules: ReadonlyArray<{ service: string; status: string }>,
   services: readonly ServiceName[],
-): Record<ServiceName, ServiceCounts> {
-  const out = {} as Record<ServiceName, ServiceCounts>;
+): Partial<Record<ServiceName, ServiceCounts>> {
+  const out: Partial<Record<ServiceName, ServiceCounts>> = {};
   for (const s of services) {
     const c: ServiceCounts = { passed: 0, failed: 0, observed: 0, skipped: 0, 'not-exercised': 0 };
     for (const r of rules) if (r.service === s) c[r.status] = (c[r.status] ?? 0) + 1;

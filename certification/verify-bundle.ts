@@ -1,7 +1,7 @@
 import type { JWK } from 'jose';
 import { SERVICES, isServiceName, type ServiceName } from '../contracts/services.ts';
 import { contractsHash, countRules, gatingFailures, type ConformanceReport } from '../reporters/conformance-report.ts';
-import { profileProblems } from './certification-profile.ts';
+import { certifiedVerdict, profileProblems } from './certification-profile.ts';
 import {
   bundleHash,
   CERTIFICATE_FILE,
@@ -153,7 +153,7 @@ export async function verifyBundle(path: string, opts: VerifyOptions): Promise<V
     gatingFailures(rules).length || (report.errors ?? []).length || report.interrupted ? 'failed' : 'passed';
   if (report.verdict !== verdict) reasons.push(`the report says ${report.verdict}, but its rules make it ${verdict}`);
   if (!same(report.counts, countRules(rules))) reasons.push("the report's counts do not follow from its rules");
-  const certified = verdict === 'passed' && problems.length === 0 ? 'conformant' : 'not conformant';
+  const certified = certifiedVerdict({ ...report, verdict }, services, problems);
   if (manifest.verdict !== certified)
     reasons.push(`the manifest says ${manifest.verdict}, but the report makes it ${certified}`);
   if (!same(manifest.counts, countsPerService(rules, services)))

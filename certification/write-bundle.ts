@@ -4,7 +4,7 @@ import { basename, dirname, join } from 'node:path';
 import type { ServiceName } from '../contracts/services.ts';
 import type { ConformanceReport } from '../reporters/conformance-report.ts';
 import { certificateHtml } from './certificate-html.ts';
-import { profileProblems } from './certification-profile.ts';
+import { certifiedVerdict, profileProblems } from './certification-profile.ts';
 import {
   bundleHash,
   CERTIFICATE_FILE,
@@ -70,7 +70,7 @@ export async function writeBundle(
     startedAt: report.startedAt,
     finishedAt: report.finishedAt,
     profile: { name: 'certification', options: report.options, complete: problems.length === 0, problems },
-    verdict: report.verdict === 'passed' && problems.length === 0 ? 'conformant' : 'not conformant',
+    verdict: certifiedVerdict(report, claims.services, problems),
     counts: countsPerService(report.rules, claims.services),
     key: { thumbprint: key.thumbprint, jwk: key.publicJwk, origin: key.origin },
     bundleHash: bundleHash(files),

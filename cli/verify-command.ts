@@ -1,3 +1,4 @@
+import { existsSync } from 'node:fs';
 import { SERVICE_INFO } from '../contracts/services.ts';
 import { readKeyFile } from '../certification/signing-key.ts';
 import { verifyBundle } from '../certification/verify-bundle.ts';
@@ -14,11 +15,13 @@ export async function verifyCommand(bundle: string, opts: { key?: string }): Pro
       throw new UsageError(`--key ${(e as Error).message}`);
     }
   }
+  if (!existsSync(bundle)) throw new UsageError(`${bundle}: no such file or directory`);
   let result;
   try {
     result = await verifyBundle(bundle, { key, tool: { name: 'platform-conformance', version: toolVersion() } });
   } catch (e) {
-    throw new UsageError((e as Error).message);
+    // An archive that cannot be read is refused like any other damage.
+    result = { reasons: [(e as Error).message], checked: [] };
   }
   const m = result.manifest;
   const out: string[] = [];
