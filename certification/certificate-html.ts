@@ -45,7 +45,7 @@ export function certificateHtml(m: CertificateFacts): string {
     .join('\n');
   const problems = m.profile.problems.length
     ? `<dt>Profile</dt><dd class="problems">incomplete: ${m.profile.problems.map(esc).join('; ')}</dd>`
-    : '<dt>Profile</dt><dd>certification (every testable rule of the claimed services judged)</dd>';
+    : '<dt>Profile</dt><dd>certification: every rule of the claimed services run, every principal and fixture they need configured</dd>';
   return `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><title>Conformance certificate: ${esc(m.vendor)} ${esc(m.product)} ${esc(m.productVersion)}</title>
 <meta name="viewport" content="width=device-width, initial-scale=1">
