@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { referenceRunConfig } from '../cli/reference-config.ts';
 import { startReference, type RunningReference } from '../fixtures/reference/server.ts';
 import type { ConformanceReport } from '../reporters/conformance-report.ts';
-import type { Manifest } from '../certification/manifest.ts';
+import { sha256, type Manifest } from '../certification/manifest.ts';
 import { readKeyFile } from '../certification/signing-key.ts';
 import { tarGz, untarGz } from '../certification/tar-archive.ts';
 import { writeBundle } from '../certification/write-bundle.ts';
@@ -57,7 +57,7 @@ const certify = (config: string, extra: string[] = []) =>
     { timeoutMs: 240_000 },
   );
 
-const verify = (path: string, key: string | undefined = publicKey) =>
+const verify = (path: string, key: string | null = publicKey) =>
   runCli(['verify', path, ...(key ? ['--key', key] : [])], { timeoutMs: 60_000 });
 
 /** A copy of the good bundle, changed by `tamper`. */
@@ -106,9 +106,16 @@ describe('conformance certify against the reference deployment', () => {
     const certificate = readFileSync(join(bundle, 'certificate.html'), 'utf8');
     expect(certificate).toContain('CONFORMANT');
     expect(certificate).toContain(manifest.bundleHash);
-    // The private key never enters the bundle.
+    // Neither the private key nor any secret of the configuration enters the bundle.
     const jwk = JSON.parse(readFileSync(privateKey, 'utf8')) as { d: string };
-    for (const f of Object.keys(manifest.files)) expect(readFileSync(join(bundle, f), 'utf8')).not.toContain(jwk.d);
+    const config = referenceRunConfig(ref, ref.baseUrl);
+    const secrets = [
+      jwk.d,
+      config.tokenManager!.clientSecret,
+      ...Object.values(config.principals!.withoutScope!).map((p) => (p as { clientSecret: string }).clientSecret),
+    ];
+    for (const [name, content] of untarGz(readFileSync(`${bundle}.tar.gz`)))
+      for (const secret of secrets) expect(content.toString('utf8'), name).not.toContain(secret);
   });
 
   it('gives a bundle that verify accepts, as a directory and as its .tar.gz', async () => {
@@ -118,6 +125,9 @@ describe('conformance certify against the reference deployment', () => {
       expect(res.stdout).toContain('certification profile complete');
       expect(res.code).toBe(0);
     }
+    const unkeyed = await verify(bundle, null);
+    expect(unkeyed.code).toBe(0);
+    expect(unkeyed.stdout).toContain('the signer was not checked against a known key');
   });
 
   it('refuses a report whose status was changed', async () => {
@@ -132,6 +142,16 @@ describe('conformance certify against the reference deployment', () => {
     expect(res.code).toBe(1);
     expect(res.stdout).toContain('conformance-report.json was changed');
     expect(res.stdout).toMatch(/the report says passed, but its rules make it failed/);
+
+    // The manifest brought in line with the changed report no longer matches its signature.
+    const manifestFile = join(copy, 'manifest.json');
+    const manifest = JSON.parse(readFileSync(manifestFile, 'utf8')) as Manifest;
+    manifest.files['conformance-report.json'] = sha256(readFileSync(join(copy, 'conformance-report.json')));
+    writeFileSync(manifestFile, `${JSON.stringify(manifest, null, 2)}\n`);
+    const resealed = await verify(copy);
+    expect(resealed.code).toBe(1);
+    expect(resealed.stdout).toContain('manifest.jws signs another manifest than manifest.json');
+    expect(resealed.stdout).not.toContain('conformance-report.json was changed');
   });
 
   it('refuses a file with one byte changed', async () => {
