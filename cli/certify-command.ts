@@ -60,6 +60,10 @@ export async function certifyCommand(opts: CertifyOptions): Promise<number> {
     );
   const services = resolveServices(opts.service);
   const config = readRunConfig(opts.config!);
+  if (opts.runs === undefined && config.options?.runs !== undefined && config.options.runs < MIN_RUNS)
+    throw new UsageError(
+      `${opts.config}: options.runs is ${config.options.runs}; certification runs at least ${MIN_RUNS} per property (remove it or pass --runs)`,
+    );
   const missing = new Map<string, { what: string; services: string[] }>();
   for (const m of missingRequirements(config, services)) {
     const seen = missing.get(m.path) ?? { what: m.what, services: [] };

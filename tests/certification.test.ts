@@ -301,6 +301,12 @@ describe('conformance certify refuses to start', () => {
     ]);
     expect(ttm.code).toBe(2);
     expect(ttm.stderr).toContain('--runs takes 25 or more');
+    const fewRuns = writeConfig('few-runs.json', ref, (c) => {
+      c.options = { runs: 5 };
+    });
+    const few = await certify(fewRuns, ['--out', join(dir, 'never')]);
+    expect(few.code).toBe(2);
+    expect(few.stderr).toContain('options.runs is 5; certification runs at least 25 per property');
   });
 
   it('with --rule, --shard, --baseline or --profile', async () => {
