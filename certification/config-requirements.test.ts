@@ -7,6 +7,7 @@ import { loadRules } from '../contracts/catalog.ts';
 import { SERVICES } from '../contracts/services.ts';
 import { createReferenceDeployment, startReference } from '../fixtures/reference/server.ts';
 import type { ConformanceReport } from '../reporters/conformance-report.ts';
+import type { RunConfig } from '../suites/engine/run-config.ts';
 import { runCli } from '../tests/run-cli.ts';
 import { CONFIG_REQUIREMENTS, isConfigurationSkip, missingRequirements, pathsNamedIn } from './config-requirements.ts';
 
@@ -44,38 +45,70 @@ describe('configuration requirements of the certification profile', () => {
     }
   });
 
-  it('name every piece whose absence makes the suites skip a testable MUST or SHOULD rule', async () => {
+  it('name every piece whose absence makes the suites skip a testable MUST or SHOULD rule, and only those', async () => {
     const ref = await startReference({ port: 0 });
     const dir = mkdtempSync(join(tmpdir(), 'conformance-requirements-'));
-    try {
-      const config = referenceRunConfig(ref, ref.baseUrl);
-      delete config.principals;
-      delete config.fixtures;
-      config.tokenManager!.userTenants = [];
-      writeFileSync(join(dir, 'bare.json'), JSON.stringify(config));
-      // Every requirement is missing, and the check names each of them.
-      expect(missingRequirements(config, SERVICES).map((r) => r.path)).toEqual(
-        CONFIG_REQUIREMENTS.filter((r) => r.path !== 'tokenManager').map((r) => r.path),
-      );
-      await runCli(['run', '--config', join(dir, 'bare.json'), '--report-dir', dir, '--seed', '1'], {
+    const testable = new Set(
+      loadRules(SERVICES)
+        .filter((r) => r.testable !== false && (r.level === 'MUST' || r.level === 'SHOULD'))
+        .map((r) => r.id),
+    );
+    /** The configuration skips of testable MUST/SHOULD rules in a run with `config`. */
+    async function configSkips(name: string, config: RunConfig) {
+      writeFileSync(join(dir, `${name}.json`), JSON.stringify(config));
+      const reportDir = join(dir, name);
+      await runCli(['run', '--config', join(dir, `${name}.json`), '--report-dir', reportDir, '--seed', '1'], {
         timeoutMs: 300_000,
       });
-      const report = JSON.parse(readFileSync(join(dir, 'conformance-report.json'), 'utf8')) as ConformanceReport;
-      const testable = new Set(
-        loadRules(SERVICES)
-          .filter((r) => r.testable !== false && (r.level === 'MUST' || r.level === 'SHOULD'))
-          .map((r) => r.id),
+      const report = JSON.parse(readFileSync(join(reportDir, 'conformance-report.json'), 'utf8')) as ConformanceReport;
+      return report.rules.filter((r) => testable.has(r.id) && r.status === 'skipped' && isConfigurationSkip(r.reason));
+    }
+    try {
+      const full = () => structuredClone(referenceRunConfig(ref, ref.baseUrl));
+      // Nothing configured but the application; then no principals; then only the fixtures that
+      // most tests need first (which otherwise hide what a test needs after them).
+      const bare = full();
+      delete bare.principals;
+      delete bare.fixtures;
+      bare.tokenManager!.userTenants = [];
+      expect(missingRequirements(bare, SERVICES).map((r) => r.path)).toEqual(
+        CONFIG_REQUIREMENTS.filter((r) => r.path !== 'tokenManager').map((r) => r.path),
       );
-      const configSkips = report.rules.filter(
-        (r) => testable.has(r.id) && r.status === 'skipped' && isConfigurationSkip(r.reason),
-      );
-      expect(configSkips.length).toBeGreaterThan(100);
-      const undeclared = configSkips.flatMap((r) => {
+      const noPrincipals = full();
+      delete noPrincipals.principals;
+      const gateways = full();
+      const em = gateways.fixtures!.eventManagement as Record<string, unknown>;
+      const nf = gateways.fixtures!.notification as Record<string, Record<string, unknown>>;
+      gateways.fixtures = {
+        eventManagement: { entityIds: em.entityIds },
+        notification: { addressTypes: { email: nf.addressTypes.email }, channels: { email: nf.channels.email } },
+      };
+      const skips = [
+        ...(await configSkips('bare', bare)),
+        ...(await configSkips('no-principals', noPrincipals)),
+        ...(await configSkips('gateways', gateways)),
+      ];
+      expect(skips.length).toBeGreaterThan(100);
+      const undeclared = skips.flatMap((r) => {
         const paths = pathsNamedIn(r.reason ?? '');
         if (!paths.length) return [`${r.id}: "${r.reason}" names no configuration path`];
         return paths.filter((p) => !declared(r.service, p)).map((p) => `${r.id}: ${p}`);
       });
       expect(undeclared).toEqual([]);
+      // Every declared piece is named by some skip (for a fixture its last key suffices:
+      // "fixtures.notification.bounceDomain and bounceLocalPrefix").
+      const neverNamed = CONFIG_REQUIREMENTS.filter((q) => q.path !== 'tokenManager')
+        .filter((q) => {
+          const key = q.path.split('.').pop()!;
+          return !skips.some(
+            (r) =>
+              r.service === q.service &&
+              (pathsNamedIn(r.reason ?? '').includes(q.path) ||
+                (q.path.startsWith('fixtures.') && (r.reason ?? '').includes(key))),
+          );
+        })
+        .map((q) => `${q.service} ${q.path}`);
+      expect(neverNamed).toEqual([]);
     } finally {
       await ref.close();
     }

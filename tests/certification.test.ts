@@ -29,7 +29,7 @@ function writeConfig(
   deployment: RunningReference,
   mutate: (c: ReturnType<typeof referenceRunConfig>) => void = () => {},
 ) {
-  const c = referenceRunConfig(deployment, deployment.baseUrl);
+  const c = structuredClone(referenceRunConfig(deployment, deployment.baseUrl));
   mutate(c);
   const file = join(dir, name);
   writeFileSync(file, JSON.stringify(c));
