@@ -6,6 +6,7 @@ import {
   application,
   checkAccessTokenResponse,
   checkErrorBody,
+  checkNoStore,
   checkRefused,
   decodeToken,
   errorCodes,
@@ -34,6 +35,7 @@ test(
     'access-token/expires-in-seconds',
     'access-token/scope-space-separated',
     'tokens/client-credentials-grant',
+    'tokens/no-store',
     'transport/json',
     'versioning/base-path',
     'identification/user-tenant-token',
@@ -54,6 +56,7 @@ test(
       expected: 'application/json',
       received: res.contentType,
     });
+    checkNoStore(t, res, 'POST /oauth/token');
     checkAccessTokenResponse(t, (res.json ?? {}) as Record<string, unknown>, {
       operation: 'POST /oauth/token',
       tenant,

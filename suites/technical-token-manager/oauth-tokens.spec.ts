@@ -6,6 +6,7 @@ import {
   checkAccessTokenResponse,
   checkErrorBody,
   checkErrorCodeForm,
+  checkNoStore,
   checkRefused,
   checkRejectedWithCode,
   getOauthTokens,
@@ -34,6 +35,7 @@ test(
     'access-token/expires-in-seconds',
     'access-token/scope-space-separated',
     'tokens/client-credentials-grant',
+    'tokens/no-store',
     'access-token/jti-unique',
     'tokens/operator-and-developer',
   ],
@@ -76,6 +78,7 @@ test(
         received: JSON.stringify(ids),
       },
     );
+    checkNoStore(t, res, 'POST /oauthTokens');
     for (const item of items)
       checkAccessTokenResponse(t, (item.token ?? {}) as Record<string, unknown>, {
         operation: 'POST /oauthTokens',

@@ -307,3 +307,24 @@ export function checkAccessTokenResponse(
     received: `ten = ${String(ten)}`,
   });
 }
+
+/**
+ * Cache-Control no-store on a token response (RFC 6749 section 5.1). A reading of the
+ * document's reference to RFC 6749: the header held passes the rule; a missing one is recorded
+ * as observed and never fails the deployment on this reading alone.
+ */
+export function checkNoStore(t: RuleContext, res: HttpResponse, operation: string): void {
+  const rule = R('tokens/no-store');
+  if (!t.declares(rule) || res.status !== 200) return;
+  const cc = String(res.headers['cache-control'] ?? '');
+  if (/(^|,)\s*no-store\s*(,|$)/i.test(cc)) t.verify(rule, true, {
+      title: `${operation}: Cache-Control without no-store`,
+      expected: 'Cache-Control: no-store',
+      received: cc,
+    });
+  else
+    t.observe(
+      rule,
+      `${operation} answered 200 with ${cc ? `Cache-Control: ${cc}` : 'no Cache-Control'}; RFC 6749 section 5.1 asks for no-store (a reading of the document's reference to RFC 6749, not failed on it alone)`,
+    );
+}
