@@ -208,3 +208,6 @@ export async function pollJob(
     await sleep(Math.min(10 + attempt * 10, 100));
   }
 }
+
+/** Why the other-tenant half of a rule was not tried: the run has no principal of another tenant. */
+export const NO_OTHER = 'the otherTenant principal is not configured, so the other-tenant case was not tried';

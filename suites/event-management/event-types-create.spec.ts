@@ -17,6 +17,7 @@ import {
   send,
   seen,
   tag,
+  NO_OTHER,
 } from './em-client.ts';
 import { accepted, etagOf, expect, rejected, verify } from './em-checks.ts';
 import { createType, field, postEvent, postType, typeBody, typeId, typeName, type FieldSpec } from './em-resources.ts';
@@ -811,7 +812,7 @@ emTest(
         'GET of a LOCAL type of another tenant',
         [404],
       );
-    }
+    } else t.notExercised(R('event-types/get-not-found-404'), NO_OTHER);
   },
   { budget: 5 },
 );

@@ -1,7 +1,20 @@
 import { randomUUID } from 'node:crypto';
 import { responseSchema } from '../engine/checks/index.ts';
 import type { RuleContext } from '../engine/rule-test.ts';
-import { R, UUID, body, emTest, entity, eventually, fixture, fixtures, iso, send, seen } from './em-client.ts';
+import {
+  R,
+  UUID,
+  body,
+  emTest,
+  entity,
+  eventually,
+  fixture,
+  fixtures,
+  iso,
+  send,
+  seen,
+  NO_OTHER,
+} from './em-client.ts';
 import { accepted, etagOf, expect, rejected, verify } from './em-checks.ts';
 import { standardFieldCases, timestampCase, type FieldCase } from './em-arbitraries.ts';
 import { createEvent, createType, daysAgo, postEvent, standardBody } from './em-resources.ts';
@@ -471,7 +484,10 @@ emTest(
       'an id that is not a uuid',
       [404],
     );
-    if (!t.session.tokens.has('otherTenant')) return;
+    if (!t.session.tokens.has('otherTenant')) {
+      t.notExercised(R('events/get-not-found-404'), NO_OTHER);
+      return;
+    }
     const e = await createEvent(t, standardBody(t));
     await eventually(
       () => send(t, { method: 'GET', path: `/events/${e.id}` }),

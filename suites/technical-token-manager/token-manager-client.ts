@@ -317,7 +317,8 @@ export function checkNoStore(t: RuleContext, res: HttpResponse, operation: strin
   const rule = R('tokens/no-store');
   if (!t.declares(rule) || res.status !== 200) return;
   const cc = String(res.headers['cache-control'] ?? '');
-  if (/(^|,)\s*no-store\s*(,|$)/i.test(cc)) t.verify(rule, true, {
+  if (/(^|,)\s*no-store\s*(,|$)/i.test(cc))
+    t.verify(rule, true, {
       title: `${operation}: Cache-Control without no-store`,
       expected: 'Cache-Control: no-store',
       received: cc,

@@ -274,18 +274,22 @@ test(
   },
 );
 
-test(['auth/user-tenants-scope', 'errors/code-form'], 'GET /userTenants with a token lacking km.usr is refused', async (t) => {
-  if (!t.session.tokens.has('without:km.usr'))
-    t.skip('no principal without km.usr is configured (principals.withoutScope["km.usr"])');
-  const res = await getUserTenants(t, await t.session.tokens.authorization('without:km.usr'));
-  t.check(R('auth/user-tenants-scope'), res.status >= 400 && res.status < 500 && ids(res).length === 0, {
-    title: 'tenant list served to a token without km.usr',
-    severity: 'critical',
-    expected: '4xx and no tenant list',
-    received: `HTTP ${res.status}`,
-  });
-  checkErrorCodeForm(t, res.status, res.text, 'GET /userTenants without km.usr');
-});
+test(
+  ['auth/user-tenants-scope', 'errors/code-form'],
+  'GET /userTenants with a token lacking km.usr is refused',
+  async (t) => {
+    if (!t.session.tokens.has('without:km.usr'))
+      t.skip('no principal without km.usr is configured (principals.withoutScope["km.usr"])');
+    const res = await getUserTenants(t, await t.session.tokens.authorization('without:km.usr'));
+    t.check(R('auth/user-tenants-scope'), res.status >= 400 && res.status < 500 && ids(res).length === 0, {
+      title: 'tenant list served to a token without km.usr',
+      severity: 'critical',
+      expected: '4xx and no tenant list',
+      received: `HTTP ${res.status}`,
+    });
+    checkErrorCodeForm(t, res.status, res.text, 'GET /userTenants without km.usr');
+  },
+);
 
 test(
   ['user-tenants/query-types', 'errors/body-shape', 'errors/code-form', 'errors/logref', 'transport/json'],
