@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import fc from 'fast-check';
 import { alphanumeric } from '../../generators/index.ts';
 import { responseSchema } from '../engine/checks/index.ts';
+import type { HttpResponse } from '../engine/http-client.ts';
 import type { RuleContext } from '../engine/rule-test.ts';
 import {
   R,
@@ -19,6 +20,7 @@ import {
   tag,
   NO_OTHER,
 } from './em-client.ts';
+import { CODE_POINT_READING, characters } from './em-arbitraries.ts';
 import { accepted, etagOf, expect, rejected, verify } from './em-checks.ts';
 import { createType, field, postEvent, postType, typeBody, typeId, typeName, type FieldSpec } from './em-resources.ts';
 
@@ -27,6 +29,35 @@ const FIELD_TYPES = ['STRING', 'INTEGER', 'DOUBLE', 'BOOLEAN', 'LINK', 'TIMESTAM
 /** `n` distinct field names `f0`, `f1`, … */
 const fieldsNamed = (n: number, extra: Partial<FieldSpec> = {}) =>
   Array.from({ length: n }, (_, i) => field(`f${i}`, 'STRING', extra));
+
+/**
+ * The boundary of a length rule with multi-byte (é, two UTF-8 bytes) and astral (😀, two UTF-16
+ * units) characters: `max` of them taken, `max + 1` refused. A refusal of `max` astral characters
+ * rests on our code-point reading of "characters" and is observed, never failed.
+ */
+async function multiByteBoundary(
+  t: RuleContext,
+  max: number,
+  post: (value: string) => Promise<HttpResponse>,
+  rules: { ok: string; bad: string },
+  what: string,
+  stem: () => string = () => '',
+): Promise<void> {
+  for (const ch of ['é', '😀']) {
+    const fill = (n: number) => {
+      const s = stem();
+      return s + ch.repeat(n - characters(s));
+    };
+    const at = await post(fill(max));
+    if (ch === '😀' && at.status === 400)
+      t.observe(
+        R(rules.ok),
+        `${what} of ${max} characters, ${ch} after the first, was refused (400); ${CODE_POINT_READING}`,
+      );
+    else accepted(t, rules.ok, at, `${what} of ${max} characters (${ch}…)`);
+    rejected(t, rules.bad, await post(fill(max + 1)), `${what} of ${max + 1} characters (${ch}…)`);
+  }
+}
 
 /** A string of exactly `n` characters that starts with a run-unique stem. */
 function exactly(t: RuleContext, n: number, fill = 'x'): string {
@@ -314,11 +345,19 @@ emTest(
       await postType(t, typeBody(t, { name: exactly(t, 65) })),
       'a name of 65 characters',
     );
+    await multiByteBoundary(
+      t,
+      64,
+      (name) => postType(t, typeBody(t, { name })),
+      { ok: 'event-types/name-length', bad: 'event-types/name-too-long-400' },
+      'a name',
+      () => `${t.prefix}${tag()}`,
+    );
     const { name: _n, ...noName } = typeBody(t);
     rejected(t, 'event-types/name-missing-400', await postType(t, noName), 'no name');
     rejected(t, 'event-types/name-missing-400', await postType(t, typeBody(t, { name: '' })), 'an empty name');
   },
-  { budget: 4, budgetPerRun: 3 },
+  { budget: 8, budgetPerRun: 3 },
 );
 
 emTest(
@@ -773,8 +812,15 @@ emTest(
       await postType(t, enumField(['m'.repeat(37)])),
       'an ENUM member of 37 characters',
     );
+    await multiByteBoundary(
+      t,
+      36,
+      (value) => postType(t, enumField([value])),
+      { ok: 'event-types/enum-member-max-36', bad: 'event-types/enum-member-max-36' },
+      'an ENUM member',
+    );
   },
-  { budget: 8 },
+  { budget: 12 },
 );
 
 emTest(
