@@ -19,6 +19,7 @@ import {
   seen,
   tag,
   NO_OTHER,
+  locationPath,
 } from './em-client.ts';
 import { CODE_POINT_READING, characters } from './em-arbitraries.ts';
 import { accepted, etagOf, expect, rejected, verify } from './em-checks.ts';
@@ -159,6 +160,22 @@ emTest(
       'no Location header with the type URL',
       `Location …/eventTypes/${x.id}`,
       res.headers.location ?? '(none)',
+    );
+    // The Location is followed: it serves the type created.
+    const where = locationPath(t, res);
+    const located = where
+      ? await eventually(
+          () => send(t, { method: 'GET', path: where }),
+          (r) => r.status !== 404,
+        )
+      : undefined;
+    expect(
+      t,
+      'event-types/create-201',
+      located?.value.status === 200 && body(located.value).id === x.id,
+      'the Location header does not serve the type',
+      `GET ${res.headers.location ?? '(none)'} answers 200 with id ${x.id}`,
+      located ? seen(located.value) : `Location ${res.headers.location ?? '(none)'} is not under the service`,
     );
     expect(
       t,

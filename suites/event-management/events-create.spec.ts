@@ -14,6 +14,7 @@ import {
   send,
   seen,
   NO_OTHER,
+  locationPath,
 } from './em-client.ts';
 import { accepted, etagOf, expect, rejected, verify } from './em-checks.ts';
 import { standardFieldCases, timestampCase, type FieldCase } from './em-arbitraries.ts';
@@ -86,6 +87,22 @@ emTest(
       'no Location header with the event URL',
       `Location …/events/${e.id}`,
       location || '(none)',
+    );
+    // The Location is followed: it serves the event created.
+    const where = locationPath(t, res);
+    const located = where
+      ? await eventually(
+          () => send(t, { method: 'GET', path: where }),
+          (r) => r.status !== 404,
+        )
+      : undefined;
+    expect(
+      t,
+      'events/create-201',
+      located?.value.status === 200 && body(located.value).id === e.id,
+      'the Location header does not serve the event',
+      `GET ${location || '(none)'} answers 200 with id ${e.id}`,
+      located ? seen(located.value) : `Location ${location || '(none)'} is not under the service`,
     );
     expect(
       t,
