@@ -348,10 +348,47 @@ emTest(
 );
 
 emTest(
+  ['events/correlation-id-uuid', 'events/entity-id-uuid'],
+  'correlationId and entityId are uuids: a correlationId the service gives is one, an entityId that is not one is refused',
+  async (t) => {
+    const given = await postEvent(t, standardBody(t));
+    expect(
+      t,
+      'events/correlation-id-uuid',
+      given.status === 201 && UUID.test(String(body(given).correlationId)),
+      'the correlationId the service gave is not a uuid',
+      'HTTP 201 with a uuid correlationId',
+      seen(given),
+    );
+    const sent = randomUUID();
+    const kept = await postEvent(t, standardBody(t, { correlationId: sent }));
+    expect(
+      t,
+      'events/correlation-id-uuid',
+      kept.status === 201 && body(kept).correlationId === sent,
+      'a uuid correlationId not kept',
+      `HTTP 201 with correlationId ${sent}`,
+      seen(kept),
+    );
+    const bad = await postEvent(t, standardBody(t, { entityId: `${t.prefix}-not-a-uuid` }));
+    expect(
+      t,
+      'events/entity-id-uuid',
+      bad.status === 400 || bad.status === 404,
+      'an entityId that is not a uuid was not refused',
+      'HTTP 400 or 404',
+      seen(bad),
+    );
+  },
+  { budget: 3 },
+);
+
+emTest(
   ['events/correlation-id-too-long-400'],
   'correlationId: 36 characters are accepted, 37 answer 400',
   async (t) => {
-    const res36 = await postEvent(t, standardBody(t, { correlationId: `${t.prefix}-${randomUUID()}`.slice(0, 36) }));
+    // A uuid is 36 characters: the longest correlationId the document's type allows.
+    const res36 = await postEvent(t, standardBody(t, { correlationId: randomUUID() }));
     expect(
       t,
       'events/correlation-id-too-long-400',
