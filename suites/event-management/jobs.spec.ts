@@ -669,3 +669,41 @@ emTest(
   },
   { budget: 6 },
 );
+
+emTest(
+  ['jobs/client-id-ignored'],
+  'a job id sent in the body of POST /createEventsJobs or /deleteEventsJobs does not become the job id',
+  async (t) => {
+    const type = await createType(t);
+    const cases: Array<[string, () => Promise<HttpResponse>, string]> = [];
+    const createId = randomUUID();
+    cases.push([
+      'POST /createEventsJobs',
+      () =>
+        send(t, {
+          method: 'POST',
+          path: '/createEventsJobs',
+          json: { id: createId, events: [{ typeId: type.id, timestamp: iso(-60_000), entityId: entity(t) }] },
+        }),
+      createId,
+    ]);
+    const deleteId = randomUUID();
+    cases.push([
+      'POST /deleteEventsJobs',
+      () => startDeleteJob(t, { id: deleteId, filter: { typeId: type.id } }),
+      deleteId,
+    ]);
+    for (const [what, post, sent] of cases) {
+      const res = await post();
+      expect(
+        t,
+        'jobs/client-id-ignored',
+        res.status === 400 || (res.status === 202 && body(res).id !== sent),
+        `${what} took the id sent in the body`,
+        `HTTP 400, or 202 with an id other than ${sent}`,
+        seen(res, 200),
+      );
+    }
+  },
+  { budget: 3 },
+);
