@@ -16,8 +16,11 @@ import {
   seen,
   send,
   NO_OTHER,
+  auditTime,
 } from './notification-client.ts';
 import { createCategory, createRecipient } from './notification-resources.ts';
+
+const HOUR = 3_600_000;
 
 // Every publish that is accepted sends mail on a real deployment: the suite publishes only to
 // addresses at example.com carrying the run prefix, and only a few times (the 400 cases send nothing).
@@ -165,6 +168,26 @@ test(
       expected: 'HTTP 200 without the message',
       received: seen(past),
     });
+    // Ranges that end before the message or start after it (15 hours off, beyond any time zone the
+    // deployment may read the times in), so that a search ignoring one bound still finds it.
+    const now = Date.now();
+    for (const [what, range] of [
+      [
+        'a range starting 15 hours after the message',
+        { startTimeRange: auditTime(now + 15 * HOUR), endTimeRange: auditTime(now + 72 * HOUR) },
+      ],
+      [
+        'a range ending 15 hours before the message',
+        { startTimeRange: auditTime(now - 72 * HOUR), endTimeRange: auditTime(now - 15 * HOUR) },
+      ],
+    ] as const) {
+      const res = await send(t, { method: 'POST', path: '/audit/searchauditstatus', json: range });
+      t.verify(R('audit/search-range'), res.status === 200 && !entriesOf(res).some((x) => lists(x, 'emails', to)), {
+        title: `${what} still finds it`,
+        expected: `HTTP 200 without the message (${range.startTimeRange} to ${range.endTimeRange})`,
+        received: seen(res),
+      });
+    }
     if (hasOtherTenant(t)) {
       const other = await searchAudit(t, {}, 'otherTenant');
       t.verify(R('audit/search-range'), other.status === 200 && !entriesOf(other).some((x) => lists(x, 'emails', to)), {
