@@ -13,6 +13,7 @@ import {
   send,
   NO_OTHER,
 } from './notification-client.ts';
+import { awaitAuditEntry, lists } from './audit-search.ts';
 import { trackBounce } from './notification-resources.ts';
 
 const PATH = '/communicationcategories/bouncedEmailIds';
@@ -65,7 +66,7 @@ test(
 );
 
 test(
-  ['bounced/list', 'bounced/date-format', 'bounced/remove'],
+  ['bounced/list', 'bounced/date-format', 'bounced/remove', 'audit/bounced-emails-listed'],
   'an address that bounced is listed for its tenant only, and DELETE with emailList removes it again',
   async (t) => {
     const { bounceDomain, bounceLocalPrefix } = fixturesOf(t);
@@ -107,6 +108,12 @@ test(
         received: seen(other),
       });
     } else t.notExercised(R('bounced/list'), NO_OTHER);
+    const audit = await awaitAuditEntry(t, address);
+    t.check(R('audit/bounced-emails-listed'), !!audit.entry && lists(audit.entry, 'bouncedEmails', address), {
+      title: 'the audit entry of the bounced message does not list the address under bouncedEmails',
+      expected: `an audit entry with emails and bouncedEmails holding ${address}`,
+      received: audit.entry ? JSON.stringify(audit.entry).slice(0, 300) : seen(audit.res),
+    });
     const del = await send(t, { method: 'DELETE', path: PATH, json: { emailList: [address] } });
     t.check(R('bounced/remove'), del.status === 200, {
       title: 'removal from the blacklist refused',

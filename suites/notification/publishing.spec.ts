@@ -7,6 +7,8 @@ import { awaitAuditEntry, entriesOf, lists, searchAudit, type AuditEntry } from 
 import {
   R,
   UNKNOWN_ID,
+  addressType,
+  channelId,
   exampleEmail,
   hasOtherTenant,
   homeTenant,
@@ -18,7 +20,7 @@ import {
   NO_OTHER,
   auditTime,
 } from './notification-client.ts';
-import { createCategory, createRecipient } from './notification-resources.ts';
+import { createCategory, createRecipient, createTemplateSet, templateOf } from './notification-resources.ts';
 
 const HOUR = 3_600_000;
 
@@ -292,6 +294,55 @@ test(
     );
   },
   { budget: 14 },
+);
+
+test(
+  ['publish/category-reaches-sms-and-push'],
+  "a publish with a category of Email, SMS and Push Notification templates reaches its recipient's email, phone and push addresses",
+  async (t) => {
+    const [email, sms, push] = [channelId(t, 'email'), channelId(t, 'sms'), channelId(t, 'push')];
+    const set = await createTemplateSet(t, { channels: [email, sms, push] });
+    const address = exampleEmail(t, 'chan');
+    // Not an India-region number: SMS is suspended for those.
+    const phone = `+4930${String(Date.now()).slice(-7)}`;
+    const pushConfig = JSON.stringify({ token: `${t.prefix}${String(Date.now()).slice(-6)}`, platform: 'android' });
+    const r = await createRecipient(t, {
+      email: address,
+      details: [
+        { address, addresstypeid: addressType(t, 'email') },
+        { address: phone, addresstypeid: addressType(t, 'phone') },
+        { address: pushConfig, addresstypeid: addressType(t, 'push') },
+      ],
+    });
+    const { id } = await createCategory(t, {
+      recipients: [{ position: 'TO', recipientId: r.id }],
+      templates: [
+        { commChannelName: 'Email', templateId: templateOf(t, set, email).templateId, templatesetId: set.id },
+        { commChannelName: 'SMS', templateId: templateOf(t, set, sms).templateId, templatesetId: set.id },
+        {
+          commChannelName: 'Push Notification',
+          templateId: templateOf(t, set, push).templateId,
+          templatesetId: set.id,
+        },
+      ],
+    });
+    const res = await publish(t, { messageCategoryId: id, body: {}, subject: 'AllChannels' });
+    if (res.status !== 204)
+      t.skip(`the category publish was refused (${seen(res, 120)}); judged by publish/category-takes-over`);
+    const { entry, res: search } = await awaitAuditEntry(t, address, { messageCategoryId: id });
+    t.check(
+      R('publish/category-reaches-sms-and-push'),
+      !!entry && lists(entry, 'smses', phone) && lists(entry, 'pushNotifications', pushConfig),
+      {
+        title: 'a category publish did not reach the SMS and push addresses',
+        expected: `smses holding ${phone} and pushNotifications holding ${pushConfig}`,
+        received: entry
+          ? JSON.stringify({ emails: entry.emails, smses: entry.smses, pushNotifications: entry.pushNotifications })
+          : seen(search),
+      },
+    );
+  },
+  { budget: 12 },
 );
 
 test(
