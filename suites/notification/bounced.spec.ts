@@ -4,6 +4,7 @@ import {
   R,
   fixturesOf,
   hasOtherTenant,
+  homeTenant,
   isBounceTime,
   letters,
   notificationTest as test,
@@ -107,6 +108,30 @@ test(
         expected: `no ${address}`,
         received: seen(other),
       });
+      // The operations take no tenantId; one sent anyway must not reach another tenant's list
+      // (the tenant is the token's): neither to read it nor to clear it.
+      const home = await homeTenant(t);
+      if (home) {
+        const named = await send(t, { method: 'GET', path: PATH, query: { tenantId: home } }, 'otherTenant');
+        t.check(R('bounced/list'), !holds(named, address), {
+          title: "another tenant naming this tenant's tenantId lists the bounced address",
+          severity: 'critical',
+          expected: `no ${address} (or a refusal)`,
+          received: seen(named),
+        });
+        await send(
+          t,
+          { method: 'DELETE', path: PATH, query: { tenantId: home }, json: { emailList: [address] } },
+          'otherTenant',
+        );
+        const still = await list(t);
+        t.check(R('bounced/list'), holds(still, address), {
+          title: "another tenant naming this tenant's tenantId cleared the bounced address",
+          severity: 'critical',
+          expected: `${address} still listed for its own tenant`,
+          received: seen(still),
+        });
+      } else t.notExercised(R('bounced/list'), 'the home tenant ID is not known, so no explicit tenantId was tried');
     } else t.notExercised(R('bounced/list'), NO_OTHER);
     const audit = await awaitAuditEntry(t, address);
     t.check(R('audit/bounced-emails-listed'), !!audit.entry && lists(audit.entry, 'bouncedEmails', address), {
@@ -128,7 +153,7 @@ test(
     });
     release();
   },
-  { budget: 25 },
+  { budget: 30 },
 );
 
 test(
