@@ -33,6 +33,7 @@ export function referenceRunConfig(
     principals: {
       noScopes: credentials(byRole('noScopes')),
       otherTenant: credentials(byRole('otherTenant')),
+      operator: credentials(byRole('operator')),
       withoutScope,
     },
     fixtures: { ...deployment.fixtures, subTenantIds: deployment.ctx.seed.subTenants },

@@ -31,6 +31,8 @@ export interface RunConfig {
     noScopes?: PrincipalConfig;
     /** A fully granted application of a second tenant (for cross-tenant rules). */
     otherTenant?: PrincipalConfig;
+    /** An application of the one operator tenant whose certificate listing shows every tenant's (optional). */
+    operator?: PrincipalConfig;
     /** Per scope, an application granted every scope but that one (for per-operation 403 rules). */
     withoutScope?: Record<string, PrincipalConfig>;
   };
@@ -81,6 +83,7 @@ export const RUN_CONFIG_SCHEMA = {
         full: principal,
         noScopes: principal,
         otherTenant: principal,
+        operator: principal,
         withoutScope: { type: 'object', additionalProperties: principal },
       },
       additionalProperties: false,
