@@ -46,6 +46,10 @@ program
       .choices(['full', 'read-only'])
       .default('full'),
   )
+  .option(
+    '--probe-throttling',
+    'send a bounded burst (12 requests at once per service) to meet the target throttle and judge the 429 rules (on for the embedded reference, which throttles one application)',
+  )
   .option('--baseline <file>', 'known failures (JSON list of rule IDs): they do not fail the run; stale entries do')
   .option(
     '--shard <i/n>',

@@ -34,6 +34,7 @@ export function referenceRunConfig(
       noScopes: credentials(byRole('noScopes')),
       otherTenant: credentials(byRole('otherTenant')),
       operator: credentials(byRole('operator')),
+      throttled: credentials(byRole('throttled')),
       withoutScope,
     },
     fixtures: { ...deployment.fixtures, subTenantIds: deployment.ctx.seed.subTenants },

@@ -34,6 +34,7 @@ export interface RunOptions {
   insecure?: boolean;
   dryRun?: boolean;
   profile?: string;
+  probeThrottling?: boolean;
   baseline?: string;
   shard?: string;
   /** Set by `conformance replay`. */
@@ -153,6 +154,7 @@ export async function runCommand(opts: RunOptions): Promise<number> {
     prefix: `cfz${runId}`,
     ruleGlobs,
     profile,
+    probeThrottling: !!opts.probeThrottling || !config,
     services,
   };
   if (opts.ca && !existsSync(opts.ca)) throw new UsageError(`--ca ${opts.ca}: no such file`);
@@ -213,7 +215,14 @@ export async function runCommand(opts: RunOptions): Promise<number> {
   process.on('SIGTERM', sigterm);
   try {
     if (!config) {
-      reference = await startReference({ host: '127.0.0.1', port: 0 });
+      // The embedded reference throttles only the seed's `throttled` application (8 requests a
+      // second), which the 429 rules' bounded burst uses; the rest of the run is not throttled.
+      reference = await startReference({
+        host: '127.0.0.1',
+        port: 0,
+        throttle: 8,
+        throttledClients: ['conformance-throttled'],
+      });
       config = referenceRunConfig(reference, reference.baseUrl);
       context.config = config;
       out.write(`target: embedded reference deployment at ${reference.baseUrl}\n`);

@@ -33,6 +33,8 @@ export interface RunConfig {
     otherTenant?: PrincipalConfig;
     /** An application of the one operator tenant whose certificate listing shows every tenant's (optional). */
     operator?: PrincipalConfig;
+    /** A fully granted application that `--probe-throttling` bursts with (default: the full one). */
+    throttled?: PrincipalConfig;
     /** Per scope, an application granted every scope but that one (for per-operation 403 rules). */
     withoutScope?: Record<string, PrincipalConfig>;
   };
@@ -84,6 +86,7 @@ export const RUN_CONFIG_SCHEMA = {
         noScopes: principal,
         otherTenant: principal,
         operator: principal,
+        throttled: principal,
         withoutScope: { type: 'object', additionalProperties: principal },
       },
       additionalProperties: false,

@@ -4,7 +4,7 @@ import { registerSecret } from './redact.ts';
 import type { ClientCredentials, PrincipalConfig, RunConfig } from './run-config.ts';
 
 /** Names of the principals a suite may act as. */
-export type PrincipalName = 'full' | 'noScopes' | 'otherTenant' | 'operator' | `without:${string}`;
+export type PrincipalName = 'full' | 'noScopes' | 'otherTenant' | 'operator' | 'throttled' | `without:${string}`;
 
 /** The token endpoint answered, but not with a usable token. */
 export class TokenError extends Error {
@@ -34,6 +34,7 @@ function configuredPrincipals(config: RunConfig): PrincipalConfig[] {
     p.noScopes,
     p.otherTenant,
     p.operator,
+    p.throttled,
     ...Object.values(p.withoutScope ?? {}),
   ].filter((x): x is PrincipalConfig => !!x);
 }
@@ -66,6 +67,7 @@ export class TokenProvider {
     if (name === 'noScopes') return p.noScopes;
     if (name === 'otherTenant') return p.otherTenant;
     if (name === 'operator') return p.operator;
+    if (name === 'throttled') return p.throttled;
     return p.withoutScope?.[name.slice('without:'.length)];
   }
 
