@@ -19,6 +19,7 @@ import {
   seen,
   tag,
   NO_OTHER,
+  BASE_PATH,
   locationPath,
 } from './em-client.ts';
 import { CODE_POINT_READING, characters } from './em-arbitraries.ts';
@@ -152,6 +153,37 @@ emTest(
       'no self and events links',
       '_links.self (the type URL) and _links.events',
       JSON.stringify(x._links),
+    );
+    // The links are followed: self serves the type, events answers a list of events.
+    const linkPath = (href: string) => {
+      const url = new URL(href.replace(/\{[^}]*\}/g, ''), t.session.context.config.target);
+      const at = url.pathname.indexOf(BASE_PATH);
+      return at < 0 ? undefined : `${url.pathname.slice(at + BASE_PATH.length)}${url.search}`;
+    };
+    const selfPath = linkPath(String(x._links.self.href));
+    const selfRes = selfPath
+      ? await eventually(
+          () => send(t, { method: 'GET', path: selfPath }),
+          (r) => r.status !== 404,
+        )
+      : undefined;
+    expect(
+      t,
+      'event-types/links',
+      selfRes?.value.status === 200 && body(selfRes.value).id === x.id,
+      'the self link does not serve the type',
+      `GET ${String(x._links.self.href)} answers 200 with id ${x.id}`,
+      selfRes ? seen(selfRes.value) : 'a self link outside the service',
+    );
+    const eventsPath = linkPath(String(x._links.events.href));
+    const eventsRes = eventsPath ? await send(t, { method: 'GET', path: eventsPath }) : undefined;
+    expect(
+      t,
+      'event-types/links',
+      eventsRes?.status === 200 && Array.isArray(body(eventsRes)._embedded?.events ?? []),
+      'the events link does not answer a list of events',
+      `GET ${String(x._links.events.href)} answers 200 with _embedded.events`,
+      eventsRes ? seen(eventsRes) : 'an events link outside the service',
     );
     expect(
       t,
