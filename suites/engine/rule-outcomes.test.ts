@@ -79,7 +79,7 @@ describe('a rule is passed only on checks that held and ran to their end', () =>
       seed: 1,
       options: {},
       errors: [],
-    } as never);
+    });
     expect(report.errors.join('\n')).toMatch(/suite defect: .*access-token\/fields reported passed without a check/);
     expect(report.verdict).toBe('failed');
   });

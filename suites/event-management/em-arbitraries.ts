@@ -46,7 +46,7 @@ export function multiByteBoundaries(max: number): Array<{ value: string; valid: 
 
 const describe = (v: unknown) =>
   typeof v === 'string' && characters(v) > 20
-    ? `a string of ${characters(v)} characters${/[^\x00-\x7f]/.test(v) ? ` (${JSON.stringify([...v][0])}…)` : ''}`
+    ? `a string of ${characters(v)} characters${/[^ -~]/.test(v) ? ` (${JSON.stringify([...v][0])}…)` : ''}`
     : JSON.stringify(v);
 
 /** Strings of a length range built from a length and a character, so shrinking shortens them. */
