@@ -87,6 +87,7 @@ async function preflight(config: RunConfig, ctx: RunContext): Promise<void> {
     insecure: ctx.insecure,
     max429Retries: 3,
     maxRetryAfterMs: 10_000,
+    readOnly: ctx.profile === 'read-only',
   });
   try {
     await http.send({ method: 'GET', path: '/api/eventmanagement/v3/' });

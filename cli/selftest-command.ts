@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { availableParallelism, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -9,6 +9,12 @@ import type { FaultVariant } from '../fixtures/faults/fault-variant.ts';
 import { loadFaults } from '../fixtures/faults/registry.ts';
 import { startReference } from '../fixtures/reference/server.ts';
 import type { ConformanceReport } from '../reporters/conformance-report.ts';
+import type { RunContext } from '../suites/engine/run-context.ts';
+import { collectSuites, toRecord, vitestOptions, type TestRecord } from '../suites/engine/suite-runner.ts';
+import { ruleSelected } from '../suites/engine/rule-index.ts';
+import { buildReport } from '../reporters/conformance-report.ts';
+import { loadRules } from '../contracts/catalog.ts';
+import type { SelftestJobSpec } from './selftest-job.ts';
 import { referenceRunConfig } from './reference-config.ts';
 import { resolveServices } from './rules-command.ts';
 import { runCommand } from './run-command.ts';
@@ -42,6 +48,8 @@ interface Job {
   faults: string[];
   rules: string[];
   options?: FaultVariant['options'];
+  /** The spec files whose tests declare one of `rules` (none: every spec file of the services). */
+  specFiles?: string[];
 }
 
 interface JobResult {
@@ -94,22 +102,138 @@ async function runJob(job: Job, workDir: string, seed: number, runs: number): Pr
   }
 }
 
-/** `conformance selftest-lane FILE`: runs a lane's jobs one after another in one process. */
+interface LaneFile {
+  jobs: Job[];
+  workDir: string;
+  seed: number;
+  runs: number;
+  out: string;
+  index: number;
+}
+
+/**
+ * `conformance selftest-lane FILE`: runs a lane's jobs in one process. The reference job is a
+ * whole `conformance run`, as a user would start it; the variants run in one vitest worker, one
+ * generated spec file each, which starts the variant's deployment and imports the spec files
+ * that declare its rules, so that the worker, the contracts' compiled schemas and the catalog
+ * are loaded once per lane rather than once per variant.
+ */
 export async function selftestLaneCommand(file: string): Promise<void> {
-  const lane = JSON.parse(readFileSync(file, 'utf8')) as {
-    jobs: Job[];
-    workDir: string;
-    seed: number;
-    runs: number;
-    out: string;
-  };
+  const lane = JSON.parse(readFileSync(file, 'utf8')) as LaneFile;
   const results: JobResult[] = [];
-  for (const job of lane.jobs) {
-    const r = await runJob(job, lane.workDir, lane.seed, lane.runs);
+  const emit = (r: JobResult) => {
     results.push(r);
     writeFileSync(lane.out, JSON.stringify(results));
     process.stdout.write(`${JSON.stringify(r)}\n`);
+  };
+  for (const job of lane.jobs.filter((j) => j.faults.length === 0))
+    emit(await runJob(job, lane.workDir, lane.seed, lane.runs));
+  const variants = lane.jobs.filter((j) => j.faults.length > 0);
+  if (variants.length) await runVariantsInOneWorker(lane, variants, emit);
+}
+
+const projectRoot = fileURLToPath(new URL('..', import.meta.url));
+
+/** Every spec file of a service, relative to the project root. */
+function serviceSpecFiles(service: ServiceName): string[] {
+  return readdirSync(join(projectRoot, 'suites', service))
+    .filter((f) => f.endsWith('.spec.ts'))
+    .map((f) => `suites/${service}/${f}`)
+    .sort();
+}
+
+/** The generated spec file of one variant. */
+function variantSpecSource(job: Job, index: number, lane: LaneFile, last: boolean): string {
+  const specs = job.specFiles ?? job.services.flatMap(serviceSpecFiles);
+  const spec: SelftestJobSpec = {
+    id: job.id,
+    faults: job.faults,
+    rules: job.rules,
+    services: job.services,
+    options: job.options,
+    seed: lane.seed,
+    runs: lane.runs,
+    index,
+  };
+  const jobModule = JSON.stringify(join(projectRoot, 'cli/selftest-job.ts'));
+  return [
+    `import { afterAll } from 'vitest';`,
+    `import { beginSelftestJob, endSelftestJobs } from ${jobModule};`,
+    `await beginSelftestJob(${JSON.stringify(spec)});`,
+    // A query makes each variant's import a fresh instance of the spec file, whose tests register here.
+    ...specs.map((f) => `await import(${JSON.stringify(`${join(projectRoot, f)}?variant=${index}`)});`),
+    last ? 'afterAll(endSelftestJobs);' : '',
+    '',
+  ].join('\n');
+}
+
+async function runVariantsInOneWorker(lane: LaneFile, jobs: Job[], emit: (r: JobResult) => void): Promise<void> {
+  const dir = join(lane.workDir, `lane-${lane.index}-specs`);
+  mkdirSync(dir, { recursive: true });
+  const fileOf = new Map<string, Job>();
+  jobs.forEach((job, i) => {
+    const f = join(dir, `${String(i).padStart(4, '0')}.spec.ts`);
+    writeFileSync(f, variantSpecSource(job, i, lane, i === jobs.length - 1));
+    fileOf.set(f, job);
+  });
+  const records = new Map<Job, TestRecord[]>();
+  const done = new Set<Job>();
+  // Variants run one after another: each one's time is from the end of the one before.
+  let lastEnd = Date.now();
+  const finish = (job: Job, errors: string[]) => {
+    if (done.has(job)) return;
+    done.add(job);
+    const rules = loadRules(job.services).filter((r) => ruleSelected(r.id, job.rules));
+    const now = new Date().toISOString();
+    const report = buildReport(rules, records.get(job) ?? [], {
+      toolVersion: '',
+      target: '',
+      embedded: true,
+      startedAt: now,
+      finishedAt: now,
+      seed: lane.seed,
+      options: {},
+      interrupted: false,
+      errors,
+      services: job.services,
+      reportFile: '',
+    });
+    emit({
+      id: job.id,
+      failed: report.rules.filter((x) => x.status === 'failed').map((x) => x.id),
+      verdict: report.verdict,
+      errors: report.errors,
+      durationMs: Date.now() - lastEnd,
+    });
+    lastEnd = Date.now();
+  };
+  const collector = {
+    onTestCaseResult(tc: { module: { moduleId: string } }) {
+      const job = fileOf.get(tc.module.moduleId);
+      const rec = toRecord(tc);
+      if (job && rec) (records.get(job) ?? records.set(job, []).get(job)!).push(rec);
+    },
+    onTestModuleEnd(module: { moduleId: string; errors(): Array<{ message?: string }> }) {
+      const job = fileOf.get(module.moduleId);
+      if (job)
+        finish(
+          job,
+          module.errors().map((e) => e.message ?? JSON.stringify(e)),
+        );
+    },
+  };
+  const placeholder: RunContext = { ...collectContext(jobs[0].services), fresh: true };
+  const { createVitest } = await import('vitest/node');
+  const vitest = await createVitest('test', {
+    ...vitestOptions(placeholder, [], [collector]),
+    include: [...fileOf.keys()],
+  });
+  try {
+    await vitest.start();
+  } finally {
+    await vitest.close();
   }
+  for (const job of jobs) if (!done.has(job)) finish(job, ['the variant did not run to its end']);
 }
 
 /** Runs jobs on `width` lanes (child processes), each taking jobs in turn; reports each result as it comes. */
@@ -130,7 +254,10 @@ async function runLanes(
         new Promise<void>((resolve) => {
           const file = join(workDir, `lane-${i}.json`);
           const out = join(workDir, `lane-${i}-results.json`);
-          writeFileSync(file, JSON.stringify({ jobs: laneJobs, workDir, seed, runs, out }));
+          writeFileSync(
+            file,
+            JSON.stringify({ jobs: laneJobs, workDir, seed, runs, out, index: i } satisfies LaneFile),
+          );
           const child = spawn(process.execPath, [launcher, 'selftest-lane', file], {
             stdio: ['ignore', 'pipe', 'pipe'],
           });
@@ -186,6 +313,38 @@ export interface SelftestOptions {
   keep?: boolean;
 }
 
+/** Which spec files hold a test declaring each rule (collected once, without sending anything). */
+function collectContext(services: ServiceName[]): RunContext {
+  return {
+    config: { target: 'http://127.0.0.1:0' },
+    seed: 1,
+    runs: 1,
+    timeoutMs: 1000,
+    maxBodyBytes: 1024,
+    rate: 0,
+    concurrency: 4,
+    runId: 'collect',
+    prefix: 'cfzcollect',
+    ruleGlobs: [],
+    profile: 'full',
+    services,
+  };
+}
+
+async function specFilesByRule(services: ServiceName[]): Promise<Map<string, Set<string>>> {
+  const context = collectContext(services);
+  const byRule = new Map<string, Set<string>>();
+  for (const t of await collectSuites(context, services))
+    for (const r of t.rules) (byRule.get(r) ?? byRule.set(r, new Set()).get(r)!).add(t.file);
+  return byRule;
+}
+
+/** The spec files a variant's run needs: those declaring one of its rules (undefined when none does). */
+function specFilesFor(byRule: Map<string, Set<string>>, rules: string[]): string[] | undefined {
+  const files = new Set(rules.flatMap((r) => [...(byRule.get(r) ?? [])]));
+  return files.size ? [...files].sort() : undefined;
+}
+
 /** `conformance selftest`: the suite against the reference and every fault variant. */
 export async function selftestCommand(opts: SelftestOptions): Promise<number> {
   const services = resolveServices(opts.service);
@@ -202,9 +361,17 @@ export async function selftestCommand(opts: SelftestOptions): Promise<number> {
     if (!opts.json) process.stdout.write(`${line}\n`);
   };
   log(`selftest: reference + ${variants.length} fault variants, ${width} at a time (seed ${seed}, runs ${runs})`);
+  const filesOf = await specFilesByRule(services);
   const jobs: Job[] = [
     { id: 'reference', services, faults: [], rules: [] },
-    ...variants.map((v) => ({ id: v.id, services: [v.service], faults: [v.id], rules: v.breaks, options: v.options })),
+    ...variants.map((v) => ({
+      id: v.id,
+      services: [v.service],
+      faults: [v.id],
+      rules: v.breaks,
+      options: v.options,
+      specFiles: specFilesFor(filesOf, v.breaks),
+    })),
   ];
   let done = 0;
   const results = await runLanes(jobs, width, workDir, seed, runs, (r) => {

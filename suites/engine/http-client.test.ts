@@ -1,7 +1,7 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { HttpClient, TransportError, retryAfterMs } from './http-client.ts';
+import { HttpClient, ReadOnlyRefusal, TransportError, retryAfterMs } from './http-client.ts';
 
 let server: Server;
 let base = '';
@@ -56,6 +56,32 @@ function client(over: Partial<ConstructorParameters<typeof HttpClient>[0]> = {})
 }
 
 describe('HTTP client', () => {
+  it('in read-only mode refuses, without sending, every request outside the read operations', async () => {
+    const c = client({ readOnly: true });
+    for (const [method, path] of [
+      ['POST', '/api/notification/v3/publisher/messages'],
+      ['POST', '/api/notification/v3/broadcastEmails'],
+      ['PUT', '/api/notification/v3/certificatestore/a%40b.c'],
+      ['DELETE', '/api/eventmanagement/v3/eventTypes/x'],
+      ['PATCH', '/api/notification/v3/paramtype/'],
+      ['POST', '/api/notification/v3/recipient/search/extra'],
+    ]) {
+      const err: unknown = await c.send({ method, path }).catch((e: unknown) => e);
+      expect(err, `${method} ${path}`).toBeInstanceOf(ReadOnlyRefusal);
+    }
+    expect(c.stats.requests).toBe(0);
+    for (const [method, path] of [
+      ['GET', '/api/eventmanagement/v3/events'],
+      ['POST', '/api/notification/v3/recipient/search'],
+      ['POST', '/api/notification/v3/recipient/recipientgroup/search'],
+      ['POST', '/api/notification/v3/audit/searchauditstatus'],
+      ['POST', '/api/technicaltokenmanager/v3/oauth/token'],
+      ['POST', '/api/technicaltokenmanager/v3/oauthTokens'],
+    ])
+      expect((await c.send({ method, path })).status, `${method} ${path}`).toBe(200);
+    expect(c.stats.requests).toBe(6);
+  });
+
   it('sends JSON and parses the answer, media type without parameters', async () => {
     const res = await client().send({ method: 'POST', path: '/x', query: { a: 1, b: undefined }, json: { k: 1 } });
     expect(res.status).toBe(200);

@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { Agent, FormData, request as undiciRequest } from 'undici';
+import { readOperationOf } from '../../contracts/read-operations.ts';
 import { toCurl, type CurlRequest } from './curl.ts';
 import { RequestPacer, Semaphore, sleep } from './load-control.ts';
 
@@ -65,6 +66,22 @@ export class TransportError extends Error {
   }
 }
 
+/**
+ * A request the read-only profile would not send: it is neither a GET/HEAD nor a documented read
+ * operation (`contracts/read-operations.ts`), so a broken target could change something with it.
+ */
+export class ReadOnlyRefusal extends Error {
+  constructor(
+    readonly method: string,
+    readonly path: string,
+  ) {
+    super(
+      `needs ${method.toUpperCase()} ${path}, which is not a read operation and could change the target; not sent in --profile read-only`,
+    );
+    this.name = 'ReadOnlyRefusal';
+  }
+}
+
 /** How the suites may talk to a target: what the command line sets for a run. */
 export interface TransportOptions {
   timeoutMs: number;
@@ -86,6 +103,8 @@ export interface HttpClientOptions extends TransportOptions {
    * requests fail at once for a while, so a stalled target cannot stretch a run without end.
    */
   breakAfter?: number;
+  /** Refuse (ReadOnlyRefusal, nothing sent) every request outside the contracts' read operations. */
+  readOnly?: boolean;
 }
 
 /** Counters of what the client did, for the report. */
@@ -183,6 +202,8 @@ export class HttpClient {
 
   /** Sends a request; throws TransportError when the target cannot be talked to. */
   async send(req: HttpRequest, onExchange?: (e: Exchange) => void): Promise<HttpResponse> {
+    if (this.options.readOnly && !readOperationOf(req.method, req.path))
+      throw new ReadOnlyRefusal(req.method, req.path);
     if (Date.now() < this.openUntil) {
       const url = this.url(req.path, req.query);
       const exchange = withLazyCurl({ request: { method: req.method, url, headers: {} }, error: 'UNRESPONSIVE' });

@@ -4,7 +4,7 @@ import { afterAll, test, type TestContext } from 'vitest';
 import type { ServiceName } from '../../contracts/services.ts';
 import { SERVICE_INFO } from '../../contracts/services.ts';
 import { ConformanceFailure, isConformanceFailure, type FailureDetails } from './failure.ts';
-import { TransportError, type Exchange, type HttpRequest, type HttpResponse } from './http-client.ts';
+import { ReadOnlyRefusal, TransportError, type Exchange, type HttpRequest, type HttpResponse } from './http-client.ts';
 import type { TrackedResource } from './ledger.ts';
 import { redactText, redactValue } from './redact.ts';
 import { assertKnownRules, ruleSelected } from './rule-index.ts';
@@ -231,6 +231,7 @@ export class RuleContext {
     );
     if (!result.failed) return;
     const cause = result.errorInstance;
+    if (cause instanceof ReadOnlyRefusal) throw cause;
     const base = isConformanceFailure(cause)
       ? cause
       : this.failure(opts.rule, {
@@ -393,6 +394,15 @@ export function ruleTest(
           meta.outcomes[r] ??= { status: 'not-exercised', detail: 'the test ran no check of this rule' };
       } catch (err) {
         if (err instanceof SkipTest) {
+          vitest.skip(err.message);
+          return;
+        }
+        if (err instanceof ReadOnlyRefusal) {
+          // The test needed a request that could change the target: what it judged before is
+          // only part of its rules' checks, so none of them is reported passed.
+          for (const r of rules)
+            if (meta.outcomes[r]?.status !== 'failed')
+              meta.outcomes[r] = { status: 'skipped', detail: `${err.message} (a test of this rule needs it)` };
           vitest.skip(err.message);
           return;
         }

@@ -23,6 +23,8 @@ export interface RunContext extends TransportOptions {
   shard?: { index: number; total: number };
   /** Replays one recorded property failure: its rule, property seed and shrink path. */
   replay?: { rule: string; seed: number; path?: string };
+  /** The target is a fresh deployment with nothing left by earlier runs: no leftover sweep (the self-test). */
+  fresh?: boolean;
   /** Where allure-vitest writes its results (none: no Allure output). */
   allureDir?: string;
 }

@@ -19,6 +19,22 @@ export function session(): Session {
   if (current) return current;
   const context = inject('runContext');
   if (!context) throw new Error('no run context: the suites run through `conformance run`');
+  current = newSession(context);
+  return current;
+}
+
+/**
+ * Replaces the session with one for `context`, closing the previous one's connections: the
+ * self-test runs many variants, each against its own deployment, in one worker.
+ */
+export async function replaceSession(context: RunContext): Promise<Session> {
+  const previous = current;
+  current = newSession(context);
+  await previous?.http.close();
+  return current;
+}
+
+function newSession(context: RunContext): Session {
   const http = new HttpClient({
     target: context.config.target,
     timeoutMs: context.timeoutMs,
@@ -30,12 +46,12 @@ export function session(): Session {
     max429Retries: 5,
     maxRetryAfterMs: 30_000,
     breakAfter: 8,
+    readOnly: context.profile === 'read-only',
   });
-  current = {
+  return {
     context,
     http,
     tokens: new TokenProvider(http, context.config),
     ledger: new ResourceLedger(context.ledgerFile),
   };
-  return current;
 }

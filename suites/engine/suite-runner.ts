@@ -36,7 +36,7 @@ export interface ProgressEvent {
 }
 
 /** The vitest configuration of a conformance run: one worker, so limits, tokens and ledger are shared. */
-function vitestOptions(
+export function vitestOptions(
   context: RunContext,
   services: readonly ServiceName[],
   reporters: unknown[],
@@ -63,7 +63,8 @@ function vitestOptions(
   };
 }
 
-function toRecord(tc: any): TestRecord | undefined {
+/** The record of one finished vitest test case, when it is a conformance test. */
+export function toRecord(tc: any): TestRecord | undefined {
   const meta = tc.meta()?.conformance as RuleTestMeta | undefined;
   if (!meta) return undefined;
   const result = tc.result();

@@ -13,7 +13,7 @@ let swept: Promise<number> | undefined;
 // A read-only run changes nothing, so it sweeps nothing.
 beforeAll(async () => {
   const s = session();
-  if (s.context.profile === 'read-only') return;
+  if (s.context.profile === 'read-only' || s.context.fresh) return;
   swept ??= (async () => {
     let n = 0;
     for (const service of (s.context.services ?? []) as ServiceName[]) {

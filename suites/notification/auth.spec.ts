@@ -38,7 +38,7 @@ test(
       verifyCode(t, res, 'unauthorized');
     }
   },
-  { readOnly: true, budget: 40 },
+  { budget: 40 },
 );
 
 test(
@@ -71,7 +71,7 @@ test(
       { rule: R('auth/token-required'), runs: Math.min(t.session.context.runs, 15) },
     );
   },
-  { readOnly: true, budget: 5, budgetPerRun: 1 },
+  { budget: 5, budgetPerRun: 1 },
 );
 
 test(
@@ -89,7 +89,7 @@ test(
       verifyCode(t, res, 'forbidden');
     }
   },
-  { readOnly: true, budget: 35 },
+  { budget: 35 },
 );
 
 test(
@@ -122,7 +122,7 @@ test(
     missingScopeRejected(t, R('auth/scope-send'), bc, `${SEND} (broadcastEmail)`);
     verifyCode(t, bc, 'forbidden');
   },
-  { readOnly: true, budget: 4 },
+  { budget: 4 },
 );
 
 test(
@@ -189,7 +189,7 @@ test(
       }
     }
   },
-  { readOnly: true, budget: 8 },
+  { budget: 8 },
 );
 
 test(
@@ -206,5 +206,5 @@ test(
     if (!seenStatus.length) t.skip(`needs principals without ${SEND} or without ${ADMIN} (principals.withoutScope)`);
     t.observe(R('auth/scope-both-one-or-both'), seenStatus.join('; '));
   },
-  { readOnly: true, budget: 8 },
+  { budget: 8 },
 );
