@@ -8,7 +8,7 @@ const LOOPBACK = ['127.0.0.1', 'localhost', '[::1]', '::1'];
  * plain-HTTP target off loopback is asked once, without credentials: an answer other than a
  * redirect to HTTPS means the service serves plain HTTP, and the rule fails.
  */
-export async function observeTargetScheme(t: RuleContext, ruleId: string): Promise<void> {
+export async function observeTargetScheme(t: RuleContext, ruleId: string, path = '/'): Promise<void> {
   const url = new URL(t.session.context.config.target);
   if (url.protocol === 'https:') {
     t.observe(ruleId, `the target is served over HTTPS (${url.origin}); plain HTTP was not tried`);
@@ -18,7 +18,7 @@ export async function observeTargetScheme(t: RuleContext, ruleId: string): Promi
     t.observe(ruleId, `the target is plain HTTP (${url.origin}), a loopback deployment`);
     return;
   }
-  const res = await t.send({ method: 'GET', path: '/' }, { as: null });
+  const res = await t.send({ method: 'GET', path }, { as: null });
   const location = res.headers.location ?? '';
   if (res.status >= 300 && res.status < 400 && location.startsWith('https://')) {
     t.observe(ruleId, `plain HTTP (${url.origin}) answers ${res.status}, a redirect to ${location}`);
@@ -28,6 +28,6 @@ export async function observeTargetScheme(t: RuleContext, ruleId: string): Promi
     title: 'the service answers over plain HTTP',
     severity: 'high',
     expected: 'HTTPS only: no answer over plain HTTP off loopback (or a redirect to HTTPS)',
-    received: `GET ${url.origin}…/ over plain HTTP answered HTTP ${res.status}`,
+    received: `GET ${path} over plain HTTP (${url.origin}) answered HTTP ${res.status}`,
   });
 }
