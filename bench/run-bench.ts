@@ -12,7 +12,7 @@ import { HttpClient } from '../suites/engine/http-client.ts';
 import { TokenProvider } from '../suites/engine/token-provider.ts';
 import { responseValidator } from '../suites/engine/schemas.ts';
 import { fmt, fmtSpread } from './stats.ts';
-import { timedRun } from './run-cli.ts';
+import { servedReference, timedRun } from './run-cli.ts';
 
 const REPEAT = Number(process.env.BENCH_REPEAT ?? 3);
 const quick = process.argv.includes('--quick');
@@ -205,6 +205,46 @@ async function counterexamples(): Promise<void> {
   }
 }
 
+async function latency(): Promise<void> {
+  line('');
+  line(`## Time to verdict over network latency: the reference served in another process (${REPEAT} runs each)`);
+  line('  The suite process alone is measured (its peak RSS excludes the deployment).');
+  for (const delay of [0, 50, 100]) {
+    const served = await servedReference(delay ? ['--latency', String(delay)] : []);
+    try {
+      const runs = [];
+      for (let i = 0; i < REPEAT; i++) runs.push(await timedRun(['--config', served.config, '--seed', String(i + 1)]));
+      const bad = runs.filter((r) => r.code !== 0);
+      const requests = runs.map((r) => r.report?.http?.requests ?? NaN);
+      const concurrency = Number(runs[0].report?.options?.concurrency ?? 4);
+      line(`  ${delay} ms per request${bad.length ? ` (note: ${bad.length} run(s) did not pass)` : ''}:`);
+      line(
+        `    wall time:    ${fmtSpread(
+          runs.map((r) => r.wallMs / 1000),
+          's',
+        )}`,
+      );
+      line(`    requests:     ${fmtSpread(requests, '', 0)}`);
+      if (delay)
+        line(
+          `    lower bound:  ${fmtSpread(
+            requests.map((n) => (n * delay) / concurrency / 1000),
+            's',
+          )} (requests × ${delay} ms ÷ concurrency ${concurrency})`,
+        );
+      line(
+        `    suite RSS:    ${fmtSpread(
+          runs.map((r) => r.maxRssMiB),
+          'MiB',
+          0,
+        )}`,
+      );
+    } finally {
+      await served.stop();
+    }
+  }
+}
+
 async function growth(): Promise<void> {
   line('');
   line('## How the cost grows (one run each, against the embedded reference)');
@@ -224,12 +264,13 @@ line(
   `# conformance benchmarks (${new Date().toISOString()}, Node ${process.version}, ${(await import('node:os')).cpus().length} cores)`,
 );
 line('');
-// `--section engine` (repeatable) runs only the named sections: full, engine, counterexample, growth.
+// `--section engine` (repeatable) runs only the named sections: full, engine, counterexample, latency, growth.
 const only = process.argv.flatMap((a, i) => (process.argv[i - 1] === '--section' ? [a] : []));
 const want = (s: string) => only.length === 0 || only.includes(s);
 if (want('full')) await fullRuns();
 if (want('engine')) await engineOverhead();
 if (want('counterexample')) await counterexamples();
+if (want('latency')) await latency();
 if (want('growth') && !quick) await growth();
 line('');
 line('Reference deployment figures: npm run bench:reference');

@@ -40,7 +40,7 @@ program
   .option('--runs <n>', 'runs per property', undefined)
   .option('--report-dir <dir>', 'where the reports go', 'conformance-report')
   .option('--rate <n>', 'at most n requests per second to the target (0: no limit)')
-  .option('--concurrency <n>', 'at most n requests in flight')
+  .option('--concurrency <n>', 'at most n requests in flight (default: 8)')
   .option('--timeout <ms>', 'timeout of one request')
   .option('--max-body <bytes>', 'largest response body read from the target')
   .option('--ca <file>', 'PEM file of a private certificate authority for HTTPS targets')
@@ -49,6 +49,10 @@ program
     new Option('--profile <name>', 'full: every rule; read-only: only requests that change nothing')
       .choices(['full', 'read-only'])
       .default('full'),
+  )
+  .option(
+    '--probe-throttling',
+    'send a bounded burst (12 requests at once per service) to meet the target throttle and judge the 429 rules (on for the embedded reference, which throttles one application)',
   )
   .option('--baseline <file>', 'known failures (JSON list of rule IDs): they do not fail the run; stale entries do')
   .option(
@@ -123,6 +127,7 @@ program
   .option('--write-config <file>', 'write a run configuration for this deployment')
   .option('--throttle <n>', 'requests per second per client; beyond it 429 with Retry-After')
   .option('--visibility-delay <ms>', 'new or changed events become visible this late')
+  .option('--latency <ms>', 'answer every request this much later (a far deployment, for timing runs)')
   .option('--fault <id>', 'switch on a fault variant (repeatable)', collect)
   .action(async (opts) => {
     await serveCommand(opts);

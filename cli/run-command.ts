@@ -34,6 +34,7 @@ export interface RunOptions {
   insecure?: boolean;
   dryRun?: boolean;
   profile?: string;
+  probeThrottling?: boolean;
   baseline?: string;
   shard?: string;
   /** Set by `conformance replay`. */
@@ -41,6 +42,13 @@ export interface RunOptions {
   /** Print nothing but the summary (used by replay). */
   quiet?: boolean;
 }
+
+/**
+ * Requests in flight at most, unless `--concurrency` says otherwise: enough to keep a far
+ * deployment busy (a full run over 100 ms of latency takes about 43 s at 8, 79 s at 4), few
+ * enough for any deployment that serves more than one client.
+ */
+export const DEFAULT_CONCURRENCY = 8;
 
 /** Exit codes of `conformance run`. */
 export const EXIT = { passed: 0, failed: 1, usage: 2, unreachable: 3 } as const;
@@ -148,13 +156,16 @@ export async function runCommand(opts: RunOptions): Promise<number> {
     maxBodyBytes: num(opts.maxBody, '--max-body', { min: 1024, integer: true }) ?? 8 * 1024 * 1024,
     rate: num(opts.rate, '--rate', { min: 0 }) ?? fromConfig.rate ?? 0,
     concurrency:
-      num(opts.concurrency, '--concurrency', { min: 1, max: 64, integer: true }) ?? fromConfig.concurrency ?? 4,
+      num(opts.concurrency, '--concurrency', { min: 1, max: 64, integer: true }) ??
+      fromConfig.concurrency ??
+      DEFAULT_CONCURRENCY,
     ca: opts.ca,
     insecure: !!opts.insecure,
     runId,
     prefix: `cfz${runId}`,
     ruleGlobs,
     profile,
+    probeThrottling: !!opts.probeThrottling || !config,
     services,
   };
   if (opts.ca && !existsSync(opts.ca)) throw new UsageError(`--ca ${opts.ca}: no such file`);
@@ -215,7 +226,14 @@ export async function runCommand(opts: RunOptions): Promise<number> {
   process.on('SIGTERM', sigterm);
   try {
     if (!config) {
-      reference = await startReference({ host: '127.0.0.1', port: 0 });
+      // The embedded reference throttles only the seed's `throttled` application (8 requests a
+      // second), which the 429 rules' bounded burst uses; the rest of the run is not throttled.
+      reference = await startReference({
+        host: '127.0.0.1',
+        port: 0,
+        throttle: 8,
+        throttledClients: ['conformance-throttled'],
+      });
       config = referenceRunConfig(reference, reference.baseUrl);
       context.config = config;
       out.write(`target: embedded reference deployment at ${reference.baseUrl}\n`);

@@ -336,3 +336,6 @@ export async function poll<T>(probe: () => Promise<T>, done: (value: T) => boole
 
 /** An ID that no tenant holds (beyond what a deployment allocates in practice, but a valid int64). */
 export const UNKNOWN_ID = 8_999_999_999_999;
+
+/** Why the other-tenant half of a rule was not tried: the run has no principal of another tenant. */
+export const NO_OTHER = 'the otherTenant principal is not configured, so the other-tenant case was not tried';

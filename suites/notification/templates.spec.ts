@@ -19,6 +19,7 @@ import {
   tag,
   templateForm,
   verifyCode,
+  NO_OTHER,
 } from './notification-client.ts';
 import {
   createTemplateSet,
@@ -134,8 +135,18 @@ test(
       expected: set.templates.map((x) => x.templateId).join(', '),
       received: seen(ids),
     });
+    // Each template holds its own file, not the first file's content (or another's).
+    for (const ch of chans) {
+      const tpl = templateOf(t, set, ch);
+      const res = await send(t, { method: 'GET', path: `/template/templatecontent/${tpl.templateId}` });
+      t.check(R('templates/multiple-files-one-field'), res.status === 200 && res.text === set.contents.get(ch), {
+        title: `template of channel ${ch} does not hold the file uploaded for it`,
+        expected: `HTTP 200 ${set.contents.get(ch)}`,
+        received: seen(res),
+      });
+    }
   },
-  { budget: 3 },
+  { budget: 6 },
 );
 
 test(
@@ -730,7 +741,7 @@ test(
         expected: `no "${set.name}"`,
         received: seen(other),
       });
-    }
+    } else t.notExercised(R('templates/list-details'), NO_OTHER);
   },
   { budget: 4 },
 );
@@ -787,6 +798,7 @@ test(
         'noMatch',
         [404],
       );
+    else t.notExercised(R('templates/get-set'), NO_OTHER);
   },
   { budget: 6 },
 );
