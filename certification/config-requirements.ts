@@ -23,7 +23,11 @@ function at(config: RunConfig, path: string): unknown {
 const has = (v: unknown) =>
   v !== undefined && v !== null && v !== '' && !(Array.isArray(v) && v.length === 0) && !Number.isNaN(v);
 
-const principal = (service: ServiceName, name: 'noScopes' | 'otherTenant', what: string): ConfigRequirement => ({
+const principal = (
+  service: ServiceName,
+  name: 'noScopes' | 'otherTenant' | 'operator',
+  what: string,
+): ConfigRequirement => ({
   service,
   path: `principals.${name}`,
   what,
@@ -73,6 +77,8 @@ export const CONFIG_REQUIREMENTS: readonly ConfigRequirement[] = [
   withoutScope('technical-token-manager', 'km.usr'),
 
   principal('notification', 'otherTenant', 'a fully granted application of a second tenant'),
+  principal('notification', 'noScopes', 'an application granted none of the scopes'),
+  principal('notification', 'operator', 'an application of the operator tenant'),
   withoutScope('notification', 'nose.se'),
   withoutScope('notification', 'nose.ac'),
   fixture('notification', 'notification.addressTypes.email', 'the email address type ID'),
@@ -85,6 +91,9 @@ export const CONFIG_REQUIREMENTS: readonly ConfigRequirement[] = [
   fixture('notification', 'notification.restrictedRecipientId', 'an existing recipient with a +91 number'),
   fixture('notification', 'notification.bounceDomain', 'a domain where a publish bounces'),
   fixture('notification', 'notification.bounceLocalPrefix', 'the local-part prefix of bouncing addresses'),
+  fixture('notification', 'notification.tenantAdminEmails', 'the email addresses of the host tenant’s admins'),
+
+  principal('event-management', 'noScopes', 'an application granted none of the scopes'),
 
   principal('event-management', 'otherTenant', 'a fully granted application of a second tenant'),
   ...EM_SCOPES.map((s) => withoutScope('event-management', s)),
@@ -114,7 +123,8 @@ export function pathsNamedIn(reason: string): string[] {
   const found = new Set<string>();
   for (const m of reason.matchAll(/\b(?:principals|fixtures|tokenManager)(?:\.[A-Za-z]+|\["[^"]+"\])*/g))
     found.add(m[0]);
-  if (/\bthe otherTenant principal\b/.test(reason)) found.add('principals.otherTenant');
+  for (const m of reason.matchAll(/\bthe (noScopes|otherTenant|operator|throttled) principal\b/g))
+    found.add(`principals.${m[1]}`);
   if (/\bno tokenManager credentials\b/.test(reason)) found.add('tokenManager');
   // The HTTP layer's own skip: principal "noScopes" / "without:em.c" is not configured.
   for (const m of reason.matchAll(/principal "(without:)?([^"]+)" is not configured/g))

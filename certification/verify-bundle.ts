@@ -48,6 +48,28 @@ function parseJson<T>(files: Map<string, Buffer>, name: string, reasons: string[
   }
 }
 
+const isObject = (v: unknown): v is Record<string, unknown> => !!v && typeof v === 'object' && !Array.isArray(v);
+
+/** What is missing or of the wrong type in a manifest (empty when its shape is right). */
+function shapeProblems(m: unknown): string[] {
+  if (!isObject(m)) return ['not an object'];
+  const out: string[] = [];
+  const need = (field: string, ok: boolean) => {
+    if (!ok) out.push(`${field} missing or of the wrong type`);
+  };
+  for (const f of ['vendor', 'product', 'productVersion', 'target', 'startedAt', 'finishedAt', 'bundleHash', 'verdict'])
+    need(f, typeof m[f] === 'string');
+  need('seed', typeof m.seed === 'number');
+  need('services', Array.isArray(m.services) && m.services.every((s) => typeof s === 'string'));
+  need('files', isObject(m.files) && Object.values(m.files).every((h) => typeof h === 'string'));
+  need('tool', isObject(m.tool));
+  need('contracts', isObject(m.contracts));
+  need('counts', isObject(m.counts));
+  need('key', isObject(m.key) && typeof m.key.thumbprint === 'string');
+  need('profile', isObject(m.profile) && Array.isArray(m.profile.problems));
+  return out;
+}
+
 /** Checks a bundle offline: signature, key, file hashes, tool and contracts, profile, and that the verdict follows from the evidence. */
 export async function verifyBundle(path: string, opts: VerifyOptions): Promise<Verification> {
   const reasons: string[] = [];
@@ -83,6 +105,11 @@ export async function verifyBundle(path: string, opts: VerifyOptions): Promise<V
   }
   const manifest = parseJson<Manifest>(files, MANIFEST_FILE, reasons);
   if (!manifest) return { reasons, checked };
+  const malformed = shapeProblems(manifest);
+  if (malformed.length) {
+    reasons.push(`${MANIFEST_FILE} is not a certification manifest: ${malformed.join('; ')}`);
+    return { reasons, checked };
+  }
   if (manifest.format !== MANIFEST_FORMAT) reasons.push(`unknown manifest format ${String(manifest.format)}`);
   if (bundleKey && manifest.key?.thumbprint !== (await thumbprint(bundleKey).catch(() => '')))
     reasons.push(`the manifest names key ${manifest.key?.thumbprint}, but ${PUBLIC_KEY_FILE} holds another`);
@@ -135,6 +162,10 @@ export async function verifyBundle(path: string, opts: VerifyOptions): Promise<V
   const report = parseJson<ConformanceReport>(files, REPORT_FILE, reasons);
   if (!report) {
     if (!files.has(REPORT_FILE)) reasons.push(`${REPORT_FILE} is missing`);
+    return { reasons, checked, manifest };
+  }
+  if (!isObject(report) || !Array.isArray(report.rules) || !isObject(report.options)) {
+    reasons.push(`${REPORT_FILE} is not a conformance report (no rules or options)`);
     return { reasons, checked, manifest };
   }
   if (!same(report.tool, manifest.tool)) reasons.push('the report and the manifest name different tools');
