@@ -1,4 +1,4 @@
-import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -270,6 +270,15 @@ describe('conformance certify against the reference deployment', () => {
     const same = await runCli(['compare', bundle, `${bundle}.tar.gz`]);
     expect(same.code).toBe(0);
     expect(same.stdout).toContain('0 newly failed, 0 newly passed, 0 newly warned');
+  });
+});
+
+describe('conformance keygen', () => {
+  it('writes the private key readable by its owner only, and never overwrites a key', async () => {
+    expect(statSync(privateKey).mode & 0o077).toBe(0);
+    const again = await runCli(['keygen', '--out', keys]);
+    expect(again.code).toBe(2);
+    expect(again.stderr).toContain('keygen never overwrites a key');
   });
 });
 
