@@ -1,6 +1,7 @@
 import type { JWK } from 'jose';
 import { SERVICES, isServiceName, type ServiceName } from '../contracts/services.ts';
 import { contractsHash, countRules, gatingFailures, type ConformanceReport } from '../reporters/conformance-report.ts';
+import { reportSchemaErrors } from '../reporters/report-schema.ts';
 import { certifiedVerdict, profileProblems } from './certification-profile.ts';
 import {
   bundleHash,
@@ -168,6 +169,9 @@ export async function verifyBundle(path: string, opts: VerifyOptions): Promise<V
     reasons.push(`${REPORT_FILE} is not a conformance report (no rules or options)`);
     return { reasons, checked, manifest };
   }
+  const schemaErrors = reportSchemaErrors(report);
+  if (schemaErrors.length) reasons.push(`${REPORT_FILE} does not follow the report schema: ${schemaErrors.join('; ')}`);
+  else checked.push(`${REPORT_FILE} follows the report schema`);
   if (!same(report.tool, manifest.tool)) reasons.push('the report and the manifest name different tools');
   if (report.contracts?.hash !== contractsHash())
     reasons.push("the report's contracts hash is not the one of the contracts this tool ships");
