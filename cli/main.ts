@@ -23,6 +23,14 @@ const program = new Command()
   .name('conformance')
   .description('Conformance suite for the Technical Token Manager, Notification and Event Management services')
   .showHelpAfterError('(add --help for usage)')
+  .addHelpText(
+    'after',
+    `
+Examples:
+  $ npx conformance run --config run.json
+  $ npx conformance rules --service notification
+  $ npx conformance run --help`,
+  )
   .exitOverride();
 
 program
@@ -56,6 +64,14 @@ program
     'run the i-th of n deterministic shares of the tests (merge the reports with `conformance merge`)',
   )
   .option('--dry-run', 'list what would be exercised and the most requests it could send; send nothing')
+  .addHelpText(
+    'after',
+    `\nExamples:
+  $ npx conformance run                                   # every suite against the embedded reference
+  $ npx conformance run --config run.json --target https://staging.example.com --rate 20
+  $ npx conformance run --config run.json --service notification --rule 'notification/recipients/*'
+  $ npx conformance run --config run.json --profile read-only --dry-run\n`,
+  )
   .action(async (opts) => {
     process.exitCode = await runCommand(opts);
   });
@@ -70,6 +86,12 @@ program
   .option('--visibility-delay <ms>', 'new or changed events become visible this late')
   .option('--latency <ms>', 'answer every request this much later (a far deployment, for timing runs)')
   .option('--fault <id>', 'switch on a fault variant (repeatable)', collect)
+  .addHelpText(
+    'after',
+    `\nExamples:
+  $ npx conformance serve --port 4010 --write-config run.json
+  $ npx conformance serve --port 0 --fault access-token-not-a-jwt --write-config broken.json\n`,
+  )
   .action(async (opts) => {
     await serveCommand(opts);
   });
@@ -84,6 +106,11 @@ program
     '--config <file>',
     'run configuration with the credentials (needed unless the report is of the embedded reference)',
   )
+  .addHelpText(
+    'after',
+    `\nExample:
+  $ npx conformance replay conformance-report/conformance-report.json event-management/events/severity-range --config run.json\n`,
+  )
   .action(async (report, ruleId, opts) => {
     process.exitCode = await replayCommand(report, ruleId, opts);
   });
@@ -93,6 +120,11 @@ program
   .description('merge the reports of several shards into one')
   .argument('<dir...>', 'report directories (or conformance-report.json files)')
   .option('--report-dir <dir>', 'where the merged reports go', 'conformance-report')
+  .addHelpText(
+    'after',
+    `\nExample:
+  $ npx conformance merge shard-1/ shard-2/ shard-3/ --report-dir conformance-report\n`,
+  )
   .action((dirs, opts) => {
     process.exitCode = mergeCommand(dirs, opts);
   });
@@ -108,6 +140,12 @@ program
   .option('--runs <n>', 'runs per property', '10')
   .option('--seed <n>', 'seed of every run', '1')
   .option('--json', 'print the result as one JSON object')
+  .addHelpText(
+    'after',
+    `\nExamples:
+  $ npx conformance selftest --service technical-token-manager
+  $ npx conformance selftest --faults 'access-token-*' --parallel 1 --json\n`,
+  )
   .action(async (opts) => {
     process.exitCode = await selftestCommand(opts);
   });
@@ -121,12 +159,22 @@ program
   .command('faults')
   .description('list the fault variants and the rules each must make fail')
   .option('--json', 'print them as JSON')
+  .addHelpText(
+    'after',
+    `\nExample:
+  $ npx conformance faults --json\n`,
+  )
   .action(async (opts) => faultsCommand(opts));
 
 program
   .command('coverage')
   .description('show which rules have tests and fault variants; --write refreshes suites/coverage.yaml')
   .option('--write', 'write suites/coverage.yaml')
+  .addHelpText(
+    'after',
+    `\nExample:
+  $ npx conformance coverage --write\n`,
+  )
   .action(async (opts) => {
     process.exitCode = await coverageCommand(opts);
   });
@@ -137,6 +185,12 @@ program
   .option('--service <name...>', 'only these services')
   .option('--level <level>', 'only rules of this level (MUST, SHOULD, MAY, UNSPECIFIED)')
   .option('--json', 'print the catalog as a JSON array')
+  .addHelpText(
+    'after',
+    `\nExamples:
+  $ npx conformance rules --service event-management --level MUST
+  $ npx conformance rules --json\n`,
+  )
   .action((opts) => rulesCommand(opts));
 
 try {
