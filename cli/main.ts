@@ -8,6 +8,7 @@ import { coverageCommand } from './coverage-command.ts';
 import { replayCommand } from './replay-command.ts';
 import { mergeCommand } from './merge-command.ts';
 import { UsageError } from './usage-error.ts';
+import { doctorCommand } from './doctor-command.ts';
 
 const collect = (value: string, previous: string[] = []) => [...previous, value];
 
@@ -28,7 +29,7 @@ const program = new Command()
     `
 Examples:
   $ npx conformance run --config run.json
-  $ npx conformance rules --service notification
+  $ npx conformance doctor --config run.json
   $ npx conformance run --help`,
   )
   .exitOverride();
@@ -74,6 +75,31 @@ program
   )
   .action(async (opts) => {
     process.exitCode = await runCommand(opts);
+  });
+
+program
+  .command('doctor')
+  .description(
+    'check a run configuration against its target without running the suites: reachable, TLS, tokens and scopes, fixtures, clock skew',
+  )
+  .requiredOption('--config <file>', 'the run configuration to check')
+  .option('--target <url>', "base URL of the deployment (overrides the config's target)")
+  .option('--ca <file>', 'PEM file of a private certificate authority for HTTPS targets')
+  .option('--insecure', "do not verify the target's TLS certificate")
+  .option('--timeout <ms>', 'timeout of one request')
+  .addHelpText(
+    'after',
+    `
+Exit codes: 0 everything ready, 1 something missing or failing (each named, with the rules it
+leaves unjudged), 2 bad configuration, 3 target unreachable.
+
+Examples:
+  $ npx conformance doctor --config run.json
+  $ npx conformance doctor --config run.json --target https://staging.example.com --ca corp-ca.pem
+`,
+  )
+  .action(async (opts) => {
+    process.exitCode = await doctorCommand(opts);
   });
 
 program
