@@ -9,6 +9,7 @@ import { readRunConfig, validateRunConfig, type RunConfig } from '../suites/engi
 import type { RunContext } from '../suites/engine/run-context.ts';
 import { collectSuites, type TestRecord } from '../suites/engine/suite-runner.ts';
 import { TokenError, TokenProvider, type PrincipalName } from '../suites/engine/token-provider.ts';
+import { missingRequirements } from '../certification/config-requirements.ts';
 import { UsageError } from './usage-error.ts';
 
 export interface DoctorOptions {
@@ -358,6 +359,21 @@ export async function doctorCommand(opts: DoctorOptions, out: NodeJS.WritableStr
       } catch (e) {
         rows.push({ check: label, status: 'failed', detail: `GET ${path}: ${(e as Error).message}`, needle });
       }
+    }
+
+    // What the certification's requirement list holds beyond the rows above (six user tenants,
+    // each channel and address type ID…): a missing one is named too.
+    const shown = new Set(rows.map((r) => r.check));
+    const notReadyChecks = rows.filter((r) => r.status === 'missing' || r.status === 'failed').map((r) => r.check);
+    for (const req of missingRequirements(config, SERVICES)) {
+      if (shown.has(req.path) || notReadyChecks.some((c) => req.path.startsWith(`${c}.`))) continue;
+      shown.add(req.path);
+      rows.push({
+        check: req.path,
+        status: 'missing',
+        detail: `not configured: ${req.what}`,
+        needle: { words: [req.path.split('.').pop() ?? req.path], service: req.service },
+      });
     }
 
     const width = Math.max(...rows.map((r) => r.check.length)) + 2;

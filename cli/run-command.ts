@@ -73,7 +73,8 @@ function num(
   return n;
 }
 
-function toolVersion(): string {
+/** This tool's version, from package.json. */
+export function toolVersion(): string {
   try {
     return (JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string })
       .version;
