@@ -37,6 +37,8 @@ export interface RunOptions {
   probeThrottling?: boolean;
   baseline?: string;
   shard?: string;
+  /** Warnings (readings of ours that did not hold) fail the run. */
+  strict?: boolean;
   /** Set by `conformance replay`. */
   replay?: RunContext['replay'];
   /** Print nothing but the summary (used by replay). */
@@ -287,12 +289,14 @@ export async function runCommand(opts: RunOptions): Promise<number> {
         timeoutMs: context.timeoutMs,
         profile,
         insecure: context.insecure,
+        ...(opts.strict ? { strict: true } : {}),
       },
       interrupted: result.interrupted || abort.signal.aborted,
       http: state?.http,
       cleanup: state?.cleanup,
       errors: result.unhandledErrors.map(redactText),
       services,
+      strict: !!opts.strict,
       reportFile: opts.reportDir.endsWith('/')
         ? `${opts.reportDir}conformance-report.json`
         : `${opts.reportDir}/conformance-report.json`,
