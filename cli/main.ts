@@ -46,8 +46,11 @@ program
   .option('--ca <file>', 'PEM file of a private certificate authority for HTTPS targets')
   .option('--insecure', "do not verify the target's TLS certificate")
   .addOption(
-    new Option('--profile <name>', 'full: every rule; read-only: only requests that change nothing')
-      .choices(['full', 'read-only'])
+    new Option(
+      '--profile <name>',
+      'full: every rule; read-only: only requests that change nothing; alternate: every rule against the embedded reference taking the other side of every reading',
+    )
+      .choices(['full', 'read-only', 'alternate'])
       .default('full'),
   )
   .option(
@@ -130,6 +133,14 @@ program
   .option('--visibility-delay <ms>', 'new or changed events become visible this late')
   .option('--latency <ms>', 'answer every request this much later (a far deployment, for timing runs)')
   .option('--fault <id>', 'switch on a fault variant (repeatable)', collect)
+  .addOption(
+    new Option(
+      '--profile <name>',
+      'default: the reference as the suites read the documents; alternate: the other side of every reading the documents allow',
+    )
+      .choices(['default', 'alternate'])
+      .default('default'),
+  )
   .action(async (opts) => {
     await serveCommand(opts);
   });
