@@ -14,9 +14,12 @@ const dir = mkdtempSync(join(tmpdir(), 'conformance-alternate-'));
 describe('the whole suite against the alternate profile of the reference', () => {
   it('exits 0 with no failed rule and a warning for every reading it takes the other side of', async () => {
     const reportDir = join(dir, 'all');
-    const res = await runCli(['run', '--profile', 'alternate', '--report-dir', reportDir, '--seed', '7'], {
-      timeoutMs: 900_000,
-    });
+    const res = await runCli(
+      ['run', '--profile', 'alternate', '--report-dir', reportDir, '--seed', '7', '--timeout', '30000'],
+      {
+        timeoutMs: 900_000,
+      },
+    );
     const report = JSON.parse(readFileSync(join(reportDir, 'conformance-report.json'), 'utf8')) as ConformanceReport;
     const failed = report.rules.filter((r) => r.status === 'failed');
     expect(failed.map((r) => `${r.id}: ${r.failure?.title}: ${r.failure?.received}`)).toEqual([]);

@@ -15,6 +15,7 @@ import {
   fixtures,
   iso,
   pollJob,
+  decodeResultEvents,
   send,
   seen,
   senderOf,
@@ -196,6 +197,17 @@ async function observeJob(r: JobsReal, job: JobEntry, res: HttpResponse): Promis
     );
     return;
   }
+  const raw = JSON.stringify(j.details)?.slice(0, 300) ?? '';
+  const asText = decodeResultEvents(j);
+  reading(
+    t,
+    'result-event-object',
+    'jobs/create-details',
+    !asText,
+    'a create job result gives event as JSON text',
+    'event as a JSON object',
+    raw,
+  );
   noteCreateJobResults(t, j.details);
   const items = j.details?.resultDescription;
   const valid = job.valid ?? [];
