@@ -55,8 +55,11 @@ program
   .option('--ca <file>', 'PEM file of a private certificate authority for HTTPS targets')
   .option('--insecure', "do not verify the target's TLS certificate")
   .addOption(
-    new Option('--profile <name>', 'full: every rule; read-only: only requests that change nothing')
-      .choices(['full', 'read-only'])
+    new Option(
+      '--profile <name>',
+      'full: every rule; read-only: only requests that change nothing; alternate: every rule against the embedded reference taking the other side of every reading',
+    )
+      .choices(['full', 'read-only', 'alternate'])
       .default('full'),
   )
   .option(
@@ -64,6 +67,7 @@ program
     'send a bounded burst (12 requests at once per service) to meet the target throttle and judge the 429 rules (on for the embedded reference, which throttles one application)',
   )
   .option('--baseline <file>', 'known failures (JSON list of rule IDs): they do not fail the run; stale entries do')
+  .option('--strict', 'warnings (checks resting on our reading of a sentence the documents leave open) fail the run')
   .option(
     '--shard <i/n>',
     'run the i-th of n deterministic shares of the tests (merge the reports with `conformance merge`)',
@@ -192,11 +196,20 @@ program
   .option('--visibility-delay <ms>', 'new or changed events become visible this late')
   .option('--latency <ms>', 'answer every request this much later (a far deployment, for timing runs)')
   .option('--fault <id>', 'switch on a fault variant (repeatable)', collect)
+  .addOption(
+    new Option(
+      '--profile <name>',
+      'default: the reference as the suites read the documents; alternate: the other side of every reading the documents allow',
+    )
+      .choices(['default', 'alternate'])
+      .default('default'),
+  )
   .addHelpText(
     'after',
     `\nExamples:
   $ npx conformance serve --port 4010 --write-config run.json
-  $ npx conformance serve --port 0 --fault access-token-not-a-jwt --write-config broken.json\n`,
+  $ npx conformance serve --port 0 --fault access-token-not-a-jwt --write-config broken.json
+  $ npx conformance serve --profile alternate --write-config alternate.json\n`,
   )
   .action(async (opts) => {
     await serveCommand(opts);

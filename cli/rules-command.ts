@@ -26,8 +26,10 @@ export function rulesCommand(opts: RulesOptions): void {
     }
     const flag = r.testable === false ? ' [not testable]' : '';
     process.stdout.write(`  ${r.level.padEnd(11)} ${r.id}${flag}\n              ${r.statement}\n`);
+    for (const x of r.readings ?? []) process.stdout.write(`              reading ${x.id}: ${x.reading}\n`);
   }
-  process.stdout.write(`\n${rules.length} rules\n`);
+  const readings = rules.reduce((n, r) => n + (r.readings?.length ?? 0), 0);
+  process.stdout.write(`\n${rules.length} rules, ${readings} readings (a reading that does not hold is a warning)\n`);
 }
 
 /** Validates `--service` values (none: all three). */

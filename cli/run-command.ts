@@ -37,6 +37,8 @@ export interface RunOptions {
   probeThrottling?: boolean;
   baseline?: string;
   shard?: string;
+  /** Warnings (readings of ours that did not hold) fail the run. */
+  strict?: boolean;
   /** Set by `conformance replay`. */
   replay?: RunContext['replay'];
   /** Print nothing but the summary (used by replay). */
@@ -133,9 +135,15 @@ export async function runCommand(opts: RunOptions): Promise<number> {
   const ruleGlobs = (opts.rule ?? []).flatMap((r) => r.split(',')).filter(Boolean);
   const seed =
     num(opts.seed, '--seed', { min: -(2 ** 31), max: 2 ** 31 - 1, integer: true }) ?? randomInt(0, 2 ** 31 - 1);
-  const profile = (opts.profile ?? 'full') as RunContext['profile'];
-  if (!['full', 'read-only'].includes(profile))
-    throw new UsageError(`--profile takes full or read-only, not "${opts.profile}"`);
+  if (!['full', 'read-only', 'alternate'].includes(opts.profile ?? 'full'))
+    throw new UsageError(`--profile takes full, read-only or alternate, not "${opts.profile}"`);
+  // alternate: every rule, against the embedded reference taking the other side of every reading.
+  const alternate = opts.profile === 'alternate';
+  const profile = (alternate ? 'full' : (opts.profile ?? 'full')) as RunContext['profile'];
+  if (alternate && (opts.config || opts.target))
+    throw new UsageError(
+      '--profile alternate runs the embedded reference in its alternate profile; for a deployment of your own use full',
+    );
   let config: RunConfig | undefined;
   if (opts.config) config = readRunConfig(opts.config);
   if (opts.target) {
@@ -233,10 +241,13 @@ export async function runCommand(opts: RunOptions): Promise<number> {
         port: 0,
         throttle: 8,
         throttledClients: ['conformance-throttled'],
+        alternate,
       });
       config = referenceRunConfig(reference, reference.baseUrl);
       context.config = config;
-      out.write(`target: embedded reference deployment at ${reference.baseUrl}\n`);
+      out.write(
+        `target: embedded reference deployment${alternate ? ' (alternate profile: the other side of every reading)' : ''} at ${reference.baseUrl}\n`,
+      );
     } else {
       out.write(`target: ${config.target}\n`);
       const url = new URL(config.target);
@@ -285,14 +296,16 @@ export async function runCommand(opts: RunOptions): Promise<number> {
         rate: context.rate,
         concurrency: context.concurrency,
         timeoutMs: context.timeoutMs,
-        profile,
+        profile: alternate ? 'alternate' : profile,
         insecure: context.insecure,
+        ...(opts.strict ? { strict: true } : {}),
       },
       interrupted: result.interrupted || abort.signal.aborted,
       http: state?.http,
       cleanup: state?.cleanup,
       errors: result.unhandledErrors.map(redactText),
       services,
+      strict: !!opts.strict,
       reportFile: opts.reportDir.endsWith('/')
         ? `${opts.reportDir}conformance-report.json`
         : `${opts.reportDir}/conformance-report.json`,

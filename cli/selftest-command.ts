@@ -31,6 +31,8 @@ export interface SelftestRow {
   verdict: Verdict;
   /** Rules that failed against the variant. */
   failed: string[];
+  /** Rules that got a warning (a reading of ours did not hold) against the variant. */
+  warned?: string[];
   durationMs: number;
   error?: string;
 }
@@ -55,6 +57,7 @@ interface Job {
 interface JobResult {
   id: string;
   failed: string[];
+  warned?: string[];
   verdict?: 'passed' | 'failed';
   errors: string[];
   error?: string;
@@ -91,6 +94,7 @@ async function runJob(job: Job, workDir: string, seed: number, runs: number): Pr
     return {
       id: job.id,
       failed: report.rules.filter((x) => x.status === 'failed').map((x) => x.id),
+      warned: report.rules.filter((x) => x.status === 'warning').map((x) => x.id),
       verdict: report.verdict,
       errors: report.errors,
       durationMs: Date.now() - started,
@@ -201,6 +205,7 @@ async function runVariantsInOneWorker(lane: LaneFile, jobs: Job[], emit: (r: Job
     emit({
       id: job.id,
       failed: report.rules.filter((x) => x.status === 'failed').map((x) => x.id),
+      warned: report.rules.filter((x) => x.status === 'warning').map((x) => x.id),
       verdict: report.verdict,
       errors: report.errors,
       durationMs: Date.now() - lastEnd,
@@ -386,7 +391,9 @@ export async function selftestCommand(opts: SelftestOptions): Promise<number> {
     const r = byId.get(v.id)!;
     const verdict: Verdict = r.error
       ? 'error'
-      : r.failed.some((id) => v.breaks.includes(id))
+      : r.failed.some((id) => v.breaks.includes(id)) ||
+          // A variant that only breaks a reading of ours is detected by a warning of its rule.
+          (v.reading && (r.warned ?? []).some((id) => v.breaks.includes(id)))
         ? 'killed'
         : r.verdict === 'failed'
           ? 'killed-elsewhere'
@@ -397,6 +404,7 @@ export async function selftestCommand(opts: SelftestOptions): Promise<number> {
       expected: v.breaks,
       verdict,
       failed: r.failed,
+      warned: r.warned,
       durationMs: r.durationMs,
       error: r.error,
     };

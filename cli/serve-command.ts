@@ -12,6 +12,8 @@ export interface ServeOptions {
   visibilityDelay?: string;
   latency?: string;
   fault?: string[];
+  /** `alternate`: the other side of every reading of ours that the documents allow. */
+  profile?: string;
 }
 
 function nonNegativeInt(value: string | undefined, flag: string): number | undefined {
@@ -35,12 +37,15 @@ export async function serveCommand(opts: ServeOptions): Promise<void> {
     visibilityDelayMs: nonNegativeInt(opts.visibilityDelay, '--visibility-delay'),
     latencyMs: nonNegativeInt(opts.latency, '--latency'),
     faults: opts.fault,
+    alternate: opts.profile === 'alternate',
   }).catch((e: Error & { code?: string }) => {
     if (e.code === 'EADDRINUSE')
       throw new UsageError(`port ${port} on ${opts.host} is already in use; choose another with --port`);
     throw e;
   });
-  process.stdout.write(`Reference deployment listening on ${ref.baseUrl}\n`);
+  process.stdout.write(
+    `Reference deployment${opts.profile === 'alternate' ? ' (alternate profile)' : ''} listening on ${ref.baseUrl}\n`,
+  );
   process.stdout.write(
     `  ${ref.baseUrl}/api/technicaltokenmanager/v3\n  ${ref.baseUrl}/api/notification/v3\n  ${ref.baseUrl}/api/eventmanagement/v3\n`,
   );

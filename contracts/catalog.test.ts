@@ -59,6 +59,18 @@ describe('rules catalog', () => {
         expect(bad.map((r) => r.id)).toEqual([]);
       });
 
+      it('names every reading of a rule once, with a short ID and one sentence', () => {
+        const bad = catalog.rules.flatMap((r) =>
+          (r.readings ?? [])
+            .filter(
+              (x, i, all) =>
+                !/^[a-z0-9-]+$/.test(x.id ?? '') || !x.reading?.trim() || all.findIndex((y) => y.id === x.id) !== i,
+            )
+            .map((x) => `${r.id}#${x.id}`),
+        );
+        expect(bad).toEqual([]);
+      });
+
       it('records every "not shown" of the document as an UNSPECIFIED rule', () => {
         const raw = readSourceDocument(SERVICE_INFO[service].document);
         const lines = raw

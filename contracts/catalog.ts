@@ -29,6 +29,18 @@ export interface Rule {
   /** Why a rule is not testable, or, for UNSPECIFIED rules, what the document leaves open. */
   note?: string;
   status?: 'active' | 'retired';
+  /**
+   * Where a check of the rule rests on our reading of a silent, ambiguous or contradictory sentence:
+   * a short ID (what the check names) and our reading in one sentence. A reading that does not hold
+   * gives the rule `warning`, never `failed` (unless `--strict`).
+   */
+  readings?: Reading[];
+}
+
+/** One reading of a rule's sentence that the document does not settle. */
+export interface Reading {
+  id: string;
+  reading: string;
 }
 
 export interface ServiceCatalog {

@@ -6,7 +6,7 @@ import type { RuleOutcome } from '../suites/engine/rule-test.ts';
 import type { TestRecord } from '../suites/engine/suite-runner.ts';
 import { redactValue } from '../suites/engine/redact.ts';
 
-export type RuleStatus = 'passed' | 'failed' | 'skipped' | 'observed' | 'not-exercised';
+export type RuleStatus = 'passed' | 'failed' | 'warning' | 'skipped' | 'observed' | 'not-exercised';
 
 export interface RuleResult {
   id: string;
@@ -22,6 +22,8 @@ export interface RuleResult {
   observed?: string[];
   tests: string[];
   failure?: RuleOutcome['failure'] & { test: string; replay: string };
+  /** For `warning`: the reading that did not hold, what it expects and what the deployment did. */
+  warning?: NonNullable<RuleOutcome['warning']> & { test: string; detail: string };
 }
 
 export interface RunFacts {
@@ -37,6 +39,8 @@ export interface RunFacts {
   cleanup?: { created: number; deleted: number; outstanding: unknown[] };
   errors: string[];
   services: readonly ServiceName[];
+  /** `--strict`: a reading that did not hold fails its rule. */
+  strict?: boolean;
   /** Where the report is written, for the replay commands it carries. */
   reportFile: string;
 }
@@ -64,7 +68,7 @@ export interface ConformanceReport {
   rules: RuleResult[];
 }
 
-const STATUSES: RuleStatus[] = ['passed', 'failed', 'skipped', 'observed', 'not-exercised'];
+const STATUSES: RuleStatus[] = ['passed', 'failed', 'warning', 'skipped', 'observed', 'not-exercised'];
 
 /** A hash of every contract file, so a report says exactly which rules it judged against. */
 export function contractsHash(): string {
@@ -108,7 +112,7 @@ export function gatingFailures(rules: readonly RuleResult[]): RuleResult[] {
 export function judgeRule(
   rule: Rule,
   tests: TestRecord[],
-  facts: Pick<RunFacts, 'services' | 'interrupted' | 'reportFile'>,
+  facts: Pick<RunFacts, 'services' | 'interrupted' | 'reportFile'> & { strict?: boolean },
 ): RuleResult {
   const service = rule.id.split('/')[0] as ServiceName;
   const base = {
@@ -127,12 +131,18 @@ export function judgeRule(
     return { ...base, status: 'skipped', reason: rule.note ?? 'not testable from outside', tests: names };
   const outcomes = covering.flatMap((t) => (t.outcomes[rule.id] ? [{ test: t, o: t.outcomes[rule.id] }] : []));
   if (rule.level === 'UNSPECIFIED') {
-    const seen = outcomes.filter((x) => x.o.status === 'observed' || x.o.status === 'failed');
+    const seen = outcomes.filter((x) => ['observed', 'failed', 'warning'].includes(x.o.status));
     if (seen.length) {
       return {
         ...base,
         status: 'observed',
-        observed: seen.map((x) => x.o.detail ?? `${x.o.failure?.title}: ${x.o.failure?.received}`),
+        observed: seen.map(
+          (x) =>
+            x.o.detail ??
+            (x.o.warning
+              ? `${x.o.warning.title}: ${x.o.warning.received}`
+              : `${x.o.failure?.title}: ${x.o.failure?.received}`),
+        ),
         tests: names,
       };
     }
@@ -149,6 +159,34 @@ export function judgeRule(
         replay: `npx conformance replay ${facts.reportFile} ${rule.id}`,
       },
     };
+  }
+  // A reading of ours that did not hold: a warning (a failure only with --strict), never passed over.
+  const warned = outcomes.find((x) => x.o.status === 'warning' && x.o.warning);
+  if (warned && rule.level !== 'UNSPECIFIED') {
+    const w = warned.o.warning!;
+    const warning = {
+      ...w,
+      test: warned.test.name,
+      detail: `reading ${w.reading} (${w.text}): expected ${w.expected}; the deployment ${w.received}`,
+    };
+    if (facts.strict)
+      return {
+        ...base,
+        status: 'failed',
+        tests: names,
+        warning,
+        failure: {
+          title: `${w.title} (reading ${w.reading}, failed by --strict)`,
+          severity: 'medium',
+          expected: w.expected,
+          received: w.received,
+          curl: w.curl,
+          exchange: w.exchange,
+          test: warned.test.name,
+          replay: `npx conformance replay ${facts.reportFile} ${rule.id}`,
+        },
+      };
+    return { ...base, status: 'warning', tests: names, warning };
   }
   // A part of the rule that a test could not exercise keeps the rule from passing on the rest.
   const partial = outcomes.find((x) => x.o.partial);

@@ -9,7 +9,7 @@ export function consoleSummary(report: ConformanceReport, paths: string[], maxFa
     `Conformance ${report.verdict.toUpperCase()}${report.interrupted ? ' (interrupted)' : ''} — ${report.target}${report.embeddedReference ? ' (embedded reference deployment)' : ''}`,
   );
   lines.push(
-    `  rules: ${report.counts.total}  passed ${c.passed}  failed ${c.failed}  observed ${c.observed}  skipped ${c.skipped}  not exercised ${c['not-exercised']}`,
+    `  rules: ${report.counts.total}  passed ${c.passed}  failed ${c.failed}  warning ${c.warning}  observed ${c.observed}  skipped ${c.skipped}  not exercised ${c['not-exercised']}`,
   );
   if (report.http) {
     lines.push(
@@ -29,6 +29,21 @@ export function consoleSummary(report: ConformanceReport, paths: string[], maxFa
       }
     }
     if (failed.length > maxFailures) lines.push(`  … and ${failed.length - maxFailures} more in the report`);
+  }
+  const warned = report.rules.filter((r) => r.status === 'warning');
+  if (warned.length) {
+    lines.push('');
+    lines.push('Warnings (our reading of a sentence the documents leave open; --strict fails them):');
+    for (const r of warned.slice(0, maxFailures)) {
+      lines.push(`  ! ${r.id} [${r.level}] reading ${r.warning?.reading ?? '?'}`);
+      lines.push(`      "${r.quote}"`);
+      if (r.warning) {
+        lines.push(`      Our reading: ${r.warning.text}`);
+        lines.push(`      Expected: ${r.warning.expected}`);
+        lines.push(`      The deployment: ${r.warning.received.slice(0, 200)}`);
+      }
+    }
+    if (warned.length > maxFailures) lines.push(`  … and ${warned.length - maxFailures} more in the report`);
   }
   if (report.errors.length) {
     lines.push('');

@@ -13,7 +13,7 @@ function embed(value: unknown): string {
 }
 
 const STYLE = `
-:root { --pass:#1a7f37; --fail:#cf222e; --obs:#8250df; --skip:#6e7781; --bg:#f6f8fa; }
+:root { --pass:#1a7f37; --fail:#cf222e; --obs:#8250df; --warn:#bf8700; --skip:#6e7781; --bg:#f6f8fa; }
 * { box-sizing: border-box; }
 body { font: 14px/1.45 system-ui, -apple-system, "Segoe UI", sans-serif; margin: 0; color: #1f2328; }
 header { padding: 20px 28px; background: #fff; border-bottom: 1px solid #d0d7de; }
@@ -38,6 +38,7 @@ th { background: #f6f8fa; font-size: 12px; text-transform: uppercase; color: #57
 td.id { font-family: ui-monospace, SFMono-Regular, Menlo, monospace; font-size: 12.5px; }
 .status { font-weight: 600; white-space: nowrap; }
 .status.passed { color: var(--pass); } .status.failed { color: var(--fail); } .status.observed { color: var(--obs); }
+.status.warning { color: var(--warn); }
 .status.skipped, .status.not-exercised { color: var(--skip); }
 .quote { color: #57606a; font-style: italic; }
 .evidence { margin-top: 6px; background: #fff8f8; border: 1px solid #ffcecb; border-radius: 6px; padding: 8px; }
@@ -51,8 +52,8 @@ const report = JSON.parse(document.getElementById('report-data').textContent);
 const $ = (s) => document.querySelector(s);
 const esc = (s) => String(s ?? '').replace(/[&<>"]/g, (c) => ({'&':'&amp;','<':'&lt;','>':'&gt;','"':'&quot;'}[c]));
 const services = [...new Set(report.rules.map((r) => r.service))];
-const statuses = ['passed','failed','observed','skipped','not-exercised'];
-const colors = { passed: 'var(--pass)', failed: 'var(--fail)', observed: 'var(--obs)', skipped: 'var(--skip)', 'not-exercised': '#afb8c1' };
+const statuses = ['passed','failed','warning','observed','skipped','not-exercised'];
+const colors = { passed: 'var(--pass)', failed: 'var(--fail)', warning: 'var(--warn)', observed: 'var(--obs)', skipped: 'var(--skip)', 'not-exercised': '#afb8c1' };
 function cards() {
   $('#cards').innerHTML = services.map((s) => {
     const rs = report.rules.filter((r) => r.service === s);
@@ -81,6 +82,7 @@ function render() {
   $('#rules tbody').innerHTML = rows.length ? rows.map((r) => '<tr class="rule" data-status="' + r.status + '"><td class="id">' + esc(r.id) + '</td><td>' + esc(r.level) +
     '</td><td class="status ' + r.status + '">' + esc(r.status) + '</td><td><div class="quote">“' + esc(r.quote) + '”</div><div>' + esc(r.statement) + '</div>' +
     (r.reason ? '<div class="note">' + esc(r.reason) + '</div>' : '') + (r.observed ? '<div class="note">Observed: ' + esc(r.observed.join(' | ')) + '</div>' : '') +
+    (r.warning ? '<div class="note warning">Warning, reading ' + esc(r.warning.reading) + ': ' + esc(r.warning.text) + '<br>Expected: ' + esc(r.warning.expected) + '<br>The deployment: ' + esc(r.warning.received) + (r.warning.curl ? '<pre>' + esc(r.warning.curl) + '</pre>' : '') + '</div>' : '') +
     evidence(r) + '</td></tr>').join('') : '<tr><td colspan="4" class="empty">No rule matches the filters.</td></tr>';
 }
 cards(); option($('#f-service'), services); option($('#f-status'), statuses); option($('#f-level'), ['MUST','SHOULD','MAY','UNSPECIFIED']);
@@ -104,7 +106,7 @@ export function htmlReport(report: ConformanceReport): string {
       .map(([k, v]) => `${k} ${v}`)
       .join(', '),
   )}</div>
-  <div class="meta">${report.counts.total} rules: ${c.passed} passed, ${c.failed} failed, ${c.observed} observed, ${c.skipped} skipped, ${c['not-exercised']} not exercised${report.http ? ` · ${report.http.requests} requests, ${report.http.retriedAfter429} throttled requests retried` : ''}</div>
+  <div class="meta">${report.counts.total} rules: ${c.passed} passed, ${c.failed} failed, ${c.warning} warning, ${c.observed} observed, ${c.skipped} skipped, ${c['not-exercised']} not exercised${report.http ? ` · ${report.http.requests} requests, ${report.http.retriedAfter429} throttled requests retried` : ''}</div>
 </header>
 <main>
   <div id="cards" class="cards"></div>

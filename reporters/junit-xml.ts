@@ -29,6 +29,13 @@ function testcase(r: RuleResult): string {
     case 'skipped':
     case 'not-exercised':
       return `${open}\n      <skipped message="${esc(`${r.status}: ${r.reason ?? ''}`)}"/>${props}\n    </testcase>`;
+    case 'warning': {
+      const w = r.warning;
+      const text = w
+        ? `warning: reading ${w.reading}: ${w.text} Expected: ${w.expected}. The deployment: ${w.received}`
+        : 'warning';
+      return `${open}\n      <skipped message="${esc(text)}"/>${props.replace('</system-out>', esc(w?.curl ? `\nReproduce with:\n${w.curl}` : '') + '</system-out>')}\n    </testcase>`;
+    }
     case 'observed':
       return `${open}${props.replace('</system-out>', esc(`\nObserved: ${(r.observed ?? []).join(' | ')}`) + '</system-out>')}\n    </testcase>`;
     default:
@@ -42,7 +49,7 @@ export function junitXml(report: ConformanceReport): string {
   const suites = services.map((s) => {
     const rules = report.rules.filter((r) => r.service === s);
     const failures = rules.filter((r) => r.status === 'failed' && r.level !== 'UNSPECIFIED').length;
-    const skipped = rules.filter((r) => r.status === 'skipped' || r.status === 'not-exercised').length;
+    const skipped = rules.filter((r) => ['skipped', 'not-exercised', 'warning'].includes(r.status)).length;
     return `  <testsuite name="${esc(s)}" tests="${rules.length}" failures="${failures}" errors="0" skipped="${skipped}" timestamp="${esc(report.startedAt)}">\n${rules.map(testcase).join('\n')}\n  </testsuite>`;
   });
   const failures = report.rules.filter((r) => r.status === 'failed').length;

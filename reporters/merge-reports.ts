@@ -6,7 +6,14 @@ import {
   type RuleStatus,
 } from './conformance-report.ts';
 
-const RANK: Record<RuleStatus, number> = { failed: 4, observed: 3, passed: 2, skipped: 1, 'not-exercised': 0 };
+const RANK: Record<RuleStatus, number> = {
+  failed: 5,
+  warning: 4,
+  observed: 3,
+  passed: 2,
+  skipped: 1,
+  'not-exercised': 0,
+};
 
 /** Merges the reports of the shards of one run into one: per rule, the strongest evidence. */
 export function mergeReports(reports: ConformanceReport[]): ConformanceReport {

@@ -10,13 +10,13 @@ export function summaryMarkdown(report: ConformanceReport, maxFailures = 20): st
     `Target \`${report.target}\` · seed \`${report.seed}\` · ${(report.durationMs / 1000).toFixed(1)} s · contracts ${Object.values(report.contracts.versions).join(', ')}`,
   );
   lines.push('');
-  lines.push('| service | passed | failed | observed | skipped | not exercised |');
-  lines.push('|---|---:|---:|---:|---:|---:|');
+  lines.push('| service | passed | failed | warning | observed | skipped | not exercised |');
+  lines.push('|---|---:|---:|---:|---:|---:|---:|');
   for (const s of [...new Set(report.rules.map((r) => r.service))]) {
     const rs = report.rules.filter((r) => r.service === s);
     const n = (st: string) => rs.filter((r) => r.status === st).length;
     lines.push(
-      `| ${s} | ${n('passed')} | ${n('failed')} | ${n('observed')} | ${n('skipped')} | ${n('not-exercised')} |`,
+      `| ${s} | ${n('passed')} | ${n('failed')} | ${n('warning')} | ${n('observed')} | ${n('skipped')} | ${n('not-exercised')} |`,
     );
   }
   const failed = report.rules.filter((r) => r.status === 'failed');
@@ -29,6 +29,18 @@ export function summaryMarkdown(report: ConformanceReport, maxFailures = 20): st
       );
     }
     if (failed.length > maxFailures) lines.push(`- … ${failed.length - maxFailures} more in the report`);
+  }
+  const warned = report.rules.filter((r) => r.status === 'warning');
+  if (warned.length) {
+    lines.push('');
+    lines.push('### Warnings (our reading of a sentence the documents leave open; they do not fail the run)');
+    for (const r of warned.slice(0, maxFailures)) {
+      const w = r.warning;
+      lines.push(
+        `- **${r.id}** (${r.level}) reading \`${w?.reading ?? '?'}\`: ${w?.text ?? ''} Quote: "${r.quote}". Expected ${w?.expected ?? '?'}; the deployment: ${(w?.received ?? '?').slice(0, 160)}`,
+      );
+    }
+    if (warned.length > maxFailures) lines.push(`- … ${warned.length - maxFailures} more in the report`);
   }
   if (report.errors.length) {
     lines.push('');

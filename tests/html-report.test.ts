@@ -41,7 +41,7 @@ const report: ConformanceReport = {
   verdict: 'failed',
   counts: {
     total: 4,
-    byStatus: { passed: 2, failed: 1, observed: 1, skipped: 0, 'not-exercised': 0 },
+    byStatus: { passed: 2, failed: 1, warning: 0, observed: 1, skipped: 0, 'not-exercised': 0 },
     byLevel: {} as never,
   },
   http: { requests: 10, throttled: 0, retriedAfter429: 0, transportErrors: 0 },

@@ -12,6 +12,11 @@ export interface FailureDetails {
   counterexample?: unknown;
   seed?: number;
   path?: string;
+  /**
+   * The check rests on our reading (this ID, listed with the rule in the catalog), not on what the
+   * document settles: when it does not hold the rule gets `warning`, not `failed`.
+   */
+  reading?: string;
 }
 
 /** A rule the target broke: the one typed failure every check throws. */

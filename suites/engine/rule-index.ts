@@ -19,3 +19,10 @@ export function assertKnownRules(ids: readonly string[], where: string): void {
 export function ruleSelected(id: string, globs: readonly string[]): boolean {
   return globs.length === 0 || globs.some((g) => picomatch.isMatch(id, g) || id === g);
 }
+
+/** The sentence of a reading the catalog lists with a rule, or undefined when it lists none by that ID. */
+export function readingText(ruleId: string, readingId: string): string | undefined {
+  return ruleIndex()
+    .get(ruleId)
+    ?.readings?.find((r) => r.id === readingId)?.reading;
+}

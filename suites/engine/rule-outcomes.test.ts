@@ -84,3 +84,82 @@ describe('a rule is passed only on checks that held and ran to their end', () =>
     expect(report.verdict).toBe('failed');
   });
 });
+
+describe('a check that rests on our reading gives a warning, never a failure (unless --strict)', () => {
+  const S = 'notification/categories/subject-alphanumeric';
+  const subject = loadRules(['notification']).find((r) => r.id === S)!;
+  const nfacts = { services: ['notification' as const], interrupted: false, reportFile: 'r.json' };
+  const nctx = () => {
+    const meta: RuleTestMeta = { rules: [S], outcomes: {}, service: 'notification', budget: 1, readOnly: true };
+    const t = new RuleContext({} as never, 'notification', meta, 's', { task: { name: 'x' } } as never);
+    return { t, meta };
+  };
+  const nrecord = (outcomes: Record<string, RuleOutcome>): TestRecord => ({
+    ...record(outcomes),
+    service: 'notification',
+  });
+  const full = {
+    toolVersion: '0',
+    target: 'http://127.0.0.1:1',
+    embedded: true,
+    startedAt: new Date(0).toISOString(),
+    finishedAt: new Date(1).toISOString(),
+    seed: 1,
+    options: {},
+    errors: [],
+  };
+
+  it('records a warning with the reading, and the test goes on', () => {
+    const { t, meta } = nctx();
+    t.verify(S, true, ok);
+    expect(t.reading('subject-space', S, false, ok)).toBe(false);
+    t.verify(S, true, ok);
+    expect(() => t.finish()).not.toThrow();
+    expect(meta.outcomes[S]).toMatchObject({ status: 'warning', warning: { reading: 'subject-space' } });
+    expect(meta.outcomes[S].warning?.text).toMatch(/Alphanumeric only/);
+    const judged = judgeRule(subject, [nrecord(meta.outcomes)], nfacts);
+    expect(judged.status).toBe('warning');
+    expect(judged.warning).toMatchObject({ reading: 'subject-space', expected: 'e', received: 'r', test: 'x' });
+    const report = buildReport([subject], [nrecord(meta.outcomes)], { ...nfacts, ...full });
+    expect(report.verdict).toBe('passed');
+    expect(report.counts.byStatus.warning).toBe(1);
+  });
+
+  it('--strict turns the warning into a failure', () => {
+    const { t, meta } = nctx();
+    t.reading('subject-space', S, false, ok);
+    const report = buildReport([subject], [nrecord(meta.outcomes)], { ...nfacts, ...full, strict: true });
+    expect(report.rules[0].status).toBe('failed');
+    expect(report.rules[0].failure?.title).toMatch(/subject-space.*--strict/);
+    expect(report.verdict).toBe('failed');
+  });
+
+  it('a failed document check wins over a failed reading, in either order', () => {
+    for (const order of [0, 1]) {
+      const { t, meta } = nctx();
+      if (order) t.verify(S, false, ok);
+      t.reading('subject-space', S, false, ok);
+      if (!order) t.verify(S, false, ok);
+      expect(meta.outcomes[S].status).toBe('failed');
+      expect(judgeRule(subject, [nrecord(meta.outcomes)], nfacts).status).toBe('failed');
+    }
+  });
+
+  it('a reading the catalog does not list for the rule is a suite defect', () => {
+    const { t } = nctx();
+    expect(() => t.reading('no-such-reading', S, false, ok)).toThrow(/suite defect/);
+  });
+
+  it('a hard check with a reading records the warning and ends the test without a failure', () => {
+    const { t, meta } = nctx();
+    let thrown: unknown;
+    try {
+      t.check(S, false, { ...ok, reading: 'subject-space' });
+    } catch (e) {
+      thrown = e;
+    }
+    expect(thrown).toBeInstanceOf(Error);
+    expect((thrown as { ruleId?: string }).ruleId).toBeUndefined();
+    expect(meta.outcomes[S].status).toBe('warning');
+  });
+});

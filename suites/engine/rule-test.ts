@@ -7,12 +7,15 @@ import { ConformanceFailure, isConformanceFailure, type FailureDetails } from '.
 import { ReadOnlyRefusal, TransportError, type Exchange, type HttpRequest, type HttpResponse } from './http-client.ts';
 import type { TrackedResource } from './ledger.ts';
 import { redactText, redactValue } from './redact.ts';
-import { assertKnownRules, ruleSelected } from './rule-index.ts';
+import { assertKnownRules, readingText, ruleSelected } from './rule-index.ts';
 import { session, type Session } from './session.ts';
 import type { PrincipalName } from './token-provider.ts';
 import { TokenError } from './token-provider.ts';
 
-export type OutcomeStatus = 'passed' | 'failed' | 'observed' | 'skipped' | 'not-exercised';
+export type OutcomeStatus = 'passed' | 'failed' | 'warning' | 'observed' | 'skipped' | 'not-exercised';
+
+/** Whether a check rests on what a document's sentence settles or on our reading of a silent or ambiguous one. */
+export type CheckBasis = 'document' | 'reading';
 
 /** What one test found about one rule; carried to the reporters in the test's metadata. */
 export interface RuleOutcome {
@@ -34,6 +37,18 @@ export interface RuleOutcome {
     counterexample?: unknown;
     seed?: number;
     path?: string;
+    curl?: string;
+    exchange?: Exchange;
+  };
+  /** For `warning`: a reading check that did not hold (it never fails the run unless `--strict`). */
+  warning?: {
+    /** The reading's ID, listed with the rule in the catalog. */
+    reading: string;
+    /** Our reading, in one sentence (from the catalog). */
+    text: string;
+    title: string;
+    expected: string;
+    received: string;
     curl?: string;
     exchange?: Exchange;
   };
@@ -69,6 +84,9 @@ export interface PropertyOptions {
 }
 
 class SkipTest extends Error {}
+
+/** A hard reading check that did not hold: the test ends there without failing its rules. */
+class ReadingStop extends Error {}
 
 /** A mistake in a suite (a check of an undeclared rule): reported as a run error, never as the target's failure. */
 export class SuiteDefect extends Error {
@@ -128,11 +146,18 @@ export class RuleContext {
     const prev = this.meta.outcomes[ruleId];
     if (outcome.status === 'passed') outcome = { ...outcome, checks: (prev?.checks ?? 0) + 1 };
     // A part left unexercised keeps the rule from passing; further checks that hold only count.
-    if (prev?.partial && outcome.status !== 'failed' && outcome.status !== 'observed') {
+    if (prev?.partial && outcome.status !== 'failed' && outcome.status !== 'observed' && outcome.status !== 'warning') {
       if (outcome.status === 'passed') prev.checks = outcome.checks;
       return;
     }
-    const rank: Record<OutcomeStatus, number> = { failed: 4, observed: 3, passed: 2, skipped: 1, 'not-exercised': 0 };
+    const rank: Record<OutcomeStatus, number> = {
+      failed: 5,
+      warning: 4,
+      observed: 3,
+      passed: 2,
+      skipped: 1,
+      'not-exercised': 0,
+    };
     if (!prev || rank[outcome.status] >= rank[prev.status]) this.meta.outcomes[ruleId] = outcome;
   }
 
@@ -140,9 +165,17 @@ export class RuleContext {
     return new ConformanceFailure(ruleId, { exchange: this.lastExchange, ...d });
   }
 
-  /** Asserts a rule; a false condition ends the test with a ConformanceFailure. */
+  /**
+   * Asserts a rule; a false condition ends the test with a ConformanceFailure. With `d.reading`
+   * (the ID of a reading the catalog lists with the rule) the check rests on our reading: a false
+   * condition records a warning and ends the test without failing it.
+   */
   check(ruleId: string, ok: boolean, d: FailureDetails): void {
     if (ok) return this.record(ruleId, { status: 'passed' });
+    if (d.reading !== undefined) {
+      this.recordWarning(ruleId, d.reading, d);
+      throw new ReadingStop(`${ruleId}: reading ${d.reading} did not hold`);
+    }
     const f = this.failure(ruleId, d);
     this.recordFailure(f);
     throw f;
@@ -154,10 +187,45 @@ export class RuleContext {
       this.record(ruleId, { status: 'passed' });
       return true;
     }
+    if (d.reading !== undefined) {
+      this.recordWarning(ruleId, d.reading, d);
+      return false;
+    }
     const f = this.failure(ruleId, d);
     this.recordFailure(f);
     this.softFailures.push(f);
     return false;
+  }
+
+  /**
+   * A check that rests on our reading of a silent, ambiguous or contradictory sentence (the reading
+   * `readingId` listed with the rule in the catalog): when it does not hold the rule gets `warning`
+   * (a failure only with `--strict`) and the test goes on. Same arguments as verify(), one more in front.
+   */
+  reading(readingId: string, ruleId: string, ok: boolean, d: FailureDetails): boolean {
+    return this.verify(ruleId, ok, { ...d, reading: readingId });
+  }
+
+  private recordWarning(ruleId: string, readingId: string, d: FailureDetails): void {
+    const text = readingText(ruleId, readingId);
+    if (text === undefined) {
+      throw new SuiteDefect(
+        `suite defect: test "${this.vitest.task.name}" names reading ${readingId} that the catalog does not list for ${ruleId}`,
+      );
+    }
+    const exchange = d.exchange ?? this.lastExchange;
+    this.record(ruleId, {
+      status: 'warning',
+      warning: {
+        reading: readingId,
+        text,
+        title: redactText(d.title),
+        expected: redactText(d.expected),
+        received: redactText(d.received),
+        curl: exchange?.curl,
+        exchange: exchange ? redactValue(exchange) : undefined,
+      },
+    });
   }
 
   /** Whether this test declares a rule (helpers shared by tests check only what the test declares). */
@@ -180,7 +248,7 @@ export class RuleContext {
       throw new SuiteDefect(`suite defect: test "${this.vitest.task.name}" checks ${ruleId} but does not declare it`);
     }
     const prev = this.meta.outcomes[ruleId];
-    if (prev?.status === 'failed' || prev?.status === 'observed') return;
+    if (prev?.status === 'failed' || prev?.status === 'observed' || prev?.status === 'warning') return;
     const detail = redactText(`not all of the rule was exercised: ${reason}`);
     this.meta.outcomes[ruleId] = { status: 'skipped', detail, partial: true, checks: prev?.checks };
   }
@@ -296,6 +364,18 @@ export class RuleContext {
   }
 }
 
+/** Puts each warning of a test into its Allure result, with the reading and what the deployment did. */
+async function allureWarnings(allureDir: string | undefined, meta: RuleTestMeta): Promise<void> {
+  if (!allureDir) return;
+  for (const [id, o] of Object.entries(meta.outcomes)) {
+    if (o.status !== 'warning' || !o.warning) continue;
+    const w = o.warning;
+    await allure.label('conformance-status', 'warning');
+    const text = `${id} (warning: reading ${w.reading})\nOur reading: ${w.text}\nExpected: ${w.expected}\nReceived: ${w.received}${w.curl ? `\n\nReproduce with:\n${w.curl}` : ''}`;
+    await allure.attachment(`warning ${id}`, text, 'text/plain');
+  }
+}
+
 /** Plain data (JSON-like) is kept as it is; anything else (model commands, class instances) as fast-check prints it. */
 function reportable(value: unknown): unknown {
   const plain = (v: unknown, depth = 0): boolean => {
@@ -392,9 +472,25 @@ export function ruleTest(
         t.finish();
         for (const r of rules)
           meta.outcomes[r] ??= { status: 'not-exercised', detail: 'the test ran no check of this rule' };
+        await allureWarnings(s.context.allureDir, meta);
       } catch (err) {
         if (err instanceof SkipTest) {
           vitest.skip(err.message);
+          return;
+        }
+        if (err instanceof ReadingStop) {
+          // The checks after the reading did not run: what passed before is only part of the test.
+          for (const r of rules) {
+            const o = meta.outcomes[r];
+            if (!o || o.status === 'passed' || o.status === 'not-exercised')
+              meta.outcomes[r] = {
+                status: 'skipped',
+                detail: `the test ended at a reading that did not hold (${err.message})`,
+                checks: o?.checks,
+                partial: true,
+              };
+          }
+          await allureWarnings(s.context.allureDir, meta);
           return;
         }
         if (err instanceof ReadOnlyRefusal) {

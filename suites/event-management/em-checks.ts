@@ -92,6 +92,26 @@ export function expect(
   t.check(R(rule), ok, { title, expected, received: ok ? '' : typeof received === 'function' ? received() : received });
 }
 
+/**
+ * A condition of `rule` that rests on our reading (`readingId`, listed with the rule in the catalog):
+ * when false the rule gets a warning and the test goes on.
+ */
+export function reading(
+  t: RuleContext,
+  readingId: string,
+  rule: string,
+  ok: boolean,
+  title: string,
+  expected: string,
+  received: string | (() => string),
+): boolean {
+  return t.reading(readingId, R(rule), ok, {
+    title,
+    expected,
+    received: ok ? '' : typeof received === 'function' ? received() : received,
+  });
+}
+
 /** A condition of `rule` that lets the test go on when false (it fails at its end). */
 export function verify(
   t: RuleContext,

@@ -180,7 +180,37 @@ export interface JobTrace {
   seen: Array<{ status: number; job: JobView }>;
   final?: JobView;
   last: HttpResponse;
+  /** A create job's results gave `event` as JSON text (decoded in place; see decodeResultEvents). */
+  eventsAsText?: boolean;
 }
+
+/**
+ * The document gives a create job result's `event` as "created event, or the input event on
+ * failure" without saying whether it is an object or its JSON text: text that parses to an object
+ * is replaced by the object, so every check reads the event the same way. Returns whether any was text.
+ */
+export function decodeResultEvents(job: unknown): boolean {
+  const items = (job as { details?: { resultDescription?: unknown } } | undefined)?.details?.resultDescription;
+  if (!Array.isArray(items)) return false;
+  let text = decodedFromText.has(items);
+  for (const item of items as Array<Record<string, unknown>>) {
+    if (!item || typeof item !== 'object' || typeof item.event !== 'string') continue;
+    try {
+      const parsed: unknown = JSON.parse(item.event);
+      if (parsed && typeof parsed === 'object' && !Array.isArray(parsed)) {
+        item.event = parsed;
+        text = true;
+      }
+    } catch {
+      // Not JSON text: left as it is, for the checks to judge.
+    }
+  }
+  if (text) decodedFromText.add(items);
+  return text;
+}
+
+/** Result lists whose events were decoded from JSON text (a second decoding still says so). */
+const decodedFromText = new WeakSet<object>();
 
 /** Polls a job's status until it is final or the deadline passes. */
 export async function pollJob(
@@ -199,6 +229,7 @@ export async function pollJob(
     const job = body(res) as JobView;
     trace.seen.push({ status: res.status, job });
     if (res.status === 200 && (FINAL_STATES as readonly unknown[]).includes(job.state)) {
+      if (kind === 'create' && decodeResultEvents(job)) trace.eventsAsText = true;
       trace.final = job;
       return trace;
     }

@@ -15,13 +15,14 @@ import {
   fixtures,
   iso,
   pollJob,
+  decodeResultEvents,
   send,
   seen,
   senderOf,
   timestamps,
   type JobTrace,
 } from './em-client.ts';
-import { accepted, expect, rejected, verify } from './em-checks.ts';
+import { accepted, expect, reading, rejected, verify } from './em-checks.ts';
 import {
   createEventsInBulk,
   createType,
@@ -196,6 +197,17 @@ async function observeJob(r: JobsReal, job: JobEntry, res: HttpResponse): Promis
     );
     return;
   }
+  const raw = JSON.stringify(j.details)?.slice(0, 300) ?? '';
+  const asText = decodeResultEvents(j);
+  reading(
+    t,
+    'result-event-object',
+    'jobs/create-details',
+    !asText,
+    'a create job result gives event as JSON text',
+    'event as a JSON object',
+    raw,
+  );
   noteCreateJobResults(t, j.details);
   const items = j.details?.resultDescription;
   const valid = job.valid ?? [];
@@ -522,11 +534,21 @@ emTest(
         `remaining n: ${[...Array(8).keys()].filter((n) => !gone.has(n)).join(', ')}`,
         () => `remaining: ${res.value.map((id) => ids.indexOf(id)).join(', ')}`,
       );
+      const description = String(trace.final?.details?.resultDescription).trim();
       expect(
         t,
         'jobs/delete-details',
-        String(trace.final?.details?.resultDescription).trim() === String(deleted.length),
-        'resultDescription does not count the deleted events',
+        new RegExp(`(^|\\D)${deleted.length}(\\D|$)`).test(description),
+        'resultDescription does not give the number of deleted events',
+        `a text giving the number ${deleted.length}`,
+        JSON.stringify(trace.final?.details),
+      );
+      reading(
+        t,
+        'result-description-count',
+        'jobs/delete-details',
+        description === String(deleted.length),
+        'resultDescription is not the bare count of the deleted events',
         String(deleted.length),
         JSON.stringify(trace.final?.details),
       );

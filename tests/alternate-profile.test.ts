@@ -1,0 +1,58 @@
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { loadRules } from '../contracts/catalog.ts';
+import type { ConformanceReport } from '../reporters/conformance-report.ts';
+import { reportSchemaErrors } from '../reporters/report-schema.ts';
+import { runCli } from './run-cli.ts';
+
+const dir = mkdtempSync(join(tmpdir(), 'conformance-alternate-'));
+
+// A second conformant deployment: the reference taking the other side of every reading of ours.
+// The readings cannot fail it; they show as warnings, and --strict fails them.
+describe('the whole suite against the alternate profile of the reference', () => {
+  it('exits 0 with no failed rule and a warning for every reading it takes the other side of', async () => {
+    const reportDir = join(dir, 'all');
+    const res = await runCli(
+      ['run', '--profile', 'alternate', '--report-dir', reportDir, '--seed', '7', '--timeout', '30000'],
+      {
+        timeoutMs: 900_000,
+      },
+    );
+    const report = JSON.parse(readFileSync(join(reportDir, 'conformance-report.json'), 'utf8')) as ConformanceReport;
+    const failed = report.rules.filter((r) => r.status === 'failed');
+    expect(failed.map((r) => `${r.id}: ${r.failure?.title}: ${r.failure?.received}`)).toEqual([]);
+    expect(report.errors).toEqual([]);
+    expect(res.code).toBe(0);
+    expect(reportSchemaErrors(report)).toEqual([]);
+    const warned = report.rules.filter((r) => r.status === 'warning');
+    const withReadings = loadRules().filter((r) => r.readings?.length);
+    expect(warned.map((r) => r.id).sort()).toEqual(withReadings.map((r) => r.id).sort());
+    for (const r of warned) expect(r.warning?.text).toBeTruthy();
+    expect(res.stdout).toContain('Warnings (our reading');
+    expect(readFileSync(join(reportDir, 'junit.xml'), 'utf8')).toContain('warning: reading');
+  }, 960_000);
+
+  it('--strict fails the readings', async () => {
+    const reportDir = join(dir, 'strict');
+    const res = await runCli(
+      [
+        'run',
+        '--profile',
+        'alternate',
+        '--strict',
+        '--service',
+        'event-management',
+        '--rule',
+        'event-management/jobs/delete-details',
+        '--report-dir',
+        reportDir,
+      ],
+      { timeoutMs: 300_000 },
+    );
+    const report = JSON.parse(readFileSync(join(reportDir, 'conformance-report.json'), 'utf8')) as ConformanceReport;
+    expect(report.rules.find((r) => r.id === 'event-management/jobs/delete-details')?.status).toBe('failed');
+    expect(res.code).toBe(1);
+  }, 320_000);
+});
