@@ -33,12 +33,20 @@ export interface RunFacts {
   seed: number;
   options: Record<string, unknown>;
   interrupted: boolean;
+  /** Why the run stopped before its end (it is then `interrupted` too). */
+  stopped?: RunStop;
   http?: { requests: number; throttled: number; retriedAfter429: number; transportErrors: number };
-  cleanup?: { created: number; deleted: number; outstanding: unknown[] };
+  cleanup?: { created: number; deleted: number; outstanding: unknown[]; sweep?: string };
   errors: string[];
   services: readonly ServiceName[];
   /** Where the report is written, for the replay commands it carries. */
   reportFile: string;
+}
+
+/** A run that stopped early: `--max-time` reached, or the target stopped answering. */
+export interface RunStop {
+  reason: 'timed-out' | 'target-unresponsive';
+  detail: string;
 }
 
 export interface ConformanceReport {
@@ -52,6 +60,7 @@ export interface ConformanceReport {
   seed: number;
   options: Record<string, unknown>;
   interrupted: boolean;
+  stopped?: RunStop;
   verdict: 'passed' | 'failed';
   counts: { total: number; byStatus: Record<RuleStatus, number>; byLevel: Record<Level, Record<RuleStatus, number>> };
   http: RunFacts['http'];
@@ -108,7 +117,7 @@ export function gatingFailures(rules: readonly RuleResult[]): RuleResult[] {
 export function judgeRule(
   rule: Rule,
   tests: TestRecord[],
-  facts: Pick<RunFacts, 'services' | 'interrupted' | 'reportFile'>,
+  facts: Pick<RunFacts, 'services' | 'interrupted' | 'reportFile' | 'stopped'>,
 ): RuleResult {
   const service = rule.id.split('/')[0] as ServiceName;
   const base = {
@@ -167,9 +176,11 @@ export function judgeRule(
   return {
     ...base,
     status: 'not-exercised',
-    reason: facts.interrupted
-      ? 'the run was interrupted before its tests ran'
-      : (why ?? 'its tests ended before checking it'),
+    reason: facts.stopped
+      ? `${facts.stopped.detail} before its tests ran`
+      : facts.interrupted
+        ? 'the run was interrupted before its tests ran'
+        : (why ?? 'its tests ended before checking it'),
     tests: names,
   };
 }
@@ -198,6 +209,7 @@ export function buildReport(rules: Rule[], tests: TestRecord[], facts: RunFacts)
     seed: facts.seed,
     options: facts.options,
     interrupted: facts.interrupted,
+    ...(facts.stopped ? { stopped: facts.stopped } : {}),
     verdict: gateFailures.length || errors.length || facts.interrupted ? 'failed' : 'passed',
     counts: countRules(results),
     http: facts.http,

@@ -344,6 +344,12 @@ export function ruleTest(
         vitest.skip();
         return;
       }
+      if (s.http.unresponsiveSince !== undefined) {
+        const reason = unresponsiveReason(s);
+        for (const r of rules) meta.outcomes[r] = { status: 'not-exercised', detail: reason };
+        vitest.skip(reason);
+        return;
+      }
       const scope = `t${++scopeCounter}`;
       const t = new RuleContext(s, service, meta, scope, vitest);
       if (s.context.allureDir) {
@@ -370,6 +376,14 @@ export function ruleTest(
           vitest.skip(err.message);
           return;
         }
+        if (err instanceof TransportError && err.code === 'UNRESPONSIVE') {
+          // A request was not sent: the rules this test had not failed were not judged.
+          const reason = unresponsiveReason(s);
+          for (const r of rules)
+            if (meta.outcomes[r]?.status !== 'failed') meta.outcomes[r] = { status: 'not-exercised', detail: reason };
+          vitest.skip(reason);
+          return;
+        }
         if (!isConformanceFailure(err) && !(err instanceof SuiteDefect)) t.attributeError(err);
         if (s.context.allureDir) {
           for (const [id, o] of Object.entries(meta.outcomes)) {
@@ -385,6 +399,11 @@ export function ruleTest(
       }
     },
   );
+}
+
+/** Why a test was not run (or not finished): the target stopped answering. */
+function unresponsiveReason(s: Session): string {
+  return `target unresponsive since ${new Date(s.http.unresponsiveSince ?? Date.now()).toISOString()}`;
 }
 
 /** Deletes what a file's `beforeAll` created, after the file's tests. */

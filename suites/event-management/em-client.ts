@@ -15,6 +15,8 @@ export const VISIBILITY_DEADLINE_MS = 2_000;
 export const JOB_DEADLINE_MS = 15_000;
 export const FINAL_STATES = ['FINISHED', 'FINISHED_WITH_ERROR'] as const;
 export const JOB_STATES = ['ACCEPTED', 'IN_PROGRESS', 'FINISHED', 'FINISHED_WITH_ERROR'] as const;
+/** The documented states a job passes through: polling goes on only while a job shows one of them. */
+export const NON_FINAL_STATES = ['ACCEPTED', 'IN_PROGRESS'] as const;
 export const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 export const DAY_MS = 86_400_000;
 
@@ -179,10 +181,15 @@ export interface JobView {
 export interface JobTrace {
   seen: Array<{ status: number; job: JobView }>;
   final?: JobView;
+  /** The job as last read when it showed a state outside the documented four (polling ends there). */
+  undocumented?: JobView;
   last: HttpResponse;
 }
 
-/** Polls a job's status until it is final or the deadline passes. */
+/**
+ * Polls a job's status until it is final or the deadline passes. A state outside the documented
+ * ones ends the wait at once: nothing says it will ever change (the state rules judge it).
+ */
 export async function pollJob(
   sendFn: Sender,
   kind: 'create' | 'delete',
@@ -200,6 +207,10 @@ export async function pollJob(
     trace.seen.push({ status: res.status, job });
     if (res.status === 200 && (FINAL_STATES as readonly unknown[]).includes(job.state)) {
       trace.final = job;
+      return trace;
+    }
+    if (res.status === 200 && !(NON_FINAL_STATES as readonly unknown[]).includes(job.state)) {
+      trace.undocumented = job;
       return trace;
     }
     // A job not found yet may be a job not visible yet (for a while); anything else ends the wait.

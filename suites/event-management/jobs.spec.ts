@@ -47,6 +47,10 @@ async function runCreateJob(t: RuleContext, events: unknown[]): Promise<JobTrace
   else if (res.status !== 202) t.skip(`a create job was refused (${seen(res, 160)}); judged by jobs/create-job-202`);
   const trace = await pollJob(senderOf(t), 'create', String(body(res).id));
   noteCreateJobResults(t, trace.final?.details);
+  if (trace.undocumented)
+    t.skip(
+      `the create job showed state ${JSON.stringify(trace.undocumented.state)}, outside the documented; judged by jobs/initial-state-accepted`,
+    );
   if (!trace.final)
     t.skip(`the create job did not reach a final state (${seen(trace.last, 160)}); judged by jobs/transitions`);
   return trace;
@@ -59,6 +63,10 @@ async function runDeleteJob(t: RuleContext, f: Record<string, unknown>): Promise
     accepted(t, 'jobs/delete-job-202', res, `a delete job for ${filter(f)}`, [202]);
   else if (res.status !== 202) t.skip(`a delete job was refused (${seen(res, 160)}); judged by jobs/delete-job-202`);
   const trace = await pollJob(senderOf(t), 'delete', String(body(res).id));
+  if (trace.undocumented)
+    t.skip(
+      `the delete job showed state ${JSON.stringify(trace.undocumented.state)}, outside the documented; judged by jobs/initial-state-accepted`,
+    );
   if (!trace.final)
     t.skip(`the delete job did not reach a final state (${seen(trace.last, 160)}); judged by jobs/transitions`);
   return trace;
