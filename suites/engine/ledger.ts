@@ -116,6 +116,11 @@ export class ResourceLedger {
         }
         if (scope === undefined) {
           const error = redactText((err as Error).message);
+          // One line per resource: the final pass runs after every file and may meet it again.
+          const known = this.stats.cleanupFailures.findIndex(
+            (f) => f.service === e.service && f.kind === e.kind && f.id === e.id,
+          );
+          if (known >= 0) this.stats.cleanupFailures.splice(known, 1);
           this.stats.cleanupFailures.push({ service: e.service, kind: e.kind, id: e.id, error });
           this.log('cleanup-failed', e, { error });
         }
@@ -127,8 +132,10 @@ export class ResourceLedger {
 
   /** Resources not yet deleted. */
   outstanding(): Array<Pick<TrackedResource, 'service' | 'kind' | 'id' | 'label'>> {
+    const seen = new Set<string>();
     return this.entries
       .filter((e) => !e.released)
+      .filter((e) => !seen.has(`${e.service} ${e.kind} ${e.id}`) && !!seen.add(`${e.service} ${e.kind} ${e.id}`))
       .map(({ service, kind, id, label }) => ({ service, kind, id, label }));
   }
 }

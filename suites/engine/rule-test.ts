@@ -63,6 +63,14 @@ export interface PropertyOptions {
 
 class SkipTest extends Error {}
 
+/**
+ * An error of the suite's own code (reading a field of a malformed answer without checking its
+ * shape, say): a defect to fix in the suite, reported as a run error, never as the target's failure.
+ */
+function isCodeError(err: unknown): err is Error {
+  return err instanceof TypeError || err instanceof ReferenceError || err instanceof RangeError;
+}
+
 /** A mistake in a suite (a check of an undeclared rule): reported as a run error, never as the target's failure. */
 export class SuiteDefect extends Error {
   override name = 'SuiteDefect';
@@ -196,6 +204,7 @@ export class RuleContext {
     if (!result.failed) return;
     const cause = result.errorInstance;
     if (cause instanceof ReadOnlyRefusal) throw cause;
+    if (isCodeError(cause)) throw cause;
     const base = isConformanceFailure(cause)
       ? cause
       : this.failure(opts.rule, {
@@ -383,6 +392,10 @@ export function ruleTest(
             if (meta.outcomes[r]?.status !== 'failed') meta.outcomes[r] = { status: 'not-exercised', detail: reason };
           vitest.skip(reason);
           return;
+        }
+        if (isCodeError(err)) {
+          const at = /suites\/[^\s)]+/.exec(err.stack?.split('\n').find((l) => l.includes('/suites/')) ?? '')?.[0];
+          throw new SuiteDefect(`suite error: ${err.name}: ${err.message}${at ? ` (at ${at})` : ''}`);
         }
         if (!isConformanceFailure(err) && !(err instanceof SuiteDefect)) t.attributeError(err);
         if (s.context.allureDir) {

@@ -212,7 +212,7 @@ async function observeJob(r: JobsReal, job: JobEntry, res: HttpResponse): Promis
     ok,
     'the create job results do not match the input',
     `one item per event in input order: ${valid.map((v) => (v ? '201 with the event' : 'an error with the input event')).join(', ')}`,
-    JSON.stringify(items).slice(0, 300),
+    String(JSON.stringify(items)).slice(0, 300),
   );
   for (const it of (items as any[]).filter((x) => String(x?.resultCode) === '201')) {
     const got = await eventually(
@@ -359,16 +359,20 @@ emTest(
       seen(res, 160),
     );
     const trace = await pollJob(senderOf(t), 'create', String(body(res).id));
+    if (trace.undocumented)
+      t.skip(
+        `the create job showed state ${JSON.stringify(trace.undocumented.state)}, outside the documented; judged by jobs/initial-state-accepted`,
+      );
     const items = trace.final?.details?.resultDescription;
     expect(
       t,
       'jobs/create-details',
       Array.isArray(items) &&
         items.length === 50 &&
-        items.every((it: any, i: number) => String(it.resultCode) === '201' && it.event?.n === i),
+        items.every((it: any, i: number) => String(it?.resultCode) === '201' && it?.event?.n === i),
       'the 50 events are not all reported created in input order',
       '50 items with resultCode "201"',
-      JSON.stringify(trace.final ?? trace.last.json).slice(0, 300),
+      (JSON.stringify(trace.final ?? trace.last.json) ?? trace.last.text).slice(0, 300),
     );
   },
   { budget: 20 },

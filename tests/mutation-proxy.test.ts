@@ -1,0 +1,58 @@
+import { describe, expect, it } from 'vitest';
+import { MUTATIONS, mutate, type ProxiedAnswer } from './mutation-proxy.ts';
+import { mutationRun } from './mutation-run.ts';
+
+const answer = (): ProxiedAnswer => ({
+  status: 200,
+  headers: { 'content-type': 'application/json', etag: '"3"' },
+  body: Buffer.from(
+    JSON.stringify({
+      id: 'a',
+      state: 'ACCEPTED',
+      n: 3,
+      _links: { self: { href: 'http://h/x/1' }, next: { href: 'http://h/x/2' } },
+    }),
+  ),
+});
+
+describe('the mutation proxy', () => {
+  it('spoils an answer in each of its ways', () => {
+    let i = 0;
+    const rnd = () => [0.3, 0.7, 0.1, 0.9][i++ % 4];
+    for (const m of MUTATIONS) {
+      const before = answer();
+      const after = mutate(m, before, rnd);
+      expect(
+        after.status !== before.status ||
+          after.body.toString() !== before.body.toString() ||
+          JSON.stringify(after.headers) !== JSON.stringify(before.headers),
+        m,
+      ).toBe(true);
+    }
+    const linked = JSON.parse(mutate('link-self-referential', answer(), rnd).body.toString()) as {
+      _links: Record<string, { href: string }>;
+    };
+    expect(linked._links.next.href).toBe(linked._links.self.href);
+  });
+});
+
+// A slice of the seeds (`npm run bench:bounded` runs 30 and more): each run ends within its
+// budget with a schema-valid report, every spoiled answer surfaces as the target's failed
+// rule, and the suite's own code meets no error (TypeError, unhandled rejection).
+describe('runs against answers spoiled by the mutation proxy', () => {
+  for (const [service, seed] of [
+    ['technical-token-manager', 11],
+    ['notification', 12],
+    ['event-management', 13],
+  ] as const) {
+    it(`${service}, seed ${seed}`, async () => {
+      const r = await mutationRun({ service, seed, share: 0.15, budgetMs: 150_000, args: ['--runs', '5'] });
+      expect(r.overBudget, r.output).toBe(false);
+      expect(r.code, r.output).toBe(1);
+      expect(r.schemaErrors).toEqual([]);
+      expect(r.suiteErrors).toEqual([]);
+      expect(Object.entries(r.mutations).filter(([k]) => k !== 'untouched').length).toBeGreaterThan(0);
+      expect(r.failedRules).toBeGreaterThan(0);
+    }, 160_000);
+  }
+});
