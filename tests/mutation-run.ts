@@ -1,11 +1,11 @@
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { referenceRunConfig } from '../cli/reference-config.ts';
 import { startReference } from '../fixtures/reference/server.ts';
 import type { ConformanceReport } from '../reporters/conformance-report.ts';
 import { reportSchemaErrors } from '../reporters/report-schema.ts';
 import { startMutationProxy, type MutationProxyOptions } from './mutation-proxy.ts';
+import { tempDir } from './temp-dir.ts';
 import { runCli } from './run-cli.ts';
 
 export interface MutationRunOptions {
@@ -57,7 +57,7 @@ export function suiteErrorsOf(report: ConformanceReport): string[] {
  * it ended within its budget, wrote a schema-valid report, and met no error of its own code.
  */
 export async function mutationRun(opts: MutationRunOptions): Promise<MutationRunResult> {
-  const dir = mkdtempSync(join(tmpdir(), 'conformance-mutation-'));
+  const dir = tempDir('mutation');
   const ref = await startReference({ port: 0 });
   const proxy = await startMutationProxy({
     upstream: ref.baseUrl,

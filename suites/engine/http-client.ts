@@ -101,7 +101,7 @@ export interface HttpClientOptions extends TransportOptions {
   /**
    * The target counts as unresponsive when its transport failures (timeouts, resets, refused
    * connections) reach this score: each adds 1, each answer takes `HEALTH_RECOVERY` off, so
-   * this many in a row, or failures steadily above one request in five, trip it; a short blip
+   * this many in a row, or failures steadily above one request in six, trip it; a short blip
    * does not. Then further requests fail at once for a while, and the run stops its tests.
    */
   breakAfter?: number;
@@ -121,7 +121,7 @@ export interface HttpStats {
 
 const EXCHANGE_BODY_LIMIT = 8192;
 /** How much of the health score one answer of the target takes off (see `breakAfter`). */
-export const HEALTH_RECOVERY = 0.25;
+export const HEALTH_RECOVERY = 0.2;
 /** How long requests fail at once after the target was found unresponsive. */
 const OPEN_MS = 30_000;
 
