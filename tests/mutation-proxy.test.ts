@@ -56,3 +56,26 @@ describe('runs against answers spoiled by the mutation proxy', () => {
     }, 160_000);
   }
 });
+
+describe('a target whose deletions hang', () => {
+  it('costs the run at most the cleanup budget: the run ends, listing what it could not delete and how to sweep it', async () => {
+    const r = await mutationRun({
+      service: 'notification',
+      seed: 1,
+      hold: (method) => method === 'DELETE',
+      budgetMs: 150_000,
+      args: ['--cleanup-timeout', '3s', '--timeout', '1000', '--runs', '5'],
+    });
+    expect(r.overBudget, r.output).toBe(false);
+    expect(r.code, r.output).toBe(1);
+    expect(r.schemaErrors).toEqual([]);
+    expect(r.suiteErrors).toEqual([]);
+    expect(r.mutations.held).toBeGreaterThan(0);
+    const cleanup = r.report?.cleanup;
+    expect(cleanup?.outstanding.length).toBeGreaterThan(0);
+    expect(cleanup?.sweep).toMatch(
+      /^they carry the prefix cfz[0-9a-z]+; .* npx conformance run --config \S+ --service notification$/,
+    );
+    expect(r.output).toContain('could not be deleted');
+  }, 160_000);
+});

@@ -31,6 +31,8 @@ export interface MutationProxyOptions {
   share?: number;
   /** Added to every request before it is passed on (ms). */
   delayMs?: number;
+  /** Requests never answered (a hanging operation). */
+  hold?: (method: string, path: string) => boolean;
   /** A fixed rewrite of answers instead of (or besides) the random mutations. */
   rewrite?: (method: string, path: string, answer: ProxiedAnswer) => ProxiedAnswer;
 }
@@ -164,6 +166,11 @@ export async function startMutationProxy(opts: MutationProxyOptions): Promise<Mu
   const share = opts.share ?? 0;
   const counts: Record<string, number> = { untouched: 0 };
   const server: Server = createServer((req, res) => {
+    if (opts.hold?.(req.method ?? 'GET', req.url ?? '/')) {
+      counts.held = (counts.held ?? 0) + 1;
+      req.resume();
+      return;
+    }
     const forward = () => {
       const up = httpRequest(
         {

@@ -16,6 +16,7 @@ export interface MutationRunOptions {
   share?: number;
   delayMs?: number;
   rewrite?: MutationProxyOptions['rewrite'];
+  hold?: MutationProxyOptions['hold'];
   /** The run must end within this long (ms), report written. */
   budgetMs: number;
   /** More `conformance run` arguments. */
@@ -65,6 +66,7 @@ export async function mutationRun(opts: MutationRunOptions): Promise<MutationRun
     share: opts.share,
     delayMs: opts.delayMs,
     rewrite: opts.rewrite,
+    hold: opts.hold,
   });
   try {
     const config = join(dir, 'run.json');

@@ -13,7 +13,7 @@ export interface TrackedResource {
 interface Entry extends TrackedResource {
   scope: string;
   released: boolean;
-  /** Its cleanup once outlasted a pass's budget (later passes try it last). */
+  /** Its cleanup once outlasted the budget (later passes try it last). */
   slow?: boolean;
 }
 
@@ -21,11 +21,13 @@ export interface LedgerStats {
   created: number;
   deleted: number;
   cleanupFailures: Array<{ service: string; kind: string; id: string; error: string }>;
-  /** Cleanup passes that ran out of their budget (what they left is retried at the end, then listed). */
-  passesOverBudget: number;
+  /** Time spent on deletions that failed or outlasted the budget (ms); it counts against the budget. */
+  wastedMs: number;
+  /** The budget is spent: no cleanup is tried any more, what is left is outstanding. */
+  gaveUp: boolean;
 }
 
-/** Default of `--cleanup-timeout`: most time one cleanup pass may take. */
+/** Default of `--cleanup-timeout`: the time cleanups that fail or hang may cost a run. */
 export const DEFAULT_CLEANUP_TIMEOUT_MS = 60_000;
 
 /** A cleanup abandoned because the run's cleanup budget was spent. */
@@ -35,14 +37,15 @@ export class CleanupBudgetSpent extends Error {
 
 /**
  * Everything the suites create on the target, recorded with a way to delete it: each test's
- * resources are deleted after it (also when it failed), the rest in a sweep at the end. Each
- * cleanup pass (after a test, after a file) ends within the run's cleanup budget: what it did
- * not delete in time stays outstanding for the next pass, and what the last pass leaves is
- * listed in the report for the leftover sweep; the run goes on.
+ * resources are deleted after it (also when it failed), the rest in a sweep at the end.
+ * Deletions that fail or hang share one budget (`--cleanup-timeout`): no deletion outlasts what
+ * is left of it, and once it is spent no more cleanups are tried, so a target that will not
+ * delete cannot stretch the run; what is left is listed in the report for the leftover sweep,
+ * and the run goes on. Deletions that succeed cost the budget nothing.
  */
 export class ResourceLedger {
   private readonly entries: Entry[] = [];
-  readonly stats: LedgerStats = { created: 0, deleted: 0, cleanupFailures: [], passesOverBudget: 0 };
+  readonly stats: LedgerStats = { created: 0, deleted: 0, cleanupFailures: [], wastedMs: 0, gaveUp: false };
 
   constructor(
     private readonly file?: string,
@@ -78,21 +81,21 @@ export class ResourceLedger {
   }
 
   /**
-   * Deletes what `scope` still holds, newest first (those that outlasted a budget before last),
-   * within the cleanup budget; failures are kept for the final sweep.
+   * Deletes what `scope` still holds, newest first (those that outlasted the budget before last),
+   * within what is left of the cleanup budget; failures are kept for the final sweep.
    */
   async cleanup(scope?: string): Promise<void> {
     const mine = this.entries
       .filter((e) => !e.released && (scope === undefined || e.scope === scope))
       .reverse()
       .sort((a, b) => Number(!!a.slow) - Number(!!b.slow));
-    const deadline = performance.now() + this.budgetMs;
     for (const e of mine) {
-      const left = deadline - performance.now();
+      const left = this.budgetMs - this.stats.wastedMs;
       if (left <= 0) {
-        this.stats.passesOverBudget++;
-        break;
+        this.stats.gaveUp = true;
+        return;
       }
+      const started = performance.now();
       let timer: NodeJS.Timeout | undefined;
       try {
         await Promise.race([
@@ -109,12 +112,9 @@ export class ResourceLedger {
         this.stats.deleted++;
         this.log('deleted', e, { by: 'ledger' });
       } catch (err) {
-        if (err instanceof CleanupBudgetSpent) {
-          e.slow = true;
-          this.stats.passesOverBudget++;
-          break;
-        }
-        if (scope === undefined) {
+        this.stats.wastedMs += performance.now() - started;
+        if (err instanceof CleanupBudgetSpent) e.slow = true;
+        if (scope === undefined || err instanceof CleanupBudgetSpent) {
           const error = redactText((err as Error).message);
           // One line per resource: the final pass runs after every file and may meet it again.
           const known = this.stats.cleanupFailures.findIndex(

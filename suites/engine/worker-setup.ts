@@ -65,7 +65,7 @@ afterAll(async () => {
         deleted: s.ledger.stats.deleted,
         outstanding: s.ledger.outstanding(),
         failures: s.ledger.stats.cleanupFailures,
-        passesOverBudget: s.ledger.stats.passesOverBudget,
+        budgetSpent: s.ledger.stats.gaveUp,
         leftoversSwept: swept ? await swept : 0,
       },
     }),
