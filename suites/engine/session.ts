@@ -13,6 +13,8 @@ export interface Session {
   http: HttpClient;
   tokens: TokenProvider;
   ledger: ResourceLedger;
+  /** The run's leftover sweep (once per run, before the first test; `worker-setup.ts`). */
+  leftoverSweep?: Promise<number>;
 }
 
 let current: Session | undefined;

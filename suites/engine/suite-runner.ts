@@ -99,6 +99,7 @@ export async function runSuites(
   const done = new Map<ServiceName, number>();
   const failedRules = new Set<string>();
   let interrupted = false;
+  let cancel: (() => void) | undefined;
   const collector = {
     onTestModuleCollected(module: any) {
       for (const tc of module.children.allTests()) {
@@ -112,6 +113,8 @@ export async function runSuites(
       tests.push(rec);
       done.set(rec.service, (done.get(rec.service) ?? 0) + 1);
       for (const [id, o] of Object.entries(rec.outcomes)) if (o.status === 'failed') failedRules.add(id);
+      // The target stopped answering (rule-test.ts): the files left are not started at all.
+      if (Object.values(rec.outcomes).some((o) => o.detail?.startsWith('target unresponsive since'))) cancel?.();
       hooks.onProgress?.({
         service: rec.service,
         testsDone: done.get(rec.service) ?? 0,
@@ -137,6 +140,10 @@ export async function runSuites(
   }
   const onAbort = () => {
     interrupted = true;
+    void vitest.cancelCurrentRun('keyboard-input');
+  };
+  cancel = () => {
+    cancel = undefined;
     void vitest.cancelCurrentRun('keyboard-input');
   };
   hooks.signal?.addEventListener('abort', onAbort, { once: true });

@@ -186,6 +186,9 @@ emTest(
       fc.integer({ min: 4, max: 50 }),
       async (size) => {
         const seenIds: string[] = [];
+        const firstSeen = new Map<string, number>();
+        const repeated: string[] = [];
+        // The page count comes from the suite's own dataset, never from the target's answers.
         const pages = Math.ceil(DATASET_SIZE / size);
         for (let p = 0; p < pages; p++) {
           const res = await getEvents(t, { filter: filter({ typeId: d.typeId }), size, page: p });
@@ -202,6 +205,11 @@ emTest(
             `size ${size}, number ${p}, totalElements ${DATASET_SIZE}, totalPages ${pages}`,
             JSON.stringify(pg),
           );
+          for (const id of idsOf(res)) {
+            const first = firstSeen.get(id);
+            if (first !== undefined && repeated.length < 5) repeated.push(`${id} on pages ${first} and ${p}`);
+            else firstSeen.set(id, p);
+          }
           seenIds.push(...idsOf(res));
         }
         expect(
@@ -210,7 +218,7 @@ emTest(
           new Set(seenIds).size === seenIds.length && seenIds.length === DATASET_SIZE,
           `pages of size ${size} overlap or miss events`,
           `${DATASET_SIZE} distinct events`,
-          `${seenIds.length} events, ${new Set(seenIds).size} distinct`,
+          `${seenIds.length} events, ${new Set(seenIds).size} distinct${repeated.length ? `; repeated: ${repeated.join(', ')}` : ''}`,
         );
         expect(
           t,
