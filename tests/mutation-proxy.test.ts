@@ -79,3 +79,40 @@ describe('a target whose deletions hang', () => {
     expect(r.output).toContain('could not be deleted');
   }, 160_000);
 });
+
+describe('target health', () => {
+  it('a short blip (seven requests reset in a row) does not make the target count as unresponsive', async () => {
+    const r = await mutationRun({
+      service: 'technical-token-manager',
+      seed: 1,
+      reset: (n) => n >= 40 && n < 47,
+      budgetMs: 120_000,
+      args: ['--concurrency', '1'],
+    });
+    expect(r.overBudget, r.output).toBe(false);
+    expect(r.mutations.reset).toBe(7);
+    expect(r.schemaErrors).toEqual([]);
+    expect(r.report?.stopped).toBeUndefined();
+    expect(r.report?.rules.filter((x) => x.reason?.includes('unresponsive'))).toEqual([]);
+    expect(r.report?.counts.byStatus.passed).toBeGreaterThan(30);
+  }, 130_000);
+
+  it('a target that stops answering: the tests left are not run, their rules say since when, exit 1 with the report', async () => {
+    const r = await mutationRun({
+      service: 'technical-token-manager',
+      seed: 1,
+      reset: (n) => n >= 40,
+      budgetMs: 120_000,
+      args: ['--concurrency', '1'],
+    });
+    expect(r.overBudget, r.output).toBe(false);
+    expect(r.code).toBe(1);
+    expect(r.schemaErrors).toEqual([]);
+    expect(r.report?.stopped?.reason).toBe('target-unresponsive');
+    expect(r.report?.stopped?.detail).toMatch(/^target unresponsive since \d{4}-\d\d-\d\dT/);
+    const notRun = r.report?.rules.filter((x) => x.reason?.startsWith('target unresponsive since')) ?? [];
+    expect(notRun.length).toBeGreaterThan(10);
+    expect(notRun.every((x) => x.status === 'not-exercised')).toBe(true);
+    expect(r.output).toContain('stopped early: target unresponsive since');
+  }, 130_000);
+});

@@ -33,6 +33,8 @@ export interface MutationProxyOptions {
   delayMs?: number;
   /** Requests never answered (a hanging operation). */
   hold?: (method: string, path: string) => boolean;
+  /** Requests whose connection is reset, by their number (from 1): a network blip. */
+  reset?: (n: number) => boolean;
   /** A fixed rewrite of answers instead of (or besides) the random mutations. */
   rewrite?: (method: string, path: string, answer: ProxiedAnswer) => ProxiedAnswer;
 }
@@ -165,7 +167,13 @@ export async function startMutationProxy(opts: MutationProxyOptions): Promise<Mu
   const rnd = random(opts.seed ?? 1);
   const share = opts.share ?? 0;
   const counts: Record<string, number> = { untouched: 0 };
+  let n = 0;
   const server: Server = createServer((req, res) => {
+    if (opts.reset?.(++n)) {
+      counts.reset = (counts.reset ?? 0) + 1;
+      req.socket.destroy();
+      return;
+    }
     if (opts.hold?.(req.method ?? 'GET', req.url ?? '/')) {
       counts.held = (counts.held ?? 0) + 1;
       req.resume();

@@ -17,6 +17,7 @@ export interface MutationRunOptions {
   delayMs?: number;
   rewrite?: MutationProxyOptions['rewrite'];
   hold?: MutationProxyOptions['hold'];
+  reset?: MutationProxyOptions['reset'];
   /** The run must end within this long (ms), report written. */
   budgetMs: number;
   /** More `conformance run` arguments. */
@@ -67,6 +68,7 @@ export async function mutationRun(opts: MutationRunOptions): Promise<MutationRun
     delayMs: opts.delayMs,
     rewrite: opts.rewrite,
     hold: opts.hold,
+    reset: opts.reset,
   });
   try {
     const config = join(dir, 'run.json');
