@@ -77,6 +77,17 @@ export function body(res: HttpResponse): Record<string, any> {
   return res.json && typeof res.json === 'object' && !Array.isArray(res.json) ? (res.json as Record<string, any>) : {};
 }
 
+/**
+ * The `_embedded[key]` list of an answer: an empty list when it is not an array, and `{}` for an
+ * item that is not an object, so that a malformed answer fails the checks rather than the suite.
+ */
+export function embedded(res: HttpResponse, key: string): Array<Record<string, any>> {
+  const list: unknown = body(res)._embedded?.[key];
+  return Array.isArray(list)
+    ? list.map((x: unknown) => (x && typeof x === 'object' ? (x as Record<string, any>) : {}))
+    : [];
+}
+
 /** `?filter=` value of a JSON filter. */
 export const filter = (f: unknown) => JSON.stringify(f);
 

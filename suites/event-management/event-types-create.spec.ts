@@ -17,6 +17,7 @@ import {
   send,
   seen,
   tag,
+  embedded,
 } from './em-client.ts';
 import { accepted, etagOf, expect, rejected, verify } from './em-checks.ts';
 import { createType, field, postEvent, postType, typeBody, typeId, typeName, type FieldSpec } from './em-resources.ts';
@@ -852,7 +853,7 @@ emTest(
       },
       { tenant: sub },
     );
-    const ids = ((body(list)._embedded?.eventTypes ?? []) as any[]).map((x) => x.id).sort();
+    const ids = (embedded(list, 'eventTypes') as any[]).map((x) => x.id).sort();
     verify(
       t,
       'event-types/sub-tenant-visibility',

@@ -20,6 +20,7 @@ import {
   senderOf,
   timestamps,
   type JobTrace,
+  embedded,
 } from './em-client.ts';
 import { accepted, expect, rejected, verify } from './em-checks.ts';
 import {
@@ -489,7 +490,7 @@ emTest(
         path: '/events',
         query: { filter: filter({ typeId: type.id, timestamp: { after: iso(-86_400_000) } }), size: 100 },
       });
-      return ((body(res)._embedded?.events ?? []) as any[]).map((e) => String(e.id)).sort();
+      return (embedded(res, 'events') as any[]).map((e) => String(e.id)).sort();
     };
     await eventually(present, (p) => p.length === 8);
     const steps: Array<[Record<string, unknown>, number[], string]> = [
@@ -560,9 +561,9 @@ emTest(
         path: '/events',
         query: { history: 'true', size: 100, filter: filter({ typeId: type.id }) },
       });
-    await eventually(all, (r) => (body(r)._embedded?.events ?? []).length === 4);
+    await eventually(all, (r) => embedded(r, 'events').length === 4);
     await runDeleteJob(t, { typeId: type.id, n: 0 });
-    const res = await eventually(all, (r) => (body(r)._embedded?.events ?? []).length === 1);
+    const res = await eventually(all, (r) => embedded(r, 'events').length === 1);
     expect(
       t,
       'jobs/delete-latest-deletes-history',

@@ -2,14 +2,28 @@ import fc from 'fast-check';
 import { responseSchema } from '../engine/checks/index.ts';
 import type { HttpResponse } from '../engine/http-client.ts';
 import type { RuleContext } from '../engine/rule-test.ts';
-import { R, body, emTest, entity, eventually, filter, fixture, fixtures, iso, send, seen, tag } from './em-client.ts';
+import {
+  R,
+  body,
+  emTest,
+  entity,
+  eventually,
+  filter,
+  fixture,
+  fixtures,
+  iso,
+  send,
+  seen,
+  tag,
+  embedded,
+} from './em-client.ts';
 import { expect, rejected, verify } from './em-checks.ts';
 import { DATASET_SIZE, GROUPS, fileDataset, type Dataset } from './em-dataset.ts';
 import { createEventsInBulk, createType, daysAgo, field, marker, postEvent, standardBody } from './em-resources.ts';
 
 const dataset = fileDataset('queries-events');
 
-const eventsOf = (res: HttpResponse) => (body(res)._embedded?.events ?? []) as Array<Record<string, any>>;
+const eventsOf = (res: HttpResponse) => embedded(res, 'events');
 const idsOf = (res: HttpResponse) => eventsOf(res).map((e) => String(e.id));
 
 function getEvents(t: RuleContext, query: Record<string, string | number>) {
