@@ -27,6 +27,11 @@ beforeAll(async () => {
         return;
       }
     }
+    if (req.url === '/throttle-long') {
+      res.writeHead(429, { 'retry-after': '3600', 'content-type': 'application/json' });
+      res.end('{"errors":[]}');
+      return;
+    }
     if (req.url === '/reset') {
       req.socket.destroy();
       return;
@@ -172,6 +177,16 @@ describe('HTTP client', () => {
     const err = (await c.send({ method: 'GET', path: '/ok' }).catch((e) => e)) as TransportError;
     expect(err.code).toBe('UNRESPONSIVE');
     expect(err.message).toContain(`unresponsive since ${new Date(c.unresponsiveSince!).toISOString()}`);
+  });
+
+  it('caps the wait a Retry-After imposes, and how often it is obeyed', async () => {
+    const c = client({ max429Retries: 2, maxRetryAfterMs: 100 });
+    const started = performance.now();
+    const res = await c.send({ method: 'GET', path: '/throttle-long' });
+    // An hour asked for, three times: two capped waits, then the 429 goes to the caller.
+    expect(res.status).toBe(429);
+    expect(c.stats.retriedAfter429).toBe(2);
+    expect(performance.now() - started).toBeLessThan(1500);
   });
 
   it('holds the rate limit', async () => {
