@@ -170,17 +170,19 @@ export function judgeRule(
   }
   const skipped = outcomes.find((x) => x.o.status === 'skipped');
   if (skipped) return { ...base, status: 'skipped', reason: skipped.o.detail, tests: names };
+  const stoppedBefore = facts.stopped
+    ? `${facts.stopped.detail} before its tests ran`
+    : facts.interrupted
+      ? 'the run was interrupted before its tests ran'
+      : undefined;
+  // A run stopped before a suite file started has no record of the file's tests.
   if (covering.length === 0)
-    return { ...base, status: 'not-exercised', reason: 'no test covers this rule', tests: names };
+    return { ...base, status: 'not-exercised', reason: stoppedBefore ?? 'no test covers this rule', tests: names };
   const why = outcomes.find((x) => x.o.detail)?.o.detail;
   return {
     ...base,
     status: 'not-exercised',
-    reason: facts.stopped
-      ? `${facts.stopped.detail} before its tests ran`
-      : facts.interrupted
-        ? 'the run was interrupted before its tests ran'
-        : (why ?? 'its tests ended before checking it'),
+    reason: stoppedBefore ?? why ?? 'its tests ended before checking it',
     tests: names,
   };
 }

@@ -148,7 +148,9 @@ export async function runSuites(
   };
   hooks.signal?.addEventListener('abort', onAbort, { once: true });
   try {
-    await vitest.start();
+    // Stopped (a signal, --max-time) while vitest was starting: no test is started.
+    if (hooks.signal?.aborted) interrupted = true;
+    else await vitest.start();
     for (const e of (vitest.state as any).getUnhandledErrors?.() ?? []) unhandledErrors.push(String(e?.message ?? e));
     for (const f of (vitest.state as any).getFiles?.() ?? []) {
       if (f.result?.state === 'fail' && f.result.errors?.length) {
