@@ -1,6 +1,6 @@
 // `npm run bench`: how fast the suite reaches a verdict, and what it costs the target.
 // Prints figures (median of several runs, with min and max), never pass/fail.
-import { writeFileSync, mkdtempSync } from 'node:fs';
+import { readFileSync, writeFileSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Agent, request } from 'undici';
@@ -11,8 +11,9 @@ import { referenceRunConfig } from '../cli/reference-config.ts';
 import { HttpClient } from '../suites/engine/http-client.ts';
 import { TokenProvider } from '../suites/engine/token-provider.ts';
 import { responseValidator } from '../suites/engine/schemas.ts';
+import type { RunConfig } from '../suites/engine/run-config.ts';
 import { fmt, fmtSpread } from './stats.ts';
-import { timedRun } from './run-cli.ts';
+import { servedReference, timedRun } from './run-cli.ts';
 
 const REPEAT = Number(process.env.BENCH_REPEAT ?? 3);
 const quick = process.argv.includes('--quick');
@@ -68,7 +69,22 @@ async function engineOverhead(): Promise<void> {
   line('## Engine overhead: the same requests through the engine and through a bare undici loop');
   const ref = await startReference({ port: 0 });
   try {
-    const config = referenceRunConfig(ref, ref.baseUrl);
+    await engineAgainst(referenceRunConfig(ref, ref.baseUrl), 'in the same process as the reference');
+  } finally {
+    await ref.close();
+  }
+  const served = await servedReference();
+  try {
+    const config = JSON.parse(readFileSync(served.config, 'utf8')) as RunConfig;
+    await engineAgainst(config, 'the reference in another process (as users meet it)');
+  } finally {
+    await served.stop();
+  }
+}
+
+async function engineAgainst(config: RunConfig, where: string): Promise<void> {
+  const ref = { baseUrl: config.target };
+  {
     // A rate far above what loopback reaches keeps the limiter in the path without limiting.
     const http = new HttpClient({
       target: ref.baseUrl,
@@ -148,15 +164,13 @@ async function engineOverhead(): Promise<void> {
       bare.push(await bareLoop());
       engine.push(await engineLoop());
     }
-    line(`  ${N} × GET /events/{id}, ${CONC} in flight, in the same process as the reference`);
+    line(`  ${N} × GET /events/{id}, ${CONC} in flight, ${where}`);
     line(`  bare undici:  ${fmtSpread(bare, 'req/s', 0)}`);
     line(`  engine:       ${fmtSpread(engine, 'req/s', 0)}  (checks, schema validation, rate limiter, evidence)`);
     const ratios = engine.map((e, i) => e / bare[i]);
     line(`  ratio:        ${fmtSpread(ratios, '× the bare loop', 2)}  (target ≥ 0.8)`);
     await agent.close();
     await http.close();
-  } finally {
-    await ref.close();
   }
 }
 
@@ -205,6 +219,46 @@ async function counterexamples(): Promise<void> {
   }
 }
 
+async function latency(): Promise<void> {
+  line('');
+  line(`## Time to verdict over network latency: the reference served in another process (${REPEAT} runs each)`);
+  line('  The suite process alone is measured (its peak RSS excludes the deployment).');
+  for (const delay of [0, 50, 100]) {
+    const served = await servedReference(delay ? ['--latency', String(delay)] : []);
+    try {
+      const runs = [];
+      for (let i = 0; i < REPEAT; i++) runs.push(await timedRun(['--config', served.config, '--seed', String(i + 1)]));
+      const bad = runs.filter((r) => r.code !== 0);
+      const requests = runs.map((r) => r.report?.http?.requests ?? NaN);
+      const concurrency = Number(runs[0].report?.options?.concurrency ?? 4);
+      line(`  ${delay} ms per request${bad.length ? ` (note: ${bad.length} run(s) did not pass)` : ''}:`);
+      line(
+        `    wall time:    ${fmtSpread(
+          runs.map((r) => r.wallMs / 1000),
+          's',
+        )}`,
+      );
+      line(`    requests:     ${fmtSpread(requests, '', 0)}`);
+      if (delay)
+        line(
+          `    lower bound:  ${fmtSpread(
+            requests.map((n) => (n * delay) / concurrency / 1000),
+            's',
+          )} (requests × ${delay} ms ÷ concurrency ${concurrency})`,
+        );
+      line(
+        `    suite RSS:    ${fmtSpread(
+          runs.map((r) => r.maxRssMiB),
+          'MiB',
+          0,
+        )}`,
+      );
+    } finally {
+      await served.stop();
+    }
+  }
+}
+
 async function growth(): Promise<void> {
   line('');
   line('## How the cost grows (one run each, against the embedded reference)');
@@ -224,12 +278,13 @@ line(
   `# conformance benchmarks (${new Date().toISOString()}, Node ${process.version}, ${(await import('node:os')).cpus().length} cores)`,
 );
 line('');
-// `--section engine` (repeatable) runs only the named sections: full, engine, counterexample, growth.
+// `--section engine` (repeatable) runs only the named sections: full, engine, counterexample, latency, growth.
 const only = process.argv.flatMap((a, i) => (process.argv[i - 1] === '--section' ? [a] : []));
 const want = (s: string) => only.length === 0 || only.includes(s);
 if (want('full')) await fullRuns();
 if (want('engine')) await engineOverhead();
 if (want('counterexample')) await counterexamples();
+if (want('latency')) await latency();
 if (want('growth') && !quick) await growth();
 line('');
 line('Reference deployment figures: npm run bench:reference');

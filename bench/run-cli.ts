@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -49,6 +49,7 @@ export function timedRun(args: string[]): Promise<TimedRun> {
       } catch {
         report = undefined;
       }
+      rmSync(reportDir, { recursive: true, force: true });
       resolve({
         code,
         wallMs,
@@ -58,4 +59,40 @@ export function timedRun(args: string[]): Promise<TimedRun> {
       });
     });
   });
+}
+
+export interface ServedReference {
+  /** A run configuration for it. */
+  config: string;
+  stop(): Promise<void>;
+}
+
+/** Starts `conformance serve` in its own process (so that a run's figures are the suite's alone). */
+export async function servedReference(args: string[] = []): Promise<ServedReference> {
+  const dir = mkdtempSync(join(tmpdir(), 'conformance-bench-serve-'));
+  const config = join(dir, 'run.json');
+  const child = spawn(
+    process.execPath,
+    [join(root, 'bin/conformance.js'), 'serve', '--port', '0', '--write-config', config, ...args],
+    { cwd: root, stdio: ['ignore', 'pipe', 'pipe'] },
+  );
+  const deadline = Date.now() + 30_000;
+  while (!existsSync(config)) {
+    if (Date.now() > deadline || child.exitCode !== null) {
+      child.kill('SIGKILL');
+      throw new Error('conformance serve did not start within 30 s');
+    }
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  return {
+    config,
+    stop: () =>
+      new Promise<void>((resolve) => {
+        child.once('close', () => {
+          rmSync(dir, { recursive: true, force: true });
+          resolve();
+        });
+        child.kill('SIGTERM');
+      }),
+  };
 }

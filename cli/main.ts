@@ -8,6 +8,10 @@ import { coverageCommand } from './coverage-command.ts';
 import { replayCommand } from './replay-command.ts';
 import { mergeCommand } from './merge-command.ts';
 import { UsageError } from './usage-error.ts';
+import { certifyCommand } from './certify-command.ts';
+import { verifyCommand } from './verify-command.ts';
+import { compareCommand } from './compare-command.ts';
+import { keygenCommand } from './keygen-command.ts';
 
 const collect = (value: string, previous: string[] = []) => [...previous, value];
 
@@ -36,7 +40,7 @@ program
   .option('--runs <n>', 'runs per property', undefined)
   .option('--report-dir <dir>', 'where the reports go', 'conformance-report')
   .option('--rate <n>', 'at most n requests per second to the target (0: no limit)')
-  .option('--concurrency <n>', 'at most n requests in flight')
+  .option('--concurrency <n>', 'at most n requests in flight (default: 8)')
   .option('--timeout <ms>', 'timeout of one request')
   .option('--max-body <bytes>', 'largest response body read from the target')
   .option('--ca <file>', 'PEM file of a private certificate authority for HTTPS targets')
@@ -45,6 +49,10 @@ program
     new Option('--profile <name>', 'full: every rule; read-only: only requests that change nothing')
       .choices(['full', 'read-only'])
       .default('full'),
+  )
+  .option(
+    '--probe-throttling',
+    'send a bounded burst (12 requests at once per service) to meet the target throttle and judge the 429 rules (on for the embedded reference, which throttles one application)',
   )
   .option('--baseline <file>', 'known failures (JSON list of rule IDs): they do not fail the run; stale entries do')
   .option(
@@ -59,6 +67,61 @@ program
   });
 
 program
+  .command('certify')
+  .description(
+    'run the certification profile (every rule of the claimed services) and write a signed evidence bundle and its .tar.gz',
+  )
+  .option('--config <file>', 'run configuration of the deployment (every principal and fixture the rules need)')
+  .option('--vendor <name>', 'who makes the product')
+  .option('--product <name>', 'the product certified')
+  .option('--product-version <v>', 'its version')
+  .option('--service <name...>', 'the services claimed (default: all three)')
+  .option('--key <file>', 'private JWK to sign with (`conformance keygen`); default: a key made for this bundle')
+  .option('--out <dir>', 'where the bundle goes', 'conformance-certification')
+  .option('--seed <n>', 'seed of the generators')
+  .option('--runs <n>', 'runs per property (at least the default, 25)')
+  .option('--rate <n>', 'at most n requests per second to the target (0: no limit)')
+  .option('--concurrency <n>', 'at most n requests in flight')
+  .option('--timeout <ms>', 'timeout of one request')
+  .option('--ca <file>', 'PEM file of a private certificate authority for HTTPS targets')
+  .option('--insecure', "do not verify the target's TLS certificate")
+  .addOption(new Option('--rule <glob...>').hideHelp())
+  .addOption(new Option('--shard <i/n>').hideHelp())
+  .addOption(new Option('--baseline <file>').hideHelp())
+  .addOption(new Option('--profile <name>').hideHelp())
+  .action(async (opts) => {
+    process.exitCode = await certifyCommand(opts);
+  });
+
+program
+  .command('verify')
+  .description('check a certification bundle offline: signature, file hashes, tool and contracts, profile, verdict')
+  .argument('<bundle>', 'bundle directory or .tar.gz')
+  .option('--key <file>', "the signer's public JWK: the bundle must be signed with it")
+  .action(async (bundle, opts) => {
+    process.exitCode = await verifyCommand(bundle, opts);
+  });
+
+program
+  .command('compare')
+  .description('what changed between two reports or bundles (Markdown); exit 1 when a rule newly fails')
+  .argument('<old>', 'conformance-report.json, report directory, bundle directory or .tar.gz')
+  .argument('<new>', 'the same, of the newer run')
+  .option('--json', 'print the comparison as JSON')
+  .action((oldPath, newPath, opts) => {
+    process.exitCode = compareCommand(oldPath, newPath, opts);
+  });
+
+program
+  .command('keygen')
+  .description('make an Ed25519 key pair for signing bundles (private JWK, public JWK and its thumbprint)')
+  .option('--out <dir>', 'where the two files go', '.')
+  .option('--name <name>', 'file name stem', 'conformance-signing-key')
+  .action(async (opts) => {
+    process.exitCode = await keygenCommand(opts);
+  });
+
+program
   .command('serve')
   .description('serve the reference deployment of all three services')
   .option('--host <host>', 'interface to listen on', '127.0.0.1')
@@ -66,6 +129,7 @@ program
   .option('--write-config <file>', 'write a run configuration for this deployment')
   .option('--throttle <n>', 'requests per second per client; beyond it 429 with Retry-After')
   .option('--visibility-delay <ms>', 'new or changed events become visible this late')
+  .option('--latency <ms>', 'answer every request this much later (a far deployment, for timing runs)')
   .option('--fault <id>', 'switch on a fault variant (repeatable)', collect)
   .action(async (opts) => {
     await serveCommand(opts);

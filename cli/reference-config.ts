@@ -33,6 +33,8 @@ export function referenceRunConfig(
     principals: {
       noScopes: credentials(byRole('noScopes')),
       otherTenant: credentials(byRole('otherTenant')),
+      operator: credentials(byRole('operator')),
+      throttled: credentials(byRole('throttled')),
       withoutScope,
     },
     fixtures: { ...deployment.fixtures, subTenantIds: deployment.ctx.seed.subTenants },

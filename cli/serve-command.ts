@@ -10,6 +10,7 @@ export interface ServeOptions {
   writeConfig?: string;
   throttle?: string;
   visibilityDelay?: string;
+  latency?: string;
   fault?: string[];
 }
 
@@ -32,6 +33,7 @@ export async function serveCommand(opts: ServeOptions): Promise<void> {
     port,
     throttle: nonNegativeInt(opts.throttle, '--throttle') || undefined,
     visibilityDelayMs: nonNegativeInt(opts.visibilityDelay, '--visibility-delay'),
+    latencyMs: nonNegativeInt(opts.latency, '--latency'),
     faults: opts.fault,
   }).catch((e: Error & { code?: string }) => {
     if (e.code === 'EADDRINUSE')

@@ -159,7 +159,12 @@ export function judgeRule(
       },
     };
   }
-  if (outcomes.some((x) => x.o.status === 'passed')) return { ...base, status: 'passed', tests: names };
+  // A part of the rule that a test could not exercise keeps the rule from passing on the rest.
+  const partial = outcomes.find((x) => x.o.partial);
+  if (partial) return { ...base, status: 'skipped', reason: partial.o.detail, tests: names };
+  // Passed only on a check that held: an outcome that says passed without one is a suite defect.
+  if (outcomes.some((x) => x.o.status === 'passed' && (x.o.checks ?? 0) > 0))
+    return { ...base, status: 'passed', tests: names };
   if (outcomes.some((x) => x.o.status === 'observed')) {
     return {
       ...base,
@@ -195,6 +200,9 @@ export function buildReport(rules: Rule[], tests: TestRecord[], facts: RunFacts)
     if (t.state === 'failed' && !Object.values(t.outcomes).some((o) => o.status === 'failed')) {
       errors.push(`${t.file} › ${t.name}: ${t.errors[0] ?? 'failed without a verdict on any rule'}`);
     }
+    for (const [id, o] of Object.entries(t.outcomes))
+      if (o.status === 'passed' && !((o.checks ?? 0) > 0))
+        errors.push(`${t.file} › ${t.name}: suite defect: ${id} reported passed without a check of it that held`);
   }
   const gateFailures = gatingFailures(results);
   const report: ConformanceReport = {

@@ -19,6 +19,13 @@ export interface RuleOutcome {
   status: OutcomeStatus;
   /** For `observed`: what was seen. For `skipped`/`not-exercised`: why. */
   detail?: string;
+  /** How many checks of the rule held in this test; a rule is passed only when at least one did. */
+  checks?: number;
+  /**
+   * A part of the rule this test could not exercise (a missing principal, an unreadable claim):
+   * the rule is then never reported passed on the strength of the other parts.
+   */
+  partial?: boolean;
   failure?: {
     title: string;
     severity: string;
@@ -127,8 +134,14 @@ export class RuleContext {
       throw new SuiteDefect(`suite defect: test "${this.vitest.task.name}" checks ${ruleId} but does not declare it`);
     }
     const prev = this.meta.outcomes[ruleId];
+    if (outcome.status === 'passed') outcome = { ...outcome, checks: (prev?.checks ?? 0) + 1 };
+    // A part left unexercised keeps the rule from passing; further checks that hold only count.
+    if (prev?.partial && outcome.status !== 'failed' && outcome.status !== 'observed') {
+      if (outcome.status === 'passed') prev.checks = outcome.checks;
+      return;
+    }
     const rank: Record<OutcomeStatus, number> = { failed: 4, observed: 3, passed: 2, skipped: 1, 'not-exercised': 0 };
-    if (!prev || rank[outcome.status] > rank[prev.status]) this.meta.outcomes[ruleId] = outcome;
+    if (!prev || rank[outcome.status] >= rank[prev.status]) this.meta.outcomes[ruleId] = outcome;
   }
 
   private failure(ruleId: string, d: FailureDetails): ConformanceFailure {
@@ -165,9 +178,32 @@ export class RuleContext {
     this.record(ruleId, { status: 'observed', detail: redactText(what) });
   }
 
-  /** Ends the test, marking its rules skipped with a reason. */
+  /**
+   * Records that a part of a rule was not exercised (an optional principal or fixture is missing,
+   * the answer gives nothing to judge that part by): whatever else held, this test does not pass
+   * the rule; it reports it skipped with the reason. A failure still wins.
+   */
+  notExercised(ruleId: string, reason: string): void {
+    if (!this.meta.rules.includes(ruleId)) {
+      throw new SuiteDefect(`suite defect: test "${this.vitest.task.name}" checks ${ruleId} but does not declare it`);
+    }
+    const prev = this.meta.outcomes[ruleId];
+    if (prev?.status === 'failed' || prev?.status === 'observed') return;
+    const detail = redactText(`not all of the rule was exercised: ${reason}`);
+    this.meta.outcomes[ruleId] = { status: 'skipped', detail, partial: true, checks: prev?.checks };
+  }
+
+  /**
+   * Ends the test, marking its rules skipped with a reason. Checks that held before the skip do
+   * not make a rule passed: the test did not reach the rest of its checks.
+   */
   skip(reason: string): never {
-    for (const id of this.meta.rules) this.record(id, { status: 'skipped', detail: reason });
+    for (const id of this.meta.rules) {
+      const prev = this.meta.outcomes[id];
+      if (prev?.status === 'passed')
+        this.meta.outcomes[id] = { status: 'skipped', detail: reason, checks: prev.checks, partial: prev.partial };
+      else this.record(id, { status: 'skipped', detail: reason });
+    }
     throw new SkipTest(reason);
   }
 

@@ -31,6 +31,10 @@ export interface RunConfig {
     noScopes?: PrincipalConfig;
     /** A fully granted application of a second tenant (for cross-tenant rules). */
     otherTenant?: PrincipalConfig;
+    /** An application of the one operator tenant whose certificate listing shows every tenant's (optional). */
+    operator?: PrincipalConfig;
+    /** A fully granted application that `--probe-throttling` bursts with (default: the full one). */
+    throttled?: PrincipalConfig;
     /** Per scope, an application granted every scope but that one (for per-operation 403 rules). */
     withoutScope?: Record<string, PrincipalConfig>;
   };
@@ -81,6 +85,8 @@ export const RUN_CONFIG_SCHEMA = {
         full: principal,
         noScopes: principal,
         otherTenant: principal,
+        operator: principal,
+        throttled: principal,
         withoutScope: { type: 'object', additionalProperties: principal },
       },
       additionalProperties: false,

@@ -15,6 +15,8 @@ export interface RunContext extends TransportOptions {
   /** Rule globs selected with `--rule` (empty: all). */
   ruleGlobs: string[];
   profile: 'full' | 'read-only';
+  /** `--probe-throttling`: the 429 rules send a bounded burst meant to meet the target's throttle. */
+  probeThrottling?: boolean;
   /** JSON-lines file where the ledger records what the suites created and deleted. */
   ledgerFile?: string;
   /** `i/n`: this run executes the i-th of n deterministic shares of the tests. */

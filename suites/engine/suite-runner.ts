@@ -1,3 +1,5 @@
+import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { dirname, join, relative } from 'node:path';
 import type { ServiceName } from '../../contracts/services.ts';
@@ -69,9 +71,10 @@ export function toRecord(tc: any): TestRecord | undefined {
   if (!meta) return undefined;
   const result = tc.result();
   const diag = tc.diagnostic?.();
+  const { file, name } = locate(tc);
   return {
-    file: relative(projectRoot, tc.module.moduleId),
-    name: tc.fullName ?? tc.name,
+    file,
+    name,
     service: meta.service,
     state: result.state,
     durationMs: Math.round(diag?.duration ?? 0),
@@ -81,6 +84,47 @@ export function toRecord(tc: any): TestRecord | undefined {
     readOnly: meta.readOnly,
     errors: (result.errors ?? []).map((e: { message?: string }) => e.message ?? JSON.stringify(e)),
   };
+}
+
+/** Marks the spec files a run imports into its one generated test file (see `runFile`). */
+const SPEC_SUITE = 'spec:';
+
+/** The spec file and name of a test, also when it ran inside the run's generated file. */
+function locate(tc: any): { file: string; name: string } {
+  const full: string = tc.fullName ?? tc.name;
+  if (full.startsWith(SPEC_SUITE)) {
+    const at = full.indexOf(' > ');
+    return { file: full.slice(SPEC_SUITE.length, at), name: full.slice(at + 3) };
+  }
+  return { file: relative(projectRoot, tc.module.moduleId), name: full };
+}
+
+/** Every spec file of the services, relative to the project root. */
+export function specFiles(services: readonly ServiceName[]): string[] {
+  return services.flatMap((s) =>
+    readdirSync(join(projectRoot, 'suites', s))
+      .filter((f) => f.endsWith('.spec.ts'))
+      .sort()
+      .map((f) => `suites/${s}/${f}`),
+  );
+}
+
+/**
+ * One generated test file that imports every spec file of the run, each in a suite of its own:
+ * vitest runs one file's tests concurrently, so tests of different files share the run's
+ * request slots instead of waiting for each other's file to end. Each spec file's own hooks
+ * stay with its suite.
+ */
+function runFile(services: readonly ServiceName[]): { dir: string; file: string } {
+  const dir = mkdtempSync(join(tmpdir(), 'conformance-run-'));
+  const file = join(dir, 'run.spec.ts');
+  const lines = ["import { describe } from 'vitest';"];
+  for (const f of specFiles(services))
+    lines.push(
+      `describe(${JSON.stringify(SPEC_SUITE + f)}, async () => { await import(${JSON.stringify(join(projectRoot, f))}); });`,
+    );
+  writeFileSync(file, `${lines.join('\n')}\n`);
+  return { dir, file };
 }
 
 /**
@@ -132,7 +176,14 @@ export async function runSuites(
     collector,
     ...(context.allureDir ? [['allure-vitest/reporter', { resultsDir: context.allureDir }]] : []),
   ];
-  const vitest = await createVitest('test', vitestOptions(context, services, reporters));
+  const generated = runFile(services);
+  const vitest = await createVitest('test', {
+    ...vitestOptions(context, services, reporters),
+    include: [generated.file],
+    // More tests than request slots are under way, so that a slot freed by one test's answer is
+    // taken by another while the first one works out its next request.
+    maxConcurrency: context.concurrency * 2,
+  });
   // vitest's logger exits the process on SIGINT/SIGTERM; the run must instead stop its tests,
   // clean up what they created and write a partial report, so those handlers are taken off.
   for (const sig of ['SIGINT', 'SIGTERM'] as const) {
@@ -161,6 +212,7 @@ export async function runSuites(
   } finally {
     hooks.signal?.removeEventListener('abort', onAbort);
     await vitest.close();
+    rmSync(generated.dir, { recursive: true, force: true });
   }
   return { tests, interrupted, unhandledErrors };
 }

@@ -4,7 +4,7 @@ import { registerSecret } from './redact.ts';
 import type { ClientCredentials, PrincipalConfig, RunConfig } from './run-config.ts';
 
 /** Names of the principals a suite may act as. */
-export type PrincipalName = 'full' | 'noScopes' | 'otherTenant' | `without:${string}`;
+export type PrincipalName = 'full' | 'noScopes' | 'otherTenant' | 'operator' | 'throttled' | `without:${string}`;
 
 /** The token endpoint answered, but not with a usable token. */
 export class TokenError extends Error {
@@ -28,9 +28,15 @@ export function spaceAuthKey(c: Pick<ClientCredentials, 'clientId' | 'clientSecr
 /** Every principal of a configuration: the token manager's credentials and each of `principals`. */
 function configuredPrincipals(config: RunConfig): PrincipalConfig[] {
   const p = config.principals ?? {};
-  return [config.tokenManager, p.full, p.noScopes, p.otherTenant, ...Object.values(p.withoutScope ?? {})].filter(
-    (x): x is PrincipalConfig => !!x,
-  );
+  return [
+    config.tokenManager,
+    p.full,
+    p.noScopes,
+    p.otherTenant,
+    p.operator,
+    p.throttled,
+    ...Object.values(p.withoutScope ?? {}),
+  ].filter((x): x is PrincipalConfig => !!x);
 }
 
 /** Registers every client secret and static token of a configuration for redaction. */
@@ -60,6 +66,8 @@ export class TokenProvider {
     if (name === 'full') return p.full ?? this.config.tokenManager;
     if (name === 'noScopes') return p.noScopes;
     if (name === 'otherTenant') return p.otherTenant;
+    if (name === 'operator') return p.operator;
+    if (name === 'throttled') return p.throttled;
     return p.withoutScope?.[name.slice('without:'.length)];
   }
 

@@ -8,8 +8,8 @@ import { session } from './session.ts';
 
 // Once per run, before the first test: what earlier runs that crashed left on the target
 // (resources whose prefix is more than an hour old) is deleted by each service's sweeper.
-// A read-only run changes nothing, so it sweeps nothing. The sweep is kept on the session:
-// this file is evaluated again before every suite file.
+// A read-only run changes nothing, so it sweeps nothing. The sweep is kept on the session, so
+// that it runs once however often vitest evaluates this setup file.
 beforeAll(async () => {
   const s = session();
   if (s.context.profile === 'read-only' || s.context.fresh) return;

@@ -13,14 +13,47 @@ export interface FieldCase {
   rule: string;
   /** What the value is, for messages. */
   what: string;
+  /**
+   * For a valid value whose validity rests on our reading of "characters" (Unicode code points):
+   * the reading, named. A refusal of it is observed, never failed (UTF-16 counting also reads
+   * the document).
+   */
+  reading?: string;
+}
+
+/**
+ * "Characters" in the length rules: the document does not define them. We read them as Unicode
+ * code points (as JSON Schema's maxLength does). A character of the basic plane that takes two
+ * UTF-8 bytes (é) is one character on every reading (code points, UTF-16 units, graphemes), so
+ * refusing max of them, or taking max + 1, fails; an astral character (😀) is one code point but
+ * two UTF-16 units, so only a refusal of max of them rests on the reading.
+ */
+export const CODE_POINT_READING =
+  'reading: "characters" counted as Unicode code points; a deployment counting UTF-16 units refuses this, and the document does not settle which';
+
+/** Length in Unicode code points. */
+export const characters = (s: string): number => [...s].length;
+
+/** Multi-byte and astral strings at a maximum length and one above it. */
+export function multiByteBoundaries(max: number): Array<{ value: string; valid: boolean; reading?: string }> {
+  return [
+    { value: 'é'.repeat(max), valid: true },
+    { value: 'é'.repeat(max + 1), valid: false },
+    { value: '😀'.repeat(max), valid: true, reading: CODE_POINT_READING },
+    { value: '😀'.repeat(max + 1), valid: false },
+  ];
 }
 
 const describe = (v: unknown) =>
-  typeof v === 'string' && v.length > 20 ? `a string of ${v.length} characters` : JSON.stringify(v);
+  typeof v === 'string' && characters(v) > 20
+    ? `a string of ${characters(v)} characters${/[^ -~]/.test(v) ? ` (${JSON.stringify([...v][0])}…)` : ''}`
+    : JSON.stringify(v);
 
 /** Strings of a length range built from a length and a character, so shrinking shortens them. */
 const stringOfLength = (min: number, max: number) =>
-  fc.tuple(fc.integer({ min, max }), fc.constantFrom('a', 'Z', '9', ' ', 'é', '-')).map(([n, ch]) => ch.repeat(n));
+  fc
+    .tuple(fc.integer({ min, max }), fc.constantFrom('a', 'Z', '9', ' ', 'é', '-', '😀'))
+    .map(([n, ch]) => ch.repeat(n));
 
 /** Rule slugs per standard field: accepted values, rejected values. */
 const STANDARD_RULES: Record<string, { ok: string; bad: string }> = {
@@ -39,13 +72,17 @@ async function standardSchema(): Promise<Record<string, JsonSchema>> {
   return (doc.components?.schemas?.StandardEvent as JsonSchema | undefined)?.properties ?? {};
 }
 
-const caseOf = (field: string, value: unknown, valid: boolean): FieldCase => ({
+const caseOf = (field: string, value: unknown, valid: boolean, reading?: string): FieldCase => ({
   field,
   value,
   valid,
   rule: valid ? STANDARD_RULES[field].ok : STANDARD_RULES[field].bad,
   what: `${field} ${describe(value)}`,
+  reading: valid ? reading : undefined,
 });
+
+/** An astral character in a valid string makes its validity rest on the code-point reading. */
+const astral = (v: string) => /[\u{10000}-\u{10FFFF}]/u.test(v);
 
 /**
  * The five standard fields from the contract's StandardEvent schema: every exact boundary on
@@ -58,6 +95,9 @@ export async function standardFieldCases(): Promise<{ boundaries: FieldCase[]; a
   for (const field of Object.keys(STANDARD_RULES)) {
     const schema = props[field] ?? {};
     for (const b of boundaryValues(schema)) boundaries.push(caseOf(field, b.value, b.valid));
+    const maxLength = (schema as { maxLength?: number }).maxLength;
+    if (maxLength !== undefined)
+      for (const b of multiByteBoundaries(maxLength)) boundaries.push(caseOf(field, b.value, b.valid, b.reading));
     for (const v of WRONG_TYPES[field] ?? []) boundaries.push(caseOf(field, v, false));
     if (field === 'acknowledged') boundaries.push(caseOf(field, true, true), caseOf(field, false, true));
   }
@@ -65,7 +105,9 @@ export async function standardFieldCases(): Promise<{ boundaries: FieldCase[]; a
   const arbitrary = fc.oneof(
     fc.integer({ min: -150, max: 250 }).map((v) => caseOf('severity', v, v >= 1 && v <= 99)),
     ...['description', 'code', 'source'].map((f) =>
-      stringOfLength(0, max(f) + 40).map((v) => caseOf(f, v, v.length <= max(f))),
+      stringOfLength(0, max(f) + 40).map((v) =>
+        caseOf(f, v, characters(v) <= max(f), astral(v) && v.length > max(f) ? CODE_POINT_READING : undefined),
+      ),
     ),
     fc
       .oneof(fc.boolean(), fc.constantFrom<unknown>('false', 0, 'yes', []))

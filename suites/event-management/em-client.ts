@@ -230,3 +230,24 @@ export async function pollJob(
     await sleep(Math.min(10 + attempt * 10, 100));
   }
 }
+
+/** Why the other-tenant half of a rule was not tried: the run has no principal of another tenant. */
+export const NO_OTHER = 'the otherTenant principal is not configured, so the other-tenant case was not tried';
+
+/**
+ * The path (relative to the service's base path) a Location header points to, resolved against
+ * the target; undefined when it is missing or points outside the service.
+ */
+export function locationPath(t: RuleContext, res: HttpResponse): string | undefined {
+  const location = res.headers.location;
+  if (!location) return undefined;
+  let url: URL;
+  try {
+    url = new URL(location, t.session.context.config.target);
+  } catch {
+    return undefined;
+  }
+  const base = SERVICE_INFO[SERVICE].basePath;
+  const at = url.pathname.indexOf(base);
+  return at < 0 ? undefined : `${url.pathname.slice(at + base.length)}${url.search}`;
+}

@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import type { HttpResponse } from '../engine/http-client.ts';
 import type { RuleContext } from '../engine/rule-test.ts';
 import { R, body, emTest, entity, eventually, filter, iso, send, seen, embedded } from './em-client.ts';
-import { etagOf, expect } from './em-checks.ts';
+import { checkErrorBody, etagOf, expect } from './em-checks.ts';
 import { asRequest, createEvent, createType, field, postEvent, putEvent, standardBody } from './em-resources.ts';
 
 // ---------------------------------------------------------------- events
@@ -143,6 +143,7 @@ class PutStale implements fc.AsyncCommand<EventModel, EventReal> {
       'HTTP 412',
       seen(res, 160),
     );
+    checkErrorBody(r.t, res);
   }
   toString = () => `PUT stale #${this.pick}`;
 }
@@ -189,6 +190,8 @@ emTest(
     'etags/update-event-if-match-required',
     'events/etag-counter',
     'events/update-200',
+    'errors/error-body',
+    'errors/error-content-type',
   ],
   'event ETags (model): a PUT with the current etag changes it, nothing else does; stale or missing If-Match is refused; If-None-Match answers 304',
   async (t) => {

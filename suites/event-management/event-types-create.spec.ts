@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import fc from 'fast-check';
 import { alphanumeric } from '../../generators/index.ts';
 import { responseSchema } from '../engine/checks/index.ts';
+import type { HttpResponse } from '../engine/http-client.ts';
 import type { RuleContext } from '../engine/rule-test.ts';
 import {
   R,
@@ -18,7 +19,11 @@ import {
   seen,
   tag,
   embedded,
+  NO_OTHER,
+  BASE_PATH,
+  locationPath,
 } from './em-client.ts';
+import { CODE_POINT_READING, characters } from './em-arbitraries.ts';
 import { accepted, etagOf, expect, rejected, verify } from './em-checks.ts';
 import { createType, field, postEvent, postType, typeBody, typeId, typeName, type FieldSpec } from './em-resources.ts';
 
@@ -27,6 +32,35 @@ const FIELD_TYPES = ['STRING', 'INTEGER', 'DOUBLE', 'BOOLEAN', 'LINK', 'TIMESTAM
 /** `n` distinct field names `f0`, `f1`, … */
 const fieldsNamed = (n: number, extra: Partial<FieldSpec> = {}) =>
   Array.from({ length: n }, (_, i) => field(`f${i}`, 'STRING', extra));
+
+/**
+ * The boundary of a length rule with multi-byte (é, two UTF-8 bytes) and astral (😀, two UTF-16
+ * units) characters: `max` of them taken, `max + 1` refused. A refusal of `max` astral characters
+ * rests on our code-point reading of "characters" and is observed, never failed.
+ */
+async function multiByteBoundary(
+  t: RuleContext,
+  max: number,
+  post: (value: string) => Promise<HttpResponse>,
+  rules: { ok: string; bad: string },
+  what: string,
+  stem: () => string = () => '',
+): Promise<void> {
+  for (const ch of ['é', '😀']) {
+    const fill = (n: number) => {
+      const s = stem();
+      return s + ch.repeat(n - characters(s));
+    };
+    const at = await post(fill(max));
+    if (ch === '😀' && at.status === 400)
+      t.observe(
+        R(rules.ok),
+        `${what} of ${max} characters, ${ch} after the first, was refused (400); ${CODE_POINT_READING}`,
+      );
+    else accepted(t, rules.ok, at, `${what} of ${max} characters (${ch}…)`);
+    rejected(t, rules.bad, await post(fill(max + 1)), `${what} of ${max + 1} characters (${ch}…)`);
+  }
+}
 
 /** A string of exactly `n` characters that starts with a run-unique stem. */
 function exactly(t: RuleContext, n: number, fill = 'x'): string {
@@ -121,6 +155,37 @@ emTest(
       '_links.self (the type URL) and _links.events',
       JSON.stringify(x._links),
     );
+    // The links are followed: self serves the type, events answers a list of events.
+    const linkPath = (href: string) => {
+      const url = new URL(href.replace(/\{[^}]*\}/g, ''), t.session.context.config.target);
+      const at = url.pathname.indexOf(BASE_PATH);
+      return at < 0 ? undefined : `${url.pathname.slice(at + BASE_PATH.length)}${url.search}`;
+    };
+    const selfPath = linkPath(String(x._links.self.href));
+    const selfRes = selfPath
+      ? await eventually(
+          () => send(t, { method: 'GET', path: selfPath }),
+          (r) => r.status !== 404,
+        )
+      : undefined;
+    expect(
+      t,
+      'event-types/links',
+      selfRes?.value.status === 200 && body(selfRes.value).id === x.id,
+      'the self link does not serve the type',
+      `GET ${String(x._links.self.href)} answers 200 with id ${x.id}`,
+      selfRes ? seen(selfRes.value) : 'a self link outside the service',
+    );
+    const eventsPath = linkPath(String(x._links.events.href));
+    const eventsRes = eventsPath ? await send(t, { method: 'GET', path: eventsPath }) : undefined;
+    expect(
+      t,
+      'event-types/links',
+      eventsRes?.status === 200 && Array.isArray(body(eventsRes)._embedded?.events ?? []),
+      'the events link does not answer a list of events',
+      `GET ${String(x._links.events.href)} answers 200 with _embedded.events`,
+      eventsRes ? seen(eventsRes) : 'an events link outside the service',
+    );
     expect(
       t,
       'event-types/create-201',
@@ -128,6 +193,22 @@ emTest(
       'no Location header with the type URL',
       `Location …/eventTypes/${x.id}`,
       res.headers.location ?? '(none)',
+    );
+    // The Location is followed: it serves the type created.
+    const where = locationPath(t, res);
+    const located = where
+      ? await eventually(
+          () => send(t, { method: 'GET', path: where }),
+          (r) => r.status !== 404,
+        )
+      : undefined;
+    expect(
+      t,
+      'event-types/create-201',
+      located?.value.status === 200 && body(located.value).id === x.id,
+      'the Location header does not serve the type',
+      `GET ${res.headers.location ?? '(none)'} answers 200 with id ${x.id}`,
+      located ? seen(located.value) : `Location ${res.headers.location ?? '(none)'} is not under the service`,
     );
     expect(
       t,
@@ -314,11 +395,19 @@ emTest(
       await postType(t, typeBody(t, { name: exactly(t, 65) })),
       'a name of 65 characters',
     );
+    await multiByteBoundary(
+      t,
+      64,
+      (name) => postType(t, typeBody(t, { name })),
+      { ok: 'event-types/name-length', bad: 'event-types/name-too-long-400' },
+      'a name',
+      () => `${t.prefix}${tag()}`,
+    );
     const { name: _n, ...noName } = typeBody(t);
     rejected(t, 'event-types/name-missing-400', await postType(t, noName), 'no name');
     rejected(t, 'event-types/name-missing-400', await postType(t, typeBody(t, { name: '' })), 'an empty name');
   },
-  { budget: 4, budgetPerRun: 3 },
+  { budget: 8, budgetPerRun: 3 },
 );
 
 emTest(
@@ -773,8 +862,15 @@ emTest(
       await postType(t, enumField(['m'.repeat(37)])),
       'an ENUM member of 37 characters',
     );
+    await multiByteBoundary(
+      t,
+      36,
+      (value) => postType(t, enumField([value])),
+      { ok: 'event-types/enum-member-max-36', bad: 'event-types/enum-member-max-36' },
+      'an ENUM member',
+    );
   },
-  { budget: 8 },
+  { budget: 12 },
 );
 
 emTest(
@@ -812,7 +908,7 @@ emTest(
         'GET of a LOCAL type of another tenant',
         [404],
       );
-    }
+    } else t.notExercised(R('event-types/get-not-found-404'), NO_OTHER);
   },
   { budget: 5 },
 );

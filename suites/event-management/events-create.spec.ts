@@ -1,7 +1,21 @@
 import { randomUUID } from 'node:crypto';
 import { responseSchema } from '../engine/checks/index.ts';
 import type { RuleContext } from '../engine/rule-test.ts';
-import { R, UUID, body, emTest, entity, eventually, fixture, fixtures, iso, send, seen } from './em-client.ts';
+import {
+  R,
+  UUID,
+  body,
+  emTest,
+  entity,
+  eventually,
+  fixture,
+  fixtures,
+  iso,
+  send,
+  seen,
+  NO_OTHER,
+  locationPath,
+} from './em-client.ts';
 import { accepted, etagOf, expect, rejected, verify } from './em-checks.ts';
 import { standardFieldCases, timestampCase, type FieldCase } from './em-arbitraries.ts';
 import { createEvent, createType, daysAgo, postEvent, standardBody } from './em-resources.ts';
@@ -73,6 +87,22 @@ emTest(
       'no Location header with the event URL',
       `Location …/events/${e.id}`,
       location || '(none)',
+    );
+    // The Location is followed: it serves the event created.
+    const where = locationPath(t, res);
+    const located = where
+      ? await eventually(
+          () => send(t, { method: 'GET', path: where }),
+          (r) => r.status !== 404,
+        )
+      : undefined;
+    expect(
+      t,
+      'events/create-201',
+      located?.value.status === 200 && body(located.value).id === e.id,
+      'the Location header does not serve the event',
+      `GET ${location || '(none)'} answers 200 with id ${e.id}`,
+      located ? seen(located.value) : `Location ${location || '(none)'} is not under the service`,
     );
     expect(
       t,
@@ -187,6 +217,10 @@ emTest(
 /** Sends one standard field value and judges the answer against its rule. */
 async function judgeStandardField(t: RuleContext, c: FieldCase): Promise<void> {
   const res = await postEvent(t, standardBody(t, { [c.field]: c.value }));
+  if (c.valid && c.reading && res.status === 400) {
+    t.observe(R(c.rule), `POST /events with ${c.what} was refused (400); ${c.reading}`);
+    return;
+  }
   if (c.valid) {
     accepted(t, c.rule, res, `POST /events with ${c.what}`);
     expect(
@@ -222,7 +256,7 @@ emTest(
       runs: Math.min(t.session.context.runs, 25),
     });
   },
-  { budget: 20, budgetPerRun: 1 },
+  { budget: 32, budgetPerRun: 1 },
 );
 
 emTest(
@@ -314,10 +348,47 @@ emTest(
 );
 
 emTest(
+  ['events/correlation-id-uuid', 'events/entity-id-uuid'],
+  'correlationId and entityId are uuids: a correlationId the service gives is one, an entityId that is not one is refused',
+  async (t) => {
+    const given = await postEvent(t, standardBody(t));
+    expect(
+      t,
+      'events/correlation-id-uuid',
+      given.status === 201 && UUID.test(String(body(given).correlationId)),
+      'the correlationId the service gave is not a uuid',
+      'HTTP 201 with a uuid correlationId',
+      seen(given),
+    );
+    const sent = randomUUID();
+    const kept = await postEvent(t, standardBody(t, { correlationId: sent }));
+    expect(
+      t,
+      'events/correlation-id-uuid',
+      kept.status === 201 && body(kept).correlationId === sent,
+      'a uuid correlationId not kept',
+      `HTTP 201 with correlationId ${sent}`,
+      seen(kept),
+    );
+    const bad = await postEvent(t, standardBody(t, { entityId: `${t.prefix}-not-a-uuid` }));
+    expect(
+      t,
+      'events/entity-id-uuid',
+      bad.status === 400 || bad.status === 404,
+      'an entityId that is not a uuid was not refused',
+      'HTTP 400 or 404',
+      seen(bad),
+    );
+  },
+  { budget: 3 },
+);
+
+emTest(
   ['events/correlation-id-too-long-400'],
   'correlationId: 36 characters are accepted, 37 answer 400',
   async (t) => {
-    const res36 = await postEvent(t, standardBody(t, { correlationId: `${t.prefix}-${randomUUID()}`.slice(0, 36) }));
+    // A uuid is 36 characters: the longest correlationId the document's type allows.
+    const res36 = await postEvent(t, standardBody(t, { correlationId: randomUUID() }));
     expect(
       t,
       'events/correlation-id-too-long-400',
@@ -471,7 +542,10 @@ emTest(
       'an id that is not a uuid',
       [404],
     );
-    if (!t.session.tokens.has('otherTenant')) return;
+    if (!t.session.tokens.has('otherTenant')) {
+      t.notExercised(R('events/get-not-found-404'), NO_OTHER);
+      return;
+    }
     const e = await createEvent(t, standardBody(t));
     await eventually(
       () => send(t, { method: 'GET', path: `/events/${e.id}` }),

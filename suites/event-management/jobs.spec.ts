@@ -172,6 +172,15 @@ async function observeJob(r: JobsReal, job: JobEntry, res: HttpResponse): Promis
   const last = job.states[job.states.length - 1];
   if (rank(j.state) < rank(last)) r.notes.backwards.push(`${last} -> ${j.state}`);
   if (isFinal(last) && j.state !== last) r.notes.finalChanged.push(`${last} -> ${j.state}`);
+  if (isFinal(last))
+    expect(
+      t,
+      'jobs/final-state-kept',
+      j.state === last,
+      'a job left its final state',
+      `state ${last} again (a job ends in FINISHED or FINISHED_WITH_ERROR)`,
+      `${job.states.join(' > ')} > ${String(j.state)}`,
+    );
   if (!isFinal(j.state) && j.details !== undefined) r.notes.detailsEarly.push(String(j.state));
   if (j.state !== last) job.states.push(String(j.state));
   if (!isFinal(j.state)) return;
@@ -277,8 +286,9 @@ emTest(
     'jobs/create-job-creates-events',
     'jobs/delete-details',
     'jobs/transitions',
+    'jobs/final-state-kept',
   ],
-  'jobs (model): 202 ACCEPTED, then states polled move only forward to a final state with details; create job results match the input',
+  'jobs (model): 202 ACCEPTED, then states polled move only forward to a final state with details, which it keeps; create job results match the input',
   async (t) => {
     const type = await createType(t, { fields: [field('n', 'INTEGER', { filterable: true, required: true })] });
     const notes: JobsReal['notes'] = { backwards: [], finalChanged: [], detailsEarly: [], sequences: [] };
@@ -293,7 +303,11 @@ emTest(
       { maxCommands: 6 },
     );
     const finish = async (model: JobsModel, real: JobsReal) => {
-      for (const i of model.jobs.keys()) await new AwaitJob(i).run(model, real);
+      // Each job is awaited to its final state and read once more: an ended job keeps its state.
+      for (const i of model.jobs.keys()) {
+        await new AwaitJob(i).run(model, real);
+        await new PollJob(i).run(model, real);
+      }
       for (const job of model.jobs) notes.sequences.push(job.states.join('>'));
       jobs += model.jobs.length;
     };
@@ -318,7 +332,7 @@ emTest(
       `${jobs} jobs polled to the end; state sequences seen: ${distinct.join(', ')}; backwards moves: ${notes.backwards.length ? notes.backwards.join(', ') : 'none'}; final states that changed: ${notes.finalChanged.length ? notes.finalChanged.join(', ') : 'none'}; details before a final state: ${notes.detailsEarly.length ? notes.detailsEarly.join(', ') : 'never'}`,
     );
   },
-  { budget: 20, budgetPerRun: 25, timeout: 120_000 },
+  { budget: 20, budgetPerRun: 31, timeout: 120_000 },
 );
 
 // ---------------------------------------------------------------- create jobs
@@ -667,4 +681,42 @@ emTest(
       );
   },
   { budget: 6 },
+);
+
+emTest(
+  ['jobs/client-id-ignored'],
+  'a job id sent in the body of POST /createEventsJobs or /deleteEventsJobs does not become the job id',
+  async (t) => {
+    const type = await createType(t);
+    const cases: Array<[string, () => Promise<HttpResponse>, string]> = [];
+    const createId = randomUUID();
+    cases.push([
+      'POST /createEventsJobs',
+      () =>
+        send(t, {
+          method: 'POST',
+          path: '/createEventsJobs',
+          json: { id: createId, events: [{ typeId: type.id, timestamp: iso(-60_000), entityId: entity(t) }] },
+        }),
+      createId,
+    ]);
+    const deleteId = randomUUID();
+    cases.push([
+      'POST /deleteEventsJobs',
+      () => startDeleteJob(t, { id: deleteId, filter: { typeId: type.id } }),
+      deleteId,
+    ]);
+    for (const [what, post, sent] of cases) {
+      const res = await post();
+      expect(
+        t,
+        'jobs/client-id-ignored',
+        res.status === 400 || (res.status === 202 && body(res).id !== sent),
+        `${what} took the id sent in the body`,
+        `HTTP 400, or 202 with an id other than ${sent}`,
+        seen(res, 200),
+      );
+    }
+  },
+  { budget: 3 },
 );

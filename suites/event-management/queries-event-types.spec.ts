@@ -286,7 +286,7 @@ emTest(
     expect(
       t,
       'queries/event-types-non-sortable-400',
-      sorted.status === 200 && ids.every((v, i) => i === 0 || ids[i - 1] >= v),
+      sorted.status === 200 && ids.length >= 2 && ids.every((v, i) => i === 0 || ids[i - 1] >= v),
       'sort on id (a filter field) refused or not applied',
       'HTTP 200, ids descending',
       seen(sorted, 160),

@@ -1,6 +1,6 @@
 import type { HttpResponse } from '../engine/http-client.ts';
 import type { RuleContext } from '../engine/rule-test.ts';
-import { body, emTest, eventually, filter, fixture, fixtures, iso, send, seen } from './em-client.ts';
+import { R, body, emTest, eventually, filter, fixture, fixtures, iso, send, seen, NO_OTHER } from './em-client.ts';
 import { expect, verify } from './em-checks.ts';
 import { asRequest, createEvent, postType, putEvent, standardBody, typeBody } from './em-resources.ts';
 
@@ -263,7 +263,7 @@ emTest(
         'modes containing SHARER',
         seen(owner, 160),
       );
-    }
+    } else t.notExercised(R('sharing/modes'), NO_OTHER);
   },
   { readOnly: true, budget: 14 },
 );

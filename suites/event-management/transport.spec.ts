@@ -6,7 +6,7 @@ ruleTest(
   ['event-management/general/https-only'],
   'the scheme event management is served over (HTTPS only)',
   async (t) => {
-    observeTargetScheme(t, 'event-management/general/https-only');
+    await observeTargetScheme(t, 'event-management/general/https-only');
   },
-  { readOnly: true, budget: 0 },
+  { readOnly: true, budget: 1 },
 );

@@ -4,6 +4,7 @@ import {
   R,
   fixturesOf,
   hasOtherTenant,
+  homeTenant,
   isBounceTime,
   letters,
   notificationTest as test,
@@ -11,7 +12,9 @@ import {
   refused,
   seen,
   send,
+  NO_OTHER,
 } from './notification-client.ts';
+import { awaitAuditEntry, lists } from './audit-search.ts';
 import { trackBounce } from './notification-resources.ts';
 
 const PATH = '/communicationcategories/bouncedEmailIds';
@@ -46,6 +49,11 @@ function checkListing(t: RuleContext, res: HttpResponse): void {
       received: seen(res),
     },
   );
+  // An empty list holds no date to judge: the format is then not exercised by this answer.
+  if (!items(res).length) {
+    t.notExercised(R('bounced/date-format'), 'the listing was empty, so no blackListedDate was seen');
+    return;
+  }
   const bad = items(res).filter((b) => !isBounceTime(b.blackListedDate));
   t.check(R('bounced/date-format'), bad.length === 0, {
     title: 'blackListedDate not dd-MM-yyyy HH:mm:ss',
@@ -64,7 +72,7 @@ test(
 );
 
 test(
-  ['bounced/list', 'bounced/date-format', 'bounced/remove'],
+  ['bounced/list', 'bounced/date-format', 'bounced/remove', 'audit/bounced-emails-listed'],
   'an address that bounced is listed for its tenant only, and DELETE with emailList removes it again',
   async (t) => {
     const { bounceDomain, bounceLocalPrefix } = fixturesOf(t);
@@ -105,7 +113,37 @@ test(
         expected: `no ${address}`,
         received: seen(other),
       });
-    }
+      // The operations take no tenantId; one sent anyway must not reach another tenant's list
+      // (the tenant is the token's): neither to read it nor to clear it.
+      const home = await homeTenant(t);
+      if (home) {
+        const named = await send(t, { method: 'GET', path: PATH, query: { tenantId: home } }, 'otherTenant');
+        t.check(R('bounced/list'), !holds(named, address), {
+          title: "another tenant naming this tenant's tenantId lists the bounced address",
+          severity: 'critical',
+          expected: `no ${address} (or a refusal)`,
+          received: seen(named),
+        });
+        await send(
+          t,
+          { method: 'DELETE', path: PATH, query: { tenantId: home }, json: { emailList: [address] } },
+          'otherTenant',
+        );
+        const still = await list(t);
+        t.check(R('bounced/list'), holds(still, address), {
+          title: "another tenant naming this tenant's tenantId cleared the bounced address",
+          severity: 'critical',
+          expected: `${address} still listed for its own tenant`,
+          received: seen(still),
+        });
+      } else t.notExercised(R('bounced/list'), 'the home tenant ID is not known, so no explicit tenantId was tried');
+    } else t.notExercised(R('bounced/list'), NO_OTHER);
+    const audit = await awaitAuditEntry(t, address);
+    t.check(R('audit/bounced-emails-listed'), !!audit.entry && lists(audit.entry, 'bouncedEmails', address), {
+      title: 'the audit entry of the bounced message does not list the address under bouncedEmails',
+      expected: `an audit entry with emails and bouncedEmails holding ${address}`,
+      received: audit.entry ? JSON.stringify(audit.entry).slice(0, 300) : seen(audit.res),
+    });
     const del = await send(t, { method: 'DELETE', path: PATH, json: { emailList: [address] } });
     t.check(R('bounced/remove'), del.status === 200, {
       title: 'removal from the blacklist refused',
@@ -120,7 +158,7 @@ test(
     });
     release();
   },
-  { budget: 25 },
+  { budget: 30 },
 );
 
 test(

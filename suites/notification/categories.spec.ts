@@ -18,6 +18,7 @@ import {
   seen,
   send,
   tag,
+  NO_OTHER,
 } from './notification-client.ts';
 import {
   categoryBody,
@@ -400,7 +401,7 @@ test(
         expected: `no category ${id}`,
         received: seen(other),
       });
-    }
+    } else t.notExercised(R('categories/list'), NO_OTHER);
   },
   { budget: 4 },
 );

@@ -16,7 +16,7 @@ import { certificateEmail, createCertificate, postCertificate } from './notifica
 // GET /certificatestore/ is declared only as "string" (the email IDs of the calling tenant): the
 // suite looks there for the email IDs it stored.
 
-function listing(t: RuleContext, as?: 'otherTenant') {
+function listing(t: RuleContext, as?: 'otherTenant' | 'operator') {
   return send(t, { method: 'GET', path: '/certificatestore/' }, as);
 }
 
@@ -269,4 +269,21 @@ test(
     });
   },
   { budget: 6 },
+);
+
+test(
+  ['certificates/operator-lists-all'],
+  "the operator tenant's GET /certificatestore/ lists the email IDs of every tenant",
+  async (t) => {
+    if (!t.session.tokens.has('operator'))
+      t.skip('needs a principal of the operator tenant (principals.operator); the document does not name the tenant');
+    const emailid = await createCertificate(t);
+    const all = await listing(t, 'operator');
+    t.check(R('certificates/operator-lists-all'), all.status === 200 && mentions(all, emailid), {
+      title: "the operator tenant's listing lacks another tenant's email ID",
+      expected: `HTTP 200 listing ${emailid}`,
+      received: seen(all),
+    });
+  },
+  { budget: 3 },
 );

@@ -287,18 +287,24 @@ test(
   'requests beyond the throttle are answered 429 with tooManyRequests',
   async (t) => {
     // A short burst: the engine absorbs 429s (waiting as Retry-After says) and keeps samples of them.
-    const burst = await Promise.all(Array.from({ length: 40 }, () => send(t, { method: 'GET', path: '/paramtype/' })));
+    // With --probe-throttling the burst is sent as the `throttled` principal when there is one.
+    const as = t.session.context.probeThrottling && t.session.tokens.has('throttled') ? 'throttled' : undefined;
+    const burst = await Promise.all(
+      Array.from({ length: as ? 12 : 40 }, () => send(t, { method: 'GET', path: '/paramtype/' }, as)),
+    );
     const odd = burst.filter((r) => r.status !== 200 && r.status !== 429);
     const samples = t.session.http.stats.throttleSamples.filter((s) => s.path.startsWith(`${BASE}/`));
     t.observe(
       R('limits/not-shown'),
       `${burst.length} requests in a burst: ${samples.length ? `${samples.length} throttled answers seen in the run` : 'none throttled'}; other statuses: ${odd.map((r) => r.status).join(', ') || 'none'}`,
     );
-    t.check(R('limits/throttling-429'), odd.length === 0, {
-      title: 'a burst of requests answered with another status than 200 or 429',
-      expected: 'HTTP 200, or 429 when throttled',
-      received: seen(odd[0] ?? burst[0]),
-    });
+    // Only a refusal is judged here: a burst that nothing throttled says nothing of the 429 rule.
+    if (odd.length)
+      t.check(R('limits/throttling-429'), false, {
+        title: 'a burst of requests answered with another status than 200 or 429',
+        expected: 'HTTP 200, or 429 when throttled',
+        received: seen(odd[0]),
+      });
     if (!samples.length) t.skip('the target throttled no notification request during the run');
     t.check(
       R('limits/throttling-429'),
@@ -315,7 +321,7 @@ test(
       expected: 'the code in every 429 body',
       received: bad[0]?.body.slice(0, 200) ?? '',
     });
-    const res = await send(t, { method: 'GET', path: '/paramtype/' });
+    const res = await send(t, { method: 'GET', path: '/paramtype/' }, as);
     t.check(R('limits/throttling-429'), res.status === 200, {
       title: 'not served again after throttling',
       expected: 'HTTP 200',

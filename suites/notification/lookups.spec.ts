@@ -99,6 +99,11 @@ test(
         await send(t, { method: 'GET', path: '/communicationchannel/' }, 'without:nose.ac'),
         'without nose.ac',
       );
+    else
+      t.notExercised(
+        R('errors/channel-error-message'),
+        'principals.withoutScope["nose.ac"] is not configured, so the 403 answer was not tried',
+      );
   },
   { readOnly: true, budget: 3 },
 );

@@ -127,7 +127,7 @@ export function send(t: RuleContext, req: HttpRequest, as?: SendOptions['as']): 
 /** The multipart parts of a template set form: the templateInfo JSON text and the files. */
 export function templateForm(
   info: unknown,
-  files: Array<{ name: string; content: string | Buffer }>,
+  files: Array<{ name: string; content: string | Buffer | Blob }>,
   infoText?: string,
 ): FormPart[] {
   const parts: FormPart[] = files.map((f) => ({
@@ -336,3 +336,6 @@ export async function poll<T>(probe: () => Promise<T>, done: (value: T) => boole
 
 /** An ID that no tenant holds (beyond what a deployment allocates in practice, but a valid int64). */
 export const UNKNOWN_ID = 8_999_999_999_999;
+
+/** Why the other-tenant half of a rule was not tried: the run has no principal of another tenant. */
+export const NO_OTHER = 'the otherTenant principal is not configured, so the other-tenant case was not tried';

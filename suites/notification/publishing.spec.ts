@@ -7,6 +7,8 @@ import { awaitAuditEntry, entriesOf, lists, searchAudit, type AuditEntry } from 
 import {
   R,
   UNKNOWN_ID,
+  addressType,
+  channelId,
   exampleEmail,
   hasOtherTenant,
   homeTenant,
@@ -15,8 +17,12 @@ import {
   refused,
   seen,
   send,
+  NO_OTHER,
+  auditTime,
 } from './notification-client.ts';
-import { createCategory, createRecipient } from './notification-resources.ts';
+import { createCategory, createRecipient, createTemplateSet, templateOf } from './notification-resources.ts';
+
+const HOUR = 3_600_000;
 
 // Every publish that is accepted sends mail on a real deployment: the suite publishes only to
 // addresses at example.com carrying the run prefix, and only a few times (the 400 cases send nothing).
@@ -164,6 +170,26 @@ test(
       expected: 'HTTP 200 without the message',
       received: seen(past),
     });
+    // Ranges that end before the message or start after it (15 hours off, beyond any time zone the
+    // deployment may read the times in), so that a search ignoring one bound still finds it.
+    const now = Date.now();
+    for (const [what, range] of [
+      [
+        'a range starting 15 hours after the message',
+        { startTimeRange: auditTime(now + 15 * HOUR), endTimeRange: auditTime(now + 72 * HOUR) },
+      ],
+      [
+        'a range ending 15 hours before the message',
+        { startTimeRange: auditTime(now - 72 * HOUR), endTimeRange: auditTime(now - 15 * HOUR) },
+      ],
+    ] as const) {
+      const res = await send(t, { method: 'POST', path: '/audit/searchauditstatus', json: range });
+      t.verify(R('audit/search-range'), res.status === 200 && !entriesOf(res).some((x) => lists(x, 'emails', to)), {
+        title: `${what} still finds it`,
+        expected: `HTTP 200 without the message (${range.startTimeRange} to ${range.endTimeRange})`,
+        received: seen(res),
+      });
+    }
     if (hasOtherTenant(t)) {
       const other = await searchAudit(t, {}, 'otherTenant');
       t.verify(R('audit/search-range'), other.status === 200 && !entriesOf(other).some((x) => lists(x, 'emails', to)), {
@@ -172,7 +198,7 @@ test(
         expected: 'HTTP 200 without the message',
         received: seen(other),
       });
-    }
+    } else t.notExercised(R('audit/search-range'), NO_OTHER);
     for (const [field, rule] of [
       ['status', 'audit/filter-status'],
       ['fromApp', 'audit/filter-from-app'],
@@ -268,6 +294,55 @@ test(
     );
   },
   { budget: 14 },
+);
+
+test(
+  ['publish/category-reaches-sms-and-push'],
+  "a publish with a category of Email, SMS and Push Notification templates reaches its recipient's email, phone and push addresses",
+  async (t) => {
+    const [email, sms, push] = [channelId(t, 'email'), channelId(t, 'sms'), channelId(t, 'push')];
+    const set = await createTemplateSet(t, { channels: [email, sms, push] });
+    const address = exampleEmail(t, 'chan');
+    // Not an India-region number: SMS is suspended for those.
+    const phone = `+4930${String(Date.now()).slice(-7)}`;
+    const pushConfig = JSON.stringify({ token: `${t.prefix}${String(Date.now()).slice(-6)}`, platform: 'android' });
+    const r = await createRecipient(t, {
+      email: address,
+      details: [
+        { address, addresstypeid: addressType(t, 'email') },
+        { address: phone, addresstypeid: addressType(t, 'phone') },
+        { address: pushConfig, addresstypeid: addressType(t, 'push') },
+      ],
+    });
+    const { id } = await createCategory(t, {
+      recipients: [{ position: 'TO', recipientId: r.id }],
+      templates: [
+        { commChannelName: 'Email', templateId: templateOf(t, set, email).templateId, templatesetId: set.id },
+        { commChannelName: 'SMS', templateId: templateOf(t, set, sms).templateId, templatesetId: set.id },
+        {
+          commChannelName: 'Push Notification',
+          templateId: templateOf(t, set, push).templateId,
+          templatesetId: set.id,
+        },
+      ],
+    });
+    const res = await publish(t, { messageCategoryId: id, body: {}, subject: 'AllChannels' });
+    if (res.status !== 204)
+      t.skip(`the category publish was refused (${seen(res, 120)}); judged by publish/category-takes-over`);
+    const { entry, res: search } = await awaitAuditEntry(t, address, { messageCategoryId: id });
+    t.check(
+      R('publish/category-reaches-sms-and-push'),
+      !!entry && lists(entry, 'smses', phone) && lists(entry, 'pushNotifications', pushConfig),
+      {
+        title: 'a category publish did not reach the SMS and push addresses',
+        expected: `smses holding ${phone} and pushNotifications holding ${pushConfig}`,
+        received: entry
+          ? JSON.stringify({ emails: entry.emails, smses: entry.smses, pushNotifications: entry.pushNotifications })
+          : seen(search),
+      },
+    );
+  },
+  { budget: 12 },
 );
 
 test(

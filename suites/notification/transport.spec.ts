@@ -6,7 +6,7 @@ ruleTest(
   ['notification/general/https-only'],
   'the scheme the notification service is served over (HTTPS only)',
   async (t) => {
-    observeTargetScheme(t, 'notification/general/https-only');
+    await observeTargetScheme(t, 'notification/general/https-only', '/communicationchannel/');
   },
-  { readOnly: true, budget: 0 },
+  { readOnly: true, budget: 1 },
 );

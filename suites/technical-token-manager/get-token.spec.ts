@@ -4,12 +4,16 @@ import {
   R,
   SERVICE,
   application,
+  checkAccessTokenResponse,
   checkErrorBody,
+  checkNoStore,
   checkRefused,
   decodeToken,
   errorCodes,
+  getOauthTokens,
   getToken,
   identification,
+  tokensPayload,
   userTenants,
 } from './token-manager-client.ts';
 import { spaceAuthKey } from '../engine/token-provider.ts';
@@ -31,6 +35,7 @@ test(
     'access-token/expires-in-seconds',
     'access-token/scope-space-separated',
     'tokens/client-credentials-grant',
+    'tokens/no-store',
     'transport/json',
     'versioning/base-path',
     'identification/user-tenant-token',
@@ -51,86 +56,12 @@ test(
       expected: 'application/json',
       received: res.contentType,
     });
-    const body = (res.json ?? {}) as Record<string, unknown>;
-    const missing = ['access_token', 'token_type', 'timestamp', 'expires_in', 'scope', 'jti'].filter(
-      (k) => !(k in body),
-    );
-    t.verify(R('access-token/fields'), missing.length === 0, {
-      title: 'AccessTokenResponse incomplete',
-      expected: 'access_token, token_type, timestamp, expires_in, scope, jti',
-      received: `missing ${missing.join(', ')}`,
-    });
-    const jwt = decodeToken(body.access_token);
-    t.verify(R('access-token/access-token-jwt'), !!jwt, {
-      title: 'access_token is not a compact JWT',
-      expected: 'header.claims.signature, base64url JSON',
-      received: typeof body.access_token,
-    });
-    t.verify(
-      R('access-token/token-type-bearer'),
-      typeof body.token_type === 'string' && body.token_type.toLowerCase() === 'bearer',
-      { title: 'token_type is not bearer', expected: '"bearer" (any case)', received: JSON.stringify(body.token_type) },
-    );
-    t.verify(R('access-token/timestamp-number'), typeof body.timestamp === 'number', {
-      title: 'timestamp is not a number',
-      expected: 'a JSON number',
-      received: JSON.stringify(body.timestamp),
-    });
-    if (typeof body.timestamp === 'number') {
-      const ts = body.timestamp;
-      const unit =
-        Math.abs(ts - requestedAt) < 600_000
-          ? 'milliseconds'
-          : Math.abs(ts * 1000 - requestedAt) < 600_000
-            ? 'seconds'
-            : 'neither seconds nor milliseconds near now';
-      t.observe(R('access-token/timestamp-unit'), `timestamp ${ts} reads as ${unit} since the Unix epoch`);
-    }
-    const exp = jwt?.claims.exp;
-    const iat = jwt?.claims.iat;
-    t.verify(
-      R('access-token/expires-in-seconds'),
-      Number.isInteger(body.expires_in) &&
-        (body.expires_in as number) > 0 &&
-        (exp === undefined || iat === undefined || exp - iat === body.expires_in),
-      {
-        title: 'expires_in does not agree with the token',
-        expected: `a positive integer equal to exp - iat${exp !== undefined && iat !== undefined ? ` (${exp - iat})` : ''}`,
-        received: JSON.stringify(body.expires_in),
-      },
-    );
-    const scope = body.scope;
-    const names = typeof scope === 'string' ? scope.split(' ') : [];
-    const claimScopes =
-      jwt?.claims.scope === undefined
-        ? undefined
-        : Array.isArray(jwt.claims.scope)
-          ? jwt.claims.scope
-          : String(jwt.claims.scope).split(' ');
-    t.verify(
-      R('access-token/scope-space-separated'),
-      typeof scope === 'string' &&
-        (scope === '' || names.every((n) => n.length > 0)) &&
-        (!claimScopes || [...claimScopes].sort().join(' ') === [...names].sort().join(' ')),
-      {
-        title: 'scope is not the space-separated list of the granted scopes',
-        expected: `"${(claimScopes ?? []).join(' ')}"`,
-        received: JSON.stringify(scope),
-      },
-    );
-    t.verify(
-      R('tokens/client-credentials-grant'),
-      !('refresh_token' in body) && typeof body.access_token === 'string',
-      {
-        title: 'not a client-credentials token response',
-        expected: 'an access token and no refresh token',
-        received: Object.keys(body).join(', '),
-      },
-    );
-    t.verify(R('identification/user-tenant-token'), !jwt || jwt.claims.ten === undefined || jwt.claims.ten === tenant, {
-      title: 'token is for another tenant',
-      expected: `ten = ${tenant}`,
-      received: `ten = ${String(jwt?.claims.ten)}`,
+    checkNoStore(t, res, 'POST /oauth/token');
+    checkAccessTokenResponse(t, (res.json ?? {}) as Record<string, unknown>, {
+      operation: 'POST /oauth/token',
+      tenant,
+      tenantRule: R('identification/user-tenant-token'),
+      requestedAt,
     });
   },
 );
@@ -176,6 +107,11 @@ test(
         received: `HTTP ${res.status} ten=${String(jwt?.claims.ten)}`,
       },
     );
+    if (jwt?.claims.ten === undefined)
+      t.notExercised(
+        R('tokens/host-tenant-as-user-tenant'),
+        'the token carries no ten claim: that it is the host tenant token could not be read',
+      );
   },
 );
 
@@ -201,19 +137,25 @@ test(
 
 test(
   ['auth/space-auth-key-basic'],
-  'X-SPACE-AUTH-KEY with a wrong secret, an unknown client or another form is refused',
+  'X-SPACE-AUTH-KEY with a wrong secret, an unknown client or another form is refused on both token operations',
   async (t) => {
     const app = application(t);
-    const body = identification(app, app.hostTenant);
     const wrong: Array<[string, string]> = [
       ['a wrong client secret', spaceAuthKey({ clientId: app.clientId, clientSecret: `${app.clientSecret}x` })],
       ['an unknown client ID', spaceAuthKey({ clientId: `${t.prefix}unknown`, clientSecret: app.clientSecret })],
       ['a value without the Basic scheme', Buffer.from(`${app.clientId}:${app.clientSecret}`).toString('base64')],
       ['a Basic value that is not base64 of id:secret', 'Basic not-base64!'],
     ];
-    for (const [what, key] of wrong)
-      checkRefused(t, R('auth/space-auth-key-basic'), await getToken(t, body, key), `X-SPACE-AUTH-KEY with ${what}`);
+    // The Authentication table gives POST /oauthTokens the same header and value construction.
+    const operations: Array<[string, (key: string) => ReturnType<typeof getToken>]> = [
+      ['POST /oauth/token', (key) => getToken(t, identification(app, app.hostTenant), key)],
+      ['POST /oauthTokens', (key) => getOauthTokens(t, tokensPayload(app, [app.hostTenant]), key)],
+    ];
+    for (const [op, send] of operations)
+      for (const [what, key] of wrong)
+        checkRefused(t, R('auth/space-auth-key-basic'), await send(key), `${op}: X-SPACE-AUTH-KEY with ${what}`);
   },
+  { budget: 8 },
 );
 
 test(

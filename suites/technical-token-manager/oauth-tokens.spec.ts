@@ -3,10 +3,12 @@ import {
   R,
   SERVICE,
   application,
+  checkAccessTokenResponse,
   checkErrorBody,
+  checkErrorCodeForm,
+  checkNoStore,
   checkRefused,
   checkRejectedWithCode,
-  decodeToken,
   getOauthTokens,
   tokensPayload,
   userTenants,
@@ -27,6 +29,13 @@ test(
     'tokens-response/one-token-per-user-tenant',
     'tokens-response/shape',
     'access-token/fields',
+    'access-token/access-token-jwt',
+    'access-token/token-type-bearer',
+    'access-token/timestamp-number',
+    'access-token/expires-in-seconds',
+    'access-token/scope-space-separated',
+    'tokens/client-credentials-grant',
+    'tokens/no-store',
     'access-token/jti-unique',
     'tokens/operator-and-developer',
   ],
@@ -34,6 +43,7 @@ test(
   async (t) => {
     const app = application(t);
     const tenants = userTenants(t, 5);
+    const requestedAt = Date.now();
     const res = await getOauthTokens(t, tokensPayload(app, tenants));
     t.verify(R('tokens/operator-and-developer'), res.status === 200, {
       title: 'the configured host application is not served',
@@ -68,23 +78,14 @@ test(
         received: JSON.stringify(ids),
       },
     );
-    for (const item of items) {
-      const tok = item.token as Record<string, unknown>;
-      const missing = ['access_token', 'token_type', 'timestamp', 'expires_in', 'scope', 'jti'].filter(
-        (k) => !(k in (tok ?? {})),
-      );
-      t.verify(R('access-token/fields'), missing.length === 0, {
-        title: 'token of oauthTokens incomplete',
-        expected: 'all six AccessTokenResponse fields',
-        received: `missing ${missing.join(', ')}`,
+    checkNoStore(t, res, 'POST /oauthTokens');
+    for (const item of items)
+      checkAccessTokenResponse(t, (item.token ?? {}) as Record<string, unknown>, {
+        operation: 'POST /oauthTokens',
+        tenant: String(item.userTenantId),
+        tenantRule: R('tokens-response/one-token-per-user-tenant'),
+        requestedAt,
       });
-      const ten = decodeToken(tok?.access_token)?.claims.ten;
-      t.verify(R('tokens-response/one-token-per-user-tenant'), ten === undefined || ten === item.userTenantId, {
-        title: 'token for another tenant',
-        expected: `ten = ${String(item.userTenantId)}`,
-        received: `ten = ${String(ten)}`,
-      });
-    }
     const jtis = items.map((i) => (i.token as Record<string, unknown>)?.jti);
     t.verify(R('access-token/jti-unique'), new Set(jtis).size === jtis.length, {
       title: 'tokens of one call share a jti',
@@ -256,23 +257,17 @@ test(['tokens-payload/application-match'], 'POST /oauthTokens naming another app
 });
 
 test(
-  ['auth/space-auth-key-required', 'auth/space-auth-key-replaces-bearer'],
+  ['auth/space-auth-key-required', 'auth/space-auth-key-replaces-bearer', 'errors/code-form'],
   'POST /oauthTokens needs X-SPACE-AUTH-KEY; a bearer token does not replace it',
   async (t) => {
     const app = application(t);
     const body = tokensPayload(app, userTenants(t, 1));
-    checkRefused(
-      t,
-      R('auth/space-auth-key-required'),
-      await getOauthTokens(t, body, null),
-      'POST /oauthTokens without X-SPACE-AUTH-KEY',
-    );
+    const bare = await getOauthTokens(t, body, null);
+    checkRefused(t, R('auth/space-auth-key-required'), bare, 'POST /oauthTokens without X-SPACE-AUTH-KEY');
+    checkErrorCodeForm(t, bare.status, bare.text, 'POST /oauthTokens without X-SPACE-AUTH-KEY');
     const bearer = await t.session.tokens.authorization('full');
-    checkRefused(
-      t,
-      R('auth/space-auth-key-replaces-bearer'),
-      await getOauthTokens(t, body, null, { authorization: bearer }),
-      'POST /oauthTokens with only a bearer token',
-    );
+    const withBearer = await getOauthTokens(t, body, null, { authorization: bearer });
+    checkRefused(t, R('auth/space-auth-key-replaces-bearer'), withBearer, 'POST /oauthTokens with only a bearer token');
+    checkErrorCodeForm(t, withBearer.status, withBearer.text, 'POST /oauthTokens with only a bearer token');
   },
 );

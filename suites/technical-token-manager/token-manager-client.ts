@@ -153,6 +153,30 @@ export function checkErrorBody(t: RuleContext, res: HttpResponse): void {
   );
 }
 
+/**
+ * The form of every error code of an answer of another status than 400 (401, 403, 429): the
+ * document gives those statuses no body, but any code the service sends has the documented
+ * form. An answer without an Errors body gives nothing to judge and is passed over.
+ */
+export function checkErrorCodeForm(t: RuleContext, status: number, text: string, where: string): void {
+  if (!t.declares(R('errors/code-form'))) return;
+  let errors: unknown;
+  try {
+    errors = (JSON.parse(text) as { errors?: unknown } | null)?.errors;
+  } catch {
+    return;
+  }
+  if (!Array.isArray(errors)) return;
+  const codes = (errors as Array<{ code?: unknown } | null>).map((e) => e?.code).filter((c) => c !== undefined);
+  if (!codes.length) return;
+  const bad = codes.find((c) => typeof c !== 'string' || !/^platform\.core\.[^.\s]+\.[^.\s]+$/.test(c));
+  t.verify(R('errors/code-form'), bad === undefined, {
+    title: `error code of a ${status} not of the form platform.core.<area>.<name> (${where})`,
+    expected: 'platform.core.<area>.<name>',
+    received: JSON.stringify(bad),
+  });
+}
+
 /** A 400 with a documented code and the Errors body. */
 export function checkRejectedWithCode(
   t: RuleContext,
@@ -179,4 +203,129 @@ export function checkRefused(t: RuleContext, ruleId: string, res: HttpResponse, 
     expected: 'a 4xx status and no token',
     received: `HTTP ${res.status}${leaked ? ' with a token' : ''} ${res.text.slice(0, 160)}`,
   });
+}
+
+/**
+ * The AccessTokenResponse rules, judged on a token of either operation (POST /oauth/token or an
+ * item of POST /oauthTokens): only the rules the calling test declares are checked. `tenant` is
+ * the tenant the token was asked for; a JWT without a ten claim leaves that part unjudged.
+ */
+export function checkAccessTokenResponse(
+  t: RuleContext,
+  body: Record<string, unknown>,
+  opts: { operation: string; tenant: string; tenantRule: string; requestedAt: number },
+): void {
+  const at = `(${opts.operation})`;
+  const verify = (slug: string, ok: boolean, d: { title: string; expected: string; received: string }) => {
+    if (t.declares(R(slug))) t.verify(R(slug), ok, { ...d, title: `${d.title} ${at}` });
+  };
+  const missing = ['access_token', 'token_type', 'timestamp', 'expires_in', 'scope', 'jti'].filter((k) => !(k in body));
+  verify('access-token/fields', missing.length === 0, {
+    title: 'AccessTokenResponse incomplete',
+    expected: 'access_token, token_type, timestamp, expires_in, scope, jti',
+    received: `missing ${missing.join(', ')}`,
+  });
+  const jwt = decodeToken(body.access_token);
+  verify('access-token/access-token-jwt', !!jwt, {
+    title: 'access_token is not a compact JWT',
+    expected: 'header.claims.signature, base64url JSON',
+    received: typeof body.access_token,
+  });
+  verify(
+    'access-token/token-type-bearer',
+    typeof body.token_type === 'string' && body.token_type.toLowerCase() === 'bearer',
+    { title: 'token_type is not bearer', expected: '"bearer" (any case)', received: JSON.stringify(body.token_type) },
+  );
+  verify('access-token/timestamp-number', typeof body.timestamp === 'number', {
+    title: 'timestamp is not a number',
+    expected: 'a JSON number',
+    received: JSON.stringify(body.timestamp),
+  });
+  if (typeof body.timestamp === 'number' && t.declares(R('access-token/timestamp-unit'))) {
+    const ts = body.timestamp;
+    const unit =
+      Math.abs(ts - opts.requestedAt) < 600_000
+        ? 'milliseconds'
+        : Math.abs(ts * 1000 - opts.requestedAt) < 600_000
+          ? 'seconds'
+          : 'neither seconds nor milliseconds near now';
+    t.observe(R('access-token/timestamp-unit'), `timestamp ${ts} ${at} reads as ${unit} since the Unix epoch`);
+  }
+  const exp = jwt?.claims.exp;
+  const iat = jwt?.claims.iat;
+  verify(
+    'access-token/expires-in-seconds',
+    Number.isInteger(body.expires_in) &&
+      (body.expires_in as number) > 0 &&
+      (exp === undefined || iat === undefined || exp - iat === body.expires_in),
+    {
+      title: 'expires_in does not agree with the token',
+      expected: `a positive integer equal to exp - iat${exp !== undefined && iat !== undefined ? ` (${exp - iat})` : ''}`,
+      received: JSON.stringify(body.expires_in),
+    },
+  );
+  if (t.declares(R('access-token/expires-in-seconds')) && (exp === undefined || iat === undefined))
+    t.notExercised(
+      R('access-token/expires-in-seconds'),
+      `the JWT ${at} has no exp and iat claims to count expires_in against`,
+    );
+  const scope = body.scope;
+  const names = typeof scope === 'string' ? scope.split(' ') : [];
+  const claimScopes =
+    jwt?.claims.scope === undefined
+      ? undefined
+      : Array.isArray(jwt.claims.scope)
+        ? jwt.claims.scope
+        : String(jwt.claims.scope).split(' ');
+  verify(
+    'access-token/scope-space-separated',
+    typeof scope === 'string' &&
+      (scope === '' || names.every((n) => n.length > 0)) &&
+      (!claimScopes || [...claimScopes].sort().join(' ') === [...names].sort().join(' ')),
+    {
+      title: 'scope is not the space-separated list of the granted scopes',
+      expected: `"${(claimScopes ?? []).join(' ')}"`,
+      received: JSON.stringify(scope),
+    },
+  );
+  verify('tokens/client-credentials-grant', !('refresh_token' in body) && typeof body.access_token === 'string', {
+    title: 'not a client-credentials token response',
+    expected: 'an access token and no refresh token',
+    received: Object.keys(body).join(', '),
+  });
+  if (!t.declares(opts.tenantRule)) return;
+  // The document names no tenant claim; the reference (and the notification document) use ten.
+  // A token without it gives a client nothing to judge its tenant by: that part is not exercised.
+  const ten = jwt?.claims.ten;
+  if (ten === undefined) {
+    t.notExercised(opts.tenantRule, `the token ${at} carries no ten claim naming the tenant it gives access to`);
+    return;
+  }
+  t.verify(opts.tenantRule, ten === opts.tenant, {
+    title: `token is for another tenant ${at}`,
+    expected: `ten = ${opts.tenant}`,
+    received: `ten = ${String(ten)}`,
+  });
+}
+
+/**
+ * Cache-Control no-store on a token response (RFC 6749 section 5.1). A reading of the
+ * document's reference to RFC 6749: the header held passes the rule; a missing one is recorded
+ * as observed and never fails the deployment on this reading alone.
+ */
+export function checkNoStore(t: RuleContext, res: HttpResponse, operation: string): void {
+  const rule = R('tokens/no-store');
+  if (!t.declares(rule) || res.status !== 200) return;
+  const cc = String(res.headers['cache-control'] ?? '');
+  if (/(^|,)\s*no-store\s*(,|$)/i.test(cc))
+    t.verify(rule, true, {
+      title: `${operation}: Cache-Control without no-store`,
+      expected: 'Cache-Control: no-store',
+      received: cc,
+    });
+  else
+    t.observe(
+      rule,
+      `${operation} answered 200 with ${cc ? `Cache-Control: ${cc}` : 'no Cache-Control'}; RFC 6749 section 5.1 asks for no-store (a reading of the document's reference to RFC 6749, not failed on it alone)`,
+    );
 }

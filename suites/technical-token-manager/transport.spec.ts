@@ -7,7 +7,7 @@ ruleTest(
   [R('transport/https-only')],
   'the scheme the token manager is served over (HTTPS only)',
   async (t) => {
-    observeTargetScheme(t, R('transport/https-only'));
+    await observeTargetScheme(t, R('transport/https-only'), '/userTenants');
   },
-  { readOnly: true, budget: 0 },
+  { readOnly: true, budget: 1 },
 );
