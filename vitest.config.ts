@@ -11,5 +11,6 @@ export default defineConfig({
     testTimeout: 30_000,
     hookTimeout: 30_000,
     pool: 'forks',
+    setupFiles: ['tests/temp-dir-setup.ts'],
   },
 });

@@ -1,5 +1,4 @@
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { referenceRunConfig } from '../cli/reference-config.ts';
@@ -10,6 +9,7 @@ import type { ConformanceReport } from '../reporters/conformance-report.ts';
 import type { RunConfig } from '../suites/engine/run-config.ts';
 import { runCli } from '../tests/run-cli.ts';
 import { CONFIG_REQUIREMENTS, isConfigurationSkip, missingRequirements, pathsNamedIn } from './config-requirements.ts';
+import { tempDir } from '../tests/temp-dir.ts';
 
 /** Whether a path a skip names is one of the declared requirements (or a parent of one) of `service`. */
 function declared(service: string, path: string): boolean {
@@ -47,7 +47,7 @@ describe('configuration requirements of the certification profile', () => {
 
   it('name every piece whose absence makes the suites skip a testable MUST or SHOULD rule, and only those', async () => {
     const ref = await startReference({ port: 0 });
-    const dir = mkdtempSync(join(tmpdir(), 'conformance-requirements-'));
+    const dir = tempDir('requirements');
     const testable = new Set(
       loadRules(SERVICES)
         .filter((r) => r.testable !== false && (r.level === 'MUST' || r.level === 'SHOULD'))

@@ -1,10 +1,10 @@
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { gunzipSync, gzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
 import { tarGz, untarGz } from './tar-archive.ts';
+import { tempDir } from '../tests/temp-dir.ts';
 
 const files: Array<[string, Buffer]> = [
   ['bundle/manifest.json', Buffer.from('{"a":1}\n')],
@@ -21,7 +21,7 @@ describe('tar archive', () => {
   });
 
   it('is read by the system tar, and reads what the system tar writes', () => {
-    const dir = mkdtempSync(join(tmpdir(), 'conformance-tar-'));
+    const dir = tempDir('tar');
     writeFileSync(join(dir, 'ours.tar.gz'), tarGz(files));
     const listed = execFileSync('tar', ['-tzf', join(dir, 'ours.tar.gz')], { encoding: 'utf8' });
     expect(listed.trim().split('\n')).toEqual(files.map(([n]) => n));

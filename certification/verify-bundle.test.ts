@@ -1,15 +1,15 @@
-import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { generateSigningKey } from './signing-key.ts';
 import { verifyBundle } from './verify-bundle.ts';
 import { writeBundle } from './write-bundle.ts';
+import { tempDir } from '../tests/temp-dir.ts';
 
 const tool = { name: 'platform-conformance', version: '0.1.0' };
 
 async function smallBundle(extra: Record<string, string> = {}): Promise<string> {
-  const dir = join(mkdtempSync(join(tmpdir(), 'conformance-verify-')), 'b');
+  const dir = join(tempDir('verify'), 'b');
   mkdirSync(dir);
   const report = {
     tool,
@@ -45,7 +45,7 @@ describe('verify on malformed bundles', () => {
   });
 
   it('names a missing signature, key and manifest', async () => {
-    const dir = join(mkdtempSync(join(tmpdir(), 'conformance-verify-')), 'empty');
+    const dir = join(tempDir('verify'), 'empty');
     mkdirSync(dir);
     const v = await verifyBundle(dir, { tool });
     expect(v.reasons).toEqual([

@@ -73,6 +73,8 @@ program
     'run the i-th of n deterministic shares of the tests (merge the reports with `conformance merge`)',
   )
   .option('--dry-run', 'list what would be exercised and the most requests it could send; send nothing')
+  .option('--cleanup-timeout <duration>', 'most time one cleanup pass may take (e.g. 60s)', '60s')
+  .option('--max-time <duration>', 'stop the tests after this long (e.g. 10m), clean up, report (default: no limit)')
   .addHelpText(
     'after',
     `\nExamples:

@@ -3,12 +3,14 @@ import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { loadRules } from '../contracts/catalog.ts';
 import { startReference, type RunningReference } from '../fixtures/reference/server.ts';
-import { buildReport } from '../reporters/conformance-report.ts';
+import { buildReport, type RunStop } from '../reporters/conformance-report.ts';
 import { writeOutputs } from '../reporters/outputs.ts';
 import { consoleSummary } from '../reporters/console-summary.ts';
 import { applyBaseline, readBaseline } from '../reporters/baseline.ts';
 import { HttpClient, TransportError } from '../suites/engine/http-client.ts';
+import { LEFTOVER_AGE_MS } from '../suites/engine/leftovers.ts';
 import { redactText } from '../suites/engine/redact.ts';
+import { DEFAULT_CLEANUP_TIMEOUT_MS } from '../suites/engine/ledger.ts';
 import { ruleSelected } from '../suites/engine/rule-index.ts';
 import { readRunConfig, validateRunConfig, type RunConfig } from '../suites/engine/run-config.ts';
 import type { RunContext } from '../suites/engine/run-context.ts';
@@ -39,6 +41,10 @@ export interface RunOptions {
   shard?: string;
   /** Warnings (readings of ours that did not hold) fail the run. */
   strict?: boolean;
+  /** Most time one cleanup pass may take (a duration). */
+  cleanupTimeout?: string;
+  /** Most time the whole run may take (a duration). */
+  maxTime?: string;
   /** Set by `conformance replay`. */
   replay?: RunContext['replay'];
   /** Print nothing but the summary (used by replay). */
@@ -73,6 +79,17 @@ function num(
     );
   }
   return n;
+}
+
+/** A duration such as `90s`, `5m`, `1h`, `1500ms` or a bare number of seconds, in ms. */
+export function parseDuration(value: string | undefined, flag: string): number | undefined {
+  if (value === undefined) return undefined;
+  const m = /^\s*(\d+(?:\.\d+)?)\s*(ms|s|m|h)?\s*$/.exec(value);
+  const unit: Record<string, number> = { ms: 1, s: 1000, m: 60_000, h: 3_600_000 };
+  const ms = m ? Number(m[1]) * (unit[m[2] ?? 's'] ?? NaN) : NaN;
+  if (!Number.isFinite(ms) || ms < 1000)
+    throw new UsageError(`${flag} takes a duration of at least 1 s such as 90s, 5m or 1h, not "${value}"`);
+  return Math.round(ms);
 }
 
 /** This tool's version, from package.json. */
@@ -122,6 +139,21 @@ async function preflight(config: RunConfig, ctx: RunContext): Promise<void> {
   } finally {
     await http.close();
   }
+}
+
+/**
+ * How what a run could not delete goes later: it carries the run's prefix, and the leftover
+ * sweep at the start of any full run deletes prefixed resources once they are an hour old.
+ */
+function sweepHint(
+  context: RunContext,
+  configFile: string | undefined,
+  startedAt: string,
+  outstanding: Array<{ service: string }>,
+): string {
+  const services = [...new Set(outstanding.map((o) => o.service))];
+  const from = new Date(Date.parse(startedAt) + LEFTOVER_AGE_MS).toISOString();
+  return `they carry the prefix ${context.prefix}; the leftover sweep deletes them from ${from} on: npx conformance run --config ${configFile ?? 'run.json'} --service ${services.join(' ')}`;
 }
 
 /** The target cannot be reached or cleanly refuses the credentials: exit 3. */
@@ -175,7 +207,9 @@ export async function runCommand(opts: RunOptions): Promise<number> {
     profile,
     probeThrottling: !!opts.probeThrottling || !config,
     services,
+    cleanupTimeoutMs: parseDuration(opts.cleanupTimeout, '--cleanup-timeout') ?? DEFAULT_CLEANUP_TIMEOUT_MS,
   };
+  const maxTimeMs = parseDuration(opts.maxTime, '--max-time');
   if (opts.ca && !existsSync(opts.ca)) throw new UsageError(`--ca ${opts.ca}: no such file`);
   if (opts.shard) {
     const m = /^(\d+)\/(\d+)$/.exec(opts.shard);
@@ -228,6 +262,16 @@ export async function runCommand(opts: RunOptions): Promise<number> {
     out.write(`\n${sig}: stopping the run, cleaning up and writing a partial report…\n`);
     abort.abort();
   };
+  let timedOut = false;
+  const maxTimer =
+    maxTimeMs === undefined
+      ? undefined
+      : setTimeout(() => {
+          if (abort.signal.aborted) return;
+          timedOut = true;
+          out.write(`\n--max-time ${opts.maxTime} reached: stopping the run, cleaning up and writing the report…\n`);
+          abort.abort();
+        }, maxTimeMs);
   const sigint = () => onSignal('SIGINT');
   const sigterm = () => onSignal('SIGTERM');
   process.on('SIGINT', sigint);
@@ -280,8 +324,26 @@ export async function runCommand(opts: RunOptions): Promise<number> {
     });
     const stateFile = context.ledgerFile.replace(/\.jsonl$/, '.state.json');
     const state = existsSync(stateFile)
-      ? (JSON.parse(readFileSync(stateFile, 'utf8')) as { http: never; cleanup: never })
+      ? (JSON.parse(readFileSync(stateFile, 'utf8')) as {
+          http: never;
+          cleanup?: { created: number; deleted: number; outstanding: Array<{ service: string }> };
+          unresponsiveSince?: number;
+        })
       : undefined;
+    const stopped: RunStop | undefined = timedOut
+      ? { reason: 'timed-out', detail: `the run reached --max-time ${opts.maxTime}` }
+      : state?.unresponsiveSince !== undefined
+        ? {
+            reason: 'target-unresponsive',
+            detail: `target unresponsive since ${new Date(state.unresponsiveSince).toISOString()}`,
+          }
+        : undefined;
+    const cleanup = state?.cleanup && {
+      ...state.cleanup,
+      ...(state.cleanup.outstanding.length
+        ? { sweep: sweepHint(context, opts.config, startedAt, state.cleanup.outstanding) }
+        : {}),
+    };
     let report = buildReport(selectedRules, result.tests, {
       toolVersion: toolVersion(),
       target: config.target,
@@ -296,13 +358,16 @@ export async function runCommand(opts: RunOptions): Promise<number> {
         rate: context.rate,
         concurrency: context.concurrency,
         timeoutMs: context.timeoutMs,
+        cleanupTimeoutMs: context.cleanupTimeoutMs,
+        ...(maxTimeMs !== undefined ? { maxTimeMs } : {}),
         profile: alternate ? 'alternate' : profile,
         insecure: context.insecure,
         ...(opts.strict ? { strict: true } : {}),
       },
-      interrupted: result.interrupted || abort.signal.aborted,
+      interrupted: result.interrupted || abort.signal.aborted || !!stopped,
+      stopped,
       http: state?.http,
-      cleanup: state?.cleanup,
+      cleanup,
       errors: result.unhandledErrors.map(redactText),
       services,
       strict: !!opts.strict,
@@ -323,6 +388,7 @@ export async function runCommand(opts: RunOptions): Promise<number> {
     if (signal) return signal === 'SIGINT' ? 130 : 143;
     return report.verdict === 'passed' ? EXIT.passed : EXIT.failed;
   } finally {
+    clearTimeout(maxTimer);
     process.off('SIGINT', sigint);
     process.off('SIGTERM', sigterm);
     await reference?.close();

@@ -35,14 +35,22 @@ export interface RunFacts {
   seed: number;
   options: Record<string, unknown>;
   interrupted: boolean;
+  /** Why the run stopped before its end (it is then `interrupted` too). */
+  stopped?: RunStop;
   http?: { requests: number; throttled: number; retriedAfter429: number; transportErrors: number };
-  cleanup?: { created: number; deleted: number; outstanding: unknown[] };
+  cleanup?: { created: number; deleted: number; outstanding: unknown[]; sweep?: string };
   errors: string[];
   services: readonly ServiceName[];
   /** `--strict`: a reading that did not hold fails its rule. */
   strict?: boolean;
   /** Where the report is written, for the replay commands it carries. */
   reportFile: string;
+}
+
+/** A run that stopped early: `--max-time` reached, or the target stopped answering. */
+export interface RunStop {
+  reason: 'timed-out' | 'target-unresponsive';
+  detail: string;
 }
 
 export interface ConformanceReport {
@@ -56,6 +64,7 @@ export interface ConformanceReport {
   seed: number;
   options: Record<string, unknown>;
   interrupted: boolean;
+  stopped?: RunStop;
   verdict: 'passed' | 'failed';
   counts: { total: number; byStatus: Record<RuleStatus, number>; byLevel: Record<Level, Record<RuleStatus, number>> };
   http: RunFacts['http'];
@@ -112,7 +121,7 @@ export function gatingFailures(rules: readonly RuleResult[]): RuleResult[] {
 export function judgeRule(
   rule: Rule,
   tests: TestRecord[],
-  facts: Pick<RunFacts, 'services' | 'interrupted' | 'reportFile'> & { strict?: boolean },
+  facts: Pick<RunFacts, 'services' | 'interrupted' | 'reportFile' | 'stopped'> & { strict?: boolean },
 ): RuleResult {
   const service = rule.id.split('/')[0] as ServiceName;
   const base = {
@@ -204,15 +213,19 @@ export function judgeRule(
   }
   const skipped = outcomes.find((x) => x.o.status === 'skipped');
   if (skipped) return { ...base, status: 'skipped', reason: skipped.o.detail, tests: names };
+  const stoppedBefore = facts.stopped
+    ? `${facts.stopped.detail} before its tests ran`
+    : facts.interrupted
+      ? 'the run was interrupted before its tests ran'
+      : undefined;
+  // A run stopped before a suite file started has no record of the file's tests.
   if (covering.length === 0)
-    return { ...base, status: 'not-exercised', reason: 'no test covers this rule', tests: names };
+    return { ...base, status: 'not-exercised', reason: stoppedBefore ?? 'no test covers this rule', tests: names };
   const why = outcomes.find((x) => x.o.detail)?.o.detail;
   return {
     ...base,
     status: 'not-exercised',
-    reason: facts.interrupted
-      ? 'the run was interrupted before its tests ran'
-      : (why ?? 'its tests ended before checking it'),
+    reason: stoppedBefore ?? why ?? 'its tests ended before checking it',
     tests: names,
   };
 }
@@ -244,6 +257,7 @@ export function buildReport(rules: Rule[], tests: TestRecord[], facts: RunFacts)
     seed: facts.seed,
     options: facts.options,
     interrupted: facts.interrupted,
+    ...(facts.stopped ? { stopped: facts.stopped } : {}),
     verdict: gateFailures.length || errors.length || facts.interrupted ? 'failed' : 'passed',
     counts: countRules(results),
     http: facts.http,

@@ -6,7 +6,7 @@ export function consoleSummary(report: ConformanceReport, paths: string[], maxFa
   const lines: string[] = [];
   lines.push('');
   lines.push(
-    `Conformance ${report.verdict.toUpperCase()}${report.interrupted ? ' (interrupted)' : ''} — ${report.target}${report.embeddedReference ? ' (embedded reference deployment)' : ''}`,
+    `Conformance ${report.verdict.toUpperCase()}${report.stopped ? ` (${report.stopped.reason})` : report.interrupted ? ' (interrupted)' : ''} — ${report.target}${report.embeddedReference ? ' (embedded reference deployment)' : ''}`,
   );
   lines.push(
     `  rules: ${report.counts.total}  passed ${c.passed}  failed ${c.failed}  warning ${c.warning}  observed ${c.observed}  skipped ${c.skipped}  not exercised ${c['not-exercised']}`,
@@ -44,6 +44,12 @@ export function consoleSummary(report: ConformanceReport, paths: string[], maxFa
       }
     }
     if (warned.length > maxFailures) lines.push(`  … and ${warned.length - maxFailures} more in the report`);
+  }
+  if (report.stopped) lines.push(`  stopped early: ${report.stopped.detail}`);
+  const outstanding = report.cleanup?.outstanding.length ?? 0;
+  if (outstanding) {
+    lines.push(`  ${outstanding} created resources could not be deleted (listed in the report)`);
+    if (report.cleanup?.sweep) lines.push(`  ${report.cleanup.sweep}`);
   }
   if (report.errors.length) {
     lines.push('');

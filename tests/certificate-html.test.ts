@@ -1,11 +1,11 @@
-import { existsSync, mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import { certificateHtml, type CertificateFacts } from '../certification/certificate-html.ts';
 import { contractDigests } from '../certification/manifest.ts';
+import { tempDir } from './temp-dir.ts';
 
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const hasChromium = existsSync(CHROMIUM);
@@ -36,7 +36,7 @@ const facts = (over: Partial<CertificateFacts> = {}): CertificateFacts => ({
 describe.skipIf(!hasChromium)('certificate.html in a real browser', () => {
   let browser: Browser;
   const errors: string[] = [];
-  const dir = mkdtempSync(join(tmpdir(), 'conformance-certificate-'));
+  const dir = tempDir('certificate');
 
   async function open(f: CertificateFacts): Promise<Page> {
     const file = join(dir, `${f.verdict.replace(' ', '-')}.html`);

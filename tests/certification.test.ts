@@ -1,5 +1,4 @@
-import { cpSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { cpSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { referenceRunConfig } from '../cli/reference-config.ts';
@@ -10,6 +9,7 @@ import { readKeyFile } from '../certification/signing-key.ts';
 import { tarGz, untarGz } from '../certification/tar-archive.ts';
 import { writeBundle } from '../certification/write-bundle.ts';
 import { runCli } from './run-cli.ts';
+import { tempDir } from './temp-dir.ts';
 
 const FAULT = 'access-token-not-a-jwt';
 const BROKEN_RULE = 'technical-token-manager/access-token/access-token-jwt';
@@ -17,7 +17,7 @@ const BUNDLE = 'acme-corp-acme-platform-2.1.0';
 
 let ref: RunningReference;
 let faulty: RunningReference;
-const dir = mkdtempSync(join(tmpdir(), 'conformance-certify-'));
+const dir = tempDir('certify');
 const keys = join(dir, 'keys');
 const privateKey = join(keys, 'conformance-signing-key.private.jwk');
 const publicKey = join(keys, 'conformance-signing-key.public.jwk');

@@ -1,14 +1,14 @@
 import { spawn } from 'node:child_process';
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { referenceRunConfig } from '../cli/reference-config.ts';
 import { startReference, type RunningReference } from '../fixtures/reference/server.ts';
 import { census } from './resource-census.ts';
 import { root, runCli } from './run-cli.ts';
+import { tempDir } from './temp-dir.ts';
 
-const dir = mkdtempSync(join(tmpdir(), 'conformance-cleanup-'));
+const dir = tempDir('cleanup');
 
 async function setup(faults: string[] = []): Promise<{ ref: RunningReference; config: string; auth: string }> {
   const ref = await startReference({ port: 0, faults });

@@ -1,10 +1,10 @@
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { tempDir } from './temp-dir.ts';
 import { runCli } from './run-cli.ts';
 
-const dir = mkdtempSync(join(tmpdir(), 'conformance-cli-'));
+const dir = tempDir('cli');
 const creds = {
   clientId: 'conformance-full',
   clientSecret: 'wrong-secret',

@@ -1,15 +1,15 @@
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { referenceRunConfig } from '../cli/reference-config.ts';
 import { startReference, type RunningReference } from '../fixtures/reference/server.ts';
 import type { ConformanceReport } from '../reporters/conformance-report.ts';
 import { reportSchemaErrors } from '../reporters/report-schema.ts';
+import { tempDir } from './temp-dir.ts';
 import { runCli } from './run-cli.ts';
 
 let ref: RunningReference;
-const dir = mkdtempSync(join(tmpdir(), 'conformance-e2e-'));
+const dir = tempDir('e2e');
 
 beforeAll(async () => {
   ref = await startReference({ port: 0 });

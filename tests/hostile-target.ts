@@ -23,9 +23,10 @@ const FAKE_JWT = `${Buffer.from('{"alg":"none"}').toString('base64url')}.${Buffe
 
 /**
  * A deployment that answers every request badly, in turn, except that its token endpoint
- * hands out a token (so that the run gets past authentication and meets the rest).
+ * hands out a token (so that the run gets past authentication and meets the rest). Its stalls
+ * last for ever, or `stallMs`.
  */
-export async function startHostileTarget(): Promise<HostileTarget> {
+export async function startHostileTarget(opts: { stallMs?: number } = {}): Promise<HostileTarget> {
   let n = 0;
   const counts: Record<string, number> = {};
   const server: Server = createServer((req, res) => {
@@ -71,7 +72,14 @@ export async function startHostileTarget(): Promise<HostileTarget> {
         res.end();
         return;
       case 'stall':
-        return; // never answers
+        // Never answers, or answers (too late) after `stallMs`.
+        if (opts.stallMs !== undefined)
+          setTimeout(() => {
+            if (res.destroyed) return;
+            res.writeHead(200, { 'content-type': 'application/json' });
+            res.end('{}');
+          }, opts.stallMs).unref();
+        return;
       default:
         res.writeHead(200);
         res.end();

@@ -1,11 +1,11 @@
-import { existsSync, mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import type { ConformanceReport, RuleResult } from '../reporters/conformance-report.ts';
 import { htmlReport } from '../reporters/html-report.ts';
+import { tempDir } from './temp-dir.ts';
 
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const hasChromium = existsSync(CHROMIUM);
@@ -90,7 +90,7 @@ describe.skipIf(!hasChromium)('HTML report in a real browser', () => {
         '--disable-sync',
       ],
     });
-    const dir = mkdtempSync(join(tmpdir(), 'conformance-html-'));
+    const dir = tempDir('html');
     const file = join(dir, 'report.html');
     writeFileSync(file, htmlReport(report));
     page = await browser.newPage({ viewport: { width: 1280, height: 900 } });

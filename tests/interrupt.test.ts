@@ -1,10 +1,11 @@
 import { spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { ConformanceReport } from '../reporters/conformance-report.ts';
-import { root } from './run-cli.ts';
+import { reportSchemaErrors } from '../reporters/report-schema.ts';
+import { root, runCli } from './run-cli.ts';
+import { tempDir } from './temp-dir.ts';
 
 /** Starts a run, sends `signal` once the first test has finished, and waits for the run to end. */
 function interruptedRun(
@@ -44,7 +45,7 @@ describe('a run interrupted by a signal', () => {
     ['SIGTERM', 143],
   ] as const) {
     it(`${signal}: stops, writes a partial report marked interrupted, and exits ${code}`, async () => {
-      const dir = mkdtempSync(join(tmpdir(), 'conformance-interrupt-'));
+      const dir = tempDir('interrupt');
       const res = await interruptedRun(signal, dir);
       process.stdout.write(`${signal}: the run ended ${res.ms} ms after the signal\n`);
       expect(res.code, res.stdout.slice(-1500)).toBe(code);
@@ -58,4 +59,27 @@ describe('a run interrupted by a signal', () => {
       expect(report.rules.some((r) => r.status === 'not-exercised')).toBe(true);
     }, 100_000);
   }
+});
+
+describe('a run that reaches --max-time', () => {
+  it('stops its tests, cleans up, writes the report marked timed-out and exits 1', async () => {
+    const dir = tempDir('max-time');
+    const started = Date.now();
+    const res = await runCli(['run', '--report-dir', dir, '--max-time', '10s', '--concurrency', '1'], {
+      timeoutMs: 90_000,
+    });
+    const seconds = (Date.now() - started) / 1000;
+    process.stdout.write(`--max-time 10s: the run ended after ${seconds.toFixed(1)} s\n`);
+    expect(res.code, res.stdout.slice(-1500)).toBe(1);
+    expect(res.stdout).toContain('--max-time 10s reached');
+    const report = JSON.parse(readFileSync(join(dir, 'conformance-report.json'), 'utf8')) as ConformanceReport;
+    expect(reportSchemaErrors(report)).toEqual([]);
+    expect(report.stopped).toEqual({ reason: 'timed-out', detail: 'the run reached --max-time 10s' });
+    expect(report.interrupted).toBe(true);
+    expect(report.verdict).toBe('failed');
+    const notRun = report.rules.filter((r) => r.status === 'not-exercised');
+    expect(notRun.length).toBeGreaterThan(0);
+    expect(notRun.some((r) => r.reason?.startsWith('the run reached --max-time 10s'))).toBe(true);
+    expect(report.cleanup?.outstanding ?? []).toEqual([]);
+  }, 100_000);
 });

@@ -1,10 +1,10 @@
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { referenceRunConfig } from '../cli/reference-config.ts';
 import { useReference } from '../fixtures/reference/test-support.ts';
 import { census } from './resource-census.ts';
+import { tempDir } from './temp-dir.ts';
 import { runCli } from './run-cli.ts';
 
 const reference = useReference();
@@ -54,7 +54,7 @@ describe('leftovers of a crashed run', () => {
     expect(during.recipients).toBe(before.recipients + 1);
     expect(during.categories).toBe(before.categories + 2);
 
-    const dir = mkdtempSync(join(tmpdir(), 'conformance-leftovers-'));
+    const dir = tempDir('leftovers');
     const config = join(dir, 'run.json');
     writeFileSync(config, JSON.stringify(referenceRunConfig(reference.ref(), reference.baseUrl())));
     const res = await runCli(
@@ -92,7 +92,7 @@ describe('leftovers of a crashed run', () => {
     const before = await census(reference.baseUrl(), auth);
     expect(before.standardEvents).toBeGreaterThan(0);
 
-    const dir = mkdtempSync(join(tmpdir(), 'conformance-leftovers-'));
+    const dir = tempDir('leftovers');
     const config = join(dir, 'run.json');
     writeFileSync(config, JSON.stringify(referenceRunConfig(reference.ref(), reference.baseUrl())));
     const res = await runCli(

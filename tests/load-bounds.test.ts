@@ -1,10 +1,10 @@
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { referenceRunConfig } from '../cli/reference-config.ts';
 import { createReferenceDeployment, type ReferenceDeployment } from '../fixtures/reference/server.ts';
+import { tempDir } from './temp-dir.ts';
 import { runCli } from './run-cli.ts';
 
 let deployment: ReferenceDeployment;
@@ -42,7 +42,7 @@ function peakPerSecond(times: number[]): number {
 
 describe('load on the target', () => {
   it('holds --rate and --concurrency, counted at the target', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'conformance-load-'));
+    const dir = tempDir('load');
     const config = join(dir, 'run.json');
     writeFileSync(config, JSON.stringify(referenceRunConfig(deployment, baseUrl)));
     arrivals.length = 0;

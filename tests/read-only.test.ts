@@ -1,11 +1,11 @@
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { AddressInfo } from 'node:net';
 import { afterAll, describe, expect, it } from 'vitest';
 import { readOperationOf } from '../contracts/read-operations.ts';
 import { referenceRunConfig } from '../cli/reference-config.ts';
 import { createReferenceDeployment, type ReferenceDeployment } from '../fixtures/reference/server.ts';
+import { tempDir } from './temp-dir.ts';
 import { runCli } from './run-cli.ts';
 
 interface ReportRule {
@@ -36,7 +36,7 @@ async function readOnlyRun(faults: string[] = []): Promise<{
   await deployment.app.listen({ host: '127.0.0.1', port: 0 });
   try {
     const baseUrl = `http://127.0.0.1:${(deployment.app.server.address() as AddressInfo).port}`;
-    const dir = mkdtempSync(join(tmpdir(), 'conformance-readonly-'));
+    const dir = tempDir('readonly');
     dirs.push(dir);
     writeFileSync(join(dir, 'run.json'), JSON.stringify(referenceRunConfig(deployment, baseUrl)));
     const res = await runCli(

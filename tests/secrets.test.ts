@@ -1,5 +1,4 @@
-import { mkdtempSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { referenceRunConfig } from '../cli/reference-config.ts';
@@ -7,6 +6,7 @@ import { startReference, type RunningReference } from '../fixtures/reference/ser
 import type { ClientCredentials } from '../suites/engine/run-config.ts';
 import { spaceAuthKey } from '../suites/engine/token-provider.ts';
 import { reportSchemaErrors } from '../reporters/report-schema.ts';
+import { tempDir } from './temp-dir.ts';
 import { runCli } from './run-cli.ts';
 
 let ref: RunningReference;
@@ -31,7 +31,7 @@ function filesUnder(dir: string): string[] {
 
 describe('secrets in the outputs of a run', () => {
   it('appear in no report, Allure result, ledger or console line', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'conformance-secrets-'));
+    const dir = tempDir('secrets');
     const config = referenceRunConfig(ref, ref.baseUrl);
     const file = join(dir, 'run.json');
     writeFileSync(file, JSON.stringify(config));

@@ -1,5 +1,4 @@
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, writeFileSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -12,6 +11,7 @@ import {
 } from '../fixtures/reference/server.ts';
 import type { ConformanceReport } from '../reporters/conformance-report.ts';
 import { runCli } from './run-cli.ts';
+import { tempDir } from './temp-dir.ts';
 
 // Rules whose tests have an other-tenant half: without the otherTenant principal that half does
 // not run, and the rule must be reported skipped with the reason, never passed on the other half.
@@ -27,7 +27,7 @@ const HALVES = [
 let ref: RunningReference;
 let tenantless: ReferenceDeployment;
 let tenantlessUrl: string;
-const dir = mkdtempSync(join(tmpdir(), 'conformance-halves-'));
+const dir = tempDir('halves');
 
 /** A JWT with its `ten` claim taken out (the signature no longer matches; the suites do not verify it). */
 function withoutTen(jwt: unknown): unknown {

@@ -27,6 +27,11 @@ beforeAll(async () => {
         return;
       }
     }
+    if (req.url === '/throttle-long') {
+      res.writeHead(429, { 'retry-after': '3600', 'content-type': 'application/json' });
+      res.end('{"errors":[]}');
+      return;
+    }
     if (req.url === '/reset') {
       req.socket.destroy();
       return;
@@ -148,6 +153,40 @@ describe('HTTP client', () => {
     const err = (await c.send({ method: 'GET', path: '/x' }).catch((e) => e)) as TransportError;
     expect(err.code).toBe('UNRESPONSIVE');
     expect(Date.now() - started).toBeLessThan(50);
+  });
+
+  it('takes a short blip and a target failing now and then, and says since when a steadily failing one is unresponsive', async () => {
+    const c = client({ breakAfter: 8 });
+    // A blip: seven resets in a row, then answers again.
+    for (let i = 0; i < 7; i++) await c.send({ method: 'GET', path: '/reset' }).catch(() => undefined);
+    for (let i = 0; i < 30; i++) await c.send({ method: 'GET', path: '/ok' });
+    // One reset in ten requests, for a long while.
+    for (let round = 0; round < 20; round++) {
+      await c.send({ method: 'GET', path: '/reset' }).catch(() => undefined);
+      for (let i = 0; i < 9; i++) await c.send({ method: 'GET', path: '/ok' });
+    }
+    expect(c.unresponsiveSince).toBeUndefined();
+    expect((await c.send({ method: 'GET', path: '/ok' })).status).toBe(200);
+    // One in three fails: the failures outweigh the answers.
+    const before = Date.now();
+    for (let round = 0; round < 40 && c.unresponsiveSince === undefined; round++) {
+      await c.send({ method: 'GET', path: '/reset' }).catch(() => undefined);
+      for (let i = 0; i < 2; i++) await c.send({ method: 'GET', path: '/ok' }).catch(() => undefined);
+    }
+    expect(c.unresponsiveSince).toBeGreaterThanOrEqual(before);
+    const err = (await c.send({ method: 'GET', path: '/ok' }).catch((e) => e)) as TransportError;
+    expect(err.code).toBe('UNRESPONSIVE');
+    expect(err.message).toContain(`unresponsive since ${new Date(c.unresponsiveSince!).toISOString()}`);
+  });
+
+  it('caps the wait a Retry-After imposes, and how often it is obeyed', async () => {
+    const c = client({ max429Retries: 2, maxRetryAfterMs: 100 });
+    const started = performance.now();
+    const res = await c.send({ method: 'GET', path: '/throttle-long' });
+    // An hour asked for, three times: two capped waits, then the 429 goes to the caller.
+    expect(res.status).toBe(429);
+    expect(c.stats.retriedAfter429).toBe(2);
+    expect(performance.now() - started).toBeLessThan(1500);
   });
 
   it('holds the rate limit', async () => {

@@ -100,8 +100,10 @@ export interface HttpClientOptions extends TransportOptions {
   /** Longest wait a `Retry-After` may impose (ms). */
   maxRetryAfterMs: number;
   /**
-   * After this many transport errors in a row the target counts as unresponsive and further
-   * requests fail at once for a while, so a stalled target cannot stretch a run without end.
+   * The target counts as unresponsive when its transport failures (timeouts, resets, refused
+   * connections) reach this score: each adds 1, each answer takes `HEALTH_RECOVERY` off, so
+   * this many in a row, or failures steadily above one request in six, trip it; a short blip
+   * does not. Then further requests fail at once for a while, and the run stops its tests.
    */
   breakAfter?: number;
   /** Refuse (ReadOnlyRefusal, nothing sent) every request outside the contracts' read operations. */
@@ -119,6 +121,10 @@ export interface HttpStats {
 }
 
 const EXCHANGE_BODY_LIMIT = 8192;
+/** How much of the health score one answer of the target takes off (see `breakAfter`). */
+export const HEALTH_RECOVERY = 0.2;
+/** How long requests fail at once after the target was found unresponsive. */
+const OPEN_MS = 30_000;
 
 function clip(text: string): string {
   return text.length > EXCHANGE_BODY_LIMIT ? `${text.slice(0, EXCHANGE_BODY_LIMIT)}…(${text.length} bytes)` : text;
@@ -173,8 +179,11 @@ export class HttpClient {
   private readonly pacer: RequestPacer;
   private readonly slots: Semaphore;
   private readonly origin: string;
-  private consecutiveTransportErrors = 0;
+  private failureScore = 0;
+  private failingSince = 0;
   private openUntil = 0;
+  /** When the target's transport failures began that made it count as unresponsive (ms since epoch). */
+  unresponsiveSince?: number;
 
   constructor(readonly options: HttpClientOptions) {
     this.origin = options.target.replace(/\/+$/, '');
@@ -211,7 +220,7 @@ export class HttpClient {
       onExchange?.(exchange);
       throw new TransportError(
         'UNRESPONSIVE',
-        `${req.method.toUpperCase()} ${req.path}: not sent: the target failed ${this.options.breakAfter} requests in a row at the transport level`,
+        `${req.method.toUpperCase()} ${req.path}: not sent: the target has been unresponsive since ${new Date(this.unresponsiveSince ?? Date.now()).toISOString()}`,
         exchange,
       );
     }
@@ -335,7 +344,7 @@ export class HttpClient {
         }
       }
       exchange.response = { status: res.statusCode, headers: flat, body: clip(text) };
-      this.consecutiveTransportErrors = 0;
+      this.failureScore = Math.max(0, this.failureScore - HEALTH_RECOVERY);
       onExchange?.(exchange);
       return {
         status: res.statusCode,
@@ -348,11 +357,16 @@ export class HttpClient {
       };
     } catch (err) {
       this.stats.transportErrors++;
-      if (this.options.breakAfter && ++this.consecutiveTransportErrors >= this.options.breakAfter) {
-        this.openUntil = Date.now() + 30_000;
-        this.consecutiveTransportErrors = 0;
-      }
       const code = (err as { code?: string }).code === 'BODY_TOO_LARGE' ? 'BODY_TOO_LARGE' : classify(err);
+      if (this.options.breakAfter && ['TIMEOUT', 'CONNECTION', 'REFUSED'].includes(code)) {
+        if (this.failureScore === 0) this.failingSince = Date.now();
+        if (++this.failureScore >= this.options.breakAfter) {
+          this.unresponsiveSince ??= this.failingSince;
+          this.openUntil = Date.now() + OPEN_MS;
+          // One more failure after the pause opens it again.
+          this.failureScore = this.options.breakAfter - 1;
+        }
+      }
       const cause = (err as { cause?: { code?: string; message?: string } }).cause;
       const detail = cause?.code ? `${(err as Error).message} (${cause.code})` : (err as Error).message;
       exchange.error = `${code}: ${detail}`;

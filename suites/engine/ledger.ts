@@ -13,23 +13,45 @@ export interface TrackedResource {
 interface Entry extends TrackedResource {
   scope: string;
   released: boolean;
+  /** Its cleanup once outlasted the budget (later passes try it last). */
+  slow?: boolean;
 }
 
 export interface LedgerStats {
   created: number;
   deleted: number;
   cleanupFailures: Array<{ service: string; kind: string; id: string; error: string }>;
+  /** Time spent on deletions that failed or outlasted the budget (ms); it counts against the budget. */
+  wastedMs: number;
+  /** The budget is spent: no cleanup is tried any more, what is left is outstanding. */
+  gaveUp: boolean;
+}
+
+/** Default of `--cleanup-timeout`: the time cleanups that fail or hang may cost a run. */
+export const DEFAULT_CLEANUP_TIMEOUT_MS = 60_000;
+
+/** A cleanup abandoned because the run's cleanup budget was spent. */
+export class CleanupBudgetSpent extends Error {
+  override name = 'CleanupBudgetSpent';
 }
 
 /**
  * Everything the suites create on the target, recorded with a way to delete it: each test's
  * resources are deleted after it (also when it failed), the rest in a sweep at the end.
+ * Deletions that fail or hang share one budget (`--cleanup-timeout`): no deletion outlasts what
+ * is left of it, and once it is spent no more cleanups are tried, so a target that will not
+ * delete cannot stretch the run; what is left is listed in the report for the leftover sweep,
+ * and the run goes on. Deletions that succeed cost the budget nothing.
  */
 export class ResourceLedger {
   private readonly entries: Entry[] = [];
-  readonly stats: LedgerStats = { created: 0, deleted: 0, cleanupFailures: [] };
+  readonly stats: LedgerStats = { created: 0, deleted: 0, cleanupFailures: [], wastedMs: 0, gaveUp: false };
 
-  constructor(private readonly file?: string) {}
+  constructor(
+    private readonly file?: string,
+    /** The run's cleanup budget in ms (`--cleanup-timeout`). */
+    private readonly budgetMs = Infinity,
+  ) {}
 
   private log(event: string, e: TrackedResource, extra: Record<string, unknown> = {}): void {
     if (!this.file) return;
@@ -58,29 +80,62 @@ export class ResourceLedger {
     };
   }
 
-  /** Deletes what `scope` still holds, newest first; failures are kept for the final sweep. */
+  /**
+   * Deletes what `scope` still holds, newest first (those that outlasted the budget before last),
+   * within what is left of the cleanup budget; failures are kept for the final sweep.
+   */
   async cleanup(scope?: string): Promise<void> {
-    const mine = this.entries.filter((e) => !e.released && (scope === undefined || e.scope === scope)).reverse();
+    const mine = this.entries
+      .filter((e) => !e.released && (scope === undefined || e.scope === scope))
+      .reverse()
+      .sort((a, b) => Number(!!a.slow) - Number(!!b.slow));
     for (const e of mine) {
+      const left = this.budgetMs - this.stats.wastedMs;
+      if (left <= 0) {
+        this.stats.gaveUp = true;
+        return;
+      }
+      const started = performance.now();
+      let timer: NodeJS.Timeout | undefined;
       try {
-        await e.cleanup();
+        await Promise.race([
+          e.cleanup(),
+          new Promise<never>((_, reject) => {
+            if (Number.isFinite(left))
+              timer = setTimeout(
+                () => reject(new CleanupBudgetSpent(`not deleted within the cleanup budget of ${this.budgetMs} ms`)),
+                left,
+              );
+          }),
+        ]);
         e.released = true;
         this.stats.deleted++;
         this.log('deleted', e, { by: 'ledger' });
       } catch (err) {
-        if (scope === undefined) {
+        this.stats.wastedMs += performance.now() - started;
+        if (err instanceof CleanupBudgetSpent) e.slow = true;
+        if (scope === undefined || err instanceof CleanupBudgetSpent) {
           const error = redactText((err as Error).message);
+          // One line per resource: the final pass runs after every file and may meet it again.
+          const known = this.stats.cleanupFailures.findIndex(
+            (f) => f.service === e.service && f.kind === e.kind && f.id === e.id,
+          );
+          if (known >= 0) this.stats.cleanupFailures.splice(known, 1);
           this.stats.cleanupFailures.push({ service: e.service, kind: e.kind, id: e.id, error });
           this.log('cleanup-failed', e, { error });
         }
+      } finally {
+        clearTimeout(timer);
       }
     }
   }
 
   /** Resources not yet deleted. */
   outstanding(): Array<Pick<TrackedResource, 'service' | 'kind' | 'id' | 'label'>> {
+    const seen = new Set<string>();
     return this.entries
       .filter((e) => !e.released)
+      .filter((e) => !seen.has(`${e.service} ${e.kind} ${e.id}`) && !!seen.add(`${e.service} ${e.kind} ${e.id}`))
       .map(({ service, kind, id, label }) => ({ service, kind, id, label }));
   }
 }

@@ -20,7 +20,8 @@ export function registerSecret(value: string | undefined): void {
 
 /** Replaces every registered secret, anything shaped like a JWT and Basic/Bearer credentials. */
 export function redactText(text: string): string {
-  let out = text;
+  // A check's Expected/Received may be JSON.stringify of nothing (undefined), whatever its type says.
+  let out = typeof text === 'string' ? text : String(text);
   for (const s of knownSecrets) if (out.includes(s)) out = out.split(s).join(REDACTED);
   return out
     .replace(CREDENTIAL_FIELD, (_m, head: string, tail: string) => `${head}${REDACTED}${tail}`)

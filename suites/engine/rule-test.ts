@@ -88,6 +88,14 @@ class SkipTest extends Error {}
 /** A hard reading check that did not hold: the test ends there without failing its rules. */
 class ReadingStop extends Error {}
 
+/**
+ * An error of the suite's own code (reading a field of a malformed answer without checking its
+ * shape, say): a defect to fix in the suite, reported as a run error, never as the target's failure.
+ */
+function isCodeError(err: unknown): err is Error {
+  return err instanceof TypeError || err instanceof ReferenceError || err instanceof RangeError;
+}
+
 /** A mistake in a suite (a check of an undeclared rule): reported as a run error, never as the target's failure. */
 export class SuiteDefect extends Error {
   override name = 'SuiteDefect';
@@ -300,6 +308,7 @@ export class RuleContext {
     if (!result.failed) return;
     const cause = result.errorInstance;
     if (cause instanceof ReadOnlyRefusal) throw cause;
+    if (isCodeError(cause)) throw cause;
     const base = isConformanceFailure(cause)
       ? cause
       : this.failure(opts.rule, {
@@ -460,6 +469,12 @@ export function ruleTest(
         vitest.skip();
         return;
       }
+      if (s.http.unresponsiveSince !== undefined) {
+        const reason = unresponsiveReason(s);
+        for (const r of rules) meta.outcomes[r] = { status: 'not-exercised', detail: reason };
+        vitest.skip(reason);
+        return;
+      }
       const scope = `t${++scopeCounter}`;
       const t = new RuleContext(s, service, meta, scope, vitest);
       if (s.context.allureDir) {
@@ -502,6 +517,18 @@ export function ruleTest(
           vitest.skip(err.message);
           return;
         }
+        if (err instanceof TransportError && err.code === 'UNRESPONSIVE') {
+          // A request was not sent: the rules this test had not failed were not judged.
+          const reason = unresponsiveReason(s);
+          for (const r of rules)
+            if (meta.outcomes[r]?.status !== 'failed') meta.outcomes[r] = { status: 'not-exercised', detail: reason };
+          vitest.skip(reason);
+          return;
+        }
+        if (isCodeError(err)) {
+          const at = /suites\/[^\s)]+/.exec(err.stack?.split('\n').find((l) => l.includes('/suites/')) ?? '')?.[0];
+          throw new SuiteDefect(`suite error: ${err.name}: ${err.message}${at ? ` (at ${at})` : ''}`);
+        }
         if (!isConformanceFailure(err) && !(err instanceof SuiteDefect)) t.attributeError(err);
         if (s.context.allureDir) {
           for (const [id, o] of Object.entries(meta.outcomes)) {
@@ -517,6 +544,11 @@ export function ruleTest(
       }
     },
   );
+}
+
+/** Why a test was not run (or not finished): the target stopped answering. */
+function unresponsiveReason(s: Session): string {
+  return `target unresponsive since ${new Date(s.http.unresponsiveSince ?? Date.now()).toISOString()}`;
 }
 
 /** Deletes what a file's `beforeAll` created, after the file's tests. */

@@ -25,6 +25,8 @@ export interface RunContext extends TransportOptions {
   replay?: { rule: string; seed: number; path?: string };
   /** The target is a fresh deployment with nothing left by earlier runs: no leftover sweep (the self-test). */
   fresh?: boolean;
+  /** Most time one cleanup pass (after a test, after a file) may take, in ms (`--cleanup-timeout`). */
+  cleanupTimeoutMs?: number;
   /** Where allure-vitest writes its results (none: no Allure output). */
   allureDir?: string;
 }

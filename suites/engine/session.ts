@@ -1,8 +1,11 @@
 import { inject } from 'vitest';
 import { HttpClient } from './http-client.ts';
-import { ResourceLedger } from './ledger.ts';
+import { DEFAULT_CLEANUP_TIMEOUT_MS, ResourceLedger } from './ledger.ts';
 import type { RunContext } from './run-context.ts';
 import { TokenProvider } from './token-provider.ts';
+
+/** Longest wait a `Retry-After` imposes on one request (it is obeyed five times at most). */
+export const MAX_RETRY_AFTER_MS = 10_000;
 
 /** The per-worker objects of a run: one HTTP client, one token provider, one ledger. */
 export interface Session {
@@ -10,6 +13,8 @@ export interface Session {
   http: HttpClient;
   tokens: TokenProvider;
   ledger: ResourceLedger;
+  /** The run's leftover sweep (once per run, before the first test; `worker-setup.ts`). */
+  leftoverSweep?: Promise<number>;
 }
 
 let current: Session | undefined;
@@ -44,7 +49,7 @@ function newSession(context: RunContext): Session {
     ca: context.ca,
     insecure: context.insecure,
     max429Retries: 5,
-    maxRetryAfterMs: 30_000,
+    maxRetryAfterMs: MAX_RETRY_AFTER_MS,
     breakAfter: 8,
     readOnly: context.profile === 'read-only',
   });
@@ -52,6 +57,6 @@ function newSession(context: RunContext): Session {
     context,
     http,
     tokens: new TokenProvider(http, context.config),
-    ledger: new ResourceLedger(context.ledgerFile),
+    ledger: new ResourceLedger(context.ledgerFile, context.cleanupTimeoutMs ?? DEFAULT_CLEANUP_TIMEOUT_MS),
   };
 }

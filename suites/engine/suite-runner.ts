@@ -143,6 +143,7 @@ export async function runSuites(
   const done = new Map<ServiceName, number>();
   const failedRules = new Set<string>();
   let interrupted = false;
+  let cancel: (() => void) | undefined;
   const collector = {
     onTestModuleCollected(module: any) {
       for (const tc of module.children.allTests()) {
@@ -156,6 +157,8 @@ export async function runSuites(
       tests.push(rec);
       done.set(rec.service, (done.get(rec.service) ?? 0) + 1);
       for (const [id, o] of Object.entries(rec.outcomes)) if (o.status === 'failed') failedRules.add(id);
+      // The target stopped answering (rule-test.ts): the files left are not started at all.
+      if (Object.values(rec.outcomes).some((o) => o.detail?.startsWith('target unresponsive since'))) cancel?.();
       hooks.onProgress?.({
         service: rec.service,
         testsDone: done.get(rec.service) ?? 0,
@@ -190,9 +193,15 @@ export async function runSuites(
     interrupted = true;
     void vitest.cancelCurrentRun('keyboard-input');
   };
+  cancel = () => {
+    cancel = undefined;
+    void vitest.cancelCurrentRun('keyboard-input');
+  };
   hooks.signal?.addEventListener('abort', onAbort, { once: true });
   try {
-    await vitest.start();
+    // Stopped (a signal, --max-time) while vitest was starting: no test is started.
+    if (hooks.signal?.aborted) interrupted = true;
+    else await vitest.start();
     for (const e of (vitest.state as any).getUnhandledErrors?.() ?? []) unhandledErrors.push(String(e?.message ?? e));
     for (const f of (vitest.state as any).getFiles?.() ?? []) {
       if (f.result?.state === 'fail' && f.result.errors?.length) {

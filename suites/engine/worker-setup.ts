@@ -6,15 +6,14 @@ import { SERVICE_INFO } from '../../contracts/services.ts';
 import { isLeftover, type Sweeper } from './leftovers.ts';
 import { session } from './session.ts';
 
-let swept: Promise<number> | undefined;
-
 // Once per run, before the first test: what earlier runs that crashed left on the target
 // (resources whose prefix is more than an hour old) is deleted by each service's sweeper.
-// A read-only run changes nothing, so it sweeps nothing.
+// A read-only run changes nothing, so it sweeps nothing. The sweep is kept on the session, so
+// that it runs once however often vitest evaluates this setup file.
 beforeAll(async () => {
   const s = session();
   if (s.context.profile === 'read-only' || s.context.fresh) return;
-  swept ??= (async () => {
+  s.leftoverSweep ??= (async () => {
     let n = 0;
     for (const service of (s.context.services ?? []) as ServiceName[]) {
       const file = fileURLToPath(new URL(`../${service}/sweep.ts`, import.meta.url));
@@ -39,7 +38,7 @@ beforeAll(async () => {
     }
     return n;
   })();
-  await swept;
+  await s.leftoverSweep;
 }, 120_000);
 
 // After each suite file: sweep whatever the file's tests left behind, and hand the run's
@@ -58,13 +57,15 @@ afterAll(async () => {
         retriedAfter429: s.http.stats.retriedAfter429,
         transportErrors: s.http.stats.transportErrors,
       },
+      unresponsiveSince: s.http.unresponsiveSince,
       throttleSamples: s.http.stats.throttleSamples,
       cleanup: {
         created: s.ledger.stats.created,
         deleted: s.ledger.stats.deleted,
         outstanding: s.ledger.outstanding(),
         failures: s.ledger.stats.cleanupFailures,
-        leftoversSwept: swept ? await swept : 0,
+        budgetSpent: s.ledger.stats.gaveUp,
+        leftoversSwept: s.leftoverSweep ? await s.leftoverSweep : 0,
       },
     }),
   );

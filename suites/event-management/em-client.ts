@@ -15,6 +15,8 @@ export const VISIBILITY_DEADLINE_MS = 2_000;
 export const JOB_DEADLINE_MS = 15_000;
 export const FINAL_STATES = ['FINISHED', 'FINISHED_WITH_ERROR'] as const;
 export const JOB_STATES = ['ACCEPTED', 'IN_PROGRESS', 'FINISHED', 'FINISHED_WITH_ERROR'] as const;
+/** The documented states a job passes through: polling goes on only while a job shows one of them. */
+export const NON_FINAL_STATES = ['ACCEPTED', 'IN_PROGRESS'] as const;
 export const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 export const DAY_MS = 86_400_000;
 
@@ -73,6 +75,17 @@ export const seen = (res: HttpResponse, chars = 240) => describeResponse(res, ch
 /** The JSON body as an object (empty when it is none). */
 export function body(res: HttpResponse): Record<string, any> {
   return res.json && typeof res.json === 'object' && !Array.isArray(res.json) ? (res.json as Record<string, any>) : {};
+}
+
+/**
+ * The `_embedded[key]` list of an answer: an empty list when it is not an array, and `{}` for an
+ * item that is not an object, so that a malformed answer fails the checks rather than the suite.
+ */
+export function embedded(res: HttpResponse, key: string): Array<Record<string, any>> {
+  const list: unknown = body(res)._embedded?.[key];
+  return Array.isArray(list)
+    ? list.map((x: unknown) => (x && typeof x === 'object' ? (x as Record<string, any>) : {}))
+    : [];
 }
 
 /** `?filter=` value of a JSON filter. */
@@ -179,6 +192,8 @@ export interface JobView {
 export interface JobTrace {
   seen: Array<{ status: number; job: JobView }>;
   final?: JobView;
+  /** The job as last read when it showed a state outside the documented four (polling ends there). */
+  undocumented?: JobView;
   last: HttpResponse;
   /** A create job's results gave `event` as JSON text (decoded in place; see decodeResultEvents). */
   eventsAsText?: boolean;
@@ -212,7 +227,10 @@ export function decodeResultEvents(job: unknown): boolean {
 /** Result lists whose events were decoded from JSON text (a second decoding still says so). */
 const decodedFromText = new WeakSet<object>();
 
-/** Polls a job's status until it is final or the deadline passes. */
+/**
+ * Polls a job's status until it is final or the deadline passes. A state outside the documented
+ * ones ends the wait at once: nothing says it will ever change (the state rules judge it).
+ */
 export async function pollJob(
   sendFn: Sender,
   kind: 'create' | 'delete',
@@ -231,6 +249,10 @@ export async function pollJob(
     if (res.status === 200 && (FINAL_STATES as readonly unknown[]).includes(job.state)) {
       if (kind === 'create' && decodeResultEvents(job)) trace.eventsAsText = true;
       trace.final = job;
+      return trace;
+    }
+    if (res.status === 200 && !(NON_FINAL_STATES as readonly unknown[]).includes(job.state)) {
+      trace.undocumented = job;
       return trace;
     }
     // A job not found yet may be a job not visible yet (for a while); anything else ends the wait.

@@ -101,6 +101,13 @@ export async function runDeleteJob(send: Sender, filter: Record<string, unknown>
       throw new Error(`delete job refused for ${JSON.stringify(filter)}: ${seen(res, 160)}`);
     const trace = await pollJob(send, 'delete', body(res).id, as);
     if (trace.final?.state === 'FINISHED') return String(trace.final.details?.resultDescription ?? '');
+    // A state outside the documented ones will not turn into FINISHED by trying again.
+    if (trace.undocumented)
+      throw new Error(
+        `delete job for ${JSON.stringify(filter)} ended in undocumented state ${JSON.stringify(trace.undocumented.state)}`,
+      );
+    if (!trace.final && trace.last.status !== 200)
+      throw new Error(`delete job for ${JSON.stringify(filter)} cannot be read: ${seen(trace.last, 160)}`);
     last = trace.final ? JSON.stringify(trace.final) : seen(trace.last, 160);
     await sleep(100 * (attempt + 1));
   }

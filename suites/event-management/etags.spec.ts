@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import type { HttpResponse } from '../engine/http-client.ts';
 import type { RuleContext } from '../engine/rule-test.ts';
-import { R, body, emTest, entity, eventually, filter, iso, send, seen } from './em-client.ts';
+import { R, body, emTest, entity, eventually, filter, iso, send, seen, embedded } from './em-client.ts';
 import { checkErrorBody, etagOf, expect } from './em-checks.ts';
 import { asRequest, createEvent, createType, field, postEvent, putEvent, standardBody } from './em-resources.ts';
 
@@ -507,7 +507,7 @@ emTest(
     const first = (
       await eventually(
         () => send(t, { method: 'GET', path: '/events', query }),
-        (r) => (body(r)._embedded?.events ?? []).length === 1,
+        (r) => embedded(r, 'events').length === 1,
       )
     ).value;
     const tag1 = first.headers.etag;
@@ -531,7 +531,7 @@ emTest(
     await postEvent(t, { typeId: type.id, timestamp: iso(-30_000), entityId: entity(t), n: 2 });
     const changed = await eventually(
       () => send(t, { method: 'GET', path: '/events', query, headers: { 'If-None-Match': tag1 } }),
-      (r) => r.status === 200 && (body(r)._embedded?.events ?? []).length === 2,
+      (r) => r.status === 200 && embedded(r, 'events').length === 2,
     );
     expect(
       t,
@@ -554,7 +554,7 @@ emTest(
     const first = (
       await eventually(
         () => send(t, { method: 'GET', path: '/eventTypes', query }),
-        (r) => (body(r)._embedded?.eventTypes ?? []).length === 1,
+        (r) => embedded(r, 'eventTypes').length === 1,
       )
     ).value;
     const tag1 = first.headers.etag;

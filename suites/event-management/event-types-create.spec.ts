@@ -18,6 +18,7 @@ import {
   send,
   seen,
   tag,
+  embedded,
   NO_OTHER,
   BASE_PATH,
   locationPath,
@@ -948,7 +949,7 @@ emTest(
       },
       { tenant: sub },
     );
-    const ids = ((body(list)._embedded?.eventTypes ?? []) as any[]).map((x) => x.id).sort();
+    const ids = (embedded(list, 'eventTypes') as any[]).map((x) => x.id).sort();
     verify(
       t,
       'event-types/sub-tenant-visibility',

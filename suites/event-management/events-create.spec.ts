@@ -229,7 +229,7 @@ async function judgeStandardField(t: RuleContext, c: FieldCase): Promise<void> {
       body(res)[c.field] === c.value,
       `${c.field} not stored as sent`,
       JSON.stringify(c.value).slice(0, 80),
-      JSON.stringify(body(res)[c.field]).slice(0, 80),
+      String(JSON.stringify(body(res)[c.field])).slice(0, 80),
     );
   } else rejected(t, c.rule, res, `POST /events with ${c.what}`);
 }

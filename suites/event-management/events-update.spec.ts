@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { RuleContext } from '../engine/rule-test.ts';
-import { R, body, emTest, entity, eventually, filter, fixture, iso, send, seen } from './em-client.ts';
+import { R, body, emTest, entity, eventually, filter, fixture, iso, send, seen, embedded } from './em-client.ts';
 import { accepted, etagOf, expect, rejected, verify } from './em-checks.ts';
 import { standardFieldCases, type FieldCase } from './em-arbitraries.ts';
 import { asRequest, createEvent, createType, field, putEvent, standardBody } from './em-resources.ts';
@@ -93,9 +93,9 @@ emTest(
           path: '/events',
           query: { history: 'true', filter: filter({ correlationId: e.correlationId, entityId: e.entityId }) },
         }),
-      (r) => (body(r)._embedded?.events ?? []).some((x: any) => x.severity === 50),
+      (r) => embedded(r, 'events').some((x: any) => x.severity === 50),
     );
-    const instances = (body(hist.value)._embedded?.events ?? []) as any[];
+    const instances = embedded(hist.value, 'events') as any[];
     verify(
       t,
       'events/update-content-only',

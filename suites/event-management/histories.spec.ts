@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import fc from 'fast-check';
 import type { RuleContext } from '../engine/rule-test.ts';
-import { R, body, emTest, entity, eventually, filter, send, seen } from './em-client.ts';
+import { R, body, emTest, entity, eventually, filter, send, seen, embedded } from './em-client.ts';
 import { expect } from './em-checks.ts';
 import { createType, field, postEvent } from './em-resources.ts';
 
@@ -38,7 +38,7 @@ async function query(r: HistoryReal, c: number, history: 'true' | 'false' | unde
 }
 
 const ids = (res: Awaited<ReturnType<typeof query>>) =>
-  ((body(res)._embedded?.events ?? []) as any[]).map((e) => String(e.id)).sort();
+  (embedded(res, 'events') as any[]).map((e) => String(e.id)).sort();
 
 class PostInstance implements fc.AsyncCommand<HistoryModel, HistoryReal> {
   constructor(

@@ -2,11 +2,11 @@ import fc from 'fast-check';
 import { responseSchema } from '../engine/checks/index.ts';
 import type { HttpResponse } from '../engine/http-client.ts';
 import type { RuleContext } from '../engine/rule-test.ts';
-import { R, body, emTest, eventually, filter, send, seen } from './em-client.ts';
+import { R, body, emTest, eventually, filter, send, seen, embedded } from './em-client.ts';
 import { expect, rejected } from './em-checks.ts';
 import { createType } from './em-resources.ts';
 
-const typesOf = (res: HttpResponse) => (body(res)._embedded?.eventTypes ?? []) as Array<Record<string, any>>;
+const typesOf = (res: HttpResponse) => embedded(res, 'eventTypes');
 const idsOf = (res: HttpResponse) => typesOf(res).map((x) => String(x.id));
 
 function getTypes(t: RuleContext, query: Record<string, string | number>) {

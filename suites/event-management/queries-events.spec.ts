@@ -2,14 +2,28 @@ import fc from 'fast-check';
 import { responseSchema } from '../engine/checks/index.ts';
 import type { HttpResponse } from '../engine/http-client.ts';
 import type { RuleContext } from '../engine/rule-test.ts';
-import { R, body, emTest, entity, eventually, filter, fixture, fixtures, iso, send, seen, tag } from './em-client.ts';
+import {
+  R,
+  body,
+  emTest,
+  entity,
+  eventually,
+  filter,
+  fixture,
+  fixtures,
+  iso,
+  send,
+  seen,
+  tag,
+  embedded,
+} from './em-client.ts';
 import { expect, rejected, verify } from './em-checks.ts';
 import { DATASET_SIZE, GROUPS, fileDataset, type Dataset } from './em-dataset.ts';
 import { createEventsInBulk, createType, daysAgo, field, marker, postEvent, standardBody } from './em-resources.ts';
 
 const dataset = fileDataset('queries-events');
 
-const eventsOf = (res: HttpResponse) => (body(res)._embedded?.events ?? []) as Array<Record<string, any>>;
+const eventsOf = (res: HttpResponse) => embedded(res, 'events');
 const idsOf = (res: HttpResponse) => eventsOf(res).map((e) => String(e.id));
 
 function getEvents(t: RuleContext, query: Record<string, string | number>) {
@@ -186,6 +200,9 @@ emTest(
       fc.integer({ min: 4, max: 50 }),
       async (size) => {
         const seenIds: string[] = [];
+        const firstSeen = new Map<string, number>();
+        const repeated: string[] = [];
+        // The page count comes from the suite's own dataset, never from the target's answers.
         const pages = Math.ceil(DATASET_SIZE / size);
         for (let p = 0; p < pages; p++) {
           const res = await getEvents(t, { filter: filter({ typeId: d.typeId }), size, page: p });
@@ -202,6 +219,11 @@ emTest(
             `size ${size}, number ${p}, totalElements ${DATASET_SIZE}, totalPages ${pages}`,
             JSON.stringify(pg),
           );
+          for (const id of idsOf(res)) {
+            const first = firstSeen.get(id);
+            if (first !== undefined && repeated.length < 5) repeated.push(`${id} on pages ${first} and ${p}`);
+            else firstSeen.set(id, p);
+          }
           seenIds.push(...idsOf(res));
         }
         expect(
@@ -210,7 +232,7 @@ emTest(
           new Set(seenIds).size === seenIds.length && seenIds.length === DATASET_SIZE,
           `pages of size ${size} overlap or miss events`,
           `${DATASET_SIZE} distinct events`,
-          `${seenIds.length} events, ${new Set(seenIds).size} distinct`,
+          `${seenIds.length} events, ${new Set(seenIds).size} distinct${repeated.length ? `; repeated: ${repeated.join(', ')}` : ''}`,
         );
         expect(
           t,

@@ -17,7 +17,7 @@ function checkSharing(t: RuleContext, what: string, items: Array<Record<string, 
         Array.isArray(modesOf(x)),
         `${what}: no sharing.modes with includeShared=true`,
         'sharing.modes array',
-        JSON.stringify(x).slice(0, 200),
+        String(JSON.stringify(x)).slice(0, 200),
       );
     else
       expect(

@@ -3,7 +3,8 @@ import type { Sweeper, SweepContext } from '../engine/leftovers.ts';
 
 type Json = Record<string, any>;
 
-const FINAL = ['FINISHED', 'FINISHED_WITH_ERROR'];
+/** The documented states before a job's end; any other state ends the wait. */
+const NON_FINAL = ['ACCEPTED', 'IN_PROGRESS'];
 
 /** Runs a delete job and waits (bounded) for a final state. */
 async function deleteEvents(ctx: SweepContext, filter: Json): Promise<void> {
@@ -12,7 +13,7 @@ async function deleteEvents(ctx: SweepContext, filter: Json): Promise<void> {
   if (job.status !== 202 || typeof id !== 'string') return;
   for (let i = 0; i < 100; i++) {
     const s = await ctx.send('event-management', { method: 'GET', path: `/deleteEventsJobs/${id}` });
-    if (FINAL.includes((s.json as Json | undefined)?.state)) return;
+    if (s.status !== 200 || !NON_FINAL.includes((s.json as Json | undefined)?.state)) return;
     await new Promise((r) => setTimeout(r, 100));
   }
 }
@@ -30,9 +31,14 @@ function embedded(res: HttpResponse, key: string): Json[] {
 const sweep: Sweeper = async (ctx) => {
   let n = 0;
   const types: Json[] = [];
+  const pagesSeen = new Set<string>();
   for (let page = 0; page < 50; page++) {
     const res = await ctx.send('event-management', { method: 'GET', path: '/eventTypes', query: { size: 100, page } });
     const list = embedded(res, 'eventTypes');
+    // A target that answers the same page again would be followed to the page cap for nothing.
+    const key = JSON.stringify(list.map((t) => t.id));
+    if (pagesSeen.has(key)) break;
+    pagesSeen.add(key);
     types.push(...list.filter((t) => ctx.isLeftover(t.id) || ctx.isLeftover(t.name)));
     if (list.length < 100) break;
   }

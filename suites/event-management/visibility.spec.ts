@@ -1,6 +1,6 @@
 import type { HttpResponse } from '../engine/http-client.ts';
 import type { RuleContext } from '../engine/rule-test.ts';
-import { VISIBILITY_DEADLINE_MS, body, emTest, eventually, filter, send, seen } from './em-client.ts';
+import { VISIBILITY_DEADLINE_MS, body, emTest, eventually, filter, send, seen, embedded } from './em-client.ts';
 import { expect } from './em-checks.ts';
 import { asRequest, createEvent, createType, putEvent, standardBody } from './em-resources.ts';
 
@@ -125,7 +125,7 @@ emTest(
           path: '/events',
           query: { filter: filter({ entityId: e.entityId, correlationId: e.correlationId }) },
         }),
-      (r) => (body(r)._embedded?.events ?? []).some((x: any) => x.id === e.id),
+      (r) => embedded(r, 'events').some((x: any) => x.id === e.id),
     );
     expect(
       t,

@@ -1,0 +1,43 @@
+import { describe, expect, it } from 'vitest';
+import { ResourceLedger } from './ledger.ts';
+
+const hang = () => new Promise<void>(() => undefined);
+
+describe('the resource ledger', () => {
+  it('spends at most its budget on deletions that hang or fail, then tries no more and lists what is left', async () => {
+    const ledger = new ResourceLedger(undefined, 300);
+    let deleted = 0;
+    const slowButFine = () => new Promise<void>((r) => setTimeout(r, 150)).then(() => void deleted++);
+    ledger.track('t1', { service: 's', kind: 'a', id: '1', cleanup: async () => void deleted++ });
+    ledger.track('t1', { service: 's', kind: 'b', id: '2', cleanup: hang });
+    ledger.track('t1', { service: 's', kind: 'c', id: '3', cleanup: slowButFine });
+    const started = performance.now();
+    await ledger.cleanup('t1');
+    // Newest first: 3 went (deletions that succeed cost nothing), 2 hung until the budget was spent.
+    expect(performance.now() - started).toBeLessThan(1200);
+    // 1 was not tried: the budget was spent.
+    expect(deleted).toBe(1);
+    expect(ledger.stats.gaveUp).toBe(true);
+    expect(ledger.outstanding().map((o) => o.id)).toEqual(['1', '2']);
+    expect(ledger.stats.cleanupFailures.map((f) => f.id)).toEqual(['2']);
+    // Nothing more is tried, in a test's pass or the final one.
+    ledger.track('t2', { service: 's', kind: 'd', id: '4', cleanup: async () => void deleted++ });
+    await ledger.cleanup('t2');
+    await ledger.cleanup();
+    expect(deleted).toBe(1);
+    expect(ledger.outstanding().map((o) => o.id)).toEqual(['1', '2', '4']);
+  });
+
+  it('keeps failures of the final pass with their error', async () => {
+    const ledger = new ResourceLedger();
+    ledger.track('t1', {
+      service: 's',
+      kind: 'a',
+      id: '1',
+      cleanup: () => Promise.reject(new Error('HTTP 500')),
+    });
+    await ledger.cleanup();
+    expect(ledger.stats.cleanupFailures).toEqual([{ service: 's', kind: 'a', id: '1', error: 'HTTP 500' }]);
+    expect(ledger.outstanding()).toHaveLength(1);
+  });
+});
