@@ -4,7 +4,7 @@ import { afterAll, beforeAll } from 'vitest';
 import type { ServiceName } from '../../contracts/services.ts';
 import { SERVICE_INFO } from '../../contracts/services.ts';
 import { isLeftover, type Sweeper } from './leftovers.ts';
-import { session } from './session.ts';
+import { flushHar, session } from './session.ts';
 
 let swept: Promise<number> | undefined;
 
@@ -47,6 +47,7 @@ beforeAll(async () => {
 afterAll(async () => {
   const s = session();
   await s.ledger.cleanup();
+  flushHar();
   const file = s.context.ledgerFile?.replace(/\.jsonl$/, '.state.json');
   if (!file) return;
   writeFileSync(
