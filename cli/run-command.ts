@@ -74,7 +74,7 @@ function num(
   return n;
 }
 
-function toolVersion(): string {
+export function toolVersion(): string {
   try {
     return (JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string })
       .version;

@@ -228,11 +228,13 @@ export class HarRecorder {
   constructor(readonly file: string) {}
 
   record(e: Exchange): void {
-    this.buffer.push(
-      JSON.stringify(
-        harEntry(e, { testName: e.tag?.test, ruleIds: e.tag?.rules, startedAt: e.startedAt, timeMs: e.timeMs }),
-      ),
+    this.recordEntry(
+      harEntry(e, { testName: e.tag?.test, ruleIds: e.tag?.rules, startedAt: e.startedAt, timeMs: e.timeMs }),
     );
+  }
+
+  recordEntry(entry: HarEntry): void {
+    this.buffer.push(JSON.stringify(entry));
     if (this.buffer.length >= 64) this.flush();
   }
 
