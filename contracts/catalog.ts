@@ -29,6 +29,11 @@ export interface Rule {
   /** Why a rule is not testable, or, for UNSPECIFIED rules, what the document leaves open. */
   note?: string;
   status?: 'active' | 'retired';
+  /**
+   * True for a rule that recorded traffic alone can judge (`conformance audit`, `conformance
+   * proxy`): a passive check in `audit/passive-checks.ts` judges it.
+   */
+  passive?: boolean;
 }
 
 export interface ServiceCatalog {
