@@ -75,6 +75,7 @@ const KEPT_CLAIMS = ['scope', 'scp', 'ten', 'host_tenant', 'app_name', 'app_vers
  * rules can still be judged: `Bearer [REDACTED claims {"scope":[…],"ten":"…"}]`.
  */
 export function bearerMarker(value: string): string {
+  if (/^Bearer \[REDACTED claims \{.*\}\]$/.test(value.trim())) return redactText(value.trim());
   const m = /^\s*Bearer\s+(\S+)\s*$/i.exec(value);
   if (!m) return /^\s*Basic\s/i.test(value) ? `Basic ${REDACTED}` : REDACTED;
   try {
