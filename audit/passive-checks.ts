@@ -111,6 +111,8 @@ interface ScopeRule {
   lacks: readonly string[];
   all?: boolean;
   statuses: (s: number) => boolean;
+  /** Scopes the operation must not ask for: a token with `lacks` but without these is not refused. */
+  notRequired?: readonly string[];
 }
 
 const is403 = (s: number) => s === 403;
@@ -187,6 +189,19 @@ const missingScope: PassiveCheck = {
     const out: PassiveVerdict[] = [];
     for (const r of rules) {
       const lacking = r.all ? r.lacks.every((s) => !scopes.has(s)) : r.lacks.some((s) => !scopes.has(s));
+      const without = r.notRequired?.filter((s) => !scopes.has(s)) ?? [];
+      if (!lacking && without.length) {
+        out.push(
+          verdict(
+            r.rule,
+            x.status !== 403 && x.status !== 401,
+            x,
+            `a token without ${without.join(', ')} (which the operation does not need) was refused`,
+            'neither 401 nor 403',
+          ),
+        );
+        continue;
+      }
       if (!lacking) continue;
       const missing = r.lacks.filter((s) => !scopes.has(s)).join(', ');
       out.push(
