@@ -497,7 +497,7 @@ const etagSequence: PassiveCheck = {
     if (!isEvent && !isType) return [];
     const rid =
       id === 'createEvent' || id === 'createEventType'
-        ? String((x.json as { id?: unknown } | undefined)?.id ?? '')
+        ? (((x.json as { id?: unknown } | undefined)?.id as string | undefined) ?? '')
         : (x.pathParams.eventId ?? x.pathParams.eventTypeId ?? '');
     if (!rid) return [];
     const key = `${isEvent ? 'event' : 'type'}|${rid}`;

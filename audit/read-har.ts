@@ -53,7 +53,7 @@ export function readHar(file: string): Har {
   try {
     value = JSON.parse(readFileSync(file, 'utf8'));
   } catch (e) {
-    throw new Error(`${file}: not a readable JSON file (${(e as Error).message})`);
+    throw new Error(`${file}: not a readable JSON file (${(e as Error).message})`, { cause: e });
   }
   const errors = harStructureErrors(value);
   if (errors.length) throw new Error(`${file}: not a HAR 1.2 log: ${errors.slice(0, 3).join('; ')}`);

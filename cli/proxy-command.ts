@@ -30,8 +30,8 @@ export async function proxyCommand(opts: {
   const port = Number(opts.listen);
   if (!Number.isInteger(port) || port < 0 || port > 65535)
     throw new UsageError(`--listen takes a port from 0 to 65535, not "${opts.listen}"`);
+  for (const s of opts.service ?? []) if (!isServiceName(s)) throw new UsageError(`--service ${s}: no such service`);
   const services = (opts.service ?? [...SERVICES]) as ServiceName[];
-  for (const s of services) if (!isServiceName(s)) throw new UsageError(`--service ${s}: no such service`);
   const reportDir = resolve(opts.reportDir);
   mkdirSync(reportDir, { recursive: true });
   const linesFile = join(reportDir, 'exchanges.har.jsonl');
