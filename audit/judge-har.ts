@@ -97,7 +97,7 @@ export class PassiveJudge {
 export function harEntries(hars: readonly Har[]): HarEntry[] {
   const entries = hars.flatMap((h) => h.log.entries);
   return entries
-    .map((e, i) => ({ e, i, t: Date.parse(e.startedDateTime) }))
+    .map((e, i) => ({ e, i, t: e._startedAt ?? Date.parse(e.startedDateTime) }))
     .sort((a, b) => a.t - b.t || a.i - b.i)
     .map((x) => x.e);
 }

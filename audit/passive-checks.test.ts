@@ -154,6 +154,7 @@ describe('passive judgement of recorded traffic', () => {
       ),
     };
     w2.startedDateTime = w1.startedDateTime;
+    w2._startedAt = w1._startedAt;
     const o = judgeHar(har([a, w1, w2])).outcomes;
     expect(o['event-management/etags/update-event-stale-412'].status).toBe('not-exercised');
   });

@@ -78,7 +78,7 @@ export async function startProxy(opts: ProxyOptions): Promise<RunningProxy> {
   let count = 0;
 
   const server = http.createServer((req, res) => {
-    const startedAt = Date.now();
+    const startedAt = performance.timeOrigin + performance.now();
     const started = performance.now();
     const headers: Record<string, string | string[]> = {};
     for (const [k, v] of Object.entries(req.headers)) if (v !== undefined && !HOP_BY_HOP.has(k)) headers[k] = v;

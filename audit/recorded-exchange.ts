@@ -137,7 +137,10 @@ export function recordedExchange(entry: HarEntry, index: number): RecordedExchan
     : typeof rawScope === 'string'
       ? new Set(rawScope.split(/\s+/).filter(Boolean))
       : undefined;
-  const startedAt = Date.parse(entry.startedDateTime);
+  const startedAt =
+    typeof entry._startedAt === 'number' && Number.isFinite(entry._startedAt)
+      ? entry._startedAt
+      : Date.parse(entry.startedDateTime);
   return {
     index,
     service,

@@ -46,6 +46,8 @@ export interface HarEntry {
   _testName?: string;
   /** The rules that test declares. */
   _ruleIds?: string[];
+  /** When the request was sent, in epoch milliseconds with their fraction (startedDateTime keeps whole ones). */
+  _startedAt?: number;
   /** A transport error instead of a response (the response then has status 0). */
   _error?: string;
   /** A body was cut at the size limit; the text ends with a marker giving its full size. */
@@ -199,6 +201,7 @@ export function harEntry(e: Exchange, info: HarEntryInfo = {}): HarEntry {
     cache: {},
     timings: { send: 0, wait: time, receive: 0 },
   };
+  if (info.startedAt !== undefined) entry._startedAt = Math.round(info.startedAt * 1000) / 1000;
   if (info.testName) entry._testName = info.testName;
   if (info.ruleIds) entry._ruleIds = [...info.ruleIds];
   if (e.error) entry._error = redactText(e.error);

@@ -296,7 +296,7 @@ export class HttpClient {
       body: shownBody !== undefined ? clip(shownBody) : undefined,
       form,
     };
-    const exchange = withLazyCurl({ request: curlReq, startedAt: Date.now() });
+    const exchange = withLazyCurl({ request: curlReq, startedAt: performance.timeOrigin + performance.now() });
     const started = performance.now();
     // undici's headers and body timeouts bound the wait for each part; the deadline bounds a
     // body that keeps trickling in.
