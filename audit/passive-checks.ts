@@ -152,6 +152,7 @@ const SCOPE_RULES: ScopeRule[] = [
       ops: ['deleteBouncedEmails'],
       lacks: ['nose.ac'],
       statuses: is403,
+      notRequired: ['nose.se'],
     },
     {
       rule: 'notification/auth/scope-both-listed',
@@ -321,7 +322,8 @@ const ttmErrorBody: PassiveCheck = {
   ],
   judge(x) {
     const id = op(x);
-    if (x.service !== 'technical-token-manager' || !answered(x) || x.truncated) return [];
+    // 429 answers count: their bodies carry error codes too.
+    if (x.service !== 'technical-token-manager' || x.status === 0 || x.error || x.truncated) return [];
     if (id !== 'getOauthTokens' && id !== 'getUserTenantsByHost') return [];
     if (x.status < 400) return [];
     const errors = (x.json as { errors?: unknown } | undefined)?.errors;
