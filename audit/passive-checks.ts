@@ -181,7 +181,10 @@ const missingScope: PassiveCheck = {
     'notification/errors/code-forbidden',
   ],
   judge(x) {
-    if (!answered(x) || !x.op || !x.scopes || x.status === 401) return [];
+    if (!answered(x) || !x.op || !x.scopes) return [];
+    // An expired token may be refused with 401 before its scopes are looked at.
+    const exp = x.claims?.exp;
+    if (x.status === 401 && typeof exp === 'number' && exp * 1000 < x.startedAt) return [];
     const id = x.op.operationId;
     const scopes = x.scopes;
     const rules = SCOPE_RULES.filter((r) => r.ops.includes(id));
