@@ -4,7 +4,10 @@ import { defineConfig } from 'vitest/config';
 // run against a deployment by `conformance run`, with their own configuration.
 export default defineConfig({
   test: {
-    include: ['{contracts,generators,reporters,fixtures,cli,tests,audit}/**/*.test.ts', 'suites/engine/**/*.test.ts'],
+    include: [
+      '{contracts,generators,reporters,fixtures,cli,certification,tests,audit}/**/*.test.ts',
+      'suites/engine/**/*.test.ts',
+    ],
     testTimeout: 30_000,
     hookTimeout: 30_000,
     pool: 'forks',

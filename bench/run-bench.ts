@@ -72,7 +72,22 @@ async function engineOverhead(): Promise<void> {
   line('## Engine overhead: the same requests through the engine and through a bare undici loop');
   const ref = await startReference({ port: 0 });
   try {
-    const config = referenceRunConfig(ref, ref.baseUrl);
+    await engineAgainst(referenceRunConfig(ref, ref.baseUrl), 'in the same process as the reference');
+  } finally {
+    await ref.close();
+  }
+  const served = await servedReference();
+  try {
+    const config = JSON.parse(readFileSync(served.config, 'utf8')) as RunConfig;
+    await engineAgainst(config, 'the reference in another process (as users meet it)');
+  } finally {
+    await served.stop();
+  }
+}
+
+async function engineAgainst(config: RunConfig, where: string): Promise<void> {
+  const ref = { baseUrl: config.target };
+  {
     // A rate far above what loopback reaches keeps the limiter in the path without limiting.
     const http = new HttpClient({
       target: ref.baseUrl,
@@ -152,15 +167,13 @@ async function engineOverhead(): Promise<void> {
       bare.push(await bareLoop());
       engine.push(await engineLoop());
     }
-    line(`  ${N} × GET /events/{id}, ${CONC} in flight, in the same process as the reference`);
+    line(`  ${N} × GET /events/{id}, ${CONC} in flight, ${where}`);
     line(`  bare undici:  ${fmtSpread(bare, 'req/s', 0)}`);
     line(`  engine:       ${fmtSpread(engine, 'req/s', 0)}  (checks, schema validation, rate limiter, evidence)`);
     const ratios = engine.map((e, i) => e / bare[i]);
     line(`  ratio:        ${fmtSpread(ratios, '× the bare loop', 2)}  (target ≥ 0.8)`);
     await agent.close();
     await http.close();
-  } finally {
-    await ref.close();
   }
 }
 

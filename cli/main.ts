@@ -10,6 +10,10 @@ import { mergeCommand } from './merge-command.ts';
 import { auditCommand } from './audit-command.ts';
 import { proxyCommand } from './proxy-command.ts';
 import { UsageError } from './usage-error.ts';
+import { certifyCommand } from './certify-command.ts';
+import { verifyCommand } from './verify-command.ts';
+import { compareCommand } from './compare-command.ts';
+import { keygenCommand } from './keygen-command.ts';
 
 const collect = (value: string, previous: string[] = []) => [...previous, value];
 
@@ -60,6 +64,61 @@ program
   .option('--dry-run', 'list what would be exercised and the most requests it could send; send nothing')
   .action(async (opts) => {
     process.exitCode = await runCommand(opts);
+  });
+
+program
+  .command('certify')
+  .description(
+    'run the certification profile (every rule of the claimed services) and write a signed evidence bundle and its .tar.gz',
+  )
+  .option('--config <file>', 'run configuration of the deployment (every principal and fixture the rules need)')
+  .option('--vendor <name>', 'who makes the product')
+  .option('--product <name>', 'the product certified')
+  .option('--product-version <v>', 'its version')
+  .option('--service <name...>', 'the services claimed (default: all three)')
+  .option('--key <file>', 'private JWK to sign with (`conformance keygen`); default: a key made for this bundle')
+  .option('--out <dir>', 'where the bundle goes', 'conformance-certification')
+  .option('--seed <n>', 'seed of the generators')
+  .option('--runs <n>', 'runs per property (at least the default, 25)')
+  .option('--rate <n>', 'at most n requests per second to the target (0: no limit)')
+  .option('--concurrency <n>', 'at most n requests in flight')
+  .option('--timeout <ms>', 'timeout of one request')
+  .option('--ca <file>', 'PEM file of a private certificate authority for HTTPS targets')
+  .option('--insecure', "do not verify the target's TLS certificate")
+  .addOption(new Option('--rule <glob...>').hideHelp())
+  .addOption(new Option('--shard <i/n>').hideHelp())
+  .addOption(new Option('--baseline <file>').hideHelp())
+  .addOption(new Option('--profile <name>').hideHelp())
+  .action(async (opts) => {
+    process.exitCode = await certifyCommand(opts);
+  });
+
+program
+  .command('verify')
+  .description('check a certification bundle offline: signature, file hashes, tool and contracts, profile, verdict')
+  .argument('<bundle>', 'bundle directory or .tar.gz')
+  .option('--key <file>', "the signer's public JWK: the bundle must be signed with it")
+  .action(async (bundle, opts) => {
+    process.exitCode = await verifyCommand(bundle, opts);
+  });
+
+program
+  .command('compare')
+  .description('what changed between two reports or bundles (Markdown); exit 1 when a rule newly fails')
+  .argument('<old>', 'conformance-report.json, report directory, bundle directory or .tar.gz')
+  .argument('<new>', 'the same, of the newer run')
+  .option('--json', 'print the comparison as JSON')
+  .action((oldPath, newPath, opts) => {
+    process.exitCode = compareCommand(oldPath, newPath, opts);
+  });
+
+program
+  .command('keygen')
+  .description('make an Ed25519 key pair for signing bundles (private JWK, public JWK and its thumbprint)')
+  .option('--out <dir>', 'where the two files go', '.')
+  .option('--name <name>', 'file name stem', 'conformance-signing-key')
+  .action(async (opts) => {
+    process.exitCode = await keygenCommand(opts);
   });
 
 program

@@ -74,6 +74,7 @@ function num(
   return n;
 }
 
+/** This tool's version, from package.json. */
 export function toolVersion(): string {
   try {
     return (JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string })

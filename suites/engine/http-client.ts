@@ -9,7 +9,8 @@ export type QueryValue = string | number | boolean | undefined | null;
 export interface FormPart {
   name: string;
   value?: string;
-  file?: { filename: string; content: Buffer | string; contentType?: string };
+  /** A Blob (e.g. from `fs.openAsBlob`) is sent without being read into memory first. */
+  file?: { filename: string; content: Buffer | string | Blob; contentType?: string };
 }
 
 /** A request as the suites describe it; `path` is relative to the target's origin. */
@@ -270,12 +271,11 @@ export class HttpClient {
       for (const p of req.form) {
         if (p.file) {
           const content = typeof p.file.content === 'string' ? Buffer.from(p.file.content) : p.file.content;
-          fd.append(
-            p.name,
-            new Blob([new Uint8Array(content)], { type: p.file.contentType ?? 'application/octet-stream' }),
-            p.file.filename,
-          );
-          form.push({ name: p.name, filename: p.file.filename, size: content.length });
+          const type = p.file.contentType ?? 'application/octet-stream';
+          // A Blob part of a Blob is referenced, not copied.
+          const blob = new Blob([content instanceof Blob ? content : (content as Uint8Array<ArrayBuffer>)], { type });
+          fd.append(p.name, blob, p.file.filename);
+          form.push({ name: p.name, filename: p.file.filename, size: blob.size });
         } else {
           fd.append(p.name, p.value ?? '');
           form.push({ name: p.name, value: p.value });

@@ -127,7 +127,7 @@ export function send(t: RuleContext, req: HttpRequest, as?: SendOptions['as']): 
 /** The multipart parts of a template set form: the templateInfo JSON text and the files. */
 export function templateForm(
   info: unknown,
-  files: Array<{ name: string; content: string | Buffer }>,
+  files: Array<{ name: string; content: string | Buffer | Blob }>,
   infoText?: string,
 ): FormPart[] {
   const parts: FormPart[] = files.map((f) => ({

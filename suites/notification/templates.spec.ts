@@ -1,3 +1,6 @@
+import { closeSync, mkdtempSync, openAsBlob, openSync, rmSync, writeSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import fc from 'fast-check';
 import { matchesSchema } from '../engine/checks/index.ts';
 import type { FormPart } from '../engine/http-client.ts';
@@ -182,12 +185,28 @@ test(
   { budget: 12 },
 );
 
-let bigFiles: { fits: Buffer; tooBig: Buffer } | undefined;
-
-/** The two large files, built once: exactly at the limit and one byte over it. */
-function largeFiles(): { fits: Buffer; tooBig: Buffer } {
-  bigFiles ??= { fits: Buffer.alloc(16_777_215, 0x61), tooBig: Buffer.alloc(16_777_216, 0x61) };
-  return bigFiles;
+/**
+ * The two large files, exactly at the limit and one byte over it, written to disk and sent from
+ * there (file-backed Blobs), so that a run never holds their 32 MiB in memory.
+ */
+async function largeFiles(): Promise<{ fits: Blob; tooBig: Blob; remove: () => void }> {
+  const dir = mkdtempSync(join(tmpdir(), 'conformance-template-'));
+  const write = (name: string, size: number) => {
+    const path = join(dir, name);
+    const chunk = Buffer.alloc(1024 * 1024, 0x61);
+    const fd = openSync(path, 'w');
+    try {
+      for (let left = size; left > 0; left -= chunk.length) writeSync(fd, chunk, 0, Math.min(left, chunk.length));
+    } finally {
+      closeSync(fd);
+    }
+    return openAsBlob(path);
+  };
+  return {
+    fits: await write('fits.html', 16_777_215),
+    tooBig: await write('too-big.html', 16_777_216),
+    remove: () => rmSync(dir, { recursive: true, force: true }),
+  };
 }
 
 test(
@@ -195,19 +214,23 @@ test(
   'a template file of 16777215 bytes is taken and one of 16777216 refused',
   async (t) => {
     const email = channelId(t, 'email');
-    const { fits, tooBig } = largeFiles();
-    const over = `${tag()}.html`;
-    const res = await postTemplateSet(
-      t,
-      templateForm(info(setName(t, 'big'), [[email, over]]), [{ name: over, content: tooBig }]),
-    );
-    refused(t, 'templates/file-size-limit', res, 'a file of 16777216 bytes', 'invalidRequestBodyProperty');
-    const at = `${tag()}.html`;
-    const ok = await postTemplateSet(
-      t,
-      templateForm(info(setName(t, 'max'), [[email, at]]), [{ name: at, content: fits }]),
-    );
-    accepted(t, 'templates/file-size-limit', ok, 'a file of 16777215 bytes', [201]);
+    const { fits, tooBig, remove } = await largeFiles();
+    try {
+      const over = `${tag()}.html`;
+      const res = await postTemplateSet(
+        t,
+        templateForm(info(setName(t, 'big'), [[email, over]]), [{ name: over, content: tooBig }]),
+      );
+      refused(t, 'templates/file-size-limit', res, 'a file of 16777216 bytes', 'invalidRequestBodyProperty');
+      const at = `${tag()}.html`;
+      const ok = await postTemplateSet(
+        t,
+        templateForm(info(setName(t, 'max'), [[email, at]]), [{ name: at, content: fits }]),
+      );
+      accepted(t, 'templates/file-size-limit', ok, 'a file of 16777215 bytes', [201]);
+    } finally {
+      remove();
+    }
   },
   { budget: 4, timeout: 120_000 },
 );

@@ -1,0 +1,82 @@
+import { SERVICE_INFO } from '../contracts/services.ts';
+import type { Manifest } from './manifest.ts';
+
+function esc(s: string): string {
+  return s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
+}
+
+/** What the certificate shows: the manifest without the file list it is itself part of. */
+export type CertificateFacts = Omit<Manifest, 'files' | 'format'>;
+
+const STATUSES = ['passed', 'failed', 'observed', 'warning', 'skipped', 'not-exercised'] as const;
+
+const STYLE = `
+* { box-sizing: border-box; }
+body { font: 15px/1.5 system-ui, -apple-system, "Segoe UI", sans-serif; margin: 0; color: #1f2328; background: #eef1f4; }
+.page { width: 210mm; min-height: 287mm; margin: 24px auto; background: #fff; padding: 20mm 18mm; border: 1px solid #d0d7de; }
+h1 { font-size: 26px; margin: 0 0 4px; letter-spacing: .02em; }
+.sub { color: #57606a; margin: 0 0 22px; }
+.verdict { font-size: 22px; font-weight: 700; padding: 10px 16px; border-radius: 8px; color: #fff; display: inline-block; margin: 8px 0 20px; }
+.verdict.conformant { background: #1a7f37; } .verdict.not-conformant { background: #cf222e; }
+dl { display: grid; grid-template-columns: 190px 1fr; gap: 6px 14px; margin: 0 0 22px; }
+dt { color: #57606a; } dd { margin: 0; overflow-wrap: anywhere; }
+table { width: 100%; border-collapse: collapse; margin: 0 0 22px; }
+th, td { text-align: left; padding: 6px 8px; border-bottom: 1px solid #d8dee4; }
+th { font-size: 12px; text-transform: uppercase; color: #57606a; }
+td.n { text-align: right; font-variant-numeric: tabular-nums; }
+.mono { font-family: ui-monospace, SFMono-Regular, Menlo, monospace; font-size: 12.5px; }
+.problems { color: #cf222e; }
+footer { color: #57606a; font-size: 12.5px; border-top: 1px solid #d8dee4; padding-top: 12px; }
+@media print { body { background: #fff; } .page { margin: 0; border: 0; } }
+`;
+
+/** The one-page certificate of a bundle: who, what, against which contracts, the verdict and the bundle's hash. */
+export function certificateHtml(m: CertificateFacts): string {
+  const verdictClass = m.verdict === 'conformant' ? 'conformant' : 'not-conformant';
+  const date = m.finishedAt.slice(0, 10);
+  const shown = STATUSES.filter((s) => s !== 'warning' || m.services.some((x) => (m.counts[x]?.warning ?? 0) > 0));
+  const rows = m.services
+    .map((s) => {
+      const c = m.counts[s] ?? {};
+      return `<tr class="service"><td>${esc(SERVICE_INFO[s].title)}</td><td>${esc(m.contracts[s].version)}</td>${shown
+        .map((st) => `<td class="n">${c[st] ?? 0}</td>`)
+        .join('')}</tr>`;
+    })
+    .join('\n');
+  const problems = m.profile.problems.length
+    ? `<dt>Profile</dt><dd class="problems">incomplete: ${m.profile.problems.map(esc).join('; ')}</dd>`
+    : '<dt>Profile</dt><dd>certification: every rule of the claimed services run, every principal and fixture they need configured</dd>';
+  return `<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><title>Conformance certificate: ${esc(m.vendor)} ${esc(m.product)} ${esc(m.productVersion)}</title>
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<style>${STYLE}</style></head>
+<body><div class="page">
+<h1>Conformance certificate</h1>
+<p class="sub">Technical Token Manager, Notification and Event Management service contracts</p>
+<dl>
+<dt>Vendor</dt><dd id="vendor">${esc(m.vendor)}</dd>
+<dt>Product</dt><dd id="product">${esc(m.product)} ${esc(m.productVersion)}</dd>
+<dt>Services</dt><dd id="services">${m.services.map((s) => esc(SERVICE_INFO[s].title)).join(', ')}</dd>
+<dt>Date</dt><dd id="date">${esc(date)}</dd>
+<dt>Target</dt><dd class="mono">${esc(m.target)}</dd>
+</dl>
+<div class="verdict ${verdictClass}" id="verdict">${m.verdict === 'conformant' ? 'CONFORMANT' : 'NOT CONFORMANT'}</div>
+<table><thead><tr><th>service</th><th>contract</th>${shown.map((s) => `<th>${s}</th>`).join('')}</tr></thead>
+<tbody>
+${rows}
+</tbody></table>
+<dl>
+${problems}
+<dt>Tool</dt><dd id="tool">${esc(m.tool.name)} ${esc(m.tool.version)}</dd>
+<dt>Contracts</dt><dd class="mono">${m.services.map((s) => `${esc(s)} ${esc(m.contracts[s].version)} ${esc(m.contracts[s].sha256.slice(0, 23))}…`).join('<br>')}</dd>
+<dt>Run</dt><dd>seed ${m.seed}, ${esc(m.startedAt)} to ${esc(m.finishedAt)}; Node ${esc(m.runtime.node)}, ${esc(m.runtime.os)}</dd>
+<dt>Bundle hash</dt><dd class="mono" id="bundle-hash">${esc(m.bundleHash)}</dd>
+<dt>Signing key</dt><dd class="mono" id="key">${esc(m.key.thumbprint)}${m.key.origin === 'ephemeral' ? ' (made for this bundle only)' : ''}</dd>
+</dl>
+<footer>Check this certificate and the evidence beside it offline with
+<span class="mono">npx conformance verify BUNDLE --key PUBLIC.jwk</span>: it checks the signature, every file's
+hash and that the verdict follows from the evidence. Counts are rules per status; a rule counts as passed only
+when a check of it ran and held.</footer>
+</div></body></html>
+`;
+}

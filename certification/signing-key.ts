@@ -1,0 +1,74 @@
+import { readFileSync } from 'node:fs';
+import {
+  calculateJwkThumbprint,
+  CompactSign,
+  compactVerify,
+  exportJWK,
+  generateKeyPair,
+  importJWK,
+  type JWK,
+} from 'jose';
+
+/** JWS algorithm of bundle signatures: EdDSA over Ed25519 (RFC 8037). */
+export const SIGNING_ALG = 'EdDSA';
+
+export interface KeyPair {
+  privateJwk: JWK;
+  publicJwk: JWK;
+  /** RFC 7638 thumbprint (SHA-256) of the public key. */
+  thumbprint: string;
+}
+
+/** The public part of an OKP/Ed25519 JWK. */
+export function publicPart(jwk: JWK): JWK {
+  return { kty: jwk.kty, crv: jwk.crv, x: jwk.x };
+}
+
+/** The RFC 7638 SHA-256 thumbprint of a key's public part. */
+export function thumbprint(jwk: JWK): Promise<string> {
+  return calculateJwkThumbprint(publicPart(jwk), 'sha256');
+}
+
+/** A fresh Ed25519 key pair. */
+export async function generateSigningKey(): Promise<KeyPair> {
+  const { privateKey } = await generateKeyPair('Ed25519', { extractable: true });
+  const privateJwk = await exportJWK(privateKey);
+  const publicJwk = publicPart(privateJwk);
+  return { privateJwk, publicJwk, thumbprint: await thumbprint(publicJwk) };
+}
+
+function assertEd25519(jwk: JWK, file: string, needPrivate: boolean): void {
+  if (jwk.kty !== 'OKP' || jwk.crv !== 'Ed25519' || typeof jwk.x !== 'string')
+    throw new Error(`${file}: not an Ed25519 JWK (kty OKP, crv Ed25519)`);
+  if (needPrivate && typeof jwk.d !== 'string')
+    throw new Error(`${file}: a public key; signing needs the private JWK that \`conformance keygen\` writes`);
+}
+
+/** Reads a JWK file; `needPrivate` demands the private part. */
+export async function readKeyFile(file: string, needPrivate: boolean): Promise<KeyPair> {
+  let jwk: JWK;
+  try {
+    jwk = JSON.parse(readFileSync(file, 'utf8')) as JWK;
+  } catch (e) {
+    throw new Error(`${file}: ${(e as Error).message}`, { cause: e });
+  }
+  if (!jwk || typeof jwk !== 'object') throw new Error(`${file}: not a JWK`);
+  assertEd25519(jwk, file, needPrivate);
+  const publicJwk = publicPart(jwk);
+  return { privateJwk: jwk, publicJwk, thumbprint: await thumbprint(publicJwk) };
+}
+
+/** A compact JWS whose payload is exactly `payload`, signed with the key pair; the header names the key. */
+export async function signPayload(payload: Buffer, key: KeyPair): Promise<string> {
+  const k = await importJWK(key.privateJwk, SIGNING_ALG);
+  return new CompactSign(payload)
+    .setProtectedHeader({ alg: SIGNING_ALG, kid: key.thumbprint, jwk: key.publicJwk, cty: 'json' })
+    .sign(k);
+}
+
+/** Verifies a compact JWS with `publicJwk`; returns its payload, or throws saying why. */
+export async function verifyPayload(jws: string, publicJwk: JWK): Promise<Buffer> {
+  const k = await importJWK(publicPart(publicJwk), SIGNING_ALG);
+  const { payload } = await compactVerify(jws.trim(), k, { algorithms: [SIGNING_ALG] });
+  return Buffer.from(payload);
+}

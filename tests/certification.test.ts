@@ -1,0 +1,334 @@
+import { cpSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { referenceRunConfig } from '../cli/reference-config.ts';
+import { startReference, type RunningReference } from '../fixtures/reference/server.ts';
+import type { ConformanceReport } from '../reporters/conformance-report.ts';
+import { sha256, type Manifest } from '../certification/manifest.ts';
+import { readKeyFile } from '../certification/signing-key.ts';
+import { tarGz, untarGz } from '../certification/tar-archive.ts';
+import { writeBundle } from '../certification/write-bundle.ts';
+import { runCli } from './run-cli.ts';
+
+const FAULT = 'access-token-not-a-jwt';
+const BROKEN_RULE = 'technical-token-manager/access-token/access-token-jwt';
+const BUNDLE = 'acme-corp-acme-platform-2.1.0';
+
+let ref: RunningReference;
+let faulty: RunningReference;
+const dir = mkdtempSync(join(tmpdir(), 'conformance-certify-'));
+const keys = join(dir, 'keys');
+const privateKey = join(keys, 'conformance-signing-key.private.jwk');
+const publicKey = join(keys, 'conformance-signing-key.public.jwk');
+const out = join(dir, 'out');
+const bundle = join(out, BUNDLE);
+
+function writeConfig(
+  name: string,
+  deployment: RunningReference,
+  mutate: (c: ReturnType<typeof referenceRunConfig>) => void = () => {},
+) {
+  const c = structuredClone(referenceRunConfig(deployment, deployment.baseUrl));
+  mutate(c);
+  const file = join(dir, name);
+  writeFileSync(file, JSON.stringify(c));
+  return file;
+}
+
+const certify = (config: string, extra: string[] = []) =>
+  runCli(
+    [
+      'certify',
+      '--config',
+      config,
+      '--vendor',
+      'Acme Corp',
+      '--product',
+      'Acme Platform',
+      '--product-version',
+      '2.1.0',
+      '--key',
+      privateKey,
+      '--seed',
+      '7',
+      ...extra,
+    ],
+    { timeoutMs: 240_000 },
+  );
+
+const verify = (path: string, key: string | null = publicKey) =>
+  runCli(['verify', path, ...(key ? ['--key', key] : [])], { timeoutMs: 60_000 });
+
+/** A copy of the good bundle, changed by `tamper`. */
+function tampered(name: string, tamper: (copy: string) => void): string {
+  const copy = join(dir, 'tampered', name, BUNDLE);
+  cpSync(bundle, copy, { recursive: true });
+  tamper(copy);
+  return copy;
+}
+
+beforeAll(async () => {
+  ref = await startReference({ port: 0 });
+  faulty = await startReference({ port: 0, faults: [FAULT] });
+  const k = await runCli(['keygen', '--out', keys]);
+  expect(k.code).toBe(0);
+  expect(k.stdout).toMatch(/thumbprint: +\S{43}/);
+}, 60_000);
+afterAll(async () => {
+  await ref?.close();
+  await faulty?.close();
+});
+
+describe('conformance certify against the reference deployment', () => {
+  let certified: Awaited<ReturnType<typeof runCli>>;
+  beforeAll(async () => {
+    certified = await certify(writeConfig('reference.json', ref), ['--out', out]);
+  }, 240_000);
+
+  it('writes a bundle whose certificate says conformant, and exits 0', () => {
+    expect(certified.stderr).toBe('');
+    expect(certified.stdout).toContain('certification: CONFORMANT');
+    expect(certified.code).toBe(0);
+    const manifest = JSON.parse(readFileSync(join(bundle, 'manifest.json'), 'utf8')) as Manifest;
+    expect(manifest.verdict).toBe('conformant');
+    expect(manifest.services).toEqual(['technical-token-manager', 'notification', 'event-management']);
+    expect(Object.keys(manifest.files).sort()).toEqual(
+      expect.arrayContaining([
+        'certificate.html',
+        'conformance-report.json',
+        'junit.xml',
+        'public-key.jwk',
+        'report.html',
+      ]),
+    );
+    expect(manifest.profile).toMatchObject({ name: 'certification', complete: true, problems: [] });
+    const certificate = readFileSync(join(bundle, 'certificate.html'), 'utf8');
+    expect(certificate).toContain('CONFORMANT');
+    expect(certificate).toContain(manifest.bundleHash);
+    // Neither the private key nor any secret of the configuration enters the bundle.
+    const jwk = JSON.parse(readFileSync(privateKey, 'utf8')) as { d: string };
+    const config = referenceRunConfig(ref, ref.baseUrl);
+    const secrets = [
+      jwk.d,
+      config.tokenManager!.clientSecret,
+      ...Object.values(config.principals!.withoutScope!).map((p) => (p as { clientSecret: string }).clientSecret),
+    ];
+    for (const [name, content] of untarGz(readFileSync(`${bundle}.tar.gz`)))
+      for (const secret of secrets) expect(content.toString('utf8'), name).not.toContain(secret);
+  });
+
+  it('gives a bundle that verify accepts, as a directory and as its .tar.gz', async () => {
+    for (const path of [bundle, `${bundle}.tar.gz`]) {
+      const res = await verify(path);
+      expect(res.stdout).toContain('VALID');
+      expect(res.stdout).toContain('certification profile complete');
+      expect(res.code).toBe(0);
+    }
+    const unkeyed = await verify(bundle, null);
+    expect(unkeyed.code).toBe(0);
+    expect(unkeyed.stdout).toContain('the signer was not checked against a known key');
+  });
+
+  it('refuses a report whose status was changed', async () => {
+    const copy = tampered('status', (c) => {
+      const file = join(c, 'conformance-report.json');
+      const report = JSON.parse(readFileSync(file, 'utf8')) as ConformanceReport;
+      const rule = report.rules.find((r) => r.status === 'passed')!;
+      rule.status = 'failed';
+      writeFileSync(file, JSON.stringify(report, null, 2));
+    });
+    const res = await verify(copy);
+    expect(res.code).toBe(1);
+    expect(res.stdout).toContain('conformance-report.json was changed');
+    expect(res.stdout).toMatch(/the report says passed, but its rules make it failed/);
+
+    // The manifest brought in line with the changed report no longer matches its signature.
+    const manifestFile = join(copy, 'manifest.json');
+    const manifest = JSON.parse(readFileSync(manifestFile, 'utf8')) as Manifest;
+    manifest.files['conformance-report.json'] = sha256(readFileSync(join(copy, 'conformance-report.json')));
+    writeFileSync(manifestFile, `${JSON.stringify(manifest, null, 2)}\n`);
+    const resealed = await verify(copy);
+    expect(resealed.code).toBe(1);
+    expect(resealed.stdout).toContain('manifest.jws signs another manifest than manifest.json');
+    expect(resealed.stdout).not.toContain('conformance-report.json was changed');
+  });
+
+  it('refuses a file with one byte changed', async () => {
+    const copy = tampered('byte', (c) => {
+      const file = join(c, 'report.html');
+      const b = readFileSync(file);
+      b[100] ^= 1;
+      writeFileSync(file, b);
+    });
+    const res = await verify(copy);
+    expect(res.code).toBe(1);
+    expect(res.stdout).toContain('report.html was changed');
+  });
+
+  it('refuses a bundle with a file removed', async () => {
+    const copy = tampered('removed', (c) => rmSync(join(c, 'junit.xml')));
+    const res = await verify(copy);
+    expect(res.code).toBe(1);
+    expect(res.stdout).toContain('junit.xml is listed in the manifest but missing from the bundle');
+  });
+
+  it('refuses a changed file inside the .tar.gz', async () => {
+    const files = untarGz(readFileSync(`${bundle}.tar.gz`));
+    const name = `${BUNDLE}/junit.xml`;
+    files.set(name, Buffer.concat([files.get(name)!, Buffer.from('\n')]));
+    const archive = join(dir, 'tampered', 'archive.tar.gz');
+    writeFileSync(archive, tarGz([...files]));
+    const res = await verify(archive);
+    expect(res.code).toBe(1);
+    expect(res.stdout).toContain('junit.xml was changed');
+  });
+
+  it('refuses a bundle checked against another key, and one re-signed with another key', async () => {
+    const other = join(dir, 'other-keys');
+    await runCli(['keygen', '--out', other]);
+    const otherPublic = join(other, 'conformance-signing-key.public.jwk');
+    const res = await verify(bundle, otherPublic);
+    expect(res.code).toBe(1);
+    expect(res.stdout).toMatch(/the bundle is signed with key \S+, not with the given key \S+/);
+
+    // Someone edits the report and signs the result with a key of their own.
+    const copy = join(dir, 'tampered', 'resigned', BUNDLE);
+    cpSync(bundle, copy, { recursive: true });
+    for (const f of ['manifest.json', 'manifest.jws', 'certificate.html', 'public-key.jwk']) rmSync(join(copy, f));
+    const file = join(copy, 'conformance-report.json');
+    const report = JSON.parse(readFileSync(file, 'utf8')) as ConformanceReport;
+    report.target = 'https://someone-else.example.com';
+    writeFileSync(file, JSON.stringify(report, null, 2));
+    const key = await readKeyFile(join(other, 'conformance-signing-key.private.jwk'), true);
+    await writeBundle(
+      copy,
+      { vendor: 'Acme Corp', product: 'Acme Platform', productVersion: '2.1.0', services: ['technical-token-manager'] },
+      { ...key, origin: 'given' },
+    );
+    const resigned = await verify(copy);
+    expect(resigned.code).toBe(1);
+    expect(resigned.stdout).toContain('not with the given key');
+  });
+
+  it('refuses a bundle of a run made with --rule, naming the incomplete profile', async () => {
+    const runDir = join(dir, 'rule-run', BUNDLE);
+    const run = await runCli(
+      [
+        'run',
+        '--config',
+        join(dir, 'reference.json'),
+        '--service',
+        'technical-token-manager',
+        '--rule',
+        'technical-token-manager/access-token/*',
+        '--report-dir',
+        runDir,
+      ],
+      { timeoutMs: 120_000 },
+    );
+    expect(run.code).toBe(0);
+    const key = await readKeyFile(privateKey, true);
+    const written = await writeBundle(
+      runDir,
+      { vendor: 'Acme Corp', product: 'Acme Platform', productVersion: '2.1.0', services: ['technical-token-manager'] },
+      { ...key, origin: 'given' },
+    );
+    expect(written.manifest.verdict).toBe('not conformant');
+    const res = await verify(runDir);
+    expect(res.code).toBe(1);
+    expect(res.stdout).toContain(
+      'profile incomplete: the run selected rules (--rule technical-token-manager/access-token/*)',
+    );
+    expect(res.stdout).toMatch(/profile incomplete: \d+ testable MUST\/SHOULD rules are not in the report/);
+  });
+
+  it('compares the reference with a fault variant: the broken rule newly failed, exit 1', async () => {
+    const faultOut = join(dir, 'fault-out');
+    const res = await certify(writeConfig('faulty.json', faulty), [
+      '--out',
+      faultOut,
+      '--service',
+      'technical-token-manager',
+    ]);
+    expect(res.code).toBe(1);
+    expect(res.stdout).toContain('certification: NOT CONFORMANT');
+    const faultBundle = join(faultOut, BUNDLE);
+    expect(readFileSync(join(faultBundle, 'certificate.html'), 'utf8')).toContain('NOT CONFORMANT');
+    // Not conformant, and still authentic.
+    const checked = await verify(`${faultBundle}.tar.gz`);
+    expect(checked.stdout).toContain('certificate says: NOT CONFORMANT');
+    expect(checked.stdout).toContain('VALID');
+    expect(checked.code).toBe(0);
+
+    const compared = await runCli(['compare', join(bundle, 'conformance-report.json'), `${faultBundle}.tar.gz`]);
+    expect(compared.code).toBe(1);
+    const newlyFailed = compared.stdout.split('### Newly failed')[1]?.split('###')[0] ?? '';
+    expect(newlyFailed).toContain(`\`${BROKEN_RULE}\``);
+    expect(compared.stdout).toMatch(/^## ❌ Conformance compared: \d+ newly failed/);
+
+    const same = await runCli(['compare', bundle, `${bundle}.tar.gz`]);
+    expect(same.code).toBe(0);
+    expect(same.stdout).toContain('0 newly failed, 0 newly passed, 0 newly warned');
+  });
+});
+
+describe('conformance keygen', () => {
+  it('writes the private key readable by its owner only, and never overwrites a key', async () => {
+    expect(statSync(privateKey).mode & 0o077).toBe(0);
+    const again = await runCli(['keygen', '--out', keys]);
+    expect(again.code).toBe(2);
+    expect(again.stderr).toContain('keygen never overwrites a key');
+  });
+});
+
+describe('conformance certify refuses to start', () => {
+  it('naming each principal and fixture the configuration lacks', async () => {
+    const config = writeConfig('partial.json', ref, (c) => {
+      delete c.principals!.otherTenant;
+      delete c.principals!.withoutScope!['em.c'];
+      delete (c.fixtures!.eventManagement as Record<string, unknown>).entityIds;
+      delete (c.fixtures!.notification as Record<string, unknown>).paramTypeId;
+    });
+    const res = await certify(config, ['--out', join(dir, 'never')]);
+    expect(res.code).toBe(2);
+    for (const piece of [
+      'principals.otherTenant',
+      'principals.withoutScope["em.c"]',
+      'fixtures.eventManagement.entityIds',
+      'fixtures.notification.paramTypeId',
+    ])
+      expect(res.stderr).toContain(`  - ${piece}:`);
+    expect(res.stdout).not.toContain('conformance run');
+    const ttm = await certify(config, [
+      '--out',
+      join(dir, 'never'),
+      '--service',
+      'technical-token-manager',
+      '--runs',
+      '1',
+    ]);
+    expect(ttm.code).toBe(2);
+    expect(ttm.stderr).toContain('--runs takes 25 or more');
+    const fewRuns = writeConfig('few-runs.json', ref, (c) => {
+      c.options = { runs: 5 };
+    });
+    const few = await certify(fewRuns, ['--out', join(dir, 'never')]);
+    expect(few.code).toBe(2);
+    expect(few.stderr).toContain('options.runs is 5; certification runs at least 25 per property');
+  });
+
+  it('with --rule, --shard, --baseline or --profile', async () => {
+    const config = join(dir, 'reference.json');
+    for (const [flag, value] of [
+      ['--rule', 'technical-token-manager/*'],
+      ['--shard', '1/2'],
+      ['--baseline', 'known.json'],
+      ['--profile', 'read-only'],
+    ]) {
+      const res = await certify(config, [flag, value, '--out', join(dir, 'never')]);
+      expect(res.code).toBe(2);
+      expect(res.stderr).toContain(`${flag} is not allowed`);
+    }
+  });
+});
