@@ -1,8 +1,10 @@
 // `npm run bench`: how fast the suite reaches a verdict, and what it costs the target.
 // Prints figures (median of several runs, with min and max), never pass/fail.
-import { readFileSync, writeFileSync, mkdtempSync } from 'node:fs';
+import { spawn } from 'node:child_process';
+import { writeFileSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { Agent, request } from 'undici';
 import { SERVICES } from '../contracts/services.ts';
 import { loadFaults } from '../fixtures/faults/registry.ts';
@@ -12,9 +14,10 @@ import { HttpClient } from '../suites/engine/http-client.ts';
 import { TokenProvider } from '../suites/engine/token-provider.ts';
 import { responseValidator } from '../suites/engine/schemas.ts';
 import type { RunConfig } from '../suites/engine/run-config.ts';
-import { fmt, fmtSpread } from './stats.ts';
+import { fmt, fmtSpread, percentile } from './stats.ts';
 import { servedReference, timedRun } from './run-cli.ts';
 
+const root = fileURLToPath(new URL('..', import.meta.url));
 const REPEAT = Number(process.env.BENCH_REPEAT ?? 3);
 const quick = process.argv.includes('--quick');
 const line = (s = '') => process.stdout.write(`${s}\n`);
@@ -259,6 +262,97 @@ async function latency(): Promise<void> {
   }
 }
 
+async function proxyLatency(): Promise<void> {
+  line('');
+  line('## conformance proxy: latency added on loopback (reference and proxy each in a process of their own)');
+  const served = await servedReference();
+  const dir = mkdtempSync(join(tmpdir(), 'conformance-bench-proxy-'));
+  const config = JSON.parse(readFileSync(served.config, 'utf8')) as RunConfig;
+  const proxy = spawn(
+    process.execPath,
+    [join(root, 'bin/conformance.js'), 'proxy', '--target', config.target, '--listen', '0', '--report-dir', dir],
+    { cwd: root, stdio: ['ignore', 'pipe', 'pipe'] },
+  );
+  let out = '';
+  proxy.stdout.on('data', (d: Buffer) => (out += d.toString()));
+  try {
+    const deadline = Date.now() + 30_000;
+    let proxyUrl: string | undefined;
+    while (!(proxyUrl = /conformance proxy: (http:\/\/\S+)/.exec(out)?.[1])) {
+      if (Date.now() > deadline || proxy.exitCode !== null) throw new Error(`conformance proxy did not start: ${out}`);
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    const http = new HttpClient({
+      target: config.target,
+      timeoutMs: 10_000,
+      maxBodyBytes: 8 << 20,
+      rate: 0,
+      concurrency: 1,
+      max429Retries: 0,
+      maxRetryAfterMs: 0,
+    });
+    const auth = await new TokenProvider(http, config).authorization('full');
+    const base = '/api/eventmanagement/v3';
+    const created = await http.send({
+      method: 'POST',
+      path: `${base}/events`,
+      headers: { authorization: auth },
+      json: {
+        entityId: (config.fixtures?.eventManagement as { entityIds?: string[] })?.entityIds?.[0],
+        timestamp: new Date().toISOString(),
+        severity: 10,
+      },
+    });
+    await http.close();
+    const id = (created.json as { id?: string })?.id;
+    if (!id) {
+      line(`  could not create an event to read (HTTP ${created.status}); skipped`);
+      return;
+    }
+    const n = quick ? 500 : 3000;
+    const direct: number[] = [];
+    const proxied: number[] = [];
+    const agents = { direct: new Agent({ connections: 1 }), proxied: new Agent({ connections: 1 }) };
+    const once = async (origin: string, agent: Agent): Promise<number> => {
+      const t0 = performance.now();
+      const res = await request(`${origin}${base}/events/${id}`, {
+        headers: { authorization: auth },
+        dispatcher: agent,
+      });
+      await res.body.text();
+      if (res.statusCode !== 200) throw new Error(`GET /events/{id} answered ${res.statusCode}`);
+      return performance.now() - t0;
+    };
+    for (let i = 0; i < 200; i++) {
+      await once(config.target, agents.direct);
+      await once(proxyUrl, agents.proxied);
+    }
+    // Alternating, one request in flight: both paths see the same machine load.
+    for (let i = 0; i < n; i++) {
+      direct.push(await once(config.target, agents.direct));
+      proxied.push(await once(proxyUrl, agents.proxied));
+    }
+    await agents.direct.close();
+    await agents.proxied.close();
+    const p = (v: number[], q: number) => percentile(v, q);
+    line(`  GET /events/{id}, one request in flight, ${n} requests each way, alternating:`);
+    line(`    direct:      p50 ${fmt(p(direct, 50), 3)} ms, p99 ${fmt(p(direct, 99), 3)} ms`);
+    line(`    via proxy:   p50 ${fmt(p(proxied, 50), 3)} ms, p99 ${fmt(p(proxied, 99), 3)} ms`);
+    line(
+      `    added:       p50 ${fmt(p(proxied, 50) - p(direct, 50), 3)} ms, p99 ${fmt(p(proxied, 99) - p(direct, 99), 3)} ms (target: p99 < 2 ms)`,
+    );
+  } finally {
+    const closed = new Promise((r) => proxy.once('close', r));
+    proxy.kill('SIGTERM');
+    await Promise.race([closed, new Promise((r) => setTimeout(r, 30_000))]);
+    if (proxy.exitCode === null) proxy.kill('SIGKILL');
+    const har = /(\d+) exchanges recorded/.exec(out)?.[1];
+    if (har) line(`    the proxy recorded ${har} exchanges and judged them as they passed`);
+    rmSync(dir, { recursive: true, force: true });
+    await served.stop();
+  }
+}
+
 async function growth(): Promise<void> {
   line('');
   line('## How the cost grows (one run each, against the embedded reference)');
@@ -278,13 +372,14 @@ line(
   `# conformance benchmarks (${new Date().toISOString()}, Node ${process.version}, ${(await import('node:os')).cpus().length} cores)`,
 );
 line('');
-// `--section engine` (repeatable) runs only the named sections: full, engine, counterexample, latency, growth.
+// `--section engine` (repeatable) runs only the named sections: full, engine, counterexample, latency, proxy, growth.
 const only = process.argv.flatMap((a, i) => (process.argv[i - 1] === '--section' ? [a] : []));
 const want = (s: string) => only.length === 0 || only.includes(s);
 if (want('full')) await fullRuns();
 if (want('engine')) await engineOverhead();
 if (want('counterexample')) await counterexamples();
 if (want('latency')) await latency();
+if (want('proxy')) await proxyLatency();
 if (want('growth') && !quick) await growth();
 line('');
 line('Reference deployment figures: npm run bench:reference');

@@ -7,6 +7,8 @@ import { faultsCommand, selftestCommand, selftestLaneCommand } from './selftest-
 import { coverageCommand } from './coverage-command.ts';
 import { replayCommand } from './replay-command.ts';
 import { mergeCommand } from './merge-command.ts';
+import { auditCommand } from './audit-command.ts';
+import { proxyCommand } from './proxy-command.ts';
 import { UsageError } from './usage-error.ts';
 import { doctorCommand } from './doctor-command.ts';
 import { certifyCommand } from './certify-command.ts';
@@ -248,6 +250,30 @@ program
   )
   .action((dirs, opts) => {
     process.exitCode = mergeCommand(dirs, opts);
+  });
+
+program
+  .command('audit')
+  .description('judge every rule that recorded traffic can show, from HAR files alone, and write the report')
+  .argument('<file...>', 'HAR files (a run writes exchanges.har; `conformance proxy` and browsers write others)')
+  .option('--service <name...>', 'only these services')
+  .option('--report-dir <dir>', 'where the reports go', 'conformance-report')
+  .action((files, opts) => {
+    process.exitCode = auditCommand(files, opts);
+  });
+
+program
+  .command('proxy')
+  .description(
+    'a reverse proxy to a deployment that records HAR and judges the traffic as it passes; the report is written on SIGINT/SIGTERM',
+  )
+  .requiredOption('--target <url>', 'base URL of the deployment')
+  .option('--listen <port>', 'port to listen on (0: any free port)', '4020')
+  .option('--host <host>', 'interface to listen on', '127.0.0.1')
+  .option('--service <name...>', 'only judge these services')
+  .option('--report-dir <dir>', 'where the HAR and the reports go', 'conformance-report')
+  .action(async (opts) => {
+    process.exitCode = await proxyCommand(opts);
   });
 
 program

@@ -5,6 +5,7 @@ import { loadRules } from '../contracts/catalog.ts';
 import { startReference, type RunningReference } from '../fixtures/reference/server.ts';
 import { buildReport, type RunStop } from '../reporters/conformance-report.ts';
 import { writeOutputs } from '../reporters/outputs.ts';
+import { assembleHar } from '../suites/engine/har.ts';
 import { consoleSummary } from '../reporters/console-summary.ts';
 import { applyBaseline, readBaseline } from '../reporters/baseline.ts';
 import { HttpClient, TransportError } from '../suites/engine/http-client.ts';
@@ -309,6 +310,8 @@ export async function runCommand(opts: RunOptions): Promise<number> {
     rmSync(context.ledgerFile.replace(/\.jsonl$/, '.state.json'), { force: true });
     rmSync(join(reportDir, 'allure-results'), { recursive: true, force: true });
     context.allureDir = join(reportDir, 'allure-results');
+    context.harFile = join(reportDir, 'exchanges.har.jsonl');
+    rmSync(context.harFile, { force: true });
     out.write(
       `services: ${services.join(', ')}; rules: ${selectedRules.length}; runs per property: ${context.runs}; concurrency ${context.concurrency}${context.rate ? `; rate ${context.rate}/s` : ''}\n`,
     );
@@ -378,6 +381,8 @@ export async function runCommand(opts: RunOptions): Promise<number> {
     if (context.shard) report.shard = `${context.shard.index}/${context.shard.total}`;
     if (baseline && opts.baseline) report = applyBaseline(report, opts.baseline, baseline);
     const files = writeOutputs(reportDir, report);
+    assembleHar(context.harFile, join(reportDir, 'exchanges.har'), toolVersion());
+    files.push(join(reportDir, 'exchanges.har'));
     if (existsSync(join(reportDir, 'allure-results'))) files.push(join(reportDir, 'allure-results/'));
     out.write(consoleSummary(report, files));
     if (report.baseline) {

@@ -30,6 +30,11 @@ export interface Rule {
   note?: string;
   status?: 'active' | 'retired';
   /**
+   * True for a rule that recorded traffic alone can judge (`conformance audit`, `conformance
+   * proxy`): a passive check in `audit/passive-checks.ts` judges it.
+   */
+  passive?: boolean;
+  /**
    * Where a check of the rule rests on our reading of a silent, ambiguous or contradictory sentence:
    * a short ID (what the check names) and our reading in one sentence. A reading that does not hold
    * gives the rule `warning`, never `failed` (unless `--strict`).

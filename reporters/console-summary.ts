@@ -58,6 +58,7 @@ export function consoleSummary(report: ConformanceReport, paths: string[], maxFa
   }
   lines.push('');
   for (const p of paths) lines.push(`  report: ${p}`);
-  lines.push(`  seed: ${report.seed} (rerun with --seed ${report.seed})`);
+  // An audit of recorded traffic generated nothing: it has no seed to rerun with.
+  if (report.options.mode !== 'audit') lines.push(`  seed: ${report.seed} (rerun with --seed ${report.seed})`);
   return `${lines.join('\n')}\n`;
 }

@@ -30,7 +30,7 @@ function filesUnder(dir: string): string[] {
 }
 
 describe('secrets in the outputs of a run', () => {
-  it('appear in no report, Allure result, ledger or console line', async () => {
+  it('appear in no report, HAR, Allure result, ledger or console line', async () => {
     const dir = tempDir('secrets');
     const config = referenceRunConfig(ref, ref.baseUrl);
     const file = join(dir, 'run.json');
@@ -55,6 +55,11 @@ describe('secrets in the outputs of a run', () => {
     const outputs = filesUnder(reportDir).map((f) => ({ f, text: readFileSync(f, 'utf8') }));
     outputs.push({ f: 'console', text: res.stdout + res.stderr });
     expect(outputs.map((o) => o.f).some((f) => f.includes('allure-results'))).toBe(true);
+    // The HAR holds every exchange: its bearer tokens are markers that keep only the claims.
+    const har = outputs.find((o) => o.f.endsWith('exchanges.har'));
+    expect(har).toBeDefined();
+    expect(har!.text).toMatch(/Bearer \[REDACTED claims \{\\"scope\\":/);
+    expect(har!.text).toContain('"x-space-auth-key","value":"[REDACTED]"');
     const leaks: string[] = [];
     for (const { f, text } of outputs) {
       for (const s of secrets) if (text.includes(s)) leaks.push(`${f}: a client secret or key`);

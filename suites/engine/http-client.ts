@@ -45,6 +45,11 @@ export interface Exchange {
   response?: { status: number; headers: Record<string, string>; body: string };
   error?: string;
   curl: string;
+  /** When it was sent (epoch ms) and how long it took, for the HAR. */
+  startedAt?: number;
+  timeMs?: number;
+  /** The test that sent it and the rules it declares. */
+  tag?: { test: string; rules: readonly string[] };
 }
 
 /**
@@ -184,6 +189,8 @@ export class HttpClient {
   private openUntil = 0;
   /** When the target's transport failures began that made it count as unresponsive (ms since epoch). */
   unresponsiveSince?: number;
+  /** Sees every exchange after the caller's `onExchange` (the run's HAR recorder). */
+  recorder?: (e: Exchange) => void;
 
   constructor(readonly options: HttpClientOptions) {
     this.origin = options.target.replace(/\/+$/, '');
@@ -218,6 +225,7 @@ export class HttpClient {
       const url = this.url(req.path, req.query);
       const exchange = withLazyCurl({ request: { method: req.method, url, headers: {} }, error: 'UNRESPONSIVE' });
       onExchange?.(exchange);
+      this.recorder?.(exchange);
       throw new TransportError(
         'UNRESPONSIVE',
         `${req.method.toUpperCase()} ${req.path}: not sent: the target has been unresponsive since ${new Date(this.unresponsiveSince ?? Date.now()).toISOString()}`,
@@ -297,7 +305,7 @@ export class HttpClient {
       body: shownBody !== undefined ? clip(shownBody) : undefined,
       form,
     };
-    const exchange = withLazyCurl({ request: curlReq });
+    const exchange = withLazyCurl({ request: curlReq, startedAt: performance.timeOrigin + performance.now() });
     const started = performance.now();
     // undici's headers and body timeouts bound the wait for each part; the deadline bounds a
     // body that keeps trickling in.
@@ -345,7 +353,9 @@ export class HttpClient {
       }
       exchange.response = { status: res.statusCode, headers: flat, body: clip(text) };
       this.failureScore = Math.max(0, this.failureScore - HEALTH_RECOVERY);
+      exchange.timeMs = performance.now() - started;
       onExchange?.(exchange);
+      this.recorder?.(exchange);
       return {
         status: res.statusCode,
         headers: flat,
@@ -370,7 +380,9 @@ export class HttpClient {
       const cause = (err as { cause?: { code?: string; message?: string } }).cause;
       const detail = cause?.code ? `${(err as Error).message} (${cause.code})` : (err as Error).message;
       exchange.error = `${code}: ${detail}`;
+      exchange.timeMs = performance.now() - started;
       onExchange?.(exchange);
+      this.recorder?.(exchange);
       throw new TransportError(
         code,
         `${req.method.toUpperCase()} ${req.path}: ${code.toLowerCase().replace('_', ' ')}: ${detail}`,

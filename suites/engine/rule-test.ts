@@ -142,6 +142,7 @@ export class RuleContext {
     }
     const path = `${SERVICE_INFO[service].basePath}${req.path}`;
     return this.session.http.send({ ...req, path, headers }, (e) => {
+      e.tag = { test: this.vitest.task.name, rules: this.meta.rules };
       this.exchanges.push(e);
       if (this.exchanges.length > 20) this.exchanges.shift();
     });

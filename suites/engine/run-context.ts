@@ -17,6 +17,8 @@ export interface RunContext extends TransportOptions {
   profile: 'full' | 'read-only';
   /** `--probe-throttling`: the 429 rules send a bounded burst meant to meet the target's throttle. */
   probeThrottling?: boolean;
+  /** JSON-lines file where every exchange is recorded as a HAR entry (none: no recording). */
+  harFile?: string;
   /** JSON-lines file where the ledger records what the suites created and deleted. */
   ledgerFile?: string;
   /** `i/n`: this run executes the i-th of n deterministic shares of the tests. */

@@ -1,4 +1,5 @@
 import { inject } from 'vitest';
+import { HarRecorder } from './har.ts';
 import { HttpClient } from './http-client.ts';
 import { DEFAULT_CLEANUP_TIMEOUT_MS, ResourceLedger } from './ledger.ts';
 import type { RunContext } from './run-context.ts';
@@ -18,6 +19,12 @@ export interface Session {
 }
 
 let current: Session | undefined;
+const harRecorders: HarRecorder[] = [];
+
+/** Writes out the exchanges the sessions' HAR recorders still hold. */
+export function flushHar(): void {
+  for (const r of harRecorders) r.flush();
+}
 
 /** The session of this run, built once per worker from the injected run context. */
 export function session(): Session {
@@ -53,6 +60,11 @@ function newSession(context: RunContext): Session {
     breakAfter: 8,
     readOnly: context.profile === 'read-only',
   });
+  if (context.harFile) {
+    const har = new HarRecorder(context.harFile);
+    http.recorder = (e) => har.record(e);
+    harRecorders.push(har);
+  }
   return {
     context,
     http,

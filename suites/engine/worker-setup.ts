@@ -4,7 +4,7 @@ import { afterAll, beforeAll } from 'vitest';
 import type { ServiceName } from '../../contracts/services.ts';
 import { SERVICE_INFO } from '../../contracts/services.ts';
 import { isLeftover, type Sweeper } from './leftovers.ts';
-import { session } from './session.ts';
+import { flushHar, session } from './session.ts';
 
 // Once per run, before the first test: what earlier runs that crashed left on the target
 // (resources whose prefix is more than an hour old) is deleted by each service's sweeper.
@@ -46,6 +46,7 @@ beforeAll(async () => {
 afterAll(async () => {
   const s = session();
   await s.ledger.cleanup();
+  flushHar();
   const file = s.context.ledgerFile?.replace(/\.jsonl$/, '.state.json');
   if (!file) return;
   writeFileSync(

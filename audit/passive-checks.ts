@@ -1,0 +1,708 @@
+import type { RecordedExchange } from './recorded-exchange.ts';
+
+/** What a passive check found about one rule on one exchange. */
+export interface PassiveVerdict {
+  rule: string;
+  ok: boolean;
+  title: string;
+  expected: string;
+  received: string;
+}
+
+/**
+ * A check judged on recorded traffic alone: it sees every exchange in the order they were sent
+ * and keeps what it needs of the sequence (ETags, job states) in its own `state`.
+ */
+export interface PassiveCheck {
+  name: string;
+  rules: readonly string[];
+  judge(x: RecordedExchange, state: Map<string, unknown>): PassiveVerdict[];
+  /** Sees every exchange before the first is judged, when the whole traffic is at hand (a HAR file). */
+  prescan?(x: RecordedExchange, state: Map<string, unknown>): void;
+}
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+const ERROR_TYPE = 'application/vnd.error+json';
+const HAL_TYPE = 'application/hal+json';
+
+function seen(x: RecordedExchange, max = 160): string {
+  const body = x.text.length > max ? `${x.text.slice(0, max)}…` : x.text;
+  return `HTTP ${x.status}${x.contentType ? ` ${x.contentType}` : ''}${body ? ` ${body}` : ''}`;
+}
+
+function where(x: RecordedExchange): string {
+  return `${x.method} ${x.path}${x.testName ? ` (recorded in "${x.testName}")` : ''}`;
+}
+
+function verdict(rule: string, ok: boolean, x: RecordedExchange, title: string, expected: string): PassiveVerdict {
+  return { rule, ok, title: `${title}: ${where(x)}`, expected, received: ok ? '' : seen(x) };
+}
+
+/** Answered by the service (not a transport error, not throttled). */
+function answered(x: RecordedExchange): boolean {
+  return x.status > 0 && x.status !== 429 && !x.error;
+}
+
+function op(x: RecordedExchange): string | undefined {
+  return x.op?.operationId;
+}
+
+/** An integer entity tag (`"3"`, `3`, `W/"3"`), or undefined. */
+function etagValue(value: string | undefined): number | undefined {
+  const m = /^\s*(?:W\/)?"?(-?\d+)"?\s*$/.exec(value ?? '');
+  return m ? Number(m[1]) : undefined;
+}
+
+// ---------------------------------------------------------------- credentials and scopes
+
+const noCredentials: PassiveCheck = {
+  name: 'request without credentials is refused',
+  rules: [
+    'event-management/auth/unauthorized-401',
+    'notification/auth/token-required',
+    'notification/errors/code-unauthorized',
+    'technical-token-manager/auth/user-tenants-token-required',
+    'technical-token-manager/auth/space-auth-key-required',
+  ],
+  judge(x) {
+    if (!answered(x) || !x.op) return [];
+    const id = x.op.operationId;
+    if (x.service === 'technical-token-manager') {
+      if (id === 'getUserTenantsByHost' && !x.hasAuthorization)
+        return [
+          verdict(
+            'technical-token-manager/auth/user-tenants-token-required',
+            x.status >= 400 && x.status < 500 && !/"userTenants"/.test(x.text),
+            x,
+            'GET /userTenants without Authorization was not refused',
+            'a 4xx status and no tenant list',
+          ),
+        ];
+      if ((id === 'getToken' || id === 'getOauthTokens') && x.requestHeaders['x-space-auth-key'] === undefined)
+        return [
+          verdict(
+            'technical-token-manager/auth/space-auth-key-required',
+            x.status >= 400 && x.status < 500 && !/"access_token"/.test(x.text),
+            x,
+            'token operation without X-SPACE-AUTH-KEY was not refused',
+            'a 4xx status and no token',
+          ),
+        ];
+      return [];
+    }
+    const auth = x.requestHeaders.authorization;
+    if (auth !== undefined && auth.trim() !== 'Bearer' && auth.trim() !== '') return [];
+    if (x.service === 'event-management')
+      return [
+        verdict('event-management/auth/unauthorized-401', x.status === 401, x, 'no token was not refused', 'HTTP 401'),
+      ];
+    const out = [
+      verdict('notification/auth/token-required', x.status === 401, x, 'no token was not refused', 'HTTP 401'),
+    ];
+    if (x.status === 401) out.push(codeVerdict(x, 'unauthorized'));
+    return out;
+  },
+};
+
+interface ScopeRule {
+  rule: string;
+  ops: readonly string[];
+  /** The token lacks the scope the rule names (any one of them, or with `all` every one). */
+  lacks: readonly string[];
+  all?: boolean;
+  statuses: (s: number) => boolean;
+  /** Scopes the operation must not ask for: a token with `lacks` but without these is not refused. */
+  notRequired?: readonly string[];
+}
+
+const is403 = (s: number) => s === 403;
+const is4xx = (s: number) => s >= 400 && s < 500;
+
+const SCOPE_RULES: ScopeRule[] = [
+  ['scopes-get-info', ['getInfo'], ['em.r']],
+  ['scopes-create-event', ['createEvent'], ['em.c']],
+  ['scopes-query-events', ['queryEvents'], ['em.r']],
+  ['scopes-get-event', ['getEvent'], ['em.r']],
+  ['scopes-update-event', ['updateEvent'], ['em.u']],
+  ['scopes-create-event-type', ['createEventType'], ['em.et.c']],
+  ['scopes-query-event-types', ['queryEventTypes'], ['em.et.r']],
+  ['scopes-get-event-type', ['getEventType'], ['em.et.r']],
+  ['scopes-patch-event-type', ['patchEventType'], ['em.et.u']],
+  ['scopes-delete-event-type', ['deleteEventType'], ['em.et.d']],
+  ['scopes-create-delete-job', ['createDeleteEventsJob'], ['em.d', 'em.dej.c']],
+  ['scopes-get-delete-job', ['getDeleteEventsJob'], ['em.dej.r']],
+  ['scopes-create-create-job', ['createCreateEventsJob'], ['em.c', 'em.cej.c']],
+  ['scopes-get-create-job', ['getCreateEventsJob'], ['em.cej.r']],
+]
+  .map(([slug, ops, lacks]): ScopeRule => ({
+    rule: `event-management/auth/${slug as string}`,
+    ops: ops as string[],
+    lacks: lacks as string[],
+    statuses: is403,
+  }))
+  .concat([
+    {
+      rule: 'notification/auth/scope-send',
+      ops: ['publishMessage', 'broadcastEmail'],
+      lacks: ['nose.se'],
+      statuses: is403,
+    },
+    {
+      rule: 'notification/auth/scope-delete-bounced',
+      ops: ['deleteBouncedEmails'],
+      lacks: ['nose.ac'],
+      statuses: is403,
+      notRequired: ['nose.se'],
+    },
+    {
+      rule: 'notification/auth/scope-both-listed',
+      ops: ['getCommunicationCategory', 'listBouncedEmails', 'updateCertificate'],
+      lacks: ['nose.se', 'nose.ac'],
+      all: true,
+      statuses: is403,
+    },
+    {
+      rule: 'technical-token-manager/auth/user-tenants-scope',
+      ops: ['getUserTenantsByHost'],
+      lacks: ['km.usr'],
+      statuses: is4xx,
+    },
+  ]);
+
+// Every other notification operation asks for nose.ac (the scopes table's last row).
+const NOTIFICATION_NAMED = new Set(SCOPE_RULES.filter((r) => r.rule.startsWith('notification/')).flatMap((r) => r.ops));
+
+const missingScope: PassiveCheck = {
+  name: 'token without the operation scope is refused',
+  rules: [
+    ...SCOPE_RULES.map((r) => r.rule),
+    'notification/auth/scope-admin',
+    'event-management/auth/forbidden-403',
+    'notification/errors/code-forbidden',
+  ],
+  judge(x) {
+    if (!answered(x) || !x.op || !x.scopes) return [];
+    // An expired token may be refused with 401 before its scopes are looked at.
+    const exp = x.claims?.exp;
+    if (x.status === 401 && typeof exp === 'number' && exp * 1000 < x.startedAt) return [];
+    const id = x.op.operationId;
+    const scopes = x.scopes;
+    const rules = SCOPE_RULES.filter((r) => r.ops.includes(id));
+    if (x.service === 'notification' && !NOTIFICATION_NAMED.has(id))
+      rules.push({ rule: 'notification/auth/scope-admin', ops: [id], lacks: ['nose.ac'], statuses: is403 });
+    const out: PassiveVerdict[] = [];
+    for (const r of rules) {
+      const lacking = r.all ? r.lacks.every((s) => !scopes.has(s)) : r.lacks.some((s) => !scopes.has(s));
+      const without = r.notRequired?.filter((s) => !scopes.has(s)) ?? [];
+      if (!lacking && without.length) {
+        out.push(
+          verdict(
+            r.rule,
+            x.status !== 403 && x.status !== 401,
+            x,
+            `a token without ${without.join(', ')} (which the operation does not need) was refused`,
+            'neither 401 nor 403',
+          ),
+        );
+        continue;
+      }
+      if (!lacking) continue;
+      const missing = r.lacks.filter((s) => !scopes.has(s)).join(', ');
+      out.push(
+        verdict(
+          r.rule,
+          r.statuses(x.status),
+          x,
+          `token without ${missing} was not refused`,
+          r.statuses === is403 ? 'HTTP 403' : 'a 4xx status',
+        ),
+      );
+      if (x.service === 'event-management')
+        out.push(
+          verdict(
+            'event-management/auth/forbidden-403',
+            x.status === 403 && (x.truncated || Array.isArray(x.json)),
+            x,
+            `token without ${missing} was not refused with 403 and the error body`,
+            'HTTP 403 with the error body (an array)',
+          ),
+        );
+      if (x.service === 'notification' && x.status === 403) out.push(codeVerdict(x, 'forbidden'));
+    }
+    return out;
+  },
+};
+
+// ---------------------------------------------------------------- error bodies
+
+const NOTIFICATION_CODES: Record<number, string> = {
+  401: 'unauthorized',
+  403: 'forbidden',
+  404: 'noMatch',
+  409: 'conflict',
+  429: 'tooManyRequests',
+};
+const NOTIFICATION_CODE_RULES: Record<string, string> = {
+  unauthorized: 'notification/errors/code-unauthorized',
+  forbidden: 'notification/errors/code-forbidden',
+  noMatch: 'notification/errors/code-no-match',
+  conflict: 'notification/errors/code-conflict',
+  tooManyRequests: 'notification/errors/code-too-many-requests',
+};
+
+function codeVerdict(x: RecordedExchange, suffix: string): PassiveVerdict {
+  return verdict(
+    NOTIFICATION_CODE_RULES[suffix],
+    x.text.includes(`platform.core.generic.${suffix}`),
+    x,
+    `HTTP ${x.status} without the code platform.core.generic.${suffix}`,
+    `the text platform.core.generic.${suffix} in the body`,
+  );
+}
+
+const notificationErrorCodes: PassiveCheck = {
+  name: 'notification error carries its generic code',
+  rules: ['notification/errors/code-no-match', 'notification/errors/code-conflict'],
+  judge(x) {
+    if (x.service !== 'notification' || x.error || x.truncated) return [];
+    const suffix = NOTIFICATION_CODES[x.status];
+    if (suffix !== 'noMatch' && suffix !== 'conflict') return [];
+    return [codeVerdict(x, suffix)];
+  },
+};
+
+/** The documented error body of event management: a non-empty array of {logref uuid, message}. */
+function emErrorBodyOk(x: RecordedExchange): boolean {
+  const items = Array.isArray(x.json) ? (x.json as Array<Record<string, unknown>>) : [];
+  return (
+    items.length > 0 &&
+    items.every(
+      (e) =>
+        !!e &&
+        typeof e === 'object' &&
+        typeof e.logref === 'string' &&
+        UUID.test(e.logref) &&
+        typeof e.message === 'string',
+    )
+  );
+}
+
+const emErrorBody: PassiveCheck = {
+  name: 'event management error body and content type',
+  rules: ['event-management/errors/error-body', 'event-management/errors/error-content-type'],
+  judge(x) {
+    if (x.service !== 'event-management' || !answered(x) || x.status < 400 || x.truncated) return [];
+    const out: PassiveVerdict[] = [];
+    if (x.text.trim())
+      out.push(
+        verdict(
+          'event-management/errors/error-content-type',
+          x.contentType === ERROR_TYPE,
+          x,
+          'error not sent as application/vnd.error+json',
+          `Content-Type ${ERROR_TYPE}`,
+        ),
+      );
+    out.push(
+      verdict(
+        'event-management/errors/error-body',
+        emErrorBodyOk(x),
+        x,
+        'error body is not an array of {logref, message}',
+        '[{"logref": uuid, "message": string}, …]',
+      ),
+    );
+    return out;
+  },
+};
+
+const ttmErrorBody: PassiveCheck = {
+  name: 'token manager error body, code form and logref',
+  rules: [
+    'technical-token-manager/errors/body-shape',
+    'technical-token-manager/errors/code-form',
+    'technical-token-manager/errors/logref',
+  ],
+  judge(x) {
+    const id = op(x);
+    // 429 answers count: their bodies carry error codes too.
+    if (x.service !== 'technical-token-manager' || x.status === 0 || x.error || x.truncated) return [];
+    if (id !== 'getOauthTokens' && id !== 'getUserTenantsByHost') return [];
+    if (x.status < 400) return [];
+    const errors = (x.json as { errors?: unknown } | undefined)?.errors;
+    const items = Array.isArray(errors) ? (errors as Array<Record<string, unknown>>) : [];
+    const out: PassiveVerdict[] = [];
+    if (x.status === 400)
+      out.push(
+        verdict(
+          'technical-token-manager/errors/body-shape',
+          x.contentType === 'application/json' &&
+            items.length > 0 &&
+            items.every(
+              (e) => !!e && typeof e.code === 'string' && typeof e.logref === 'string' && typeof e.message === 'string',
+            ),
+          x,
+          'error body is not {"errors": [{code, logref, message}]}',
+          'application/json {"errors": [{"code", "logref", "message"}, …]}',
+        ),
+      );
+    for (const e of items) {
+      if (e && typeof e.code === 'string')
+        out.push(
+          verdict(
+            'technical-token-manager/errors/code-form',
+            /^platform\.core\.[^.]+\.[^.]+$/.test(e.code),
+            x,
+            `error code ${e.code} is not platform.core.<area>.<name>`,
+            'platform.core.<area>.<name>',
+          ),
+        );
+      if (e && 'logref' in e)
+        out.push(
+          verdict(
+            'technical-token-manager/errors/logref',
+            typeof e.logref === 'string' && e.logref.length > 0,
+            x,
+            'logref is not a non-empty string',
+            'a non-empty logref',
+          ),
+        );
+    }
+    return out;
+  },
+};
+
+// ---------------------------------------------------------------- event management responses
+
+const emHal: PassiveCheck = {
+  name: 'event management success is application/hal+json',
+  rules: ['event-management/general/hal-json-responses'],
+  judge(x) {
+    if (x.service !== 'event-management' || ![200, 201, 202].includes(x.status) || !x.text.trim()) return [];
+    return [
+      verdict(
+        'event-management/general/hal-json-responses',
+        x.contentType === HAL_TYPE,
+        x,
+        'success not sent as application/hal+json',
+        `Content-Type ${HAL_TYPE}`,
+      ),
+    ];
+  },
+};
+
+const EVENT_FIELDS = ['id', 'typeId', 'correlationId', 'timestamp', 'entityId', 'etag', '_links'];
+const TYPE_FIELDS = ['id', 'name', 'parentId', 'ttl', 'etag', 'owner', 'scope', 'fields', '_links'];
+
+function missingFields(item: unknown, fields: readonly string[]): string[] {
+  if (!item || typeof item !== 'object') return [...fields];
+  return fields.filter((f) => !(f in item));
+}
+
+const emRequiredFields: PassiveCheck = {
+  name: 'events and event types carry their required fields',
+  rules: ['event-management/events/response-required-fields', 'event-management/event-types/response-required-fields'],
+  judge(x) {
+    const id = op(x);
+    if (x.service !== 'event-management' || x.status < 200 || x.status > 201 || x.json === undefined) return [];
+    const check = (rule: string, items: unknown[], fields: readonly string[]) =>
+      items.map((item) => {
+        const missing = missingFields(item, fields);
+        return verdict(
+          rule,
+          missing.length === 0,
+          x,
+          `response item lacks ${missing.join(', ')}`,
+          `every item with ${fields.join(', ')}`,
+        );
+      });
+    const embedded = (key: string) => {
+      const e = (x.json as { _embedded?: Record<string, unknown> })._embedded?.[key];
+      return Array.isArray(e) ? (e as unknown[]) : [];
+    };
+    if (id === 'createEvent' || id === 'getEvent' || id === 'updateEvent')
+      return check('event-management/events/response-required-fields', [x.json], EVENT_FIELDS);
+    if (id === 'queryEvents')
+      return check('event-management/events/response-required-fields', embedded('events'), EVENT_FIELDS);
+    if (id === 'createEventType' || id === 'getEventType' || id === 'patchEventType')
+      return check('event-management/event-types/response-required-fields', [x.json], TYPE_FIELDS);
+    if (id === 'queryEventTypes')
+      return check('event-management/event-types/response-required-fields', embedded('eventTypes'), TYPE_FIELDS);
+    return [];
+  },
+};
+
+const IF_MATCH_RULES: Record<string, string> = {
+  updateEvent: 'event-management/etags/update-event-if-match-required',
+  patchEventType: 'event-management/etags/patch-event-type-if-match-required',
+  deleteEventType: 'event-management/etags/delete-event-type-if-match-required',
+};
+
+const ifMatchRequired: PassiveCheck = {
+  name: 'a write without an integer If-Match is rejected with 400',
+  rules: Object.values(IF_MATCH_RULES),
+  judge(x) {
+    const id = op(x);
+    if (x.service !== 'event-management' || !id || !IF_MATCH_RULES[id] || !answered(x)) return [];
+    if (x.status === 401 || x.status === 403) return [];
+    const ifMatch = x.requestHeaders['if-match'];
+    if (ifMatch !== undefined && etagValue(ifMatch) !== undefined) return [];
+    return [
+      verdict(
+        IF_MATCH_RULES[id],
+        x.status === 400,
+        x,
+        `a write with ${ifMatch === undefined ? 'no If-Match' : `If-Match ${ifMatch}`} was not rejected`,
+        'HTTP 400',
+      ),
+    ];
+  },
+};
+
+interface Seen {
+  etag: number;
+  at: number;
+}
+
+/**
+ * What the traffic shows of each event's and event type's etag: the latest value seen in an
+ * answer, and when it was seen. A write that overlaps another write of the same resource is not
+ * judged (the order the service applied them in is not in the traffic).
+ */
+function writesOf(state: Map<string, unknown>): Map<string, Array<{ start: number; end: number; index: number }>> {
+  let w = state.get('writes') as Map<string, Array<{ start: number; end: number; index: number }>> | undefined;
+  if (!w) state.set('writes', (w = new Map()));
+  return w;
+}
+
+function noteWrite(x: RecordedExchange, state: Map<string, unknown>): void {
+  const key = `${x.op?.operationId === 'updateEvent' ? 'event' : 'type'}|${x.pathParams.eventId ?? x.pathParams.eventTypeId ?? ''}`;
+  const list = writesOf(state).get(key) ?? [];
+  if (!list.some((w) => w.index === x.index)) list.push({ start: x.startedAt, end: x.endedAt, index: x.index });
+  writesOf(state).set(key, list);
+}
+
+const etagSequence: PassiveCheck = {
+  prescan(x, state) {
+    const id = op(x);
+    if (
+      x.service === 'event-management' &&
+      (id === 'updateEvent' || id === 'patchEventType' || id === 'deleteEventType')
+    )
+      noteWrite(x, state);
+  },
+  name: 'ETags change only on a successful change; a stale If-Match is refused',
+  rules: [
+    'event-management/events/etag-counter',
+    'event-management/etags/event-type-etag-counter',
+    'event-management/etags/update-event-stale-412',
+    'event-management/etags/patch-event-type-stale-412',
+    'event-management/etags/delete-event-type-stale-409',
+  ],
+  judge(x, state) {
+    const id = op(x);
+    if (x.service !== 'event-management' || !id || !answered(x)) return [];
+    const isEvent = ['createEvent', 'getEvent', 'updateEvent'].includes(id);
+    const isType = ['createEventType', 'getEventType', 'patchEventType', 'deleteEventType'].includes(id);
+    if (!isEvent && !isType) return [];
+    const rid =
+      id === 'createEvent' || id === 'createEventType'
+        ? (((x.json as { id?: unknown } | undefined)?.id as string | undefined) ?? '')
+        : (x.pathParams.eventId ?? x.pathParams.eventTypeId ?? '');
+    if (!rid) return [];
+    const key = `${isEvent ? 'event' : 'type'}|${rid}`;
+    const last = state.get(key) as Seen | undefined;
+    const out: PassiveVerdict[] = [];
+    const isWrite = id === 'updateEvent' || id === 'patchEventType' || id === 'deleteEventType';
+    if (isWrite) noteWrite(x, state);
+    const list = writesOf(state).get(key) ?? [];
+    // Another write of the same resource overlapping this exchange: the order is not known.
+    const overlapped = list.some((w) => w.index !== x.index && w.start <= x.endedAt && w.end >= x.startedAt);
+    const bodyEtag = (x.json as { etag?: unknown } | undefined)?.etag;
+    const current = typeof bodyEtag === 'number' ? bodyEtag : etagValue(x.responseHeaders.etag);
+    const ifMatch = etagValue(x.requestHeaders['if-match']);
+    if (isWrite && ifMatch !== undefined && last && last.at <= x.startedAt && !overlapped && ifMatch !== last.etag) {
+      const rule =
+        id === 'updateEvent'
+          ? 'event-management/etags/update-event-stale-412'
+          : id === 'patchEventType'
+            ? 'event-management/etags/patch-event-type-stale-412'
+            : 'event-management/etags/delete-event-type-stale-409';
+      const expected = id === 'deleteEventType' ? 409 : 412;
+      if (x.status !== 401 && x.status !== 403 && x.status !== 404)
+        out.push(
+          verdict(
+            rule,
+            x.status === expected,
+            x,
+            `If-Match ${ifMatch} differs from the current etag ${last.etag} and was not refused`,
+            `HTTP ${expected}`,
+          ),
+        );
+    }
+    if (x.status >= 200 && x.status < 300 && x.json !== undefined && id !== 'deleteEventType')
+      out.push(
+        verdict(
+          isEvent ? 'event-management/events/etag-counter' : 'event-management/etags/event-type-etag-counter',
+          Number.isInteger(bodyEtag),
+          x,
+          `etag ${JSON.stringify(bodyEtag)} is not an integer`,
+          'an integer etag',
+        ),
+      );
+    if (
+      (id === 'updateEvent' || id === 'patchEventType') &&
+      x.status === 200 &&
+      current !== undefined &&
+      last &&
+      !overlapped
+    ) {
+      out.push(
+        verdict(
+          id === 'updateEvent'
+            ? 'event-management/events/etag-counter'
+            : 'event-management/etags/event-type-etag-counter',
+          current > last.etag,
+          x,
+          `a successful change did not increase the etag (was ${last.etag}, now ${current})`,
+          `an etag greater than ${last.etag}`,
+        ),
+      );
+    }
+    // A change whose order among overlapping writes is unknown leaves the current etag unknown.
+    if (x.status >= 200 && x.status < 300 && isWrite && overlapped) state.delete(key);
+    else if (x.status >= 200 && x.status < 300 && current !== undefined && !overlapped)
+      state.set(key, { etag: current, at: x.endedAt });
+    if (id === 'deleteEventType' && x.status < 300) state.delete(key);
+    return out;
+  },
+};
+
+// ---------------------------------------------------------------- jobs and pages
+
+const FINAL = new Set(['FINISHED', 'FINISHED_WITH_ERROR']);
+
+const jobStates: PassiveCheck = {
+  name: 'a job that has ended stays ended, with details',
+  rules: ['event-management/jobs/final-state-kept', 'event-management/jobs/details-in-final-states'],
+  judge(x, state) {
+    const id = op(x);
+    if (x.service !== 'event-management' || x.status !== 200) return [];
+    if (id !== 'getCreateEventsJob' && id !== 'getDeleteEventsJob') return [];
+    const job = x.json as { id?: string; state?: string; details?: unknown } | undefined;
+    if (!job || typeof job.state !== 'string') return [];
+    const key = `${id}|${x.pathParams.id ?? job.id ?? ''}`;
+    const out: PassiveVerdict[] = [];
+    const ended = state.get(key) as (Seen & { state: string }) | undefined;
+    if (ended && ended.at <= x.startedAt)
+      out.push(
+        verdict(
+          'event-management/jobs/final-state-kept',
+          job.state === ended.state,
+          x,
+          `a job seen ${ended.state} was later read as ${job.state}`,
+          `state ${ended.state}`,
+        ),
+      );
+    if (FINAL.has(job.state)) {
+      out.push(
+        verdict(
+          'event-management/jobs/details-in-final-states',
+          job.details !== undefined && job.details !== null,
+          x,
+          `a ${job.state} job without details`,
+          'details',
+        ),
+      );
+      if (!ended) state.set(key, { etag: 0, at: x.endedAt, state: job.state });
+    }
+    return out;
+  },
+};
+
+const emPageObject: PassiveCheck = {
+  name: 'query page object describes the answer',
+  rules: ['event-management/queries/page-object'],
+  judge(x) {
+    const id = op(x);
+    if (x.service !== 'event-management' || x.status !== 200) return [];
+    if (id !== 'queryEvents' && id !== 'queryEventTypes') return [];
+    if (x.truncated || x.json === undefined) return [];
+    const page = (x.json as { page?: Record<string, unknown> } | undefined)?.page;
+    if (!page)
+      return [verdict('event-management/queries/page-object', false, x, 'query answer without page', 'a page object')];
+    const ints = ['size', 'totalElements', 'totalPages', 'number'].every((k) => Number.isInteger(page[k]));
+    const size = Number(page.size);
+    const total = Number(page.totalElements);
+    const coherent =
+      ints &&
+      (x.query.get('size') === null || Number(x.query.get('size')) === size) &&
+      (x.query.get('page') === null || Number(x.query.get('page')) === page.number) &&
+      (size > 0 ? Number(page.totalPages) === Math.ceil(total / size) : true);
+    return [
+      verdict(
+        'event-management/queries/page-object',
+        coherent,
+        x,
+        `page ${JSON.stringify(page)} does not describe the query`,
+        'integer size (as requested), totalElements, totalPages = ceil(totalElements/size), number (as requested)',
+      ),
+    ];
+  },
+};
+
+const ttmPageFields: PassiveCheck = {
+  name: 'user tenant page fields are non-negative integers',
+  rules: ['technical-token-manager/page/field-types'],
+  judge(x) {
+    if (op(x) !== 'getUserTenantsByHost' || x.status !== 200 || x.json === undefined) return [];
+    const page = (x.json as { page?: Record<string, unknown> }).page;
+    const ok =
+      !!page &&
+      ['size', 'totalElements', 'totalPages', 'number'].every(
+        (k) => Number.isInteger(page[k]) && (page[k] as number) >= 0,
+      );
+    return [
+      verdict(
+        'technical-token-manager/page/field-types',
+        ok,
+        x,
+        'page fields are not non-negative integers',
+        'page {size, totalElements, totalPages, number} as non-negative integers',
+      ),
+    ];
+  },
+};
+
+// ---------------------------------------------------------------- throttling
+
+const notificationThrottle: PassiveCheck = {
+  name: 'a throttled notification request carries tooManyRequests',
+  rules: ['notification/errors/code-too-many-requests'],
+  judge(x) {
+    if (x.service !== 'notification' || x.status !== 429 || x.truncated) return [];
+    return [codeVerdict(x, 'tooManyRequests')];
+  },
+};
+
+/** Every passive check, in the order they judge an exchange. */
+export const PASSIVE_CHECKS: readonly PassiveCheck[] = [
+  noCredentials,
+  missingScope,
+  notificationErrorCodes,
+  emErrorBody,
+  ttmErrorBody,
+  emHal,
+  emRequiredFields,
+  ifMatchRequired,
+  etagSequence,
+  jobStates,
+  emPageObject,
+  ttmPageFields,
+  notificationThrottle,
+];
+
+/** The rules some passive check judges. */
+export function passiveRuleIds(): Set<string> {
+  return new Set(PASSIVE_CHECKS.flatMap((c) => c.rules));
+}
