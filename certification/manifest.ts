@@ -15,8 +15,15 @@ export const CERTIFICATE_FILE = 'certificate.html';
 export const REPORT_FILE = 'conformance-report.json';
 export const HAR_FILE = 'exchanges.har';
 
-/** Evidence every bundle must hold (the HAR is added when the run records one). */
-export const REQUIRED_FILES = [REPORT_FILE, 'junit.xml', 'report.html', CERTIFICATE_FILE, PUBLIC_KEY_FILE] as const;
+/** Evidence every bundle must hold. */
+export const REQUIRED_FILES = [
+  REPORT_FILE,
+  HAR_FILE,
+  'junit.xml',
+  'report.html',
+  CERTIFICATE_FILE,
+  PUBLIC_KEY_FILE,
+] as const;
 
 export type ServiceCounts = Record<string, number>;
 

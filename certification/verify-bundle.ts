@@ -18,8 +18,11 @@ import {
   SIGNATURE_FILE,
   type Manifest,
 } from './manifest.ts';
-import { harProblems } from './har-evidence.ts';
 import { readBundle } from './read-bundle.ts';
+import { harStructureErrors } from '../audit/read-har.ts';
+import { judgeHar } from '../audit/judge-har.ts';
+import { rejudgeDisagreements } from './rejudge.ts';
+import type { Har } from '../suites/engine/har.ts';
 import { publicPart, thumbprint, verifyPayload } from './signing-key.ts';
 
 export interface Verification {
@@ -139,10 +142,20 @@ export async function verifyBundle(path: string, opts: VerifyOptions): Promise<V
   if (certificate && !certificate.includes(manifest.bundleHash))
     reasons.push(`${CERTIFICATE_FILE} shows another bundle hash`);
 
-  const har = files.get(HAR_FILE);
-  if (har && HAR_FILE in listed) {
-    const problems = harProblems(har);
-    if (problems.length) reasons.push(`${HAR_FILE} is not a HAR 1.2 log: ${problems.join('; ')}`);
+  let har: Har | undefined;
+  const harBytes = files.get(HAR_FILE);
+  if (harBytes && HAR_FILE in listed) {
+    let value: unknown;
+    try {
+      value = JSON.parse(harBytes.toString('utf8'));
+    } catch (e) {
+      reasons.push(`${HAR_FILE} is not JSON (${(e as Error).message})`);
+    }
+    if (value !== undefined) {
+      const problems = harStructureErrors(value);
+      if (problems.length) reasons.push(`${HAR_FILE} is not a HAR 1.2 log: ${problems.slice(0, 3).join('; ')}`);
+      else har = value as Har;
+    }
   }
 
   // 3. Tool and contracts: the ones this tool is and ships.
@@ -196,6 +209,17 @@ export async function verifyBundle(path: string, opts: VerifyOptions): Promise<V
     gatingFailures(rules).length || (report.errors ?? []).length || report.interrupted ? 'failed' : 'passed';
   if (report.verdict !== verdict) reasons.push(`the report says ${report.verdict}, but its rules make it ${verdict}`);
   if (!same(report.counts, countRules(rules))) reasons.push("the report's counts do not follow from its rules");
+  // 5. Every passive rule re-judged from the recorded traffic, compared with the report.
+  if (har) {
+    const { outcomes } = judgeHar(har, services);
+    const { contradictions, unsupported } = rejudgeDisagreements(rules, outcomes, services);
+    for (const d of contradictions)
+      reasons.push(`${d.rule}: the report says ${d.reported}, but re-judged from ${HAR_FILE} it is ${d.rejudged}`);
+    if (!contradictions.length)
+      checked.push(
+        `${Object.keys(outcomes).length} passive rules re-judged from the ${har.log.entries.length} exchanges of ${HAR_FILE}: none contradicts the report${unsupported.length ? ` (${unsupported.length} judged by the run cannot be judged from the traffic alone: ${unsupported.map((d) => d.rule).join(', ')})` : ''}`,
+      );
+  }
   const certified = certifiedVerdict({ ...report, verdict }, services, problems);
   if (manifest.verdict !== certified)
     reasons.push(`the manifest says ${manifest.verdict}, but the report makes it ${certified}`);

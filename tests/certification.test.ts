@@ -8,6 +8,7 @@ import { sha256, type Manifest } from '../certification/manifest.ts';
 import { readKeyFile } from '../certification/signing-key.ts';
 import { tarGz, untarGz } from '../certification/tar-archive.ts';
 import { writeBundle } from '../certification/write-bundle.ts';
+import type { Har } from '../suites/engine/har.ts';
 import { runCli } from './run-cli.ts';
 import { tempDir } from './temp-dir.ts';
 
@@ -97,6 +98,7 @@ describe('conformance certify against the reference deployment', () => {
       expect.arrayContaining([
         'certificate.html',
         'conformance-report.json',
+        'exchanges.har',
         'junit.xml',
         'public-key.jwk',
         'report.html',
@@ -123,6 +125,9 @@ describe('conformance certify against the reference deployment', () => {
       const res = await verify(path);
       expect(res.stdout).toContain('VALID');
       expect(res.stdout).toContain('certification profile complete');
+      expect(res.stdout).toMatch(
+        /✓ \d+ passive rules re-judged from the \d+ exchanges of exchanges.har: none contradicts the report/,
+      );
       expect(res.code).toBe(0);
     }
     const unkeyed = await verify(bundle, null);
@@ -152,6 +157,52 @@ describe('conformance certify against the reference deployment', () => {
     expect(resealed.code).toBe(1);
     expect(resealed.stdout).toContain('manifest.jws signs another manifest than manifest.json');
     expect(resealed.stdout).not.toContain('conformance-report.json was changed');
+  });
+
+  it('refuses a HAR with an entry removed, and one with an entry edited before the bundle was signed', async () => {
+    const removed = tampered('har-removed', (c) => {
+      const file = join(c, 'exchanges.har');
+      const har = JSON.parse(readFileSync(file, 'utf8')) as Har;
+      har.log.entries.splice(0, 1);
+      writeFileSync(file, JSON.stringify(har));
+    });
+    const res = await verify(removed);
+    expect(res.code).toBe(1);
+    expect(res.stdout).toContain('exchanges.har was changed');
+
+    // Whoever holds the key edits the evidence and signs the result: every hash holds, and the
+    // passive rules re-judged from the edited traffic no longer agree with the report.
+    const edited = join(dir, 'tampered', 'har-edited', BUNDLE);
+    cpSync(bundle, edited, { recursive: true });
+    for (const f of ['manifest.json', 'manifest.jws', 'certificate.html', 'public-key.jwk']) rmSync(join(edited, f));
+    const file = join(edited, 'exchanges.har');
+    const har = JSON.parse(readFileSync(file, 'utf8')) as Har;
+    const refused = har.log.entries.filter(
+      (e) =>
+        e.request.url.includes('/api/eventmanagement/v3/') &&
+        !e.request.headers.some((h) => h.name.toLowerCase() === 'authorization') &&
+        e.response.status === 401,
+    );
+    expect(refused.length).toBeGreaterThan(0);
+    refused[0].response.status = 200;
+    writeFileSync(file, JSON.stringify(har));
+    const key = await readKeyFile(privateKey, true);
+    await writeBundle(
+      edited,
+      {
+        vendor: 'Acme Corp',
+        product: 'Acme Platform',
+        productVersion: '2.1.0',
+        services: ['technical-token-manager', 'notification', 'event-management'],
+      },
+      { ...key, origin: 'given' },
+    );
+    const resigned = await verify(edited);
+    expect(resigned.code).toBe(1);
+    expect(resigned.stdout).toContain(
+      'event-management/auth/unauthorized-401: the report says passed, but re-judged from exchanges.har it is failed',
+    );
+    expect(resigned.stdout).not.toContain('was changed');
   });
 
   it('refuses a file with one byte changed', async () => {
