@@ -7,6 +7,7 @@
 // deployment each. Mutants reached only while the modules load (a top-level constant, a regular
 // expression) run in a lane of their own, with the mutant switched on before anything loads.
 import { spawn } from 'node:child_process';
+import { createHash } from 'node:crypto';
 import {
   appendFileSync,
   existsSync,
@@ -75,7 +76,7 @@ export interface MutantRow {
 export interface MutantsResult {
   mutants: MutantRow[];
   made: Record<string, number>;
-  score: Record<string, { killed: number; undetected: number; equivalent: number; score: number }>;
+  score: Record<string, { killed: number; undetected: number; equivalent: number; notRun: number; score: number }>;
   sample?: { size: number; seed: number };
   coverageMs: number;
   durationMs: number;
@@ -313,6 +314,16 @@ function instrumentedLoader(code: Record<string, string>) {
   };
 }
 
+/** Runs the generated files in the order they were written (vitest's own order puts large files first). */
+class InOrder {
+  sort<T extends { moduleId: string }>(files: T[]): T[] {
+    return [...files].sort((a, b) => a.moduleId.localeCompare(b.moduleId));
+  }
+  shard<T>(files: T[]): T[] {
+    return files;
+  }
+}
+
 /** `conformance selftest-mutants-lane FILE`: a lane of the mutation self-test (see above). */
 export async function mutantsLaneCommand(file: string): Promise<void> {
   const lane = JSON.parse(readFileSync(file, 'utf8')) as LaneFile;
@@ -426,10 +437,11 @@ export async function mutantsLaneCommand(file: string): Promise<void> {
     },
   };
   const placeholder: RunContext = { ...collectContext(lane.services), fresh: true };
+  const base = vitestOptions(placeholder, [], [collector]);
   const { createVitest } = await import('vitest/node');
   const vitest = await createVitest(
     'test',
-    { ...vitestOptions(placeholder, [], [collector]), include: files },
+    { ...base, include: files, sequence: { ...(base.sequence as object), sequencer: InOrder } },
     { plugins: [instrumentedLoader(code)] },
   );
   try {
@@ -549,22 +561,25 @@ async function runPool(
 // ---------------------------------------------------------------------------------------------
 // The command
 
-/** A deterministic shuffle (mulberry32). */
-function shuffled<T>(items: T[], seed: number): T[] {
-  let a = seed >>> 0;
-  const next = () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-  const out = [...items];
-  for (let i = out.length - 1; i > 0; i--) {
-    const j = Math.floor(next() * (i + 1));
-    [out[i], out[j]] = [out[j], out[i]];
-  }
-  return out;
+/**
+ * A deterministic sample: the `size` mutants whose key (file, mutator, original code, replacement)
+ * hashes lowest with `seed`, so that an unrelated edit elsewhere in the reference does not change it.
+ */
+export function sampleOf<T extends MutantRow>(mutants: T[], size: number, seed: number): T[] {
+  const rank = (m: MutantRow) =>
+    createHash('sha256')
+      .update(`${seed}\u0000${triageKey(m)}`)
+      .digest('hex');
+  return mutants
+    .map((m) => ({ m, r: rank(m) }))
+    .sort((a, b) => a.r.localeCompare(b.r) || Number(a.m.id) - Number(b.m.id))
+    .slice(0, size)
+    .map((x) => x.m);
+}
+
+/** Every mutant Stryker makes of the rule-enforcing files of `services` (those matching `globs`). */
+export async function listMutants(services: readonly ServiceName[], globs: string[] = []): Promise<MutantRow[]> {
+  return (await instrument(mutatedFiles(services, globs))).mutants;
 }
 
 interface Coverage {
@@ -588,7 +603,7 @@ export async function runMutants(opts: MutantsOptions, log: (line: string) => vo
   for (const m of mutants) made[m.group] = (made[m.group] ?? 0) + 1;
   log(`mutants: ${mutants.length} made in ${files.length} files (${JSON.stringify(made)})`);
   const sampleSize = opts.sample ? Number(opts.sample) : undefined;
-  const chosen = sampleSize ? shuffled(mutants, seed).slice(0, sampleSize) : mutants;
+  const chosen = sampleSize ? sampleOf(mutants, sampleSize, seed) : mutants;
 
   const workDir = mkdtempSync(join(tmpdir(), 'conformance-mutants-'));
   const instrumented = join(workDir, 'instrumented.json');
@@ -620,14 +635,23 @@ export async function runMutants(opts: MutantsOptions, log: (line: string) => vo
   const specServiceOf = (f: string) => f.split('/')[1] as ServiceName;
   const tasks: LaneTask[] = [];
   const plain: MutantJob[] = [];
+  const kinds = { loading: 0, startUp: 0, tests: 0 };
   for (const m of chosen) {
     const reachedBy = Object.entries(coverage.perTest)
       .filter(([, c]) => c[m.id])
-      .map(([f]) => f);
-    const atStart = Boolean(coverage.static[m.id]);
+      .map(([f]) => f)
+      .sort();
     const own = m.group === 'shared' ? specServices : [m.group];
-    const specs = loaded.has(m.id) || atStart ? own.flatMap(serviceSpecFiles) : reachedBy.sort();
+    const reachedOwn = reachedBy.filter((f) => own.includes(specServiceOf(f)));
+    // Reached while loading or only at start-up (a route's options, a compiled schema): no test
+    // tells which requests it changes, so every spec file of its service. Otherwise the spec files
+    // of its service that reached it (those of other services when only they did, as through tokens).
+    const wide = loaded.has(m.id) || (coverage.static[m.id] && !reachedOwn.length);
+    const specs = wide ? own.flatMap(serviceSpecFiles) : reachedOwn.length ? reachedOwn : reachedBy;
     if (!specs.length) continue;
+    if (loaded.has(m.id)) kinds.loading++;
+    else if (wide) kinds.startUp++;
+    else kinds.tests++;
     const hits = (coverage.static[m.id] ?? 0) + Object.values(coverage.perTest).reduce((n, c) => n + (c[m.id] ?? 0), 0);
     const job: MutantJob = {
       mutant: m.id,
@@ -646,7 +670,9 @@ export async function runMutants(opts: MutantsOptions, log: (line: string) => vo
     if (jobs.length) tasks.unshift({ lane: { mode: 'mutants', services: specServices, jobs } });
   }
   const toRun = plain.length + tasks.filter((t) => t.env).length;
-  log(`running ${toRun} of ${chosen.length} mutants (${chosen.length - toRun} reached by no test), ${width} at a time`);
+  log(
+    `running ${toRun} of ${chosen.length} mutants (${chosen.length - toRun} reached by no test; ${kinds.loading} reached while loading and ${kinds.startUp} only at start-up, run against every spec file of their service), ${width} at a time`,
+  );
   let done = 0;
   await runPool(tasks, width, common, 180_000, (r) => {
     const m = byId.get(r.mutant);
@@ -686,7 +712,8 @@ export async function runMutants(opts: MutantsOptions, log: (line: string) => vo
     score[g] = {
       killed,
       undetected,
-      equivalent: own.length - killed - undetected,
+      equivalent: own.filter((m) => m.status === 'equivalent').length,
+      notRun: own.filter((m) => m.status === 'not-run').length,
       score: killed + undetected ? killed / (killed + undetected) : 1,
     };
   }
@@ -719,7 +746,7 @@ export async function mutantsCommand(opts: MutantsOptions): Promise<number> {
     log('');
     for (const [g, s] of Object.entries(result.score))
       log(
-        `${g.padEnd(24)} killed ${s.killed}, undetected ${s.undetected}, equivalent ${s.equivalent}: score ${(s.score * 100).toFixed(1)}%`,
+        `${g.padEnd(24)} killed ${s.killed}, undetected ${s.undetected}, equivalent ${s.equivalent}${s.notRun ? `, not run ${s.notRun}` : ''}: score ${(s.score * 100).toFixed(1)}%`,
       );
     log(`time: ${(result.durationMs / 1000).toFixed(1)} s (coverage run ${(result.coverageMs / 1000).toFixed(1)} s)`);
   }
