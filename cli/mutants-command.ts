@@ -167,13 +167,13 @@ const faultSwitchIgnorer = {
       hasFaultSwitch(parent.test)
     )
       return 'runs only with a fault variant on';
-    if (
-      parent &&
-      parent.type === 'LogicalExpression' &&
-      path.key === 'right' &&
-      hasFaultSwitch((parent as { left?: unknown }).left)
-    )
-      return 'runs only with a fault variant on';
+    if (parent && parent.type === 'LogicalExpression') {
+      const { left, right, operator } = parent as { left?: unknown; right?: unknown; operator?: string };
+      if (path.key === 'right' && hasFaultSwitch(left)) return 'runs only with a fault variant on';
+      // `x && fault('…')`: false whatever x is while the fault is off
+      if (path.key === 'left' && operator === '&&' && hasFaultSwitch(right))
+        return 'decides nothing with the fault off';
+    }
     return undefined;
   },
 };
