@@ -8,7 +8,7 @@ import { writeBundle } from './write-bundle.ts';
 
 const tool = { name: 'platform-conformance', version: '0.1.0' };
 
-async function smallBundle(): Promise<string> {
+async function smallBundle(extra: Record<string, string> = {}): Promise<string> {
   const dir = join(mkdtempSync(join(tmpdir(), 'conformance-verify-')), 'b');
   mkdirSync(dir);
   const report = {
@@ -24,6 +24,7 @@ async function smallBundle(): Promise<string> {
   };
   writeFileSync(join(dir, 'conformance-report.json'), JSON.stringify(report));
   for (const f of ['junit.xml', 'report.html']) writeFileSync(join(dir, f), f);
+  for (const [f, content] of Object.entries(extra)) writeFileSync(join(dir, f), content);
   await writeBundle(
     dir,
     { vendor: 'v', product: 'p', productVersion: '1', services: ['notification'] },
@@ -52,6 +53,15 @@ describe('verify on malformed bundles', () => {
       'manifest.jws (the manifest’s signature) is missing'.replace('’', "'"),
       'public-key.jwk is missing',
     ]);
+  });
+
+  it('refuses a signed bundle whose HAR is not a HAR 1.2 log', async () => {
+    const dir = await smallBundle({ 'exchanges.har': JSON.stringify({ log: { version: '1.2', entries: [{}] } }) });
+    const v = await verifyBundle(dir, { tool });
+    expect(v.reasons).toContain(
+      'exchanges.har is not a HAR 1.2 log: entry 0 has no request method and URL or no response status',
+    );
+    expect(v.reasons.some((r) => r.startsWith('exchanges.har was changed'))).toBe(false);
   });
 
   it('refuses the profile of a run that judged nothing', async () => {

@@ -6,6 +6,7 @@ import { certifiedVerdict, profileProblems } from './certification-profile.ts';
 import {
   bundleHash,
   CERTIFICATE_FILE,
+  HAR_FILE,
   contractDigests,
   countsPerService,
   MANIFEST_FILE,
@@ -17,6 +18,7 @@ import {
   SIGNATURE_FILE,
   type Manifest,
 } from './manifest.ts';
+import { harProblems } from './har-evidence.ts';
 import { readBundle } from './read-bundle.ts';
 import { publicPart, thumbprint, verifyPayload } from './signing-key.ts';
 
@@ -136,6 +138,12 @@ export async function verifyBundle(path: string, opts: VerifyOptions): Promise<V
   const certificate = files.get(CERTIFICATE_FILE)?.toString('utf8') ?? '';
   if (certificate && !certificate.includes(manifest.bundleHash))
     reasons.push(`${CERTIFICATE_FILE} shows another bundle hash`);
+
+  const har = files.get(HAR_FILE);
+  if (har && HAR_FILE in listed) {
+    const problems = harProblems(har);
+    if (problems.length) reasons.push(`${HAR_FILE} is not a HAR 1.2 log: ${problems.join('; ')}`);
+  }
 
   // 3. Tool and contracts: the ones this tool is and ships.
   if (manifest.tool?.name !== opts.tool.name || manifest.tool?.version !== opts.tool.version)

@@ -9,6 +9,7 @@ import { coverageCommand } from './coverage-command.ts';
 import { replayCommand } from './replay-command.ts';
 import { mergeCommand } from './merge-command.ts';
 import { UsageError } from './usage-error.ts';
+import { doctorCommand } from './doctor-command.ts';
 import { certifyCommand } from './certify-command.ts';
 import { verifyCommand } from './verify-command.ts';
 import { compareCommand } from './compare-command.ts';
@@ -28,6 +29,14 @@ const program = new Command()
   .name('conformance')
   .description('Conformance suite for the Technical Token Manager, Notification and Event Management services')
   .showHelpAfterError('(add --help for usage)')
+  .addHelpText(
+    'after',
+    `
+Examples:
+  $ npx conformance run --config run.json
+  $ npx conformance doctor --config run.json
+  $ npx conformance run --help`,
+  )
   .exitOverride();
 
 program
@@ -61,8 +70,41 @@ program
     'run the i-th of n deterministic shares of the tests (merge the reports with `conformance merge`)',
   )
   .option('--dry-run', 'list what would be exercised and the most requests it could send; send nothing')
+  .addHelpText(
+    'after',
+    `\nExamples:
+  $ npx conformance run                                   # every suite against the embedded reference
+  $ npx conformance run --config run.json --target https://staging.example.com --rate 20
+  $ npx conformance run --config run.json --service notification --rule 'notification/recipients/*'
+  $ npx conformance run --config run.json --profile read-only --dry-run\n`,
+  )
   .action(async (opts) => {
     process.exitCode = await runCommand(opts);
+  });
+
+program
+  .command('doctor')
+  .description(
+    'check a run configuration against its target without running the suites: reachable, TLS, tokens and scopes, fixtures, clock skew',
+  )
+  .requiredOption('--config <file>', 'the run configuration to check')
+  .option('--target <url>', "base URL of the deployment (overrides the config's target)")
+  .option('--ca <file>', 'PEM file of a private certificate authority for HTTPS targets')
+  .option('--insecure', "do not verify the target's TLS certificate")
+  .option('--timeout <ms>', 'timeout of one request')
+  .addHelpText(
+    'after',
+    `
+Exit codes: 0 everything ready, 1 something missing or failing (each named, with the rules it
+leaves unjudged), 2 bad configuration, 3 target unreachable.
+
+Examples:
+  $ npx conformance doctor --config run.json
+  $ npx conformance doctor --config run.json --target https://staging.example.com --ca corp-ca.pem
+`,
+  )
+  .action(async (opts) => {
+    process.exitCode = await doctorCommand(opts);
   });
 
 program
@@ -88,6 +130,11 @@ program
   .addOption(new Option('--shard <i/n>').hideHelp())
   .addOption(new Option('--baseline <file>').hideHelp())
   .addOption(new Option('--profile <name>').hideHelp())
+  .addHelpText(
+    'after',
+    `\nExample:
+  $ npx conformance certify --config run.json --vendor "Acme Corp" --product "Acme Platform" --product-version 2.1.0 --key keys/conformance-signing-key.private.jwk\n`,
+  )
   .action(async (opts) => {
     process.exitCode = await certifyCommand(opts);
   });
@@ -97,6 +144,11 @@ program
   .description('check a certification bundle offline: signature, file hashes, tool and contracts, profile, verdict')
   .argument('<bundle>', 'bundle directory or .tar.gz')
   .option('--key <file>', "the signer's public JWK: the bundle must be signed with it")
+  .addHelpText(
+    'after',
+    `\nExample:
+  $ npx conformance verify conformance-certification/acme-corp-acme-platform-2.1.0.tar.gz --key keys/conformance-signing-key.public.jwk\n`,
+  )
   .action(async (bundle, opts) => {
     process.exitCode = await verifyCommand(bundle, opts);
   });
@@ -107,6 +159,12 @@ program
   .argument('<old>', 'conformance-report.json, report directory, bundle directory or .tar.gz')
   .argument('<new>', 'the same, of the newer run')
   .option('--json', 'print the comparison as JSON')
+  .addHelpText(
+    'after',
+    `\nExamples:
+  $ npx conformance compare last-release/conformance-report.json conformance-report/conformance-report.json
+  $ npx conformance compare old-bundle.tar.gz new-bundle.tar.gz --json\n`,
+  )
   .action((oldPath, newPath, opts) => {
     process.exitCode = compareCommand(oldPath, newPath, opts);
   });
@@ -116,6 +174,11 @@ program
   .description('make an Ed25519 key pair for signing bundles (private JWK, public JWK and its thumbprint)')
   .option('--out <dir>', 'where the two files go', '.')
   .option('--name <name>', 'file name stem', 'conformance-signing-key')
+  .addHelpText(
+    'after',
+    `\nExample:
+  $ npx conformance keygen --out keys/\n`,
+  )
   .action(async (opts) => {
     process.exitCode = await keygenCommand(opts);
   });
@@ -130,6 +193,12 @@ program
   .option('--visibility-delay <ms>', 'new or changed events become visible this late')
   .option('--latency <ms>', 'answer every request this much later (a far deployment, for timing runs)')
   .option('--fault <id>', 'switch on a fault variant (repeatable)', collect)
+  .addHelpText(
+    'after',
+    `\nExamples:
+  $ npx conformance serve --port 4010 --write-config run.json
+  $ npx conformance serve --port 0 --fault access-token-not-a-jwt --write-config broken.json\n`,
+  )
   .action(async (opts) => {
     await serveCommand(opts);
   });
@@ -144,6 +213,11 @@ program
     '--config <file>',
     'run configuration with the credentials (needed unless the report is of the embedded reference)',
   )
+  .addHelpText(
+    'after',
+    `\nExample:
+  $ npx conformance replay conformance-report/conformance-report.json event-management/events/severity-range --config run.json\n`,
+  )
   .action(async (report, ruleId, opts) => {
     process.exitCode = await replayCommand(report, ruleId, opts);
   });
@@ -153,6 +227,11 @@ program
   .description('merge the reports of several shards into one')
   .argument('<dir...>', 'report directories (or conformance-report.json files)')
   .option('--report-dir <dir>', 'where the merged reports go', 'conformance-report')
+  .addHelpText(
+    'after',
+    `\nExample:
+  $ npx conformance merge shard-1/ shard-2/ shard-3/ --report-dir conformance-report\n`,
+  )
   .action((dirs, opts) => {
     process.exitCode = mergeCommand(dirs, opts);
   });
@@ -173,6 +252,12 @@ program
   .option('--sample <n>', 'with --mutants: a deterministic sample of n mutants (by --seed)')
   .option('--out <file>', 'with --mutants: also write the result as JSON to this file')
   .option('--keep', 'keep the work directory (generated spec files, lane results)')
+  .addHelpText(
+    'after',
+    `\nExamples:
+  $ npx conformance selftest --service technical-token-manager
+  $ npx conformance selftest --faults 'access-token-*' --parallel 1 --json\n`,
+  )
   .action(async (opts) => {
     process.exitCode = opts.mutants ? await mutantsCommand(opts) : await selftestCommand(opts);
   });
@@ -191,12 +276,22 @@ program
   .command('faults')
   .description('list the fault variants and the rules each must make fail')
   .option('--json', 'print them as JSON')
+  .addHelpText(
+    'after',
+    `\nExample:
+  $ npx conformance faults --json\n`,
+  )
   .action(async (opts) => faultsCommand(opts));
 
 program
   .command('coverage')
   .description('show which rules have tests and fault variants; --write refreshes suites/coverage.yaml')
   .option('--write', 'write suites/coverage.yaml')
+  .addHelpText(
+    'after',
+    `\nExample:
+  $ npx conformance coverage --write\n`,
+  )
   .action(async (opts) => {
     process.exitCode = await coverageCommand(opts);
   });
@@ -207,6 +302,12 @@ program
   .option('--service <name...>', 'only these services')
   .option('--level <level>', 'only rules of this level (MUST, SHOULD, MAY, UNSPECIFIED)')
   .option('--json', 'print the catalog as a JSON array')
+  .addHelpText(
+    'after',
+    `\nExamples:
+  $ npx conformance rules --service event-management --level MUST
+  $ npx conformance rules --json\n`,
+  )
   .action((opts) => rulesCommand(opts));
 
 try {

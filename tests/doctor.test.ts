@@ -1,0 +1,95 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { referenceRunConfig } from '../cli/reference-config.ts';
+import { startReference, type RunningReference } from '../fixtures/reference/server.ts';
+import { runCli } from './run-cli.ts';
+
+let ref: RunningReference;
+const dir = mkdtempSync(join(tmpdir(), 'conformance-doctor-'));
+
+beforeAll(async () => {
+  ref = await startReference({ port: 0 });
+});
+afterAll(async () => {
+  await ref.close();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+function writeConfig(name: string, mutate: (c: ReturnType<typeof referenceRunConfig>) => void = () => {}): string {
+  const c = referenceRunConfig(ref, ref.baseUrl);
+  mutate(c);
+  const file = join(dir, name);
+  writeFileSync(file, JSON.stringify(c));
+  return file;
+}
+
+/** The status and detail of one row of the doctor's table. */
+function row(stdout: string, check: string): { status: string; detail: string } | undefined {
+  const line = stdout.split('\n').find((l) => l.startsWith(`${check} `));
+  const m = line && /^(ready|missing|failed|n\/a)\s+(.*)$/.exec(line.slice(check.length).trim());
+  return m ? { status: m[1], detail: m[2] } : undefined;
+}
+
+describe('conformance doctor', () => {
+  it('finds everything ready against the reference deployment, and exits 0', async () => {
+    const res = await runCli(['doctor', '--config', writeConfig('ok.json')], { timeoutMs: 90_000 });
+    expect(res.stderr).toBe('');
+    expect(row(res.stdout, 'reachable')?.status).toBe('ready');
+    expect(row(res.stdout, 'TLS')?.status).toBe('n/a');
+    expect(row(res.stdout, 'clock skew')?.status).toBe('ready');
+    expect(row(res.stdout, 'tokenManager')?.detail).toMatch(/scopes: .*\bem\.c\b.*\bnose\.se\b/);
+    expect(row(res.stdout, 'principals.noScopes')?.detail).toContain('scopes: (none)');
+    expect(row(res.stdout, 'principals.withoutScope["em.c"]')?.status).toBe('ready');
+    expect(row(res.stdout, 'principals.withoutScope["em.c"]')?.detail).not.toMatch(/\bem\.c\b/);
+    expect(row(res.stdout, 'fixtures.eventManagement.sharedEventTypeId')?.detail).toContain('HTTP 200');
+    expect(row(res.stdout, 'fixtures.notification.restrictedRecipientId')?.detail).toContain('HTTP 200');
+    expect(res.stdout).not.toMatch(/\s(missing|failed)\s/);
+    expect(res.stdout).toContain('Everything is ready');
+    expect(res.code).toBe(0);
+  }, 120_000);
+
+  it('names a wrong secret, a missing principal and a bad fixture, with the rules each leaves unjudged, and exits 1', async () => {
+    const file = writeConfig('bad.json', (c) => {
+      (c.principals!.noScopes as { clientSecret: string }).clientSecret = 'not-the-secret';
+      delete c.principals!.operator;
+      (c.fixtures!.eventManagement as Record<string, unknown>).sharedEventTypeId = 'othertenant.nosuchtype';
+    });
+    const res = await runCli(['doctor', '--config', file], { timeoutMs: 120_000 });
+    expect(row(res.stdout, 'principals.noScopes')).toEqual({
+      status: 'failed',
+      detail: expect.stringContaining('refused the credentials (HTTP 401)') as string,
+    });
+    expect(row(res.stdout, 'principals.operator')).toEqual({ status: 'missing', detail: 'not configured' });
+    expect(row(res.stdout, 'fixtures.eventManagement.sharedEventTypeId')).toEqual({
+      status: 'failed',
+      detail: expect.stringContaining('HTTP 404') as string,
+    });
+    expect(row(res.stdout, 'tokenManager')?.status).toBe('ready');
+    const unjudged = res.stdout.split('Not ready (3)')[1] ?? '';
+    const section = (check: string) => unjudged.split(`\n  ${check} `)[1]?.split('\n\n')[0] ?? '';
+    expect(section('principals.noScopes')).toContain('event-management/auth/forbidden-403');
+    expect(section('principals.operator')).toContain('notification/certificates/operator-lists-all');
+    expect(section('fixtures.eventManagement.sharedEventTypeId')).toContain(
+      'event-management/event-types/parent-shared-local-400',
+    );
+    expect(res.stdout + res.stderr).not.toContain('not-the-secret');
+    expect(res.code).toBe(1);
+  }, 150_000);
+
+  it('exits 2 on a bad configuration and 3 on an unreachable target', async () => {
+    const bad = join(dir, 'invalid.json');
+    writeFileSync(bad, JSON.stringify({ target: 'ftp://nowhere' }));
+    const invalid = await runCli(['doctor', '--config', bad]);
+    expect(invalid.code).toBe(2);
+    expect(invalid.stderr).toMatch(/target/);
+    expect((await runCli(['doctor'])).code).toBe(2);
+    const unreachable = await runCli(
+      ['doctor', '--config', writeConfig('far.json'), '--target', 'http://127.0.0.1:9', '--timeout', '2000'],
+      { timeoutMs: 60_000 },
+    );
+    expect(unreachable.stdout).toMatch(/reachable\s+failed\s+REFUSED/);
+    expect(unreachable.code).toBe(3);
+  }, 90_000);
+});
