@@ -4,6 +4,7 @@ import { rulesCommand } from './rules-command.ts';
 import { runCommand, UnreachableError } from './run-command.ts';
 import { serveCommand } from './serve-command.ts';
 import { faultsCommand, selftestCommand, selftestLaneCommand } from './selftest-command.ts';
+import { mutantsCommand, mutantsLaneCommand } from './mutants-command.ts';
 import { coverageCommand } from './coverage-command.ts';
 import { replayCommand } from './replay-command.ts';
 import { mergeCommand } from './merge-command.ts';
@@ -287,6 +288,11 @@ program
   .option('--runs <n>', 'runs per property', '10')
   .option('--seed <n>', 'seed of every run', '1')
   .option('--json', 'print the result as one JSON object')
+  .option('--mutants', 'instead of the fault variants: machine-made mutants of the reference (Stryker)')
+  .option('--files <glob...>', 'with --mutants: only mutants of these reference files')
+  .option('--sample <n>', 'with --mutants: a deterministic sample of n mutants (by --seed)')
+  .option('--out <file>', 'with --mutants: also write the result as JSON to this file')
+  .option('--keep', 'keep the work directory (generated spec files, lane results)')
   .addHelpText(
     'after',
     `\nExamples:
@@ -294,8 +300,13 @@ program
   $ npx conformance selftest --faults 'access-token-*' --parallel 1 --json\n`,
   )
   .action(async (opts) => {
-    process.exitCode = await selftestCommand(opts);
+    process.exitCode = opts.mutants ? await mutantsCommand(opts) : await selftestCommand(opts);
   });
+
+program
+  .command('selftest-mutants-lane', { hidden: true })
+  .argument('<file>')
+  .action(async (file) => mutantsLaneCommand(file));
 
 program
   .command('selftest-lane', { hidden: true })

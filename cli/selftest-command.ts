@@ -139,7 +139,7 @@ export async function selftestLaneCommand(file: string): Promise<void> {
 const projectRoot = fileURLToPath(new URL('..', import.meta.url));
 
 /** Every spec file of a service, relative to the project root. */
-function serviceSpecFiles(service: ServiceName): string[] {
+export function serviceSpecFiles(service: ServiceName): string[] {
   return readdirSync(join(projectRoot, 'suites', service))
     .filter((f) => f.endsWith('.spec.ts'))
     .map((f) => `suites/${service}/${f}`)
@@ -319,7 +319,7 @@ export interface SelftestOptions {
 }
 
 /** Which spec files hold a test declaring each rule (collected once, without sending anything). */
-function collectContext(services: ServiceName[]): RunContext {
+export function collectContext(services: ServiceName[]): RunContext {
   return {
     config: { target: 'http://127.0.0.1:0' },
     seed: 1,

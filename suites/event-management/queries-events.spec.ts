@@ -116,12 +116,17 @@ emTest(
       () => JSON.stringify(eventsOf(res).map((e) => e.timestamp)),
     );
     const middle = await getEvents(t, { filter: filter({ typeId: d.typeId }), page: 1, size: 20 });
+    const pageOf = (href: string) => Number(new URL(href).searchParams.get('page') ?? 0);
     expect(
       t,
       'queries/paging-links',
-      abs(body(middle)._links?.prev) && abs(body(middle)._links?.next),
-      'a middle page lacks prev or next',
-      'prev and next',
+      abs(body(middle)._links?.prev) &&
+        abs(body(middle)._links?.next) &&
+        // prev and next name the pages before and after (a link without `page` names page 0)
+        pageOf(body(middle)._links.prev.href) === 0 &&
+        pageOf(body(middle)._links.next.href) === 2,
+      'a middle page lacks prev or next, or they do not name pages 0 and 2',
+      'prev (page 0) and next (page 2)',
       JSON.stringify(body(middle)._links),
     );
     const last = await getEvents(t, { filter: filter({ typeId: d.typeId }), page: 2, size: 20 });

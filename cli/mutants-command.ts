@@ -1,0 +1,754 @@
+// `conformance selftest --mutants`: the suites against machine-made mutants of the reference
+// deployment. Stryker's instrumenter places every mutant of the rule-enforcing files into one
+// instrumented copy (mutant schemata), served to the self-test's vitest worker instead of the
+// files themselves; a mutant is switched on at run time through the instrumented code's global
+// namespace. A coverage run first records which spec files reach which mutant; each mutant then
+// runs against those spec files only, one after another in a lane (a child process), with a fresh
+// deployment each. Mutants reached only while the modules load (a top-level constant, a regular
+// expression) run in a lane of their own, with the mutant switched on before anything loads.
+import { spawn } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import {
+  appendFileSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
+import { availableParallelism, tmpdir } from 'node:os';
+import { join, relative } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import picomatch from 'picomatch';
+import { SERVICES, type ServiceName } from '../contracts/services.ts';
+import { loadRules } from '../contracts/catalog.ts';
+import { buildReport } from '../reporters/conformance-report.ts';
+import type { RunContext } from '../suites/engine/run-context.ts';
+import { toRecord, vitestOptions, type TestRecord } from '../suites/engine/suite-runner.ts';
+import type { SelftestJobSpec } from './selftest-job.ts';
+import { collectContext, serviceSpecFiles } from './selftest-command.ts';
+import { resolveServices } from './rules-command.ts';
+import { UsageError } from './usage-error.ts';
+
+const projectRoot = fileURLToPath(new URL('..', import.meta.url));
+const launcher = fileURLToPath(new URL('../bin/conformance.js', import.meta.url));
+const triageFile = join(projectRoot, 'fixtures/mutants/triage.json');
+
+/** The reference's files that enforce rules: not its server shell, seed data, test helpers or tests. */
+const REFERENCE_FILES = 'fixtures/reference/{technical-token-manager,notification,event-management,shared}/**/*.ts';
+const NOT_RULE_CODE = [
+  '**/*.test.ts',
+  '**/test-*.ts',
+  '**/seed.ts',
+  '**/seed-data.ts',
+  '**/fault-switch.ts',
+  '**/context.ts',
+  '**/model.ts',
+  '**/scopes.ts',
+];
+
+/** Where a mutant lives: one of the services, or `shared` (code all three use). */
+export type MutantGroup = ServiceName | 'shared';
+
+export type MutantStatus = 'killed' | 'timeout' | 'crashed' | 'survived' | 'no-coverage' | 'equivalent' | 'not-run';
+
+export interface MutantRow {
+  id: string;
+  file: string;
+  line: number;
+  group: MutantGroup;
+  mutator: string;
+  /** The original code the mutant replaces (whitespace collapsed) and what replaces it. */
+  original: string;
+  replacement: string;
+  status: MutantStatus;
+  /** The rules that failed against the mutant (the killing rules). */
+  killedBy: string[];
+  /** The spec files the mutant ran against. */
+  specFiles: number;
+  durationMs: number;
+  /** Why the mutant is equivalent (from the triage list), or why it crashed or timed out. */
+  reason?: string;
+}
+
+export interface MutantsResult {
+  mutants: MutantRow[];
+  made: Record<string, number>;
+  score: Record<string, { killed: number; undetected: number; equivalent: number; notRun: number; score: number }>;
+  sample?: { size: number; seed: number };
+  coverageMs: number;
+  durationMs: number;
+}
+
+export interface MutantsOptions {
+  service?: string[];
+  files?: string[];
+  sample?: string;
+  seed?: string;
+  parallel?: string;
+  runs?: string;
+  json?: boolean;
+  keep?: boolean;
+  out?: string;
+}
+
+export interface TriageEntry {
+  file: string;
+  mutator: string;
+  original: string;
+  replacement: string;
+  reason: string;
+}
+
+/** The checked-in list of equivalent or irrelevant mutants, each with its reason. */
+export function loadTriage(): TriageEntry[] {
+  return existsSync(triageFile) ? (JSON.parse(readFileSync(triageFile, 'utf8')) as TriageEntry[]) : [];
+}
+
+export function triageKey(m: Pick<TriageEntry, 'file' | 'mutator' | 'original' | 'replacement'>): string {
+  return [m.file, m.mutator, m.original, m.replacement].join('\u0000');
+}
+
+const collapse = (s: string) => s.replace(/\s+/g, ' ').trim().slice(0, 160);
+
+interface Location {
+  start: { line: number; column: number };
+  end: { line: number; column: number };
+}
+
+/** The source text at a location of Stryker's (lines and columns from 0). */
+function textAt(source: string[], loc: Location): string {
+  const lines = source.slice(loc.start.line, loc.end.line + 1);
+  if (!lines.length) return '';
+  if (lines.length === 1) return lines[0].slice(loc.start.column, loc.end.column);
+  lines[0] = lines[0].slice(loc.start.column);
+  lines[lines.length - 1] = lines[lines.length - 1].slice(0, loc.end.column);
+  return lines.join('\n');
+}
+
+/** Minimal view of a babel node path, as Stryker's ignorers receive it. */
+interface NodePathLike {
+  node: unknown;
+  key?: string | number | null;
+  parentPath?: NodePathLike | null;
+}
+
+/** Whether an AST node contains a fault switch (`fault('…')`, `faultActive(…)`, `ctx.fault(…)`). */
+function hasFaultSwitch(node: unknown): boolean {
+  if (!node || typeof node !== 'object') return false;
+  const n = node as Record<string, unknown> & { type?: string };
+  if (n.type === 'CallExpression') {
+    const callee = n.callee as { type?: string; name?: string; property?: { name?: string } };
+    const name = callee.type === 'Identifier' ? callee.name : callee.property?.name;
+    if (name === 'fault' || name === 'faultActive') return true;
+  }
+  for (const [k, v] of Object.entries(n)) {
+    if (k === 'loc' || k === 'start' || k === 'end' || k === 'leadingComments' || k === 'trailingComments') continue;
+    if (Array.isArray(v) ? v.some(hasFaultSwitch) : typeof v === 'object' && hasFaultSwitch(v)) return true;
+  }
+  return false;
+}
+
+/**
+ * Leaves the fault variants' code alone: a fault switch, and what runs only when one is on, are
+ * not the reference's behaviour (switching a fault on is what the hand-written variants do).
+ */
+const faultSwitchIgnorer = {
+  shouldIgnore(path: NodePathLike): string | undefined {
+    const node = path.node as { type?: string };
+    if (node.type === 'CallExpression' && hasFaultSwitch({ ...node, arguments: [] })) return 'a fault switch';
+    const parent = path.parentPath?.node as { type?: string; test?: unknown } | undefined;
+    if (
+      parent &&
+      (parent.type === 'IfStatement' || parent.type === 'ConditionalExpression') &&
+      (path.key === 'test' || path.key === 'consequent') &&
+      hasFaultSwitch(parent.test)
+    )
+      return 'runs only with a fault variant on';
+    if (parent && parent.type === 'LogicalExpression') {
+      const { left, right, operator } = parent as { left?: unknown; right?: unknown; operator?: string };
+      if (path.key === 'right' && hasFaultSwitch(left)) return 'runs only with a fault variant on';
+      // `x && fault('…')`: false whatever x is while the fault is off
+      if (path.key === 'left' && operator === '&&' && hasFaultSwitch(right))
+        return 'decides nothing with the fault off';
+    }
+    return undefined;
+  },
+};
+
+interface Instrumented {
+  /** Instrumented source by absolute path. */
+  code: Record<string, string>;
+  mutants: MutantRow[];
+}
+
+const quietLogger = {
+  debug() {},
+  info() {},
+  trace() {},
+  warn(m: string) {
+    process.stderr.write(`${m}\n`);
+  },
+  error(m: string) {
+    process.stderr.write(`${m}\n`);
+  },
+  fatal(m: string) {
+    process.stderr.write(`${m}\n`);
+  },
+  isTraceEnabled: () => false,
+  isDebugEnabled: () => false,
+  isInfoEnabled: () => false,
+  isWarnEnabled: () => true,
+  isErrorEnabled: () => true,
+  isFatalEnabled: () => true,
+};
+
+function groupOf(file: string): MutantGroup {
+  const dir = file.split('/')[2];
+  return (SERVICES as readonly string[]).includes(dir) ? (dir as ServiceName) : 'shared';
+}
+
+/** The reference's rule-enforcing files (relative paths), those matching `globs` when given. */
+export function mutatedFiles(services: readonly ServiceName[], globs: string[]): string[] {
+  const all = [...new Set(readdirRecursive(join(projectRoot, 'fixtures/reference')))]
+    .map((f) => `fixtures/reference/${f}`)
+    .filter((f) => picomatch.isMatch(f, REFERENCE_FILES) && !picomatch.isMatch(f, NOT_RULE_CODE))
+    .filter((f) => {
+      const g = groupOf(f);
+      return g === 'shared' || services.includes(g);
+    });
+  return (globs.length ? all.filter((f) => globs.some((g) => picomatch.isMatch(f, g))) : all).sort();
+}
+
+function readdirRecursive(dir: string): string[] {
+  return readdirSync(dir, { recursive: true, encoding: 'utf8' }).map((f) => f.split('\\').join('/'));
+}
+
+/** Instruments `files` with every mutant Stryker makes of them. */
+async function instrument(files: string[]): Promise<Instrumented> {
+  let mod: typeof import('@stryker-mutator/instrumenter');
+  try {
+    mod = await import('@stryker-mutator/instrumenter');
+  } catch {
+    throw new UsageError('--mutants needs the development dependencies (npm ci): @stryker-mutator/instrumenter');
+  }
+  const sources = files.map((f) => ({
+    name: join(projectRoot, f),
+    content: readFileSync(join(projectRoot, f), 'utf8'),
+  }));
+  const instrumenter = new mod.Instrumenter(quietLogger);
+  const result = await instrumenter.instrument(
+    sources.map((s) => ({ ...s, mutate: true })),
+    { plugins: null, excludedMutations: [], ignorers: [faultSwitchIgnorer] },
+  );
+  const lines = new Map(sources.map((s) => [s.name, s.content.split('\n')]));
+  const code: Record<string, string> = {};
+  for (const f of result.files) code[f.name] = f.content;
+  const mutants: MutantRow[] = result.mutants
+    .filter((m) => m.status !== 'Ignored')
+    .map((m) => {
+      const file = relative(projectRoot, m.fileName);
+      return {
+        id: m.id,
+        file,
+        line: m.location.start.line + 1,
+        group: groupOf(file),
+        mutator: m.mutatorName,
+        original: collapse(textAt(lines.get(m.fileName) ?? [], m.location)),
+        replacement: collapse(m.replacement ?? ''),
+        status: 'no-coverage',
+        killedBy: [],
+        specFiles: 0,
+        durationMs: 0,
+      };
+    });
+  return { code, mutants };
+}
+
+// ---------------------------------------------------------------------------------------------
+// Lanes
+
+interface MutantJob {
+  mutant: string;
+  specFiles: string[];
+  services: ServiceName[];
+  hitLimit: number;
+}
+
+interface LaneFile {
+  mode: 'coverage' | 'mutants';
+  instrumented: string;
+  workDir: string;
+  index: number;
+  seed: number;
+  runs: number;
+  out: string;
+  /** coverage: where the coverage goes. */
+  coverageOut?: string;
+  /** coverage: the spec files to run, one after another. */
+  specFiles?: string[];
+  services: ServiceName[];
+  jobs?: MutantJob[];
+}
+
+interface LaneResult {
+  mutant: string;
+  failed: string[];
+  errors: string[];
+  hits: number;
+  limit: number;
+  durationMs: number;
+}
+
+/** A vite plugin that serves the instrumented reference files instead of the files themselves. */
+function instrumentedLoader(code: Record<string, string>) {
+  return {
+    name: 'conformance-mutants',
+    enforce: 'pre' as const,
+    load(id: string) {
+      const path = id.split('?')[0];
+      return code[path] ?? null;
+    },
+  };
+}
+
+/** Runs the generated files in the order they were written (vitest's own order puts large files first). */
+class InOrder {
+  sort<T extends { moduleId: string }>(files: T[]): T[] {
+    return [...files].sort((a, b) => a.moduleId.localeCompare(b.moduleId));
+  }
+  shard<T>(files: T[]): T[] {
+    return files;
+  }
+}
+
+/** `conformance selftest-mutants-lane FILE`: a lane of the mutation self-test (see above). */
+export async function mutantsLaneCommand(file: string): Promise<void> {
+  const lane = JSON.parse(readFileSync(file, 'utf8')) as LaneFile;
+  const code = JSON.parse(readFileSync(lane.instrumented, 'utf8')) as Record<string, string>;
+  const dir = join(lane.workDir, `lane-${lane.index}-specs`);
+  mkdirSync(dir, { recursive: true });
+  const jobModule = JSON.stringify(join(projectRoot, 'cli/mutant-job.ts'));
+  const spec = (services: ServiceName[], index: number): SelftestJobSpec => ({
+    id: `m${index}`,
+    faults: [],
+    rules: [],
+    services,
+    seed: lane.seed,
+    runs: lane.runs,
+    index,
+  });
+  const importOf = (f: string, index: number) =>
+    `await import(${JSON.stringify(`${join(projectRoot, f)}?mutant=${lane.index}-${index}`)});`;
+  const files: string[] = [];
+  const jobOf = new Map<string, MutantJob>();
+  const hitsFile = join(dir, 'hits.jsonl');
+  if (lane.mode === 'coverage') {
+    lane.specFiles!.forEach((f, i) => {
+      const name = join(dir, `${String(i).padStart(4, '0')}.spec.ts`);
+      writeFileSync(
+        name,
+        [
+          `import { afterAll } from 'vitest';`,
+          `import { beginCoverageFile, endCoverage } from ${jobModule};`,
+          `await beginCoverageFile(${JSON.stringify(spec(lane.services, i))}, ${JSON.stringify(f)});`,
+          importOf(f, i),
+          // vitest orders the files itself: each one's end writes the coverage so far.
+          `afterAll(() => endCoverage(${JSON.stringify(lane.coverageOut)}));`,
+          '',
+        ].join('\n'),
+      );
+      files.push(name);
+    });
+  } else {
+    lane.jobs!.forEach((job, i) => {
+      const name = join(dir, `${String(i).padStart(4, '0')}.spec.ts`);
+      writeFileSync(
+        name,
+        [
+          `import { afterAll } from 'vitest';`,
+          `import { beginMutantJob, endMutantJob, endMutantJobs } from ${jobModule};`,
+          `await beginMutantJob(${JSON.stringify(spec(job.services, i))}, ${JSON.stringify(job.mutant)}, ${job.hitLimit});`,
+          ...job.specFiles.map((f) => importOf(f, i)),
+          `afterAll(() => endMutantJob(${JSON.stringify(hitsFile)}, ${JSON.stringify(job.mutant)}));`,
+          'afterAll(endMutantJobs);',
+          '',
+        ].join('\n'),
+      );
+      files.push(name);
+      jobOf.set(name, job);
+    });
+  }
+  const records = new Map<MutantJob, TestRecord[]>();
+  const done = new Set<MutantJob>();
+  let lastEnd = Date.now();
+  const finish = (job: MutantJob, errors: string[]) => {
+    if (done.has(job)) return;
+    done.add(job);
+    const rules = loadRules(job.services);
+    const now = new Date().toISOString();
+    const report = buildReport(rules, records.get(job) ?? [], {
+      toolVersion: '',
+      target: '',
+      embedded: true,
+      startedAt: now,
+      finishedAt: now,
+      seed: lane.seed,
+      options: {},
+      interrupted: false,
+      errors,
+      services: job.services,
+      reportFile: '',
+    });
+    const hits = existsSync(hitsFile)
+      ? readFileSync(hitsFile, 'utf8')
+          .split('\n')
+          .filter(Boolean)
+          .map((l) => JSON.parse(l) as { mutant: string; hits: number; limit: number })
+          .find((h) => h.mutant === job.mutant)
+      : undefined;
+    const r: LaneResult = {
+      mutant: job.mutant,
+      failed: report.rules.filter((x) => x.status === 'failed').map((x) => x.id),
+      errors: report.errors,
+      hits: hits?.hits ?? 0,
+      limit: hits?.limit ?? job.hitLimit,
+      durationMs: Date.now() - lastEnd,
+    };
+    lastEnd = Date.now();
+    appendFileSync(lane.out, `${JSON.stringify(r)}\n`);
+    process.stdout.write(`${JSON.stringify(r)}\n`);
+  };
+  const collector = {
+    onTestCaseResult(tc: { module: { moduleId: string } }) {
+      const job = jobOf.get(tc.module.moduleId);
+      const rec = toRecord(tc);
+      if (job && rec) (records.get(job) ?? records.set(job, []).get(job)!).push(rec);
+    },
+    onTestModuleEnd(module: { moduleId: string; errors(): Array<{ message?: string }> }) {
+      const job = jobOf.get(module.moduleId);
+      if (job)
+        finish(
+          job,
+          module.errors().map((e) => e.message ?? JSON.stringify(e)),
+        );
+    },
+  };
+  const placeholder: RunContext = { ...collectContext(lane.services), fresh: true };
+  const base = vitestOptions(placeholder, [], [collector]);
+  const { createVitest } = await import('vitest/node');
+  const vitest = await createVitest(
+    'test',
+    { ...base, include: files, sequence: { ...(base.sequence as object), sequencer: InOrder } },
+    { plugins: [instrumentedLoader(code)] },
+  );
+  try {
+    await vitest.start();
+  } finally {
+    await vitest.close();
+  }
+  for (const job of jobOf.values()) if (!done.has(job)) finish(job, ['the mutant did not run to its end']);
+}
+
+interface LaneTask {
+  lane: Omit<LaneFile, 'index' | 'out' | 'workDir' | 'instrumented' | 'seed' | 'runs'>;
+  /** Switched on in the lane's environment before anything loads (a mutant reached while loading). */
+  env?: string;
+}
+
+/**
+ * Runs lane tasks `width` at a time. A lane that reports nothing for `stallMs` is stopped: its
+ * current mutant is recorded as timed out and the rest of its mutants go to a new lane.
+ */
+async function runPool(
+  tasks: LaneTask[],
+  width: number,
+  common: Pick<LaneFile, 'workDir' | 'instrumented' | 'seed' | 'runs'>,
+  stallMs: number,
+  onResult: (r: LaneResult) => void,
+): Promise<void> {
+  const queue = [...tasks];
+  let counter = 0;
+  // Stopped (SIGTERM, SIGINT): the lanes end at once; the mutants not yet run are reported as such.
+  const live = new Set<ReturnType<typeof spawn>>();
+  let stopped = false;
+  const stop = () => {
+    stopped = true;
+    queue.length = 0;
+    for (const c of live) c.kill('SIGKILL');
+  };
+  process.once('SIGTERM', stop);
+  process.once('SIGINT', stop);
+  const runOne = (task: LaneTask): Promise<void> =>
+    new Promise((resolve) => {
+      const index = counter++;
+      const out = join(common.workDir, `lane-${index}-results.jsonl`);
+      const file = join(common.workDir, `lane-${index}.json`);
+      writeFileSync(file, JSON.stringify({ ...task.lane, ...common, index, out } satisfies LaneFile));
+      const child = spawn(process.execPath, [launcher, 'selftest-mutants-lane', file], {
+        stdio: ['ignore', 'pipe', 'pipe'],
+        env: task.env ? { ...process.env, __STRYKER_ACTIVE_MUTANT__: task.env } : process.env,
+      });
+      live.add(child);
+      const seen = new Set<string>();
+      let buffer = '';
+      let stderr = '';
+      let timer: NodeJS.Timeout | undefined;
+      let stalled = false;
+      const arm = () => {
+        clearTimeout(timer);
+        timer = setTimeout(() => {
+          stalled = true;
+          child.kill('SIGKILL');
+        }, stallMs);
+      };
+      arm();
+      child.stdout.on('data', (d) => {
+        buffer += d;
+        let nl: number;
+        while ((nl = buffer.indexOf('\n')) >= 0) {
+          const line = buffer.slice(0, nl);
+          buffer = buffer.slice(nl + 1);
+          try {
+            const r = JSON.parse(line) as LaneResult;
+            if (typeof r.mutant !== 'string') continue;
+            seen.add(r.mutant);
+            arm();
+            onResult(r);
+          } catch {
+            // not a result line
+          }
+        }
+      });
+      child.stderr.on('data', (d) => (stderr = (stderr + d).slice(-2000)));
+      child.on('close', (code) => {
+        clearTimeout(timer);
+        live.delete(child);
+        if (stopped) return resolve();
+        const left = (task.lane.jobs ?? []).filter((j) => !seen.has(j.mutant));
+        if (left.length) {
+          const [current, ...rest] = left;
+          onResult({
+            mutant: current.mutant,
+            failed: [],
+            errors: [
+              stalled
+                ? `timed out: no result for ${stallMs / 1000} s`
+                : `lane ended (exit ${code}): ${stderr.slice(-300)}`,
+            ],
+            hits: stalled ? Number.POSITIVE_INFINITY : 0,
+            limit: current.hitLimit,
+            durationMs: stalled ? stallMs : 0,
+          });
+          if (rest.length) queue.push({ ...task, lane: { ...task.lane, jobs: rest } });
+        }
+        resolve();
+      });
+    });
+  const worker = async () => {
+    for (let task = queue.shift(); task; task = queue.shift()) await runOne(task);
+  };
+  try {
+    await Promise.all(Array.from({ length: width }, worker));
+  } finally {
+    process.off('SIGTERM', stop);
+    process.off('SIGINT', stop);
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// The command
+
+/**
+ * A deterministic sample: the `size` mutants whose key (file, mutator, original code, replacement)
+ * hashes lowest with `seed`, so that an unrelated edit elsewhere in the reference does not change it.
+ */
+export function sampleOf<T extends MutantRow>(mutants: T[], size: number, seed: number): T[] {
+  const rank = (m: MutantRow) =>
+    createHash('sha256')
+      .update(`${seed}\u0000${triageKey(m)}`)
+      .digest('hex');
+  return mutants
+    .map((m) => ({ m, r: rank(m) }))
+    .sort((a, b) => a.r.localeCompare(b.r) || Number(a.m.id) - Number(b.m.id))
+    .slice(0, size)
+    .map((x) => x.m);
+}
+
+/** Every mutant Stryker makes of the rule-enforcing files of `services` (those matching `globs`). */
+export async function listMutants(services: readonly ServiceName[], globs: string[] = []): Promise<MutantRow[]> {
+  return (await instrument(mutatedFiles(services, globs))).mutants;
+}
+
+interface Coverage {
+  load: string[];
+  static: Record<string, number>;
+  perTest: Record<string, Record<string, number>>;
+}
+
+/** Runs the mutation self-test and returns its result (no printing). */
+export async function runMutants(opts: MutantsOptions, log: (line: string) => void = () => {}): Promise<MutantsResult> {
+  const started = Date.now();
+  const services = resolveServices(opts.service);
+  const globs = (opts.files ?? []).flatMap((g) => g.split(',')).filter(Boolean);
+  const files = mutatedFiles(services, globs);
+  if (!files.length) throw new UsageError(`--files ${globs.join(' ')} matches no rule-enforcing file of the reference`);
+  const seed = Number(opts.seed ?? 1);
+  const runs = Number(opts.runs ?? 10);
+  const width = Math.max(1, Number(opts.parallel ?? availableParallelism()));
+  const { code, mutants } = await instrument(files);
+  const made: Record<string, number> = {};
+  for (const m of mutants) made[m.group] = (made[m.group] ?? 0) + 1;
+  log(`mutants: ${mutants.length} made in ${files.length} files (${JSON.stringify(made)})`);
+  const sampleSize = opts.sample ? Number(opts.sample) : undefined;
+  const chosen = sampleSize ? sampleOf(mutants, sampleSize, seed) : mutants;
+
+  const workDir = mkdtempSync(join(tmpdir(), 'conformance-mutants-'));
+  const instrumented = join(workDir, 'instrumented.json');
+  writeFileSync(instrumented, JSON.stringify(code));
+  const common = { workDir, instrumented, seed, runs };
+  const specServices = services;
+  const allSpecs = specServices.flatMap(serviceSpecFiles);
+
+  // 1. Coverage: the unmutated instrumented reference against every spec file, one after another.
+  const coverageStarted = Date.now();
+  const coverageOut = join(workDir, 'coverage.json');
+  const coverageResults: LaneResult[] = [];
+  await runPool(
+    [{ lane: { mode: 'coverage', specFiles: allSpecs, services: specServices, coverageOut } }],
+    1,
+    common,
+    30 * 60_000,
+    (r) => coverageResults.push(r),
+  );
+  if (!existsSync(coverageOut))
+    throw new Error(`the coverage run did not finish: ${coverageResults.map((r) => r.errors.join('; ')).join(' ')}`);
+  const coverage = JSON.parse(readFileSync(coverageOut, 'utf8')) as Coverage;
+  const coverageMs = Date.now() - coverageStarted;
+  log(`coverage run: ${(coverageMs / 1000).toFixed(1)} s`);
+  const loaded = new Set(coverage.load);
+
+  // 2. The mutants: each against the spec files that reached it.
+  const byId = new Map(chosen.map((m) => [m.id, m]));
+  const specServiceOf = (f: string) => f.split('/')[1] as ServiceName;
+  const tasks: LaneTask[] = [];
+  const plain: MutantJob[] = [];
+  const kinds = { loading: 0, startUp: 0, tests: 0 };
+  for (const m of chosen) {
+    const reachedBy = Object.entries(coverage.perTest)
+      .filter(([, c]) => c[m.id])
+      .map(([f]) => f)
+      .sort();
+    const own = m.group === 'shared' ? specServices : [m.group];
+    const reachedOwn = reachedBy.filter((f) => own.includes(specServiceOf(f)));
+    // Reached while loading or only at start-up (a route's options, a compiled schema): no test
+    // tells which requests it changes, so every spec file of its service. Otherwise the spec files
+    // of its service that reached it (those of other services when only they did, as through tokens).
+    const wide = loaded.has(m.id) || (coverage.static[m.id] && !reachedOwn.length);
+    const specs = wide ? own.flatMap(serviceSpecFiles) : reachedOwn.length ? reachedOwn : reachedBy;
+    if (!specs.length) continue;
+    if (loaded.has(m.id)) kinds.loading++;
+    else if (wide) kinds.startUp++;
+    else kinds.tests++;
+    const hits = (coverage.static[m.id] ?? 0) + Object.values(coverage.perTest).reduce((n, c) => n + (c[m.id] ?? 0), 0);
+    const job: MutantJob = {
+      mutant: m.id,
+      specFiles: specs,
+      services: [...new Set(specs.map(specServiceOf))],
+      hitLimit: Math.max(10_000, hits * 100),
+    };
+    m.specFiles = specs.length;
+    m.status = 'not-run';
+    if (loaded.has(m.id)) tasks.push({ lane: { mode: 'mutants', services: job.services, jobs: [job] }, env: m.id });
+    else plain.push(job);
+  }
+  const laneCount = Math.max(1, Math.min(width, plain.length));
+  for (let i = 0; i < laneCount; i++) {
+    const jobs = plain.filter((_, j) => j % laneCount === i);
+    if (jobs.length) tasks.unshift({ lane: { mode: 'mutants', services: specServices, jobs } });
+  }
+  const toRun = plain.length + tasks.filter((t) => t.env).length;
+  log(
+    `running ${toRun} of ${chosen.length} mutants (${chosen.length - toRun} reached by no test; ${kinds.loading} reached while loading and ${kinds.startUp} only at start-up, run against every spec file of their service), ${width} at a time`,
+  );
+  let done = 0;
+  await runPool(tasks, width, common, 180_000, (r) => {
+    const m = byId.get(r.mutant);
+    if (!m) return;
+    done++;
+    m.durationMs = r.durationMs;
+    m.killedBy = r.failed;
+    if (r.hits > r.limit) {
+      m.status = 'timeout';
+      m.reason = r.errors[0] ?? `reached ${r.hits} times (limit ${r.limit})`;
+    } else if (r.failed.length) m.status = 'killed';
+    else if (r.errors.length) {
+      m.status = 'crashed';
+      m.reason = r.errors[0].split('\n')[0].slice(0, 200);
+    } else m.status = 'survived';
+    log(
+      `  [${done}/${toRun}] ${m.file}:${m.line} ${m.mutator} ${m.status}${m.killedBy.length ? ` by ${m.killedBy.slice(0, 3).join(', ')}` : ''}${m.status === 'survived' ? `: ${m.original} -> ${m.replacement}` : ''} (${(r.durationMs / 1000).toFixed(1)} s)`,
+    );
+  });
+
+  // 3. Triage: a survivor (or unreached mutant) listed as equivalent, with its reason.
+  const triage = new Map(loadTriage().map((t) => [triageKey(t), t]));
+  for (const m of chosen) {
+    if (m.status !== 'survived' && m.status !== 'no-coverage') continue;
+    const t = triage.get(triageKey(m));
+    if (t) {
+      m.status = 'equivalent';
+      m.reason = t.reason;
+    }
+  }
+  const score: MutantsResult['score'] = {};
+  for (const g of [...SERVICES, 'shared'] as MutantGroup[]) {
+    const own = chosen.filter((m) => m.group === g);
+    if (!own.length) continue;
+    const killed = own.filter((m) => ['killed', 'timeout', 'crashed'].includes(m.status)).length;
+    const undetected = own.filter((m) => m.status === 'survived' || m.status === 'no-coverage').length;
+    score[g] = {
+      killed,
+      undetected,
+      equivalent: own.filter((m) => m.status === 'equivalent').length,
+      notRun: own.filter((m) => m.status === 'not-run').length,
+      score: killed + undetected ? killed / (killed + undetected) : 1,
+    };
+  }
+  if (!opts.keep) rmSync(workDir, { recursive: true, force: true });
+  return {
+    mutants: chosen,
+    made,
+    score,
+    sample: sampleSize ? { size: sampleSize, seed } : undefined,
+    coverageMs,
+    durationMs: Date.now() - started,
+  };
+}
+
+/** `conformance selftest --mutants`: prints the mutants' verdicts and the score per service. */
+export async function mutantsCommand(opts: MutantsOptions): Promise<number> {
+  const log = (line: string) => {
+    if (!opts.json) process.stdout.write(`${line}\n`);
+  };
+  if (opts.sample !== undefined && !(Number(opts.sample) > 0))
+    throw new UsageError('--sample must be a positive number');
+  const result = await runMutants(opts, log);
+  if (opts.out) writeFileSync(opts.out, JSON.stringify(result, null, 2));
+  if (opts.json) process.stdout.write(`${JSON.stringify(result, null, 2)}\n`);
+  else {
+    log('');
+    const undetected = result.mutants.filter((m) => m.status === 'survived' || m.status === 'no-coverage');
+    for (const m of undetected)
+      log(`${m.status.padEnd(12)} ${m.file}:${m.line} ${m.mutator}: ${m.original} -> ${m.replacement}`);
+    log('');
+    for (const [g, s] of Object.entries(result.score))
+      log(
+        `${g.padEnd(24)} killed ${s.killed}, undetected ${s.undetected}, equivalent ${s.equivalent}${s.notRun ? `, not run ${s.notRun}` : ''}: score ${(s.score * 100).toFixed(1)}%`,
+      );
+    log(`time: ${(result.durationMs / 1000).toFixed(1)} s (coverage run ${(result.coverageMs / 1000).toFixed(1)} s)`);
+  }
+  return Object.values(result.score).some((s) => s.undetected > 0) ? 1 : 0;
+}

@@ -1,0 +1,38 @@
+import { describe, expect, it } from 'vitest';
+import { listMutants, loadTriage, triageKey, type MutantsResult } from '../cli/mutants-command.ts';
+import { SERVICES } from '../contracts/services.ts';
+import { runCli } from './run-cli.ts';
+
+// The mutation self-test's CI sample: a fixed sample of Stryker's mutants of the reference (chosen
+// by a hash of each mutant's key, so unrelated edits do not change it). Every mutant of it must be
+// killed, or listed in fixtures/mutants/triage.json as equivalent or irrelevant with its reason.
+// The whole set is `npx conformance selftest --mutants` (see the README's Performance section).
+const CI_SAMPLE = ['--sample', '12', '--seed', '1'];
+
+describe('mutation self-test', () => {
+  it('keeps a triage list whose every entry has a reason and names a mutant the reference still yields', async () => {
+    const triage = loadTriage();
+    const keys = triage.map(triageKey);
+    expect(new Set(keys).size, 'an entry is listed twice').toBe(keys.length);
+    for (const t of triage) expect(t.reason.trim().length, `${t.file} ${t.mutator}: no reason`).toBeGreaterThan(10);
+    const made = new Set((await listMutants([...SERVICES])).map(triageKey));
+    expect(triage.filter((t) => !made.has(triageKey(t))).map((t) => `${t.file} ${t.mutator}: ${t.original}`)).toEqual(
+      [],
+    );
+  }, 60_000);
+
+  it('kills every mutant of the CI sample that the triage list does not explain', async () => {
+    const res = await runCli(['selftest', '--mutants', '--json', ...CI_SAMPLE], { timeoutMs: 560_000 });
+    const result = JSON.parse(res.stdout) as MutantsResult;
+    process.stdout.write(
+      `mutants CI sample: ${result.mutants.length} mutants, ${result.mutants.filter((m) => m.status === 'killed').length} killed, ${(result.durationMs / 1000).toFixed(1)} s\n`,
+    );
+    expect(result.mutants).toHaveLength(12);
+    expect(
+      result.mutants
+        .filter((m) => !['killed', 'timeout', 'crashed', 'equivalent'].includes(m.status))
+        .map((m) => `${m.status} ${m.file}:${m.line} ${m.mutator}: ${m.original} -> ${m.replacement}`),
+    ).toEqual([]);
+    expect(res.code).toBe(0);
+  }, 600_000);
+});
