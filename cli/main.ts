@@ -259,6 +259,12 @@ program
   .argument('<file...>', 'HAR files (a run writes exchanges.har; `conformance proxy` and browsers write others)')
   .option('--service <name...>', 'only these services')
   .option('--report-dir <dir>', 'where the reports go', 'conformance-report')
+  .addHelpText(
+    'after',
+    `\nExamples:
+  $ npx conformance audit conformance-report/exchanges.har --report-dir audit-report
+  $ npx conformance audit browser-session.har --service event-management\n`,
+  )
   .action((files, opts) => {
     process.exitCode = auditCommand(files, opts);
   });
@@ -273,6 +279,12 @@ program
   .option('--host <host>', 'interface to listen on', '127.0.0.1')
   .option('--service <name...>', 'only judge these services')
   .option('--report-dir <dir>', 'where the HAR and the reports go', 'conformance-report')
+  .addHelpText(
+    'after',
+    `\nExamples:
+  $ npx conformance proxy --target https://staging.example.com --listen 4020
+  $ npx conformance proxy --target http://127.0.0.1:4010 --service notification --report-dir proxy-report\n`,
+  )
   .action(async (opts) => {
     process.exitCode = await proxyCommand(opts);
   });
