@@ -1,13 +1,13 @@
-import { mkdtempSync, readFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { loadRules } from '../contracts/catalog.ts';
 import type { ConformanceReport } from '../reporters/conformance-report.ts';
 import { reportSchemaErrors } from '../reporters/report-schema.ts';
 import { runCli } from './run-cli.ts';
+import { tempDir } from './temp-dir.ts';
 
-const dir = mkdtempSync(join(tmpdir(), 'conformance-alternate-'));
+const dir = tempDir('alternate');
 
 // A second conformant deployment: the reference taking the other side of every reading of ours.
 // The readings cannot fail it; they show as warnings, and --strict fails them.

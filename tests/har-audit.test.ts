@@ -1,6 +1,5 @@
 import { spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { request } from 'undici';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -12,8 +11,9 @@ import type { ConformanceReport } from '../reporters/conformance-report.ts';
 import type { ClientCredentials, RunConfig } from '../suites/engine/run-config.ts';
 import { spaceAuthKey } from '../suites/engine/token-provider.ts';
 import { root, runCli } from './run-cli.ts';
+import { tempDir } from './temp-dir.ts';
 
-const dir = mkdtempSync(join(tmpdir(), 'conformance-har-'));
+const dir = tempDir('har');
 const running: RunningReference[] = [];
 afterAll(async () => {
   for (const r of running) await r.close();
