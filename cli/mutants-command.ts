@@ -24,11 +24,10 @@ import { fileURLToPath } from 'node:url';
 import picomatch from 'picomatch';
 import { SERVICES, type ServiceName } from '../contracts/services.ts';
 import { loadRules } from '../contracts/catalog.ts';
-import { buildReport } from '../reporters/conformance-report.ts';
 import type { RunContext } from '../suites/engine/run-context.ts';
 import { toRecord, vitestOptions, type TestRecord } from '../suites/engine/suite-runner.ts';
 import type { SelftestJobSpec } from './selftest-job.ts';
-import { collectContext, serviceSpecFiles } from './selftest-command.ts';
+import { collectContext, serviceSpecFiles, variantReport } from './selftest-command.ts';
 import { resolveServices } from './rules-command.ts';
 import { UsageError } from './usage-error.ts';
 
@@ -388,20 +387,7 @@ export async function mutantsLaneCommand(file: string): Promise<void> {
     if (done.has(job)) return;
     done.add(job);
     const rules = loadRules(job.services);
-    const now = new Date().toISOString();
-    const report = buildReport(rules, records.get(job) ?? [], {
-      toolVersion: '',
-      target: '',
-      embedded: true,
-      startedAt: now,
-      finishedAt: now,
-      seed: lane.seed,
-      options: {},
-      interrupted: false,
-      errors,
-      services: job.services,
-      reportFile: '',
-    });
+    const report = variantReport(rules, records.get(job) ?? [], { seed: lane.seed, errors, services: job.services });
     const hits = existsSync(hitsFile)
       ? readFileSync(hitsFile, 'utf8')
           .split('\n')

@@ -13,7 +13,7 @@ import type { RunContext } from '../suites/engine/run-context.ts';
 import { collectSuites, toRecord, vitestOptions, type TestRecord } from '../suites/engine/suite-runner.ts';
 import { ruleSelected } from '../suites/engine/rule-index.ts';
 import { buildReport } from '../reporters/conformance-report.ts';
-import { loadRules } from '../contracts/catalog.ts';
+import { loadRules, type Rule } from '../contracts/catalog.ts';
 import type { SelftestJobSpec } from './selftest-job.ts';
 import { referenceRunConfig } from './reference-config.ts';
 import { resolveServices } from './rules-command.ts';
@@ -138,6 +138,31 @@ export async function selftestLaneCommand(file: string): Promise<void> {
 
 const projectRoot = fileURLToPath(new URL('..', import.meta.url));
 
+/**
+ * The report of one variant (or mutant) run inside a lane's worker, judged by the same
+ * `buildReport` as a run; only its rule statuses, verdict and errors are read.
+ */
+export function variantReport(
+  rules: Rule[],
+  tests: TestRecord[],
+  facts: { seed: number; errors: string[]; services: ServiceName[] },
+): ConformanceReport {
+  const now = new Date().toISOString();
+  return buildReport(rules, tests, {
+    toolVersion: '',
+    target: '',
+    embedded: true,
+    startedAt: now,
+    finishedAt: now,
+    seed: facts.seed,
+    options: {},
+    interrupted: false,
+    errors: facts.errors,
+    services: facts.services,
+    reportFile: '',
+  });
+}
+
 /** Every spec file of a service, relative to the project root. */
 export function serviceSpecFiles(service: ServiceName): string[] {
   return readdirSync(join(projectRoot, 'suites', service))
@@ -188,20 +213,7 @@ async function runVariantsInOneWorker(lane: LaneFile, jobs: Job[], emit: (r: Job
     if (done.has(job)) return;
     done.add(job);
     const rules = loadRules(job.services).filter((r) => ruleSelected(r.id, job.rules));
-    const now = new Date().toISOString();
-    const report = buildReport(rules, records.get(job) ?? [], {
-      toolVersion: '',
-      target: '',
-      embedded: true,
-      startedAt: now,
-      finishedAt: now,
-      seed: lane.seed,
-      options: {},
-      interrupted: false,
-      errors,
-      services: job.services,
-      reportFile: '',
-    });
+    const report = variantReport(rules, records.get(job) ?? [], { seed: lane.seed, errors, services: job.services });
     emit({
       id: job.id,
       failed: report.rules.filter((x) => x.status === 'failed').map((x) => x.id),
