@@ -304,6 +304,10 @@ program
   .option('--files <glob...>', 'with --mutants: only mutants of these reference files')
   .option('--sample <n>', 'with --mutants: a deterministic sample of n mutants (by --seed)')
   .option('--out <file>', 'with --mutants: also write the result as JSON to this file')
+  .option(
+    '--every-killer',
+    'with --mutants: run every test of a mutant even after one killed it (lists every killing rule)',
+  )
   .option('--keep', 'keep the work directory (generated spec files, lane results)')
   .addHelpText(
     'after',

@@ -27,6 +27,7 @@ import { loadRules } from '../contracts/catalog.ts';
 import type { RunContext } from '../suites/engine/run-context.ts';
 import { toRecord, vitestOptions, type TestRecord } from '../suites/engine/suite-runner.ts';
 import type { SelftestJobSpec } from './selftest-job.ts';
+import { fileKey } from './mutant-job.ts';
 import { collectContext, serviceSpecFiles, variantReport } from './selftest-command.ts';
 import { resolveServices } from './rules-command.ts';
 import { UsageError } from './usage-error.ts';
@@ -67,6 +68,10 @@ export interface MutantRow {
   killedBy: string[];
   /** The spec files the mutant ran against. */
   specFiles: number;
+  /** The tests it ran against, when not every test of those files (0: all of them). */
+  tests: number;
+  /** It survived its tests and ran again against every test of their files (or of its service). */
+  widened?: boolean;
   durationMs: number;
   /** Why the mutant is equivalent (from the triage list), or why it crashed or timed out. */
   reason?: string;
@@ -90,6 +95,8 @@ export interface MutantsOptions {
   runs?: string;
   json?: boolean;
   keep?: boolean;
+  /** Run every test of a mutant even after one killed it (every killing rule is then known). */
+  everyKiller?: boolean;
   out?: string;
 }
 
@@ -260,6 +267,7 @@ async function instrument(files: string[]): Promise<Instrumented> {
         status: 'no-coverage',
         killedBy: [],
         specFiles: 0,
+        tests: 0,
         durationMs: 0,
       };
     });
@@ -271,7 +279,14 @@ async function instrument(files: string[]): Promise<Instrumented> {
 
 interface MutantJob {
   mutant: string;
+  /** The spec files the job imports. */
   specFiles: string[];
+  /** Of these, the files whose every test runs (the others run only `tests`). */
+  whole: string[];
+  /** The tests to run, by full name (`spec:FILE > name`). */
+  tests: string[];
+  /** Start no further test once one has failed a rule (the mutant is killed). */
+  stopAtKill: boolean;
   services: ServiceName[];
   hitLimit: number;
 }
@@ -295,6 +310,8 @@ interface LaneFile {
 interface LaneResult {
   mutant: string;
   failed: string[];
+  /** Tests were left out after one failed a rule. */
+  stopped?: boolean;
   errors: string[];
   hits: number;
   limit: number;
@@ -339,8 +356,10 @@ export async function mutantsLaneCommand(file: string): Promise<void> {
     runs: lane.runs,
     index,
   });
-  const importOf = (f: string, index: number) =>
-    `await import(${JSON.stringify(`${join(projectRoot, f)}?mutant=${lane.index}-${index}`)});`;
+  // Each spec file in a suite of its own named after it, so that a test's full name is the same
+  // key in the coverage run and in a mutant's run (`spec:FILE > name`).
+  const suiteOf = (f: string, index: number) =>
+    `describe(${JSON.stringify(fileKey(f))}, async () => { await import(${JSON.stringify(`${join(projectRoot, f)}?mutant=${lane.index}-${index}`)}); });`;
   const files: string[] = [];
   const jobOf = new Map<string, MutantJob>();
   const hitsFile = join(dir, 'hits.jsonl');
@@ -350,10 +369,13 @@ export async function mutantsLaneCommand(file: string): Promise<void> {
       writeFileSync(
         name,
         [
-          `import { afterAll } from 'vitest';`,
-          `import { beginCoverageFile, endCoverage } from ${jobModule};`,
+          `import { afterAll, afterEach, beforeEach, describe } from 'vitest';`,
+          `import { beginCoverageFile, beginCoverageTest, endCoverage, endCoverageTest } from ${jobModule};`,
           `await beginCoverageFile(${JSON.stringify(spec(lane.services, i))}, ${JSON.stringify(f)});`,
-          importOf(f, i),
+          // One test at a time (the lane runs no test concurrently): what is reached is the test's.
+          `beforeEach((ctx) => beginCoverageTest(ctx.task.fullTestName ?? ctx.task.name));`,
+          `afterEach(() => endCoverageTest(${JSON.stringify(f)}));`,
+          suiteOf(f, i),
           // vitest orders the files itself: each one's end writes the coverage so far.
           `afterAll(() => endCoverage(${JSON.stringify(lane.coverageOut)}));`,
           '',
@@ -367,10 +389,16 @@ export async function mutantsLaneCommand(file: string): Promise<void> {
       writeFileSync(
         name,
         [
-          `import { afterAll } from 'vitest';`,
-          `import { beginMutantJob, endMutantJob, endMutantJobs } from ${jobModule};`,
+          `import { afterAll, afterEach, beforeEach, describe } from 'vitest';`,
+          `import { beginMutantJob, endMutantJob, endMutantJobs, failedRule, stopAfterKill, stoppedAfterKill } from ${jobModule};`,
           `await beginMutantJob(${JSON.stringify(spec(job.services, i))}, ${JSON.stringify(job.mutant)}, ${job.hitLimit});`,
-          ...job.specFiles.map((f) => importOf(f, i)),
+          // Only the tests that reach the mutant (every test of the files that run whole); with
+          // stopAtKill, none that would start after a test failed a rule.
+          `const whole = new Set(${JSON.stringify(job.whole.map(fileKey))});`,
+          `const tests = new Set(${JSON.stringify(job.tests)});`,
+          `beforeEach((ctx) => { const k = ctx.task.fullTestName ?? ''; if (!tests.has(k) && !whole.has(k.split(' > ')[0])) ctx.skip(); if (stoppedAfterKill(true)) ctx.skip(); });`,
+          ...(job.stopAtKill ? [`afterEach((ctx) => { if (failedRule(ctx.task.meta)) stopAfterKill(); });`] : []),
+          ...job.specFiles.map((f) => suiteOf(f, i)),
           `afterAll(() => endMutantJob(${JSON.stringify(hitsFile)}, ${JSON.stringify(job.mutant)}));`,
           'afterAll(endMutantJobs);',
           '',
@@ -392,12 +420,13 @@ export async function mutantsLaneCommand(file: string): Promise<void> {
       ? readFileSync(hitsFile, 'utf8')
           .split('\n')
           .filter(Boolean)
-          .map((l) => JSON.parse(l) as { mutant: string; hits: number; limit: number })
+          .map((l) => JSON.parse(l) as { mutant: string; hits: number; limit: number; stopped?: boolean })
           .find((h) => h.mutant === job.mutant)
       : undefined;
     const r: LaneResult = {
       mutant: job.mutant,
       failed: report.rules.filter((x) => x.status === 'failed').map((x) => x.id),
+      stopped: hits?.stopped,
       errors: report.errors,
       hits: hits?.hits ?? 0,
       limit: hits?.limit ?? job.hitLimit,
@@ -407,11 +436,14 @@ export async function mutantsLaneCommand(file: string): Promise<void> {
     appendFileSync(lane.out, `${JSON.stringify(r)}\n`);
     process.stdout.write(`${JSON.stringify(r)}\n`);
   };
+  const wanted = (job: MutantJob, fullName: string) =>
+    job.tests.includes(fullName) || job.whole.some((f) => fullName.startsWith(`${fileKey(f)} > `));
   const collector = {
-    onTestCaseResult(tc: { module: { moduleId: string } }) {
+    onTestCaseResult(tc: { module: { moduleId: string }; fullName: string }) {
       const job = jobOf.get(tc.module.moduleId);
       const rec = toRecord(tc);
-      if (job && rec) (records.get(job) ?? records.set(job, []).get(job)!).push(rec);
+      // A test the job left out (skipped before it started) says nothing about the mutant.
+      if (job && rec && wanted(job, tc.fullName)) (records.get(job) ?? records.set(job, []).get(job)!).push(rec);
     },
     onTestModuleEnd(module: { moduleId: string; errors(): Array<{ message?: string }> }) {
       const job = jobOf.get(module.moduleId);
@@ -425,9 +457,14 @@ export async function mutantsLaneCommand(file: string): Promise<void> {
   const placeholder: RunContext = { ...collectContext(lane.services), fresh: true };
   const base = vitestOptions(placeholder, [], [collector]);
   const { createVitest } = await import('vitest/node');
+  // The coverage run runs one test at a time, so that the instrumented code's current test is exact.
+  const sequence =
+    lane.mode === 'coverage'
+      ? { ...(base.sequence as object), concurrent: false, sequencer: InOrder }
+      : { ...(base.sequence as object), sequencer: InOrder };
   const vitest = await createVitest(
     'test',
-    { ...base, include: files, sequence: { ...(base.sequence as object), sequencer: InOrder } },
+    { ...base, include: files, sequence, ...(lane.mode === 'coverage' ? { maxConcurrency: 1 } : {}) },
     { plugins: [instrumentedLoader(code)] },
   );
   try {
@@ -616,55 +653,84 @@ export async function runMutants(opts: MutantsOptions, log: (line: string) => vo
   log(`coverage run: ${(coverageMs / 1000).toFixed(1)} s`);
   const loaded = new Set(coverage.load);
 
-  // 2. The mutants: each against the spec files that reached it.
+  // 2. The mutants: each against the tests that reached it. A mutant that survives them runs
+  // again against more (see `wider`): it is reported survived only if those held too.
   const byId = new Map(chosen.map((m) => [m.id, m]));
   const specServiceOf = (f: string) => f.split('/')[1] as ServiceName;
+  /** The spec file of a coverage key (`spec:FILE` for a file's hooks, `spec:FILE > name` for a test). */
+  const fileOf = (key: string) => key.split(' > ')[0].slice(fileKey('').length);
+  const isTest = (key: string) => key.includes(' > ');
   const tasks: LaneTask[] = [];
   const plain: MutantJob[] = [];
+  /** A survivor's second run: every test of the files its tests are in, or of its service. */
+  const wider = new Map<string, MutantJob>();
+  /** A job that left tests out after a failed check, yet failed no rule: it runs again in full. */
+  const same = new Map<string, MutantJob>();
   const kinds = { loading: 0, startUp: 0, tests: 0 };
+  const jobOf = (m: MutantRow, whole: string[], tests: string[]): MutantJob => {
+    const specFiles = [...new Set([...whole, ...tests.map(fileOf)])].sort();
+    const hits = (coverage.static[m.id] ?? 0) + Object.values(coverage.perTest).reduce((n, c) => n + (c[m.id] ?? 0), 0);
+    return {
+      mutant: m.id,
+      specFiles,
+      whole,
+      tests,
+      stopAtKill: !opts.everyKiller,
+      services: [...new Set(specFiles.map(specServiceOf))],
+      hitLimit: Math.max(10_000, hits * 100),
+    };
+  };
   for (const m of chosen) {
     const reachedBy = Object.entries(coverage.perTest)
       .filter(([, c]) => c[m.id])
-      .map(([f]) => f)
+      .map(([k]) => k)
       .sort();
     const own = m.group === 'shared' ? specServices : [m.group];
-    const reachedOwn = reachedBy.filter((f) => own.includes(specServiceOf(f)));
-    // Reached while loading or only at start-up (a route's options, a compiled schema): no test
-    // tells which requests it changes, so every spec file of its service. Otherwise the spec files
-    // of its service that reached it (those of other services when only they did, as through tokens).
-    const wide = loaded.has(m.id) || (coverage.static[m.id] && !reachedOwn.length);
-    const specs = wide ? own.flatMap(serviceSpecFiles) : reachedOwn.length ? reachedOwn : reachedBy;
-    if (!specs.length) continue;
+    const ownFiles = own.flatMap(serviceSpecFiles);
+    const reachedOwn = reachedBy.filter((k) => own.includes(specServiceOf(fileOf(k))));
+    // The tests of its service that reached it (those of other services when only they did, as
+    // through tokens); a file's hooks that reached it: all of that file's tests.
+    const keys = reachedOwn.length ? reachedOwn : reachedBy;
+    const files = [...new Set(keys.map(fileOf))].sort();
+    const hooks = [...new Set(keys.filter((k) => !isTest(k)).map(fileOf))];
+    const tests = keys.filter((k) => isTest(k) && !hooks.includes(fileOf(k)));
+    // Reached while loading or at start-up (a route's options, a compiled schema, the seed data):
+    // no test tells which requests that changes, so a survivor of its tests runs against every
+    // test of its service, and one that no test of its service reached runs against those at once.
+    const startUp = loaded.has(m.id) || !!coverage.static[m.id];
+    let job: MutantJob;
+    if (loaded.has(m.id) || (startUp && !reachedOwn.length)) job = jobOf(m, ownFiles, []);
+    else if (files.length) job = jobOf(m, hooks, tests);
+    else continue;
+    const second = startUp ? jobOf(m, ownFiles, []) : jobOf(m, files, []);
+    if (second.specFiles.length > job.specFiles.length || job.tests.length) wider.set(m.id, second);
+    else same.set(m.id, { ...job, stopAtKill: false });
     if (loaded.has(m.id)) kinds.loading++;
-    else if (wide) kinds.startUp++;
+    else if (startUp) kinds.startUp++;
     else kinds.tests++;
-    const hits = (coverage.static[m.id] ?? 0) + Object.values(coverage.perTest).reduce((n, c) => n + (c[m.id] ?? 0), 0);
-    const job: MutantJob = {
-      mutant: m.id,
-      specFiles: specs,
-      services: [...new Set(specs.map(specServiceOf))],
-      hitLimit: Math.max(10_000, hits * 100),
-    };
-    m.specFiles = specs.length;
+    m.specFiles = job.specFiles.length;
+    m.tests = job.tests.length;
     m.status = 'not-run';
     if (loaded.has(m.id)) tasks.push({ lane: { mode: 'mutants', services: job.services, jobs: [job] }, env: m.id });
     else plain.push(job);
   }
-  const laneCount = Math.max(1, Math.min(width, plain.length));
-  for (let i = 0; i < laneCount; i++) {
-    const jobs = plain.filter((_, j) => j % laneCount === i);
-    if (jobs.length) tasks.unshift({ lane: { mode: 'mutants', services: specServices, jobs } });
-  }
+  const laneTasks = (jobs: MutantJob[]): LaneTask[] => {
+    const out: LaneTask[] = [];
+    const laneCount = Math.max(1, Math.min(width, jobs.length));
+    for (let i = 0; i < laneCount; i++) {
+      const own = jobs.filter((_, j) => j % laneCount === i);
+      if (own.length) out.push({ lane: { mode: 'mutants', services: specServices, jobs: own } });
+    }
+    return out;
+  };
+  tasks.unshift(...laneTasks(plain));
   const toRun = plain.length + tasks.filter((t) => t.env).length;
   log(
-    `running ${toRun} of ${chosen.length} mutants (${chosen.length - toRun} reached by no test; ${kinds.loading} reached while loading and ${kinds.startUp} only at start-up, run against every spec file of their service), ${width} at a time`,
+    `running ${toRun} of ${chosen.length} mutants (${chosen.length - toRun} reached by no test; ${kinds.loading} reached while loading, run against every test of their service; ${kinds.startUp} reached at start-up), ${width} at a time`,
   );
   let done = 0;
-  await runPool(tasks, width, common, 180_000, (r) => {
-    const m = byId.get(r.mutant);
-    if (!m) return;
-    done++;
-    m.durationMs = r.durationMs;
+  const verdict = (r: LaneResult, m: MutantRow) => {
+    m.durationMs += r.durationMs;
     m.killedBy = r.failed;
     if (r.hits > r.limit) {
       m.status = 'timeout';
@@ -674,10 +740,42 @@ export async function runMutants(opts: MutantsOptions, log: (line: string) => vo
       m.status = 'crashed';
       m.reason = r.errors[0].split('\n')[0].slice(0, 200);
     } else m.status = 'survived';
-    log(
-      `  [${done}/${toRun}] ${m.file}:${m.line} ${m.mutator} ${m.status}${m.killedBy.length ? ` by ${m.killedBy.slice(0, 3).join(', ')}` : ''}${m.status === 'survived' ? `: ${m.original} -> ${m.replacement}` : ''} (${(r.durationMs / 1000).toFixed(1)} s)`,
-    );
+  };
+  const line = (m: MutantRow, r: LaneResult, tag: string) =>
+    `  [${tag}] ${m.file}:${m.line} ${m.mutator} ${m.status}${m.killedBy.length ? ` by ${m.killedBy.slice(0, 3).join(', ')}` : ''}${m.status === 'survived' ? `: ${m.original} -> ${m.replacement}` : ''} (${(r.durationMs / 1000).toFixed(1)} s, ${m.tests ? `${m.tests} tests in ` : ''}${m.specFiles} files)`;
+  const stoppedEarly = new Set<string>();
+  await runPool(tasks, width, common, 180_000, (r) => {
+    const m = byId.get(r.mutant);
+    if (!m) return;
+    done++;
+    if (r.stopped) stoppedEarly.add(r.mutant);
+    verdict(r, m);
+    log(line(m, r, `${done}/${toRun}`));
   });
+  const again = chosen
+    .filter((m) => m.status === 'survived')
+    .map((m) => wider.get(m.id) ?? (stoppedEarly.has(m.id) ? same.get(m.id) : undefined))
+    .filter((j) => j !== undefined);
+  if (again.length) {
+    log(`running ${again.length} survivors again, against every test of their files (or service)`);
+    let n = 0;
+    const againTasks = [
+      ...laneTasks(again.filter((j) => !loaded.has(j.mutant))),
+      ...again
+        .filter((j) => loaded.has(j.mutant))
+        .map((j) => ({ lane: { mode: 'mutants' as const, services: j.services, jobs: [j] }, env: j.mutant })),
+    ];
+    await runPool(againTasks, width, common, 180_000, (r) => {
+      const m = byId.get(r.mutant);
+      if (!m) return;
+      n++;
+      m.specFiles = (wider.get(m.id) ?? same.get(m.id))!.specFiles.length;
+      m.tests = 0;
+      m.widened = true;
+      verdict(r, m);
+      log(line(m, r, `again ${n}/${again.length}`));
+    });
+  }
 
   // 3. Triage: a survivor (or unreached mutant) listed as equivalent, with its reason.
   const triage = new Map(loadTriage().map((t) => [triageKey(t), t]));
