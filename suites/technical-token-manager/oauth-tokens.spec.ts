@@ -1,4 +1,5 @@
 import { ruleTest } from '../engine/rule-test.ts';
+import { spaceAuthKey } from '../engine/token-provider.ts';
 import {
   R,
   SERVICE,
@@ -236,6 +237,22 @@ test(
       });
       checkErrorBody(t, res);
     }
+    // JSON text cut short is not a JSON object either.
+    const cut = await t.send(
+      {
+        method: 'POST',
+        path: '/oauthTokens',
+        headers: { 'X-SPACE-AUTH-KEY': spaceAuthKey(app), 'content-type': 'application/json' },
+        body: JSON.stringify(base).slice(0, 20),
+      },
+      { as: null },
+    );
+    t.check(R('tokens-payload/field-types'), cut.status === 400, {
+      title: 'a body of malformed JSON: not answered 400',
+      expected: 'HTTP 400',
+      received: `HTTP ${cut.status} ${cut.text.slice(0, 160)}`,
+    });
+    checkErrorBody(t, cut);
   },
 );
 
