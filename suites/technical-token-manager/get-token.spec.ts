@@ -145,6 +145,8 @@ test(
       ['an unknown client ID', spaceAuthKey({ clientId: `${t.prefix}unknown`, clientSecret: app.clientSecret })],
       ['a value without the Basic scheme', Buffer.from(`${app.clientId}:${app.clientSecret}`).toString('base64')],
       ['a Basic value that is not base64 of id:secret', 'Basic not-base64!'],
+      ['the right value behind a stray word', `Token ${spaceAuthKey(app)}`],
+      ['the right value followed by a stray character', `${spaceAuthKey(app)}!`],
     ];
     // The Authentication table gives POST /oauthTokens the same header and value construction.
     const operations: Array<[string, (key: string) => ReturnType<typeof getToken>]> = [
@@ -155,7 +157,7 @@ test(
       for (const [what, key] of wrong)
         checkRefused(t, R('auth/space-auth-key-basic'), await send(key), `${op}: X-SPACE-AUTH-KEY with ${what}`);
   },
-  { budget: 8 },
+  { budget: 12 },
 );
 
 test(
