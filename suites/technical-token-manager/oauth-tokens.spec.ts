@@ -227,6 +227,7 @@ test(
       ['userTenantIds is a string', { ...base, userTenantIds: userTenants(t, 1)[0] }],
       ['an item of userTenantIds is a number', { ...base, userTenantIds: [7] }],
       ['the body is an array', [base]],
+      ['the body is null', null],
     ];
     for (const [what, body] of cases) {
       const res = await getOauthTokens(t, body);
