@@ -63,6 +63,8 @@ export interface MutantRow {
   /** The original code the mutant replaces (whitespace collapsed) and what replaces it. */
   original: string;
   replacement: string;
+  /** The source line the mutant starts on, whitespace collapsed (see TriageEntry.at). */
+  at: string;
   status: MutantStatus;
   /** The rules that failed against the mutant (the killing rules). */
   killedBy: string[];
@@ -105,6 +107,11 @@ export interface TriageEntry {
   mutator: string;
   original: string;
   replacement: string;
+  /**
+   * The source line the mutant starts on (whitespace collapsed), for a key that more than one
+   * mutant of the file shares (`false` -> `true` in two places); without it, the entry names all.
+   */
+  at?: string;
   reason: string;
 }
 
@@ -115,6 +122,12 @@ export function loadTriage(): TriageEntry[] {
 
 export function triageKey(m: Pick<TriageEntry, 'file' | 'mutator' | 'original' | 'replacement'>): string {
   return [m.file, m.mutator, m.original, m.replacement].join('\u0000');
+}
+
+/** The triage entry that explains a mutant, if any (one with `at` only for the mutant on that line). */
+export function triageOf(triage: TriageEntry[], m: MutantRow): TriageEntry | undefined {
+  const key = triageKey(m);
+  return triage.find((t) => triageKey(t) === key && (t.at === undefined || t.at === m.at));
 }
 
 const collapse = (s: string) => s.replace(/\s+/g, ' ').trim().slice(0, 160);
@@ -263,6 +276,7 @@ async function instrument(files: string[]): Promise<Instrumented> {
         group: groupOf(file),
         mutator: m.mutatorName,
         original: collapse(textAt(lines.get(m.fileName) ?? [], m.location)),
+        at: collapse(lines.get(m.fileName)?.[m.location.start.line] ?? ''),
         replacement: collapse(m.replacement ?? ''),
         status: 'no-coverage',
         killedBy: [],
@@ -778,10 +792,10 @@ export async function runMutants(opts: MutantsOptions, log: (line: string) => vo
   }
 
   // 3. Triage: a survivor (or unreached mutant) listed as equivalent, with its reason.
-  const triage = new Map(loadTriage().map((t) => [triageKey(t), t]));
+  const triage = loadTriage();
   for (const m of chosen) {
     if (m.status !== 'survived' && m.status !== 'no-coverage') continue;
-    const t = triage.get(triageKey(m));
+    const t = triageOf(triage, m);
     if (t) {
       m.status = 'equivalent';
       m.reason = t.reason;
