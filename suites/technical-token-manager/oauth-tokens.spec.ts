@@ -140,6 +140,7 @@ test(
       await getOauthTokens(t, tokensPayload(app, [app.hostTenant, ...userTenants(t, 1)])),
       INVALID,
       'host tenant together with a user tenant',
+      'host-tenant-alone',
     );
   },
 );
@@ -252,6 +253,7 @@ test(['tokens-payload/application-match'], 'POST /oauthTokens naming another app
       R('tokens-payload/application-match'),
       await getOauthTokens(t, { ...base, [field]: value }),
       `a payload with a wrong ${field}`,
+      'application-fields-checked',
     );
   }
 });
