@@ -139,13 +139,13 @@ test(
   'X-SPACE-AUTH-KEY with a wrong secret, an unknown client or another form is refused on both token operations',
   async (t) => {
     const app = application(t);
-    // The last value holds the right credentials without the Basic scheme: refusing it is our reading.
+    // The last value holds the right credentials with no scheme in front: refusing it is our reading.
     const wrong: Array<[string, string, string?]> = [
       ['a wrong client secret', spaceAuthKey({ clientId: app.clientId, clientSecret: `${app.clientSecret}x` })],
       ['an unknown client ID', spaceAuthKey({ clientId: `${t.prefix}unknown`, clientSecret: app.clientSecret })],
       ['a Basic value that is not base64 of id:secret', 'Basic not-base64!'],
       [
-        'a value without the Basic scheme',
+        'a value with no scheme in front',
         Buffer.from(`${app.clientId}:${app.clientSecret}`).toString('base64'),
         'basic-scheme-required',
       ],

@@ -196,9 +196,10 @@ export function checkRejectedWithCode(
     expected: `HTTP 400 with error code ${code}`,
     received: `HTTP ${res.status} codes ${JSON.stringify(errorCodes(res))} ${res.text.slice(0, 200)}`,
   };
+  // The body of a 400 first: a check that fails ends the test.
+  if (res.status === 400) checkErrorBody(t, res);
   if (reading === undefined) t.check(ruleId, ok, d);
   else t.reading(reading, ruleId, ok, d);
-  if (res.status === 400) checkErrorBody(t, res);
 }
 
 /**
