@@ -71,6 +71,8 @@ test(['access-token/jti-unique'], 'every issued token has a jti of its own, equa
   for (let i = 0; i < 3; i++) {
     const res = await getToken(t, identification(app, app.hostTenant));
     const body = (res.json ?? {}) as Record<string, unknown>;
+    // A response without jti is judged by access-token/fields alone (all-six-fields).
+    if (!('jti' in body)) continue;
     const claim = decodeToken(body.access_token)?.claims.jti;
     t.verify(
       R('access-token/jti-unique'),
@@ -83,6 +85,7 @@ test(['access-token/jti-unique'], 'every issued token has a jti of its own, equa
     );
     jtis.push(String(body.jti));
   }
+  if (jtis.length < 2) t.skip('fewer than two token responses carried a jti');
   t.check(R('access-token/jti-unique'), new Set(jtis).size === jtis.length, {
     title: 'jti repeated',
     expected: '3 different jti values',
@@ -96,21 +99,14 @@ test(
   async (t) => {
     const app = application(t);
     const res = await getToken(t, identification(app, app.hostTenant));
+    // That it is the host tenant's own token is judged by auth/host-token-accepted (GET /userTenants
+    // takes it); the document names no claim of the token to read the tenant from.
     const jwt = decodeToken((res.json as Record<string, unknown> | undefined)?.access_token);
-    t.check(
-      R('tokens/host-tenant-as-user-tenant'),
-      res.status === 200 && !!jwt && (jwt.claims.ten === undefined || jwt.claims.ten === app.hostTenant),
-      {
-        title: 'no token for the host tenant',
-        expected: `HTTP 200, token for ${app.hostTenant}`,
-        received: `HTTP ${res.status} ten=${String(jwt?.claims.ten)}`,
-      },
-    );
-    if (jwt?.claims.ten === undefined)
-      t.notExercised(
-        R('tokens/host-tenant-as-user-tenant'),
-        'the token carries no ten claim: that it is the host tenant token could not be read',
-      );
+    t.check(R('tokens/host-tenant-as-user-tenant'), res.status === 200 && !!jwt, {
+      title: 'no token for the host tenant',
+      expected: `HTTP 200 with a token, for userTenant = hostTenant ${app.hostTenant}`,
+      received: `HTTP ${res.status} ${res.text.slice(0, 160)}`,
+    });
   },
 );
 
