@@ -19,6 +19,7 @@ import { collectSuites, runSuites } from '../suites/engine/suite-runner.ts';
 import { TokenError, TokenProvider, registerConfigSecrets } from '../suites/engine/token-provider.ts';
 import { referenceRunConfig } from './reference-config.ts';
 import { resolveServices } from './rules-command.ts';
+import { normaliseAllureResults } from '../reporters/allure-results.ts';
 import { UnreachableError, UsageError } from './usage-error.ts';
 
 export interface RunOptions {
@@ -322,6 +323,7 @@ export async function runCommand(opts: RunOptions): Promise<number> {
         );
       },
     });
+    if (existsSync(context.allureDir)) normaliseAllureResults(context.allureDir);
     const stateFile = context.ledgerFile.replace(/\.jsonl$/, '.state.json');
     const state = existsSync(stateFile)
       ? (JSON.parse(readFileSync(stateFile, 'utf8')) as {
