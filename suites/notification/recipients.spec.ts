@@ -6,6 +6,7 @@ import {
   accepted,
   addressType,
   exampleEmail,
+  foreignRefused,
   fixturesOf,
   hasOtherTenant,
   letterPrefix,
@@ -627,11 +628,11 @@ test(
       received: seen(search),
     });
     const get = await getRecipient(t, r.id, 'otherTenant');
-    refused(t, 'recipients/tenant-isolation', get, "another tenant's GET of the recipient", 'noMatch', [404]);
+    foreignRefused(t, 'recipients/tenant-isolation', get, "another tenant's GET of the recipient");
     const put = await putRecipient(t, update(r.id, { recipientname: recipientName(t, 'Hijacked') }), 'otherTenant');
-    refused(t, 'recipients/tenant-isolation', put, "another tenant's PUT of the recipient", 'noMatch', [404]);
+    foreignRefused(t, 'recipients/tenant-isolation', put, "another tenant's PUT of the recipient");
     const del = await send(t, { method: 'DELETE', path: `/recipient/${r.id}` }, 'otherTenant');
-    refused(t, 'recipients/tenant-isolation', del, "another tenant's DELETE of the recipient", 'noMatch', [404]);
+    foreignRefused(t, 'recipients/tenant-isolation', del, "another tenant's DELETE of the recipient");
     const still = await getRecipient(t, r.id);
     t.check(R('recipients/tenant-isolation'), still.status === 200 && mentions(still, r.name), {
       title: "the recipient changed after another tenant's requests",

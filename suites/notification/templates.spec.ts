@@ -16,6 +16,7 @@ import {
   mentionsInteger,
   notificationTest as test,
   paramTypeId,
+  foreignRefused,
   refused,
   seen,
   send,
@@ -813,14 +814,7 @@ test(
     refused(t, 'templates/get-set', await get(UNKNOWN_ID), `unknown set ${UNKNOWN_ID}`, 'noMatch', [404]);
     refused(t, 'templates/get-set', await get('abc'), 'id "abc"', 'invalidParameter');
     if (hasOtherTenant(t))
-      refused(
-        t,
-        'templates/get-set',
-        await get(set.id, 'otherTenant'),
-        "another tenant's GET of the set",
-        'noMatch',
-        [404],
-      );
+      foreignRefused(t, 'templates/get-set', await get(set.id, 'otherTenant'), "another tenant's GET of the set");
     else t.notExercised(R('templates/get-set'), NO_OTHER);
   },
   { budget: 6 },
