@@ -271,6 +271,25 @@ export function foreignRefused(t: RuleContext, rule: string, res: HttpResponse, 
   verifyCode(t, res, 'noMatch');
 }
 
+/**
+ * Checks that a request naming, in its body or query, an ID that names nothing of the tenant is
+ * refused (4xx: the named record cannot be acted on) and, as our reading `unknown-reference-404`,
+ * with 404 noMatch rather than 400: the document ties no status to it.
+ */
+export function unknownRefused(t: RuleContext, rule: string, res: HttpResponse, what: string): void {
+  t.check(R(rule), res.status >= 400 && res.status < 500, {
+    title: `not refused: ${what}`,
+    expected: `a 4xx status for ${what} (404 noMatch by our reading)`,
+    received: seen(res),
+  });
+  t.reading('unknown-reference-404', R(rule), res.status === 404, {
+    title: `${what} not answered 404`,
+    expected: `HTTP 404 (noMatch) for ${what}`,
+    received: seen(res),
+  });
+  verifyCode(t, res, 'noMatch');
+}
+
 /** Checks that valid input is accepted with one of `statuses`. */
 export function accepted(
   t: RuleContext,

@@ -19,6 +19,7 @@ import {
   restrictedPrefix,
   seen,
   send,
+  unknownRefused,
   verifyCode,
 } from './notification-client.ts';
 import { createRecipient, postRecipient } from './notification-resources.ts';
@@ -521,14 +522,7 @@ test(
     const missing = await putRecipient(t, { recipientname: r.name });
     refused(t, 'recipients/update-by-id', missing, 'an update without recipientid', 'missingRequestBodyProperty');
     const unknown = await putRecipient(t, update(UNKNOWN_ID, { recipientname: recipientName(t) }));
-    refused(
-      t,
-      'recipients/update-by-id',
-      unknown,
-      `an update of recipient ${UNKNOWN_ID}, which does not exist`,
-      'noMatch',
-      [404],
-    );
+    unknownRefused(t, 'recipients/update-by-id', unknown, `an update of recipient ${UNKNOWN_ID}, which does not exist`);
   },
   { budget: 6 },
 );
