@@ -370,6 +370,15 @@ test(
         const res = onUpdate
           ? await putSet(t, set.id, templateForm(i, [f]))
           : await postTemplateSet(t, templateForm(i, [f]));
+        // A blank name is a missing one by our reading: the document says only "Required".
+        if (typeof name === 'string') {
+          t.reading('blank-is-missing', R('templates/set-name-required'), res.status === 400, {
+            title: `not refused: ${onUpdate ? 'PUT' : 'POST'} with templatesetName ${JSON.stringify(name)}`,
+            expected: 'HTTP 400 for a blank templatesetName',
+            received: seen(res),
+          });
+          continue;
+        }
         refused(
           t,
           'templates/set-name-required',
