@@ -9,6 +9,7 @@ import {
   notificationTest as test,
   foreignRefused,
   refused,
+  refusedByReading,
   seen,
   send,
 } from './notification-client.ts';
@@ -93,7 +94,8 @@ test(
       path: '/certificatestore/',
       json: { emailid: certificateEmail(t), ownerid: `${t.prefix}owner`, file: 'MIIB' },
     });
-    refused(t, 'certificates/file-required', json, 'a JSON body');
+    // A JSON body is refused (document); 400 rather than 415 for it is our reading.
+    refusedByReading(t, 'certificates/file-required', json, 'a JSON body', 'media-type-400', 400);
   },
   { budget: 2 },
 );

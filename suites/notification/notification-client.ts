@@ -290,6 +290,32 @@ export function unknownRefused(t: RuleContext, rule: string, res: HttpResponse, 
   verifyCode(t, res, 'noMatch');
 }
 
+/**
+ * Checks that input is refused (4xx, which the document settles) and, as our reading `readingId`,
+ * with the status `status` (and, where declared, the code).
+ */
+export function refusedByReading(
+  t: RuleContext,
+  rule: string,
+  res: HttpResponse,
+  what: string,
+  readingId: string,
+  status: number,
+  code?: CodeSuffix,
+): void {
+  t.check(R(rule), res.status >= 400 && res.status < 500, {
+    title: `not refused: ${what}`,
+    expected: `a 4xx status for ${what} (${status} by our reading)`,
+    received: seen(res),
+  });
+  t.reading(readingId, R(rule), res.status === status, {
+    title: `${what} not answered ${status}`,
+    expected: `HTTP ${status} for ${what}`,
+    received: seen(res),
+  });
+  if (code) verifyCode(t, res, code);
+}
+
 /** Checks that valid input is accepted with one of `statuses`. */
 export function accepted(
   t: RuleContext,

@@ -18,6 +18,7 @@ import {
   paramTypeId,
   foreignRefused,
   refused,
+  refusedByReading,
   seen,
   send,
   tag,
@@ -320,17 +321,22 @@ test(
       templatesetName: setName(t),
       templateChannelAndFile: [{ communicationChannel: email, fileName: 'a.html' }],
     };
-    refused(
+    // A JSON body is refused (document); 400 rather than 415 for it is our reading.
+    refusedByReading(
       t,
       'templates/multipart-required',
       await send(t, { method: 'POST', path: '/template/', json }),
       'a JSON body on create',
+      'media-type-400',
+      400,
     );
-    refused(
+    refusedByReading(
       t,
       'templates/multipart-required',
       await send(t, { method: 'PUT', path: `/template/${set.id}`, json }),
       'a JSON body on update',
+      'media-type-400',
+      400,
     );
     const broken =
       '--cfzboundary\r\nContent-Disposition: form-data; name="templateInfo"\r\n\r\n{"templatesetName":"x"}\r\n--cfzboundary\r\nContent-Disposition: form-data; name="templateFiles"; filename="a.html"\r\nContent-Type: text/html\r\n\r\n<html>';
