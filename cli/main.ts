@@ -62,6 +62,10 @@ program
     'run the i-th of n deterministic shares of the tests (merge the reports with `conformance merge`)',
   )
   .option('--dry-run', 'list what would be exercised and the most requests it could send; send nothing')
+  .option(
+    '--low-memory',
+    'keep the suite process small (V8 favours size over speed: peak memory about a third lower, CPU about a quarter higher)',
+  )
   .option('--cleanup-timeout <duration>', 'most time one cleanup pass may take (e.g. 60s)', '60s')
   .option('--max-time <duration>', 'stop the tests after this long (e.g. 10m), clean up, report (default: no limit)')
   .addHelpText(
