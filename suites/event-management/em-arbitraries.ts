@@ -15,21 +15,21 @@ export interface FieldCase {
   what: string;
   /**
    * For a valid value whose validity rests on our reading of "characters" (Unicode code points):
-   * the reading, named. A refusal of it is observed, never failed (UTF-16 counting also reads
-   * the document).
+   * the ID of that reading, listed with the rule in the catalog. A refusal of it is a warning,
+   * never a failure (counting UTF-16 units also reads the document).
    */
   reading?: string;
 }
 
 /**
  * "Characters" in the length rules: the document does not define them. We read them as Unicode
- * code points (as JSON Schema's maxLength does). A character of the basic plane that takes two
- * UTF-8 bytes (é) is one character on every reading (code points, UTF-16 units, graphemes), so
- * refusing max of them, or taking max + 1, fails; an astral character (😀) is one code point but
- * two UTF-16 units, so only a refusal of max of them rests on the reading.
+ * code points (as JSON Schema's maxLength does), the reading `characters-code-points`. A character
+ * of the basic plane that takes two UTF-8 bytes (é) is one character on every reading (code
+ * points, UTF-16 units, graphemes), so refusing max of them, or taking max + 1, fails; an astral
+ * character (😀) is one code point but two UTF-16 units, so only a refusal of max of them rests on
+ * the reading.
  */
-export const CODE_POINT_READING =
-  'reading: "characters" counted as Unicode code points; a deployment counting UTF-16 units refuses this, and the document does not settle which';
+export const CODE_POINT_READING = 'characters-code-points';
 
 /** Length in Unicode code points. */
 export const characters = (s: string): number => [...s].length;
