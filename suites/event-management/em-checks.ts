@@ -64,6 +64,31 @@ export function rejected(
   checkErrorBody(t, res);
 }
 
+/**
+ * Input that breaks `rule` is refused with a 4xx and the documented error body, which the document
+ * settles; that the status is `status` rests on our reading `readingId` (a warning when not).
+ */
+export function refusedAs(
+  t: RuleContext,
+  rule: string,
+  readingId: string,
+  res: HttpResponse,
+  what: string,
+  status: number,
+): void {
+  t.check(R(rule), res.status >= 400 && res.status < 500, {
+    title: `not rejected: ${what}`,
+    expected: `HTTP ${status} (a 4xx refusal) for ${what}`,
+    received: seen(res),
+  });
+  t.reading(readingId, R(rule), res.status === status, {
+    title: `${what} answered ${res.status}, not ${status}`,
+    expected: `HTTP ${status}`,
+    received: res.status === status ? '' : seen(res),
+  });
+  checkErrorBody(t, res);
+}
+
 /** Input that keeps `rule` is accepted. */
 export function accepted(
   t: RuleContext,

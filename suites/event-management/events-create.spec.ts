@@ -16,7 +16,7 @@ import {
   NO_OTHER,
   locationPath,
 } from './em-client.ts';
-import { accepted, etagOf, expect, reading, rejected, verify } from './em-checks.ts';
+import { accepted, etagOf, expect, reading, refusedAs, rejected, verify } from './em-checks.ts';
 import {
   standardFieldCases,
   timestampCase,
@@ -558,12 +558,13 @@ emTest(
       'an unknown event id',
       [404],
     );
-    rejected(
+    refusedAs(
       t,
       'events/get-not-found-404',
+      'malformed-id-404',
       await send(t, { method: 'GET', path: '/events/not-a-uuid' }),
       'an id that is not a uuid',
-      [404],
+      404,
     );
     if (!t.session.tokens.has('otherTenant')) {
       t.notExercised(R('events/get-not-found-404'), NO_OTHER);

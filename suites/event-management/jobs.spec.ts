@@ -23,7 +23,7 @@ import {
   type JobTrace,
   embedded,
 } from './em-client.ts';
-import { accepted, expect, reading, rejected, verify } from './em-checks.ts';
+import { accepted, expect, reading, refusedAs, rejected, verify } from './em-checks.ts';
 import {
   createEventsInBulk,
   createType,
@@ -684,12 +684,13 @@ emTest(
         `GET /${kind}/{unknown}`,
         [404],
       );
-      rejected(
+      refusedAs(
         t,
         'jobs/not-found-404',
+        'malformed-id-404',
         await send(t, { method: 'GET', path: `/${kind}/not-a-uuid` }),
         `GET /${kind}/not-a-uuid`,
-        [404],
+        404,
       );
     }
     const job = await startDeleteJob(t, { filter: { typeId: `${t.prefix}nosuchtype` } });
