@@ -89,6 +89,38 @@ export function refusedAs(
   checkErrorBody(t, res);
 }
 
+/**
+ * A query parameter below its documented bounds (size below 1, a negative page, or not an
+ * integer): the document states the bounds but lists no 400 for them, so the refusal is our
+ * reading (out-of-bounds-param-400); a deployment taking the default instead reads it too.
+ */
+export function outOfBounds(t: RuleContext, rule: string, res: HttpResponse, what: string): void {
+  t.reading('out-of-bounds-param-400', R(rule), res.status === 400, {
+    title: `not rejected: ${what}`,
+    expected: `HTTP 400 for ${what}`,
+    received: res.status === 400 ? '' : seen(res),
+  });
+  checkErrorBody(t, res);
+}
+
+/**
+ * A page beyond the last: a 200 holds no items (the document); that it is a 200 at all rather
+ * than a refusal is our reading (page-beyond-last-empty).
+ */
+export function beyondTheLast(t: RuleContext, res: HttpResponse, items: number): void {
+  const rule = R('queries/page-default-and-minimum');
+  t.check(rule, res.status !== 200 || items === 0, {
+    title: 'a page beyond the last holds items',
+    expected: 'no items',
+    received: res.status !== 200 || items === 0 ? '' : seen(res, 160),
+  });
+  t.reading('page-beyond-last-empty', rule, res.status === 200, {
+    title: 'a page beyond the last not answered 200',
+    expected: 'HTTP 200 with no items',
+    received: res.status === 200 ? '' : seen(res, 160),
+  });
+}
+
 /** Input that keeps `rule` is accepted. */
 export function accepted(
   t: RuleContext,
