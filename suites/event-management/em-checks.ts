@@ -1,6 +1,6 @@
 import type { HttpResponse } from '../engine/http-client.ts';
 import type { RuleContext } from '../engine/rule-test.ts';
-import { R, UUID, seen } from './em-client.ts';
+import { R, UUID, filter, seen, send } from './em-client.ts';
 
 const ERROR_TYPE = 'application/vnd.error+json';
 const HAL_TYPE = 'application/hal+json';
@@ -119,6 +119,33 @@ export function beyondTheLast(t: RuleContext, res: HttpResponse, items: number):
     expected: 'HTTP 200 with no items',
     received: res.status === 200 ? '' : seen(res, 160),
   });
+}
+
+/**
+ * The value of a timestamp `between` the deployment takes, tried on GET /events for `typeId`:
+ * the interval text `[from,to)` (the contract's grammar), else the array `[from, to]`. The
+ * document names between without its syntax, so a refusal of the text is our reading
+ * (between-interval-text) and the array is tried next; the range it selects stays a document check.
+ */
+export async function betweenValue(
+  t: RuleContext,
+  rule: string,
+  typeId: string,
+  from: string,
+  to: string,
+): Promise<unknown> {
+  const text = `[${from},${to})`;
+  const probe = await send(t, {
+    method: 'GET',
+    path: '/events',
+    query: { filter: filter({ typeId, timestamp: { between: text } }), size: 1 },
+  });
+  const ok = t.reading('between-interval-text', R(rule), probe.status === 200, {
+    title: `timestamp between written as "${text}" refused`,
+    expected: 'HTTP 200',
+    received: probe.status === 200 ? '' : seen(probe, 160),
+  });
+  return ok ? text : [from, to];
 }
 
 /** Input that keeps `rule` is accepted. */
