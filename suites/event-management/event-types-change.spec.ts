@@ -131,12 +131,26 @@ emTest(
       rejected(t, 'event-types/patch-shape', await patch(t, type.id, op), `patch ${JSON.stringify(op)}`);
     }
     for (const op of [
-      { op: 'replace', path: '/ttl', value: '30' },
       { op: 'replace', path: '/scope', value: 5 },
-      { op: 'replace', path: '/fields/a/required', value: 'false' },
       { op: 'add', path: '/fields', value: 'b' },
     ]) {
       rejected(t, 'event-types/patch-value-types', await patch(t, type.id, op), `patch ${JSON.stringify(op)}`);
+    }
+    // value is "declared as string": a string holding the ttl or the flag is refused only on our reading.
+    for (const op of [
+      { op: 'replace', path: '/ttl', value: '30' },
+      { op: 'replace', path: '/fields/a/required', value: 'false' },
+    ]) {
+      const res = await patch(t, type.id, op);
+      reading(
+        t,
+        'patch-value-own-type',
+        'event-types/patch-value-types',
+        res.status === 400,
+        `not rejected: patch ${JSON.stringify(op)}`,
+        'HTTP 400',
+        () => seen(res),
+      );
     }
     const ok = await patch(t, type.id, { op: 'replace', path: '/ttl', value: 30 });
     expect(

@@ -574,7 +574,21 @@ emTest(
           (r) => r.status !== 404,
         )
       ).value;
-      accepted(t, 'event-types/inheritance-depth-4', res, `a type at inheritance depth ${depth}`);
+      // Depth counted below BaseEvent (its child is at depth 1): the fourth level rests on that reading;
+      // counting BaseEvent itself, the fourth level below it would be depth 5.
+      if (depth < 4) accepted(t, 'event-types/inheritance-depth-4', res, `a type at inheritance depth ${depth}`);
+      else if (
+        !reading(
+          t,
+          'depth-below-base-event',
+          'event-types/inheritance-depth-4',
+          res.status === 201,
+          'valid input refused: a type at inheritance depth 4 (the fourth level below BaseEvent)',
+          'HTTP 201',
+          () => seen(res),
+        )
+      )
+        return;
       parent = body(res).id;
     }
     const fifth = (
