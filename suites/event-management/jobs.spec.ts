@@ -220,21 +220,34 @@ async function observeJob(r: JobsReal, job: JobEntry, res: HttpResponse): Promis
   noteCreateJobResults(t, j.details);
   const items = j.details?.resultDescription;
   const valid = job.valid ?? [];
-  const ok =
-    Array.isArray(items) &&
-    items.length === valid.length &&
-    items.every((it: any, i: number) =>
-      valid[i]
-        ? String(it?.resultCode) === '201' && typeof it?.event?.id === 'string' && it.event.n === i
-        : String(it?.resultCode) !== '201' && typeof it?.errorMessage === 'string' && !!it?.event,
-    );
+  const list: any[] = Array.isArray(items) ? items : [];
+  const created = list.filter((it) => String(it?.resultCode) === '201');
+  const failed = list.filter((it) => String(it?.resultCode) !== '201');
+  const createdNs = created.map((it) => it?.event?.n).sort();
+  const wantNs = valid.flatMap((v, i) => (v ? [i] : [])).sort();
+  // One item per input event, each valid one created and each invalid one an error with its event: the document.
   expect(
     t,
     'jobs/create-details',
-    ok,
+    list.length === valid.length &&
+      created.every((it) => typeof it?.event?.id === 'string') &&
+      JSON.stringify(createdNs) === JSON.stringify(wantNs) &&
+      failed.every((it) => typeof it?.errorMessage === 'string' && !!it?.event),
     'the create job results do not match the input',
-    `one item per event in input order: ${valid.map((v) => (v ? '201 with the event' : 'an error with the input event')).join(', ')}`,
+    `one item per event: ${valid.map((v) => (v ? '201 with the event' : 'an error with the input event')).join(', ')}`,
     String(JSON.stringify(items)).slice(0, 300),
+  );
+  // In input order: our reading.
+  reading(
+    t,
+    'results-in-input-order',
+    'jobs/create-details',
+    list.every((it, i) =>
+      valid[i] ? String(it?.resultCode) === '201' && it.event?.n === i : String(it?.resultCode) !== '201',
+    ),
+    'the create job results are not in input order',
+    valid.map((v) => (v ? '201' : 'error')).join(', '),
+    () => String(JSON.stringify(items)).slice(0, 300),
   );
   for (const it of (items as any[]).filter((x) => String(x?.resultCode) === '201')) {
     const got = await eventually(
@@ -391,15 +404,26 @@ emTest(
         `the create job showed state ${JSON.stringify(trace.undocumented.state)}, outside the documented; judged by jobs/initial-state-accepted`,
       );
     const items = trace.final?.details?.resultDescription;
+    const got = () => (JSON.stringify(trace.final ?? trace.last.json) ?? trace.last.text).slice(0, 300);
     expect(
       t,
       'jobs/create-details',
       Array.isArray(items) &&
         items.length === 50 &&
-        items.every((it: any, i: number) => String(it?.resultCode) === '201' && it?.event?.n === i),
-      'the 50 events are not all reported created in input order',
-      '50 items with resultCode "201"',
-      (JSON.stringify(trace.final ?? trace.last.json) ?? trace.last.text).slice(0, 300),
+        items.every((it: any) => String(it?.resultCode) === '201') &&
+        new Set(items.map((it: any) => it?.event?.n)).size === 50,
+      'the 50 events are not all reported created',
+      '50 items with resultCode "201", one per input event',
+      got,
+    );
+    reading(
+      t,
+      'results-in-input-order',
+      'jobs/create-details',
+      (items as any[]).every((it: any, i: number) => it?.event?.n === i),
+      'the 50 results are not in input order',
+      'item i for input event i',
+      got,
     );
   },
   { budget: 20 },
