@@ -24,7 +24,7 @@ import {
   locationPath,
 } from './em-client.ts';
 import { CODE_POINT_READING, characters } from './em-arbitraries.ts';
-import { accepted, checkErrorBody, etagOf, expect, reading, rejected, verify } from './em-checks.ts';
+import { accepted, checkErrorBody, etagOf, expect, reading, refusedAs, rejected, verify } from './em-checks.ts';
 import { createType, field, postEvent, postType, typeBody, typeId, typeName, type FieldSpec } from './em-resources.ts';
 
 const FIELD_TYPES = ['STRING', 'INTEGER', 'DOUBLE', 'BOOLEAN', 'LINK', 'TIMESTAMP', 'UUID', 'ENUM'];
@@ -943,12 +943,13 @@ emTest(
         () => send(t, { method: 'GET', path: `/eventTypes/${encodeURIComponent(mine.id)}` }),
         (r) => r.status === 200,
       );
-      rejected(
+      refusedAs(
         t,
         'event-types/get-not-found-404',
+        'foreign-record-404',
         await send(t, { method: 'GET', path: `/eventTypes/${encodeURIComponent(mine.id)}`, as: 'otherTenant' }),
         'GET of a LOCAL type of another tenant',
-        [404],
+        404,
       );
     } else t.notExercised(R('event-types/get-not-found-404'), NO_OTHER);
   },

@@ -575,12 +575,13 @@ emTest(
       () => send(t, { method: 'GET', path: `/events/${e.id}` }),
       (r) => r.status === 200,
     );
-    rejected(
+    refusedAs(
       t,
       'events/get-not-found-404',
+      'foreign-record-404',
       await send(t, { method: 'GET', path: `/events/${e.id}`, as: 'otherTenant' }),
       'an event of another tenant',
-      [404],
+      404,
     );
   },
   { budget: 5 },
