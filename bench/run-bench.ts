@@ -262,6 +262,45 @@ async function latency(): Promise<void> {
   }
 }
 
+async function memory(): Promise<void> {
+  line('');
+  line(`## Memory of the suite process: full run, reference served in another process (${REPEAT} runs each)`);
+  const served = await servedReference();
+  try {
+    for (const [label, extra] of [
+      ['default', []],
+      ['--low-memory', ['--low-memory']],
+    ] as const) {
+      const runs = [];
+      for (let i = 0; i < REPEAT; i++)
+        runs.push(await timedRun(['--config', served.config, '--seed', String(i + 1), ...extra]));
+      const bad = runs.filter((r) => r.code !== 0).length;
+      line(`  ${label}${bad ? ` (note: ${bad} run(s) did not pass)` : ''}:`);
+      line(
+        `    suite RSS:    ${fmtSpread(
+          runs.map((r) => r.maxRssMiB),
+          'MiB',
+          0,
+        )}`,
+      );
+      line(
+        `    CPU time:     ${fmtSpread(
+          runs.map((r) => r.cpuMs / 1000),
+          's',
+        )}`,
+      );
+      line(
+        `    wall time:    ${fmtSpread(
+          runs.map((r) => r.wallMs / 1000),
+          's',
+        )}`,
+      );
+    }
+  } finally {
+    await served.stop();
+  }
+}
+
 async function proxyLatency(): Promise<void> {
   line('');
   line('## conformance proxy: latency added on loopback (reference and proxy each in a process of their own)');
@@ -372,13 +411,14 @@ line(
   `# conformance benchmarks (${new Date().toISOString()}, Node ${process.version}, ${(await import('node:os')).cpus().length} cores)`,
 );
 line('');
-// `--section engine` (repeatable) runs only the named sections: full, engine, counterexample, latency, proxy, growth.
+// `--section engine` (repeatable) runs only the named sections: full, engine, counterexample, latency, memory, proxy, growth.
 const only = process.argv.flatMap((a, i) => (process.argv[i - 1] === '--section' ? [a] : []));
 const want = (s: string) => only.length === 0 || only.includes(s);
 if (want('full')) await fullRuns();
 if (want('engine')) await engineOverhead();
 if (want('counterexample')) await counterexamples();
 if (want('latency')) await latency();
+if (want('memory')) await memory();
 if (want('proxy')) await proxyLatency();
 if (want('growth') && !quick) await growth();
 line('');

@@ -11,6 +11,8 @@ export interface TimedRun {
   code: number | null;
   wallMs: number;
   maxRssMiB: number;
+  /** CPU time of the run's process, user and system, in milliseconds. */
+  cpuMs: number;
   report?: ConformanceReport;
   output: string;
 }
@@ -43,6 +45,7 @@ export function timedRun(args: string[]): Promise<TimedRun> {
     child.on('close', (code) => {
       const wallMs = performance.now() - started;
       const rss = /BENCH_MAX_RSS_KB=(\d+)/.exec(stderr);
+      const cpu = /BENCH_CPU_MS=(\d+)/.exec(stderr);
       let report: ConformanceReport | undefined;
       try {
         report = JSON.parse(readFileSync(join(reportDir, 'conformance-report.json'), 'utf8')) as ConformanceReport;
@@ -54,8 +57,9 @@ export function timedRun(args: string[]): Promise<TimedRun> {
         code,
         wallMs,
         maxRssMiB: rss ? Number(rss[1]) / 1024 : NaN,
+        cpuMs: cpu ? Number(cpu[1]) : NaN,
         report,
-        output: output + stderr.replace(/BENCH_MAX_RSS_KB=\d+/, ''),
+        output: output + stderr.replace(/BENCH_(MAX_RSS_KB|CPU_MS)=\d+/g, ''),
       });
     });
   });

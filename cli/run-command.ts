@@ -19,7 +19,8 @@ import { collectSuites, runSuites } from '../suites/engine/suite-runner.ts';
 import { TokenError, TokenProvider, registerConfigSecrets } from '../suites/engine/token-provider.ts';
 import { referenceRunConfig } from './reference-config.ts';
 import { resolveServices } from './rules-command.ts';
-import { UsageError } from './usage-error.ts';
+import { normaliseAllureResults } from '../reporters/allure-results.ts';
+import { UnreachableError, UsageError } from './usage-error.ts';
 
 export interface RunOptions {
   target?: string;
@@ -157,10 +158,7 @@ function sweepHint(
   return `they carry the prefix ${context.prefix}; the leftover sweep deletes them from ${from} on: npx conformance run --config ${configFile ?? 'run.json'} --service ${services.join(' ')}`;
 }
 
-/** The target cannot be reached or cleanly refuses the credentials: exit 3. */
-export class UnreachableError extends Error {
-  readonly exitCode = EXIT.unreachable;
-}
+export { UnreachableError };
 
 /** `conformance run`: runs the suites against a deployment and writes the report; returns the exit code. */
 export async function runCommand(opts: RunOptions): Promise<number> {
@@ -325,6 +323,7 @@ export async function runCommand(opts: RunOptions): Promise<number> {
         );
       },
     });
+    if (existsSync(context.allureDir)) normaliseAllureResults(context.allureDir);
     const stateFile = context.ledgerFile.replace(/\.jsonl$/, '.state.json');
     const state = existsSync(stateFile)
       ? (JSON.parse(readFileSync(stateFile, 'utf8')) as {

@@ -53,6 +53,11 @@ export interface RunStop {
   detail: string;
 }
 
+/** How a report's verdict line names an early end: the stop reason, else "interrupted", else nothing. */
+export function earlyEnd(report: Pick<ConformanceReport, 'interrupted' | 'stopped'>): string {
+  return report.stopped ? ` (${report.stopped.reason})` : report.interrupted ? ' (interrupted)' : '';
+}
+
 export interface ConformanceReport {
   tool: { name: string; version: string };
   contracts: { versions: Record<ServiceName, string>; hash: string };

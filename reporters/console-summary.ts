@@ -1,4 +1,4 @@
-import type { ConformanceReport } from './conformance-report.ts';
+import { earlyEnd, type ConformanceReport } from './conformance-report.ts';
 
 /** The one-screen summary a run ends with: counts, failed rules with their quotes, paths, seed. */
 export function consoleSummary(report: ConformanceReport, paths: string[], maxFailures = 15): string {
@@ -6,7 +6,7 @@ export function consoleSummary(report: ConformanceReport, paths: string[], maxFa
   const lines: string[] = [];
   lines.push('');
   lines.push(
-    `Conformance ${report.verdict.toUpperCase()}${report.stopped ? ` (${report.stopped.reason})` : report.interrupted ? ' (interrupted)' : ''} — ${report.target}${report.embeddedReference ? ' (embedded reference deployment)' : ''}`,
+    `Conformance ${report.verdict.toUpperCase()}${earlyEnd(report)} — ${report.target}${report.embeddedReference ? ' (embedded reference deployment)' : ''}`,
   );
   lines.push(
     `  rules: ${report.counts.total}  passed ${c.passed}  failed ${c.failed}  warning ${c.warning}  observed ${c.observed}  skipped ${c.skipped}  not exercised ${c['not-exercised']}`,

@@ -1,4 +1,4 @@
-import type { ConformanceReport } from './conformance-report.ts';
+import { earlyEnd, type ConformanceReport } from './conformance-report.ts';
 
 function esc(s: string): string {
   return s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
@@ -100,7 +100,7 @@ export function htmlReport(report: ConformanceReport): string {
 <title>Conformance report — ${esc(report.target)}</title><style>${STYLE}</style></head>
 <body>
 <header>
-  <h1>Conformance report <span class="verdict ${report.verdict}">${report.verdict.toUpperCase()}${report.interrupted ? ' (interrupted)' : ''}</span></h1>
+  <h1>Conformance report <span class="verdict ${report.verdict}">${report.verdict.toUpperCase()}${esc(earlyEnd(report))}</span></h1>${report.stopped ? `\n  <div class="meta">Stopped early: ${esc(report.stopped.detail)}</div>` : ''}
   <div class="meta">Target <code>${esc(report.target)}</code>${report.embeddedReference ? ' (embedded reference deployment)' : ''} · ${esc(report.startedAt)} · ${(report.durationMs / 1000).toFixed(1)} s · seed <code>${report.seed}</code> · tool ${esc(report.tool.version)} · contracts ${esc(
     Object.entries(report.contracts.versions)
       .map(([k, v]) => `${k} ${v}`)

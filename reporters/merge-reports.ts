@@ -35,6 +35,14 @@ export function mergeReports(reports: ConformanceReport[]): ConformanceReport {
   const rules = [...byId.values()];
   const errors = reports.flatMap((r) => r.errors);
   const interrupted = reports.some((r) => r.interrupted);
+  // A shard that stopped early (its time ran out, or the target stopped answering) stops the whole.
+  const stops = reports.filter((r) => r.stopped);
+  const stopped = stops.length
+    ? {
+        reason: stops[0].stopped!.reason,
+        detail: stops.map((r) => `${r.shard ?? 'a shard'}: ${r.stopped!.detail}`).join('; '),
+      }
+    : undefined;
   const gate = gatingFailures(rules).length > 0;
   const sum = (k: 'requests' | 'throttled' | 'retriedAfter429' | 'transportErrors') =>
     reports.reduce((n, r) => n + (r.http?.[k] ?? 0), 0);
@@ -43,12 +51,14 @@ export function mergeReports(reports: ConformanceReport[]): ConformanceReport {
     .map((r) => r.finishedAt)
     .sort()
     .at(-1)!;
+  const { stopped: _firstStop, ...rest } = first;
   return {
-    ...first,
+    ...rest,
     startedAt,
     finishedAt,
     durationMs: Date.parse(finishedAt) - Date.parse(startedAt),
     interrupted,
+    ...(stopped ? { stopped } : {}),
     verdict: gate || errors.length || interrupted ? 'failed' : 'passed',
     counts: countRules(rules),
     http: {

@@ -1,11 +1,12 @@
-import type { ConformanceReport } from './conformance-report.ts';
+import { earlyEnd, type ConformanceReport } from './conformance-report.ts';
 
 /** A short Markdown summary for a CI step summary: verdict, counts per service, failed rules. */
 export function summaryMarkdown(report: ConformanceReport, maxFailures = 20): string {
   const lines: string[] = [];
   const icon = report.verdict === 'passed' ? '✅' : '❌';
-  lines.push(`## ${icon} Conformance ${report.verdict}${report.interrupted ? ' (interrupted)' : ''}`);
+  lines.push(`## ${icon} Conformance ${report.verdict}${earlyEnd(report)}`);
   lines.push('');
+  if (report.stopped) lines.push(`Stopped early: ${report.stopped.detail}`, '');
   lines.push(
     `Target \`${report.target}\` · seed \`${report.seed}\` · ${(report.durationMs / 1000).toFixed(1)} s · contracts ${Object.values(report.contracts.versions).join(', ')}`,
   );

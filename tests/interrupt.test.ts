@@ -81,5 +81,9 @@ describe('a run that reaches --max-time', () => {
     expect(notRun.length).toBeGreaterThan(0);
     expect(notRun.some((r) => r.reason?.startsWith('the run reached --max-time 10s'))).toBe(true);
     expect(report.cleanup?.outstanding ?? []).toEqual([]);
+    // The page and the CI summary a person reads name the stop, not just "interrupted".
+    expect(readFileSync(join(dir, 'report.html'), 'utf8')).toContain('FAILED (timed-out)');
+    expect(readFileSync(join(dir, 'report.html'), 'utf8')).toContain('Stopped early: the run reached --max-time 10s');
+    expect(readFileSync(join(dir, 'summary.md'), 'utf8')).toContain('Conformance failed (timed-out)');
   }, 100_000);
 });

@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { Ajv } from 'ajv';
 import addFormats from 'ajv-formats';
+import { ConfigError } from './config-error.ts';
 
 /** Client credentials of one application registered with the deployment's token manager. */
 export interface ClientCredentials {
@@ -106,10 +107,7 @@ export const RUN_CONFIG_SCHEMA = {
   additionalProperties: false,
 } as const;
 
-/** A configuration problem; the CLI prints it and exits 2. */
-export class ConfigError extends Error {
-  readonly code = 'CONFIG_INVALID';
-}
+export { ConfigError };
 
 const ajv = new Ajv({ allErrors: true, strict: false });
 addFormats.default(ajv);

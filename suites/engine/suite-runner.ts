@@ -1,4 +1,4 @@
-import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { accessSync, constants, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { dirname, join, relative } from 'node:path';
@@ -35,6 +35,36 @@ export interface ProgressEvent {
   testsTotal: number;
   failedRules: number;
   test: TestRecord;
+}
+
+/**
+ * A run keeps the suites' transformed modules on disk (vitest's file-system module cache, keyed by
+ * each file's content): a run's start-up costs about a quarter less CPU (2.1 s → 1.5 s user for
+ * `run --dry-run`). Left out where a plugin changes the code a file yields (the mutation lanes),
+ * and where the package's folder cannot be written (an install owned by another user): vitest
+ * would stop on it.
+ */
+function cachedTransforms(): Record<string, unknown> {
+  const path = join(projectRoot, 'node_modules', '.experimental-vitest-cache');
+  try {
+    mkdirSync(path, { recursive: true });
+    accessSync(path, constants.W_OK);
+    return { experimental: { fsModuleCache: true, fsModuleCachePath: path } };
+  } catch {
+    return {};
+  }
+}
+
+/** Keeps each run's generated file (a new temporary path every run) out of that cache. */
+function uncachedRunFiles(dir: string) {
+  return {
+    name: 'conformance-run-file-uncached',
+    configureVitest(ctx: {
+      experimental_defineCacheKeyGenerator: (generate: (c: { id: string }) => string | false | undefined) => void;
+    }) {
+      ctx.experimental_defineCacheKeyGenerator(({ id }) => (id.startsWith(dir) ? false : undefined));
+    },
+  };
 }
 
 /** The vitest configuration of a conformance run: one worker, so limits, tokens and ledger are shared. */
@@ -177,13 +207,18 @@ export async function runSuites(
     ...(context.allureDir ? [['allure-vitest/reporter', { resultsDir: context.allureDir }]] : []),
   ];
   const generated = runFile(services);
-  const vitest = await createVitest('test', {
-    ...vitestOptions(context, services, reporters),
-    include: [generated.file],
-    // More tests than request slots are under way, so that a slot freed by one test's answer is
-    // taken by another while the first one works out its next request.
-    maxConcurrency: context.concurrency * 2,
-  });
+  const vitest = await createVitest(
+    'test',
+    {
+      ...vitestOptions(context, services, reporters),
+      include: [generated.file],
+      ...cachedTransforms(),
+      // More tests than request slots are under way, so that a slot freed by one test's answer is
+      // taken by another while the first one works out its next request.
+      maxConcurrency: context.concurrency * 2,
+    },
+    { plugins: [uncachedRunFiles(generated.dir)] },
+  );
   // vitest's logger exits the process on SIGINT/SIGTERM; the run must instead stop its tests,
   // clean up what they created and write a partial report, so those handlers are taken off.
   for (const sig of ['SIGINT', 'SIGTERM'] as const) {
@@ -220,7 +255,7 @@ export async function runSuites(
 /** The tests a run would execute, with their rules and request budgets, without sending anything. */
 export async function collectSuites(context: RunContext, services: readonly ServiceName[]): Promise<TestRecord[]> {
   const { createVitest } = await import('vitest/node');
-  const vitest = await createVitest('test', vitestOptions(context, services, [{}]));
+  const vitest = await createVitest('test', { ...vitestOptions(context, services, [{}]), ...cachedTransforms() });
   try {
     const result = await vitest.collect();
     const out: TestRecord[] = [];

@@ -5,7 +5,6 @@ import {
   SERVICE,
   application,
   checkAccessTokenResponse,
-  checkErrorBody,
   checkNoStore,
   checkRefused,
   decodeToken,
@@ -72,6 +71,8 @@ test(['access-token/jti-unique'], 'every issued token has a jti of its own, equa
   for (let i = 0; i < 3; i++) {
     const res = await getToken(t, identification(app, app.hostTenant));
     const body = (res.json ?? {}) as Record<string, unknown>;
+    // A response without jti is judged by access-token/fields alone (all-six-fields).
+    if (!('jti' in body)) continue;
     const claim = decodeToken(body.access_token)?.claims.jti;
     t.verify(
       R('access-token/jti-unique'),
@@ -84,6 +85,7 @@ test(['access-token/jti-unique'], 'every issued token has a jti of its own, equa
     );
     jtis.push(String(body.jti));
   }
+  if (jtis.length < 2) t.skip('fewer than two token responses carried a jti');
   t.check(R('access-token/jti-unique'), new Set(jtis).size === jtis.length, {
     title: 'jti repeated',
     expected: '3 different jti values',
@@ -97,21 +99,14 @@ test(
   async (t) => {
     const app = application(t);
     const res = await getToken(t, identification(app, app.hostTenant));
+    // That it is the host tenant's own token is judged by auth/host-token-accepted (GET /userTenants
+    // takes it); the document names no claim of the token to read the tenant from.
     const jwt = decodeToken((res.json as Record<string, unknown> | undefined)?.access_token);
-    t.check(
-      R('tokens/host-tenant-as-user-tenant'),
-      res.status === 200 && !!jwt && (jwt.claims.ten === undefined || jwt.claims.ten === app.hostTenant),
-      {
-        title: 'no token for the host tenant',
-        expected: `HTTP 200, token for ${app.hostTenant}`,
-        received: `HTTP ${res.status} ten=${String(jwt?.claims.ten)}`,
-      },
-    );
-    if (jwt?.claims.ten === undefined)
-      t.notExercised(
-        R('tokens/host-tenant-as-user-tenant'),
-        'the token carries no ten claim: that it is the host tenant token could not be read',
-      );
+    t.check(R('tokens/host-tenant-as-user-tenant'), res.status === 200 && !!jwt, {
+      title: 'no token for the host tenant',
+      expected: `HTTP 200 with a token, for userTenant = hostTenant ${app.hostTenant}`,
+      received: `HTTP ${res.status} ${res.text.slice(0, 160)}`,
+    });
   },
 );
 
@@ -140,11 +135,16 @@ test(
   'X-SPACE-AUTH-KEY with a wrong secret, an unknown client or another form is refused on both token operations',
   async (t) => {
     const app = application(t);
-    const wrong: Array<[string, string]> = [
+    // The last value holds the right credentials with no scheme in front: refusing it is our reading.
+    const wrong: Array<[string, string, string?]> = [
       ['a wrong client secret', spaceAuthKey({ clientId: app.clientId, clientSecret: `${app.clientSecret}x` })],
       ['an unknown client ID', spaceAuthKey({ clientId: `${t.prefix}unknown`, clientSecret: app.clientSecret })],
-      ['a value without the Basic scheme', Buffer.from(`${app.clientId}:${app.clientSecret}`).toString('base64')],
       ['a Basic value that is not base64 of id:secret', 'Basic not-base64!'],
+      [
+        'a value with no scheme in front',
+        Buffer.from(`${app.clientId}:${app.clientSecret}`).toString('base64'),
+        'basic-scheme-required',
+      ],
     ];
     // The Authentication table gives POST /oauthTokens the same header and value construction.
     const operations: Array<[string, (key: string) => ReturnType<typeof getToken>]> = [
@@ -152,8 +152,14 @@ test(
       ['POST /oauthTokens', (key) => getOauthTokens(t, tokensPayload(app, [app.hostTenant]), key)],
     ];
     for (const [op, send] of operations)
-      for (const [what, key] of wrong)
-        checkRefused(t, R('auth/space-auth-key-basic'), await send(key), `${op}: X-SPACE-AUTH-KEY with ${what}`);
+      for (const [what, key, reading] of wrong)
+        checkRefused(
+          t,
+          R('auth/space-auth-key-basic'),
+          await send(key),
+          `${op}: X-SPACE-AUTH-KEY with ${what}`,
+          reading,
+        );
   },
   { budget: 8 },
 );
@@ -187,6 +193,7 @@ test(
         R('identification/application-match'),
         await getToken(t, { ...good, [field]: value }),
         `an Identification with a wrong ${field}`,
+        'application-fields-checked',
       );
     }
   },
@@ -251,17 +258,23 @@ test(
 );
 
 test(
-  ['transport/json', 'errors/body-shape', 'errors/code-form', 'errors/logref'],
-  'a refused token request that is a 400 is answered as JSON',
+  ['identification/field-types', 'get-token/failure-status', 'get-token/error-body-format'],
+  'how POST /oauth/token answers a body it refuses (appName a number)',
   async (t) => {
+    // "Any other status: error body of unspecified format": only the refusal is judged; the
+    // status and the body are recorded (the Errors body of the other operations is not asked for).
     const app = application(t);
     const res = await getToken(t, { ...identification(app, app.hostTenant), appName: 42 });
-    if (res.status === 400) checkErrorBody(t, res);
-    else
-      t.verify(R('transport/json'), res.status >= 400 && res.status < 500, {
-        title: 'bad body not refused',
-        expected: '4xx',
-        received: `HTTP ${res.status}`,
-      });
+    checkRefused(t, R('identification/field-types'), res, 'appName = 42');
+    t.observe(
+      R('get-token/failure-status'),
+      `appName a number: HTTP ${res.status} codes ${JSON.stringify(errorCodes(res))}`,
+    );
+    t.observe(
+      R('get-token/error-body-format'),
+      errorCodes(res).length
+        ? `Errors body (${res.contentType})`
+        : `not the Errors body: ${res.contentType} ${res.text.slice(0, 80)}`,
+    );
   },
 );

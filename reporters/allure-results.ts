@@ -1,0 +1,63 @@
+import { createHash } from 'node:crypto';
+import { readFileSync, readdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+
+/** The describe block a run's generated file wraps each spec file in (suites/engine/suite-runner.ts). */
+const SPEC_PREFIX = 'spec:';
+const PROJECT = 'platform-conformance';
+const SUITE_LABELS = new Set(['parentSuite', 'suite', 'subSuite', 'package', '_fallbackTestCaseId']);
+
+interface AllureLabel {
+  name: string;
+  value: string;
+}
+
+interface AllureResult {
+  name: string;
+  fullName?: string;
+  titlePath?: string[];
+  labels: AllureLabel[];
+  testCaseId?: string;
+  historyId?: string;
+}
+
+const md5 = (s: string) => createHash('md5').update(s).digest('hex');
+
+/**
+ * A run imports every spec file into one generated test file in a new temporary folder, so the
+ * Allure results vitest's reporter writes name that file: a package and test IDs that change with
+ * every run (Allure's history and retries then never line up) and a suite called `spec:…`. This
+ * gives each result the names of its own spec file instead: parent suite the service, suite the
+ * spec file, sub-suite its describe blocks, and IDs from the spec file and the test's name alone.
+ * Returns how many results it rewrote.
+ */
+export function normaliseAllureResults(dir: string): number {
+  let rewritten = 0;
+  for (const file of readdirSync(dir).filter((f) => f.endsWith('-result.json'))) {
+    const path = join(dir, file);
+    const result = JSON.parse(readFileSync(path, 'utf8')) as AllureResult;
+    const titles = result.titlePath ?? [];
+    const at = titles.findIndex((t) => t.startsWith(SPEC_PREFIX));
+    if (at < 0) continue;
+    const specFile = titles[at].slice(SPEC_PREFIX.length);
+    const describes = titles.slice(at + 1);
+    const service = specFile.split('/')[1] ?? specFile;
+    const fullName = `${PROJECT}:${specFile}#${[...describes, result.name].join(' ')}`;
+    const testCaseId = md5(fullName);
+    const parameters = result.historyId?.split(':')[1] ?? md5('');
+    result.fullName = fullName;
+    result.titlePath = [PROJECT, ...specFile.split('/'), ...describes];
+    result.testCaseId = testCaseId;
+    result.historyId = `${testCaseId}:${parameters}`;
+    result.labels = [
+      ...result.labels.filter((l) => !SUITE_LABELS.has(l.name)),
+      { name: 'parentSuite', value: service },
+      { name: 'suite', value: specFile.split('/').at(-1) ?? specFile },
+      ...(describes.length ? [{ name: 'subSuite', value: describes.join(' › ') }] : []),
+      { name: 'package', value: specFile.replace(/\.ts$/, '').replaceAll('/', '.') },
+    ];
+    writeFileSync(path, JSON.stringify(result));
+    rewritten++;
+  }
+  return rewritten;
+}
