@@ -1,8 +1,9 @@
+import { EM_ERROR_MEDIA_TYPE, isEmErrorBody } from '../../contracts/error-bodies.ts';
 import type { HttpResponse } from '../engine/http-client.ts';
 import type { RuleContext } from '../engine/rule-test.ts';
-import { R, UUID, filter, seen, send } from './em-client.ts';
+import { R, filter, seen, send } from './em-client.ts';
 
-const ERROR_TYPE = 'application/vnd.error+json';
+const ERROR_TYPE = EM_ERROR_MEDIA_TYPE;
 const HAL_TYPE = 'application/hal+json';
 
 /**
@@ -19,17 +20,7 @@ export function checkErrorBody(t: RuleContext, res: HttpResponse): void {
     });
   }
   if (t.declares(R('errors/error-body'))) {
-    const items = Array.isArray(res.json) ? (res.json as Array<Record<string, unknown>>) : [];
-    const ok =
-      items.length > 0 &&
-      items.every(
-        (e) =>
-          !!e &&
-          typeof e === 'object' &&
-          typeof e.logref === 'string' &&
-          UUID.test(e.logref) &&
-          typeof e.message === 'string',
-      );
+    const ok = isEmErrorBody(res.json);
     t.verify(R('errors/error-body'), ok, {
       title: 'error body is not an array of {logref, message}',
       expected: '[{"logref": uuid, "message": string}, …]',
