@@ -1,3 +1,4 @@
+import { EM_ERROR_MEDIA_TYPE, isEmErrorBody } from '../contracts/error-bodies.ts';
 import type { RecordedExchange } from './recorded-exchange.ts';
 
 /** What a passive check found about one rule on one exchange. */
@@ -21,8 +22,7 @@ export interface PassiveCheck {
   prescan?(x: RecordedExchange, state: Map<string, unknown>): void;
 }
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-const ERROR_TYPE = 'application/vnd.error+json';
+const ERROR_TYPE = EM_ERROR_MEDIA_TYPE;
 const HAL_TYPE = 'application/hal+json';
 
 function seen(x: RecordedExchange, max = 160): string {
@@ -271,22 +271,6 @@ const notificationErrorCodes: PassiveCheck = {
   },
 };
 
-/** The documented error body of event management: a non-empty array of {logref uuid, message}. */
-function emErrorBodyOk(x: RecordedExchange): boolean {
-  const items = Array.isArray(x.json) ? (x.json as Array<Record<string, unknown>>) : [];
-  return (
-    items.length > 0 &&
-    items.every(
-      (e) =>
-        !!e &&
-        typeof e === 'object' &&
-        typeof e.logref === 'string' &&
-        UUID.test(e.logref) &&
-        typeof e.message === 'string',
-    )
-  );
-}
-
 const emErrorBody: PassiveCheck = {
   name: 'event management error body and content type',
   rules: ['event-management/errors/error-body', 'event-management/errors/error-content-type'],
@@ -306,7 +290,7 @@ const emErrorBody: PassiveCheck = {
     out.push(
       verdict(
         'event-management/errors/error-body',
-        emErrorBodyOk(x),
+        isEmErrorBody(x.json),
         x,
         'error body is not an array of {logref, message}',
         '[{"logref": uuid, "message": string}, …]',

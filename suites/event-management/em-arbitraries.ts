@@ -15,21 +15,21 @@ export interface FieldCase {
   what: string;
   /**
    * For a valid value whose validity rests on our reading of "characters" (Unicode code points):
-   * the reading, named. A refusal of it is observed, never failed (UTF-16 counting also reads
-   * the document).
+   * the ID of that reading, listed with the rule in the catalog. A refusal of it is a warning,
+   * never a failure (counting UTF-16 units also reads the document).
    */
   reading?: string;
 }
 
 /**
  * "Characters" in the length rules: the document does not define them. We read them as Unicode
- * code points (as JSON Schema's maxLength does). A character of the basic plane that takes two
- * UTF-8 bytes (é) is one character on every reading (code points, UTF-16 units, graphemes), so
- * refusing max of them, or taking max + 1, fails; an astral character (😀) is one code point but
- * two UTF-16 units, so only a refusal of max of them rests on the reading.
+ * code points (as JSON Schema's maxLength does), the reading `characters-code-points`. A character
+ * of the basic plane that takes two UTF-8 bytes (é) is one character on every reading (code
+ * points, UTF-16 units, graphemes), so refusing max of them, or taking max + 1, fails; an astral
+ * character (😀) is one code point but two UTF-16 units, so only a refusal of max of them rests on
+ * the reading.
  */
-export const CODE_POINT_READING =
-  'reading: "characters" counted as Unicode code points; a deployment counting UTF-16 units refuses this, and the document does not settle which';
+export const CODE_POINT_READING = 'characters-code-points';
 
 /** Length in Unicode code points. */
 export const characters = (s: string): number => [...s].length;
@@ -217,45 +217,60 @@ export interface TimestampCase {
   value: unknown;
   valid: boolean;
   form: string;
+  /**
+   * For a form whose verdict rests on our reading of "UTC timestamp" (`+00:00` is UTC; another
+   * offset or no zone is not): the ID of that reading, listed with the rule in the catalog.
+   */
+  reading?: string;
 }
+
+/** "UTC timestamp": which written forms count as UTC is our reading where the offset is not Z. */
+export const UTC_FORMS_READING = 'utc-timestamp-forms';
 
 const pad = (n: number, w = 2) => String(n).padStart(w, '0');
 
+export const TIMESTAMP_FORMS = [
+  'Z',
+  '+00:00',
+  'millis-Z',
+  'offset+02:00',
+  'offset-05:30',
+  'no-zone',
+  'date-only',
+  'month-13',
+  'feb-30',
+  'hour-25',
+  'epoch-number',
+  'words',
+] as const;
+const READ_FORMS: ReadonlySet<string> = new Set(['+00:00', 'offset+02:00', 'offset-05:30', 'no-zone']);
+
+/** A timestamp `agoMs` before now written in one form, valid UTC or broken in one way. */
+export function timestampOf(form: (typeof TIMESTAMP_FORMS)[number], agoMs: number): TimestampCase {
+  const d = new Date(Date.now() - agoMs);
+  const date = `${d.getUTCFullYear()}-${pad(d.getUTCMonth() + 1)}-${pad(d.getUTCDate())}`;
+  const time = `${pad(d.getUTCHours())}:${pad(d.getUTCMinutes())}:${pad(d.getUTCSeconds())}`;
+  const cases: Record<(typeof TIMESTAMP_FORMS)[number], [unknown, boolean]> = {
+    Z: [`${date}T${time}Z`, true],
+    '+00:00': [`${date}T${time}+00:00`, true],
+    'millis-Z': [d.toISOString(), true],
+    'offset+02:00': [`${date}T${time}+02:00`, false],
+    'offset-05:30': [`${date}T${time}-05:30`, false],
+    'no-zone': [`${date}T${time}`, false],
+    'date-only': [date, false],
+    'month-13': [`${d.getUTCFullYear()}-13-01T${time}Z`, false],
+    'feb-30': [`${d.getUTCFullYear()}-02-30T${time}Z`, false],
+    'hour-25': [`${date}T25:00:00Z`, false],
+    'epoch-number': [d.getTime(), false],
+    words: ['yesterday at noon', false],
+  };
+  const [value, valid] = cases[form];
+  return { value, valid, form, reading: READ_FORMS.has(form) ? UTC_FORMS_READING : undefined };
+}
+
 /** Timestamps within the last day, written in a valid UTC form or broken in one way. */
 export function timestampCase(): fc.Arbitrary<TimestampCase> {
-  const forms = [
-    'Z',
-    '+00:00',
-    'millis-Z',
-    'offset+02:00',
-    'offset-05:30',
-    'no-zone',
-    'date-only',
-    'month-13',
-    'feb-30',
-    'hour-25',
-    'epoch-number',
-    'words',
-  ] as const;
-  return fc.tuple(fc.integer({ min: 60_000, max: 86_000_000 }), fc.constantFrom(...forms)).map(([ago, form]) => {
-    const d = new Date(Date.now() - ago);
-    const date = `${d.getUTCFullYear()}-${pad(d.getUTCMonth() + 1)}-${pad(d.getUTCDate())}`;
-    const time = `${pad(d.getUTCHours())}:${pad(d.getUTCMinutes())}:${pad(d.getUTCSeconds())}`;
-    const cases: Record<(typeof forms)[number], [unknown, boolean]> = {
-      Z: [`${date}T${time}Z`, true],
-      '+00:00': [`${date}T${time}+00:00`, true],
-      'millis-Z': [d.toISOString(), true],
-      'offset+02:00': [`${date}T${time}+02:00`, false],
-      'offset-05:30': [`${date}T${time}-05:30`, false],
-      'no-zone': [`${date}T${time}`, false],
-      'date-only': [date, false],
-      'month-13': [`${d.getUTCFullYear()}-13-01T${time}Z`, false],
-      'feb-30': [`${d.getUTCFullYear()}-02-30T${time}Z`, false],
-      'hour-25': [`${date}T25:00:00Z`, false],
-      'epoch-number': [d.getTime(), false],
-      words: ['yesterday at noon', false],
-    };
-    const [value, valid] = cases[form];
-    return { value, valid, form };
-  });
+  return fc
+    .tuple(fc.integer({ min: 60_000, max: 86_000_000 }), fc.constantFrom(...TIMESTAMP_FORMS))
+    .map(([ago, form]) => timestampOf(form, ago));
 }

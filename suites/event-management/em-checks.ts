@@ -1,8 +1,9 @@
+import { EM_ERROR_MEDIA_TYPE, isEmErrorBody } from '../../contracts/error-bodies.ts';
 import type { HttpResponse } from '../engine/http-client.ts';
 import type { RuleContext } from '../engine/rule-test.ts';
-import { R, UUID, seen } from './em-client.ts';
+import { R, filter, seen, send } from './em-client.ts';
 
-const ERROR_TYPE = 'application/vnd.error+json';
+const ERROR_TYPE = EM_ERROR_MEDIA_TYPE;
 const HAL_TYPE = 'application/hal+json';
 
 /**
@@ -19,17 +20,7 @@ export function checkErrorBody(t: RuleContext, res: HttpResponse): void {
     });
   }
   if (t.declares(R('errors/error-body'))) {
-    const items = Array.isArray(res.json) ? (res.json as Array<Record<string, unknown>>) : [];
-    const ok =
-      items.length > 0 &&
-      items.every(
-        (e) =>
-          !!e &&
-          typeof e === 'object' &&
-          typeof e.logref === 'string' &&
-          UUID.test(e.logref) &&
-          typeof e.message === 'string',
-      );
+    const ok = isEmErrorBody(res.json);
     t.verify(R('errors/error-body'), ok, {
       title: 'error body is not an array of {logref, message}',
       expected: '[{"logref": uuid, "message": string}, …]',
@@ -62,6 +53,90 @@ export function rejected(
     received: seen(res),
   });
   checkErrorBody(t, res);
+}
+
+/**
+ * Input that breaks `rule` is refused with a 4xx and the documented error body, which the document
+ * settles; that the status is `status` rests on our reading `readingId` (a warning when not).
+ */
+export function refusedAs(
+  t: RuleContext,
+  rule: string,
+  readingId: string,
+  res: HttpResponse,
+  what: string,
+  status: number,
+): void {
+  t.check(R(rule), res.status >= 400 && res.status < 500, {
+    title: `not rejected: ${what}`,
+    expected: `HTTP ${status} (a 4xx refusal) for ${what}`,
+    received: seen(res),
+  });
+  t.reading(readingId, R(rule), res.status === status, {
+    title: `${what} answered ${res.status}, not ${status}`,
+    expected: `HTTP ${status}`,
+    received: res.status === status ? '' : seen(res),
+  });
+  checkErrorBody(t, res);
+}
+
+/**
+ * A query parameter below its documented bounds (size below 1, a negative page, or not an
+ * integer): the document states the bounds but lists no 400 for them, so the refusal is our
+ * reading (out-of-bounds-param-400); a deployment taking the default instead reads it too.
+ */
+export function outOfBounds(t: RuleContext, rule: string, res: HttpResponse, what: string): void {
+  t.reading('out-of-bounds-param-400', R(rule), res.status === 400, {
+    title: `not rejected: ${what}`,
+    expected: `HTTP 400 for ${what}`,
+    received: res.status === 400 ? '' : seen(res),
+  });
+  checkErrorBody(t, res);
+}
+
+/**
+ * A page beyond the last: a 200 holds no items (the document); that it is a 200 at all rather
+ * than a refusal is our reading (page-beyond-last-empty).
+ */
+export function beyondTheLast(t: RuleContext, res: HttpResponse, items: number): void {
+  const rule = R('queries/page-default-and-minimum');
+  t.check(rule, res.status !== 200 || items === 0, {
+    title: 'a page beyond the last holds items',
+    expected: 'no items',
+    received: res.status !== 200 || items === 0 ? '' : seen(res, 160),
+  });
+  t.reading('page-beyond-last-empty', rule, res.status === 200, {
+    title: 'a page beyond the last not answered 200',
+    expected: 'HTTP 200 with no items',
+    received: res.status === 200 ? '' : seen(res, 160),
+  });
+}
+
+/**
+ * The value of a timestamp `between` the deployment takes, tried on GET /events for `typeId`:
+ * the interval text `[from,to)` (the contract's grammar), else the array `[from, to]`. The
+ * document names between without its syntax, so a refusal of the text is our reading
+ * (between-interval-text) and the array is tried next; the range it selects stays a document check.
+ */
+export async function betweenValue(
+  t: RuleContext,
+  rule: string,
+  typeId: string,
+  from: string,
+  to: string,
+): Promise<unknown> {
+  const text = `[${from},${to})`;
+  const probe = await send(t, {
+    method: 'GET',
+    path: '/events',
+    query: { filter: filter({ typeId, timestamp: { between: text } }), size: 1 },
+  });
+  const ok = t.reading('between-interval-text', R(rule), probe.status === 200, {
+    title: `timestamp between written as "${text}" refused`,
+    expected: 'HTTP 200',
+    received: probe.status === 200 ? '' : seen(probe, 160),
+  });
+  return ok ? text : [from, to];
 }
 
 /** Input that keeps `rule` is accepted. */

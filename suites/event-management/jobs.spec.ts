@@ -23,7 +23,7 @@ import {
   type JobTrace,
   embedded,
 } from './em-client.ts';
-import { accepted, expect, reading, rejected, verify } from './em-checks.ts';
+import { accepted, betweenValue, expect, reading, refusedAs, rejected, verify } from './em-checks.ts';
 import {
   createEventsInBulk,
   createType,
@@ -220,21 +220,34 @@ async function observeJob(r: JobsReal, job: JobEntry, res: HttpResponse): Promis
   noteCreateJobResults(t, j.details);
   const items = j.details?.resultDescription;
   const valid = job.valid ?? [];
-  const ok =
-    Array.isArray(items) &&
-    items.length === valid.length &&
-    items.every((it: any, i: number) =>
-      valid[i]
-        ? String(it?.resultCode) === '201' && typeof it?.event?.id === 'string' && it.event.n === i
-        : String(it?.resultCode) !== '201' && typeof it?.errorMessage === 'string' && !!it?.event,
-    );
+  const list: any[] = Array.isArray(items) ? items : [];
+  const created = list.filter((it) => String(it?.resultCode) === '201');
+  const failed = list.filter((it) => String(it?.resultCode) !== '201');
+  const createdNs = created.map((it) => it?.event?.n).sort();
+  const wantNs = valid.flatMap((v, i) => (v ? [i] : [])).sort();
+  // One item per input event, each valid one created and each invalid one an error with its event: the document.
   expect(
     t,
     'jobs/create-details',
-    ok,
+    list.length === valid.length &&
+      created.every((it) => typeof it?.event?.id === 'string') &&
+      JSON.stringify(createdNs) === JSON.stringify(wantNs) &&
+      failed.every((it) => typeof it?.errorMessage === 'string' && !!it?.event),
     'the create job results do not match the input',
-    `one item per event in input order: ${valid.map((v) => (v ? '201 with the event' : 'an error with the input event')).join(', ')}`,
+    `one item per event: ${valid.map((v) => (v ? '201 with the event' : 'an error with the input event')).join(', ')}`,
     String(JSON.stringify(items)).slice(0, 300),
+  );
+  // In input order: our reading.
+  reading(
+    t,
+    'results-in-input-order',
+    'jobs/create-details',
+    list.every((it, i) =>
+      valid[i] ? String(it?.resultCode) === '201' && it.event?.n === i : String(it?.resultCode) !== '201',
+    ),
+    'the create job results are not in input order',
+    valid.map((v) => (v ? '201' : 'error')).join(', '),
+    () => String(JSON.stringify(items)).slice(0, 300),
   );
   for (const it of (items as any[]).filter((x) => String(x?.resultCode) === '201')) {
     const got = await eventually(
@@ -391,15 +404,26 @@ emTest(
         `the create job showed state ${JSON.stringify(trace.undocumented.state)}, outside the documented; judged by jobs/initial-state-accepted`,
       );
     const items = trace.final?.details?.resultDescription;
+    const got = () => (JSON.stringify(trace.final ?? trace.last.json) ?? trace.last.text).slice(0, 300);
     expect(
       t,
       'jobs/create-details',
       Array.isArray(items) &&
         items.length === 50 &&
-        items.every((it: any, i: number) => String(it?.resultCode) === '201' && it?.event?.n === i),
-      'the 50 events are not all reported created in input order',
-      '50 items with resultCode "201"',
-      (JSON.stringify(trace.final ?? trace.last.json) ?? trace.last.text).slice(0, 300),
+        items.every((it: any) => String(it?.resultCode) === '201') &&
+        new Set(items.map((it: any) => it?.event?.n)).size === 50,
+      'the 50 events are not all reported created',
+      '50 items with resultCode "201", one per input event',
+      got,
+    );
+    reading(
+      t,
+      'results-in-input-order',
+      'jobs/create-details',
+      (items as any[]).every((it: any, i: number) => it?.event?.n === i),
+      'the 50 results are not in input order',
+      'item i for input event i',
+      got,
     );
   },
   { budget: 20 },
@@ -447,13 +471,14 @@ emTest(
       `resultCode "201", when ${when}`,
       JSON.stringify(items[1]),
     );
-    expect(
+    reading(
       t,
+      'undefined-field-refused',
       'events/custom-matches-type',
       code(2) !== '201',
       'an event with a field its type does not define created',
       'an error for that event',
-      JSON.stringify(items[2]),
+      () => JSON.stringify(items[2]),
     );
     expect(
       t,
@@ -519,11 +544,21 @@ emTest(
       return (embedded(res, 'events') as any[]).map((e) => String(e.id)).sort();
     };
     await eventually(present, (p) => p.length === 8);
+    const off = (ts: string) => new Date(Date.parse(ts) - 30_000).toISOString();
     const steps: Array<[Record<string, unknown>, number[], string]> = [
       [{ n: { in: { value: [0, 1] } } }, [0, 1], 'jobs/delete-job-deletes-matches'],
       [{ timestamp: { after: ts[3] } }, [2], 'jobs/delete-filter-timestamp'],
       [{ timestamp: { before: ts[6] } }, [7], 'jobs/delete-filter-timestamp'],
-      [{ timestamp: { between: `[${ts[5]},${ts[3]})` } }, [4, 5], 'jobs/delete-filter-timestamp'],
+      [
+        // Bounds between the events' timestamps, so that whether an end is inclusive does not matter.
+        {
+          timestamp: {
+            between: await betweenValue(t, 'jobs/delete-filter-timestamp', type.id, off(ts[5]), off(ts[3])),
+          },
+        },
+        [4, 5],
+        'jobs/delete-filter-timestamp',
+      ],
     ];
     const gone = new Set<number>();
     for (const [f, deleted, rule] of steps) {
@@ -586,9 +621,10 @@ emTest(
     const type = await createType(t, { fields: [field('n', 'INTEGER', { filterable: true })] });
     const correlationId = randomUUID();
     const ts = timestamps(3, 60_000);
-    // n 0 is the newest (the latest instance); the other history of the same type stays.
+    // n 0 is the newest and written last: the latest instance on either reading of "latest" (greatest
+    // timestamp, or written last); the other history of the same type stays.
     const created = await createEventsInBulk(t, [
-      ...ts.map((timestamp, n) => ({ typeId: type.id, correlationId, entityId: entity(t), timestamp, n })),
+      ...ts.map((timestamp, n) => ({ typeId: type.id, correlationId, entityId: entity(t), timestamp, n })).reverse(),
       { typeId: type.id, correlationId: randomUUID(), entityId: entity(t), timestamp: ts[0], n: 10 },
     ]);
     const all = () =>
@@ -608,7 +644,7 @@ emTest(
       'only the other history left',
       seen(res.value, 200),
     );
-    const earlier = await send(t, { method: 'GET', path: `/events/${created[2].id}` });
+    const earlier = await send(t, { method: 'GET', path: `/events/${created[0].id}` });
     expect(
       t,
       'jobs/delete-latest-deletes-history',
@@ -684,12 +720,13 @@ emTest(
         `GET /${kind}/{unknown}`,
         [404],
       );
-      rejected(
+      refusedAs(
         t,
         'jobs/not-found-404',
+        'malformed-id-404',
         await send(t, { method: 'GET', path: `/${kind}/not-a-uuid` }),
         `GET /${kind}/not-a-uuid`,
-        [404],
+        404,
       );
     }
     const job = await startDeleteJob(t, { filter: { typeId: `${t.prefix}nosuchtype` } });

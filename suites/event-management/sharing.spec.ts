@@ -1,7 +1,7 @@
 import type { HttpResponse } from '../engine/http-client.ts';
 import type { RuleContext } from '../engine/rule-test.ts';
 import { R, body, emTest, eventually, filter, fixture, fixtures, iso, send, seen, NO_OTHER } from './em-client.ts';
-import { expect, verify } from './em-checks.ts';
+import { expect, reading, verify } from './em-checks.ts';
 import { asRequest, createEvent, postType, putEvent, standardBody, typeBody } from './em-resources.ts';
 
 const shared = { includeShared: 'true' };
@@ -137,13 +137,15 @@ emTest(
     const eventId = fixture(t, 'sharedEventId');
     const typePath = `/eventTypes/${encodeURIComponent(typeId)}`;
     const hidden = await send(t, { method: 'GET', path: typePath });
-    expect(
+    // Lists are settled ("adds ... shared records"); that a read by id hides a shared record too is our reading.
+    reading(
       t,
+      'shared-by-id-hidden',
       'sharing/include-shared-default-false',
       hidden.status === 404,
-      'a shared type served without includeShared',
+      'a shared type served by id without includeShared',
       'HTTP 404',
-      seen(hidden, 160),
+      () => seen(hidden, 160),
     );
     const shown = await send(t, { method: 'GET', path: typePath, query: shared });
     expect(
@@ -185,13 +187,14 @@ emTest(
       seen(listShown, 160),
     );
     const evHidden = await send(t, { method: 'GET', path: `/events/${eventId}` });
-    expect(
+    reading(
       t,
+      'shared-by-id-hidden',
       'sharing/include-shared-default-false',
       evHidden.status === 404,
-      'an event of a shared entity served without includeShared',
+      'an event of a shared entity served by id without includeShared',
       'HTTP 404',
-      seen(evHidden, 160),
+      () => seen(evHidden, 160),
     );
     const evShown = await send(t, { method: 'GET', path: `/events/${eventId}`, query: shared });
     expect(

@@ -10,6 +10,7 @@ import {
   notificationTest as test,
   poll,
   refused,
+  refusedByReading,
   seen,
   send,
 } from './notification-client.ts';
@@ -142,7 +143,8 @@ test(
       await broadcast(t, [{ name: 'other', value: 'x' }]),
       'a form without messageData',
     );
-    refused(
+    // A JSON body is refused (document); 400 rather than 415 for it is our reading.
+    refusedByReading(
       t,
       'broadcast/message-data-required',
       await send(t, {
@@ -152,6 +154,8 @@ test(
         json: { messageData: content(t) },
       }),
       'a JSON body',
+      'media-type-400',
+      400,
     );
     for (const text of ['not json', '[1,2]', '"text"', '{"body":']) {
       refused(

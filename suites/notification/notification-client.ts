@@ -251,6 +251,71 @@ export function refused(
   if (code) verifyCode(t, res, code);
 }
 
+/**
+ * Checks that another tenant's request on a resource is refused (4xx: the resource is not served to
+ * it) and, as our reading `foreign-resource-404`, that the refusal is 404 noMatch rather than, say,
+ * 403 forbidden: the document does not say which.
+ */
+export function foreignRefused(t: RuleContext, rule: string, res: HttpResponse, what: string): void {
+  t.check(R(rule), res.status >= 400 && res.status < 500, {
+    title: `not refused: ${what}`,
+    severity: 'critical',
+    expected: `a 4xx status for ${what} (404 noMatch by our reading)`,
+    received: seen(res),
+  });
+  t.reading('foreign-resource-404', R(rule), res.status === 404, {
+    title: `${what} not answered 404`,
+    expected: `HTTP 404 (noMatch) for ${what}`,
+    received: seen(res),
+  });
+  verifyCode(t, res, 'noMatch');
+}
+
+/**
+ * Checks that a request naming, in its body or query, an ID that names nothing of the tenant is
+ * refused (4xx: the named record cannot be acted on) and, as our reading `unknown-reference-404`,
+ * with 404 noMatch rather than 400: the document ties no status to it.
+ */
+export function unknownRefused(t: RuleContext, rule: string, res: HttpResponse, what: string): void {
+  t.check(R(rule), res.status >= 400 && res.status < 500, {
+    title: `not refused: ${what}`,
+    expected: `a 4xx status for ${what} (404 noMatch by our reading)`,
+    received: seen(res),
+  });
+  t.reading('unknown-reference-404', R(rule), res.status === 404, {
+    title: `${what} not answered 404`,
+    expected: `HTTP 404 (noMatch) for ${what}`,
+    received: seen(res),
+  });
+  verifyCode(t, res, 'noMatch');
+}
+
+/**
+ * Checks that input is refused (4xx, which the document settles) and, as our reading `readingId`,
+ * with the status `status` (and, where declared, the code).
+ */
+export function refusedByReading(
+  t: RuleContext,
+  rule: string,
+  res: HttpResponse,
+  what: string,
+  readingId: string,
+  status: number,
+  code?: CodeSuffix,
+): void {
+  t.check(R(rule), res.status >= 400 && res.status < 500, {
+    title: `not refused: ${what}`,
+    expected: `a 4xx status for ${what} (${status} by our reading)`,
+    received: seen(res),
+  });
+  t.reading(readingId, R(rule), res.status === status, {
+    title: `${what} not answered ${status}`,
+    expected: `HTTP ${status} for ${what}`,
+    received: seen(res),
+  });
+  if (code) verifyCode(t, res, code);
+}
+
 /** Checks that valid input is accepted with one of `statuses`. */
 export function accepted(
   t: RuleContext,
