@@ -805,6 +805,38 @@ test(
 );
 
 test(
+  ['categories/update-add-merges', 'categories/update-delete-removes'],
+  'step by step: a recipient group ADDed again takes the new position, held once; DELETE removes it',
+  async (t) => {
+    const g = await createGroup(t);
+    const { id } = await createCategory(t);
+    const positions = async () =>
+      (view(await getCategory(t, id, { recGroup: 'true' })).recipientGroups ?? [])
+        .filter((x) => x.recipientGroupId === g.id)
+        .map((x) => x.position);
+    for (const position of ['TO', 'BCC']) {
+      const res = await putCategory(t, id, { recipients: [{ operation: 'ADD', position, recipientGroupId: g.id }] });
+      const held = await positions();
+      t.check(R('categories/update-add-merges'), res.status === 204 && JSON.stringify(held) === `["${position}"]`, {
+        title: `group ADD at ${position} not held once at ${position}`,
+        expected: `HTTP 204 and the group listed once (GET ?recGroup=true), at ${position}`,
+        received: `HTTP ${res.status}, positions ${JSON.stringify(held)}`,
+      });
+    }
+    const del = await putCategory(t, id, {
+      recipients: [{ operation: 'DELETE', position: 'BCC', recipientGroupId: g.id }],
+    });
+    const left = await positions();
+    t.check(R('categories/update-delete-removes'), del.status === 204 && left.length === 0, {
+      title: 'recipient group DELETE not applied',
+      expected: 'HTTP 204 and the group gone (GET ?recGroup=true)',
+      received: `HTTP ${del.status}, positions ${JSON.stringify(left)}`,
+    });
+  },
+  { budget: 9 },
+);
+
+test(
   ['categories/update-204', 'categories/update-204-body-contradiction', 'errors/code-no-match'],
   'PUT /communicationcategories/{id} answers 204 and applies the change; an unknown ID answers 404',
   async (t) => {
