@@ -1,19 +1,5 @@
-import {
-  countRules,
-  gatingFailures,
-  type ConformanceReport,
-  type RuleResult,
-  type RuleStatus,
-} from './conformance-report.ts';
-
-const RANK: Record<RuleStatus, number> = {
-  failed: 5,
-  warning: 4,
-  observed: 3,
-  passed: 2,
-  skipped: 1,
-  'not-exercised': 0,
-};
+import { STATUS_RANK } from '../suites/engine/outcome-status.ts';
+import { countRules, gatingFailures, type ConformanceReport, type RuleResult } from './conformance-report.ts';
 
 /** Merges the reports of the shards of one run into one: per rule, the strongest evidence. */
 export function mergeReports(reports: ConformanceReport[]): ConformanceReport {
@@ -25,7 +11,7 @@ export function mergeReports(reports: ConformanceReport[]): ConformanceReport {
       const prev = byId.get(r.id);
       if (!prev) byId.set(r.id, { ...r, tests: [...r.tests] });
       else {
-        const best = RANK[r.status] > RANK[prev.status] ? { ...r } : prev;
+        const best = STATUS_RANK[r.status] > STATUS_RANK[prev.status] ? { ...r } : prev;
         best.tests = [...new Set([...prev.tests, ...r.tests])];
         if (best.status === 'observed') best.observed = [...new Set([...(prev.observed ?? []), ...(r.observed ?? [])])];
         byId.set(r.id, best);

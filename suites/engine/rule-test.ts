@@ -7,12 +7,13 @@ import { ConformanceFailure, isConformanceFailure, type FailureDetails } from '.
 import { ReadOnlyRefusal, TransportError, type Exchange, type HttpRequest, type HttpResponse } from './http-client.ts';
 import type { TrackedResource } from './ledger.ts';
 import { redactText, redactValue } from './redact.ts';
+import { STATUS_RANK, type OutcomeStatus } from './outcome-status.ts';
 import { assertKnownRules, readingText, ruleSelected } from './rule-index.ts';
 import { session, type Session } from './session.ts';
 import type { PrincipalName } from './token-provider.ts';
 import { TokenError } from './token-provider.ts';
 
-export type OutcomeStatus = 'passed' | 'failed' | 'warning' | 'observed' | 'skipped' | 'not-exercised';
+export type { OutcomeStatus };
 
 /** Whether a check rests on what a document's sentence settles or on our reading of a silent or ambiguous one. */
 export type CheckBasis = 'document' | 'reading';
@@ -159,15 +160,7 @@ export class RuleContext {
       if (outcome.status === 'passed') prev.checks = outcome.checks;
       return;
     }
-    const rank: Record<OutcomeStatus, number> = {
-      failed: 5,
-      warning: 4,
-      observed: 3,
-      passed: 2,
-      skipped: 1,
-      'not-exercised': 0,
-    };
-    if (!prev || rank[outcome.status] >= rank[prev.status]) this.meta.outcomes[ruleId] = outcome;
+    if (!prev || STATUS_RANK[outcome.status] >= STATUS_RANK[prev.status]) this.meta.outcomes[ruleId] = outcome;
   }
 
   private failure(ruleId: string, d: FailureDetails): ConformanceFailure {
