@@ -7,7 +7,7 @@
 import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { ConformanceReport } from '../reporters/conformance-report.ts';
-import { startHostileTarget } from '../tests/hostile-target.ts';
+import { hostileRunConfig, startHostileTarget } from '../tests/hostile-target.ts';
 import { mutationRun, type MutationRunResult } from '../tests/mutation-run.ts';
 import { runCli } from '../tests/run-cli.ts';
 import { tempDir } from '../tests/temp-dir.ts';
@@ -49,20 +49,7 @@ async function hostile(): Promise<void> {
   const dir = tempDir('bench-hostile');
   try {
     const config = join(dir, 'run.json');
-    writeFileSync(
-      config,
-      JSON.stringify({
-        target: target.url,
-        tokenManager: {
-          clientId: 'c',
-          clientSecret: 'hostile-secret',
-          appName: 'a',
-          appVersion: '1',
-          hostTenant: 'h',
-          userTenants: ['u1', 'u2', 'u3', 'u4', 'u5', 'u6'],
-        },
-      }),
-    );
+    writeFileSync(config, hostileRunConfig(target, 'hostile-secret'));
     const started = Date.now();
     const res = await runCli(['run', '--config', config, '--report-dir', join(dir, 'r')], { timeoutMs: 900_000 });
     const seconds = (Date.now() - started) / 1000;

@@ -1,9 +1,8 @@
 import { createHash } from 'node:crypto';
 import { readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { SPEC_SUITE } from '../suites/engine/suite-runner.ts';
 
-/** The describe block a run's generated file wraps each spec file in (suites/engine/suite-runner.ts). */
-const SPEC_PREFIX = 'spec:';
 const PROJECT = 'platform-conformance';
 const SUITE_LABELS = new Set(['parentSuite', 'suite', 'subSuite', 'package', '_fallbackTestCaseId']);
 
@@ -37,9 +36,9 @@ export function normaliseAllureResults(dir: string): number {
     const path = join(dir, file);
     const result = JSON.parse(readFileSync(path, 'utf8')) as AllureResult;
     const titles = result.titlePath ?? [];
-    const at = titles.findIndex((t) => t.startsWith(SPEC_PREFIX));
+    const at = titles.findIndex((t) => t.startsWith(SPEC_SUITE));
     if (at < 0) continue;
-    const specFile = titles[at].slice(SPEC_PREFIX.length);
+    const specFile = titles[at].slice(SPEC_SUITE.length);
     const describes = titles.slice(at + 1);
     const service = specFile.split('/')[1] ?? specFile;
     const fullName = `${PROJECT}:${specFile}#${[...describes, result.name].join(' ')}`;

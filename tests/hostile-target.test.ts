@@ -2,7 +2,7 @@ import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ConformanceReport } from '../reporters/conformance-report.ts';
-import { startHostileTarget, type HostileTarget } from './hostile-target.ts';
+import { hostileRunConfig, startHostileTarget, type HostileTarget } from './hostile-target.ts';
 import { reportSchemaErrors } from '../reporters/report-schema.ts';
 import { tempDir } from './temp-dir.ts';
 import { runCli } from './run-cli.ts';
@@ -20,20 +20,7 @@ afterAll(async () => {
 describe('a run against a hostile target', () => {
   it('ends by itself in bounded time with exit 1 and a written report', async () => {
     const config = join(dir, 'run.json');
-    writeFileSync(
-      config,
-      JSON.stringify({
-        target: target.url,
-        tokenManager: {
-          clientId: 'c',
-          clientSecret: 'hostile-secret-value',
-          appName: 'a',
-          appVersion: '1',
-          hostTenant: 'h',
-          userTenants: ['u1', 'u2', 'u3', 'u4', 'u5', 'u6'],
-        },
-      }),
-    );
+    writeFileSync(config, hostileRunConfig(target, 'hostile-secret-value'));
     const started = Date.now();
     const res = await runCli(
       ['run', '--config', config, '--timeout', '800', '--runs', '3', '--report-dir', join(dir, 'report')],

@@ -26,6 +26,24 @@ const FAKE_JWT = `${Buffer.from('{"alg":"none"}').toString('base64url')}.${Buffe
  * hands out a token (so that the run gets past authentication and meets the rest). Its stalls
  * last for ever, or `stallMs`.
  */
+/**
+ * A run configuration against the hostile target: only the token manager's application, whose
+ * secret `secret` the outputs are searched for.
+ */
+export function hostileRunConfig(target: HostileTarget, secret: string): string {
+  return JSON.stringify({
+    target: target.url,
+    tokenManager: {
+      clientId: 'c',
+      clientSecret: secret,
+      appName: 'a',
+      appVersion: '1',
+      hostTenant: 'h',
+      userTenants: ['u1', 'u2', 'u3', 'u4', 'u5', 'u6'],
+    },
+  });
+}
+
 export async function startHostileTarget(opts: { stallMs?: number } = {}): Promise<HostileTarget> {
   let n = 0;
   const counts: Record<string, number> = {};

@@ -117,7 +117,8 @@ export function toRecord(tc: any): TestRecord | undefined {
 }
 
 /** Marks the spec files a run imports into its one generated test file (see `runFile`). */
-const SPEC_SUITE = 'spec:';
+/** The describe block a run's generated file wraps each spec file in: `spec:<file>`. */
+export const SPEC_SUITE = 'spec:';
 
 /** The spec file and name of a test, also when it ran inside the run's generated file. */
 function locate(tc: any): { file: string; name: string } {
