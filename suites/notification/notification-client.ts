@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { decodeJwt } from 'jose';
 import type { FormPart, HttpRequest, HttpResponse } from '../engine/http-client.ts';
+import type { FailureDetails } from '../engine/failure.ts';
 import { describeResponse } from '../engine/checks/index.ts';
 import { ruleTest, type RuleContext, type RuleTestOptions, type SendOptions } from '../engine/rule-test.ts';
 
@@ -257,18 +258,7 @@ export function refused(
  * 403 forbidden: the document does not say which.
  */
 export function foreignRefused(t: RuleContext, rule: string, res: HttpResponse, what: string): void {
-  t.check(R(rule), res.status >= 400 && res.status < 500, {
-    title: `not refused: ${what}`,
-    severity: 'critical',
-    expected: `a 4xx status for ${what} (404 noMatch by our reading)`,
-    received: seen(res),
-  });
-  t.reading('foreign-resource-404', R(rule), res.status === 404, {
-    title: `${what} not answered 404`,
-    expected: `HTTP 404 (noMatch) for ${what}`,
-    received: seen(res),
-  });
-  verifyCode(t, res, 'noMatch');
+  refusedByReading(t, rule, res, what, 'foreign-resource-404', 404, 'noMatch', 'critical');
 }
 
 /**
@@ -277,17 +267,7 @@ export function foreignRefused(t: RuleContext, rule: string, res: HttpResponse, 
  * with 404 noMatch rather than 400: the document ties no status to it.
  */
 export function unknownRefused(t: RuleContext, rule: string, res: HttpResponse, what: string): void {
-  t.check(R(rule), res.status >= 400 && res.status < 500, {
-    title: `not refused: ${what}`,
-    expected: `a 4xx status for ${what} (404 noMatch by our reading)`,
-    received: seen(res),
-  });
-  t.reading('unknown-reference-404', R(rule), res.status === 404, {
-    title: `${what} not answered 404`,
-    expected: `HTTP 404 (noMatch) for ${what}`,
-    received: seen(res),
-  });
-  verifyCode(t, res, 'noMatch');
+  refusedByReading(t, rule, res, what, 'unknown-reference-404', 404, 'noMatch');
 }
 
 /**
@@ -302,15 +282,17 @@ export function refusedByReading(
   readingId: string,
   status: number,
   code?: CodeSuffix,
+  severity?: FailureDetails['severity'],
 ): void {
   t.check(R(rule), res.status >= 400 && res.status < 500, {
     title: `not refused: ${what}`,
-    expected: `a 4xx status for ${what} (${status} by our reading)`,
+    ...(severity ? { severity } : {}),
+    expected: `a 4xx status for ${what} (${status}${code ? ` ${code}` : ''} by our reading)`,
     received: seen(res),
   });
   t.reading(readingId, R(rule), res.status === status, {
     title: `${what} not answered ${status}`,
-    expected: `HTTP ${status} for ${what}`,
+    expected: `HTTP ${status}${code ? ` (${code})` : ''} for ${what}`,
     received: seen(res),
   });
   if (code) verifyCode(t, res, code);
