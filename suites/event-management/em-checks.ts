@@ -155,6 +155,11 @@ export function accepted(
   checkHal(t, res);
 }
 
+/** The details of a check; what the deployment did is worked out only when the check fails. */
+function details(ok: boolean, title: string, expected: string, received: string | (() => string)) {
+  return { title, expected, received: ok ? '' : typeof received === 'function' ? received() : received };
+}
+
 /** A condition of `rule`, ending the test when false. */
 export function expect(
   t: RuleContext,
@@ -164,7 +169,7 @@ export function expect(
   expected: string,
   received: string | (() => string),
 ): void {
-  t.check(R(rule), ok, { title, expected, received: ok ? '' : typeof received === 'function' ? received() : received });
+  t.check(R(rule), ok, details(ok, title, expected, received));
 }
 
 /**
@@ -180,11 +185,7 @@ export function reading(
   expected: string,
   received: string | (() => string),
 ): boolean {
-  return t.reading(readingId, R(rule), ok, {
-    title,
-    expected,
-    received: ok ? '' : typeof received === 'function' ? received() : received,
-  });
+  return t.reading(readingId, R(rule), ok, details(ok, title, expected, received));
 }
 
 /** A condition of `rule` that lets the test go on when false (it fails at its end). */
@@ -196,11 +197,7 @@ export function verify(
   expected: string,
   received: string | (() => string),
 ): boolean {
-  return t.verify(R(rule), ok, {
-    title,
-    expected,
-    received: ok ? '' : typeof received === 'function' ? received() : received,
-  });
+  return t.verify(R(rule), ok, details(ok, title, expected, received));
 }
 
 /** The integer entity tag of an ETag header (`"3"`, `3`, `W/"3"`), or undefined. */
