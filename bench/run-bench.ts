@@ -222,6 +222,18 @@ async function counterexamples(): Promise<void> {
   }
 }
 
+/** `REPEAT` full runs against a served reference, seeds 1…REPEAT. */
+async function servedRuns(config: string, extra: readonly string[] = []) {
+  const runs = [];
+  for (let i = 0; i < REPEAT; i++) runs.push(await timedRun(['--config', config, '--seed', String(i + 1), ...extra]));
+  return runs;
+}
+
+/** One figure's line: its label, then the median with min, max and n. */
+function stat(label: string, values: number[], unit: string, digits?: number, after = ''): void {
+  line(`    ${`${label}:`.padEnd(14)}${fmtSpread(values, unit, digits)}${after}`);
+}
+
 async function latency(): Promise<void> {
   line('');
   line(`## Time to verdict over network latency: the reference served in another process (${REPEAT} runs each)`);
@@ -229,32 +241,30 @@ async function latency(): Promise<void> {
   for (const delay of [0, 50, 100]) {
     const served = await servedReference(delay ? ['--latency', String(delay)] : []);
     try {
-      const runs = [];
-      for (let i = 0; i < REPEAT; i++) runs.push(await timedRun(['--config', served.config, '--seed', String(i + 1)]));
+      const runs = await servedRuns(served.config);
       const bad = runs.filter((r) => r.code !== 0);
       const requests = runs.map((r) => r.report?.http?.requests ?? NaN);
       const concurrency = Number(runs[0].report?.options?.concurrency ?? 4);
       line(`  ${delay} ms per request${bad.length ? ` (note: ${bad.length} run(s) did not pass)` : ''}:`);
-      line(
-        `    wall time:    ${fmtSpread(
-          runs.map((r) => r.wallMs / 1000),
-          's',
-        )}`,
+      stat(
+        'wall time',
+        runs.map((r) => r.wallMs / 1000),
+        's',
       );
-      line(`    requests:     ${fmtSpread(requests, '', 0)}`);
+      stat('requests', requests, '', 0);
       if (delay)
-        line(
-          `    lower bound:  ${fmtSpread(
-            requests.map((n) => (n * delay) / concurrency / 1000),
-            's',
-          )} (requests × ${delay} ms ÷ concurrency ${concurrency})`,
+        stat(
+          'lower bound',
+          requests.map((n) => (n * delay) / concurrency / 1000),
+          's',
+          undefined,
+          ` (requests × ${delay} ms ÷ concurrency ${concurrency})`,
         );
-      line(
-        `    suite RSS:    ${fmtSpread(
-          runs.map((r) => r.maxRssMiB),
-          'MiB',
-          0,
-        )}`,
+      stat(
+        'suite RSS',
+        runs.map((r) => r.maxRssMiB),
+        'MiB',
+        0,
       );
     } finally {
       await served.stop();
@@ -271,29 +281,24 @@ async function memory(): Promise<void> {
       ['default', []],
       ['--low-memory', ['--low-memory']],
     ] as const) {
-      const runs = [];
-      for (let i = 0; i < REPEAT; i++)
-        runs.push(await timedRun(['--config', served.config, '--seed', String(i + 1), ...extra]));
+      const runs = await servedRuns(served.config, extra);
       const bad = runs.filter((r) => r.code !== 0).length;
       line(`  ${label}${bad ? ` (note: ${bad} run(s) did not pass)` : ''}:`);
-      line(
-        `    suite RSS:    ${fmtSpread(
-          runs.map((r) => r.maxRssMiB),
-          'MiB',
-          0,
-        )}`,
+      stat(
+        'suite RSS',
+        runs.map((r) => r.maxRssMiB),
+        'MiB',
+        0,
       );
-      line(
-        `    CPU time:     ${fmtSpread(
-          runs.map((r) => r.cpuMs / 1000),
-          's',
-        )}`,
+      stat(
+        'CPU time',
+        runs.map((r) => r.cpuMs / 1000),
+        's',
       );
-      line(
-        `    wall time:    ${fmtSpread(
-          runs.map((r) => r.wallMs / 1000),
-          's',
-        )}`,
+      stat(
+        'wall time',
+        runs.map((r) => r.wallMs / 1000),
+        's',
       );
     }
   } finally {
