@@ -6,8 +6,5 @@ import { register } from 'tsx/esm/api';
 // A smaller young generation for the suites' worker (created later): a run's peak memory drops
 // by about a sixth at no measurable cost in time (npm run bench).
 setFlagsFromString('--max-semi-space-size=2');
-// `run --low-memory`: V8 favours size over speed (peak RSS of a full run about 510 → 360 MB for
-// about a quarter more CPU; see the README's Performance section).
-if (process.argv.includes('--low-memory')) setFlagsFromString('--optimize-for-size');
 register();
 await import('../cli/main.ts');
