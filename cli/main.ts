@@ -67,6 +67,10 @@ program
     'keep the suite process small (V8 favours size over speed: peak memory about a third lower, CPU about a quarter higher)',
   )
   .option('--cleanup-timeout <duration>', 'most time one cleanup pass may take (e.g. 60s)', '60s')
+  .option(
+    '--job-deadline <duration>',
+    'longest wait for an event-management bulk job to reach a final state (default 15s; the documents give no bound)',
+  )
   .option('--max-time <duration>', 'stop the tests after this long (e.g. 10m), clean up, report (default: no limit)')
   .addHelpText(
     'after',

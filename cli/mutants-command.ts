@@ -34,7 +34,8 @@ import { UsageError } from './usage-error.ts';
 
 const projectRoot = fileURLToPath(new URL('..', import.meta.url));
 const launcher = fileURLToPath(new URL('../bin/conformance.js', import.meta.url));
-const triageFile = join(projectRoot, 'fixtures/mutants/triage.json');
+/** The triage lists: one JSON file per reference file, at its path under `fixtures/reference/`. */
+export const TRIAGE_DIR = join(projectRoot, 'fixtures/mutants/triage');
 
 /** The reference's files that enforce rules: not its server shell, seed data, test helpers or tests. */
 const REFERENCE_FILES = 'fixtures/reference/{technical-token-manager,notification,event-management,shared}/**/*.ts';
@@ -115,9 +116,16 @@ export interface TriageEntry {
   reason: string;
 }
 
-/** The checked-in list of equivalent or irrelevant mutants, each with its reason. */
+/** The triage list of a reference file (`fixtures/reference/x/y.ts` -> `fixtures/mutants/triage/x/y.json`). */
+export function triageFileOf(file: string): string {
+  return join(TRIAGE_DIR, file.replace(/^fixtures\/reference\//, '').replace(/\.ts$/, '.json'));
+}
+
+/** The checked-in lists of equivalent or irrelevant mutants, each with its reason. */
 export function loadTriage(): TriageEntry[] {
-  return existsSync(triageFile) ? (JSON.parse(readFileSync(triageFile, 'utf8')) as TriageEntry[]) : [];
+  if (!existsSync(TRIAGE_DIR)) return [];
+  const files = readdirSync(TRIAGE_DIR, { recursive: true, encoding: 'utf8' }).filter((f) => f.endsWith('.json'));
+  return files.sort().flatMap((f) => JSON.parse(readFileSync(join(TRIAGE_DIR, f), 'utf8')) as TriageEntry[]);
 }
 
 export function triageKey(m: Pick<TriageEntry, 'file' | 'mutator' | 'original' | 'replacement'>): string {

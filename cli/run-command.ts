@@ -48,6 +48,7 @@ export interface RunOptions {
   strict?: boolean;
   /** Most time one cleanup pass may take (a duration). */
   cleanupTimeout?: string;
+  jobDeadline?: string;
   /** Most time the whole run may take (a duration). */
   maxTime?: string;
   /** Set by `conformance replay`. */
@@ -210,6 +211,7 @@ export async function runCommand(opts: RunOptions): Promise<number> {
     probeThrottling: !!opts.probeThrottling || !config,
     services,
     cleanupTimeoutMs: parseDuration(opts.cleanupTimeout, '--cleanup-timeout') ?? DEFAULT_CLEANUP_TIMEOUT_MS,
+    jobDeadlineMs: parseDuration(opts.jobDeadline, '--job-deadline'),
   };
   const maxTimeMs = parseDuration(opts.maxTime, '--max-time');
   if (opts.ca && !existsSync(opts.ca)) throw new UsageError(`--ca ${opts.ca}: no such file`);
@@ -367,6 +369,7 @@ export async function runCommand(opts: RunOptions): Promise<number> {
         concurrency: context.concurrency,
         timeoutMs: context.timeoutMs,
         cleanupTimeoutMs: context.cleanupTimeoutMs,
+        ...(context.jobDeadlineMs !== undefined ? { jobDeadlineMs: context.jobDeadlineMs } : {}),
         ...(maxTimeMs !== undefined ? { maxTimeMs } : {}),
         profile: alternate ? 'alternate' : profile,
         insecure: context.insecure,

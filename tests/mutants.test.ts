@@ -1,11 +1,22 @@
 import { describe, expect, it } from 'vitest';
-import { listMutants, loadTriage, triageKey, triageOf, type MutantsResult } from '../cli/mutants-command.ts';
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import {
+  listMutants,
+  loadTriage,
+  TRIAGE_DIR,
+  triageFileOf,
+  triageKey,
+  triageOf,
+  type MutantsResult,
+  type TriageEntry,
+} from '../cli/mutants-command.ts';
 import { SERVICES } from '../contracts/services.ts';
 import { runCli } from './run-cli.ts';
 
 // The mutation self-test's CI sample: a fixed sample of Stryker's mutants of the reference (chosen
 // by a hash of each mutant's key, so unrelated edits do not change it). Every mutant of it must be
-// killed, or listed in fixtures/mutants/triage.json as equivalent or irrelevant with its reason.
+// killed, or listed in fixtures/mutants/triage/ (one list per reference file) as equivalent or irrelevant with its reason.
 // The whole set is `npx conformance selftest --mutants` (see the README's Performance section).
 const CI_SAMPLE = ['--sample', '12', '--seed', '1'];
 
@@ -15,6 +26,13 @@ describe('mutation self-test', () => {
     const keys = triage.map((t) => `${triageKey(t)}\u0000${t.at ?? ''}`);
     expect(new Set(keys).size, 'an entry is listed twice').toBe(keys.length);
     for (const t of triage) expect(t.reason.trim().length, `${t.file} ${t.mutator}: no reason`).toBeGreaterThan(10);
+    const lists = readdirSync(TRIAGE_DIR, { recursive: true, encoding: 'utf8' }).filter((f) => f.endsWith('.json'));
+    const misplaced = lists.flatMap((f) =>
+      (JSON.parse(readFileSync(join(TRIAGE_DIR, f), 'utf8')) as TriageEntry[])
+        .filter((t) => triageFileOf(t.file) !== join(TRIAGE_DIR, f))
+        .map((t) => `${f}: ${t.file} ${t.mutator}: ${t.original}`),
+    );
+    expect(misplaced, 'an entry is in the list of another file').toEqual([]);
     const made = await listMutants([...SERVICES]);
     const named = new Set(made.map((m) => triageOf(triage, m)));
     expect(triage.filter((t) => !named.has(t)).map((t) => `${t.file} ${t.mutator}: ${t.original}`)).toEqual([]);

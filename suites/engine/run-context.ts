@@ -29,6 +29,8 @@ export interface RunContext extends TransportOptions {
   fresh?: boolean;
   /** Most time one cleanup pass (after a test, after a file) may take, in ms (`--cleanup-timeout`). */
   cleanupTimeoutMs?: number;
+  /** Longest wait for a bulk job to reach a final state, in ms (`--job-deadline`; default 15 s). */
+  jobDeadlineMs?: number;
   /** Where allure-vitest writes its results (none: no Allure output). */
   allureDir?: string;
 }

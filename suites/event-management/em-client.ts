@@ -236,7 +236,7 @@ export async function pollJob(
   kind: 'create' | 'delete',
   id: string,
   as?: As,
-  deadlineMs = JOB_DEADLINE_MS,
+  deadlineMs = session().context.jobDeadlineMs ?? JOB_DEADLINE_MS,
 ): Promise<JobTrace> {
   const path = `/${kind === 'create' ? 'createEventsJobs' : 'deleteEventsJobs'}/${encodeURIComponent(id)}`;
   const trace: JobTrace = { seen: [], last: undefined as unknown as HttpResponse };
