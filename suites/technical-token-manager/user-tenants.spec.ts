@@ -323,7 +323,16 @@ test(
 );
 
 test(
-  ['user-tenants/query-types', 'errors/body-shape', 'errors/code-form', 'errors/logref', 'transport/json'],
+  [
+    'user-tenants/query-types',
+    'errors/body-shape',
+    'errors/code-form',
+    'errors/logref',
+    'transport/json',
+    'user-tenants/shape',
+    'page/field-types',
+    'user-tenants/at-most-500',
+  ],
   'GET /userTenants with a malformed page or size is answered 400',
   async (t) => {
     const auth = await hostToken(t);
@@ -345,6 +354,21 @@ test(
       if (reading === undefined) t.check(R('user-tenants/query-types'), res.status === 400, d);
       else t.reading(reading, R('user-tenants/query-types'), res.status === 400, d);
       if (res.status === 400) checkErrorBody(t, res);
+      // The Errors table binds pageSizeForUserTenantsExceeded to "Requested page size above the
+      // maximum supported": a size of 1.5 or 0 is above no maximum.
+      if (res.status === 400 && q.size !== undefined)
+        t.verify(
+          R('user-tenants/query-types'),
+          !errorCodes(res).includes('platform.core.keymanager.pageSizeForUserTenantsExceeded'),
+          {
+            title: `${JSON.stringify(q)} answered as a page size above the maximum`,
+            expected: 'a code other than platform.core.keymanager.pageSizeForUserTenantsExceeded',
+            received: errorCodes(res).join(', '),
+          },
+        );
+      // A deployment that takes page -1 or size 0 (the other side of page-size-lower-bound) still
+      // answers a UserTenantResponse whose Page fields are integers ("| totalPages | integer |").
+      if (res.status === 200) checkShape(t, res);
     }
   },
 );
