@@ -48,6 +48,9 @@ const NOT_RULE_CODE = [
   '**/context.ts',
   '**/model.ts',
   '**/scopes.ts',
+  // The process-wide key pair cache: made once, before any mutant is on, and a mutant of it would
+  // leave every later deployment of the lane without a key (not the rules' code either way).
+  '**/signing-key.ts',
 ];
 
 /** Where a mutant lives: one of the services, or `shared` (code all three use). */

@@ -17,6 +17,7 @@ import {
   userTenants,
 } from './token-manager-client.ts';
 import { registerSecret } from '../engine/redact.ts';
+import { spaceAuthKey } from '../engine/token-provider.ts';
 
 const test = (
   rules: string[],
@@ -302,6 +303,18 @@ test(
       received: `HTTP ${res.status}`,
     });
     checkErrorCodeForm(t, res.status, res.text, 'GET /userTenants without a token');
+    // The application's Basic credential of the token operations is not a bearer token either.
+    const basic = await getUserTenants(t, spaceAuthKey(application(t)));
+    t.check(
+      R('auth/user-tenants-token-required'),
+      basic.status >= 400 && basic.status < 500 && ids(basic).length === 0,
+      {
+        title: 'tenant list served, or the request failed, with a Basic credential instead of a token',
+        severity: 'critical',
+        expected: '4xx and no tenant list',
+        received: `HTTP ${basic.status}`,
+      },
+    );
   },
 );
 
