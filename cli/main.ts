@@ -299,8 +299,8 @@ program
   .option('--sample <n>', 'with --mutants: a deterministic sample of n mutants (by --seed)')
   .option('--out <file>', 'with --mutants: also write the result as JSON to this file')
   .option(
-    '--since <file>',
-    'with --mutants: an earlier --out result; mutants it found killed keep that verdict, only the others run',
+    '--since <file...>',
+    'with --mutants: earlier --out results; mutants one of them found killed keep that verdict, only the others run',
   )
   .option(
     '--every-killer',

@@ -102,8 +102,8 @@ export interface MutantsOptions {
   keep?: boolean;
   /** Run every test of a mutant even after one killed it (every killing rule is then known). */
   everyKiller?: boolean;
-  /** An earlier result (`--out` JSON): mutants it found killed keep that verdict and are not run. */
-  since?: string;
+  /** Earlier results (`--out` JSON): mutants one of them found killed keep that verdict and are not run. */
+  since?: string[];
   out?: string;
 }
 
@@ -701,8 +701,8 @@ export async function runMutants(opts: MutantsOptions, log: (line: string) => vo
   log(`mutants: ${mutants.length} made in ${files.length} files (${JSON.stringify(made)})`);
   const sampleSize = opts.sample ? Number(opts.sample) : undefined;
   const chosen = sampleSize ? sampleOf(mutants, sampleSize, seed) : mutants;
-  const carried = opts.since ? carryKills(readEarlier(opts.since), chosen) : 0;
-  if (opts.since) log(`${carried} mutants killed in ${opts.since} keep that verdict; the others run`);
+  const carried = opts.since ? carryKills(opts.since.flatMap(readEarlier), chosen) : 0;
+  if (opts.since) log(`${carried} mutants killed in ${opts.since.join(', ')} keep that verdict; the others run`);
 
   const workDir = mkdtempSync(join(tmpdir(), 'conformance-mutants-'));
   const instrumented = join(workDir, 'instrumented.json');
