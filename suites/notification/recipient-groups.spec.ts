@@ -57,8 +57,11 @@ test(
       expected: `HTTP 200 naming "${name}"`,
       received: seen(found),
     });
+    // "unique within a tenant" bars only a name another group holds: a second group of another name is created too.
+    const second = await postGroup(t, { groupName: groupName(t), recipientIds: [{ recipientId: r.id }] });
+    accepted(t, 'groups/create-200', second.res, 'a second group of another name in the same tenant', [200]);
   },
-  { budget: 5 },
+  { budget: 7 },
 );
 
 test(
@@ -194,8 +197,16 @@ test(
       },
       { rule: R('groups/member-shape'), runs: Math.min(t.session.context.runs, 5) },
     );
+    // UpdateRecipientGroupRequest: "recipientId int64" in DELETE items as much as in ADD ones.
+    for (const recipientId of [String(r.id), r.id + 0.5])
+      refused(
+        t,
+        'groups/member-shape',
+        await putGroup(t, { groupId: g.id, recipientIds: [{ operation: 'DELETE', recipientId }] }),
+        `PUT with a DELETE item whose recipientId is ${JSON.stringify(recipientId)}`,
+      );
   },
-  { budget: 10, budgetPerRun: 1 },
+  { budget: 12, budgetPerRun: 1 },
 );
 
 test(
