@@ -15,7 +15,7 @@ import {
   verifyCode,
   NO_OTHER,
 } from './notification-client.ts';
-import { createGroup, createRecipient, groupName, postGroup } from './notification-resources.ts';
+import { createCategory, createGroup, createRecipient, groupName, postGroup } from './notification-resources.ts';
 
 // The group records are declared only as "string": membership and names are judged by what a
 // record mentions (the unique recipient and group names the suite chose), never by field names.
@@ -371,6 +371,14 @@ test(
   'DELETE /recipient/recipientgroup/{id} removes the group; an unknown ID answers 404',
   async (t) => {
     const g = await createGroup(t);
+    // The path names the one group removed: another group of a category naming both stays there.
+    const keep = await createGroup(t);
+    const category = await createCategory(t, {
+      recipients: [
+        { position: 'TO', recipientGroupId: g.id },
+        { position: 'CC', recipientGroupId: keep.id },
+      ],
+    });
     accepted(
       t,
       'groups/delete-by-id',
@@ -379,6 +387,21 @@ test(
       [200],
     );
     refused(t, 'groups/delete-by-id', await getGroup(t, g.id), 'GET of the deleted group', 'noMatch', [404]);
+    const held = await send(t, {
+      method: 'GET',
+      path: `/communicationcategories/${category.id}`,
+      query: { recGroup: 'true' },
+    });
+    const ids = Array.isArray((held.json as { recipientGroups?: unknown })?.recipientGroups)
+      ? (held.json as { recipientGroups: Array<{ recipientGroupId?: unknown }> }).recipientGroups.map(
+          (x) => x?.recipientGroupId,
+        )
+      : [];
+    t.check(R('groups/delete-by-id'), held.status === 200 && ids.includes(keep.id), {
+      title: "deleting one group removed another from a category's recipient groups",
+      expected: `HTTP 200 for category ${category.id} (GET ?recGroup=true), recipientGroups holding ${keep.id}`,
+      received: seen(held),
+    });
     refused(
       t,
       'groups/delete-by-id',
@@ -388,5 +411,5 @@ test(
       [404],
     );
   },
-  { budget: 5 },
+  { budget: 9 },
 );
