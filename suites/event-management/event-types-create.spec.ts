@@ -997,6 +997,22 @@ emTest(
       },
       { tenant: sub },
     );
+    // "global ... event types are visible": the GLOBAL types of any tenant, not only the parent's.
+    const foreignGlobal = fixtures(t).globalEventTypeId;
+    if (foreignGlobal) {
+      const res = await eventually(
+        () => t.send({ method: 'GET', path: `/eventTypes/${encodeURIComponent(foreignGlobal)}` }, { tenant: sub }),
+        (r) => r.status === 200,
+      );
+      expect(
+        t,
+        'event-types/sub-tenant-visibility',
+        res.ok,
+        'a GLOBAL type of another tenant not visible to the sub-tenant',
+        'HTTP 200',
+        seen(res.value),
+      );
+    }
     const ids = (embedded(list, 'eventTypes') as any[]).map((x) => x.id).sort();
     verify(
       t,
