@@ -434,6 +434,7 @@ emTest(
     const { name: _n, ...noName } = typeBody(t);
     rejected(t, 'event-types/name-missing-400', await postType(t, noName), 'no name');
     rejected(t, 'event-types/name-missing-400', await postType(t, typeBody(t, { name: '' })), 'an empty name');
+    rejected(t, 'event-types/name-missing-400', await postType(t, null), 'the JSON body null (no name in it)');
   },
   { budget: 8, budgetPerRun: 3 },
 );
@@ -460,6 +461,7 @@ emTest(
       },
       { rule: R('event-types/ttl-max-1825'), runs: Math.min(t.session.context.runs, 10) },
     );
+    accepted(t, 'event-types/ttl-max-1825', await postType(t, typeBody(t, { ttl: 1 })), 'ttl 1');
     accepted(t, 'event-types/ttl-max-1825', await postType(t, typeBody(t, { ttl: 1825 })), 'ttl 1825');
     rejected(t, 'event-types/ttl-above-1825-400', await postType(t, typeBody(t, { ttl: 1826 })), 'ttl 1826');
   },
