@@ -620,9 +620,10 @@ emTest(
   async (t) => {
     const type = await createType(t, { fields: [field('n', 'INTEGER', { filterable: true })] });
     const correlationId = randomUUID();
-    const ts = timestamps(3, 60_000);
+    const ts = timestamps(4, 60_000);
     // n 0 is the newest and written last: the latest instance on either reading of "latest" (greatest
-    // timestamp, or written last); the other history of the same type stays.
+    // timestamp, or written last); the other history of the same type stays. The oldest instance (n 3)
+    // is deleted first, so the history the latest then takes along is one that already lost an instance.
     const created = await createEventsInBulk(t, [
       ...ts.map((timestamp, n) => ({ typeId: type.id, correlationId, entityId: entity(t), timestamp, n })).reverse(),
       { typeId: type.id, correlationId: randomUUID(), entityId: entity(t), timestamp: ts[0], n: 10 },
@@ -633,6 +634,8 @@ emTest(
         path: '/events',
         query: { history: 'true', size: 100, filter: filter({ typeId: type.id }) },
       });
+    await eventually(all, (r) => embedded(r, 'events').length === 5);
+    await runDeleteJob(t, { typeId: type.id, n: 3 });
     await eventually(all, (r) => embedded(r, 'events').length === 4);
     await runDeleteJob(t, { typeId: type.id, n: 0 });
     const res = await eventually(all, (r) => embedded(r, 'events').length === 1);

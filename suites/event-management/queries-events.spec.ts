@@ -678,6 +678,8 @@ emTest(
     const standard = fixtures(t).standardEventTypeId;
     const custom = await createType(t, { fields: [field('x', 'INTEGER', { filterable: true })] });
     const child = await createType(t, { parentId: standard, fields: [] });
+    // A descendant of the standard type with a field of its own is one of the "other custom types".
+    const widened = await createType(t, { parentId: standard, fields: [field('y', 'INTEGER')] });
     const entityId = entity(t, 2);
     const code = `S${tag()}`.slice(0, 16);
     const mine = body(await postEvent(t, standardBody(t, { entityId, code })));
@@ -697,6 +699,14 @@ emTest(
         )
       ).value,
     );
+    const widenedEvent = body(
+      (
+        await eventually(
+          () => postEvent(t, { typeId: widened.id, timestamp: iso(-60_000), entityId, code, y: 1 }),
+          (r) => r.status !== 404,
+        )
+      ).value,
+    );
     const res = await eventually(
       () => getEvents(t, { filter: filter({ entityId, timestamp: { after: iso(-600_000) } }), size: 500 }),
       (r) => [mine.id, childEvent.id].every((id) => idsOf(r).includes(id)),
@@ -709,6 +719,14 @@ emTest(
       'an event of a custom type with fields returned without typeId',
       'no event of a custom type with own fields',
       JSON.stringify(got.filter((e) => e.id === customEvent.id)),
+    );
+    expect(
+      t,
+      'queries/standard-events-without-type-id',
+      widenedEvent.id === undefined || !idsOf(res.value).includes(widenedEvent.id),
+      'an event of a descendant of the standard type with its own field returned without typeId',
+      'no event of a descendant with own fields',
+      JSON.stringify(got.filter((e) => e.id === widenedEvent.id)),
     );
     expect(
       t,
