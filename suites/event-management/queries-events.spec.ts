@@ -301,6 +301,22 @@ emTest(
       'grp descending',
       JSON.stringify(gs),
     );
+    // flag is a filterable BOOLEAN: the document gives no order of false and true, so only what any
+    // order implies is checked: each value's events together, and desc starting where asc ends.
+    const byFlag = await q('flag,asc');
+    const byFlagDesc = await q('flag,desc');
+    const fa = eventsOf(byFlag).map((e) => e.flag);
+    const fd = eventsOf(byFlagDesc).map((e) => e.flag);
+    const grouped = (fs: unknown[]) =>
+      fs.length === DATASET_SIZE && fs.filter((v, i) => i > 0 && v !== fs[i - 1]).length === 1;
+    expect(
+      t,
+      'queries/events-sort-filterable',
+      byFlag.status === 200 && byFlagDesc.status === 200 && grouped(fa) && grouped(fd) && fa[0] === fd[fd.length - 1],
+      'sort on the BOOLEAN field flag does not group its values, or desc is not the reverse of asc',
+      'flag,asc: the events of one value, then of the other; flag,desc: the other way round',
+      () => `asc ${JSON.stringify(fa)}; desc ${JSON.stringify(fd)}`,
+    );
     rejected(
       t,
       'queries/events-non-sortable-400',
@@ -320,7 +336,7 @@ emTest(
       'sort on an unknown field',
     );
   },
-  { readOnly: false, budget: 6 },
+  { readOnly: false, budget: 8 },
 );
 
 // ---------------------------------------------------------------- filters
@@ -552,6 +568,10 @@ const FORBIDDEN: Forbidden[] = [
   },
   { rule: 'queries/filter-json', what: 'a filter that is not valid JSON', filter: () => '{"typeId": ' },
   { rule: 'queries/filter-json', what: 'a filter that is a JSON array', filter: () => [] },
+  // "filter | string, JSON-encoded": a JSON value that is not an object is no filter either.
+  { rule: 'queries/filter-json', what: 'a filter that is a JSON number', filter: () => '42' },
+  { rule: 'queries/filter-json', what: 'a filter that is JSON null', filter: () => 'null' },
+  { rule: 'queries/filter-json', what: 'a filter that is a JSON string', filter: () => '"typeId"' },
 ];
 
 for (const rule of [...new Set(FORBIDDEN.map((f) => f.rule))]) {
