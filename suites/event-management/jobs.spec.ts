@@ -389,6 +389,13 @@ emTest(
       await postCreateJob(t, 'events'),
       'a create job whose events is a string',
     );
+    // "createEventsJob has events (required array of custom events)": a null body has none.
+    rejected(
+      t,
+      'jobs/create-events-required',
+      await send(t, { method: 'POST', path: '/createEventsJobs', json: null }),
+      'a create job whose body is null',
+    );
     const res = await postCreateJob(t, events(50));
     expect(
       t,
@@ -426,7 +433,7 @@ emTest(
       got,
     );
   },
-  { budget: 20 },
+  { budget: 21 },
 );
 
 emTest(
@@ -669,6 +676,8 @@ emTest(
   async (t) => {
     const typeId = `${t.prefix}nosuchtype`;
     rejected(t, 'jobs/delete-job-deletes-matches', await startDeleteJob(t, {}), 'a delete job without filter');
+    // "deleteEventsJob has filter (required JSON object)": a null body has none.
+    rejected(t, 'jobs/delete-job-deletes-matches', await startDeleteJob(t, null), 'a delete job whose body is null');
     rejected(
       t,
       'jobs/delete-filter-invalid-json-400',
@@ -705,7 +714,7 @@ emTest(
       seen(asString, 160),
     );
   },
-  { budget: 10 },
+  { budget: 11 },
 );
 
 emTest(

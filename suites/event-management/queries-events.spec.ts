@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import fc from 'fast-check';
 import { responseSchema } from '../engine/checks/index.ts';
 import type { HttpResponse } from '../engine/http-client.ts';
@@ -488,6 +489,48 @@ emTest(
     }
   },
   { budget: 12 },
+);
+
+emTest(
+  ['queries/events-filter-fields'],
+  'filters on a filterable DOUBLE custom field (equality and in) return exactly the events with those values',
+  async (t) => {
+    // "plus filterable custom fields"; "Custom field value types: string, integer, double, boolean, link, timestamp."
+    const type = await createType(t, { fields: [field('x', 'DOUBLE', { filterable: true })] });
+    const values = [1.5, 2.25, 1.5];
+    const created = await createEventsInBulk(
+      t,
+      values.map((x, i) => ({
+        typeId: type.id,
+        correlationId: randomUUID(),
+        timestamp: iso(-60_000 - i * 1000),
+        entityId: entity(t, i),
+        x,
+      })),
+    );
+    const ids = created.map((e) => String(e.id));
+    await eventually(
+      () => getEvents(t, { filter: filter({ typeId: type.id }), size: 100 }),
+      (r) => idsOf(r).length === ids.length,
+    );
+    const cases: Array<[Atom, number[]]> = [
+      [{ x: 1.5 }, [0, 2]],
+      [{ x: { in: { value: [2.25] } } }, [1]],
+    ];
+    for (const [f, want] of cases) {
+      const res = await getEvents(t, { filter: filter({ typeId: type.id, ...f }), size: 100 });
+      const wantIds = want.map((i) => ids[i]).sort();
+      expect(
+        t,
+        'queries/events-filter-fields',
+        res.status === 200 && JSON.stringify(idsOf(res).sort()) === JSON.stringify(wantIds),
+        'a filter on a DOUBLE field does not return exactly the events with its values',
+        `the events with x ${want.map((i) => values[i]).join(', ')}`,
+        () => `${filter(f)}: ${JSON.stringify(eventsOf(res).map((e) => e.x))} ${seen(res, 100)}`,
+      );
+    }
+  },
+  { budget: 10 },
 );
 
 /** One forbidden filter: the rule it breaks and why. */
