@@ -493,11 +493,15 @@ emTest(
 
 emTest(
   ['queries/events-filter-fields'],
-  'filters on a filterable DOUBLE custom field (equality and in) return exactly the events with those values',
+  'filters on filterable DOUBLE and TIMESTAMP custom fields (equality, in, and with a timestamp range) return exactly the events with those values',
   async (t) => {
     // "plus filterable custom fields"; "Custom field value types: string, integer, double, boolean, link, timestamp."
-    const type = await createType(t, { fields: [field('x', 'DOUBLE', { filterable: true })] });
+    const type = await createType(t, {
+      fields: [field('x', 'DOUBLE', { filterable: true }), field('w', 'TIMESTAMP', { filterable: true })],
+    });
     const values = [1.5, 2.25, 1.5];
+    // w is a fixed instant unlike any event's own timestamp.
+    const when = ['2024-05-06T07:08:09.123Z', '2024-05-07T07:08:09.123Z', '2024-05-07T07:08:09.123Z'];
     const created = await createEventsInBulk(
       t,
       values.map((x, i) => ({
@@ -506,6 +510,7 @@ emTest(
         timestamp: iso(-60_000 - i * 1000),
         entityId: entity(t, i),
         x,
+        w: when[i],
       })),
     );
     const ids = created.map((e) => String(e.id));
@@ -516,6 +521,7 @@ emTest(
     const cases: Array<[Atom, number[]]> = [
       [{ x: 1.5 }, [0, 2]],
       [{ x: { in: { value: [2.25] } } }, [1]],
+      [{ w: when[1], timestamp: { after: iso(-3_600_000) } }, [1, 2]],
     ];
     for (const [f, want] of cases) {
       const res = await getEvents(t, { filter: filter({ typeId: type.id, ...f }), size: 100 });
@@ -524,13 +530,13 @@ emTest(
         t,
         'queries/events-filter-fields',
         res.status === 200 && JSON.stringify(idsOf(res).sort()) === JSON.stringify(wantIds),
-        'a filter on a DOUBLE field does not return exactly the events with its values',
-        `the events with x ${want.map((i) => values[i]).join(', ')}`,
-        () => `${filter(f)}: ${JSON.stringify(eventsOf(res).map((e) => e.x))} ${seen(res, 100)}`,
+        'a filter on a DOUBLE or TIMESTAMP custom field does not return exactly the events with its values',
+        `the events ${want.map((i) => `x ${values[i]}, w ${when[i]}`).join('; ')}`,
+        () => `${filter(f)}: ${JSON.stringify(eventsOf(res).map((e) => [e.x, e.w]))} ${seen(res, 100)}`,
       );
     }
   },
-  { budget: 10 },
+  { budget: 11 },
 );
 
 /** One forbidden filter: the rule it breaks and why. */
