@@ -806,8 +806,8 @@ emTest(
 );
 
 emTest(
-  ['queries/default-window-7-days', 'queries/timestamp-operators'],
-  'without timestamp the last 7 days are searched; before, after and between select exactly their range (also before the window)',
+  ['queries/default-window-7-days', 'queries/timestamp-operators', 'queries/events-filter-fields'],
+  'without timestamp the last 7 days are searched; before, after and between select exactly their range, and timestamp equality its event (also before the window)',
   async (t) => {
     const type = await createType(t, { ttl: 60, fields: [field('n', 'INTEGER', { filterable: true })] });
     const ages = [10, 8, 6, 1];
@@ -851,8 +851,18 @@ emTest(
         () => `${filter(f)}: ${JSON.stringify(eventsOf(res).map((e) => e.timestamp))} ${seen(res, 100)}`,
       );
     }
+    // timestamp is a filter field ("filterable"): equality selects the event at that instant.
+    const at = await q({ timestamp: String(events[1].timestamp) });
+    expect(
+      t,
+      'queries/events-filter-fields',
+      at.status === 200 && JSON.stringify(idsOf(at)) === JSON.stringify([byAge.get(8)]),
+      'timestamp equality does not select exactly the event at that instant',
+      `the event 8 days old (${String(events[1].timestamp)})`,
+      () => `${JSON.stringify(eventsOf(at).map((e) => e.timestamp))} ${seen(at, 100)}`,
+    );
   },
-  { budget: 14 },
+  { budget: 15 },
 );
 
 emTest(
