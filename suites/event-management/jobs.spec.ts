@@ -739,7 +739,7 @@ emTest(
       );
     }
     const job = await startDeleteJob(t, { filter: { typeId: `${t.prefix}nosuchtype` } });
-    if (job.status === 202)
+    if (job.status === 202) {
       rejected(
         t,
         'jobs/not-found-404',
@@ -747,8 +747,19 @@ emTest(
         'a delete job read as a create job',
         [404],
       );
+      // A job is its tenant's: for another tenant it is not found (a 4xx; 404 rather than 403 is our reading).
+      if (t.session.tokens.has('otherTenant'))
+        refusedAs(
+          t,
+          'jobs/not-found-404',
+          'foreign-record-404',
+          await send(t, { method: 'GET', path: `/deleteEventsJobs/${body(job).id}`, as: 'otherTenant' }),
+          'a delete job of another tenant',
+          404,
+        );
+    }
   },
-  { budget: 6 },
+  { budget: 7 },
 );
 
 emTest(
