@@ -389,6 +389,13 @@ emTest(
       await postCreateJob(t, 'events'),
       'a create job whose events is a string',
     );
+    // "createEventsJob has events (required array of custom events)": a null body has none.
+    rejected(
+      t,
+      'jobs/create-events-required',
+      await send(t, { method: 'POST', path: '/createEventsJobs', json: null }),
+      'a create job whose body is null',
+    );
     const res = await postCreateJob(t, events(50));
     expect(
       t,
@@ -426,7 +433,7 @@ emTest(
       got,
     );
   },
-  { budget: 20 },
+  { budget: 21 },
 );
 
 emTest(
@@ -672,6 +679,8 @@ emTest(
   async (t) => {
     const typeId = `${t.prefix}nosuchtype`;
     rejected(t, 'jobs/delete-job-deletes-matches', await startDeleteJob(t, {}), 'a delete job without filter');
+    // "deleteEventsJob has filter (required JSON object)": a null body has none.
+    rejected(t, 'jobs/delete-job-deletes-matches', await startDeleteJob(t, null), 'a delete job whose body is null');
     rejected(
       t,
       'jobs/delete-filter-invalid-json-400',
@@ -708,7 +717,7 @@ emTest(
       seen(asString, 160),
     );
   },
-  { budget: 10 },
+  { budget: 11 },
 );
 
 emTest(
@@ -733,7 +742,7 @@ emTest(
       );
     }
     const job = await startDeleteJob(t, { filter: { typeId: `${t.prefix}nosuchtype` } });
-    if (job.status === 202)
+    if (job.status === 202) {
       rejected(
         t,
         'jobs/not-found-404',
@@ -741,8 +750,19 @@ emTest(
         'a delete job read as a create job',
         [404],
       );
+      // A job is its tenant's: for another tenant it is not found (a 4xx; 404 rather than 403 is our reading).
+      if (t.session.tokens.has('otherTenant'))
+        refusedAs(
+          t,
+          'jobs/not-found-404',
+          'foreign-record-404',
+          await send(t, { method: 'GET', path: `/deleteEventsJobs/${body(job).id}`, as: 'otherTenant' }),
+          'a delete job of another tenant',
+          404,
+        );
+    }
   },
-  { budget: 6 },
+  { budget: 7 },
 );
 
 emTest(
