@@ -166,7 +166,8 @@ const INVALID_EXAMPLES: Record<string, unknown[]> = {
   BOOLEAN: ['true', 1],
   LINK: [42, true, { href: 'https://example.com' }],
   TIMESTAMP: ['yesterday', '2026-02-30T00:00:00Z', 1_700_000_000_000],
-  UUID: ['not-a-uuid', '6f1c8e2a4b7d4c1e9a3f0d2e5b8c7a61', 42],
+  // The last: an array holding a valid uuid is not a uuid value.
+  UUID: ['not-a-uuid', '6f1c8e2a4b7d4c1e9a3f0d2e5b8c7a61', 42, ['6f1c8e2a-4b7d-4c1e-9a3f-0d2e5b8c7a61']],
   ENUM: ['VERY_HIGH', 'low', 3],
 };
 

@@ -68,7 +68,17 @@ emTest(
       res.headers.etag ?? '(none)',
     );
     expect(t, 'events/update-content-only', u.id === e.id, 'PUT created another event', `id ${e.id}`, String(u.id));
-    const again = await putEvent(t, e.id, String(u.etag), { ...asRequest(u), severity: 50 });
+    // "typeId ... is required for custom events": a standard event's update may leave it out.
+    const { typeId: _typeId, ...noTypeId } = asRequest(u);
+    const again = await putEvent(t, e.id, String(u.etag), { ...noTypeId, severity: 50 });
+    expect(
+      t,
+      'events/update-200',
+      again.status === 200,
+      'PUT of a standard event without typeId refused',
+      'HTTP 200 (typeId is required for custom events only)',
+      seen(again),
+    );
     expect(
       t,
       'events/etag-counter',
@@ -196,6 +206,19 @@ emTest(
       const { [key]: _drop, ...rest } = base;
       rejected(t, 'events/update-keys-required', await put(rest), `PUT without ${key}`);
     }
+    // A body of JSON null or an array carries none of the three.
+    rejected(
+      t,
+      'events/update-keys-required',
+      await putEvent(t, e.id, String(e.etag), null),
+      'PUT with a body of JSON null',
+    );
+    rejected(
+      t,
+      'events/update-keys-required',
+      await putEvent(t, e.id, String(e.etag), [base]),
+      'PUT with a body that is an array',
+    );
     rejected(
       t,
       'events/correlation-id-not-updatable',
@@ -240,7 +263,7 @@ emTest(
       'PUT of a custom event without typeId',
     );
   },
-  { budget: 12 },
+  { budget: 14 },
 );
 
 emTest(
