@@ -377,6 +377,24 @@ emTest(
       await putEvent(t, shared, String(current.etag), { ...asRequest(current), description: 'changed by a receiver' }),
       'PUT of an event owned by another tenant and shared with the caller',
     );
+    // Not even a shared event of another tenant may be changed ("shared event owned by another
+    // tenant" is a 400); one not shared with the caller names no event of its own (404) or one it
+    // lacks permission for (403): a refusal either way.
+    if (t.session.tokens.has('otherTenant')) {
+      const own = await createEvent(t, standardBody(t));
+      const foreign = await putEvent(
+        t,
+        own.id,
+        String(own.etag),
+        { ...asRequest(own), description: 'changed by another tenant' },
+        { as: 'otherTenant' },
+      );
+      t.check(R('events/update-not-found-404'), foreign.status >= 400 && foreign.status < 500, {
+        title: 'not rejected: PUT of an event of another tenant, not shared with the caller',
+        expected: 'HTTP 404 or 403 (a 4xx refusal)',
+        received: seen(foreign),
+      });
+    }
   },
-  { budget: 3 },
+  { budget: 5 },
 );
