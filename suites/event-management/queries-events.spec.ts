@@ -365,6 +365,8 @@ function atom(d: Dataset): fc.Arbitrary<Atom> {
     fc.boolean().map((flag) => ({ flag })),
     fc.nat(2).map((i) => ({ entityId: d.events.find((_, k) => k % 3 === i)?.entityId ?? d.events[0].entityId })),
     fc.nat(DATASET_SIZE - 1).map((i) => ({ correlationId: d.events[i].correlationId })),
+    // A custom TIMESTAMP field, by equality with the value as it was written.
+    fc.nat(DATASET_SIZE - 1).map((i) => ({ seen: d.events[i].seen })),
     instant.map((ts) => ({ timestamp: { after: ts } })),
     instant.map((ts) => ({ timestamp: { before: ts } })),
   );
@@ -376,6 +378,17 @@ emTest(
   async (t) => {
     const d = await dataset(t);
     await datasetVisible(t, d);
+    // A filterable custom field of type TIMESTAMP, by equality with the value as written.
+    const pick = d.events[7];
+    const bySeen = await getEvents(t, { filter: filter({ typeId: d.typeId, seen: pick.seen }), size: 100 });
+    expect(
+      t,
+      'queries/events-filter-fields',
+      bySeen.status === 200 && JSON.stringify(idsOf(bySeen)) === JSON.stringify([pick.id]),
+      'a filter on a filterable custom TIMESTAMP field does not return exactly its event',
+      `HTTP 200 with only ${pick.id}`,
+      seen(bySeen, 160),
+    );
     const combined = fc.oneof(
       atom(d).map((a) => [a]),
       fc.tuple(atom(d), atom(d)).map(([a, b]) => [{ and: [a, b] }]),
@@ -424,7 +437,7 @@ emTest(
       'filters as {"field": value}, {"field": {"in": {"value": [...]}}}, {"field": {"not": v}}, {"timestamp": {"after"|"before": ts}}, {"and"|"or": [...]} and sort as "field,asc|desc" were accepted',
     );
   },
-  { readOnly: false, budgetPerRun: 1, budget: 2 },
+  { readOnly: false, budgetPerRun: 1, budget: 3 },
 );
 
 emTest(
@@ -718,6 +731,18 @@ emTest(
       `${mine.id} and ${childEvent.id}`,
       JSON.stringify(idsOf(res.value).slice(0, 10)),
     );
+    // With no filter at all: the standard events of the last 7 days, the one created here among them.
+    const unfiltered = await getEvents(t, {});
+    expect(
+      t,
+      'queries/standard-events-without-type-id',
+      unfiltered.status === 200 &&
+        Number(body(unfiltered).page?.totalElements) >= 1 &&
+        eventsOf(unfiltered).length >= 1,
+      'GET /events without a filter answers no standard event',
+      `HTTP 200 holding at least the standard event ${mine.id} of a minute ago`,
+      seen(unfiltered, 160),
+    );
     const foreignTypes = [...new Set(got.map((e) => String(e.typeId)))].filter(
       (id) => id !== standard && id !== child.id,
     );
@@ -733,7 +758,7 @@ emTest(
       );
     }
   },
-  { budget: 16 },
+  { budget: 17 },
 );
 
 emTest(
