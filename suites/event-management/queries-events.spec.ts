@@ -685,7 +685,7 @@ emTest(
 );
 
 emTest(
-  ['queries/standard-events-without-type-id'],
+  ['queries/standard-events-without-type-id', 'queries/events-default-sort'],
   'GET /events without typeId returns standard events (and of field-less descendants), never events of other custom types',
   async (t) => {
     const standard = fixtures(t).standardEventTypeId;
@@ -715,6 +715,16 @@ emTest(
       (r) => [mine.id, childEvent.id].every((id) => idsOf(r).includes(id)),
     );
     const got = eventsOf(res.value);
+    // Standard events and those of the field-less child type form one list, newest first.
+    const times = got.map((e) => Date.parse(String(e.timestamp)));
+    expect(
+      t,
+      'queries/events-default-sort',
+      times.every((ms, i) => i === 0 || times[i - 1] >= ms),
+      'standard events and events of a field-less child type not listed newest first together',
+      'one list by timestamp descending',
+      JSON.stringify(got.map((e) => [e.typeId, e.timestamp])),
+    );
     expect(
       t,
       'queries/standard-events-without-type-id',
@@ -791,6 +801,9 @@ emTest(
       [{ timestamp: { before: daysAgo(7) } }, [10, 8]],
       [{ timestamp: { between: await between(daysAgo(11), daysAgo(7)) } }, [10, 8]],
       [{ timestamp: { between: await between(daysAgo(9), daysAgo(5)) } }, [8, 6]],
+      // One millisecond from an event's instant: the event is after (before) that bound.
+      [{ timestamp: { after: new Date(Date.parse(String(events[1].timestamp)) - 1).toISOString() } }, [8, 6, 1]],
+      [{ timestamp: { before: new Date(Date.parse(String(events[1].timestamp)) + 1).toISOString() } }, [10, 8]],
     ];
     for (const [f, want] of ranges) {
       const res = await q(f);
@@ -805,7 +818,7 @@ emTest(
       );
     }
   },
-  { budget: 10 },
+  { budget: 12 },
 );
 
 emTest(
