@@ -705,7 +705,8 @@ emTest(
     const childEvent = body(
       (
         await eventually(
-          () => postEvent(t, { typeId: child.id, timestamp: iso(-60_000), entityId, code, source: marker(t) }),
+          // Older than the standard event though written after it: the list orders by timestamp, not by writing.
+          () => postEvent(t, { typeId: child.id, timestamp: iso(-180_000), entityId, code, source: marker(t) }),
           (r) => r.status !== 404,
         )
       ).value,
