@@ -126,6 +126,24 @@ emTest(
     );
     const middle = await getEvents(t, { filter: filter({ typeId: d.typeId }), page: 1, size: 20 });
     const pageOf = (href: string) => Number(new URL(href).searchParams.get('page') ?? 0);
+    // first, next and last name pages 0, 1 and 2 of the three; no link names a page below 0.
+    const named = Object.entries(links)
+      .filter(([, l]) => abs(l))
+      .map(([rel, l]) => [rel, pageOf((l as { href: string }).href)] as const);
+    expect(
+      t,
+      'queries/paging-links',
+      abs(links.first) &&
+        abs(links.next) &&
+        abs(links.last) &&
+        pageOf(links.first.href) === 0 &&
+        pageOf(links.next.href) === 1 &&
+        pageOf(links.last.href) === 2 &&
+        named.every(([, p]) => Number.isInteger(p) && p >= 0),
+      "the first page's links do not name the pages they stand for",
+      'first page 0, next page 1, last page 2, no page below 0',
+      JSON.stringify(Object.fromEntries(named)),
+    );
     expect(
       t,
       'queries/paging-links',
@@ -146,6 +164,14 @@ emTest(
       'the last page does not hold the rest',
       '5 events, number 2',
       () => `${eventsOf(last).length} events ${JSON.stringify(body(last).page)}`,
+    );
+    expect(
+      t,
+      'queries/paging-links',
+      abs(body(last)._links?.prev) && pageOf(body(last)._links.prev.href) === 1,
+      "the last page's prev link does not name page 1",
+      'prev (page 1)',
+      () => JSON.stringify(body(last)._links),
     );
     reading(
       t,
