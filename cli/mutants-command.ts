@@ -332,12 +332,25 @@ interface LaneFile {
 interface LaneResult {
   mutant: string;
   failed: string[];
+  /**
+   * Every failed rule failed on a transport error (an answer not complete in time, a connection
+   * lost): on a loaded machine that may be the machine, not the mutant.
+   */
+  transportOnly?: boolean;
   /** Tests were left out after one failed a rule. */
   stopped?: boolean;
   errors: string[];
   hits: number;
   limit: number;
   durationMs: number;
+}
+
+/** A failure that is a transport error (timeout, lost connection) rather than a judged answer. */
+export function isTransportFailure(f: { title?: string; received?: string } | undefined): boolean {
+  return (
+    /^transport error/.test(f?.title ?? '') ||
+    /: (timeout: response not complete|connection (reset|refused|closed)|socket)/i.test(f?.received ?? '')
+  );
 }
 
 /** A vite plugin that serves the instrumented reference files instead of the files themselves. */
@@ -445,9 +458,11 @@ export async function mutantsLaneCommand(file: string): Promise<void> {
           .map((l) => JSON.parse(l) as { mutant: string; hits: number; limit: number; stopped?: boolean })
           .find((h) => h.mutant === job.mutant)
       : undefined;
+    const failedRules = report.rules.filter((x) => x.status === 'failed');
     const r: LaneResult = {
       mutant: job.mutant,
-      failed: report.rules.filter((x) => x.status === 'failed').map((x) => x.id),
+      failed: failedRules.map((x) => x.id),
+      transportOnly: failedRules.length > 0 && failedRules.every((x) => isTransportFailure(x.failure)),
       stopped: hits?.stopped,
       errors: report.errors,
       hits: hits?.hits ?? 0,
@@ -688,6 +703,8 @@ export async function runMutants(opts: MutantsOptions, log: (line: string) => vo
   const wider = new Map<string, MutantJob>();
   /** A job that left tests out after a failed check, yet failed no rule: it runs again in full. */
   const same = new Map<string, MutantJob>();
+  /** Each mutant's first job (its reaching tests). */
+  const first = new Map<string, MutantJob>();
   const kinds = { loading: 0, startUp: 0, tests: 0 };
   const jobOf = (m: MutantRow, whole: string[], tests: string[]): MutantJob => {
     const specFiles = [...new Set([...whole, ...tests.map(fileOf)])].sort();
@@ -725,6 +742,7 @@ export async function runMutants(opts: MutantsOptions, log: (line: string) => vo
     else if (files.length) job = jobOf(m, hooks, tests);
     else continue;
     const second = startUp ? jobOf(m, ownFiles, []) : jobOf(m, files, []);
+    first.set(m.id, job);
     if (second.specFiles.length > job.specFiles.length || job.tests.length) wider.set(m.id, second);
     else same.set(m.id, { ...job, stopAtKill: false });
     if (loaded.has(m.id)) kinds.loading++;
@@ -757,8 +775,10 @@ export async function runMutants(opts: MutantsOptions, log: (line: string) => vo
     if (r.hits > r.limit) {
       m.status = 'timeout';
       m.reason = r.errors[0] ?? `reached ${r.hits} times (limit ${r.limit})`;
-    } else if (r.failed.length) m.status = 'killed';
-    else if (r.errors.length) {
+    } else if (r.failed.length) {
+      m.status = 'killed';
+      if (r.transportOnly) m.reason = 'killed only by transport errors';
+    } else if (r.errors.length) {
       m.status = 'crashed';
       m.reason = r.errors[0].split('\n')[0].slice(0, 200);
     } else m.status = 'survived';
@@ -774,6 +794,33 @@ export async function runMutants(opts: MutantsOptions, log: (line: string) => vo
     verdict(r, m);
     log(line(m, r, `${done}/${toRun}`));
   });
+  // A mutant killed only by transport errors runs again, one lane at a time: a loaded machine can
+  // time out an answer of a sound reference. Only transport errors again: it counts as timed out.
+  const shaky = chosen.filter((m) => m.status === 'killed' && m.reason === 'killed only by transport errors');
+  if (shaky.length) {
+    log(`running ${shaky.length} mutants killed only by transport errors again, one at a time`);
+    let n = 0;
+    const jobs = shaky.map((m) => first.get(m.id)).filter((j) => j !== undefined);
+    const plainShaky = jobs.filter((j) => !loaded.has(j.mutant));
+    const shakyTasks: LaneTask[] = [
+      ...(plainShaky.length ? [{ lane: { mode: 'mutants' as const, services: specServices, jobs: plainShaky } }] : []),
+      ...jobs
+        .filter((j) => loaded.has(j.mutant))
+        .map((j) => ({ lane: { mode: 'mutants' as const, services: j.services, jobs: [j] }, env: j.mutant })),
+    ];
+    await runPool(shakyTasks, 1, common, 180_000, (r) => {
+      const m = byId.get(r.mutant);
+      if (!m) return;
+      n++;
+      m.reason = undefined;
+      verdict(r, m);
+      if (m.reason === 'killed only by transport errors') {
+        m.status = 'timeout';
+        m.reason = 'answers timed out or connections failed on two runs';
+      }
+      log(line(m, r, `again ${n}/${shaky.length}`));
+    });
+  }
   const again = chosen
     .filter((m) => m.status === 'survived')
     .map((m) => wider.get(m.id) ?? (stoppedEarly.has(m.id) ? same.get(m.id) : undefined))

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import {
+  isTransportFailure,
   listMutants,
   loadTriage,
   TRIAGE_DIR,
@@ -37,6 +38,21 @@ describe('mutation self-test', () => {
     const named = new Set(made.map((m) => triageOf(triage, m)));
     expect(triage.filter((t) => !named.has(t)).map((t) => `${t.file} ${t.mutator}: ${t.original}`)).toEqual([]);
   }, 60_000);
+
+  it('tells a failure on a transport error (re-run before it counts) from a judged answer', () => {
+    expect(isTransportFailure({ title: 'transport error (TIMEOUT)', received: 'x' })).toBe(true);
+    expect(
+      isTransportFailure({
+        title: 'property raised an error',
+        received: 'POST /api/eventmanagement/v3/events: timeout: response not complete after 10000 ms',
+      }),
+    ).toBe(true);
+    expect(isTransportFailure({ title: 'status', received: '500 Internal Server Error' })).toBe(false);
+    expect(isTransportFailure({ title: 'property raised an error', received: 'TypeError: x is undefined' })).toBe(
+      false,
+    );
+    expect(isTransportFailure(undefined)).toBe(false);
+  });
 
   it('kills every mutant of the CI sample that the triage list does not explain', async () => {
     const res = await runCli(['selftest', '--mutants', '--json', ...CI_SAMPLE], { timeoutMs: 560_000 });
