@@ -241,6 +241,7 @@ export const TIMESTAMP_FORMS = [
   'month-13',
   'feb-30',
   'hour-25',
+  'minute-60',
   'epoch-number',
   'words',
 ] as const;
@@ -262,6 +263,8 @@ export function timestampOf(form: (typeof TIMESTAMP_FORMS)[number], agoMs: numbe
     'month-13': [`${d.getUTCFullYear()}-13-01T${time}Z`, false],
     'feb-30': [`${d.getUTCFullYear()}-02-30T${time}Z`, false],
     'hour-25': [`${date}T25:00:00Z`, false],
+    // Within the hour, so that no day rolls over: only the time fields show it.
+    'minute-60': [`${date}T10:60:00Z`, false],
     'epoch-number': [d.getTime(), false],
     words: ['yesterday at noon', false],
   };
