@@ -243,6 +243,8 @@ export const TIMESTAMP_FORMS = [
   'feb-30',
   'hour-25',
   'minute-60',
+  'text-before',
+  'text-after',
   'epoch-number',
   'words',
 ] as const;
@@ -266,6 +268,8 @@ export function timestampOf(form: (typeof TIMESTAMP_FORMS)[number], agoMs: numbe
     'hour-25': [`${date}T25:00:00Z`, false],
     // Within the hour, so that no day rolls over: only the time fields show it.
     'minute-60': [`${date}T10:60:00Z`, false],
+    'text-before': [`at ${date}T${time}Z`, false],
+    'text-after': [`${date}T${time}Z today`, false],
     'epoch-number': [d.getTime(), false],
     words: ['yesterday at noon', false],
   };

@@ -339,11 +339,13 @@ emTest(
       'date-only',
       'month-13',
       'minute-60',
+      'text-before',
+      'text-after',
       'words',
     ] as const)
       await judge(timestampOf(form, 120_000));
   },
-  { budgetPerRun: 1, budget: 8 },
+  { budgetPerRun: 1, budget: 10 },
 );
 
 emTest(
