@@ -48,6 +48,9 @@ const NOT_RULE_CODE = [
   '**/context.ts',
   '**/model.ts',
   '**/scopes.ts',
+  // The process-wide key pair cache: made once, before any mutant is on, and a mutant of it would
+  // leave every later deployment of the lane without a key (not the rules' code either way).
+  '**/signing-key.ts',
 ];
 
 /** Where a mutant lives: one of the services, or `shared` (code all three use). */
@@ -78,6 +81,8 @@ export interface MutantRow {
   durationMs: number;
   /** Why the mutant is equivalent (from the triage list), or why it crashed or timed out. */
   reason?: string;
+  /** Its verdict was carried over from an earlier result (`--since`), not run again. */
+  carried?: boolean;
 }
 
 export interface MutantsResult {
@@ -100,6 +105,8 @@ export interface MutantsOptions {
   keep?: boolean;
   /** Run every test of a mutant even after one killed it (every killing rule is then known). */
   everyKiller?: boolean;
+  /** Earlier results (`--out` JSON): mutants one of them found killed keep that verdict and are not run. */
+  since?: string[];
   out?: string;
 }
 
@@ -648,6 +655,39 @@ interface Coverage {
   perTest: Record<string, Record<string, number>>;
 }
 
+/** The rows of an earlier `--out` result. */
+function readEarlier(file: string): MutantRow[] {
+  let rows: unknown;
+  try {
+    rows = (JSON.parse(readFileSync(file, 'utf8')) as MutantsResult).mutants;
+  } catch (e) {
+    throw new UsageError(`--since ${file}: not a result written by --out (${(e as Error).message})`);
+  }
+  if (!Array.isArray(rows)) throw new UsageError(`--since ${file}: not a result written by --out (no mutants)`);
+  return rows as MutantRow[];
+}
+
+/**
+ * Incremental runs: a mutant that an earlier result found killed (or timed out, or crashed) keeps
+ * that verdict when the same mutant — same file, mutator, original, replacement and source line —
+ * is made again. Kills carry over only as long as the suite was not weakened since; survivors and
+ * mutants reached by no test always run again. Returns how many were carried.
+ */
+export function carryKills(earlier: MutantRow[], chosen: MutantRow[]): number {
+  const rowKey = (m: MutantRow) => `${triageKey(m)}\u0000${m.at}`;
+  const kills = new Map(
+    earlier.filter((m) => ['killed', 'timeout', 'crashed'].includes(m.status)).map((m) => [rowKey(m), m]),
+  );
+  let n = 0;
+  for (const m of chosen) {
+    const k = kills.get(rowKey(m));
+    if (!k) continue;
+    Object.assign(m, { status: k.status, killedBy: k.killedBy, reason: k.reason, carried: true });
+    n++;
+  }
+  return n;
+}
+
 /** Runs the mutation self-test and returns its result (no printing). */
 export async function runMutants(opts: MutantsOptions, log: (line: string) => void = () => {}): Promise<MutantsResult> {
   const started = Date.now();
@@ -664,6 +704,8 @@ export async function runMutants(opts: MutantsOptions, log: (line: string) => vo
   log(`mutants: ${mutants.length} made in ${files.length} files (${JSON.stringify(made)})`);
   const sampleSize = opts.sample ? Number(opts.sample) : undefined;
   const chosen = sampleSize ? sampleOf(mutants, sampleSize, seed) : mutants;
+  const carried = opts.since ? carryKills(opts.since.flatMap(readEarlier), chosen) : 0;
+  if (opts.since) log(`${carried} mutants killed in ${opts.since.join(', ')} keep that verdict; the others run`);
 
   const workDir = mkdtempSync(join(tmpdir(), 'conformance-mutants-'));
   const instrumented = join(workDir, 'instrumented.json');
@@ -720,6 +762,7 @@ export async function runMutants(opts: MutantsOptions, log: (line: string) => vo
     };
   };
   for (const m of chosen) {
+    if (m.carried) continue;
     const reachedBy = Object.entries(coverage.perTest)
       .filter(([, c]) => c[m.id])
       .map(([k]) => k)

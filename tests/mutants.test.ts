@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import {
+  carryKills,
   isTransportFailure,
   listMutants,
   loadTriage,
@@ -9,6 +10,7 @@ import {
   triageFileOf,
   triageKey,
   triageOf,
+  type MutantRow,
   type MutantsResult,
   type TriageEntry,
 } from '../cli/mutants-command.ts';
@@ -52,6 +54,37 @@ describe('mutation self-test', () => {
       false,
     );
     expect(isTransportFailure(undefined)).toBe(false);
+  });
+
+  it('carries an earlier kill over to the same mutant only (--since), never a survivor', () => {
+    const row = (over: Partial<MutantRow>): MutantRow => ({
+      id: '0',
+      file: 'fixtures/reference/x.ts',
+      line: 3,
+      group: 'notification',
+      mutator: 'EqualityOperator',
+      original: 'a === b',
+      replacement: 'a !== b',
+      at: 'if (a === b) return;',
+      status: 'not-run',
+      killedBy: [],
+      specFiles: 0,
+      tests: 0,
+      durationMs: 0,
+      ...over,
+    });
+    const earlier = [
+      row({ status: 'killed', killedBy: ['notification/r'] }),
+      row({ original: 'c', replacement: 'd', status: 'survived' }),
+      row({ at: 'while (a === b) go();', status: 'killed', killedBy: ['notification/s'] }),
+    ];
+    const now = [row({}), row({ original: 'c', replacement: 'd' }), row({ at: 'if (a === b) stop();' })];
+    expect(carryKills(earlier, now)).toBe(1);
+    expect(now.map((m) => [m.status, m.carried ?? false, m.killedBy])).toEqual([
+      ['killed', true, ['notification/r']],
+      ['not-run', false, []],
+      ['not-run', false, []],
+    ]);
   });
 
   it('kills every mutant of the CI sample that the triage list does not explain', async () => {
