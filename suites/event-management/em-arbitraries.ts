@@ -165,8 +165,10 @@ const INVALID_EXAMPLES: Record<string, unknown[]> = {
   DOUBLE: ['1.5', true],
   BOOLEAN: ['true', 1],
   LINK: [42, true, { href: 'https://example.com' }],
-  TIMESTAMP: ['yesterday', '2026-02-30T00:00:00Z', 1_700_000_000_000],
-  UUID: ['not-a-uuid', '6f1c8e2a4b7d4c1e9a3f0d2e5b8c7a61', 42],
+  // The last: an array holding a valid timestamp is not a timestamp value.
+  TIMESTAMP: ['yesterday', '2026-02-30T00:00:00Z', 1_700_000_000_000, ['2026-01-02T03:04:05Z']],
+  // The last: an array holding a valid uuid is not a uuid value.
+  UUID: ['not-a-uuid', '6f1c8e2a4b7d4c1e9a3f0d2e5b8c7a61', 42, ['6f1c8e2a-4b7d-4c1e-9a3f-0d2e5b8c7a61']],
   ENUM: ['VERY_HIGH', 'low', 3],
 };
 
@@ -240,6 +242,9 @@ export const TIMESTAMP_FORMS = [
   'month-13',
   'feb-30',
   'hour-25',
+  'minute-60',
+  'text-before',
+  'text-after',
   'epoch-number',
   'words',
 ] as const;
@@ -261,6 +266,10 @@ export function timestampOf(form: (typeof TIMESTAMP_FORMS)[number], agoMs: numbe
     'month-13': [`${d.getUTCFullYear()}-13-01T${time}Z`, false],
     'feb-30': [`${d.getUTCFullYear()}-02-30T${time}Z`, false],
     'hour-25': [`${date}T25:00:00Z`, false],
+    // Within the hour, so that no day rolls over: only the time fields show it.
+    'minute-60': [`${date}T10:60:00Z`, false],
+    'text-before': [`at ${date}T${time}Z`, false],
+    'text-after': [`${date}T${time}Z today`, false],
     'epoch-number': [d.getTime(), false],
     words: ['yesterday at noon', false],
   };

@@ -16,7 +16,7 @@ export const GROUPS = ['a', 'b', 'c'];
 
 /**
  * One dataset per file, created by the first test that needs it and deleted after the file:
- * a type with filterable n (INTEGER), grp (STRING), flag (BOOLEAN), a non-filterable note, and
+ * a type with filterable n (INTEGER), grp (STRING), flag (BOOLEAN), seen (TIMESTAMP), a non-filterable note, and
  * 45 events one minute apart within the last hours, spread over three entities.
  */
 export function fileDataset(label: string): (t: RuleContext) => Promise<Dataset> {
@@ -32,6 +32,7 @@ export function fileDataset(label: string): (t: RuleContext) => Promise<Dataset>
             field('n', 'INTEGER', { filterable: true }),
             field('grp', 'STRING', { filterable: true }),
             field('flag', 'BOOLEAN', { filterable: true }),
+            field('seen', 'TIMESTAMP', { filterable: true }),
             field('note', 'STRING'),
           ],
         },
@@ -46,6 +47,7 @@ export function fileDataset(label: string): (t: RuleContext) => Promise<Dataset>
         n: i,
         grp: GROUPS[i % 3],
         flag: i % 2 === 0,
+        seen: new Date(base + i * 60_000 + 30_000).toISOString(),
         note: `note ${i}`,
       }));
       const created = await createEventsInBulk(t, inputs);

@@ -191,6 +191,29 @@ emTest(
       `GET ${String(x._links.events.href)} answers 200 with _embedded.events`,
       eventsRes ? seen(eventsRes) : 'an events link outside the service',
     );
+    // "events link to the events of this type": an event of the type shows there, and nothing else.
+    const made = eventsPath
+      ? await eventually(
+          () => postEvent(t, { typeId: x.id, timestamp: iso(-60_000), entityId: entity(t), level: 1 }),
+          (r) => r.status !== 404,
+        )
+      : undefined;
+    if (eventsPath && made?.value.status === 201) {
+      const id = body(made.value).id;
+      const listed = await eventually(
+        () => send(t, { method: 'GET', path: eventsPath }),
+        (r) => r.status === 200 && embedded(r, 'events').some((e: any) => e.id === id),
+      );
+      const wrong = embedded(listed.value, 'events').filter((e: any) => e.typeId !== x.id);
+      expect(
+        t,
+        'event-types/links',
+        listed.ok && wrong.length === 0,
+        'the events link does not list the events of this type',
+        `GET ${String(x._links.events.href)} lists ${id} and only events of ${x.id}`,
+        () => seen(listed.value, 200),
+      );
+    }
     expect(
       t,
       'event-types/create-201',
@@ -268,7 +291,7 @@ emTest(
       JSON.stringify(body(got.value).sharing),
     );
   },
-  { budget: 3 },
+  { budget: 5 },
 );
 
 emTest(

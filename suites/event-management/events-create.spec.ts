@@ -295,8 +295,14 @@ emTest(
       await postEvent(t, standardBody(t, { timestamp: null })),
       'an event with timestamp null',
     );
+    // A body of JSON null or an array carries neither entityId nor timestamp: the same 400.
+    for (const [json, what] of [
+      [null, 'a body of JSON null'],
+      [[standardBody(t)], 'a body that is an array holding an event'],
+    ] as const)
+      rejected(t, 'events/entity-id-or-timestamp-missing-400', await postEvent(t, json), what);
   },
-  { budget: 3 },
+  { budget: 5 },
 );
 
 emTest(
@@ -325,10 +331,21 @@ emTest(
       runs: Math.min(t.session.context.runs, 20),
     });
     // Every form the verdict rests on at least once, whatever the property drew (all within the ttl).
-    for (const form of ['Z', '+00:00', 'offset+02:00', 'no-zone', 'date-only', 'month-13', 'words'] as const)
+    for (const form of [
+      'Z',
+      '+00:00',
+      'offset+02:00',
+      'no-zone',
+      'date-only',
+      'month-13',
+      'minute-60',
+      'text-before',
+      'text-after',
+      'words',
+    ] as const)
       await judge(timestampOf(form, 120_000));
   },
-  { budgetPerRun: 1, budget: 7 },
+  { budgetPerRun: 1, budget: 10 },
 );
 
 emTest(
@@ -573,6 +590,14 @@ emTest(
       'an unknown event id',
       [404],
     );
+    // includeShared adds shared records; it makes no unknown id name an event.
+    rejected(
+      t,
+      'events/get-not-found-404',
+      await send(t, { method: 'GET', path: `/events/${randomUUID()}`, query: { includeShared: 'true' } }),
+      'an unknown event id with includeShared=true',
+      [404],
+    );
     refusedAs(
       t,
       'events/get-not-found-404',
@@ -598,6 +623,15 @@ emTest(
       'an event of another tenant',
       404,
     );
+    // The event is not shared with the other tenant: includeShared does not make it visible.
+    refusedAs(
+      t,
+      'events/get-not-found-404',
+      'foreign-record-404',
+      await send(t, { method: 'GET', path: `/events/${e.id}`, query: { includeShared: 'true' }, as: 'otherTenant' }),
+      'an event of another tenant (not shared with it) with includeShared=true',
+      404,
+    );
   },
-  { budget: 5 },
+  { budget: 7 },
 );

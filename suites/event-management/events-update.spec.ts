@@ -68,7 +68,17 @@ emTest(
       res.headers.etag ?? '(none)',
     );
     expect(t, 'events/update-content-only', u.id === e.id, 'PUT created another event', `id ${e.id}`, String(u.id));
-    const again = await putEvent(t, e.id, String(u.etag), { ...asRequest(u), severity: 50 });
+    // "typeId ... is required for custom events": a standard event's update may leave it out.
+    const { typeId: _typeId, ...noTypeId } = asRequest(u);
+    const again = await putEvent(t, e.id, String(u.etag), { ...noTypeId, severity: 50 });
+    expect(
+      t,
+      'events/update-200',
+      again.status === 200,
+      'PUT of a standard event without typeId refused',
+      'HTTP 200 (typeId is required for custom events only)',
+      seen(again),
+    );
     expect(
       t,
       'events/etag-counter',
@@ -196,6 +206,19 @@ emTest(
       const { [key]: _drop, ...rest } = base;
       rejected(t, 'events/update-keys-required', await put(rest), `PUT without ${key}`);
     }
+    // A body of JSON null or an array carries none of the three.
+    rejected(
+      t,
+      'events/update-keys-required',
+      await putEvent(t, e.id, String(e.etag), null),
+      'PUT with a body of JSON null',
+    );
+    rejected(
+      t,
+      'events/update-keys-required',
+      await putEvent(t, e.id, String(e.etag), [base]),
+      'PUT with a body that is an array',
+    );
     rejected(
       t,
       'events/correlation-id-not-updatable',
@@ -240,7 +263,7 @@ emTest(
       'PUT of a custom event without typeId',
     );
   },
-  { budget: 12 },
+  { budget: 14 },
 );
 
 emTest(
@@ -354,6 +377,24 @@ emTest(
       await putEvent(t, shared, String(current.etag), { ...asRequest(current), description: 'changed by a receiver' }),
       'PUT of an event owned by another tenant and shared with the caller',
     );
+    // Not even a shared event of another tenant may be changed ("shared event owned by another
+    // tenant" is a 400); one not shared with the caller names no event of its own (404) or one it
+    // lacks permission for (403): a refusal either way.
+    if (t.session.tokens.has('otherTenant')) {
+      const own = await createEvent(t, standardBody(t));
+      const foreign = await putEvent(
+        t,
+        own.id,
+        String(own.etag),
+        { ...asRequest(own), description: 'changed by another tenant' },
+        { as: 'otherTenant' },
+      );
+      t.check(R('events/update-not-found-404'), foreign.status >= 400 && foreign.status < 500, {
+        title: 'not rejected: PUT of an event of another tenant, not shared with the caller',
+        expected: 'HTTP 404 or 403 (a 4xx refusal)',
+        received: seen(foreign),
+      });
+    }
   },
-  { budget: 3 },
+  { budget: 5 },
 );

@@ -127,6 +127,24 @@ emTest(
     );
     const middle = await getEvents(t, { filter: filter({ typeId: d.typeId }), page: 1, size: 20 });
     const pageOf = (href: string) => Number(new URL(href).searchParams.get('page') ?? 0);
+    // first, next and last name pages 0, 1 and 2 of the three; no link names a page below 0.
+    const named = Object.entries(links)
+      .filter(([, l]) => abs(l))
+      .map(([rel, l]) => [rel, pageOf((l as { href: string }).href)] as const);
+    expect(
+      t,
+      'queries/paging-links',
+      abs(links.first) &&
+        abs(links.next) &&
+        abs(links.last) &&
+        pageOf(links.first.href) === 0 &&
+        pageOf(links.next.href) === 1 &&
+        pageOf(links.last.href) === 2 &&
+        named.every(([, p]) => Number.isInteger(p) && p >= 0),
+      "the first page's links do not name the pages they stand for",
+      'first page 0, next page 1, last page 2, no page below 0',
+      JSON.stringify(Object.fromEntries(named)),
+    );
     expect(
       t,
       'queries/paging-links',
@@ -147,6 +165,14 @@ emTest(
       'the last page does not hold the rest',
       '5 events, number 2',
       () => `${eventsOf(last).length} events ${JSON.stringify(body(last).page)}`,
+    );
+    expect(
+      t,
+      'queries/paging-links',
+      abs(body(last)._links?.prev) && pageOf(body(last)._links.prev.href) === 1,
+      "the last page's prev link does not name page 1",
+      'prev (page 1)',
+      () => JSON.stringify(body(last)._links),
     );
     reading(
       t,
@@ -382,6 +408,8 @@ function atom(d: Dataset): fc.Arbitrary<Atom> {
     fc.boolean().map((flag) => ({ flag })),
     fc.nat(2).map((i) => ({ entityId: d.events.find((_, k) => k % 3 === i)?.entityId ?? d.events[0].entityId })),
     fc.nat(DATASET_SIZE - 1).map((i) => ({ correlationId: d.events[i].correlationId })),
+    // A custom TIMESTAMP field, by equality with the value as it was written.
+    fc.nat(DATASET_SIZE - 1).map((i) => ({ seen: d.events[i].seen })),
     instant.map((ts) => ({ timestamp: { after: ts } })),
     instant.map((ts) => ({ timestamp: { before: ts } })),
   );
@@ -393,6 +421,17 @@ emTest(
   async (t) => {
     const d = await dataset(t);
     await datasetVisible(t, d);
+    // A filterable custom field of type TIMESTAMP, by equality with the value as written.
+    const pick = d.events[7];
+    const bySeen = await getEvents(t, { filter: filter({ typeId: d.typeId, seen: pick.seen }), size: 100 });
+    expect(
+      t,
+      'queries/events-filter-fields',
+      bySeen.status === 200 && JSON.stringify(idsOf(bySeen)) === JSON.stringify([pick.id]),
+      'a filter on a filterable custom TIMESTAMP field does not return exactly its event',
+      `HTTP 200 with only ${pick.id}`,
+      seen(bySeen, 160),
+    );
     const combined = fc.oneof(
       atom(d).map((a) => [a]),
       fc.tuple(atom(d), atom(d)).map(([a, b]) => [{ and: [a, b] }]),
@@ -441,7 +480,7 @@ emTest(
       'filters as {"field": value}, {"field": {"in": {"value": [...]}}}, {"field": {"not": v}}, {"timestamp": {"after"|"before": ts}}, {"and"|"or": [...]} and sort as "field,asc|desc" were accepted',
     );
   },
-  { readOnly: false, budgetPerRun: 1, budget: 2 },
+  { readOnly: false, budgetPerRun: 1, budget: 3 },
 );
 
 emTest(
@@ -741,7 +780,7 @@ emTest(
 );
 
 emTest(
-  ['queries/standard-events-without-type-id'],
+  ['queries/standard-events-without-type-id', 'queries/events-default-sort'],
   'GET /events without typeId returns standard events (and of field-less descendants), never events of other custom types',
   async (t) => {
     const standard = fixtures(t).standardEventTypeId;
@@ -763,7 +802,8 @@ emTest(
     const childEvent = body(
       (
         await eventually(
-          () => postEvent(t, { typeId: child.id, timestamp: iso(-60_000), entityId, code, source: marker(t) }),
+          // Older than the standard event though written after it: the list orders by timestamp, not by writing.
+          () => postEvent(t, { typeId: child.id, timestamp: iso(-180_000), entityId, code, source: marker(t) }),
           (r) => r.status !== 404,
         )
       ).value,
@@ -776,11 +816,24 @@ emTest(
         )
       ).value,
     );
+    // A standard event older than the child's, written last: neither the order of writing nor one
+    // timeline after another gives timestamps descending.
+    const older = body(await postEvent(t, standardBody(t, { entityId, code, timestamp: iso(-300_000) })));
     const res = await eventually(
       () => getEvents(t, { filter: filter({ entityId, timestamp: { after: iso(-600_000) } }), size: 500 }),
-      (r) => [mine.id, childEvent.id].every((id) => idsOf(r).includes(id)),
+      (r) => [mine.id, childEvent.id, older.id].every((id) => idsOf(r).includes(id)),
     );
     const got = eventsOf(res.value);
+    // Standard events and those of the field-less child type form one list, newest first.
+    const times = got.map((e) => Date.parse(String(e.timestamp)));
+    expect(
+      t,
+      'queries/events-default-sort',
+      times.every((ms, i) => i === 0 || times[i - 1] >= ms),
+      'standard events and events of a field-less child type not listed newest first together',
+      'one list by timestamp descending',
+      JSON.stringify(got.map((e) => [e.typeId, e.timestamp])),
+    );
     expect(
       t,
       'queries/standard-events-without-type-id',
@@ -805,6 +858,18 @@ emTest(
       `${mine.id} and ${childEvent.id}`,
       JSON.stringify(idsOf(res.value).slice(0, 10)),
     );
+    // With no filter at all: the standard events of the last 7 days, the one created here among them.
+    const unfiltered = await getEvents(t, {});
+    expect(
+      t,
+      'queries/standard-events-without-type-id',
+      unfiltered.status === 200 &&
+        Number(body(unfiltered).page?.totalElements) >= 1 &&
+        eventsOf(unfiltered).length >= 1,
+      'GET /events without a filter answers no standard event',
+      `HTTP 200 holding at least the standard event ${mine.id} of a minute ago`,
+      seen(unfiltered, 160),
+    );
     const foreignTypes = [...new Set(got.map((e) => String(e.typeId)))].filter(
       (id) => id !== standard && id !== child.id,
     );
@@ -820,7 +885,7 @@ emTest(
       );
     }
   },
-  { budget: 16 },
+  { budget: 18 },
 );
 
 emTest(
@@ -853,6 +918,9 @@ emTest(
       [{ timestamp: { before: daysAgo(7) } }, [10, 8]],
       [{ timestamp: { between: await between(daysAgo(11), daysAgo(7)) } }, [10, 8]],
       [{ timestamp: { between: await between(daysAgo(9), daysAgo(5)) } }, [8, 6]],
+      // One millisecond from an event's instant: the event is after (before) that bound.
+      [{ timestamp: { after: new Date(Date.parse(String(events[1].timestamp)) - 1).toISOString() } }, [8, 6, 1]],
+      [{ timestamp: { before: new Date(Date.parse(String(events[1].timestamp)) + 1).toISOString() } }, [10, 8]],
     ];
     // The same ranges as one side of an or whose other side selects nothing (n is never negative):
     // the range itself, not a bound of the whole query, decides then.
@@ -880,7 +948,7 @@ emTest(
       () => `${JSON.stringify(eventsOf(at).map((e) => e.timestamp))} ${seen(at, 100)}`,
     );
   },
-  { budget: 15 },
+  { budget: 20 },
 );
 
 emTest(

@@ -2,7 +2,18 @@ import type { HttpResponse } from '../engine/http-client.ts';
 import type { RuleContext } from '../engine/rule-test.ts';
 import { R, body, emTest, eventually, filter, fixture, fixtures, iso, send, seen, NO_OTHER } from './em-client.ts';
 import { expect, reading, verify } from './em-checks.ts';
-import { asRequest, createEvent, postType, putEvent, standardBody, typeBody } from './em-resources.ts';
+import {
+  asRequest,
+  createEvent,
+  createType,
+  field,
+  postEvent,
+  postType,
+  putEvent,
+  standardBody,
+  trackForeignEvents,
+  typeBody,
+} from './em-resources.ts';
 
 const shared = { includeShared: 'true' };
 const modesOf = (x: Record<string, any> | undefined) =>
@@ -317,6 +328,44 @@ emTest(
       "another tenant's unshared event listed with includeShared=true",
       `HTTP 200 without ${e.id}`,
       seen(list, 160),
+    );
+  },
+  { budget: 6 },
+);
+
+emTest(
+  ['sharing/include-shared-default-false'],
+  "includeShared=true adds the records shared with the caller, never another tenant's events on an entity not shared with it",
+  async (t) => {
+    if (!t.session.tokens.has('otherTenant')) t.skip('principals.otherTenant is not configured');
+    // A GLOBAL type of the caller, used by the other tenant on its own entity (not shared with the caller).
+    const type = await createType(t, { scope: 'GLOBAL', fields: [field('v', 'INTEGER')] });
+    trackForeignEvents(t, type.id, 'otherTenant');
+    const foreign = await eventually(
+      () =>
+        postEvent(
+          t,
+          { typeId: type.id, timestamp: iso(-60_000), entityId: fixture(t, 'otherTenantEntityId'), v: 1 },
+          { as: 'otherTenant' },
+        ),
+      (r) => r.status !== 404,
+    );
+    if (foreign.value.status !== 201)
+      t.skip(`the other tenant could not create an event of the GLOBAL type (${seen(foreign.value, 160)})`);
+    const id = String(body(foreign.value).id);
+    const q = { filter: filter({ typeId: type.id }), size: '100' };
+    await eventually(
+      () => send(t, { method: 'GET', path: '/events', query: q, as: 'otherTenant' }),
+      (r) => items(r, 'events').some((x) => x.id === id),
+    );
+    const res = await send(t, { method: 'GET', path: '/events', query: { ...q, ...shared } });
+    expect(
+      t,
+      'sharing/include-shared-default-false',
+      res.status === 200 && !items(res, 'events').some((x) => x.id === id),
+      'an event of another tenant on an entity not shared with the caller listed with includeShared=true',
+      `HTTP 200 without ${id} (only shared records are added)`,
+      seen(res, 160),
     );
   },
   { budget: 6 },
