@@ -221,7 +221,7 @@ test(
 );
 
 test(
-  ['recipients/address-string'],
+  ['recipients/address-string', 'errors/code-missing-request-body-property'],
   'a RecipientAddress without a string address is refused on create and update',
   async (t) => {
     const type = addressType(t, 'email');
@@ -233,12 +233,14 @@ test(
       ['address ["x@example.com"]', { address: [exampleEmail(t)], addresstypeid: type }],
       ['address {}', { address: {}, addresstypeid: type }],
     ];
+    // Errors: "| 400 | missingRequestBodyProperty |": an item without address misses a property.
     for (const [what, item] of bad)
       refused(
         t,
         'recipients/address-string',
         await postRecipient(t, { recipientname: recipientName(t), recipientdetail: [item] }),
         `POST with ${what}`,
+        item.address === undefined ? 'missingRequestBodyProperty' : undefined,
       );
     await t.property(
       fc.constantFrom(...bad),
@@ -257,7 +259,7 @@ test(
 );
 
 test(
-  ['recipients/address-type-int64'],
+  ['recipients/address-type-int64', 'errors/code-missing-request-body-property'],
   'a RecipientAddress without an integer addresstypeid is refused',
   async (t) => {
     const type = addressType(t, 'email');
@@ -271,6 +273,8 @@ test(
         'recipients/address-type-int64',
         res,
         value === undefined ? 'no addresstypeid' : `addresstypeid ${JSON.stringify(value)}`,
+        // Errors: "| 400 | missingRequestBodyProperty |" for the item without addresstypeid.
+        value === undefined ? 'missingRequestBodyProperty' : undefined,
       );
     }
   },
