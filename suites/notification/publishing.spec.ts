@@ -410,7 +410,8 @@ test(
           REQUIRED_WITHOUT_CATEGORY[field],
           res,
           `a publish without a category whose ${field} is ${how === 'blank' ? 'blank' : 'missing'}${how === 'category 0' ? ' (messageCategoryId 0)' : ''}`,
-          how === 'absent' ? 'missingRequestBodyProperty' : undefined,
+          // messageCategoryId 0 is "without a category" ("When non-zero, ..."): the field is just as missing.
+          how === 'blank' ? undefined : 'missingRequestBodyProperty',
         );
       }
     }

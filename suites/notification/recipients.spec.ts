@@ -681,8 +681,14 @@ test(
       [404],
     );
     refused(t, 'recipients/get-by-id', await getRecipient(t, 'abc'), 'id "abc"', 'invalidParameter');
+    // "path id (int64)": text around digits and values beyond the int64 range are not an int64;
+    // the range's own ends are int64 values that name no recipient.
+    for (const id of ['x1', '1x', '9223372036854775808', '-9223372036854775809'])
+      refused(t, 'recipients/get-by-id', await getRecipient(t, id), `id "${id}" (not an int64)`, 'invalidParameter');
+    for (const id of ['9223372036854775807', '-9223372036854775808'])
+      refused(t, 'recipients/get-by-id', await getRecipient(t, id), `unknown recipient ${id}`, 'noMatch', [404]);
   },
-  { budget: 5 },
+  { budget: 11 },
 );
 
 test(
