@@ -995,6 +995,13 @@ test(
       json: { msgCategoryId: id, recipients: [{ recipientId: r1.id }] },
     });
     accepted(t, 'categories/unsubscribe', res, 'unsubscribing one recipient', [200]);
+    // "recipients (array of objects with recipientId int64)": a bare ID is not such an object.
+    refused(
+      t,
+      'categories/unsubscribe',
+      await send(t, { method: 'POST', path, json: { msgCategoryId: id, recipients: [r2.id] } }),
+      `recipients [${r2.id}] (an ID, not an object with recipientId)`,
+    );
     const got = await getCategory(t, id);
     const ids = (view(got).recipients ?? []).map((x) => x.recipientId);
     t.check(R('categories/unsubscribe'), !ids.includes(r1.id) && ids.includes(r2.id), {
@@ -1031,7 +1038,7 @@ test(
       received: seen(noCategory),
     });
   },
-  { budget: 9 },
+  { budget: 10 },
 );
 
 test(
