@@ -299,6 +299,10 @@ program
   .option('--sample <n>', 'with --mutants: a deterministic sample of n mutants (by --seed)')
   .option('--out <file>', 'with --mutants: also write the result as JSON to this file')
   .option(
+    '--since <file...>',
+    'with --mutants: earlier --out results; mutants one of them found killed keep that verdict, only the others run',
+  )
+  .option(
     '--every-killer',
     'with --mutants: run every test of a mutant even after one killed it (lists every killing rule)',
   )
@@ -307,7 +311,8 @@ program
     'after',
     `\nExamples:
   $ npx conformance selftest --service technical-token-manager
-  $ npx conformance selftest --faults 'access-token-*' --parallel 1 --json\n`,
+  $ npx conformance selftest --faults 'access-token-*' --parallel 1 --json
+  $ npx conformance selftest --mutants --service notification --since before.json --out after.json\n`,
   )
   .action(async (opts) => {
     process.exitCode = opts.mutants

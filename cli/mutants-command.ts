@@ -48,6 +48,9 @@ const NOT_RULE_CODE = [
   '**/context.ts',
   '**/model.ts',
   '**/scopes.ts',
+  // The process-wide key pair cache: made once, before any mutant is on, and a mutant of it would
+  // leave every later deployment of the lane without a key (not the rules' code either way).
+  '**/signing-key.ts',
 ];
 
 /** Where a mutant lives: one of the services, or `shared` (code all three use). */
@@ -78,6 +81,8 @@ export interface MutantRow {
   durationMs: number;
   /** Why the mutant is equivalent (from the triage list), or why it crashed or timed out. */
   reason?: string;
+  /** Its verdict was carried over from an earlier result (`--since`), not run again. */
+  carried?: boolean;
 }
 
 export interface MutantsResult {
@@ -100,6 +105,8 @@ export interface MutantsOptions {
   keep?: boolean;
   /** Run every test of a mutant even after one killed it (every killing rule is then known). */
   everyKiller?: boolean;
+  /** Earlier results (`--out` JSON): mutants one of them found killed keep that verdict and are not run. */
+  since?: string[];
   out?: string;
 }
 
@@ -332,12 +339,25 @@ interface LaneFile {
 interface LaneResult {
   mutant: string;
   failed: string[];
+  /**
+   * Every failed rule failed on a transport error (an answer not complete in time, a connection
+   * lost): on a loaded machine that may be the machine, not the mutant.
+   */
+  transportOnly?: boolean;
   /** Tests were left out after one failed a rule. */
   stopped?: boolean;
   errors: string[];
   hits: number;
   limit: number;
   durationMs: number;
+}
+
+/** A failure that is a transport error (timeout, lost connection) rather than a judged answer. */
+export function isTransportFailure(f: { title?: string; received?: string } | undefined): boolean {
+  return (
+    /^transport error/.test(f?.title ?? '') ||
+    /: (timeout: response not complete|connection (reset|refused|closed)|socket)/i.test(f?.received ?? '')
+  );
 }
 
 /** A vite plugin that serves the instrumented reference files instead of the files themselves. */
@@ -445,9 +465,11 @@ export async function mutantsLaneCommand(file: string): Promise<void> {
           .map((l) => JSON.parse(l) as { mutant: string; hits: number; limit: number; stopped?: boolean })
           .find((h) => h.mutant === job.mutant)
       : undefined;
+    const failedRules = report.rules.filter((x) => x.status === 'failed');
     const r: LaneResult = {
       mutant: job.mutant,
-      failed: report.rules.filter((x) => x.status === 'failed').map((x) => x.id),
+      failed: failedRules.map((x) => x.id),
+      transportOnly: failedRules.length > 0 && failedRules.every((x) => isTransportFailure(x.failure)),
       stopped: hits?.stopped,
       errors: report.errors,
       hits: hits?.hits ?? 0,
@@ -633,6 +655,39 @@ interface Coverage {
   perTest: Record<string, Record<string, number>>;
 }
 
+/** The rows of an earlier `--out` result. */
+function readEarlier(file: string): MutantRow[] {
+  let rows: unknown;
+  try {
+    rows = (JSON.parse(readFileSync(file, 'utf8')) as MutantsResult).mutants;
+  } catch (e) {
+    throw new UsageError(`--since ${file}: not a result written by --out (${(e as Error).message})`);
+  }
+  if (!Array.isArray(rows)) throw new UsageError(`--since ${file}: not a result written by --out (no mutants)`);
+  return rows as MutantRow[];
+}
+
+/**
+ * Incremental runs: a mutant that an earlier result found killed (or timed out, or crashed) keeps
+ * that verdict when the same mutant — same file, mutator, original, replacement and source line —
+ * is made again. Kills carry over only as long as the suite was not weakened since; survivors and
+ * mutants reached by no test always run again. Returns how many were carried.
+ */
+export function carryKills(earlier: MutantRow[], chosen: MutantRow[]): number {
+  const rowKey = (m: MutantRow) => `${triageKey(m)}\u0000${m.at}`;
+  const kills = new Map(
+    earlier.filter((m) => ['killed', 'timeout', 'crashed'].includes(m.status)).map((m) => [rowKey(m), m]),
+  );
+  let n = 0;
+  for (const m of chosen) {
+    const k = kills.get(rowKey(m));
+    if (!k) continue;
+    Object.assign(m, { status: k.status, killedBy: k.killedBy, reason: k.reason, carried: true });
+    n++;
+  }
+  return n;
+}
+
 /** Runs the mutation self-test and returns its result (no printing). */
 export async function runMutants(opts: MutantsOptions, log: (line: string) => void = () => {}): Promise<MutantsResult> {
   const started = Date.now();
@@ -649,6 +704,8 @@ export async function runMutants(opts: MutantsOptions, log: (line: string) => vo
   log(`mutants: ${mutants.length} made in ${files.length} files (${JSON.stringify(made)})`);
   const sampleSize = opts.sample ? Number(opts.sample) : undefined;
   const chosen = sampleSize ? sampleOf(mutants, sampleSize, seed) : mutants;
+  const carried = opts.since ? carryKills(opts.since.flatMap(readEarlier), chosen) : 0;
+  if (opts.since) log(`${carried} mutants killed in ${opts.since.join(', ')} keep that verdict; the others run`);
 
   const workDir = mkdtempSync(join(tmpdir(), 'conformance-mutants-'));
   const instrumented = join(workDir, 'instrumented.json');
@@ -688,6 +745,8 @@ export async function runMutants(opts: MutantsOptions, log: (line: string) => vo
   const wider = new Map<string, MutantJob>();
   /** A job that left tests out after a failed check, yet failed no rule: it runs again in full. */
   const same = new Map<string, MutantJob>();
+  /** Each mutant's first job (its reaching tests). */
+  const first = new Map<string, MutantJob>();
   const kinds = { loading: 0, startUp: 0, tests: 0 };
   const jobOf = (m: MutantRow, whole: string[], tests: string[]): MutantJob => {
     const specFiles = [...new Set([...whole, ...tests.map(fileOf)])].sort();
@@ -703,6 +762,7 @@ export async function runMutants(opts: MutantsOptions, log: (line: string) => vo
     };
   };
   for (const m of chosen) {
+    if (m.carried) continue;
     const reachedBy = Object.entries(coverage.perTest)
       .filter(([, c]) => c[m.id])
       .map(([k]) => k)
@@ -725,6 +785,7 @@ export async function runMutants(opts: MutantsOptions, log: (line: string) => vo
     else if (files.length) job = jobOf(m, hooks, tests);
     else continue;
     const second = startUp ? jobOf(m, ownFiles, []) : jobOf(m, files, []);
+    first.set(m.id, job);
     if (second.specFiles.length > job.specFiles.length || job.tests.length) wider.set(m.id, second);
     else same.set(m.id, { ...job, stopAtKill: false });
     if (loaded.has(m.id)) kinds.loading++;
@@ -757,8 +818,10 @@ export async function runMutants(opts: MutantsOptions, log: (line: string) => vo
     if (r.hits > r.limit) {
       m.status = 'timeout';
       m.reason = r.errors[0] ?? `reached ${r.hits} times (limit ${r.limit})`;
-    } else if (r.failed.length) m.status = 'killed';
-    else if (r.errors.length) {
+    } else if (r.failed.length) {
+      m.status = 'killed';
+      if (r.transportOnly) m.reason = 'killed only by transport errors';
+    } else if (r.errors.length) {
       m.status = 'crashed';
       m.reason = r.errors[0].split('\n')[0].slice(0, 200);
     } else m.status = 'survived';
@@ -774,6 +837,33 @@ export async function runMutants(opts: MutantsOptions, log: (line: string) => vo
     verdict(r, m);
     log(line(m, r, `${done}/${toRun}`));
   });
+  // A mutant killed only by transport errors runs again, one lane at a time: a loaded machine can
+  // time out an answer of a sound reference. Only transport errors again: it counts as timed out.
+  const shaky = chosen.filter((m) => m.status === 'killed' && m.reason === 'killed only by transport errors');
+  if (shaky.length) {
+    log(`running ${shaky.length} mutants killed only by transport errors again, one at a time`);
+    let n = 0;
+    const jobs = shaky.map((m) => first.get(m.id)).filter((j) => j !== undefined);
+    const plainShaky = jobs.filter((j) => !loaded.has(j.mutant));
+    const shakyTasks: LaneTask[] = [
+      ...(plainShaky.length ? [{ lane: { mode: 'mutants' as const, services: specServices, jobs: plainShaky } }] : []),
+      ...jobs
+        .filter((j) => loaded.has(j.mutant))
+        .map((j) => ({ lane: { mode: 'mutants' as const, services: j.services, jobs: [j] }, env: j.mutant })),
+    ];
+    await runPool(shakyTasks, 1, common, 180_000, (r) => {
+      const m = byId.get(r.mutant);
+      if (!m) return;
+      n++;
+      m.reason = undefined;
+      verdict(r, m);
+      if (m.reason === 'killed only by transport errors') {
+        m.status = 'timeout';
+        m.reason = 'answers timed out or connections failed on two runs';
+      }
+      log(line(m, r, `again ${n}/${shaky.length}`));
+    });
+  }
   const again = chosen
     .filter((m) => m.status === 'survived')
     .map((m) => wider.get(m.id) ?? (stoppedEarly.has(m.id) ? same.get(m.id) : undefined))

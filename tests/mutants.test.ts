@@ -2,12 +2,15 @@ import { describe, expect, it } from 'vitest';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import {
+  carryKills,
+  isTransportFailure,
   listMutants,
   loadTriage,
   TRIAGE_DIR,
   triageFileOf,
   triageKey,
   triageOf,
+  type MutantRow,
   type MutantsResult,
   type TriageEntry,
 } from '../cli/mutants-command.ts';
@@ -37,6 +40,52 @@ describe('mutation self-test', () => {
     const named = new Set(made.map((m) => triageOf(triage, m)));
     expect(triage.filter((t) => !named.has(t)).map((t) => `${t.file} ${t.mutator}: ${t.original}`)).toEqual([]);
   }, 60_000);
+
+  it('tells a failure on a transport error (re-run before it counts) from a judged answer', () => {
+    expect(isTransportFailure({ title: 'transport error (TIMEOUT)', received: 'x' })).toBe(true);
+    expect(
+      isTransportFailure({
+        title: 'property raised an error',
+        received: 'POST /api/eventmanagement/v3/events: timeout: response not complete after 10000 ms',
+      }),
+    ).toBe(true);
+    expect(isTransportFailure({ title: 'status', received: '500 Internal Server Error' })).toBe(false);
+    expect(isTransportFailure({ title: 'property raised an error', received: 'TypeError: x is undefined' })).toBe(
+      false,
+    );
+    expect(isTransportFailure(undefined)).toBe(false);
+  });
+
+  it('carries an earlier kill over to the same mutant only (--since), never a survivor', () => {
+    const row = (over: Partial<MutantRow>): MutantRow => ({
+      id: '0',
+      file: 'fixtures/reference/x.ts',
+      line: 3,
+      group: 'notification',
+      mutator: 'EqualityOperator',
+      original: 'a === b',
+      replacement: 'a !== b',
+      at: 'if (a === b) return;',
+      status: 'not-run',
+      killedBy: [],
+      specFiles: 0,
+      tests: 0,
+      durationMs: 0,
+      ...over,
+    });
+    const earlier = [
+      row({ status: 'killed', killedBy: ['notification/r'] }),
+      row({ original: 'c', replacement: 'd', status: 'survived' }),
+      row({ at: 'while (a === b) go();', status: 'killed', killedBy: ['notification/s'] }),
+    ];
+    const now = [row({}), row({ original: 'c', replacement: 'd' }), row({ at: 'if (a === b) stop();' })];
+    expect(carryKills(earlier, now)).toBe(1);
+    expect(now.map((m) => [m.status, m.carried ?? false, m.killedBy])).toEqual([
+      ['killed', true, ['notification/r']],
+      ['not-run', false, []],
+      ['not-run', false, []],
+    ]);
+  });
 
   it('kills every mutant of the CI sample that the triage list does not explain', async () => {
     const res = await runCli(['selftest', '--mutants', '--json', ...CI_SAMPLE], { timeoutMs: 560_000 });

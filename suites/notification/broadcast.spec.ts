@@ -13,6 +13,8 @@ import {
   refusedByReading,
   seen,
   send,
+  unknownRefused,
+  UNKNOWN_ID,
 } from './notification-client.ts';
 import { createCategory, createRecipient } from './notification-resources.ts';
 
@@ -104,6 +106,19 @@ test(
         expected: `tenant ${tenant}`,
         received: JSON.stringify(entry!.tenant),
       });
+    // "Broadcast success means the message is queued for dispatch via email": no SMS, no push.
+    t.check(
+      R('broadcast/queued'),
+      Array.isArray(entry!.smses) &&
+        entry!.smses.length === 0 &&
+        Array.isArray(entry!.pushNotifications) &&
+        entry!.pushNotifications.length === 0,
+      {
+        title: 'a broadcast was not dispatched via email only',
+        expected: 'no smses and no pushNotifications in its audit entry',
+        received: JSON.stringify({ smses: entry!.smses, pushNotifications: entry!.pushNotifications }),
+      },
+    );
     const emails = Array.isArray(entry!.emails) ? (entry!.emails as unknown[]) : [];
     // tenantAdminsOnly addresses the tenant's admins, whom only the configuration can name.
     const admins = (t.fixtures.notification as { tenantAdminEmails?: unknown } | undefined)?.tenantAdminEmails;
@@ -134,7 +149,11 @@ test(
 );
 
 test(
-  ['broadcast/message-data-required', 'errors/code-invalid-request-body-property'],
+  [
+    'broadcast/message-data-required',
+    'errors/code-invalid-request-body-property',
+    'errors/code-missing-request-body-property',
+  ],
   'a broadcast without messageData, with a JSON body, or with a messageData that is not a JSON object is refused',
   async (t) => {
     refused(
@@ -142,6 +161,7 @@ test(
       'broadcast/message-data-required',
       await broadcast(t, [{ name: 'other', value: 'x' }]),
       'a form without messageData',
+      'missingRequestBodyProperty',
     );
     // A JSON body is refused (document); 400 rather than 415 for it is our reading.
     refusedByReading(
@@ -171,8 +191,8 @@ test(
 );
 
 test(
-  ['broadcast/content-like-publish', 'errors/code-missing-request-body-property'],
-  'messageData follows the publish rules: body is mandatory, and without a category from, subject and message',
+  ['broadcast/content-like-publish', 'errors/code-missing-request-body-property', 'errors/code-no-match'],
+  'messageData follows the publish rules: body is mandatory, without a category from, subject and message, and a category must be one of the tenant',
   async (t) => {
     const cases: Array<[string, Record<string, unknown>]> = [
       [
@@ -209,8 +229,15 @@ test(
         `messageData with ${what}`,
         'missingRequestBodyProperty',
       );
+    // Complete otherwise (from, subject, message): only the unknown category can make it fail.
+    unknownRefused(
+      t,
+      'broadcast/content-like-publish',
+      await broadcast(t, messageData(content(t, { messageCategoryId: UNKNOWN_ID }))),
+      `messageData with messageCategoryId ${UNKNOWN_ID}, no category of the tenant`,
+    );
   },
-  { budget: 4 },
+  { budget: 5 },
 );
 
 test(

@@ -382,8 +382,22 @@ test(
         'invalidRequestBodyProperty',
       );
     }
+    // UpdateCategoryTemplate items have "the create-item fields plus operation": the same enum holds
+    // for an ADD and for a DELETE item.
+    const id = createdId(good);
+    if (id !== undefined)
+      for (const operation of ['ADD', 'DELETE'])
+        refused(
+          t,
+          'categories/template-channel',
+          await putCategory(t, id, {
+            templates: [{ operation, commChannelName: 'Fax', templateId: e.templateId, templatesetId: set.id }],
+          }),
+          `a PUT template item with operation ${operation} and commChannelName Fax`,
+          'invalidRequestBodyProperty',
+        );
   },
-  { budget: 8 },
+  { budget: 10 },
 );
 
 test(
@@ -806,14 +820,12 @@ test(
 
 test(
   ['categories/update-add-merges', 'categories/update-delete-removes'],
-  'step by step: a recipient group ADDed again takes the new position, held once; DELETE removes it',
+  'step by step: a recipient group ADDed again takes the new position, held once; a second group ADDed beside it is added; DELETE removes it',
   async (t) => {
     const g = await createGroup(t);
     const { id } = await createCategory(t);
-    const positions = async () =>
-      (view(await getCategory(t, id, { recGroup: 'true' })).recipientGroups ?? [])
-        .filter((x) => x.recipientGroupId === g.id)
-        .map((x) => x.position);
+    const groupsOf = async () => view(await getCategory(t, id, { recGroup: 'true' })).recipientGroups ?? [];
+    const positions = async () => (await groupsOf()).filter((x) => x.recipientGroupId === g.id).map((x) => x.position);
     for (const position of ['TO', 'BCC']) {
       const res = await putCategory(t, id, { recipients: [{ operation: 'ADD', position, recipientGroupId: g.id }] });
       const held = await positions();
@@ -823,17 +835,34 @@ test(
         received: `HTTP ${res.status}, positions ${JSON.stringify(held)}`,
       });
     }
+    // "ADD supports new or merge": a group the category lacks is added, the group it has keeps its position.
+    const other = await createGroup(t);
+    const added = await putCategory(t, id, {
+      recipients: [{ operation: 'ADD', position: 'CC', recipientGroupId: other.id }],
+    });
+    const both = (await groupsOf())
+      .filter((x) => x.recipientGroupId === g.id || x.recipientGroupId === other.id)
+      .map((x) => `${String(x.recipientGroupId)}:${String(x.position)}`)
+      .sort();
+    const want = [`${g.id}:BCC`, `${other.id}:CC`].sort();
+    t.check(R('categories/update-add-merges'), added.status === 204 && JSON.stringify(both) === JSON.stringify(want), {
+      title: 'ADD of a second recipient group did not add it beside the first',
+      expected: `HTTP 204 and the groups ${want.join(', ')} (GET ?recGroup=true)`,
+      received: `HTTP ${added.status}, groups ${both.join(', ') || 'none'}`,
+    });
     const del = await putCategory(t, id, {
       recipients: [{ operation: 'DELETE', position: 'BCC', recipientGroupId: g.id }],
     });
-    const left = await positions();
-    t.check(R('categories/update-delete-removes'), del.status === 204 && left.length === 0, {
-      title: 'recipient group DELETE not applied',
-      expected: 'HTTP 204 and the group gone (GET ?recGroup=true)',
-      received: `HTTP ${del.status}, positions ${JSON.stringify(left)}`,
+    const after = await groupsOf();
+    const left = after.filter((x) => x.recipientGroupId === g.id).map((x) => x.position);
+    const kept = after.some((x) => x.recipientGroupId === other.id);
+    t.check(R('categories/update-delete-removes'), del.status === 204 && left.length === 0 && kept, {
+      title: 'recipient group DELETE not applied to that group alone',
+      expected: `HTTP 204, group ${g.id} gone and group ${other.id} still held (GET ?recGroup=true)`,
+      received: `HTTP ${del.status}, positions of ${g.id} ${JSON.stringify(left)}, ${other.id} ${kept ? 'held' : 'gone'}`,
     });
   },
-  { budget: 9 },
+  { budget: 14 },
 );
 
 test(

@@ -3,6 +3,7 @@ import type { RuleContext } from '../engine/rule-test.ts';
 import {
   R,
   accepted,
+  CERTIFICATE_TEXT,
   certificateForm,
   hasOtherTenant,
   mentions,
@@ -89,6 +90,24 @@ test(
       await postCertificate(t, { emailid: certificateEmail(t), ownerid: `${t.prefix}owner` }),
       'a form without file',
     );
+    // The form field is named `file`: a certificate sent under another part name leaves `file` missing.
+    const elsewhere = await send(t, {
+      method: 'POST',
+      path: '/certificatestore/',
+      form: [
+        ...certificateForm({ emailid: certificateEmail(t), ownerid: `${t.prefix}owner` }),
+        {
+          name: 'certificate',
+          file: { filename: `${t.prefix}.cer`, content: CERTIFICATE_TEXT, contentType: 'application/pkix-cert' },
+        },
+      ],
+    });
+    refused(
+      t,
+      'certificates/file-required',
+      elsewhere,
+      'a form whose .cer file is under the part name certificate, not file',
+    );
     const json = await send(t, {
       method: 'POST',
       path: '/certificatestore/',
@@ -97,7 +116,7 @@ test(
     // A JSON body is refused (document); 400 rather than 415 for it is our reading.
     refusedByReading(t, 'certificates/file-required', json, 'a JSON body', 'media-type-400', 400);
   },
-  { budget: 2 },
+  { budget: 3 },
 );
 
 test(

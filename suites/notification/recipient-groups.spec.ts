@@ -15,7 +15,7 @@ import {
   verifyCode,
   NO_OTHER,
 } from './notification-client.ts';
-import { createGroup, createRecipient, groupName, postGroup } from './notification-resources.ts';
+import { createCategory, createGroup, createRecipient, groupName, postGroup } from './notification-resources.ts';
 
 // The group records are declared only as "string": membership and names are judged by what a
 // record mentions (the unique recipient and group names the suite chose), never by field names.
@@ -57,8 +57,11 @@ test(
       expected: `HTTP 200 naming "${name}"`,
       received: seen(found),
     });
+    // "unique within a tenant" bars only a name another group holds: a second group of another name is created too.
+    const second = await postGroup(t, { groupName: groupName(t), recipientIds: [{ recipientId: r.id }] });
+    accepted(t, 'groups/create-200', second.res, 'a second group of another name in the same tenant', [200]);
   },
-  { budget: 5 },
+  { budget: 7 },
 );
 
 test(
@@ -96,8 +99,11 @@ test(
     const rename = await putGroup(t, { groupId: h.id, groupName: g.name });
     refused(t, 'groups/name-unique', rename, `renaming a group to "${g.name}"`, undefined, [409, 400]);
     verifyCode(t, rename, 'conflict');
+    // "unique within a tenant": a group's own name, sent again on update, is held by no other group.
+    const same = await putGroup(t, { groupId: h.id, groupName: h.name });
+    accepted(t, 'groups/name-unique', same, `an update of group ${h.id} resending its own name "${h.name}"`, [200]);
   },
-  { budget: 8 },
+  { budget: 9 },
 );
 
 test(
@@ -199,8 +205,16 @@ test(
       },
       { rule: R('groups/member-shape'), runs: Math.min(t.session.context.runs, 5) },
     );
+    // UpdateRecipientGroupRequest: "recipientId int64" in DELETE items as much as in ADD ones.
+    for (const recipientId of [String(r.id), r.id + 0.5])
+      refused(
+        t,
+        'groups/member-shape',
+        await putGroup(t, { groupId: g.id, recipientIds: [{ operation: 'DELETE', recipientId }] }),
+        `PUT with a DELETE item whose recipientId is ${JSON.stringify(recipientId)}`,
+      );
   },
-  { budget: 11, budgetPerRun: 1 },
+  { budget: 13, budgetPerRun: 1 },
 );
 
 test(
@@ -330,8 +344,11 @@ test(
         received: seen(other),
       });
     } else t.notExercised(R('groups/search-by-name'), NO_OTHER);
+    // SearchRequest: "name (string, name to match)", "Used for recipients and recipient groups".
+    const bad = await searchGroups(t, 42);
+    refused(t, 'groups/search-by-name', bad, 'a group search whose name is the number 42');
   },
-  { budget: 10 },
+  { budget: 11 },
 );
 
 test(
@@ -364,6 +381,14 @@ test(
   'DELETE /recipient/recipientgroup/{id} removes the group; an unknown ID answers 404',
   async (t) => {
     const g = await createGroup(t);
+    // The path names the one group removed: another group of a category naming both stays there.
+    const keep = await createGroup(t);
+    const category = await createCategory(t, {
+      recipients: [
+        { position: 'TO', recipientGroupId: g.id },
+        { position: 'CC', recipientGroupId: keep.id },
+      ],
+    });
     accepted(
       t,
       'groups/delete-by-id',
@@ -372,6 +397,21 @@ test(
       [200],
     );
     refused(t, 'groups/delete-by-id', await getGroup(t, g.id), 'GET of the deleted group', 'noMatch', [404]);
+    const held = await send(t, {
+      method: 'GET',
+      path: `/communicationcategories/${category.id}`,
+      query: { recGroup: 'true' },
+    });
+    const ids = Array.isArray((held.json as { recipientGroups?: unknown })?.recipientGroups)
+      ? (held.json as { recipientGroups: Array<{ recipientGroupId?: unknown }> }).recipientGroups.map(
+          (x) => x?.recipientGroupId,
+        )
+      : [];
+    t.check(R('groups/delete-by-id'), held.status === 200 && ids.includes(keep.id), {
+      title: "deleting one group removed another from a category's recipient groups",
+      expected: `HTTP 200 for category ${category.id} (GET ?recGroup=true), recipientGroups holding ${keep.id}`,
+      received: seen(held),
+    });
     refused(
       t,
       'groups/delete-by-id',
@@ -381,5 +421,5 @@ test(
       [404],
     );
   },
-  { budget: 5 },
+  { budget: 9 },
 );

@@ -22,7 +22,7 @@ import {
   unknownRefused,
   verifyCode,
 } from './notification-client.ts';
-import { createRecipient, postRecipient } from './notification-resources.ts';
+import { createCategory, createRecipient, postRecipient } from './notification-resources.ts';
 
 /** A PUT /recipient/ body for a recipient. */
 function update(id: number, over: Record<string, unknown> = {}): Record<string, unknown> {
@@ -479,8 +479,17 @@ test(
       [409, 400],
     );
     verifyCode(t, rename, 'conflict');
+    // "unique within a tenant": a recipient's own name, sent again on update, is held by no other recipient.
+    const same = await putRecipient(t, update(b.id, { recipientname: b.name }));
+    accepted(
+      t,
+      'recipients/name-unique',
+      same,
+      `an update of recipient ${b.id} resending its own name "${b.name}"`,
+      [200],
+    );
   },
-  { budget: 8 },
+  { budget: 9 },
 );
 
 test(
@@ -696,10 +705,27 @@ test(
   'DELETE /recipient/{id} removes the recipient; unknown 404, non-integer 400',
   async (t) => {
     const r = await createRecipient(t);
+    // The path names the one recipient removed: another recipient of a category holding both stays there.
+    const keep = await createRecipient(t);
+    const category = await createCategory(t, {
+      recipients: [
+        { position: 'TO', recipientId: r.id },
+        { position: 'CC', recipientId: keep.id },
+      ],
+    });
     const del = await send(t, { method: 'DELETE', path: `/recipient/${r.id}` });
     accepted(t, 'recipients/delete-by-id', del, 'deleting a recipient of the tenant', [200]);
     const gone = await getRecipient(t, r.id);
     refused(t, 'recipients/delete-by-id', gone, 'GET of the deleted recipient', 'noMatch', [404]);
+    const held = await send(t, { method: 'GET', path: `/communicationcategories/${category.id}` });
+    const ids = Array.isArray((held.json as { recipients?: unknown })?.recipients)
+      ? (held.json as { recipients: Array<{ recipientId?: unknown }> }).recipients.map((x) => x?.recipientId)
+      : [];
+    t.check(R('recipients/delete-by-id'), held.status === 200 && ids.includes(keep.id), {
+      title: "deleting one recipient removed another from a category's recipients",
+      expected: `HTTP 200 for category ${category.id}, recipients holding ${keep.id}`,
+      received: seen(held),
+    });
     refused(
       t,
       'recipients/delete-by-id',
@@ -716,5 +742,5 @@ test(
       'invalidParameter',
     );
   },
-  { budget: 6 },
+  { budget: 9 },
 );

@@ -150,8 +150,38 @@ test(
         received: seen(res),
       });
     }
+    // On update too: two files added by one PUT become two templates, each holding its own file.
+    const base = await createTemplateSet(t, { channels: [chans[0]] });
+    const before = integersIn((await idList(t, base.id)).json);
+    const [f1, f2] = [file(), file()];
+    const put = await putSet(
+      t,
+      base.id,
+      templateForm(
+        info(base.name, [
+          [chans[1], f1.name],
+          [chans[2], f2.name],
+        ]),
+        [f1, f2],
+      ),
+    );
+    const added = [...integersIn((await idList(t, base.id)).json)].filter((n) => !before.has(n));
+    const got: string[] = [];
+    for (const id of added) {
+      const res = await send(t, { method: 'GET', path: `/template/templatecontent/${id}` });
+      got.push(res.status === 200 ? res.text : `HTTP ${res.status}`);
+    }
+    t.check(
+      R('templates/multiple-files-one-field'),
+      put.status === 200 && added.length === 2 && got.includes(f1.content) && got.includes(f2.content),
+      {
+        title: 'the files added by one update are not each in a template of their own',
+        expected: `HTTP 200, then two new templates holding ${f1.content} and ${f2.content}`,
+        received: `PUT ${seen(put, 120)}; new template IDs ${added.join(', ') || '-'}: ${JSON.stringify(got)}`,
+      },
+    );
   },
-  { budget: 6 },
+  { budget: 12 },
 );
 
 test(
@@ -239,7 +269,7 @@ test(
 
 test(
   ['templates/files-required-on-create', 'errors/code-missing-request-body-property'],
-  'POST /template/ without any templateFiles part is refused',
+  'POST /template/ without any templateFiles part is refused, also when its file comes under another field name',
   async (t) => {
     const email = channelId(t, 'email');
     const res = await postTemplateSet(t, templateForm(info(setName(t), [[email, 'absent.html']]), []));
@@ -250,8 +280,20 @@ test(
       'a create without templateFiles',
       'missingRequestBodyProperty',
     );
+    // "templateFiles (array of files, required)": a file part under another name is no templateFiles part.
+    const f = file();
+    const parts = templateForm(info(setName(t), [[email, f.name]]), [f]).map((p) =>
+      p.name === 'templateFiles' ? { ...p, name: 'templateFile' } : p,
+    );
+    refused(
+      t,
+      'templates/files-required-on-create',
+      await postTemplateSet(t, parts),
+      'a create whose only file is sent under the field name templateFile',
+      'missingRequestBodyProperty',
+    );
   },
-  { budget: 1 },
+  { budget: 2 },
 );
 
 test(
@@ -415,18 +457,20 @@ test(
 );
 
 test(
-  ['templates/channel-and-file-required-on-create'],
+  ['templates/channel-and-file-required-on-create', 'errors/code-missing-request-body-property'],
   'POST /template/ with a templateInfo lacking templateChannelAndFile (or an empty one) is refused',
   async (t) => {
     for (const items of [undefined, []]) {
       const f = file();
       const i: Record<string, unknown> = { templatesetName: setName(t) };
       if (items) i.templateChannelAndFile = items;
+      // A missing key is a missing property; which code an empty list gets the document does not say.
       refused(
         t,
         'templates/channel-and-file-required-on-create',
         await postTemplateSet(t, templateForm(i, [f])),
         items ? 'an empty templateChannelAndFile' : 'no templateChannelAndFile',
+        items ? undefined : 'missingRequestBodyProperty',
       );
     }
   },
@@ -434,7 +478,7 @@ test(
 );
 
 test(
-  ['templates/channel-id', 'errors/code-invalid-request-body-property'],
+  ['templates/channel-id', 'errors/code-invalid-request-body-property', 'errors/code-missing-request-body-property'],
   'communicationChannel is taken as a channel ID of GET /communicationchannel/ only (create and update)',
   async (t) => {
     const email = channelId(t, 'email');
@@ -467,7 +511,8 @@ test(
           'templates/channel-id',
           res,
           `${onUpdate ? 'PUT' : 'POST'} with communicationChannel ${ch === undefined ? 'missing' : JSON.stringify(ch)}`,
-          ch === undefined || ch === null ? undefined : 'invalidRequestBodyProperty',
+          // A missing key is a missing property; which code null gets the document does not say.
+          ch === undefined ? 'missingRequestBodyProperty' : ch === null ? undefined : 'invalidRequestBodyProperty',
         );
       }
     }
@@ -545,20 +590,36 @@ test(
 );
 
 test(
-  ['templates/update-operation-required'],
+  [
+    'templates/update-operation-required',
+    'errors/code-missing-request-body-property',
+    'errors/code-invalid-request-body-property',
+  ],
   'on update an item without operation, or with another than ADD or DELETE, is refused',
   async (t) => {
     const email = channelId(t, 'email');
     const set = await createTemplateSet(t, { channels: [email] });
-    for (const operation of [undefined, 'MERGE', 'add']) {
+    // The last item names no file and uploads none: an operation taken as neither ADD nor DELETE
+    // must not pass for want of a file to check.
+    for (const [operation, withFile] of [
+      [undefined, true],
+      ['MERGE', true],
+      ['add', false],
+    ] as const) {
       const f = file();
-      const item: Record<string, unknown> = { communicationChannel: channelId(t, 'sms'), fileName: f.name };
+      const item: Record<string, unknown> = { communicationChannel: channelId(t, 'sms') };
+      if (withFile) item.fileName = f.name;
       if (operation) item.operation = operation;
       refused(
         t,
         'templates/update-operation-required',
-        await putSet(t, set.id, templateForm({ templatesetName: set.name, templateChannelAndFile: [item] }, [f])),
-        operation ? `operation ${operation}` : 'an item without operation',
+        await putSet(
+          t,
+          set.id,
+          templateForm({ templatesetName: set.name, templateChannelAndFile: [item] }, withFile ? [f] : []),
+        ),
+        operation ? `operation ${operation}${withFile ? '' : ' without a file'}` : 'an item without operation',
+        operation ? 'invalidRequestBodyProperty' : 'missingRequestBodyProperty',
       );
     }
   },
@@ -566,7 +627,7 @@ test(
 );
 
 test(
-  ['templates/update-add-needs-file-name'],
+  ['templates/update-add-needs-file-name', 'errors/code-missing-request-body-property'],
   "an ADD item without fileName is refused; a DELETE item without one removes the channel's template",
   async (t) => {
     const email = channelId(t, 'email');
@@ -586,6 +647,7 @@ test(
         ),
       ),
       'an ADD item without fileName on create',
+      'missingRequestBodyProperty',
     );
     const g = file();
     refused(
@@ -603,6 +665,7 @@ test(
         ),
       ),
       'an ADD item without fileName on update',
+      'missingRequestBodyProperty',
     );
     const del = await putSet(
       t,

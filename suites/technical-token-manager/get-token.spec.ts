@@ -244,6 +244,17 @@ test(
   { budgetPerRun: 1 },
 );
 
+test(['identification/field-types'], 'a body that is not an Identification JSON object is refused', async (t) => {
+  // "Body: Identification": JSON null or an array of Identifications is not one.
+  const app = application(t);
+  const good = identification(app, app.hostTenant);
+  const cases: Array<[string, unknown]> = [
+    ['the body null', null],
+    ['an array of Identifications', [good]],
+  ];
+  for (const [what, body] of cases) checkRefused(t, R('identification/field-types'), await getToken(t, body), what);
+});
+
 test(
   ['identification/required-fields'],
   'how POST /oauth/token answers an Identification lacking a field',

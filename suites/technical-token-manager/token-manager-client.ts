@@ -303,6 +303,16 @@ export function checkAccessTokenResponse(
       expected: `expires_in = exp - iat = ${lifetime}`,
       received: JSON.stringify(expiresIn),
     });
+  // "Seconds until the token expires": the JWT's exp (RFC 7519, seconds since the epoch) lies about
+  // expires_in seconds after the request; a day's slack leaves room for the two clocks' difference.
+  if (typeof exp === 'number' && Number.isInteger(expiresIn)) {
+    const expected = Math.floor(opts.requestedAt / 1000) + (expiresIn as number);
+    verify('access-token/expires-in-seconds', Math.abs(exp - expected) <= 86_400, {
+      title: 'the JWT does not expire when expires_in says',
+      expected: `exp within a day of ${expected} (request time + expires_in)`,
+      received: `exp ${exp}`,
+    });
+  }
   if (t.declares(R('access-token/expires-in-seconds')) && lifetime === undefined && 'expires_in' in body)
     t.notExercised(
       R('access-token/expires-in-seconds'),

@@ -17,6 +17,7 @@ import {
   userTenants,
 } from './token-manager-client.ts';
 import { registerSecret } from '../engine/redact.ts';
+import { spaceAuthKey } from '../engine/token-provider.ts';
 
 const test = (
   rules: string[],
@@ -302,6 +303,18 @@ test(
       received: `HTTP ${res.status}`,
     });
     checkErrorCodeForm(t, res.status, res.text, 'GET /userTenants without a token');
+    // The application's Basic credential of the token operations is not a bearer token either.
+    const basic = await getUserTenants(t, spaceAuthKey(application(t)));
+    t.check(
+      R('auth/user-tenants-token-required'),
+      basic.status >= 400 && basic.status < 500 && ids(basic).length === 0,
+      {
+        title: 'tenant list served, or the request failed, with a Basic credential instead of a token',
+        severity: 'critical',
+        expected: '4xx and no tenant list',
+        received: `HTTP ${basic.status}`,
+      },
+    );
   },
 );
 
@@ -323,7 +336,16 @@ test(
 );
 
 test(
-  ['user-tenants/query-types', 'errors/body-shape', 'errors/code-form', 'errors/logref', 'transport/json'],
+  [
+    'user-tenants/query-types',
+    'errors/body-shape',
+    'errors/code-form',
+    'errors/logref',
+    'transport/json',
+    'user-tenants/shape',
+    'page/field-types',
+    'user-tenants/at-most-500',
+  ],
   'GET /userTenants with a malformed page or size is answered 400',
   async (t) => {
     const auth = await hostToken(t);
@@ -345,6 +367,21 @@ test(
       if (reading === undefined) t.check(R('user-tenants/query-types'), res.status === 400, d);
       else t.reading(reading, R('user-tenants/query-types'), res.status === 400, d);
       if (res.status === 400) checkErrorBody(t, res);
+      // The Errors table binds pageSizeForUserTenantsExceeded to "Requested page size above the
+      // maximum supported": a size of 1.5 or 0 is above no maximum.
+      if (res.status === 400 && q.size !== undefined)
+        t.verify(
+          R('user-tenants/query-types'),
+          !errorCodes(res).includes('platform.core.keymanager.pageSizeForUserTenantsExceeded'),
+          {
+            title: `${JSON.stringify(q)} answered as a page size above the maximum`,
+            expected: 'a code other than platform.core.keymanager.pageSizeForUserTenantsExceeded',
+            received: errorCodes(res).join(', '),
+          },
+        );
+      // A deployment that takes page -1 or size 0 (the other side of page-size-lower-bound) still
+      // answers a UserTenantResponse whose Page fields are integers ("| totalPages | integer |").
+      if (res.status === 200) checkShape(t, res);
     }
   },
 );
