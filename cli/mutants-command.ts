@@ -28,7 +28,7 @@ import type { RunContext } from '../suites/engine/run-context.ts';
 import { toRecord, vitestOptions, type TestRecord } from '../suites/engine/suite-runner.ts';
 import type { SelftestJobSpec } from './selftest-job.ts';
 import { fileKey } from './mutant-job.ts';
-import { collectContext, serviceSpecFiles, variantReport } from './selftest-command.ts';
+import { collectContext, serviceSpecFiles, specFilesByRule, specFilesFor, variantReport } from './selftest-command.ts';
 import { resolveServices } from './rules-command.ts';
 import { UsageError } from './usage-error.ts';
 
@@ -318,6 +318,8 @@ interface MutantJob {
   stopAtKill: boolean;
   services: ServiceName[];
   hitLimit: number;
+  /** Options of the job's deployment (a throttle, for the throttling code's mutants). */
+  options?: SelftestJobSpec['options'];
 }
 
 interface LaneFile {
@@ -389,11 +391,12 @@ export async function mutantsLaneCommand(file: string): Promise<void> {
   const dir = join(lane.workDir, `lane-${lane.index}-specs`);
   mkdirSync(dir, { recursive: true });
   const jobModule = JSON.stringify(join(projectRoot, 'cli/mutant-job.ts'));
-  const spec = (services: ServiceName[], index: number): SelftestJobSpec => ({
+  const spec = (services: ServiceName[], index: number, options?: SelftestJobSpec['options']): SelftestJobSpec => ({
     id: `m${index}`,
     faults: [],
     rules: [],
     services,
+    options,
     seed: lane.seed,
     runs: lane.runs,
     index,
@@ -433,7 +436,7 @@ export async function mutantsLaneCommand(file: string): Promise<void> {
         [
           `import { afterAll, afterEach, beforeEach, describe } from 'vitest';`,
           `import { beginMutantJob, endMutantJob, endMutantJobs, failedRule, stopAfterKill, stoppedAfterKill } from ${jobModule};`,
-          `await beginMutantJob(${JSON.stringify(spec(job.services, i))}, ${JSON.stringify(job.mutant)}, ${job.hitLimit});`,
+          `await beginMutantJob(${JSON.stringify(spec(job.services, i, job.options))}, ${JSON.stringify(job.mutant)}, ${job.hitLimit});`,
           // Only the tests that reach the mutant (every test of the files that run whole); with
           // stopAtKill, none that would start after a test failed a rule.
           `const whole = new Set(${JSON.stringify(job.whole.map(fileKey))});`,
@@ -644,6 +647,15 @@ export function sampleOf<T extends MutantRow>(mutants: T[], size: number, seed: 
     .map((x) => x.m);
 }
 
+/**
+ * The reference's throttling code acts only in a deployment started with a throttle, which no
+ * test's own deployment is: its mutants run throttled (as the fault variants of the 429 rules
+ * do), against the tests of the throttling rules.
+ */
+const THROTTLE_FILES = /^fixtures\/reference\/shared\/(rate-limiter|throttle-hook)\.ts$/;
+const THROTTLE_RULES = /throttl|too-many-requests|rate-limits/;
+const THROTTLE = 8;
+
 /** Every mutant Stryker makes of the rule-enforcing files of `services` (those matching `globs`). */
 export async function listMutants(services: readonly ServiceName[], globs: string[] = []): Promise<MutantRow[]> {
   return (await instrument(mutatedFiles(services, globs))).mutants;
@@ -761,8 +773,27 @@ export async function runMutants(opts: MutantsOptions, log: (line: string) => vo
       hitLimit: Math.max(10_000, hits * 100),
     };
   };
+  const throttleSpecs = chosen.some((m) => THROTTLE_FILES.test(m.file))
+    ? specFilesFor(
+        await specFilesByRule(specServices),
+        loadRules(specServices)
+          .map((r) => r.id)
+          .filter((id) => THROTTLE_RULES.test(id)),
+      )
+    : undefined;
   for (const m of chosen) {
     if (m.carried) continue;
+    if (THROTTLE_FILES.test(m.file) && throttleSpecs) {
+      const job = { ...jobOf(m, throttleSpecs, []), stopAtKill: false, options: { throttle: THROTTLE } };
+      first.set(m.id, job);
+      m.specFiles = job.specFiles.length;
+      m.tests = 0;
+      m.status = 'not-run';
+      kinds.tests++;
+      if (loaded.has(m.id)) tasks.push({ lane: { mode: 'mutants', services: job.services, jobs: [job] }, env: m.id });
+      else plain.push(job);
+      continue;
+    }
     const reachedBy = Object.entries(coverage.perTest)
       .filter(([, c]) => c[m.id])
       .map(([k]) => k)

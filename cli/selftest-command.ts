@@ -348,7 +348,7 @@ export function collectContext(services: ServiceName[]): RunContext {
   };
 }
 
-async function specFilesByRule(services: ServiceName[]): Promise<Map<string, Set<string>>> {
+export async function specFilesByRule(services: ServiceName[]): Promise<Map<string, Set<string>>> {
   const context = collectContext(services);
   const byRule = new Map<string, Set<string>>();
   for (const t of await collectSuites(context, services))
@@ -357,7 +357,7 @@ async function specFilesByRule(services: ServiceName[]): Promise<Map<string, Set
 }
 
 /** The spec files a variant's run needs: those declaring one of its rules (undefined when none does). */
-function specFilesFor(byRule: Map<string, Set<string>>, rules: string[]): string[] | undefined {
+export function specFilesFor(byRule: Map<string, Set<string>>, rules: string[]): string[] | undefined {
   const files = new Set(rules.flatMap((r) => [...(byRule.get(r) ?? [])]));
   return files.size ? [...files].sort() : undefined;
 }

@@ -1,7 +1,7 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { HttpClient, ReadOnlyRefusal, TransportError, retryAfterMs } from './http-client.ts';
+import { HttpClient, ReadOnlyRefusal, TransportError, retryAfterMs, uploadAllowanceMs } from './http-client.ts';
 
 let server: Server;
 let base = '';
@@ -201,5 +201,12 @@ describe('HTTP client', () => {
     expect(retryAfterMs('2')).toBe(2000);
     expect(retryAfterMs(undefined, 7)).toBe(7);
     expect(retryAfterMs(new Date(Date.now() + 5000).toUTCString())).toBeGreaterThan(3000);
+  });
+
+  it('gives a large upload a second per MiB on top of the timeout, and a small one nothing', () => {
+    expect(uploadAllowanceMs(undefined, '{"a":1}')).toBe(0);
+    expect(uploadAllowanceMs([{ size: 1024 * 1024 }, { value: 'x' }])).toBe(1000);
+    expect(uploadAllowanceMs([{ size: 16 * 1024 * 1024 }])).toBe(15_000);
+    expect(uploadAllowanceMs(undefined, 'x'.repeat(3 * 1024 * 1024))).toBe(2000);
   });
 });

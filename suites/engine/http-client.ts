@@ -13,6 +13,13 @@ export interface FormPart {
   file?: { filename: string; content: Buffer | string | Blob; contentType?: string };
 }
 
+/** Time allowed on top of the timeout for sending a request body: a second per MiB beyond the first. */
+export function uploadAllowanceMs(form: Array<{ size?: number; value?: string }> | undefined, body?: string): number {
+  const bytes = (form ?? []).reduce((n, p) => n + (p.size ?? p.value?.length ?? 0), 0) + (body?.length ?? 0);
+  return Math.max(0, Math.ceil((bytes - MIB) / MIB) * 1000);
+}
+const MIB = 1024 * 1024;
+
 /** A request as the suites describe it; `path` is relative to the target's origin. */
 export interface HttpRequest {
   method: string;
@@ -308,8 +315,10 @@ export class HttpClient {
     const exchange = withLazyCurl({ request: curlReq, startedAt: performance.timeOrigin + performance.now() });
     const started = performance.now();
     // undici's headers and body timeouts bound the wait for each part; the deadline bounds a
-    // body that keeps trickling in.
-    const deadline = started + this.options.timeoutMs;
+    // body that keeps trickling in. A large upload adds its own sending time: a second per MiB
+    // (a link of 8 Mbit/s), so that a slow link to a sound target is not its timeout.
+    const timeoutMs = this.options.timeoutMs + uploadAllowanceMs(form, shownBody);
+    const deadline = started + timeoutMs;
     this.stats.requests++;
     try {
       const res = await undiciRequest(url, {
@@ -318,13 +327,15 @@ export class HttpClient {
         body,
         dispatcher: this.agent,
         maxRedirections: 0,
+        headersTimeout: timeoutMs,
+        bodyTimeout: timeoutMs,
       } as Parameters<typeof undiciRequest>[1]);
       const chunks: Buffer[] = [];
       let size = 0;
       for await (const chunk of res.body) {
         if (performance.now() > deadline) {
           res.body.destroy();
-          throw Object.assign(new Error(`response not complete after ${this.options.timeoutMs} ms`), {
+          throw Object.assign(new Error(`response not complete after ${timeoutMs} ms`), {
             code: 'UND_ERR_BODY_TIMEOUT',
           });
         }

@@ -542,6 +542,55 @@ emTest(
 );
 
 emTest(
+  [
+    'event-types/filterable-link-400',
+    'event-types/more-than-10-filterable-400',
+    'event-types/more-than-100-fields-400',
+    'event-types/patch-add-field',
+  ],
+  "PATCH keeps a type's limits: no LINK field made filterable, no 11th filterable field, no 101st field",
+  async (t) => {
+    // Field: "a LINK field cannot be filterable; at most 10 filterable fields per type"; Limits: "Fields per
+    // event type | 100; filterable fields 10". They hold for the type, however its fields came to be.
+    const link = await createType(t, { fields: [field('url', 'LINK')] });
+    rejected(
+      t,
+      'event-types/filterable-link-400',
+      await patch(t, link.id, { op: 'replace', path: '/fields/url/filterable', value: true }),
+      'PATCH making a LINK field filterable',
+    );
+    const ten = await createType(t, {
+      fields: [
+        ...Array.from({ length: 10 }, (_, i) => field(`k${i}`, 'INTEGER', { filterable: true })),
+        field('p', 'STRING'),
+      ],
+    });
+    rejected(
+      t,
+      'event-types/more-than-10-filterable-400',
+      await patch(t, ten.id, { op: 'replace', path: '/fields/p/filterable', value: true }),
+      'PATCH making an 11th field filterable',
+    );
+    const full = await createType(t, { fields: Array.from({ length: 99 }, (_, i) => field(`f${i}`, 'STRING')) });
+    const hundredth = await patch(t, full.id, { op: 'add', path: '/fields', value: field('f99', 'STRING') });
+    accepted(t, 'event-types/patch-add-field', hundredth, 'PATCH adding the 100th field', [200]);
+    if (hundredth.status !== 200) return;
+    rejected(
+      t,
+      'event-types/more-than-100-fields-400',
+      await patch(
+        t,
+        full.id,
+        { op: 'add', path: '/fields', value: field('f100', 'STRING') },
+        { etagAtLeast: Number(body(hundredth).etag) },
+      ),
+      'PATCH adding a 101st field',
+    );
+  },
+  { budget: 12 },
+);
+
+emTest(
   ['event-types/delete-204', 'event-types/delete-with-children-400', 'event-types/delete-with-events-400'],
   'DELETE with the current etag removes an own type without events or children (204, then 404); a type with a child or with events answers 400',
   async (t) => {

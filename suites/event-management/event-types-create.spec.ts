@@ -434,6 +434,7 @@ emTest(
     const { name: _n, ...noName } = typeBody(t);
     rejected(t, 'event-types/name-missing-400', await postType(t, noName), 'no name');
     rejected(t, 'event-types/name-missing-400', await postType(t, typeBody(t, { name: '' })), 'an empty name');
+    rejected(t, 'event-types/name-missing-400', await postType(t, null), 'the JSON body null (no name in it)');
   },
   { budget: 8, budgetPerRun: 3 },
 );
@@ -460,6 +461,7 @@ emTest(
       },
       { rule: R('event-types/ttl-max-1825'), runs: Math.min(t.session.context.runs, 10) },
     );
+    accepted(t, 'event-types/ttl-max-1825', await postType(t, typeBody(t, { ttl: 1 })), 'ttl 1');
     accepted(t, 'event-types/ttl-max-1825', await postType(t, typeBody(t, { ttl: 1825 })), 'ttl 1825');
     rejected(t, 'event-types/ttl-above-1825-400', await postType(t, typeBody(t, { ttl: 1826 })), 'ttl 1826');
   },
@@ -997,6 +999,22 @@ emTest(
       },
       { tenant: sub },
     );
+    // "global ... event types are visible": the GLOBAL types of any tenant, not only the parent's.
+    const foreignGlobal = fixtures(t).globalEventTypeId;
+    if (foreignGlobal) {
+      const res = await eventually(
+        () => t.send({ method: 'GET', path: `/eventTypes/${encodeURIComponent(foreignGlobal)}` }, { tenant: sub }),
+        (r) => r.status === 200,
+      );
+      expect(
+        t,
+        'event-types/sub-tenant-visibility',
+        res.ok,
+        'a GLOBAL type of another tenant not visible to the sub-tenant',
+        'HTTP 200',
+        seen(res.value),
+      );
+    }
     const ids = (embedded(list, 'eventTypes') as any[]).map((x) => x.id).sort();
     verify(
       t,

@@ -471,8 +471,23 @@ emTest(
         'an entity of another tenant (not shared)',
         [404],
       );
+    // A LOCAL type is no type of another tenant's: its typeId names "no event type visible to the caller".
+    if (foreign && t.session.tokens.has('otherTenant')) {
+      const local = await createType(t);
+      await eventually(
+        () => send(t, { method: 'GET', path: `/eventTypes/${encodeURIComponent(local.id)}` }),
+        (r) => r.status === 200,
+      );
+      rejected(
+        t,
+        'events/type-not-found-404',
+        await postEvent(t, { typeId: local.id, timestamp: iso(-60_000), entityId: foreign }, { as: 'otherTenant' }),
+        'a LOCAL type of another tenant (not shared), posted by that other tenant',
+        [404],
+      );
+    } else t.notExercised(R('events/type-not-found-404'), NO_OTHER);
   },
-  { budget: 3 },
+  { budget: 4 },
 );
 
 emTest(

@@ -389,6 +389,13 @@ emTest(
       await postCreateJob(t, 'events'),
       'a create job whose events is a string',
     );
+    // "createEventsJob has events (required array of custom events)": a null body has none.
+    rejected(
+      t,
+      'jobs/create-events-required',
+      await send(t, { method: 'POST', path: '/createEventsJobs', json: null }),
+      'a create job whose body is null',
+    );
     const res = await postCreateJob(t, events(50));
     expect(
       t,
@@ -426,7 +433,7 @@ emTest(
       got,
     );
   },
-  { budget: 20 },
+  { budget: 21 },
 );
 
 emTest(
@@ -620,9 +627,10 @@ emTest(
   async (t) => {
     const type = await createType(t, { fields: [field('n', 'INTEGER', { filterable: true })] });
     const correlationId = randomUUID();
-    const ts = timestamps(3, 60_000);
+    const ts = timestamps(4, 60_000);
     // n 0 is the newest and written last: the latest instance on either reading of "latest" (greatest
-    // timestamp, or written last); the other history of the same type stays.
+    // timestamp, or written last); the other history of the same type stays. The oldest instance (n 3)
+    // is deleted first, so the history the latest then takes along is one that already lost an instance.
     const created = await createEventsInBulk(t, [
       ...ts.map((timestamp, n) => ({ typeId: type.id, correlationId, entityId: entity(t), timestamp, n })).reverse(),
       { typeId: type.id, correlationId: randomUUID(), entityId: entity(t), timestamp: ts[0], n: 10 },
@@ -633,6 +641,8 @@ emTest(
         path: '/events',
         query: { history: 'true', size: 100, filter: filter({ typeId: type.id }) },
       });
+    await eventually(all, (r) => embedded(r, 'events').length === 5);
+    await runDeleteJob(t, { typeId: type.id, n: 3 });
     await eventually(all, (r) => embedded(r, 'events').length === 4);
     await runDeleteJob(t, { typeId: type.id, n: 0 });
     const res = await eventually(all, (r) => embedded(r, 'events').length === 1);
@@ -669,6 +679,8 @@ emTest(
   async (t) => {
     const typeId = `${t.prefix}nosuchtype`;
     rejected(t, 'jobs/delete-job-deletes-matches', await startDeleteJob(t, {}), 'a delete job without filter');
+    // "deleteEventsJob has filter (required JSON object)": a null body has none.
+    rejected(t, 'jobs/delete-job-deletes-matches', await startDeleteJob(t, null), 'a delete job whose body is null');
     rejected(
       t,
       'jobs/delete-filter-invalid-json-400',
@@ -705,7 +717,7 @@ emTest(
       seen(asString, 160),
     );
   },
-  { budget: 10 },
+  { budget: 11 },
 );
 
 emTest(
@@ -730,7 +742,7 @@ emTest(
       );
     }
     const job = await startDeleteJob(t, { filter: { typeId: `${t.prefix}nosuchtype` } });
-    if (job.status === 202)
+    if (job.status === 202) {
       rejected(
         t,
         'jobs/not-found-404',
@@ -738,8 +750,19 @@ emTest(
         'a delete job read as a create job',
         [404],
       );
+      // A job is its tenant's: for another tenant it is not found (a 4xx; 404 rather than 403 is our reading).
+      if (t.session.tokens.has('otherTenant'))
+        refusedAs(
+          t,
+          'jobs/not-found-404',
+          'foreign-record-404',
+          await send(t, { method: 'GET', path: `/deleteEventsJobs/${body(job).id}`, as: 'otherTenant' }),
+          'a delete job of another tenant',
+          404,
+        );
+    }
   },
-  { budget: 6 },
+  { budget: 7 },
 );
 
 emTest(

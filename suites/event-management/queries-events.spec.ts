@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import fc from 'fast-check';
 import { responseSchema } from '../engine/checks/index.ts';
 import type { HttpResponse } from '../engine/http-client.ts';
@@ -301,6 +302,22 @@ emTest(
       'grp descending',
       JSON.stringify(gs),
     );
+    // flag is a filterable BOOLEAN: the document gives no order of false and true, so only what any
+    // order implies is checked: each value's events together, and desc starting where asc ends.
+    const byFlag = await q('flag,asc');
+    const byFlagDesc = await q('flag,desc');
+    const fa = eventsOf(byFlag).map((e) => e.flag);
+    const fd = eventsOf(byFlagDesc).map((e) => e.flag);
+    const grouped = (fs: unknown[]) =>
+      fs.length === DATASET_SIZE && fs.filter((v, i) => i > 0 && v !== fs[i - 1]).length === 1;
+    expect(
+      t,
+      'queries/events-sort-filterable',
+      byFlag.status === 200 && byFlagDesc.status === 200 && grouped(fa) && grouped(fd) && fa[0] === fd[fd.length - 1],
+      'sort on the BOOLEAN field flag does not group its values, or desc is not the reverse of asc',
+      'flag,asc: the events of one value, then of the other; flag,desc: the other way round',
+      () => `asc ${JSON.stringify(fa)}; desc ${JSON.stringify(fd)}`,
+    );
     rejected(
       t,
       'queries/events-non-sortable-400',
@@ -320,7 +337,7 @@ emTest(
       'sort on an unknown field',
     );
   },
-  { readOnly: false, budget: 6 },
+  { readOnly: false, budget: 8 },
 );
 
 // ---------------------------------------------------------------- filters
@@ -474,6 +491,54 @@ emTest(
   { budget: 12 },
 );
 
+emTest(
+  ['queries/events-filter-fields'],
+  'filters on filterable DOUBLE and TIMESTAMP custom fields (equality, in, and with a timestamp range) return exactly the events with those values',
+  async (t) => {
+    // "plus filterable custom fields"; "Custom field value types: string, integer, double, boolean, link, timestamp."
+    const type = await createType(t, {
+      fields: [field('x', 'DOUBLE', { filterable: true }), field('w', 'TIMESTAMP', { filterable: true })],
+    });
+    const values = [1.5, 2.25, 1.5];
+    // w is a fixed instant unlike any event's own timestamp.
+    const when = ['2024-05-06T07:08:09.123Z', '2024-05-07T07:08:09.123Z', '2024-05-07T07:08:09.123Z'];
+    const created = await createEventsInBulk(
+      t,
+      values.map((x, i) => ({
+        typeId: type.id,
+        correlationId: randomUUID(),
+        timestamp: iso(-60_000 - i * 1000),
+        entityId: entity(t, i),
+        x,
+        w: when[i],
+      })),
+    );
+    const ids = created.map((e) => String(e.id));
+    await eventually(
+      () => getEvents(t, { filter: filter({ typeId: type.id }), size: 100 }),
+      (r) => idsOf(r).length === ids.length,
+    );
+    const cases: Array<[Atom, number[]]> = [
+      [{ x: 1.5 }, [0, 2]],
+      [{ x: { in: { value: [2.25] } } }, [1]],
+      [{ w: when[1], timestamp: { after: iso(-3_600_000) } }, [1, 2]],
+    ];
+    for (const [f, want] of cases) {
+      const res = await getEvents(t, { filter: filter({ typeId: type.id, ...f }), size: 100 });
+      const wantIds = want.map((i) => ids[i]).sort();
+      expect(
+        t,
+        'queries/events-filter-fields',
+        res.status === 200 && JSON.stringify(idsOf(res).sort()) === JSON.stringify(wantIds),
+        'a filter on a DOUBLE or TIMESTAMP custom field does not return exactly the events with its values',
+        `the events ${want.map((i) => `x ${values[i]}, w ${when[i]}`).join('; ')}`,
+        () => `${filter(f)}: ${JSON.stringify(eventsOf(res).map((e) => [e.x, e.w]))} ${seen(res, 100)}`,
+      );
+    }
+  },
+  { budget: 11 },
+);
+
 /** One forbidden filter: the rule it breaks and why. */
 interface Forbidden {
   rule: string;
@@ -552,6 +617,10 @@ const FORBIDDEN: Forbidden[] = [
   },
   { rule: 'queries/filter-json', what: 'a filter that is not valid JSON', filter: () => '{"typeId": ' },
   { rule: 'queries/filter-json', what: 'a filter that is a JSON array', filter: () => [] },
+  // "filter | string, JSON-encoded": a JSON value that is not an object is no filter either.
+  { rule: 'queries/filter-json', what: 'a filter that is a JSON number', filter: () => '42' },
+  { rule: 'queries/filter-json', what: 'a filter that is JSON null', filter: () => 'null' },
+  { rule: 'queries/filter-json', what: 'a filter that is a JSON string', filter: () => '"typeId"' },
 ];
 
 for (const rule of [...new Set(FORBIDDEN.map((f) => f.rule))]) {
@@ -678,6 +747,8 @@ emTest(
     const standard = fixtures(t).standardEventTypeId;
     const custom = await createType(t, { fields: [field('x', 'INTEGER', { filterable: true })] });
     const child = await createType(t, { parentId: standard, fields: [] });
+    // A descendant of the standard type with a field of its own is one of the "other custom types".
+    const widened = await createType(t, { parentId: standard, fields: [field('y', 'INTEGER')] });
     const entityId = entity(t, 2);
     const code = `S${tag()}`.slice(0, 16);
     const mine = body(await postEvent(t, standardBody(t, { entityId, code })));
@@ -697,6 +768,14 @@ emTest(
         )
       ).value,
     );
+    const widenedEvent = body(
+      (
+        await eventually(
+          () => postEvent(t, { typeId: widened.id, timestamp: iso(-60_000), entityId, code, y: 1 }),
+          (r) => r.status !== 404,
+        )
+      ).value,
+    );
     const res = await eventually(
       () => getEvents(t, { filter: filter({ entityId, timestamp: { after: iso(-600_000) } }), size: 500 }),
       (r) => [mine.id, childEvent.id].every((id) => idsOf(r).includes(id)),
@@ -709,6 +788,14 @@ emTest(
       'an event of a custom type with fields returned without typeId',
       'no event of a custom type with own fields',
       JSON.stringify(got.filter((e) => e.id === customEvent.id)),
+    );
+    expect(
+      t,
+      'queries/standard-events-without-type-id',
+      widenedEvent.id === undefined || !idsOf(res.value).includes(widenedEvent.id),
+      'an event of a descendant of the standard type with its own field returned without typeId',
+      'no event of a descendant with own fields',
+      JSON.stringify(got.filter((e) => e.id === widenedEvent.id)),
     );
     expect(
       t,
@@ -737,8 +824,8 @@ emTest(
 );
 
 emTest(
-  ['queries/default-window-7-days', 'queries/timestamp-operators'],
-  'without timestamp the last 7 days are searched; before, after and between select exactly their range (also before the window)',
+  ['queries/default-window-7-days', 'queries/timestamp-operators', 'queries/events-filter-fields'],
+  'without timestamp the last 7 days are searched; before, after and between select exactly their range, and timestamp equality its event (also before the window)',
   async (t) => {
     const type = await createType(t, { ttl: 60, fields: [field('n', 'INTEGER', { filterable: true })] });
     const ages = [10, 8, 6, 1];
@@ -767,20 +854,33 @@ emTest(
       [{ timestamp: { between: await between(daysAgo(11), daysAgo(7)) } }, [10, 8]],
       [{ timestamp: { between: await between(daysAgo(9), daysAgo(5)) } }, [8, 6]],
     ];
-    for (const [f, want] of ranges) {
+    // The same ranges as one side of an or whose other side selects nothing (n is never negative):
+    // the range itself, not a bound of the whole query, decides then.
+    const inOr = ranges.map(([f, want]): [Atom, number[]] => [{ or: [f, { n: -1 }] }, want]);
+    for (const [f, want] of [...ranges, ...inOr]) {
       const res = await q(f);
       const wantIds = want.map((a) => byAge.get(a)).sort();
       expect(
         t,
         'queries/timestamp-operators',
         res.status === 200 && JSON.stringify(idsOf(res).sort()) === JSON.stringify(wantIds),
-        `timestamp ${Object.keys(f.timestamp as object)[0]} does not select exactly its range`,
+        `timestamp ${filter(f)} does not select exactly its range`,
         `the events ${want.join(', ')} days old`,
         () => `${filter(f)}: ${JSON.stringify(eventsOf(res).map((e) => e.timestamp))} ${seen(res, 100)}`,
       );
     }
+    // timestamp is a filter field ("filterable"): equality selects the event at that instant.
+    const at = await q({ timestamp: String(events[1].timestamp) });
+    expect(
+      t,
+      'queries/events-filter-fields',
+      at.status === 200 && JSON.stringify(idsOf(at)) === JSON.stringify([byAge.get(8)]),
+      'timestamp equality does not select exactly the event at that instant',
+      `the event 8 days old (${String(events[1].timestamp)})`,
+      () => `${JSON.stringify(eventsOf(at).map((e) => e.timestamp))} ${seen(at, 100)}`,
+    );
   },
-  { budget: 10 },
+  { budget: 15 },
 );
 
 emTest(

@@ -266,7 +266,58 @@ emTest(
         'modes containing SHARER',
         seen(owner, 160),
       );
+      // The fixture event is the other tenant's, on an entity it shares with the caller ("shared by my tenant").
+      const eventOwner = await send(t, { method: 'GET', path: `/events/${eventId}`, query: shared, as: 'otherTenant' });
+      expect(
+        t,
+        'sharing/modes',
+        (modesOf(body(eventOwner)) ?? []).includes('SHARER'),
+        'the owner of a shared event does not see it marked SHARER',
+        'modes containing SHARER',
+        seen(eventOwner, 160),
+      );
     } else t.notExercised(R('sharing/modes'), NO_OTHER);
   },
   { readOnly: true, budget: 14 },
+);
+
+emTest(
+  ['sharing/include-shared-default-false'],
+  'includeShared=true adds records shared with the caller only: an unshared event of another tenant stays out of reads',
+  async (t) => {
+    if (!t.session.tokens.has('otherTenant')) {
+      t.notExercised(R('sharing/include-shared-default-false'), NO_OTHER);
+      return;
+    }
+    // "adds sharing information and shared records": a record shared with nobody is not among them.
+    const e = await createEvent(t, standardBody(t));
+    await eventually(
+      () => send(t, { method: 'GET', path: `/events/${e.id}` }),
+      (r) => r.status === 200,
+    );
+    const byId = await send(t, { method: 'GET', path: `/events/${e.id}`, query: shared, as: 'otherTenant' });
+    expect(
+      t,
+      'sharing/include-shared-default-false',
+      byId.status >= 400 && byId.status < 500,
+      "another tenant's unshared event served with includeShared=true",
+      'a 4xx refusal',
+      seen(byId, 160),
+    );
+    const list = await send(t, {
+      method: 'GET',
+      path: '/events',
+      query: { ...shared, filter: filter({ entityId: e.entityId, correlationId: e.correlationId }) },
+      as: 'otherTenant',
+    });
+    expect(
+      t,
+      'sharing/include-shared-default-false',
+      list.status === 200 && !items(list, 'events').some((x) => x.id === e.id),
+      "another tenant's unshared event listed with includeShared=true",
+      `HTTP 200 without ${e.id}`,
+      seen(list, 160),
+    );
+  },
+  { budget: 6 },
 );
