@@ -932,13 +932,21 @@ test(
   'GET /communicationcategories/search/?fields=recipient_count,channels gives counts and channel names per category',
   async (t) => {
     const email = channelId(t, 'email');
+    // The SMS and push channel IDs where the run configuration gives them (email alone otherwise).
+    const channels = fixturesOf(t).channels ?? {};
+    const more = (
+      [
+        [channels.sms, 'SMS', 'SMS'],
+        [channels.push, 'Push Notification', 'push notification'],
+      ] as const
+    ).filter(([id]) => Number.isInteger(id)) as ReadonlyArray<readonly [number, string, string]>;
     const r1 = await createRecipient(t);
     const r2 = await createRecipient(t);
     // Two members that are not recipients of the category themselves: 2 direct, 4 reached in all.
     const m1 = await createRecipient(t);
     const m2 = await createRecipient(t);
-    const set = await createTemplateSet(t, { channels: [email] });
-    const e = templateOf(t, set, email);
+    // One template per channel: "channelNames (array of string: email, SMS, push notification)".
+    const set = await createTemplateSet(t, { channels: [email, ...more.map(([id]) => id)] });
     const group = await postGroup(t, {
       groupName: groupName(t),
       recipientIds: [{ recipientId: m1.id }, { recipientId: m2.id }],
@@ -950,7 +958,14 @@ test(
     if (group.id !== undefined) recipients.push({ position: 'BCC', recipientGroupId: group.id });
     const { id, body } = await createCategory(t, {
       recipients,
-      templates: [{ commChannelName: 'Email', templateId: e.templateId, templatesetId: set.id }],
+      templates: [
+        { commChannelName: 'Email', templateId: templateOf(t, set, email).templateId, templatesetId: set.id },
+        ...more.map(([id, commChannelName]) => ({
+          commChannelName,
+          templateId: templateOf(t, set, id).templateId,
+          templatesetId: set.id,
+        })),
+      ],
     });
     const res = await send(t, {
       method: 'GET',
@@ -973,11 +988,11 @@ test(
       item!.msgCategoryName === body.msgCategoryName &&
         counts.includes(item!.recipientCount as number) &&
         item!.recipientGroupCount === groups &&
-        names.includes('email') &&
+        ['email', ...more.map(([, , listed]) => listed)].every((n) => names.includes(n)) &&
         names.every((n) => ['email', 'SMS', 'push notification'].includes(n as string)),
       {
         title: 'search item wrong',
-        expected: `msgCategoryName ${String(body.msgCategoryName)}, recipientCount ${counts.join(' or ')}, recipientGroupCount ${groups}, channelNames [email]`,
+        expected: `msgCategoryName ${String(body.msgCategoryName)}, recipientCount ${counts.join(' or ')}, recipientGroupCount ${groups}, channelNames [${['email', ...more.map(([, , listed]) => listed)].join(', ')}]`,
         received: JSON.stringify(item),
       },
     );
@@ -1009,6 +1024,13 @@ test(
       json: { msgCategoryId: id, recipients: [{ recipientId: r1.id }] },
     });
     accepted(t, 'categories/unsubscribe', res, 'unsubscribing one recipient', [200]);
+    // "recipients (array of objects with recipientId int64)": a bare ID is not such an object.
+    refused(
+      t,
+      'categories/unsubscribe',
+      await send(t, { method: 'POST', path, json: { msgCategoryId: id, recipients: [r2.id] } }),
+      `recipients [${r2.id}] (an ID, not an object with recipientId)`,
+    );
     const got = await getCategory(t, id);
     const ids = (view(got).recipients ?? []).map((x) => x.recipientId);
     t.check(R('categories/unsubscribe'), !ids.includes(r1.id) && ids.includes(r2.id), {
@@ -1045,7 +1067,7 @@ test(
       received: seen(noCategory),
     });
   },
-  { budget: 9 },
+  { budget: 10 },
 );
 
 test(

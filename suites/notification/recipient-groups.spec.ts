@@ -162,7 +162,7 @@ test(
 );
 
 test(
-  ['groups/member-shape'],
+  ['groups/member-shape', 'errors/code-missing-request-body-property'],
   'recipientIds that are not objects with an integer recipientId are refused (create and update)',
   async (t) => {
     const r = await createRecipient(t);
@@ -182,6 +182,14 @@ test(
         (await postGroup(t, { groupName: groupName(t), recipientIds: shape })).res,
         `POST with recipientIds ${JSON.stringify(shape)}`,
       );
+    // Errors: "| 400 | missingRequestBodyProperty |": an item without its recipientId misses a property.
+    refused(
+      t,
+      'groups/member-shape',
+      (await postGroup(t, { groupName: groupName(t), recipientIds: [{}] })).res,
+      'POST with a recipientIds item without recipientId',
+      'missingRequestBodyProperty',
+    );
     await t.property(
       fc.constantFrom(...shapes),
       async (shape) => {
@@ -206,11 +214,11 @@ test(
         `PUT with a DELETE item whose recipientId is ${JSON.stringify(recipientId)}`,
       );
   },
-  { budget: 12, budgetPerRun: 1 },
+  { budget: 13, budgetPerRun: 1 },
 );
 
 test(
-  ['groups/update-operation-enum'],
+  ['groups/update-operation-enum', 'errors/code-missing-request-body-property'],
   'PUT /recipient/recipientgroup adds ADD members and removes DELETE members; another operation is refused',
   async (t) => {
     const a = await createRecipient(t);
@@ -229,6 +237,8 @@ test(
         'groups/update-operation-enum',
         await putGroup(t, { groupId: g.id, recipientIds: [item] }),
         op === undefined ? 'a member item without operation' : `operation ${op}`,
+        // Errors: "| 400 | missingRequestBodyProperty |" for the item without operation.
+        op === undefined ? 'missingRequestBodyProperty' : undefined,
       );
     }
     const res = await putGroup(t, {

@@ -99,6 +99,19 @@ test(
           'invalidRequestBodyProperty',
         );
     }
+    // The whole address is held to the charset (a foreign sign after the domain too); a domain of
+    // several labels is letters, digits and '.' as well.
+    for (const [address, valid] of [
+      [`${t.prefix}_a@example.com!`, false],
+      [`${t.prefix}_a@mail.example.com`, true],
+    ] as const) {
+      const res = await postRecipient(t, {
+        recipientname: recipientName(t),
+        recipientdetail: [{ address, addresstypeid: type }],
+      });
+      if (valid) accepted(t, 'recipients/email-charset', res, `email address "${address}"`, [201]);
+      else refused(t, 'recipients/email-charset', res, `email address "${address}"`, 'invalidRequestBodyProperty');
+    }
     await t.property(
       emailCase,
       async ({ parts, bad, at }) => {
@@ -131,7 +144,7 @@ test(
     );
     refused(t, 'recipients/email-charset', res, 'PUT with an email address holding "-"', 'invalidRequestBodyProperty');
   },
-  { budget: 9, budgetPerRun: 2 },
+  { budget: 11, budgetPerRun: 2 },
 );
 
 /**
@@ -148,6 +161,7 @@ const PHONE_EDGES = [
   { number: '+49abc1234', valid: false },
   { number: '4917012345678', valid: false },
   { number: '+', valid: false },
+  { number: 'tel:+4917012345678', valid: false },
 ];
 
 /** Valid E.164 numbers of 8 to 15 digits outside the India region (country codes starting 1 to 8). */
@@ -191,7 +205,7 @@ test(
       { rule: R('recipients/phone-e164'), runs: Math.min(t.session.context.runs, 5) },
     );
   },
-  { budget: 9, budgetPerRun: 2 },
+  { budget: 10, budgetPerRun: 2 },
 );
 
 test(
@@ -221,7 +235,7 @@ test(
 );
 
 test(
-  ['recipients/address-string'],
+  ['recipients/address-string', 'errors/code-missing-request-body-property'],
   'a RecipientAddress without a string address is refused on create and update',
   async (t) => {
     const type = addressType(t, 'email');
@@ -233,12 +247,14 @@ test(
       ['address ["x@example.com"]', { address: [exampleEmail(t)], addresstypeid: type }],
       ['address {}', { address: {}, addresstypeid: type }],
     ];
+    // Errors: "| 400 | missingRequestBodyProperty |": an item without address misses a property.
     for (const [what, item] of bad)
       refused(
         t,
         'recipients/address-string',
         await postRecipient(t, { recipientname: recipientName(t), recipientdetail: [item] }),
         `POST with ${what}`,
+        item.address === undefined ? 'missingRequestBodyProperty' : undefined,
       );
     await t.property(
       fc.constantFrom(...bad),
@@ -257,7 +273,7 @@ test(
 );
 
 test(
-  ['recipients/address-type-int64'],
+  ['recipients/address-type-int64', 'errors/code-missing-request-body-property'],
   'a RecipientAddress without an integer addresstypeid is refused',
   async (t) => {
     const type = addressType(t, 'email');
@@ -271,6 +287,8 @@ test(
         'recipients/address-type-int64',
         res,
         value === undefined ? 'no addresstypeid' : `addresstypeid ${JSON.stringify(value)}`,
+        // Errors: "| 400 | missingRequestBodyProperty |" for the item without addresstypeid.
+        value === undefined ? 'missingRequestBodyProperty' : undefined,
       );
     }
   },
@@ -672,8 +690,14 @@ test(
       [404],
     );
     refused(t, 'recipients/get-by-id', await getRecipient(t, 'abc'), 'id "abc"', 'invalidParameter');
+    // "path id (int64)": text around digits and values beyond the int64 range are not an int64;
+    // the range's own ends are int64 values that name no recipient.
+    for (const id of ['x1', '1x', '9223372036854775808', '-9223372036854775809'])
+      refused(t, 'recipients/get-by-id', await getRecipient(t, id), `id "${id}" (not an int64)`, 'invalidParameter');
+    for (const id of ['9223372036854775807', '-9223372036854775808'])
+      refused(t, 'recipients/get-by-id', await getRecipient(t, id), `unknown recipient ${id}`, 'noMatch', [404]);
   },
-  { budget: 5 },
+  { budget: 11 },
 );
 
 test(
