@@ -81,7 +81,7 @@ export interface MutantRow {
   durationMs: number;
   /** Why the mutant is equivalent (from the triage list), or why it crashed or timed out. */
   reason?: string;
-  /** Its verdict was carried over from an earlier result (`--since`), not run again. */
+  /** Not run: its kill was carried over from an earlier result, or the triage list explains it (`--since`). */
   carried?: boolean;
 }
 
@@ -185,28 +185,50 @@ function hasFaultSwitch(node: unknown): boolean {
   return false;
 }
 
+/** Whether a node is a fault switch call itself (`fault('…')`, `ctx.fault('…')`, `faultActive(…)`). */
+function isFaultSwitch(node: unknown): boolean {
+  const n = node as { type?: string } | undefined;
+  return n?.type === 'CallExpression' && hasFaultSwitch({ ...n, arguments: [] });
+}
+
 /**
- * Leaves the fault variants' code alone: a fault switch, and what runs only when one is on, are
- * not the reference's behaviour (switching a fault on is what the hand-written variants do).
+ * Whether a condition can hold only while a fault is on: a fault switch, or a conjunction with one
+ * (`x && fault('…')`), or a disjunction of such. `x && !fault('…')` is not: with every fault off
+ * it is `x`, the reference's own condition.
+ */
+export function onlyWithFault(node: unknown): boolean {
+  const n = node as { type?: string; operator?: string; left?: unknown; right?: unknown; expression?: unknown };
+  if (!n || typeof n !== 'object') return false;
+  if (isFaultSwitch(n)) return true;
+  if (n.type === 'ParenthesizedExpression' || n.type === 'TSAsExpression' || n.type === 'TSNonNullExpression')
+    return onlyWithFault(n.expression);
+  if (n.type === 'LogicalExpression' && n.operator === '&&') return onlyWithFault(n.left) || onlyWithFault(n.right);
+  if (n.type === 'LogicalExpression' && n.operator === '||') return onlyWithFault(n.left) && onlyWithFault(n.right);
+  return false;
+}
+
+/**
+ * Leaves the fault variants' code alone: a fault switch, and what runs or decides only when one
+ * is on, are not the reference's behaviour (switching a fault on is what the hand-written variants
+ * do). The reference's own conditions beside a switch (`x && !fault('…')`) are mutated.
  */
 const faultSwitchIgnorer = {
   shouldIgnore(path: NodePathLike): string | undefined {
-    const node = path.node as { type?: string };
-    if (node.type === 'CallExpression' && hasFaultSwitch({ ...node, arguments: [] })) return 'a fault switch';
+    if (isFaultSwitch(path.node)) return 'a fault switch';
     const parent = path.parentPath?.node as { type?: string; test?: unknown } | undefined;
     if (
       parent &&
       (parent.type === 'IfStatement' || parent.type === 'ConditionalExpression') &&
       (path.key === 'test' || path.key === 'consequent') &&
-      hasFaultSwitch(parent.test)
+      onlyWithFault(parent.test)
     )
       return 'runs only with a fault variant on';
     if (parent && parent.type === 'LogicalExpression') {
       const { left, right, operator } = parent as { left?: unknown; right?: unknown; operator?: string };
-      if (path.key === 'right' && hasFaultSwitch(left)) return 'runs only with a fault variant on';
+      // `fault('…') && y`: y is never evaluated while the fault is off
+      if (path.key === 'right' && operator === '&&' && onlyWithFault(left)) return 'runs only with a fault variant on';
       // `x && fault('…')`: false whatever x is while the fault is off
-      if (path.key === 'left' && operator === '&&' && hasFaultSwitch(right))
-        return 'decides nothing with the fault off';
+      if (path.key === 'left' && operator === '&&' && onlyWithFault(right)) return 'decides nothing with the fault off';
     }
     return undefined;
   },
@@ -717,7 +739,20 @@ export async function runMutants(opts: MutantsOptions, log: (line: string) => vo
   const sampleSize = opts.sample ? Number(opts.sample) : undefined;
   const chosen = sampleSize ? sampleOf(mutants, sampleSize, seed) : mutants;
   const carried = opts.since ? carryKills(opts.since.flatMap(readEarlier), chosen) : 0;
-  if (opts.since) log(`${carried} mutants killed in ${opts.since.join(', ')} keep that verdict; the others run`);
+  if (opts.since) {
+    // Incremental: a mutant the triage list explains is not run again either.
+    const triage = loadTriage();
+    let explained = 0;
+    for (const m of chosen) {
+      const t = !m.carried && triageOf(triage, m);
+      if (!t) continue;
+      Object.assign(m, { status: 'equivalent', reason: t.reason, carried: true });
+      explained++;
+    }
+    log(
+      `${carried} mutants killed in ${opts.since.join(', ')} keep that verdict, ${explained} the triage list explains are not run; the others run`,
+    );
+  }
 
   const workDir = mkdtempSync(join(tmpdir(), 'conformance-mutants-'));
   const instrumented = join(workDir, 'instrumented.json');

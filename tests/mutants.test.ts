@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import {
   carryKills,
   isTransportFailure,
+  onlyWithFault,
   listMutants,
   loadTriage,
   TRIAGE_DIR,
@@ -54,6 +55,21 @@ describe('mutation self-test', () => {
       false,
     );
     expect(isTransportFailure(undefined)).toBe(false);
+  });
+
+  it('leaves alone only what runs or decides with a fault on, not the reference condition beside a switch', () => {
+    const call = (name: string) => ({ type: 'CallExpression', callee: { type: 'Identifier', name }, arguments: [] });
+    const not = (argument: unknown) => ({ type: 'UnaryExpression', operator: '!', argument });
+    const and = (left: unknown, right: unknown) => ({ type: 'LogicalExpression', operator: '&&', left, right });
+    const or = (left: unknown, right: unknown) => ({ type: 'LogicalExpression', operator: '||', left, right });
+    const x = { type: 'Identifier', name: 'x' };
+    expect(onlyWithFault(call('fault'))).toBe(true);
+    expect(onlyWithFault(and(x, call('fault')))).toBe(true);
+    expect(onlyWithFault(or(call('fault'), and(x, call('faultActive'))))).toBe(true);
+    expect(onlyWithFault(not(call('fault')))).toBe(false);
+    expect(onlyWithFault(and(x, not(call('fault'))))).toBe(false);
+    expect(onlyWithFault(or(call('fault'), x))).toBe(false);
+    expect(onlyWithFault(call('validate'))).toBe(false);
   });
 
   it('carries an earlier kill over to the same mutant only (--since), never a survivor', () => {
