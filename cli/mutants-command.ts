@@ -875,7 +875,7 @@ export async function runMutants(opts: MutantsOptions, log: (line: string) => vo
   tasks.unshift(...laneTasks(plain));
   const toRun = plain.length + tasks.filter((t) => t.env).length;
   log(
-    `running ${toRun} of ${chosen.length} mutants (${chosen.length - toRun} reached by no test; ${kinds.loading} reached while loading, run against every test of their service; ${kinds.startUp} reached at start-up), ${width} at a time`,
+    `running ${toRun} of ${chosen.length} mutants (${chosen.filter((m) => !m.carried).length - toRun} reached by no test${carried || opts.since ? `, ${chosen.filter((m) => m.carried).length} not run again (--since)` : ''}; ${kinds.loading} reached while loading, run against every test of their service; ${kinds.startUp} reached at start-up), ${width} at a time`,
   );
   let done = 0;
   const verdict = (r: LaneResult, m: MutantRow) => {
