@@ -674,6 +674,11 @@ export function sampleOf<T extends MutantRow>(mutants: T[], size: number, seed: 
  * test's own deployment is: its mutants run throttled (as the fault variants of the 429 rules
  * do), against the tests of the throttling rules.
  */
+/** The statuses that count as detected: a rule failed, the mutant looped, or the deployment broke. */
+const DETECTED: readonly MutantStatus[] = ['killed', 'timeout', 'crashed'];
+/** The reason of a kill that is only transport errors (it runs again before it counts). */
+const TRANSPORT_ONLY = 'killed only by transport errors';
+
 const THROTTLE_FILES = /^fixtures\/reference\/shared\/(rate-limiter|throttle-hook)\.ts$/;
 const THROTTLE_RULES = /throttl|too-many-requests|rate-limits/;
 const THROTTLE = 8;
@@ -709,9 +714,7 @@ function readEarlier(file: string): MutantRow[] {
  */
 export function carryKills(earlier: MutantRow[], chosen: MutantRow[]): number {
   const rowKey = (m: MutantRow) => `${triageKey(m)}\u0000${m.at}`;
-  const kills = new Map(
-    earlier.filter((m) => ['killed', 'timeout', 'crashed'].includes(m.status)).map((m) => [rowKey(m), m]),
-  );
+  const kills = new Map(earlier.filter((m) => DETECTED.includes(m.status)).map((m) => [rowKey(m), m]));
   let n = 0;
   for (const m of chosen) {
     const k = kills.get(rowKey(m));
@@ -786,8 +789,7 @@ export async function runMutants(opts: MutantsOptions, log: (line: string) => vo
   /** The spec file of a coverage key (`spec:FILE` for a file's hooks, `spec:FILE > name` for a test). */
   const fileOf = (key: string) => key.split(' > ')[0].slice(fileKey('').length);
   const isTest = (key: string) => key.includes(' > ');
-  const tasks: LaneTask[] = [];
-  const plain: MutantJob[] = [];
+  const jobs: MutantJob[] = [];
   /** A survivor's second run: every test of the files its tests are in, or of its service. */
   const wider = new Map<string, MutantJob>();
   /** A job that left tests out after a failed check, yet failed no rule: it runs again in full. */
@@ -818,17 +820,28 @@ export async function runMutants(opts: MutantsOptions, log: (line: string) => vo
     : undefined;
   for (const m of chosen) {
     if (m.carried) continue;
-    if (THROTTLE_FILES.test(m.file) && throttleSpecs) {
-      const job = { ...jobOf(m, throttleSpecs, []), stopAtKill: false, options: { throttle: THROTTLE } };
-      first.set(m.id, job);
-      m.specFiles = job.specFiles.length;
-      m.tests = 0;
-      m.status = 'not-run';
-      kinds.tests++;
-      if (loaded.has(m.id)) tasks.push({ lane: { mode: 'mutants', services: job.services, jobs: [job] }, env: m.id });
-      else plain.push(job);
-      continue;
-    }
+    const startUp = loaded.has(m.id) || !!coverage.static[m.id];
+    const { job, second } =
+      THROTTLE_FILES.test(m.file) && throttleSpecs
+        ? {
+            job: { ...jobOf(m, throttleSpecs, []), stopAtKill: false, options: { throttle: THROTTLE } },
+            second: undefined,
+          }
+        : testJobs(m, startUp);
+    if (!job) continue;
+    first.set(m.id, job);
+    if (second && (second.specFiles.length > job.specFiles.length || job.tests.length)) wider.set(m.id, second);
+    else if (second) same.set(m.id, { ...job, stopAtKill: false });
+    if (loaded.has(m.id)) kinds.loading++;
+    else if (startUp) kinds.startUp++;
+    else kinds.tests++;
+    m.specFiles = job.specFiles.length;
+    m.tests = job.tests.length;
+    m.status = 'not-run';
+    jobs.push(job);
+  }
+  /** The jobs of a mutant reached by tests: its first (the reaching tests) and its second (wider). */
+  function testJobs(m: MutantRow, startUp: boolean): { job?: MutantJob; second?: MutantJob } {
     const reachedBy = Object.entries(coverage.perTest)
       .filter(([, c]) => c[m.id])
       .map(([k]) => k)
@@ -845,35 +858,28 @@ export async function runMutants(opts: MutantsOptions, log: (line: string) => vo
     // Reached while loading or at start-up (a route's options, a compiled schema, the seed data):
     // no test tells which requests that changes, so a survivor of its tests runs against every
     // test of its service, and one that no test of its service reached runs against those at once.
-    const startUp = loaded.has(m.id) || !!coverage.static[m.id];
-    let job: MutantJob;
-    if (loaded.has(m.id) || (startUp && !reachedOwn.length)) job = jobOf(m, ownFiles, []);
-    else if (files.length) job = jobOf(m, hooks, tests);
-    else continue;
     const second = startUp ? jobOf(m, ownFiles, []) : jobOf(m, files, []);
-    first.set(m.id, job);
-    if (second.specFiles.length > job.specFiles.length || job.tests.length) wider.set(m.id, second);
-    else same.set(m.id, { ...job, stopAtKill: false });
-    if (loaded.has(m.id)) kinds.loading++;
-    else if (startUp) kinds.startUp++;
-    else kinds.tests++;
-    m.specFiles = job.specFiles.length;
-    m.tests = job.tests.length;
-    m.status = 'not-run';
-    if (loaded.has(m.id)) tasks.push({ lane: { mode: 'mutants', services: job.services, jobs: [job] }, env: m.id });
-    else plain.push(job);
+    if (loaded.has(m.id) || (startUp && !reachedOwn.length)) return { job: jobOf(m, ownFiles, []), second };
+    return files.length ? { job: jobOf(m, hooks, tests), second } : {};
   }
-  const laneTasks = (jobs: MutantJob[]): LaneTask[] => {
+  /**
+   * Lane tasks for jobs: the jobs spread over `lanes` lanes, and each mutant reached while loading
+   * in a lane of its own (switched on before anything loads).
+   */
+  const tasksFor = (jobs: MutantJob[], lanes: number): LaneTask[] => {
+    const plain = jobs.filter((j) => !loaded.has(j.mutant));
     const out: LaneTask[] = [];
-    const laneCount = Math.max(1, Math.min(width, jobs.length));
+    const laneCount = Math.max(1, Math.min(lanes, plain.length));
     for (let i = 0; i < laneCount; i++) {
-      const own = jobs.filter((_, j) => j % laneCount === i);
+      const own = plain.filter((_, j) => j % laneCount === i);
       if (own.length) out.push({ lane: { mode: 'mutants', services: specServices, jobs: own } });
     }
+    for (const j of jobs)
+      if (loaded.has(j.mutant)) out.push({ lane: { mode: 'mutants', services: j.services, jobs: [j] }, env: j.mutant });
     return out;
   };
-  tasks.unshift(...laneTasks(plain));
-  const toRun = plain.length + tasks.filter((t) => t.env).length;
+  const tasks = tasksFor(jobs, width);
+  const toRun = jobs.length;
   log(
     `running ${toRun} of ${chosen.length} mutants (${chosen.filter((m) => !m.carried).length - toRun} reached by no test${carried || opts.since ? `, ${chosen.filter((m) => m.carried).length} not run again (--since)` : ''}; ${kinds.loading} reached while loading, run against every test of their service; ${kinds.startUp} reached at start-up), ${width} at a time`,
   );
@@ -886,7 +892,7 @@ export async function runMutants(opts: MutantsOptions, log: (line: string) => vo
       m.reason = r.errors[0] ?? `reached ${r.hits} times (limit ${r.limit})`;
     } else if (r.failed.length) {
       m.status = 'killed';
-      if (r.transportOnly) m.reason = 'killed only by transport errors';
+      if (r.transportOnly) m.reason = TRANSPORT_ONLY;
     } else if (r.errors.length) {
       m.status = 'crashed';
       m.reason = r.errors[0].split('\n')[0].slice(0, 200);
@@ -905,25 +911,18 @@ export async function runMutants(opts: MutantsOptions, log: (line: string) => vo
   });
   // A mutant killed only by transport errors runs again, one lane at a time: a loaded machine can
   // time out an answer of a sound reference. Only transport errors again: it counts as timed out.
-  const shaky = chosen.filter((m) => m.status === 'killed' && m.reason === 'killed only by transport errors');
+  const shaky = chosen.filter((m) => m.status === 'killed' && m.reason === TRANSPORT_ONLY);
   if (shaky.length) {
     log(`running ${shaky.length} mutants killed only by transport errors again, one at a time`);
     let n = 0;
-    const jobs = shaky.map((m) => first.get(m.id)).filter((j) => j !== undefined);
-    const plainShaky = jobs.filter((j) => !loaded.has(j.mutant));
-    const shakyTasks: LaneTask[] = [
-      ...(plainShaky.length ? [{ lane: { mode: 'mutants' as const, services: specServices, jobs: plainShaky } }] : []),
-      ...jobs
-        .filter((j) => loaded.has(j.mutant))
-        .map((j) => ({ lane: { mode: 'mutants' as const, services: j.services, jobs: [j] }, env: j.mutant })),
-    ];
-    await runPool(shakyTasks, 1, common, 180_000, (r) => {
+    const again = shaky.map((m) => first.get(m.id)).filter((j) => j !== undefined);
+    await runPool(tasksFor(again, 1), 1, common, 180_000, (r) => {
       const m = byId.get(r.mutant);
       if (!m) return;
       n++;
       m.reason = undefined;
       verdict(r, m);
-      if (m.reason === 'killed only by transport errors') {
+      if (m.reason === TRANSPORT_ONLY) {
         m.status = 'timeout';
         m.reason = 'answers timed out or connections failed on two runs';
       }
@@ -937,13 +936,7 @@ export async function runMutants(opts: MutantsOptions, log: (line: string) => vo
   if (again.length) {
     log(`running ${again.length} survivors again, against every test of their files (or service)`);
     let n = 0;
-    const againTasks = [
-      ...laneTasks(again.filter((j) => !loaded.has(j.mutant))),
-      ...again
-        .filter((j) => loaded.has(j.mutant))
-        .map((j) => ({ lane: { mode: 'mutants' as const, services: j.services, jobs: [j] }, env: j.mutant })),
-    ];
-    await runPool(againTasks, width, common, 180_000, (r) => {
+    await runPool(tasksFor(again, width), width, common, 180_000, (r) => {
       const m = byId.get(r.mutant);
       if (!m) return;
       n++;
@@ -969,7 +962,7 @@ export async function runMutants(opts: MutantsOptions, log: (line: string) => vo
   for (const g of [...SERVICES, 'shared'] as MutantGroup[]) {
     const own = chosen.filter((m) => m.group === g);
     if (!own.length) continue;
-    const killed = own.filter((m) => ['killed', 'timeout', 'crashed'].includes(m.status)).length;
+    const killed = own.filter((m) => DETECTED.includes(m.status)).length;
     const undetected = own.filter((m) => m.status === 'survived' || m.status === 'no-coverage').length;
     score[g] = {
       killed,
