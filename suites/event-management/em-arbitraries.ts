@@ -167,8 +167,15 @@ const INVALID_EXAMPLES: Record<string, unknown[]> = {
   LINK: [42, true, { href: 'https://example.com' }],
   // The last: an array holding a valid timestamp is not a timestamp value.
   TIMESTAMP: ['yesterday', '2026-02-30T00:00:00Z', 1_700_000_000_000, ['2026-01-02T03:04:05Z']],
-  // The last: an array holding a valid uuid is not a uuid value.
-  UUID: ['not-a-uuid', '6f1c8e2a4b7d4c1e9a3f0d2e5b8c7a61', 42, ['6f1c8e2a-4b7d-4c1e-9a3f-0d2e5b8c7a61']],
+  // One digit too many in the last group, then in the first; the last: an array holding a valid uuid is not a uuid value.
+  UUID: [
+    'not-a-uuid',
+    '6f1c8e2a4b7d4c1e9a3f0d2e5b8c7a61',
+    '6f1c8e2a-4b7d-4c1e-9a3f-0d2e5b8c7a610',
+    '06f1c8e2a-4b7d-4c1e-9a3f-0d2e5b8c7a61',
+    42,
+    ['6f1c8e2a-4b7d-4c1e-9a3f-0d2e5b8c7a61'],
+  ],
   ENUM: ['VERY_HIGH', 'low', 3],
 };
 

@@ -1,9 +1,30 @@
 import { randomUUID } from 'node:crypto';
 import type { HttpResponse } from '../engine/http-client.ts';
 import type { RuleContext } from '../engine/rule-test.ts';
-import { body, emTest, entity, eventually, filter, fixture, fixtures, iso, send, seen } from './em-client.ts';
+import {
+  R,
+  body,
+  emTest,
+  entity,
+  eventually,
+  filter,
+  fixture,
+  fixtures,
+  iso,
+  send,
+  seen,
+  senderOf,
+} from './em-client.ts';
 import { accepted, expect, reading, rejected } from './em-checks.ts';
-import { createEvent, createType, field, postEvent, trackForeignEvents, typeDeleted } from './em-resources.ts';
+import {
+  createEvent,
+  createType,
+  field,
+  postEvent,
+  runDeleteJob,
+  trackForeignEvents,
+  typeDeleted,
+} from './em-resources.ts';
 
 const pathOf = (id: string) => `/eventTypes/${encodeURIComponent(id)}`;
 
@@ -421,13 +442,13 @@ emTest(
 
 emTest(
   ['event-types/patch-global-to-local-400'],
-  'GLOBAL to LOCAL answers 400 while another tenant has events of the type, 200 when none has',
+  "GLOBAL to LOCAL answers 400 while another tenant has events of the type (the owner's newer event beside them), 200 when only the owner has events and once the other tenant's are deleted",
   async (t) => {
     const foreignEntity = fixture(t, 'otherTenantEntityId');
     if (!t.session.tokens.has('otherTenant')) t.skip('principals.otherTenant is not configured');
     const used = await createType(t, { scope: 'GLOBAL', fields: [field('v', 'INTEGER')] });
-    const unused = await createType(t, { scope: 'GLOBAL' });
-    trackForeignEvents(t, used.id, 'otherTenant');
+    const own = await createType(t, { scope: 'GLOBAL', fields: [field('v', 'INTEGER')] });
+    const release = trackForeignEvents(t, used.id, 'otherTenant');
     const foreign = await eventually(
       () =>
         postEvent(
@@ -439,23 +460,50 @@ emTest(
     );
     if (foreign.value.status !== 201)
       t.skip(`the other tenant could not create an event of the GLOBAL type (${seen(foreign.value, 160)})`);
+    // The owner's own event, written after the other tenant's: the other tenant's event still exists.
+    await createEvent(t, { typeId: used.id, timestamp: iso(-30_000), entityId: entity(t), v: 2 });
     rejected(
       t,
       'event-types/patch-global-to-local-400',
       await patch(t, used.id, { op: 'replace', path: '/scope', value: 'LOCAL' }),
-      'GLOBAL to LOCAL while another tenant has events of the type',
+      'GLOBAL to LOCAL while another tenant has events of the type (and the owner a newer one)',
     );
-    const ok = await patch(t, unused.id, { op: 'replace', path: '/scope', value: 'LOCAL' });
+    // "events of another tenant": the owner's own events do not stand in the way.
+    await createEvent(t, { typeId: own.id, timestamp: iso(-60_000), entityId: entity(t), v: 1 });
+    const ok = await patch(t, own.id, { op: 'replace', path: '/scope', value: 'LOCAL' });
     expect(
       t,
       'event-types/patch-global-to-local-400',
       ok.status === 200 && body(ok).scope === 'LOCAL',
-      'GLOBAL to LOCAL of a type without foreign events refused',
+      "GLOBAL to LOCAL of a type with only the owner's events refused",
       'HTTP 200, scope LOCAL',
       seen(ok),
     );
+    // Once the other tenant has deleted its events, no events of another tenant exist.
+    try {
+      await runDeleteJob(senderOf(t), { typeId: used.id }, 'otherTenant');
+    } catch (e) {
+      t.notExercised(
+        R('event-types/patch-global-to-local-400'),
+        `the other tenant's events could not be deleted: ${(e as Error).message}`,
+      );
+      return;
+    }
+    release();
+    const after = await eventually(
+      () => patch(t, used.id, { op: 'replace', path: '/scope', value: 'LOCAL' }),
+      (r) => r.status === 200,
+    );
+    expect(
+      t,
+      'event-types/patch-global-to-local-400',
+      after.ok && body(after.value).scope === 'LOCAL',
+      "GLOBAL to LOCAL still refused after the other tenant's events were deleted",
+      'HTTP 200, scope LOCAL',
+      seen(after.value),
+    );
   },
-  { budget: 14 },
+  { budget: 40 },
 );
 
 emTest(

@@ -533,9 +533,10 @@ emTest(
 
 emTest(
   ['jobs/delete-job-deletes-matches', 'jobs/delete-details', 'jobs/delete-filter-timestamp'],
-  'a delete job deletes exactly the events its filter selects (also by timestamp before, after, between) and counts them',
+  'a delete job deletes exactly the events its filter selects (also by timestamp before, after, between, then all that is left, then none) and counts them',
   async (t) => {
     const type = await createType(t, { fields: [field('n', 'INTEGER', { filterable: true })] });
+    const empty = await createType(t, { fields: [field('n', 'INTEGER', { filterable: true })] });
     const ts = timestamps(8, 60_000, -30 * 60_000);
     const created = await createEventsInBulk(
       t,
@@ -566,10 +567,14 @@ emTest(
         [4, 5],
         'jobs/delete-filter-timestamp',
       ],
+      // The rest of the type's events, then a job that finds nothing left.
+      [{ n: { in: { value: [3, 6] } } }, [3, 6], 'jobs/delete-job-deletes-matches'],
+      [{ n: { in: { value: [3, 6] } } }, [], 'jobs/delete-job-deletes-matches'],
     ];
     const gone = new Set<number>();
     for (const [f, deleted, rule] of steps) {
-      const trace = await runDeleteJob(t, { typeId: type.id, ...f });
+      // typeId last: a filter is a JSON object, whose members have no order.
+      const trace = await runDeleteJob(t, { ...f, typeId: type.id });
       expect(
         t,
         rule,
@@ -593,7 +598,8 @@ emTest(
       expect(
         t,
         'jobs/delete-details',
-        new RegExp(`(^|\\D)${deleted.length}(\\D|$)`).test(description),
+        // A minus sign before the digits makes another number.
+        new RegExp(`(^|[^\\d-])${deleted.length}(\\D|$)`).test(description),
         'resultDescription does not give the number of deleted events',
         `a text giving the number ${deleted.length}`,
         JSON.stringify(trace.final?.details),
@@ -617,13 +623,34 @@ emTest(
       'HTTP 404',
       seen(byId, 160),
     );
+    // A type without events: the job finds nothing to delete and finishes (tried again while the new type may not show yet).
+    const none = await eventually(
+      () => runDeleteJob(t, { n: { in: { value: [0, 1] } }, typeId: empty.id }),
+      (trace) => trace.final?.state === 'FINISHED',
+    );
+    expect(
+      t,
+      'jobs/delete-job-deletes-matches',
+      none.ok,
+      'a delete job over a type without events did not finish',
+      'FINISHED',
+      JSON.stringify(none.value.final),
+    );
+    expect(
+      t,
+      'jobs/delete-details',
+      /(^|[^\d-])0(\D|$)/.test(String(none.value.final?.details?.resultDescription).trim()),
+      'resultDescription of a job that deleted nothing does not give 0',
+      'a text giving the number 0',
+      JSON.stringify(none.value.final?.details),
+    );
   },
-  { budget: 40 },
+  { budget: 60 },
 );
 
 emTest(
-  ['jobs/delete-latest-deletes-history'],
-  'deleting the latest instance of a history deletes the whole history',
+  ['jobs/delete-latest-deletes-history', 'jobs/delete-job-deletes-matches'],
+  'deleting an earlier instance of a history deletes that instance alone; deleting the latest deletes the whole history',
   async (t) => {
     const type = await createType(t, { fields: [field('n', 'INTEGER', { filterable: true })] });
     const correlationId = randomUUID();
@@ -641,9 +668,19 @@ emTest(
         path: '/events',
         query: { history: 'true', size: 100, filter: filter({ typeId: type.id }) },
       });
+    const left = (r: HttpResponse) => (embedded(r, 'events') as any[]).map((e) => Number(e.n)).sort((a, b) => a - b);
     await eventually(all, (r) => embedded(r, 'events').length === 5);
     await runDeleteJob(t, { typeId: type.id, n: 3 });
-    await eventually(all, (r) => embedded(r, 'events').length === 4);
+    // The latest instance stays, so the history stays: only the instance the filter selects goes.
+    const first = await eventually(all, (r) => r.status === 200 && !left(r).includes(3));
+    expect(
+      t,
+      'jobs/delete-job-deletes-matches',
+      first.ok && JSON.stringify(left(first.value)) === JSON.stringify([0, 1, 2, 10]),
+      'deleting an earlier instance of a history did not delete exactly that instance',
+      'n 0, 1, 2 and 10 left',
+      seen(first.value, 200),
+    );
     await runDeleteJob(t, { typeId: type.id, n: 0 });
     const res = await eventually(all, (r) => embedded(r, 'events').length === 1);
     expect(

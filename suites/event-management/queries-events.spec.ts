@@ -190,6 +190,32 @@ emTest(
 );
 
 emTest(
+  ['queries/events-200'],
+  'GET /events by a user of a sub-tenant (a tenant of its own, which need not have written events) answers 200',
+  async (t) => {
+    const subs = (t.fixtures.subTenantIds as string[] | undefined) ?? Object.keys(fixtures(t).subTenantEntityIds ?? {});
+    if (!subs.length) t.skip('no sub-tenant is configured (fixtures.subTenantIds)');
+    const sub = subs[0];
+    try {
+      await t.session.tokens.authorization('full', sub);
+    } catch (e) {
+      t.skip(`no token for sub-tenant ${sub}: ${(e as Error).message} (the application is not provisioned for it)`);
+    }
+    const res = await t.send({ method: 'GET', path: '/events' }, { tenant: sub });
+    expect(
+      t,
+      'queries/events-200',
+      res.status === 200,
+      'GET /events of a sub-tenant user refused',
+      'HTTP 200',
+      seen(res),
+    );
+    await responseSchema(t, R('queries/events-200'), res, 'queryEvents');
+  },
+  { budget: 2 },
+);
+
+emTest(
   [
     'queries/events-size-default',
     'queries/events-size-above-500-400',
