@@ -898,6 +898,27 @@ test(
       expected: 'subject ChangedSubject, priority 5',
       received: seen(got),
     });
+    // "Same fields as CreateCommunicationCategory": the name and the application name are updated too.
+    const name = `${t.prefix}renamed${tag()}`;
+    const app = `${t.prefix}newapp`;
+    accepted(
+      t,
+      'categories/update-204',
+      await putCategory(t, id, { msgCategoryName: name, from: app }),
+      'an update of msgCategoryName and from',
+      [204],
+    );
+    const renamed = await getCategory(t, id);
+    const from = view(renamed).from;
+    t.check(
+      R('categories/update-204'),
+      view(renamed).msgCategoryName === name && typeof from === 'string' && from.includes(app),
+      {
+        title: 'update of msgCategoryName or from not applied',
+        expected: `msgCategoryName ${name}, from built of ${app}`,
+        received: seen(renamed),
+      },
+    );
     refused(
       t,
       'categories/update-204',
@@ -907,7 +928,7 @@ test(
       [404],
     );
   },
-  { budget: 5 },
+  { budget: 7 },
 );
 
 test(
