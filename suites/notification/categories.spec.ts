@@ -7,8 +7,10 @@ import type { RuleContext } from '../engine/rule-test.ts';
 import { contractOf } from '../engine/schemas.ts';
 import {
   R,
+  addressType,
   UNKNOWN_ID,
   accepted,
+  exampleEmail,
   channelId,
   fixturesOf,
   hasOtherTenant,
@@ -583,6 +585,48 @@ test(
     );
   },
   { budget: 7 },
+);
+
+test(
+  ['categories/get-fields'],
+  "GET /communicationcategories/{id} names each recipient address's channel: SMS for a phone, Push Notification for a push address",
+  async (t) => {
+    const email = exampleEmail(t, 'chan');
+    const phone = `+4930${String(Date.now()).slice(-7)}`;
+    const android = JSON.stringify({ token: `${t.prefix}${String(Date.now()).slice(-6)}`, platform: 'android' });
+    // The iOS push type where the run configuration names it.
+    const ios = fixturesOf(t).addressTypes?.iosPush;
+    const iosAddress = JSON.stringify({ deviceToken: `${t.prefix}ios`, bundle: 'com.example.app' });
+    const want: Array<[string, string]> = [
+      [email, 'Email'],
+      [phone, 'SMS'],
+      [android, 'Push Notification'],
+      ...(Number.isInteger(ios) ? [[iosAddress, 'Push Notification'] as [string, string]] : []),
+    ];
+    const r = await createRecipient(t, {
+      email,
+      details: [
+        { address: email, addresstypeid: addressType(t, 'email') },
+        { address: phone, addresstypeid: addressType(t, 'phone') },
+        { address: android, addresstypeid: addressType(t, 'push') },
+        ...(Number.isInteger(ios) ? [{ address: iosAddress, addresstypeid: ios }] : []),
+      ],
+    });
+    const { id } = await createCategory(t, { recipients: [{ position: 'TO', recipientId: r.id }] });
+    const got = await getCategory(t, id);
+    const rec = listIn(got, 'recipients').find((x) => x.recipientId === r.id);
+    const details = Array.isArray(rec?.recipientDetails)
+      ? (rec.recipientDetails as Array<Record<string, unknown>>)
+      : [];
+    const named = want.map(([address]) => details.find((d) => d.address === address)?.commChannelName);
+    // "recipientDetails (array: address string, commChannelName enum Email/SMS/Push Notification, ...)"
+    t.check(R('categories/get-fields'), got.status === 200 && want.every(([, channel], i) => named[i] === channel), {
+      title: "an address's channel misnamed in recipientDetails",
+      expected: want.map(([a, c]) => `${a}: ${c}`).join(', '),
+      received: got.status === 200 ? want.map(([a], i) => `${a}: ${String(named[i])}`).join(', ') : seen(got),
+    });
+  },
+  { budget: 4 },
 );
 
 test(
