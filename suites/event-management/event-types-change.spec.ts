@@ -439,14 +439,15 @@ emTest(
     );
     if (foreign.value.status !== 201)
       t.skip(`the other tenant could not create an event of the GLOBAL type (${seen(foreign.value, 160)})`);
+    // PATCH 400: "scope change GLOBAL to LOCAL while events of another tenant exist": the owner's own
+    // events are no such condition, and do not lift it either.
+    await createEvent(t, { typeId: used.id, timestamp: iso(-60_000), entityId: entity(t), v: 1 });
     rejected(
       t,
       'event-types/patch-global-to-local-400',
       await patch(t, used.id, { op: 'replace', path: '/scope', value: 'LOCAL' }),
-      'GLOBAL to LOCAL while another tenant has events of the type',
+      'GLOBAL to LOCAL while another tenant (and the owner) has events of the type',
     );
-    // PATCH 400: "scope change GLOBAL to LOCAL while events of another tenant exist": the owner's own
-    // events are no such condition.
     await createEvent(t, { typeId: ownOnly.id, timestamp: iso(-60_000), entityId: entity(t), v: 1 });
     const ok = await patch(t, ownOnly.id, { op: 'replace', path: '/scope', value: 'LOCAL' });
     expect(
