@@ -421,12 +421,12 @@ emTest(
 
 emTest(
   ['event-types/patch-global-to-local-400'],
-  'GLOBAL to LOCAL answers 400 while another tenant has events of the type, 200 when none has',
+  "GLOBAL to LOCAL answers 400 while another tenant has events of the type, 200 when only the owner's events exist",
   async (t) => {
     const foreignEntity = fixture(t, 'otherTenantEntityId');
     if (!t.session.tokens.has('otherTenant')) t.skip('principals.otherTenant is not configured');
     const used = await createType(t, { scope: 'GLOBAL', fields: [field('v', 'INTEGER')] });
-    const unused = await createType(t, { scope: 'GLOBAL' });
+    const ownOnly = await createType(t, { scope: 'GLOBAL', fields: [field('v', 'INTEGER')] });
     trackForeignEvents(t, used.id, 'otherTenant');
     const foreign = await eventually(
       () =>
@@ -439,18 +439,22 @@ emTest(
     );
     if (foreign.value.status !== 201)
       t.skip(`the other tenant could not create an event of the GLOBAL type (${seen(foreign.value, 160)})`);
+    // PATCH 400: "scope change GLOBAL to LOCAL while events of another tenant exist": the owner's own
+    // events are no such condition, and do not lift it either.
+    await createEvent(t, { typeId: used.id, timestamp: iso(-60_000), entityId: entity(t), v: 1 });
     rejected(
       t,
       'event-types/patch-global-to-local-400',
       await patch(t, used.id, { op: 'replace', path: '/scope', value: 'LOCAL' }),
-      'GLOBAL to LOCAL while another tenant has events of the type',
+      'GLOBAL to LOCAL while another tenant (and the owner) has events of the type',
     );
-    const ok = await patch(t, unused.id, { op: 'replace', path: '/scope', value: 'LOCAL' });
+    await createEvent(t, { typeId: ownOnly.id, timestamp: iso(-60_000), entityId: entity(t), v: 1 });
+    const ok = await patch(t, ownOnly.id, { op: 'replace', path: '/scope', value: 'LOCAL' });
     expect(
       t,
       'event-types/patch-global-to-local-400',
       ok.status === 200 && body(ok).scope === 'LOCAL',
-      'GLOBAL to LOCAL of a type without foreign events refused',
+      "GLOBAL to LOCAL of a type with only the owner's events refused",
       'HTTP 200, scope LOCAL',
       seen(ok),
     );
@@ -559,18 +563,35 @@ emTest(
       await patch(t, link.id, { op: 'replace', path: '/fields/url/filterable', value: true }),
       'PATCH making a LINK field filterable',
     );
-    const ten = await createType(t, {
+    // Nine filterable fields of eleven: the tenth may become filterable ("at most 10 filterable fields per
+    // type" counts the filterable ones), the eleventh not.
+    const nine = await createType(t, {
       fields: [
-        ...Array.from({ length: 10 }, (_, i) => field(`k${i}`, 'INTEGER', { filterable: true })),
+        ...Array.from({ length: 9 }, (_, i) => field(`k${i}`, 'INTEGER', { filterable: true })),
         field('p', 'STRING'),
+        field('q', 'STRING'),
       ],
     });
-    rejected(
+    const tenth = await patch(t, nine.id, { op: 'replace', path: '/fields/p/filterable', value: true });
+    accepted(
       t,
       'event-types/more-than-10-filterable-400',
-      await patch(t, ten.id, { op: 'replace', path: '/fields/p/filterable', value: true }),
-      'PATCH making an 11th field filterable',
+      tenth,
+      'PATCH making the 10th of 11 fields filterable',
+      [200],
     );
+    if (tenth.status === 200)
+      rejected(
+        t,
+        'event-types/more-than-10-filterable-400',
+        await patch(
+          t,
+          nine.id,
+          { op: 'replace', path: '/fields/q/filterable', value: true },
+          { etagAtLeast: Number(body(tenth).etag) },
+        ),
+        'PATCH making an 11th field filterable',
+      );
     const full = await createType(t, { fields: Array.from({ length: 99 }, (_, i) => field(`f${i}`, 'STRING')) });
     const hundredth = await patch(t, full.id, { op: 'add', path: '/fields', value: field('f99', 'STRING') });
     accepted(t, 'event-types/patch-add-field', hundredth, 'PATCH adding the 100th field', [200]);
