@@ -442,12 +442,12 @@ emTest(
 
 emTest(
   ['event-types/patch-global-to-local-400'],
-  "GLOBAL to LOCAL answers 400 while another tenant has events of the type (the owner's newer event beside them), 200 when only the owner has events and once the other tenant's are deleted",
+  "GLOBAL to LOCAL answers 400 while another tenant has events of the type, 200 when only the owner's events exist and once the other tenant's are deleted",
   async (t) => {
     const foreignEntity = fixture(t, 'otherTenantEntityId');
     if (!t.session.tokens.has('otherTenant')) t.skip('principals.otherTenant is not configured');
     const used = await createType(t, { scope: 'GLOBAL', fields: [field('v', 'INTEGER')] });
-    const own = await createType(t, { scope: 'GLOBAL', fields: [field('v', 'INTEGER')] });
+    const ownOnly = await createType(t, { scope: 'GLOBAL', fields: [field('v', 'INTEGER')] });
     const release = trackForeignEvents(t, used.id, 'otherTenant');
     const foreign = await eventually(
       () =>
@@ -460,17 +460,17 @@ emTest(
     );
     if (foreign.value.status !== 201)
       t.skip(`the other tenant could not create an event of the GLOBAL type (${seen(foreign.value, 160)})`);
-    // The owner's own event, written after the other tenant's: the other tenant's event still exists.
-    await createEvent(t, { typeId: used.id, timestamp: iso(-30_000), entityId: entity(t), v: 2 });
+    // PATCH 400: "scope change GLOBAL to LOCAL while events of another tenant exist": the owner's own
+    // events are no such condition, and do not lift it either.
+    await createEvent(t, { typeId: used.id, timestamp: iso(-60_000), entityId: entity(t), v: 1 });
     rejected(
       t,
       'event-types/patch-global-to-local-400',
       await patch(t, used.id, { op: 'replace', path: '/scope', value: 'LOCAL' }),
-      'GLOBAL to LOCAL while another tenant has events of the type (and the owner a newer one)',
+      'GLOBAL to LOCAL while another tenant (and the owner) has events of the type',
     );
-    // "events of another tenant": the owner's own events do not stand in the way.
-    await createEvent(t, { typeId: own.id, timestamp: iso(-60_000), entityId: entity(t), v: 1 });
-    const ok = await patch(t, own.id, { op: 'replace', path: '/scope', value: 'LOCAL' });
+    await createEvent(t, { typeId: ownOnly.id, timestamp: iso(-60_000), entityId: entity(t), v: 1 });
+    const ok = await patch(t, ownOnly.id, { op: 'replace', path: '/scope', value: 'LOCAL' });
     expect(
       t,
       'event-types/patch-global-to-local-400',
@@ -607,18 +607,35 @@ emTest(
       await patch(t, link.id, { op: 'replace', path: '/fields/url/filterable', value: true }),
       'PATCH making a LINK field filterable',
     );
-    const ten = await createType(t, {
+    // Nine filterable fields of eleven: the tenth may become filterable ("at most 10 filterable fields per
+    // type" counts the filterable ones), the eleventh not.
+    const nine = await createType(t, {
       fields: [
-        ...Array.from({ length: 10 }, (_, i) => field(`k${i}`, 'INTEGER', { filterable: true })),
+        ...Array.from({ length: 9 }, (_, i) => field(`k${i}`, 'INTEGER', { filterable: true })),
         field('p', 'STRING'),
+        field('q', 'STRING'),
       ],
     });
-    rejected(
+    const tenth = await patch(t, nine.id, { op: 'replace', path: '/fields/p/filterable', value: true });
+    accepted(
       t,
       'event-types/more-than-10-filterable-400',
-      await patch(t, ten.id, { op: 'replace', path: '/fields/p/filterable', value: true }),
-      'PATCH making an 11th field filterable',
+      tenth,
+      'PATCH making the 10th of 11 fields filterable',
+      [200],
     );
+    if (tenth.status === 200)
+      rejected(
+        t,
+        'event-types/more-than-10-filterable-400',
+        await patch(
+          t,
+          nine.id,
+          { op: 'replace', path: '/fields/q/filterable', value: true },
+          { etagAtLeast: Number(body(tenth).etag) },
+        ),
+        'PATCH making an 11th field filterable',
+      );
     const full = await createType(t, { fields: Array.from({ length: 99 }, (_, i) => field(`f${i}`, 'STRING')) });
     const hundredth = await patch(t, full.id, { op: 'add', path: '/fields', value: field('f99', 'STRING') });
     accepted(t, 'event-types/patch-add-field', hundredth, 'PATCH adding the 100th field', [200]);
