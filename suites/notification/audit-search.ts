@@ -53,17 +53,18 @@ export function lists(
 }
 
 /**
- * Polls the audit search until an entry lists `address` under emails (delivery is asynchronous:
- * a message is queued first); returns that entry and the last answer.
+ * Polls the audit search until an entry lists `address` under `field` (emails unless told;
+ * delivery is asynchronous: a message is queued first); returns that entry and the last answer.
  */
 export async function awaitAuditEntry(
   t: RuleContext,
   address: string,
   filters: Record<string, unknown> = {},
+  field: 'emails' | 'smses' | 'pushNotifications' = 'emails',
 ): Promise<{ entry?: AuditEntry; res: HttpResponse }> {
   const res = await poll(
     () => searchAudit(t, filters),
-    (r) => r.status !== 200 || entriesOf(r).some((e) => lists(e, 'emails', address)),
+    (r) => r.status !== 200 || entriesOf(r).some((e) => lists(e, field, address)),
   );
-  return { entry: entriesOf(res).find((e) => lists(e, 'emails', address)), res };
+  return { entry: entriesOf(res).find((e) => lists(e, field, address)), res };
 }

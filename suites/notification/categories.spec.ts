@@ -7,8 +7,10 @@ import type { RuleContext } from '../engine/rule-test.ts';
 import { contractOf } from '../engine/schemas.ts';
 import {
   R,
+  addressType,
   UNKNOWN_ID,
   accepted,
+  exampleEmail,
   channelId,
   fixturesOf,
   hasOtherTenant,
@@ -567,6 +569,13 @@ test(
         received: seen(got),
       },
     );
+    // "recGroup (string true/false, optional, ...)": false is one of the two values.
+    const without = await getCategory(t, id, { recGroup: 'false' });
+    t.check(R('categories/get-recipient-groups'), without.status === 200, {
+      title: 'recGroup=false refused',
+      expected: 'HTTP 200 (false is one of the values true/false)',
+      received: seen(without),
+    });
     refused(
       t,
       'categories/get-recipient-groups',
@@ -575,7 +584,49 @@ test(
       'invalidParameter',
     );
   },
-  { budget: 6 },
+  { budget: 7 },
+);
+
+test(
+  ['categories/get-fields'],
+  "GET /communicationcategories/{id} names each recipient address's channel: SMS for a phone, Push Notification for a push address",
+  async (t) => {
+    const email = exampleEmail(t, 'chan');
+    const phone = `+4930${String(Date.now()).slice(-7)}`;
+    const android = JSON.stringify({ token: `${t.prefix}${String(Date.now()).slice(-6)}`, platform: 'android' });
+    // The iOS push type where the run configuration names it.
+    const ios = fixturesOf(t).addressTypes?.iosPush;
+    const iosAddress = JSON.stringify({ deviceToken: `${t.prefix}ios`, bundle: 'com.example.app' });
+    const want: Array<[string, string]> = [
+      [email, 'Email'],
+      [phone, 'SMS'],
+      [android, 'Push Notification'],
+      ...(Number.isInteger(ios) ? [[iosAddress, 'Push Notification'] as [string, string]] : []),
+    ];
+    const r = await createRecipient(t, {
+      email,
+      details: [
+        { address: email, addresstypeid: addressType(t, 'email') },
+        { address: phone, addresstypeid: addressType(t, 'phone') },
+        { address: android, addresstypeid: addressType(t, 'push') },
+        ...(Number.isInteger(ios) ? [{ address: iosAddress, addresstypeid: ios }] : []),
+      ],
+    });
+    const { id } = await createCategory(t, { recipients: [{ position: 'TO', recipientId: r.id }] });
+    const got = await getCategory(t, id);
+    const rec = listIn(got, 'recipients').find((x) => x.recipientId === r.id);
+    const details = Array.isArray(rec?.recipientDetails)
+      ? (rec.recipientDetails as Array<Record<string, unknown>>)
+      : [];
+    const named = want.map(([address]) => details.find((d) => d.address === address)?.commChannelName);
+    // "recipientDetails (array: address string, commChannelName enum Email/SMS/Push Notification, ...)"
+    t.check(R('categories/get-fields'), got.status === 200 && want.every(([, channel], i) => named[i] === channel), {
+      title: "an address's channel misnamed in recipientDetails",
+      expected: want.map(([a, c]) => `${a}: ${c}`).join(', '),
+      received: got.status === 200 ? want.map(([a], i) => `${a}: ${String(named[i])}`).join(', ') : seen(got),
+    });
+  },
+  { budget: 4 },
 );
 
 test(
@@ -786,13 +837,23 @@ test(
 
 test(
   ['categories/update-add-merges', 'categories/update-delete-removes'],
-  'step by step: a recipient ADDed again takes the new position; a template ADDed twice is held once; DELETE removes both',
+  'step by step: a recipient ADDed again takes the new position; a template ADDed twice is held once; DELETE removes that one alone',
   async (t) => {
     const email = channelId(t, 'email');
     const r = await createRecipient(t);
     const set = await createTemplateSet(t, { channels: [email] });
     const e = templateOf(t, set, email);
-    const { id } = await createCategory(t, { recipients: [{ position: 'TO', recipientId: r.id }] });
+    // A second recipient and a second template stay through the DELETE of the first ones.
+    const r2 = await createRecipient(t);
+    const set2 = await createTemplateSet(t, { channels: [email] });
+    const e2 = templateOf(t, set2, email);
+    const { id } = await createCategory(t, {
+      recipients: [
+        { position: 'TO', recipientId: r.id },
+        { position: 'CC', recipientId: r2.id },
+      ],
+      templates: [{ commChannelName: 'Email', templateId: e2.templateId, templatesetId: set2.id }],
+    });
     const merge = await putCategory(t, id, { recipients: [{ operation: 'ADD', position: 'BCC', recipientId: r.id }] });
     const merged = listIn(await getCategory(t, id), 'recipients')
       .filter((x) => x.recipientId === r.id)
@@ -805,11 +866,13 @@ test(
     const drop = await putCategory(t, id, {
       recipients: [{ operation: 'DELETE', position: 'BCC', recipientId: r.id }],
     });
-    const left = listIn(await getCategory(t, id), 'recipients').filter((x) => x.recipientId === r.id).length;
-    t.check(R('categories/update-delete-removes'), drop.status === 204 && left === 0, {
-      title: 'recipient DELETE not applied',
-      expected: 'HTTP 204 and the recipient gone',
-      received: `HTTP ${drop.status}, listed ${left} times`,
+    const held = listIn(await getCategory(t, id), 'recipients');
+    const left = held.filter((x) => x.recipientId === r.id).length;
+    const kept = held.filter((x) => x.recipientId === r2.id).length;
+    t.check(R('categories/update-delete-removes'), drop.status === 204 && left === 0 && kept === 1, {
+      title: 'recipient DELETE not applied to that recipient alone',
+      expected: `HTTP 204, recipient ${r.id} gone and recipient ${r2.id} still listed`,
+      received: `HTTP ${drop.status}, ${r.id} listed ${left} times, ${r2.id} ${kept} times`,
     });
     const item = { commChannelName: 'Email', templateId: e.templateId, templatesetId: set.id };
     const count = async () =>
@@ -824,14 +887,16 @@ test(
       });
     }
     const del = await putCategory(t, id, { templates: [{ ...item, operation: 'DELETE' }] });
-    const n = await count();
-    t.check(R('categories/update-delete-removes'), del.status === 204 && n === 0, {
-      title: 'template DELETE not applied',
-      expected: 'HTTP 204 and the template gone',
-      received: `HTTP ${del.status}, listed ${n} times`,
+    const templates = listIn(await getCategory(t, id), 'templates');
+    const n = templates.filter((x) => x.templateId === e.templateId).length;
+    const other = templates.filter((x) => x.templateId === e2.templateId).length;
+    t.check(R('categories/update-delete-removes'), del.status === 204 && n === 0 && other === 1, {
+      title: 'template DELETE not applied to that template alone',
+      expected: `HTTP 204, template ${e.templateId} gone and template ${e2.templateId} still listed`,
+      received: `HTTP ${del.status}, ${e.templateId} listed ${n} times, ${e2.templateId} ${other} times`,
     });
   },
-  { budget: 14 },
+  { budget: 17 },
 );
 
 test(
@@ -885,7 +950,8 @@ test(
   ['categories/update-204', 'categories/update-204-body-contradiction', 'errors/code-no-match'],
   'PUT /communicationcategories/{id} answers 204 and applies the change; an unknown ID answers 404',
   async (t) => {
-    const { id } = await createCategory(t);
+    const { id, body } = await createCategory(t);
+    const before = view(await getCategory(t, id));
     const res = await putCategory(t, id, { subject: 'ChangedSubject', priority: 5 });
     accepted(t, 'categories/update-204', res, 'a valid update', [204]);
     t.observe(
@@ -893,11 +959,44 @@ test(
       res.text ? `204 with a body (${res.contentType}): ${res.text.slice(0, 80)}` : '204 with no body',
     );
     const got = await getCategory(t, id);
-    t.check(R('categories/update-204'), view(got).subject === 'ChangedSubject' && view(got).priority === 5, {
-      title: 'update not applied',
-      expected: 'subject ChangedSubject, priority 5',
-      received: seen(got),
-    });
+    // The change is the fields given: msgCategoryName and from, not given, stay as they were.
+    t.check(
+      R('categories/update-204'),
+      view(got).subject === 'ChangedSubject' &&
+        view(got).priority === 5 &&
+        view(got).msgCategoryName === body.msgCategoryName &&
+        view(got).from === before.from,
+      {
+        title: 'update not applied, or a field not given changed',
+        expected: `subject ChangedSubject, priority 5, msgCategoryName ${String(body.msgCategoryName)} and from ${JSON.stringify(before.from)} kept`,
+        received: seen(got),
+      },
+    );
+    // "Same fields as CreateCommunicationCategory": the name and the application name are updated too.
+    const name = `${t.prefix}renamed${tag()}`;
+    const app = `${t.prefix}newapp`;
+    accepted(
+      t,
+      'categories/update-204',
+      await putCategory(t, id, { msgCategoryName: name, from: app }),
+      'an update of msgCategoryName and from',
+      [204],
+    );
+    const renamed = await getCategory(t, id);
+    const from = view(renamed).from;
+    t.check(
+      R('categories/update-204'),
+      view(renamed).msgCategoryName === name &&
+        typeof from === 'string' &&
+        from.includes(app) &&
+        view(renamed).subject === 'ChangedSubject' &&
+        view(renamed).priority === 5,
+      {
+        title: 'update of msgCategoryName or from not applied, or a field not given changed',
+        expected: `msgCategoryName ${name}, from built of ${app}, subject ChangedSubject and priority 5 kept`,
+        received: seen(renamed),
+      },
+    );
     refused(
       t,
       'categories/update-204',
@@ -907,7 +1006,7 @@ test(
       [404],
     );
   },
-  { budget: 5 },
+  { budget: 8 },
 );
 
 test(

@@ -342,8 +342,27 @@ test(
           : seen(search),
       },
     );
+    // A category of one channel that is not email: the message goes to that channel alone, so a
+    // recipient's phone or push address is recipient enough.
+    for (const [channel, name, template, field, to] of [
+      [sms, 'SMS', templateOf(t, set, sms), 'smses', phone],
+      [push, 'Push Notification', templateOf(t, set, push), 'pushNotifications', pushConfig],
+    ] as const) {
+      const one = await createCategory(t, {
+        recipients: [{ position: 'TO', recipientId: r.id }],
+        templates: [{ commChannelName: name, templateId: template.templateId, templatesetId: set.id }],
+      });
+      const sent = await publish(t, { messageCategoryId: one.id, body: {}, subject: 'OneChannel' });
+      const found =
+        sent.status === 204 ? await awaitAuditEntry(t, to, { messageCategoryId: one.id }, field) : undefined;
+      t.check(R('publish/category-reaches-sms-and-push'), sent.status === 204 && !!found?.entry, {
+        title: `a publish with a category of ${name} templates alone did not reach the ${name} address`,
+        expected: `HTTP 204 and an audit entry of category ${one.id} with ${field} holding ${to} (channel ${channel})`,
+        received: sent.status === 204 ? (found?.entry ? JSON.stringify(found.entry) : seen(found!.res)) : seen(sent),
+      });
+    }
   },
-  { budget: 12 },
+  { budget: 24 },
 );
 
 test(
