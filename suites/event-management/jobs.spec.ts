@@ -508,7 +508,8 @@ emTest(
       JSON.stringify(items[4]),
     );
     // "required field missing" and "incompatible value for a custom field" are both 400 conditions of
-    // POST /events, so a required field given as null is refused whichever of the two it is.
+    // POST /events, so a required field given as null is refused whichever of the two it is (PUT lists
+    // "required field set to null" among its 400s in so many words).
     expect(
       t,
       'events/required-field-missing-400',
