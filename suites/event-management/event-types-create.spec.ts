@@ -707,8 +707,26 @@ emTest(
       'severity under PlatformStandardEvent',
       [409],
     );
+    // "Event (BaseEvent, request)" lists typeId, correlationId, timestamp and entityId, and a type's parent is
+    // BaseEvent by default ("parentId | Default BaseEvent"): a field of one of those names exists in a parent type.
+    for (const name of ['typeId', 'correlationId', 'entityId'])
+      rejected(
+        t,
+        'event-types/field-in-parent-409',
+        await postType(t, typeBody(t, { fields: [field(name, 'STRING')] })),
+        `a field named ${name} (a field of BaseEvent)`,
+        [409],
+      );
+    // timestamp is a reserved word of SQL too: a 400 for a reserved word answers it as well as the 409.
+    rejected(
+      t,
+      'event-types/field-in-parent-409',
+      await postType(t, typeBody(t, { fields: [field('timestamp', 'TIMESTAMP')] })),
+      'a field named timestamp (a field of BaseEvent)',
+      [409, 400],
+    );
   },
-  { budget: 5 },
+  { budget: 9 },
 );
 
 emTest(
@@ -848,6 +866,35 @@ emTest(
 );
 
 emTest(
+  ['event-types/create-201'],
+  'POST /eventTypes whose fields set every property of the Field table answers 201 and returns them as given',
+  async (t) => {
+    // The Field table: name, type, filterable, required, updatable (booleans) and values (for ENUM).
+    const fields: FieldSpec[] = [
+      field('must', 'STRING', { required: true, updatable: false }),
+      field('free', 'INTEGER', { filterable: true, required: false, updatable: true }),
+      field('state', 'ENUM', { filterable: false, values: ['on', 'off'] }),
+    ];
+    const res = await postType(t, typeBody(t, { fields }));
+    accepted(t, 'event-types/create-201', res, 'fields that set filterable, required, updatable and values');
+    const got = (body(res).fields ?? []) as any[];
+    const differs = fields.filter((f) => {
+      const g = got.find((x) => x?.name === f.name);
+      return !g || Object.entries(f).some(([k, v]) => JSON.stringify(g[k]) !== JSON.stringify(v));
+    });
+    expect(
+      t,
+      'event-types/create-201',
+      res.status !== 201 || differs.length === 0,
+      'the fields are not returned as given',
+      JSON.stringify(fields),
+      JSON.stringify(got),
+    );
+  },
+  { budget: 1 },
+);
+
+emTest(
   ['event-types/filterable-link-400', 'event-types/filterable-max-10', 'event-types/more-than-10-filterable-400'],
   'a filterable LINK field answers 400; 10 filterable fields are taken, 11 answer 400',
   async (t) => {
@@ -934,6 +981,13 @@ emTest(
       await postType(t, enumField(['m'.repeat(37)])),
       'an ENUM member of 37 characters',
     );
+    // "each member at most 36 characters": one long member is enough, also beside short ones.
+    rejected(
+      t,
+      'event-types/enum-member-max-36',
+      await postType(t, enumField(['on', 'm'.repeat(37), 'off'])),
+      'an ENUM member of 37 characters beside members of 2 and 3',
+    );
     await multiByteBoundary(
       t,
       36,
@@ -942,7 +996,7 @@ emTest(
       'an ENUM member',
     );
   },
-  { budget: 12 },
+  { budget: 13 },
 );
 
 emTest(

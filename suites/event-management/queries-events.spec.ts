@@ -20,6 +20,7 @@ import {
 } from './em-client.ts';
 import { betweenValue, beyondTheLast, expect, outOfBounds, reading, rejected, verify } from './em-checks.ts';
 import { DATASET_SIZE, GROUPS, fileDataset, type Dataset } from './em-dataset.ts';
+import { ENUM_VALUES } from './em-arbitraries.ts';
 import { createEventsInBulk, createType, daysAgo, field, marker, postEvent, standardBody } from './em-resources.ts';
 
 const dataset = fileDataset('queries-events');
@@ -532,15 +533,24 @@ emTest(
 
 emTest(
   ['queries/events-filter-fields'],
-  'filters on filterable DOUBLE and TIMESTAMP custom fields (equality, in, and with a timestamp range) return exactly the events with those values',
+  'filters on filterable DOUBLE, TIMESTAMP, UUID and ENUM custom fields (equality, in, and with a timestamp range) return exactly the events with those values',
   async (t) => {
     // "plus filterable custom fields"; "Custom field value types: string, integer, double, boolean, link, timestamp."
+    // Field type: "one of STRING, INTEGER, DOUBLE, BOOLEAN, LINK, TIMESTAMP, UUID, ENUM"; filterable: "a LINK field
+    // cannot be filterable" (every other type can).
     const type = await createType(t, {
-      fields: [field('x', 'DOUBLE', { filterable: true }), field('w', 'TIMESTAMP', { filterable: true })],
+      fields: [
+        field('x', 'DOUBLE', { filterable: true }),
+        field('w', 'TIMESTAMP', { filterable: true }),
+        field('u', 'UUID', { filterable: true }),
+        field('e', 'ENUM', { filterable: true, values: ENUM_VALUES }),
+      ],
     });
     const values = [1.5, 2.25, 1.5];
     // w is a fixed instant unlike any event's own timestamp.
     const when = ['2024-05-06T07:08:09.123Z', '2024-05-07T07:08:09.123Z', '2024-05-07T07:08:09.123Z'];
+    const uuids = [randomUUID(), randomUUID(), randomUUID()];
+    const members = [ENUM_VALUES[0], ENUM_VALUES[2], ENUM_VALUES[2]];
     const created = await createEventsInBulk(
       t,
       values.map((x, i) => ({
@@ -550,6 +560,8 @@ emTest(
         entityId: entity(t, i),
         x,
         w: when[i],
+        u: uuids[i],
+        e: members[i],
       })),
     );
     const ids = created.map((e) => String(e.id));
@@ -561,6 +573,9 @@ emTest(
       [{ x: 1.5 }, [0, 2]],
       [{ x: { in: { value: [2.25] } } }, [1]],
       [{ w: when[1], timestamp: { after: iso(-3_600_000) } }, [1, 2]],
+      [{ u: uuids[2] }, [2]],
+      [{ e: members[1] }, [1, 2]],
+      [{ e: { in: { value: [members[0]] } } }, [0]],
     ];
     for (const [f, want] of cases) {
       const res = await getEvents(t, { filter: filter({ typeId: type.id, ...f }), size: 100 });
@@ -569,13 +584,13 @@ emTest(
         t,
         'queries/events-filter-fields',
         res.status === 200 && JSON.stringify(idsOf(res).sort()) === JSON.stringify(wantIds),
-        'a filter on a DOUBLE or TIMESTAMP custom field does not return exactly the events with its values',
-        `the events ${want.map((i) => `x ${values[i]}, w ${when[i]}`).join('; ')}`,
-        () => `${filter(f)}: ${JSON.stringify(eventsOf(res).map((e) => [e.x, e.w]))} ${seen(res, 100)}`,
+        'a filter on a DOUBLE, TIMESTAMP, UUID or ENUM custom field does not return exactly the events with its values',
+        `the events ${want.map((i) => `x ${values[i]}, w ${when[i]}, u ${uuids[i]}, e ${members[i]}`).join('; ')}`,
+        () => `${filter(f)}: ${JSON.stringify(eventsOf(res).map((e) => [e.x, e.w, e.u, e.e]))} ${seen(res, 100)}`,
       );
     }
   },
-  { budget: 11 },
+  { budget: 14 },
 );
 
 /** One forbidden filter: the rule it breaks and why. */
