@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import type { HttpResponse } from '../engine/http-client.ts';
 import type { RuleContext } from '../engine/rule-test.ts';
-import { R, body, emTest, entity, eventually, filter, iso, send, seen, embedded } from './em-client.ts';
+import { R, body, emTest, entity, eventually, filter, fixtures, iso, send, seen, embedded } from './em-client.ts';
 import { checkErrorBody, etagOf, expect, reading } from './em-checks.ts';
 import { asRequest, createEvent, createType, field, postEvent, putEvent, standardBody } from './em-resources.ts';
 
@@ -499,6 +499,30 @@ emTest(
     }
   },
   { budget: 20, budgetPerRun: 12, timeout: 120_000 },
+);
+
+// "304 Not Modified answers a conditional GET whose If-None-Match matches." What matches is HTTP's:
+// the field value * matches any current representation of the target (RFC 9110, 13.1.2).
+emTest(
+  ['etags/get-event-type-304'],
+  'GET /eventTypes/{id} with If-None-Match: * answers 304 (any current representation matches)',
+  async (t) => {
+    const id = fixtures(t).standardEventTypeId;
+    const res = await send(t, {
+      method: 'GET',
+      path: `/eventTypes/${encodeURIComponent(id)}`,
+      headers: { 'If-None-Match': '*' },
+    });
+    expect(
+      t,
+      'etags/get-event-type-304',
+      res.status === 304 && res.text === '',
+      'If-None-Match: * not answered 304 without a body',
+      'HTTP 304, no body',
+      seen(res),
+    );
+  },
+  { readOnly: true, budget: 1 },
 );
 
 // ---------------------------------------------------------------- queries

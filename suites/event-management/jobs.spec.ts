@@ -438,6 +438,7 @@ emTest(
 
 emTest(
   [
+    'jobs/create-job-202',
     'jobs/create-job-creates-events',
     'events/standard-without-type-id',
     'events/custom-matches-type',
@@ -457,6 +458,9 @@ emTest(
       { typeId: type.id, timestamp: iso(-60_000), entityId: entity(t), need: 'x', stray: 1 },
       { typeId: type.id, entityId: entity(t), need: 'x' },
       { typeId: type.id, timestamp: iso(-60_000), entityId: entity(t) },
+      // A null value: the payload stays 1 to 50 events ("POST /createEventsJobs | 400: more than 50
+      // events in the payload" is its only 400), so the job is accepted and this event fails alone.
+      { typeId: type.id, timestamp: iso(-60_000), entityId: entity(t), need: null },
       standardBody(t, { code: 'JOB2' }),
     ];
     const trace = await runCreateJob(t, inputs);
@@ -503,15 +507,26 @@ emTest(
       'resultCode "400"',
       JSON.stringify(items[4]),
     );
+    // "required field missing" and "incompatible value for a custom field" are both 400 conditions of
+    // POST /events, so a required field given as null is refused whichever of the two it is (PUT lists
+    // "required field set to null" among its 400s in so many words).
+    expect(
+      t,
+      'events/required-field-missing-400',
+      code(5) === '400',
+      'an event whose required field is null not refused with 400',
+      'resultCode "400"',
+      JSON.stringify(items[5]),
+    );
     expect(
       t,
       'jobs/create-job-creates-events',
-      code(5) === '201' && items.length === inputs.length,
+      code(6) === '201' && items.length === inputs.length,
       'invalid events stopped the valid ones',
       'the last (valid) event created',
-      JSON.stringify(items[5]),
+      JSON.stringify(items[6]),
     );
-    for (const i of [0, 1, 5]) {
+    for (const i of [0, 1, 6]) {
       const got = await eventually(
         () => send(t, { method: 'GET', path: `/events/${items[i]?.event?.id}` }),
         (x) => x.status === 200,
