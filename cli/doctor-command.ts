@@ -58,12 +58,17 @@ const FIXTURES: { key: string; read?: (id: string) => { service: ServiceName; pa
   },
   { key: 'eventManagement.entityIds' },
   { key: 'eventManagement.assetTypeIds' },
-  ...['standardEventTypeId', 'baseEventTypeId', 'sharedEventTypeId', 'globalEventTypeId', 'bigEventTypeId'].map(
-    (k) => ({
-      key: `eventManagement.${k}`,
-      read: (id: string) => ({ service: 'event-management' as const, path: `/eventTypes/${encodeURIComponent(id)}` }),
-    }),
-  ),
+  ...[
+    'standardEventTypeId',
+    'baseEventTypeId',
+    'sharedEventTypeId',
+    'globalEventTypeId',
+    'bigEventTypeId',
+    'limitEventTypeId',
+  ].map((k) => ({
+    key: `eventManagement.${k}`,
+    read: (id: string) => ({ service: 'event-management' as const, path: `/eventTypes/${encodeURIComponent(id)}` }),
+  })),
   { key: 'eventManagement.sharedEventTypeOwner' },
   { key: 'eventManagement.sharedEntityId' },
   {

@@ -121,6 +121,8 @@ export interface EmFixtures {
   globalEventTypeId?: string;
   bigEventTypeId?: string;
   bigEventTypeEventCount?: number;
+  limitEventTypeId?: string;
+  limitEventTypeEventCount?: number;
   sharedEventId?: string;
 }
 

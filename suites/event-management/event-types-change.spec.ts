@@ -441,6 +441,34 @@ emTest(
 );
 
 emTest(
+  ['event-types/patch-over-300000-events-400'],
+  'PATCH of a type with exactly 300,000 events is taken (the limit is "above 300,000")',
+  async (t) => {
+    // "Events per type above which it cannot be updated | 300,000": 300,000 itself is not above it.
+    const limit = fixture(
+      t,
+      'limitEventTypeId',
+      'the bound of the 300,000-events PATCH rule (a type with exactly 300,000 events)',
+    );
+    const count = fixtures(t).limitEventTypeEventCount;
+    if (count !== undefined && count !== 300_000)
+      t.skip(`fixtures.eventManagement.limitEventTypeEventCount is ${count}, not 300,000`);
+    const x = await current(t, limit);
+    const ttl = Number(x.ttl) > 1 ? Number(x.ttl) - 1 : 2;
+    const res = await send(t, {
+      method: 'PATCH',
+      path: pathOf(limit),
+      headers: { 'If-Match': String(x.etag) },
+      json: { op: 'replace', path: '/ttl', value: ttl },
+    });
+    accepted(t, 'event-types/patch-over-300000-events-400', res, `a ttl PATCH of ${limit} (300,000 events)`, [200]);
+    // The fixture's ttl as it was.
+    if (res.status === 200) await patch(t, limit, { op: 'replace', path: '/ttl', value: x.ttl });
+  },
+  { budget: 4 },
+);
+
+emTest(
   ['event-types/patch-global-to-local-400'],
   "GLOBAL to LOCAL answers 400 while another tenant has events of the type, 200 when only the owner's events exist and once the other tenant's are deleted",
   async (t) => {
