@@ -28,6 +28,7 @@ import type { RunContext } from '../suites/engine/run-context.ts';
 import { toRecord, vitestOptions, type TestRecord } from '../suites/engine/suite-runner.ts';
 import type { SelftestJobSpec } from './selftest-job.ts';
 import { fileKey } from './mutant-job.ts';
+import { THROTTLED_CLIENTS } from './reference-config.ts';
 import { collectContext, serviceSpecFiles, specFilesByRule, specFilesFor, variantReport } from './selftest-command.ts';
 import { resolveServices } from './rules-command.ts';
 import { UsageError } from './usage-error.ts';
@@ -669,16 +670,16 @@ export function sampleOf<T extends MutantRow>(mutants: T[], size: number, seed: 
     .map((x) => x.m);
 }
 
-/**
- * The reference's throttling code acts only in a deployment started with a throttle, which no
- * test's own deployment is: its mutants run throttled (as the fault variants of the 429 rules
- * do), against the tests of the throttling rules.
- */
 /** The statuses that count as detected: a rule failed, the mutant looped, or the deployment broke. */
 const DETECTED: readonly MutantStatus[] = ['killed', 'timeout', 'crashed'];
 /** The reason of a kill that is only transport errors (it runs again before it counts). */
 const TRANSPORT_ONLY = 'killed only by transport errors';
 
+/**
+ * The reference's throttling code acts only in a deployment started with a throttle, which no
+ * test's own deployment is: its mutants run in one throttled as a run of the embedded reference is
+ * (the seed's throttled client only, probed with it), against the tests of the throttling rules.
+ */
 const THROTTLE_FILES = /^fixtures\/reference\/shared\/(rate-limiter|throttle-hook)\.ts$/;
 const THROTTLE_RULES = /throttl|too-many-requests|rate-limits/;
 const THROTTLE = 8;
@@ -824,7 +825,11 @@ export async function runMutants(opts: MutantsOptions, log: (line: string) => vo
     const { job, second } =
       THROTTLE_FILES.test(m.file) && throttleSpecs
         ? {
-            job: { ...jobOf(m, throttleSpecs, []), stopAtKill: false, options: { throttle: THROTTLE } },
+            job: {
+              ...jobOf(m, throttleSpecs, []),
+              stopAtKill: false,
+              options: { throttle: THROTTLE, throttledClients: THROTTLED_CLIENTS },
+            },
             second: undefined,
           }
         : testJobs(m, startUp);

@@ -12,6 +12,13 @@ function credentials(app: Application): ClientCredentials {
   };
 }
 
+/**
+ * The clients the embedded reference throttles (the seed's `throttled` application): a run
+ * throttles only them, so the 429 rules' bounded burst meets the throttle and the rest of the run
+ * does not.
+ */
+export const THROTTLED_CLIENTS: readonly string[] = ['conformance-throttled'];
+
 /** The run configuration that tests a reference deployment at `target`. */
 export function referenceRunConfig(
   deployment: Pick<ReferenceDeployment, 'ctx' | 'fixtures'>,

@@ -18,7 +18,7 @@ import { readRunConfig, validateRunConfig, type RunConfig } from '../suites/engi
 import type { RunContext } from '../suites/engine/run-context.ts';
 import { collectSuites, runSuites } from '../suites/engine/suite-runner.ts';
 import { TokenError, TokenProvider, registerConfigSecrets } from '../suites/engine/token-provider.ts';
-import { referenceRunConfig } from './reference-config.ts';
+import { THROTTLED_CLIENTS, referenceRunConfig } from './reference-config.ts';
 import { resolveServices } from './rules-command.ts';
 import { normaliseAllureResults } from '../reporters/allure-results.ts';
 import { UnreachableError, UsageError } from './usage-error.ts';
@@ -288,7 +288,7 @@ export async function runCommand(opts: RunOptions): Promise<number> {
         host: '127.0.0.1',
         port: 0,
         throttle: 8,
-        throttledClients: ['conformance-throttled'],
+        throttledClients: THROTTLED_CLIENTS,
         alternate,
       });
       config = referenceRunConfig(reference, reference.baseUrl);

@@ -75,6 +75,7 @@ async function runJob(job: Job, workDir: string, seed: number, runs: number): Pr
       port: 0,
       faults: job.faults,
       throttle: job.options?.throttle,
+      throttledClients: job.options?.throttledClients,
       visibilityDelayMs: job.options?.visibilityDelayMs,
     });
     const config = join(dir, 'run.json');
@@ -87,6 +88,7 @@ async function runJob(job: Job, workDir: string, seed: number, runs: number): Pr
       service: job.services,
       rule: job.rules.length ? job.rules : undefined,
       quiet: true,
+      probeThrottling: !!job.options?.throttledClients?.length,
     });
     if (code !== 0 && code !== 1)
       return { id: job.id, failed: [], errors: [], error: `run exited ${code}`, durationMs: Date.now() - started };

@@ -29,6 +29,7 @@ export async function beginSelftestJob(job: SelftestJobSpec): Promise<void> {
     port: 0,
     faults: job.faults,
     throttle: job.options?.throttle,
+    throttledClients: job.options?.throttledClients,
     visibilityDelayMs: job.options?.visibilityDelayMs,
   });
   const runId = `${Date.now().toString(36)}v${job.index}`;
@@ -49,6 +50,8 @@ export async function beginSelftestJob(job: SelftestJobSpec): Promise<void> {
     // The reference's jobs are final 90 ms after their creation: a job still open after 3 s is a
     // broken one, and waiting the 15 s a remote deployment is given would only slow the lanes.
     jobDeadlineMs: 3_000,
+    // A deployment that throttles named clients only is probed with them, as a run of the embedded reference is.
+    probeThrottling: !!job.options?.throttledClients?.length,
   };
   await replaceSession(context);
 }
