@@ -19,8 +19,10 @@ import {
 import { createCategory, createRecipient } from './notification-resources.ts';
 
 // A broadcast that is accepted mails every member of its audience on a real deployment: the suite
-// broadcasts successfully once, to the tenant's admins only; every other case is refused before
-// anything is sent (and uses tenantAdminsOnly too, should a deployment wrongly accept it).
+// broadcasts successfully once, to the tenant's admins only, and once more to a sub-tenant's members
+// only where the configuration allows it (fixtures.notification.subTenantBroadcast); every other
+// case is refused before anything is sent (and uses tenantAdminsOnly too, should a deployment
+// wrongly accept it).
 
 /** A valid BroadcastEmailContent without a category. */
 function content(t: RuleContext, over: Record<string, unknown> = {}): Record<string, unknown> {
@@ -283,6 +285,33 @@ test(
       'subTenantMembersOnly without subTenantId',
       'missingParameter',
     );
+  },
+  { budget: 1 },
+);
+
+test(
+  ['broadcast/queued', 'broadcast/send-response-status'],
+  'a broadcast without a category to the members of a configured sub-tenant (subTenantMembersOnly) is queued',
+  async (t) => {
+    // A real broadcast mails every member of the sub-tenant: sent only where the configuration
+    // allows it (fixtures.notification.subTenantBroadcast, a test sub-tenant).
+    const f = fixturesOf(t);
+    if (f.subTenantBroadcast !== true || !f.subTenantId)
+      t.skip(
+        'fixtures.notification.subTenantBroadcast and subTenantId are not both set: the suite broadcasts to no sub-tenant unless told it may',
+      );
+    // "subTenantMembersOnly (all members including admins of the sub-tenant named by subTenantId)";
+    // BroadcastEmailContent is PublishEmailContent without recipientsTo, whose messageCategoryId is optional.
+    const res = await broadcast(t, messageData(content(t)), {
+      broadcastType: 'subTenantMembersOnly',
+      subTenantId: f.subTenantId,
+    });
+    const status = (res.json as { status?: unknown } | undefined)?.status;
+    t.check(R('broadcast/queued'), res.status === 200 && ['queued', 'sending', 'sent'].includes(status as string), {
+      title: 'a broadcast to a configured sub-tenant without a category was not queued',
+      expected: `HTTP 200 with a queued SendResponse (subTenantId ${f.subTenantId!}, no messageCategoryId)`,
+      received: seen(res),
+    });
   },
   { budget: 1 },
 );

@@ -24,6 +24,11 @@ export function notificationTest(
 export interface NotificationFixtures {
   restrictedRecipientId?: number;
   subTenantId?: string;
+  /**
+   * The suite may send one more real broadcast, without a category, to the members of
+   * `subTenantId` (a test sub-tenant); without it the suite broadcasts to the tenant's admins only.
+   */
+  subTenantBroadcast?: boolean;
   addressTypes?: { email?: number; officeEmail?: number; phone?: number; push?: number; iosPush?: number };
   channels?: { email?: number; sms?: number; push?: number };
   paramTypeId?: number;
