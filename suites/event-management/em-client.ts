@@ -132,6 +132,22 @@ export function fixtures(t: RuleContext): EmFixtures {
   return { standardEventTypeId: 'PlatformStandardEvent', baseEventTypeId: 'BaseEvent', ...raw };
 }
 
+/**
+ * The first configured sub-tenant, once the run has a token of its users (a skip naming what is
+ * missing otherwise).
+ */
+export async function subTenantUser(t: RuleContext): Promise<string> {
+  const subs = (t.fixtures.subTenantIds as string[] | undefined) ?? Object.keys(fixtures(t).subTenantEntityIds ?? {});
+  if (!subs.length) t.skip('no sub-tenant is configured (fixtures.subTenantIds)');
+  const sub = subs[0];
+  try {
+    await t.session.tokens.authorization('full', sub);
+  } catch (e) {
+    t.skip(`no token for sub-tenant ${sub}: ${(e as Error).message} (the application is not provisioned for it)`);
+  }
+  return sub;
+}
+
 /** A configured fixture, or a skip naming the missing key. */
 export function fixture<K extends keyof EmFixtures>(
   t: RuleContext,

@@ -13,6 +13,7 @@ import {
   eventually,
   fixture,
   fixtures,
+  subTenantUser,
   homeTenant,
   iso,
   send,
@@ -1044,14 +1045,7 @@ emTest(
   ['event-types/sub-tenant-visibility'],
   'a user of a sub-tenant reads the GLOBAL types and the LOCAL types of its parent tenant',
   async (t) => {
-    const subs = (t.fixtures.subTenantIds as string[] | undefined) ?? Object.keys(fixtures(t).subTenantEntityIds ?? {});
-    if (!subs.length) t.skip('no sub-tenant is configured (fixtures.subTenantIds)');
-    const sub = subs[0];
-    try {
-      await t.session.tokens.authorization('full', sub);
-    } catch (e) {
-      t.skip(`no token for sub-tenant ${sub}: ${(e as Error).message} (the application is not provisioned for it)`);
-    }
+    const sub = await subTenantUser(t);
     const local = await createType(t);
     const global = await createType(t, { scope: 'GLOBAL' });
     for (const x of [local, global]) {

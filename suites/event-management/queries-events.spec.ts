@@ -12,6 +12,7 @@ import {
   filter,
   fixture,
   fixtures,
+  subTenantUser,
   iso,
   send,
   seen,
@@ -194,14 +195,7 @@ emTest(
   ['queries/events-200'],
   'GET /events by a user of a sub-tenant (a tenant of its own, which need not have written events) answers 200',
   async (t) => {
-    const subs = (t.fixtures.subTenantIds as string[] | undefined) ?? Object.keys(fixtures(t).subTenantEntityIds ?? {});
-    if (!subs.length) t.skip('no sub-tenant is configured (fixtures.subTenantIds)');
-    const sub = subs[0];
-    try {
-      await t.session.tokens.authorization('full', sub);
-    } catch (e) {
-      t.skip(`no token for sub-tenant ${sub}: ${(e as Error).message} (the application is not provisioned for it)`);
-    }
+    const sub = await subTenantUser(t);
     const res = await t.send({ method: 'GET', path: '/events' }, { tenant: sub });
     expect(
       t,
