@@ -224,8 +224,31 @@ export class HttpClient {
     return `${this.origin}${path}${s ? `?${s}` : ''}`;
   }
 
+  /** Requests under way (sent or waiting for a slot). */
+  private inFlight = 0;
+
+  /**
+   * Waits until no request is under way (at most `maxMs`), then a moment more for their callers to
+   * note what the answers created.
+   */
+  async settled(maxMs: number): Promise<void> {
+    if (this.inFlight === 0) return;
+    const until = Date.now() + maxMs;
+    while (this.inFlight > 0 && Date.now() < until) await sleep(20);
+    await sleep(20);
+  }
+
   /** Sends a request; throws TransportError when the target cannot be talked to. */
   async send(req: HttpRequest, onExchange?: (e: Exchange) => void): Promise<HttpResponse> {
+    this.inFlight++;
+    try {
+      return await this.sendCounted(req, onExchange);
+    } finally {
+      this.inFlight--;
+    }
+  }
+
+  private async sendCounted(req: HttpRequest, onExchange?: (e: Exchange) => void): Promise<HttpResponse> {
     if (this.options.readOnly && !readOperationOf(req.method, req.path))
       throw new ReadOnlyRefusal(req.method, req.path);
     if (Date.now() < this.openUntil) {

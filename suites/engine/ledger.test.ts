@@ -28,6 +28,25 @@ describe('the resource ledger', () => {
     expect(ledger.outstanding().map((o) => o.id)).toEqual(['1', '2', '4']);
   });
 
+  it('drops the failure of a pass that a later pass made good (a creation still under way when it first ran)', async () => {
+    const ledger = new ResourceLedger();
+    let tries = 0;
+    ledger.track('t1', {
+      service: 's',
+      kind: 'a',
+      id: '1',
+      cleanup: async () => {
+        if (++tries === 1) throw new Error('HTTP 404');
+      },
+    });
+    await ledger.cleanup();
+    expect(ledger.stats.cleanupFailures.map((f) => f.id)).toEqual(['1']);
+    await ledger.cleanup();
+    expect(ledger.stats.cleanupFailures).toEqual([]);
+    expect(ledger.outstanding()).toEqual([]);
+    expect(ledger.size).toBe(1);
+  });
+
   it('keeps failures of the final pass with their error', async () => {
     const ledger = new ResourceLedger();
     ledger.track('t1', {

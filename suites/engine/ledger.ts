@@ -111,6 +111,11 @@ export class ResourceLedger {
         e.released = true;
         this.stats.deleted++;
         this.log('deleted', e, { by: 'ledger' });
+        // A failure of an earlier pass that this one made good is no failure of the run.
+        const failed = this.stats.cleanupFailures.findIndex(
+          (f) => f.service === e.service && f.kind === e.kind && f.id === e.id,
+        );
+        if (failed >= 0) this.stats.cleanupFailures.splice(failed, 1);
       } catch (err) {
         this.stats.wastedMs += performance.now() - started;
         if (err instanceof CleanupBudgetSpent) {
@@ -132,6 +137,11 @@ export class ResourceLedger {
         clearTimeout(timer);
       }
     }
+  }
+
+  /** How many resources were tracked so far (deleted ones included). */
+  get size(): number {
+    return this.entries.length;
   }
 
   /** Resources not yet deleted. */

@@ -45,7 +45,16 @@ beforeAll(async () => {
 // counters (requests, 429s absorbed, resources created and deleted) to the command line.
 afterAll(async () => {
   const s = session();
-  await s.ledger.cleanup();
+  // A test the run stopped (a signal, --max-time, a test's timeout) may still have a request under
+  // way whose creation is noted only when it answers: the cleanup waits for it, and sweeps again
+  // what was noted while it ran.
+  await s.http.settled(s.context.timeoutMs);
+  for (let pass = 0; pass < 3; pass++) {
+    const tracked = s.ledger.size;
+    await s.ledger.cleanup();
+    await s.http.settled(s.context.timeoutMs);
+    if (s.ledger.size === tracked) break;
+  }
   flushHar();
   const file = s.context.ledgerFile?.replace(/\.jsonl$/, '.state.json');
   if (!file) return;
