@@ -886,7 +886,7 @@ export async function runMutants(opts: MutantsOptions, log: (line: string) => vo
   const tasks = tasksFor(jobs, width);
   const toRun = jobs.length;
   log(
-    `running ${toRun} of ${chosen.length} mutants (${chosen.filter((m) => !m.carried).length - toRun} reached by no test${carried || opts.since ? `, ${chosen.filter((m) => m.carried).length} not run again (--since)` : ''}; ${kinds.loading} reached while loading, run against every test of their service; ${kinds.startUp} reached at start-up), ${width} at a time`,
+    `running ${toRun} of ${chosen.length} mutants (${chosen.filter((m) => !m.carried).length - toRun} reached by no test${opts.since ? `, ${chosen.filter((m) => m.carried).length} not run again (--since)` : ''}; ${kinds.loading} reached while loading, run against every test of their service; ${kinds.startUp} reached at start-up), ${width} at a time`,
   );
   let done = 0;
   const verdict = (r: LaneResult, m: MutantRow) => {

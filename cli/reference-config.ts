@@ -1,6 +1,7 @@
 import type { ReferenceDeployment } from '../fixtures/reference/server.ts';
 import type { ClientCredentials, RunConfig } from '../suites/engine/run-config.ts';
 import type { Application } from '../fixtures/reference/shared/seed.ts';
+import type { FaultVariant } from '../fixtures/faults/fault-variant.ts';
 
 function credentials(app: Application): ClientCredentials {
   return {
@@ -18,6 +19,9 @@ function credentials(app: Application): ClientCredentials {
  * does not.
  */
 export const THROTTLED_CLIENTS: readonly string[] = ['conformance-throttled'];
+
+/** A deployment that throttles named clients only is probed with them, as a run of the embedded reference is. */
+export const probesThrottling = (options?: FaultVariant['options']): boolean => !!options?.throttledClients?.length;
 
 /** The run configuration that tests a reference deployment at `target`. */
 export function referenceRunConfig(

@@ -15,7 +15,7 @@ import { ruleSelected } from '../suites/engine/rule-index.ts';
 import { buildReport } from '../reporters/conformance-report.ts';
 import { loadRules, type Rule } from '../contracts/catalog.ts';
 import type { SelftestJobSpec } from './selftest-job.ts';
-import { referenceRunConfig } from './reference-config.ts';
+import { probesThrottling, referenceRunConfig } from './reference-config.ts';
 import { resolveServices } from './rules-command.ts';
 import { runCommand } from './run-command.ts';
 import { UsageError } from './usage-error.ts';
@@ -74,9 +74,7 @@ async function runJob(job: Job, workDir: string, seed: number, runs: number): Pr
     ref = await startReference({
       port: 0,
       faults: job.faults,
-      throttle: job.options?.throttle,
-      throttledClients: job.options?.throttledClients,
-      visibilityDelayMs: job.options?.visibilityDelayMs,
+      ...job.options,
     });
     const config = join(dir, 'run.json');
     writeFileSync(config, JSON.stringify(referenceRunConfig(ref, ref.baseUrl)));
@@ -88,7 +86,7 @@ async function runJob(job: Job, workDir: string, seed: number, runs: number): Pr
       service: job.services,
       rule: job.rules.length ? job.rules : undefined,
       quiet: true,
-      probeThrottling: !!job.options?.throttledClients?.length,
+      probeThrottling: probesThrottling(job.options),
     });
     if (code !== 0 && code !== 1)
       return { id: job.id, failed: [], errors: [], error: `run exited ${code}`, durationMs: Date.now() - started };

@@ -4,7 +4,7 @@
 import { startReference, type RunningReference } from '../fixtures/reference/server.ts';
 import type { RunContext } from '../suites/engine/run-context.ts';
 import { replaceSession } from '../suites/engine/session.ts';
-import { referenceRunConfig } from './reference-config.ts';
+import { probesThrottling, referenceRunConfig } from './reference-config.ts';
 import type { FaultVariant } from '../fixtures/faults/fault-variant.ts';
 
 export interface SelftestJobSpec {
@@ -28,9 +28,7 @@ export async function beginSelftestJob(job: SelftestJobSpec): Promise<void> {
   running = await startReference({
     port: 0,
     faults: job.faults,
-    throttle: job.options?.throttle,
-    throttledClients: job.options?.throttledClients,
-    visibilityDelayMs: job.options?.visibilityDelayMs,
+    ...job.options,
   });
   const runId = `${Date.now().toString(36)}v${job.index}`;
   const context: RunContext = {
@@ -50,8 +48,7 @@ export async function beginSelftestJob(job: SelftestJobSpec): Promise<void> {
     // The reference's jobs are final 90 ms after their creation: a job still open after 3 s is a
     // broken one, and waiting the 15 s a remote deployment is given would only slow the lanes.
     jobDeadlineMs: 3_000,
-    // A deployment that throttles named clients only is probed with them, as a run of the embedded reference is.
-    probeThrottling: !!job.options?.throttledClients?.length,
+    probeThrottling: probesThrottling(job.options),
   };
   await replaceSession(context);
 }

@@ -112,10 +112,7 @@ export class ResourceLedger {
         this.stats.deleted++;
         this.log('deleted', e, { by: 'ledger' });
         // A failure of an earlier pass that this one made good is no failure of the run.
-        const failed = this.stats.cleanupFailures.findIndex(
-          (f) => f.service === e.service && f.kind === e.kind && f.id === e.id,
-        );
-        if (failed >= 0) this.stats.cleanupFailures.splice(failed, 1);
+        this.forgetFailure(e);
       } catch (err) {
         this.stats.wastedMs += performance.now() - started;
         if (err instanceof CleanupBudgetSpent) {
@@ -126,10 +123,7 @@ export class ResourceLedger {
         if (scope === undefined || err instanceof CleanupBudgetSpent) {
           const error = redactText((err as Error).message);
           // One line per resource: the final pass runs after every file and may meet it again.
-          const known = this.stats.cleanupFailures.findIndex(
-            (f) => f.service === e.service && f.kind === e.kind && f.id === e.id,
-          );
-          if (known >= 0) this.stats.cleanupFailures.splice(known, 1);
+          this.forgetFailure(e);
           this.stats.cleanupFailures.push({ service: e.service, kind: e.kind, id: e.id, error });
           this.log('cleanup-failed', e, { error });
         }
@@ -137,6 +131,14 @@ export class ResourceLedger {
         clearTimeout(timer);
       }
     }
+  }
+
+  /** Drops the failure line of a resource, if an earlier pass left one. */
+  private forgetFailure(e: TrackedResource): void {
+    const i = this.stats.cleanupFailures.findIndex(
+      (f) => f.service === e.service && f.kind === e.kind && f.id === e.id,
+    );
+    if (i >= 0) this.stats.cleanupFailures.splice(i, 1);
   }
 
   /** How many resources were tracked so far (deleted ones included). */
