@@ -491,33 +491,15 @@ emTest(
       'an error for that event',
       () => JSON.stringify(items[2]),
     );
-    expect(
-      t,
-      'events/entity-id-or-timestamp-missing-400',
-      code(3) === '400',
-      'an event without timestamp not refused with 400',
-      'resultCode "400"',
-      JSON.stringify(items[3]),
-    );
-    expect(
-      t,
-      'events/required-field-missing-400',
-      code(4) === '400',
-      'an event without its required field not refused with 400',
-      'resultCode "400"',
-      JSON.stringify(items[4]),
-    );
-    // "required field missing" and "incompatible value for a custom field" are both 400 conditions of
-    // POST /events, so a required field given as null is refused whichever of the two it is (PUT lists
-    // "required field set to null" among its 400s in so many words).
-    expect(
-      t,
-      'events/required-field-missing-400',
-      code(5) === '400',
-      'an event whose required field is null not refused with 400',
-      'resultCode "400"',
-      JSON.stringify(items[5]),
-    );
+    for (const [i, rule, what] of [
+      [3, 'events/entity-id-or-timestamp-missing-400', 'an event without timestamp'],
+      [4, 'events/required-field-missing-400', 'an event without its required field'],
+      // "required field missing" and "incompatible value for a custom field" are both 400 conditions of
+      // POST /events, so a required field given as null is refused whichever of the two it is (PUT
+      // lists "required field set to null" among its 400s in so many words).
+      [5, 'events/required-field-missing-400', 'an event whose required field is null'],
+    ] as const)
+      expect(t, rule, code(i) === '400', `${what} not refused with 400`, 'resultCode "400"', JSON.stringify(items[i]));
     expect(
       t,
       'jobs/create-job-creates-events',
