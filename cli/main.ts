@@ -1,13 +1,17 @@
 import { Command, Option } from 'commander';
 import { ConfigError } from '../suites/engine/config-error.ts';
 import { UnreachableError, UsageError } from './usage-error.ts';
+import { guardStream } from '../reporters/untrusted-text.ts';
 
 const collect = (value: string, previous: string[] = []) => [...previous, value];
 
 // Each command's module is loaded when the command runs, so `--help` and small commands start fast.
 // A reader that goes away (`conformance run | head`) must not crash the run: the report is
 // still written; only the console output stops.
+// Whatever reaches the console passes the terminal guard: a target's, a bundle's or a report's
+// escape sequences are shown as text, never acted on by the terminal.
 for (const stream of [process.stdout, process.stderr]) {
+  guardStream(stream);
   stream.on('error', (e: NodeJS.ErrnoException) => {
     if (e.code !== 'EPIPE') throw e;
   });

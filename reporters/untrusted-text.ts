@@ -1,0 +1,83 @@
+/**
+ * The one place that neutralises text other people control (a target's answers, a HAR, a report
+ * or a bundle someone handed over) for where it is written: a terminal, an HTML page, Markdown or
+ * XML. Every writer calls it at the point of writing; the console guard (`guardStream`) is the
+ * second line, for anything a writer forgot.
+ */
+
+// C0 controls but tab and newline, DEL, C1 controls, and the Unicode characters that reorder or
+// hide text on screen (bidirectional overrides and isolates, line and paragraph separators).
+// eslint-disable-next-line no-control-regex
+const TERMINAL_UNSAFE = /[\u0000-\u0008\u000B-\u001F\u007F-\u009F\u2028\u2029\u202A-\u202E\u2066-\u2069]/g;
+
+function visible(c: string): string {
+  const code = c.charCodeAt(0);
+  return code <= 0xff ? `\\x${code.toString(16).padStart(2, '0')}` : `\\u${code.toString(16).padStart(4, '0')}`;
+}
+
+/** `text` with every control character but newline and tab shown as `\xNN`: safe to print on any terminal. */
+export function forTerminal(text: unknown): string {
+  return String(text ?? '').replace(TERMINAL_UNSAFE, visible);
+}
+
+/** Like `forTerminal`, and newlines and tabs shown too: for a value that must stay on one line. */
+export function forTerminalLine(text: unknown): string {
+  return forTerminal(text).replace(/\n/g, '\\n').replace(/\t/g, '\\t');
+}
+
+const HTML_ENTITIES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
+
+/** `text` as HTML text or an attribute value: markup shown as text, control characters shown as `\xNN`. */
+export function forHtml(text: unknown): string {
+  return forTerminal(text).replace(/[&<>"']/g, (c) => HTML_ENTITIES[c]);
+}
+
+/** Text in an XML 1.0 document (JUnit): escaped, and the characters XML forbids even escaped shown as `\xNN`. */
+export function forXml(text: unknown): string {
+  return forHtml(text);
+}
+
+// Characters that start Markdown syntax, HTML, or a GitHub mention/reference.
+const MARKDOWN_SPECIAL = /[\\`*_{}[\]()#+\-.!|<>&~@:]/g;
+
+/**
+ * `text` as inline Markdown (a table cell, a list item): markup and HTML inert, control
+ * characters shown, on one line, at most `max` characters.
+ */
+export function forMarkdown(text: unknown, max = Infinity): string {
+  let s = forTerminal(text).replace(/\s+/g, ' ').trim();
+  if (s.length > max) s = `${s.slice(0, max)}…`;
+  return s.replace(MARKDOWN_SPECIAL, (c) =>
+    c === '<' ? '&lt;' : c === '>' ? '&gt;' : c === '&' ? '&amp;' : c === '|' ? '\\|' : `\\${c}`,
+  );
+}
+
+/** `text` as a Markdown code span: shown literally, whatever backticks or markup it holds. */
+export function markdownCode(text: unknown, max = Infinity): string {
+  let s = forTerminal(text).replace(/\s+/g, ' ').trim();
+  if (s.length > max) s = `${s.slice(0, max)}…`;
+  // A code span cannot hold `|` inside a table cell unescaped, nor HTML; `&lt;` is not decoded in code.
+  s = s.replace(/\|/g, '¦').replace(/</g, '‹').replace(/>/g, '›');
+  const longest = Math.max(0, ...(s.match(/`+/g) ?? []).map((m) => m.length));
+  const fence = '`'.repeat(longest + 1);
+  const pad = s.startsWith('`') || s.endsWith('`') ? ' ' : '';
+  return `${fence}${pad}${s || ' '}${pad}${fence}`;
+}
+
+type Writable = { write: (chunk: string | Uint8Array, ...rest: never[]) => boolean };
+
+const guarded = new WeakSet<object>();
+
+/**
+ * Makes `stream` show every control character written to it (but newline and tab) as `\xNN`,
+ * whatever wrote it: the console's last line of defence against escape sequences from a target.
+ */
+export function guardStream(stream: Writable): void {
+  if (guarded.has(stream)) return;
+  guarded.add(stream);
+  const write = stream.write.bind(stream) as (chunk: unknown, ...rest: unknown[]) => boolean;
+  (stream as { write: unknown }).write = (chunk: unknown, ...rest: unknown[]): boolean => {
+    const text = typeof chunk === 'string' ? chunk : Buffer.isBuffer(chunk) ? chunk.toString('utf8') : chunk;
+    return write(typeof text === 'string' ? forTerminal(text) : text, ...rest);
+  };
+}
