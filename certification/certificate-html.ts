@@ -1,9 +1,6 @@
 import { SERVICE_INFO } from '../contracts/services.ts';
+import { forHtml as esc } from '../reporters/untrusted-text.ts';
 import type { Manifest } from './manifest.ts';
-
-function esc(s: string): string {
-  return s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
-}
 
 /** What the certificate shows: the manifest without the file list it is itself part of. */
 export type CertificateFacts = Omit<Manifest, 'files' | 'format'>;
@@ -39,7 +36,7 @@ export function certificateHtml(m: CertificateFacts): string {
     .map((s) => {
       const c = m.counts[s] ?? {};
       return `<tr class="service"><td>${esc(SERVICE_INFO[s].title)}</td><td>${esc(m.contracts[s].version)}</td>${shown
-        .map((st) => `<td class="n">${c[st] ?? 0}</td>`)
+        .map((st) => `<td class="n">${esc(c[st] ?? 0)}</td>`)
         .join('')}</tr>`;
     })
     .join('\n');
@@ -69,7 +66,7 @@ ${rows}
 ${problems}
 <dt>Tool</dt><dd id="tool">${esc(m.tool.name)} ${esc(m.tool.version)}</dd>
 <dt>Contracts</dt><dd class="mono">${m.services.map((s) => `${esc(s)} ${esc(m.contracts[s].version)} ${esc(m.contracts[s].sha256.slice(0, 23))}…`).join('<br>')}</dd>
-<dt>Run</dt><dd>seed ${m.seed}, ${esc(m.startedAt)} to ${esc(m.finishedAt)}; Node ${esc(m.runtime.node)}, ${esc(m.runtime.os)}</dd>
+<dt>Run</dt><dd>seed ${esc(m.seed)}, ${esc(m.startedAt)} to ${esc(m.finishedAt)}; Node ${esc(m.runtime.node)}, ${esc(m.runtime.os)}</dd>
 <dt>Bundle hash</dt><dd class="mono" id="bundle-hash">${esc(m.bundleHash)}</dd>
 <dt>Signing key</dt><dd class="mono" id="key">${esc(m.key.thumbprint)}${m.key.origin === 'ephemeral' ? ' (made for this bundle only)' : ''}</dd>
 </dl>

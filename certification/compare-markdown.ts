@@ -1,11 +1,11 @@
 import type { ConformanceReport } from '../reporters/conformance-report.ts';
+import { forMarkdown as md, markdownCode as code } from '../reporters/untrusted-text.ts';
 import type { Comparison, RuleChange } from './compare-reports.ts';
 
-const cell = (s: string | undefined, max = 160) =>
-  (s ?? '—').replace(/\s+/g, ' ').replace(/\|/g, '\\|').slice(0, max) || '—';
+const cell = (s: string | undefined, max = 160) => md(s ?? '—', max) || '—';
 
 function describe(r: ConformanceReport): string {
-  return `\`${r.target}\` (${r.tool?.name ?? '?'} ${r.tool?.version ?? '?'}, ${String(r.finishedAt).slice(0, 19)}, seed ${r.seed})`;
+  return `${code(r.target)} (${md(r.tool?.name ?? '?')} ${md(r.tool?.version ?? '?')}, ${md(String(r.finishedAt).slice(0, 19))}, seed ${md(r.seed)})`;
 }
 
 function table(title: string, rows: RuleChange[]): string[] {
@@ -17,7 +17,7 @@ function table(title: string, rows: RuleChange[]): string[] {
     '|---|---|---|---|---|---|',
     ...rows.map(
       (r) =>
-        `| \`${r.id}\` | ${r.level} | ${r.before} | ${r.after} | ${cell(r.beforeDetail)} | ${cell(r.afterDetail)} |`,
+        `| ${code(r.id)} | ${md(r.level)} | ${md(r.before)} | ${md(r.after)} | ${cell(r.beforeDetail)} | ${cell(r.afterDetail)} |`,
     ),
     '',
   ];
@@ -29,8 +29,8 @@ export function compareMarkdown(before: ConformanceReport, after: ConformanceRep
   const lines = [
     `## ${icon} Conformance compared: ${c.newlyFailed.length} newly failed, ${c.newlyPassed.length} newly passed, ${c.newlyWarned.length} newly warned, ${c.unchanged} unchanged`,
     '',
-    `- before: ${describe(before)}, ${before.verdict}`,
-    `- after: ${describe(after)}, ${after.verdict}`,
+    `- before: ${describe(before)}, ${md(before.verdict)}`,
+    `- after: ${describe(after)}, ${md(after.verdict)}`,
     '',
     ...table('Newly failed', c.newlyFailed),
     ...table('Newly passed', c.newlyPassed),
@@ -43,8 +43,7 @@ export function compareMarkdown(before: ConformanceReport, after: ConformanceRep
   ];
   const sameObserved = c.observedBoth.filter((r) => r.beforeDetail === r.afterDetail).length;
   if (sameObserved) lines.push(`${sameObserved} observed or warned rules did the same in both.`, '');
-  if (c.onlyBefore.length)
-    lines.push(`Only in the first report: ${c.onlyBefore.map((x) => `\`${x}\``).join(', ')}`, '');
-  if (c.onlyAfter.length) lines.push(`Only in the second report: ${c.onlyAfter.map((x) => `\`${x}\``).join(', ')}`, '');
+  if (c.onlyBefore.length) lines.push(`Only in the first report: ${c.onlyBefore.map((x) => code(x)).join(', ')}`, '');
+  if (c.onlyAfter.length) lines.push(`Only in the second report: ${c.onlyAfter.map((x) => code(x)).join(', ')}`, '');
   return `${lines.join('\n')}\n`;
 }

@@ -1,6 +1,8 @@
-import { existsSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import type { ConformanceReport, RuleResult } from '../reporters/conformance-report.ts';
+import { parseReport, readReportFile } from '../reporters/read-report.ts';
+import { UntrustedInputError } from '../reporters/untrusted-input.ts';
 import { REPORT_FILE } from './manifest.ts';
 import { readBundle } from './read-bundle.ts';
 
@@ -30,24 +32,18 @@ export interface Comparison {
 
 /** A report from a `conformance-report.json`, a report directory, a bundle directory or a bundle `.tar.gz`. */
 export function loadReport(path: string): ConformanceReport {
-  if (!existsSync(path)) throw new Error(`${path}: no such file or directory`);
-  let text: string;
+  if (!existsSync(path)) throw new UntrustedInputError('unreadable', `${path}: no such file or directory`);
   if (statSync(path).isDirectory()) {
-    if (!existsSync(join(path, REPORT_FILE))) throw new Error(`${path}: holds no ${REPORT_FILE}`);
-    text = readFileSync(join(path, REPORT_FILE), 'utf8');
-  } else if (/\.(tar\.gz|tgz)$/.test(path)) {
-    const b = readBundle(path).get(REPORT_FILE);
-    if (!b) throw new Error(`${path}: the bundle holds no ${REPORT_FILE}`);
-    text = b.toString('utf8');
-  } else text = readFileSync(path, 'utf8');
-  let report: ConformanceReport;
-  try {
-    report = JSON.parse(text) as ConformanceReport;
-  } catch (e) {
-    throw new Error(`${path}: not JSON (${(e as Error).message})`, { cause: e });
+    if (!existsSync(join(path, REPORT_FILE)))
+      throw new UntrustedInputError('unreadable', `${path}: holds no ${REPORT_FILE}`);
+    return readReportFile(join(path, REPORT_FILE));
   }
-  if (!Array.isArray(report?.rules)) throw new Error(`${path}: not a conformance report (no rules)`);
-  return report;
+  if (/\.(tar\.gz|tgz)$/.test(path)) {
+    const b = readBundle(path).get(REPORT_FILE);
+    if (!b) throw new UntrustedInputError('unreadable', `${path}: the bundle holds no ${REPORT_FILE}`);
+    return parseReport(b.toString('utf8'), `${path}:${REPORT_FILE}`);
+  }
+  return readReportFile(path);
 }
 
 /** What the deployment did for a rule, as its result records it. */
@@ -63,6 +59,7 @@ function detail(r: RuleResult & { warning?: unknown }): string | undefined {
 /** Rule by rule, how `after` differs from `before`. */
 export function compareReports(before: ConformanceReport, after: ConformanceReport): Comparison {
   const old = new Map(before.rules.map((r) => [r.id, r]));
+  const now = new Set(after.rules.map((r) => r.id));
   const c: Comparison = {
     newlyFailed: [],
     newlyPassed: [],
@@ -70,7 +67,7 @@ export function compareReports(before: ConformanceReport, after: ConformanceRepo
     otherChanges: [],
     observedBoth: [],
     unchanged: 0,
-    onlyBefore: before.rules.filter((r) => !after.rules.some((x) => x.id === r.id)).map((r) => r.id),
+    onlyBefore: before.rules.filter((r) => !now.has(r.id)).map((r) => r.id),
     onlyAfter: [],
   };
   for (const a of after.rules) {

@@ -10,13 +10,8 @@ import { UsageError } from './usage-error.ts';
 /** `conformance audit FILE.har…`: judges every passively judgeable rule on recorded traffic alone. */
 export function auditCommand(files: string[], opts: { service?: string[]; reportDir: string }): number {
   for (const s of opts.service ?? []) if (!isServiceName(s)) throw new UsageError(`--service ${s}: no such service`);
-  const hars = files.map((f) => {
-    try {
-      return readHar(f);
-    } catch (e) {
-      throw new UsageError((e as Error).message);
-    }
-  });
+  // A HAR that cannot be read, or does not fit, is refused with one line (exit 2).
+  const hars = files.map((f) => readHar(f));
   // Without --service: the services the traffic reaches.
   const reached = SERVICES.filter((s) =>
     hars.some((h) => h.log.entries.some((e) => e.request.url.includes(SERVICE_INFO[s].basePath))),

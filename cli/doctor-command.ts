@@ -1,3 +1,4 @@
+import { forTerminalLine as t } from '../reporters/untrusted-text.ts';
 import { existsSync, readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -217,14 +218,14 @@ export async function doctorCommand(opts: DoctorOptions, out: NodeJS.WritableStr
     breakAfter: 3,
   });
   try {
-    out.write(`conformance doctor — ${config.target}\n\n`);
+    out.write(`conformance doctor — ${t(config.target)}\n\n`);
     // Reachable: any HTTP answer will do; what it says is for the rules to judge.
     let first: HttpResponse;
     try {
       first = await http.send({ method: 'GET', path: `${SERVICE_INFO['event-management'].basePath}/` });
     } catch (e) {
       if (!(e instanceof TransportError)) throw e;
-      out.write(`${pad('reachable', 34)}failed    ${e.code}: ${e.message}\n`);
+      out.write(`${pad('reachable', 34)}failed    ${t(e.code)}: ${t(e.message)}\n`);
       out.write(`\nThe target cannot be reached: nothing else can be checked.\n`);
       return DOCTOR_EXIT.unreachable;
     }
@@ -383,7 +384,7 @@ export async function doctorCommand(opts: DoctorOptions, out: NodeJS.WritableStr
 
     const width = Math.max(...rows.map((r) => r.check.length)) + 2;
     out.write(`${pad('check', width)}${pad('status', 10)}detail\n`);
-    for (const r of rows) out.write(`${pad(r.check, width)}${pad(r.status, 10)}${r.detail}\n`);
+    for (const r of rows) out.write(`${pad(r.check, width)}${pad(r.status, 10)}${t(r.detail)}\n`);
 
     const notReady = rows.filter((r) => r.status === 'missing' || r.status === 'failed');
     if (!notReady.length) {

@@ -1,4 +1,5 @@
-import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync } from 'node:fs';
+import { writeOutputFile } from '../suites/engine/safe-write.ts';
 import { join, resolve } from 'node:path';
 import { generateSigningKey } from '../certification/signing-key.ts';
 import { UsageError } from './usage-error.ts';
@@ -12,8 +13,8 @@ export async function keygenCommand(opts: { out: string; name: string }): Promis
     if (existsSync(f)) throw new UsageError(`${f} exists; keygen never overwrites a key`);
   const key = await generateSigningKey();
   mkdirSync(dir, { recursive: true });
-  writeFileSync(privateFile, `${JSON.stringify(key.privateJwk, null, 2)}\n`, { mode: 0o600 });
-  writeFileSync(publicFile, `${JSON.stringify({ ...key.publicJwk, kid: key.thumbprint }, null, 2)}\n`);
+  writeOutputFile(privateFile, `${JSON.stringify(key.privateJwk, null, 2)}\n`, 0o600);
+  writeOutputFile(publicFile, `${JSON.stringify({ ...key.publicJwk, kid: key.thumbprint }, null, 2)}\n`);
   process.stdout.write(
     `private key: ${privateFile} (keep it secret: certify --key signs with it)\npublic key:  ${publicFile} (publish it: verify --key checks bundles with it)\nthumbprint:  ${key.thumbprint}\n`,
   );

@@ -1,7 +1,8 @@
 import { Command, Option } from 'commander';
 import { ConfigError } from '../suites/engine/config-error.ts';
 import { UnreachableError, UsageError } from './usage-error.ts';
-import { guardStream } from '../reporters/untrusted-text.ts';
+import { UntrustedInputError } from '../reporters/untrusted-input.ts';
+import { forTerminalLine, guardStream } from '../reporters/untrusted-text.ts';
 
 const collect = (value: string, previous: string[] = []) => [...previous, value];
 
@@ -380,6 +381,10 @@ try {
     process.exitCode = e.code === 'commander.helpDisplayed' || e.code === 'commander.version' ? 0 : 2;
   } else if (err instanceof UsageError || err instanceof ConfigError) {
     process.stderr.write(`conformance: ${e.message}\n`);
+    process.exitCode = 2;
+  } else if (err instanceof UntrustedInputError) {
+    // A report, HAR or bundle that does not fit what the tool reads: one line, never a stack trace.
+    process.stderr.write(`conformance: ${forTerminalLine(e.message)}\n`);
     process.exitCode = 2;
   } else if (err instanceof UnreachableError) {
     process.stderr.write(`conformance: ${e.message}\n`);

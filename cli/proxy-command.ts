@@ -1,3 +1,4 @@
+import { forTerminalLine as t } from '../reporters/untrusted-text.ts';
 import { mkdirSync, rmSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { auditReport } from '../audit/judge-har.ts';
@@ -43,7 +44,8 @@ export async function proxyCommand(opts: {
     port,
     services,
     linesFile,
-    onFailure: (f) => process.stdout.write(`FAIL ${f.rule}: ${f.verdict.title} — expected ${f.verdict.expected}\n`),
+    onFailure: (f) =>
+      process.stdout.write(`FAIL ${t(f.rule)}: ${t(f.verdict.title)} — expected ${t(f.verdict.expected)}\n`),
   });
   process.stdout.write(`conformance proxy: ${proxy.url} → ${target.origin}${target.pathname.replace(/\/$/, '')}\n`);
   process.stdout.write('recording and judging; stop with Ctrl-C (SIGINT) or SIGTERM to write the report\n');

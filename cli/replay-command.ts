@@ -1,7 +1,9 @@
+import { forTerminal, forTerminalLine as t } from '../reporters/untrusted-text.ts';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { ConformanceReport } from '../reporters/conformance-report.ts';
+import { readReportFile } from '../reporters/read-report.ts';
 import { runCommand } from './run-command.ts';
 import { UsageError } from './usage-error.ts';
 
@@ -16,29 +18,24 @@ export interface ReplayOptions {
  * rule still fails (exit 1) or now holds (exit 0).
  */
 export async function replayCommand(reportFile: string, ruleId: string, opts: ReplayOptions): Promise<number> {
-  let report: ConformanceReport;
-  try {
-    report = JSON.parse(readFileSync(reportFile, 'utf8')) as ConformanceReport;
-  } catch (e) {
-    throw new UsageError(`cannot read report ${reportFile}: ${(e as Error).message}`);
-  }
+  const report = readReportFile(reportFile);
   const rule = report.rules.find((r) => r.id === ruleId);
-  if (!rule) throw new UsageError(`${reportFile} has no rule ${ruleId}`);
+  if (!rule) throw new UsageError(`${reportFile} has no rule ${t(ruleId)}`);
   if (rule.status !== 'failed')
     process.stdout.write(
-      `note: ${ruleId} did not fail in that run (it was ${rule.status}); replaying its tests anyway\n`,
+      `note: ${t(ruleId)} did not fail in that run (it was ${t(rule.status)}); replaying its tests anyway\n`,
     );
   if (!report.embeddedReference && !opts.config) {
     throw new UsageError(
-      `the report is of ${report.target}; give --config with the credentials (reports never hold secrets)`,
+      `the report is of ${t(report.target)}; give --config with the credentials (reports never hold secrets)`,
     );
   }
   const f = rule.failure;
   process.stdout.write(
-    `replaying ${ruleId} against ${opts.target ?? (report.embeddedReference ? 'a fresh embedded reference deployment' : report.target)}\n`,
+    `replaying ${t(ruleId)} against ${t(opts.target ?? (report.embeddedReference ? 'a fresh embedded reference deployment' : report.target))}\n`,
   );
-  if (f?.seed !== undefined) process.stdout.write(`  property seed ${f.seed}, path ${f.path ?? '(none)'}\n`);
-  if (f?.curl) process.stdout.write(`  recorded request: ${f.curl}\n`);
+  if (f?.seed !== undefined) process.stdout.write(`  property seed ${t(f.seed)}, path ${t(f.path ?? '(none)')}\n`);
+  if (f?.curl) process.stdout.write(`  recorded request: ${forTerminal(f.curl)}\n`);
   const dir = mkdtempSync(join(tmpdir(), 'conformance-replay-'));
   try {
     const options = report.options as { runs?: number; timeoutMs?: number };
@@ -58,12 +55,12 @@ export async function replayCommand(reportFile: string, ruleId: string, opts: Re
     const now = again.rules.find((r) => r.id === ruleId);
     if (now?.status === 'failed') {
       process.stdout.write(
-        `STILL FAILS: ${ruleId}\n  Expected: ${now.failure?.expected}\n  Received: ${now.failure?.received}\n${now.failure?.curl ? `  Reproduce with: ${now.failure.curl}\n` : ''}`,
+        `STILL FAILS: ${t(ruleId)}\n  Expected: ${t(now.failure?.expected)}\n  Received: ${t(now.failure?.received)}\n${now.failure?.curl ? `  Reproduce with: ${forTerminal(now.failure.curl)}\n` : ''}`,
       );
       return 1;
     }
     process.stdout.write(
-      `no longer fails: ${ruleId} is ${now?.status ?? 'not reported'}${now?.reason ? ` (${now.reason})` : ''}\n`,
+      `no longer fails: ${t(ruleId)} is ${t(now?.status ?? 'not reported')}${now?.reason ? ` (${t(now.reason)})` : ''}\n`,
     );
     return now?.status === 'passed' || now?.status === 'observed' ? 0 : 1;
   } finally {

@@ -1,4 +1,4 @@
-import { writeFileSync } from 'node:fs';
+import { writeOutputFile } from '../suites/engine/safe-write.ts';
 import { loadFaults } from '../fixtures/faults/registry.ts';
 import { startReference } from '../fixtures/reference/server.ts';
 import { referenceRunConfig } from './reference-config.ts';
@@ -50,7 +50,8 @@ export async function serveCommand(opts: ServeOptions): Promise<void> {
     `  ${ref.baseUrl}/api/technicaltokenmanager/v3\n  ${ref.baseUrl}/api/notification/v3\n  ${ref.baseUrl}/api/eventmanagement/v3\n`,
   );
   if (opts.writeConfig) {
-    writeFileSync(opts.writeConfig, `${JSON.stringify(referenceRunConfig(ref, ref.baseUrl), null, 2)}\n`);
+    // The configuration holds client secrets: readable by its owner only.
+    writeOutputFile(opts.writeConfig, `${JSON.stringify(referenceRunConfig(ref, ref.baseUrl), null, 2)}\n`, 0o600);
     process.stdout.write(`Run configuration written to ${opts.writeConfig}\n`);
   }
   await new Promise<void>((resolve) => {

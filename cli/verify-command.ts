@@ -1,5 +1,6 @@
 import { existsSync } from 'node:fs';
 import { SERVICE_INFO } from '../contracts/services.ts';
+import { forTerminalLine as t } from '../reporters/untrusted-text.ts';
 import { readKeyFile } from '../certification/signing-key.ts';
 import { verifyBundle } from '../certification/verify-bundle.ts';
 import { toolVersion } from './run-command.ts';
@@ -26,28 +27,34 @@ export async function verifyCommand(bundle: string, opts: { key?: string }): Pro
   const m = result.manifest;
   const out: string[] = [];
   if (m) {
-    out.push(`bundle of ${m.vendor} ${m.product} ${m.productVersion}, ${String(m.finishedAt).slice(0, 10)}`);
-    out.push(`  services: ${(m.services ?? []).map((s) => SERVICE_INFO[s]?.title ?? s).join(', ')}`);
-    out.push(`  certificate says: ${String(m.verdict).toUpperCase()}`);
-    for (const s of m.services ?? []) {
-      const c = m.counts?.[s] ?? {};
+    out.push(
+      `bundle of ${t(m.vendor)} ${t(m.product)} ${t(m.productVersion)}, ${t(String(m.finishedAt).slice(0, 10))}`,
+    );
+    out.push(
+      `  services: ${t((Array.isArray(m.services) ? m.services : []).map((s) => (Object.hasOwn(SERVICE_INFO, s) ? SERVICE_INFO[s].title : s)).join(', '))}`,
+    );
+    out.push(`  certificate says: ${t(String(m.verdict).toUpperCase())}`);
+    for (const s of Array.isArray(m.services) ? m.services : []) {
+      const c = (Object.hasOwn(m.counts ?? {}, s) ? m.counts[s] : undefined) ?? {};
       out.push(
-        `    ${s}: ${Object.entries(c)
-          .map(([k, v]) => `${v} ${k}`)
-          .join(', ')}`,
+        `    ${t(s)}: ${t(
+          Object.entries(c)
+            .map(([k, v]) => `${String(v)} ${k}`)
+            .join(', '),
+        )}`,
       );
     }
-    out.push(`  bundle hash: ${m.bundleHash}`);
-    out.push(`  key: ${m.key?.thumbprint}${m.key?.origin === 'ephemeral' ? ' (made for this bundle only)' : ''}`);
+    out.push(`  bundle hash: ${t(m.bundleHash)}`);
+    out.push(`  key: ${t(m.key?.thumbprint)}${m.key?.origin === 'ephemeral' ? ' (made for this bundle only)' : ''}`);
   }
   if (result.reasons.length) {
     out.push('', `REFUSED: ${result.reasons.length} reason${result.reasons.length === 1 ? '' : 's'}`);
-    for (const r of result.reasons) out.push(`  ✗ ${r}`);
+    for (const r of result.reasons) out.push(`  ✗ ${t(r)}`);
     process.stdout.write(`${out.join('\n')}\n`);
     return 1;
   }
   out.push('', 'VALID: the bundle is authentic and its verdict follows from its evidence');
-  for (const c of result.checked) out.push(`  ✓ ${c}`);
+  for (const c of result.checked) out.push(`  ✓ ${t(c)}`);
   if (!opts.key)
     out.push("  ! the signer was not checked against a known key: pass --key PUBLIC.jwk (the vendor's published key)");
   process.stdout.write(`${out.join('\n')}\n`);

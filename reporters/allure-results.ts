@@ -1,6 +1,8 @@
 import { createHash } from 'node:crypto';
-import { readFileSync, readdirSync, writeFileSync } from 'node:fs';
+import { readFileSync, readdirSync } from 'node:fs';
+import { writeOutputFile } from '../suites/engine/safe-write.ts';
 import { join } from 'node:path';
+import { jsonForFile } from './untrusted-text.ts';
 import { SPEC_SUITE } from '../suites/engine/suite-runner.ts';
 
 const PROJECT = 'platform-conformance';
@@ -37,7 +39,10 @@ export function normaliseAllureResults(dir: string): number {
     const result = JSON.parse(readFileSync(path, 'utf8')) as AllureResult;
     const titles = result.titlePath ?? [];
     const at = titles.findIndex((t) => t.startsWith(SPEC_SUITE));
-    if (at < 0) continue;
+    if (at < 0) {
+      writeOutputFile(path, jsonForFile(result));
+      continue;
+    }
     const specFile = titles[at].slice(SPEC_SUITE.length);
     const describes = titles.slice(at + 1);
     const service = specFile.split('/')[1] ?? specFile;
@@ -55,7 +60,7 @@ export function normaliseAllureResults(dir: string): number {
       ...(describes.length ? [{ name: 'subSuite', value: describes.join(' › ') }] : []),
       { name: 'package', value: specFile.replace(/\.ts$/, '').replaceAll('/', '.') },
     ];
-    writeFileSync(path, JSON.stringify(result));
+    writeOutputFile(path, jsonForFile(result));
     rewritten++;
   }
   return rewritten;

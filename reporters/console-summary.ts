@@ -1,4 +1,5 @@
 import { earlyEnd, type ConformanceReport } from './conformance-report.ts';
+import { forTerminalLine as t } from './untrusted-text.ts';
 
 /** The one-screen summary a run ends with: counts, failed rules with their quotes, paths, seed. */
 export function consoleSummary(report: ConformanceReport, paths: string[], maxFailures = 15): string {
@@ -6,14 +7,14 @@ export function consoleSummary(report: ConformanceReport, paths: string[], maxFa
   const lines: string[] = [];
   lines.push('');
   lines.push(
-    `Conformance ${report.verdict.toUpperCase()}${earlyEnd(report)} — ${report.target}${report.embeddedReference ? ' (embedded reference deployment)' : ''}`,
+    `Conformance ${t(String(report.verdict).toUpperCase())}${t(earlyEnd(report))} — ${t(report.target)}${report.embeddedReference ? ' (embedded reference deployment)' : ''}`,
   );
   lines.push(
-    `  rules: ${report.counts.total}  passed ${c.passed}  failed ${c.failed}  warning ${c.warning}  observed ${c.observed}  skipped ${c.skipped}  not exercised ${c['not-exercised']}`,
+    `  rules: ${t(report.counts.total)}  passed ${t(c.passed)}  failed ${t(c.failed)}  warning ${t(c.warning)}  observed ${t(c.observed)}  skipped ${t(c.skipped)}  not exercised ${t(c['not-exercised'])}`,
   );
   if (report.http) {
     lines.push(
-      `  requests: ${report.http.requests}  429s absorbed: ${report.http.retriedAfter429}  transport errors: ${report.http.transportErrors}  time: ${(report.durationMs / 1000).toFixed(1)} s`,
+      `  requests: ${t(report.http.requests)}  429s absorbed: ${t(report.http.retriedAfter429)}  transport errors: ${t(report.http.transportErrors)}  time: ${t((Number(report.durationMs) / 1000).toFixed(1))} s`,
     );
   }
   const failed = report.rules.filter((r) => r.status === 'failed');
@@ -21,11 +22,11 @@ export function consoleSummary(report: ConformanceReport, paths: string[], maxFa
     lines.push('');
     lines.push('Failed rules:');
     for (const r of failed.slice(0, maxFailures)) {
-      lines.push(`  ✗ ${r.id} [${r.level}]`);
-      lines.push(`      "${r.quote}"`);
+      lines.push(`  ✗ ${t(r.id)} [${t(r.level)}]`);
+      lines.push(`      "${t(r.quote)}"`);
       if (r.failure) {
-        lines.push(`      Expected: ${r.failure.expected}`);
-        lines.push(`      Received: ${r.failure.received.slice(0, 200)}`);
+        lines.push(`      Expected: ${t(r.failure.expected)}`);
+        lines.push(`      Received: ${t(String(r.failure.received).slice(0, 200))}`);
       }
     }
     if (failed.length > maxFailures) lines.push(`  … and ${failed.length - maxFailures} more in the report`);
@@ -35,30 +36,30 @@ export function consoleSummary(report: ConformanceReport, paths: string[], maxFa
     lines.push('');
     lines.push('Warnings (our reading of a sentence the documents leave open; --strict fails them):');
     for (const r of warned.slice(0, maxFailures)) {
-      lines.push(`  ! ${r.id} [${r.level}] reading ${r.warning?.reading ?? '?'}`);
-      lines.push(`      "${r.quote}"`);
+      lines.push(`  ! ${t(r.id)} [${t(r.level)}] reading ${t(r.warning?.reading ?? '?')}`);
+      lines.push(`      "${t(r.quote)}"`);
       if (r.warning) {
-        lines.push(`      Our reading: ${r.warning.text}`);
-        lines.push(`      Expected: ${r.warning.expected}`);
-        lines.push(`      The deployment: ${r.warning.received.slice(0, 200)}`);
+        lines.push(`      Our reading: ${t(r.warning.text)}`);
+        lines.push(`      Expected: ${t(r.warning.expected)}`);
+        lines.push(`      The deployment: ${t(String(r.warning.received).slice(0, 200))}`);
       }
     }
     if (warned.length > maxFailures) lines.push(`  … and ${warned.length - maxFailures} more in the report`);
   }
-  if (report.stopped) lines.push(`  stopped early: ${report.stopped.detail}`);
+  if (report.stopped) lines.push(`  stopped early: ${t(report.stopped.detail)}`);
   const outstanding = report.cleanup?.outstanding.length ?? 0;
   if (outstanding) {
     lines.push(`  ${outstanding} created resources could not be deleted (listed in the report)`);
-    if (report.cleanup?.sweep) lines.push(`  ${report.cleanup.sweep}`);
+    if (report.cleanup?.sweep) lines.push(`  ${t(report.cleanup.sweep)}`);
   }
   if (report.errors.length) {
     lines.push('');
     lines.push('Errors outside the tests:');
-    for (const e of report.errors.slice(0, 5)) lines.push(`  ! ${e.split('\n')[0]}`);
+    for (const e of report.errors.slice(0, 5)) lines.push(`  ! ${t(String(e).split('\n')[0])}`);
   }
   lines.push('');
-  for (const p of paths) lines.push(`  report: ${p}`);
+  for (const p of paths) lines.push(`  report: ${t(p)}`);
   // An audit of recorded traffic generated nothing: it has no seed to rerun with.
-  if (report.options.mode !== 'audit') lines.push(`  seed: ${report.seed} (rerun with --seed ${report.seed})`);
+  if (report.options.mode !== 'audit') lines.push(`  seed: ${t(report.seed)} (rerun with --seed ${t(report.seed)})`);
   return `${lines.join('\n')}\n`;
 }

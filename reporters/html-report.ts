@@ -1,15 +1,9 @@
 import { earlyEnd, type ConformanceReport } from './conformance-report.ts';
-
-function esc(s: string): string {
-  return s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
-}
+import { forHtml as esc, jsonForFile } from './untrusted-text.ts';
 
 /** The report data embedded in a script tag without letting it close the tag. */
 function embed(value: unknown): string {
-  return JSON.stringify(value)
-    .replace(/</g, '\\u003c')
-    .replace(/\u2028/g, '\\u2028')
-    .replace(/\u2029/g, '\\u2029');
+  return jsonForFile(value).replace(/</g, '\\u003c');
 }
 
 const STYLE = `
@@ -50,7 +44,7 @@ td.id { font-family: ui-monospace, SFMono-Regular, Menlo, monospace; font-size: 
 const SCRIPT = `
 const report = JSON.parse(document.getElementById('report-data').textContent);
 const $ = (s) => document.querySelector(s);
-const esc = (s) => String(s ?? '').replace(/[&<>"]/g, (c) => ({'&':'&amp;','<':'&lt;','>':'&gt;','"':'&quot;'}[c]));
+const esc = (s) => String(s ?? '').replace(/[\\u0000-\\u0008\\u000b-\\u001f\\u007f-\\u009f\\u2028\\u2029\\u202a-\\u202e\\u2066-\\u2069]/g, (c) => '\\\\x' + c.charCodeAt(0).toString(16).padStart(2, '0')).replace(/[&<>"']/g, (c) => ({'&':'&amp;','<':'&lt;','>':'&gt;','"':'&quot;',"'":'&#39;'}[c]));
 const services = [...new Set(report.rules.map((r) => r.service))];
 const statuses = ['passed','failed','warning','observed','skipped','not-exercised'];
 const colors = { passed: 'var(--pass)', failed: 'var(--fail)', warning: 'var(--warn)', observed: 'var(--obs)', skipped: 'var(--skip)', 'not-exercised': '#afb8c1' };
@@ -79,8 +73,8 @@ function render() {
   const rows = report.rules.filter((r) => (!svc || r.service === svc) && (!st || r.status === st) && (!lv || r.level === lv) &&
     (!q || (r.id + ' ' + r.quote + ' ' + r.statement).toLowerCase().includes(q)));
   $('#shown').textContent = rows.length + ' of ' + report.rules.length + ' rules';
-  $('#rules tbody').innerHTML = rows.length ? rows.map((r) => '<tr class="rule" data-status="' + r.status + '"><td class="id">' + esc(r.id) + '</td><td>' + esc(r.level) +
-    '</td><td class="status ' + r.status + '">' + esc(r.status) + '</td><td><div class="quote">“' + esc(r.quote) + '”</div><div>' + esc(r.statement) + '</div>' +
+  $('#rules tbody').innerHTML = rows.length ? rows.map((r) => '<tr class="rule" data-status="' + esc(r.status) + '"><td class="id">' + esc(r.id) + '</td><td>' + esc(r.level) +
+    '</td><td class="status ' + esc(r.status) + '">' + esc(r.status) + '</td><td><div class="quote">“' + esc(r.quote) + '”</div><div>' + esc(r.statement) + '</div>' +
     (r.reason ? '<div class="note">' + esc(r.reason) + '</div>' : '') + (r.observed ? '<div class="note">Observed: ' + esc(r.observed.join(' | ')) + '</div>' : '') +
     (r.warning ? '<div class="note warning">Warning, reading ' + esc(r.warning.reading) + ': ' + esc(r.warning.text) + '<br>Expected: ' + esc(r.warning.expected) + '<br>The deployment: ' + esc(r.warning.received) + (r.warning.curl ? '<pre>' + esc(r.warning.curl) + '</pre>' : '') + '</div>' : '') +
     evidence(r) + '</td></tr>').join('') : '<tr><td colspan="4" class="empty">No rule matches the filters.</td></tr>';
@@ -100,13 +94,13 @@ export function htmlReport(report: ConformanceReport): string {
 <title>Conformance report — ${esc(report.target)}</title><style>${STYLE}</style></head>
 <body>
 <header>
-  <h1>Conformance report <span class="verdict ${report.verdict}">${report.verdict.toUpperCase()}${esc(earlyEnd(report))}</span></h1>${report.stopped ? `\n  <div class="meta">Stopped early: ${esc(report.stopped.detail)}</div>` : ''}
-  <div class="meta">Target <code>${esc(report.target)}</code>${report.embeddedReference ? ' (embedded reference deployment)' : ''} · ${esc(report.startedAt)} · ${(report.durationMs / 1000).toFixed(1)} s · seed <code>${report.seed}</code> · tool ${esc(report.tool.version)} · contracts ${esc(
+  <h1>Conformance report <span class="verdict ${esc(report.verdict)}">${esc(String(report.verdict).toUpperCase())}${esc(earlyEnd(report))}</span></h1>${report.stopped ? `\n  <div class="meta">Stopped early: ${esc(report.stopped.detail)}</div>` : ''}
+  <div class="meta">Target <code>${esc(report.target)}</code>${report.embeddedReference ? ' (embedded reference deployment)' : ''} · ${esc(report.startedAt)} · ${esc((Number(report.durationMs) / 1000).toFixed(1))} s · seed <code>${esc(report.seed)}</code> · tool ${esc(report.tool.version)} · contracts ${esc(
     Object.entries(report.contracts.versions)
       .map(([k, v]) => `${k} ${v}`)
       .join(', '),
   )}</div>
-  <div class="meta">${report.counts.total} rules: ${c.passed} passed, ${c.failed} failed, ${c.warning} warning, ${c.observed} observed, ${c.skipped} skipped, ${c['not-exercised']} not exercised${report.http ? ` · ${report.http.requests} requests, ${report.http.retriedAfter429} throttled requests retried` : ''}</div>
+  <div class="meta">${esc(report.counts.total)} rules: ${esc(c.passed)} passed, ${esc(c.failed)} failed, ${esc(c.warning)} warning, ${esc(c.observed)} observed, ${esc(c.skipped)} skipped, ${esc(c['not-exercised'])} not exercised${report.http ? ` · ${esc(report.http.requests)} requests, ${esc(report.http.retriedAfter429)} throttled requests retried` : ''}</div>
 </header>
 <main>
   <div id="cards" class="cards"></div>

@@ -1,17 +1,5 @@
 import type { ConformanceReport, RuleResult } from './conformance-report.ts';
-
-function esc(s: string): string {
-  return (
-    s
-      .replace(/&/g, '&amp;')
-      .replace(/</g, '&lt;')
-      .replace(/>/g, '&gt;')
-      .replace(/"/g, '&quot;')
-      // XML 1.0 forbids these control characters even escaped.
-      // eslint-disable-next-line no-control-regex
-      .replace(/[\u0000-\u0008\u000B\u000C\u000E-\u001F]/g, '')
-  );
-}
+import { forXml as esc } from './untrusted-text.ts';
 
 function testcase(r: RuleResult): string {
   const name = esc(r.id);

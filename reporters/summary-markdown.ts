@@ -1,14 +1,15 @@
 import { earlyEnd, type ConformanceReport } from './conformance-report.ts';
+import { forMarkdown as md, markdownCode as code } from './untrusted-text.ts';
 
 /** A short Markdown summary for a CI step summary: verdict, counts per service, failed rules. */
 export function summaryMarkdown(report: ConformanceReport, maxFailures = 20): string {
   const lines: string[] = [];
   const icon = report.verdict === 'passed' ? '✅' : '❌';
-  lines.push(`## ${icon} Conformance ${report.verdict}${earlyEnd(report)}`);
+  lines.push(`## ${icon} Conformance ${md(report.verdict)}${md(earlyEnd(report))}`);
   lines.push('');
-  if (report.stopped) lines.push(`Stopped early: ${report.stopped.detail}`, '');
+  if (report.stopped) lines.push(`Stopped early: ${md(report.stopped.detail)}`, '');
   lines.push(
-    `Target \`${report.target}\` · seed \`${report.seed}\` · ${(report.durationMs / 1000).toFixed(1)} s · contracts ${Object.values(report.contracts.versions).join(', ')}`,
+    `Target ${code(report.target)} · seed ${code(report.seed)} · ${md((Number(report.durationMs) / 1000).toFixed(1))} s · contracts ${md(Object.values(report.contracts.versions).join(', '))}`,
   );
   lines.push('');
   lines.push('| service | passed | failed | warning | observed | skipped | not exercised |');
@@ -17,7 +18,7 @@ export function summaryMarkdown(report: ConformanceReport, maxFailures = 20): st
     const rs = report.rules.filter((r) => r.service === s);
     const n = (st: string) => rs.filter((r) => r.status === st).length;
     lines.push(
-      `| ${s} | ${n('passed')} | ${n('failed')} | ${n('warning')} | ${n('observed')} | ${n('skipped')} | ${n('not-exercised')} |`,
+      `| ${md(s)} | ${n('passed')} | ${n('failed')} | ${n('warning')} | ${n('observed')} | ${n('skipped')} | ${n('not-exercised')} |`,
     );
   }
   const failed = report.rules.filter((r) => r.status === 'failed');
@@ -26,7 +27,7 @@ export function summaryMarkdown(report: ConformanceReport, maxFailures = 20): st
     lines.push('### Failed rules');
     for (const r of failed.slice(0, maxFailures)) {
       lines.push(
-        `- **${r.id}** (${r.level}): ${r.failure?.title ?? ''}. Expected ${r.failure?.expected ?? '?'}; received ${(r.failure?.received ?? '?').slice(0, 160)}`,
+        `- ${code(r.id)} (${md(r.level)}): ${md(r.failure?.title ?? '')}. Expected ${md(r.failure?.expected ?? '?', 300)}; received ${md(r.failure?.received ?? '?', 160)}`,
       );
     }
     if (failed.length > maxFailures) lines.push(`- … ${failed.length - maxFailures} more in the report`);
@@ -38,7 +39,7 @@ export function summaryMarkdown(report: ConformanceReport, maxFailures = 20): st
     for (const r of warned.slice(0, maxFailures)) {
       const w = r.warning;
       lines.push(
-        `- **${r.id}** (${r.level}) reading \`${w?.reading ?? '?'}\`: ${w?.text ?? ''} Quote: "${r.quote}". Expected ${w?.expected ?? '?'}; the deployment: ${(w?.received ?? '?').slice(0, 160)}`,
+        `- ${code(r.id)} (${md(r.level)}) reading ${code(w?.reading ?? '?')}: ${md(w?.text ?? '')} Quote: "${md(r.quote)}". Expected ${md(w?.expected ?? '?', 300)}; the deployment: ${md(w?.received ?? '?', 160)}`,
       );
     }
     if (warned.length > maxFailures) lines.push(`- … ${warned.length - maxFailures} more in the report`);
@@ -48,7 +49,7 @@ export function summaryMarkdown(report: ConformanceReport, maxFailures = 20): st
     lines.push(
       `### Errors\n${report.errors
         .slice(0, 5)
-        .map((e) => `- ${e.split('\n')[0]}`)
+        .map((e) => `- ${md(String(e).split('\n')[0], 300)}`)
         .join('\n')}`,
     );
   }

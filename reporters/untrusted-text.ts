@@ -17,7 +17,19 @@ function visible(c: string): string {
 
 /** `text` with every control character but newline and tab shown as `\xNN`: safe to print on any terminal. */
 export function forTerminal(text: unknown): string {
-  return String(text ?? '').replace(TERMINAL_UNSAFE, visible);
+  return asText(text).replace(TERMINAL_UNSAFE, visible);
+}
+
+/** Any value as text: strings as they are, other values as JSON (what a report or HAR holds). */
+function asText(value: unknown): string {
+  if (typeof value === 'string') return value;
+  if (value === undefined || value === null) return '';
+  if (typeof value === 'number' || typeof value === 'boolean' || typeof value === 'bigint') return String(value);
+  try {
+    return JSON.stringify(value) ?? '';
+  } catch {
+    return Object.prototype.toString.call(value);
+  }
 }
 
 /** Like `forTerminal`, and newlines and tabs shown too: for a value that must stay on one line. */
@@ -34,11 +46,15 @@ export function forHtml(text: unknown): string {
 
 /** Text in an XML 1.0 document (JUnit): escaped, and the characters XML forbids even escaped shown as `\xNN`. */
 export function forXml(text: unknown): string {
-  return forHtml(text);
+  return forHtml(text).replace(
+    /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]|[\uFFFE\uFFFF]/g,
+    visible,
+  );
 }
 
-// Characters that start Markdown syntax, HTML, or a GitHub mention/reference.
-const MARKDOWN_SPECIAL = /[\\`*_{}[\]()#+\-.!|<>&~@:]/g;
+// Characters that make inline Markdown syntax, HTML or a GitHub mention (the value never starts a
+// line, so the line-start syntax of headings and lists cannot be made from it).
+const MARKDOWN_SPECIAL = /[\\`*_[\]|<>&~@#]/g;
 
 /**
  * `text` as inline Markdown (a table cell, a list item): markup and HTML inert, control
@@ -80,4 +96,15 @@ export function guardStream(stream: Writable): void {
     const text = typeof chunk === 'string' ? chunk : Buffer.isBuffer(chunk) ? chunk.toString('utf8') : chunk;
     return write(typeof text === 'string' ? forTerminal(text) : text, ...rest);
   };
+}
+
+// JSON.stringify escapes C0 controls but leaves DEL, C1 controls and the reordering characters raw.
+const JSON_UNSAFE = /[\u007F-\u009F\u2028\u2029\u202A-\u202E\u2066-\u2069]/g;
+
+/** JSON text of `value` in which every character a terminal could act on is a `\uXXXX` escape (same value). */
+export function jsonForFile(value: unknown, space?: number): string {
+  return JSON.stringify(value, null, space).replace(
+    JSON_UNSAFE,
+    (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`,
+  );
 }

@@ -1,4 +1,5 @@
-import { appendFileSync, existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { appendFileSync, existsSync, readFileSync, rmSync } from 'node:fs';
+import { writeOutputFile } from './safe-write.ts';
 import { decodeJwt } from 'jose';
 import type { Exchange } from './http-client.ts';
 import { REDACTED, redactHeaders, redactText } from './redact.ts';
@@ -263,7 +264,7 @@ export function assembleHar(linesFile: string, harFile: string, creatorVersion: 
           }
         })
     : [];
-  writeFileSync(harFile, `${JSON.stringify(harLog(entries, creatorVersion))}\n`);
+  writeOutputFile(harFile, `${JSON.stringify(harLog(entries, creatorVersion))}\n`);
   rmSync(linesFile, { force: true });
   return entries.length;
 }

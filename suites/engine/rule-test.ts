@@ -1,5 +1,6 @@
 import fc from 'fast-check';
 import * as allure from 'allure-js-commons';
+import { forTerminal } from '../../reporters/untrusted-text.ts';
 import { afterAll, test, type TestContext } from 'vitest';
 import type { ServiceName } from '../../contracts/services.ts';
 import { SERVICE_INFO } from '../../contracts/services.ts';
@@ -375,7 +376,7 @@ async function allureWarnings(allureDir: string | undefined, meta: RuleTestMeta)
     const w = o.warning;
     await allure.label('conformance-status', 'warning');
     const text = `${id} (warning: reading ${w.reading})\nOur reading: ${w.text}\nExpected: ${w.expected}\nReceived: ${w.received}${w.curl ? `\n\nReproduce with:\n${w.curl}` : ''}`;
-    await allure.attachment(`warning ${id}`, text, 'text/plain');
+    await allure.attachment(`warning ${id}`, forTerminal(text), 'text/plain');
   }
 }
 
@@ -529,7 +530,7 @@ export function ruleTest(
             if (o.status !== 'failed' || !o.failure) continue;
             const f = o.failure;
             const text = `${id}\nExpected: ${f.expected}\nReceived: ${f.received}${f.seed !== undefined ? `\nSeed: ${f.seed} Path: ${f.path ?? ''}` : ''}${f.curl ? `\n\nReproduce with:\n${f.curl}` : ''}`;
-            await allure.attachment(`failure ${id}`, text, 'text/plain');
+            await allure.attachment(`failure ${id}`, forTerminal(text), 'text/plain');
           }
         }
         throw err;
