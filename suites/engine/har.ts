@@ -2,7 +2,7 @@ import { appendFileSync, existsSync, readFileSync, rmSync } from 'node:fs';
 import { writeOutputFile } from './safe-write.ts';
 import { decodeJwt } from 'jose';
 import type { Exchange } from './http-client.ts';
-import { REDACTED, redactHeaders, redactText } from './redact.ts';
+import { REDACTED, redactHeaders, redactText, redactValue } from './redact.ts';
 
 // HAR 1.2 (http://www.softwareishard.com/blog/har-12-spec/): the parts this project writes.
 // Fields starting with `_` are the spec's custom fields.
@@ -123,12 +123,13 @@ export function harHeaders(headers: Record<string, string | undefined>): HarName
   return nameValues(out);
 }
 
+// Bodies are redacted before they are cut, so that no secret is left cut in half.
 function clipBody(text: string): { text: string; size: number; truncated: boolean } {
   const clipped = CLIP_MARKER.exec(text);
   if (clipped) return { text: redactText(text), size: Number(clipped[1]), truncated: true };
   if (text.length > HAR_BODY_LIMIT)
     return {
-      text: `${redactText(text.slice(0, HAR_BODY_LIMIT))}…(${text.length} bytes)`,
+      text: `${redactText(text).slice(0, HAR_BODY_LIMIT)}…(${text.length} bytes)`,
       size: text.length,
       truncated: true,
     };
@@ -143,8 +144,16 @@ export interface HarEntryInfo {
   timeMs?: number;
 }
 
-/** One exchange as a redacted HAR entry. */
+/**
+ * One exchange as a redacted HAR entry. Every string of the entry, whatever field it was copied
+ * into (URL, query, header names and values, `mimeType`, `redirectURL`, bodies, params), passes
+ * through the redactor once it is built; Authorization becomes a marker of its claims first.
+ */
 export function harEntry(e: Exchange, info: HarEntryInfo = {}): HarEntry {
+  return redactValue(rawHarEntry(e, info));
+}
+
+function rawHarEntry(e: Exchange, info: HarEntryInfo): HarEntry {
   const url = new URL(e.request.url);
   const reqHeaders = e.request.headers;
   let truncated = false;
@@ -156,7 +165,7 @@ export function harEntry(e: Exchange, info: HarEntryInfo = {}): HarEntry {
       params: e.request.form.map((p) =>
         p.filename !== undefined
           ? { name: p.name, value: `(${p.size ?? 0} bytes)`, fileName: p.filename }
-          : { name: p.name, value: redactText(p.value ?? '') },
+          : { name: p.name, value: p.value ?? '' },
       ),
     };
     bodySize = -1;
@@ -175,11 +184,11 @@ export function harEntry(e: Exchange, info: HarEntryInfo = {}): HarEntry {
     time,
     request: {
       method: e.request.method.toUpperCase(),
-      url: redactText(url.toString()),
+      url: url.toString(),
       httpVersion: 'HTTP/1.1',
       cookies: [],
       headers: harHeaders(reqHeaders),
-      queryString: [...url.searchParams].map(([name, value]) => ({ name, value: redactText(value) })),
+      queryString: [...url.searchParams].map(([name, value]) => ({ name, value })),
       ...(postData ? { postData } : {}),
       headersSize: -1,
       bodySize,
@@ -205,7 +214,7 @@ export function harEntry(e: Exchange, info: HarEntryInfo = {}): HarEntry {
   if (info.startedAt !== undefined) entry._startedAt = Math.round(info.startedAt * 1000) / 1000;
   if (info.testName) entry._testName = info.testName;
   if (info.ruleIds) entry._ruleIds = [...info.ruleIds];
-  if (e.error) entry._error = redactText(e.error);
+  if (e.error) entry._error = e.error;
   if (truncated) entry._truncated = true;
   return entry;
 }

@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import { Agent, FormData, request as undiciRequest } from 'undici';
 import { readOperationOf } from '../../contracts/read-operations.ts';
 import { toCurl, type CurlRequest } from './curl.ts';
+import { redactText, registerSecret } from './redact.ts';
 import { RequestPacer, Semaphore, sleep } from './load-control.ts';
 
 export type QueryValue = string | number | boolean | undefined | null;
@@ -138,8 +139,11 @@ export const HEALTH_RECOVERY = 0.2;
 /** How long requests fail at once after the target was found unresponsive. */
 const OPEN_MS = 30_000;
 
+/** A body cut at the evidence limit; redacted before it is cut, so that no secret is left cut in half. */
 function clip(text: string): string {
-  return text.length > EXCHANGE_BODY_LIMIT ? `${text.slice(0, EXCHANGE_BODY_LIMIT)}…(${text.length} bytes)` : text;
+  return text.length > EXCHANGE_BODY_LIMIT
+    ? `${redactText(text).slice(0, EXCHANGE_BODY_LIMIT)}…(${text.length} bytes)`
+    : text;
 }
 
 function classify(err: unknown): TransportErrorCode {
@@ -163,6 +167,18 @@ function withLazyCurl(e: Omit<Exchange, 'curl'>): Exchange {
     enumerable: true,
     get: () => (curl ??= toCurl(e.request)),
   }) as Exchange;
+}
+
+/** Token fields of an answer (RFC 6749 §5.1): whatever asked for it, a token is a secret from the moment it exists. */
+const TOKEN_FIELDS = ['access_token', 'refresh_token', 'id_token'];
+
+function registerIssuedTokens(json: unknown): void {
+  if (!json || typeof json !== 'object' || Array.isArray(json)) return;
+  for (const f of TOKEN_FIELDS) {
+    const v = (json as Record<string, unknown>)[f];
+    // A word a target sends as a token is not taken for one (it would hide that word everywhere).
+    if (typeof v === 'string' && v.length >= 8) registerSecret(v);
+  }
 }
 
 /** Parses `Retry-After` (seconds or an HTTP date) into milliseconds. */
@@ -385,6 +401,7 @@ export class HttpClient {
           jsonError = (e as Error).message;
         }
       }
+      registerIssuedTokens(json);
       exchange.response = { status: res.statusCode, headers: flat, body: clip(text) };
       this.failureScore = Math.max(0, this.failureScore - HEALTH_RECOVERY);
       exchange.timeMs = performance.now() - started;

@@ -1,5 +1,5 @@
 import { appendFileSync } from 'node:fs';
-import { redactText } from './redact.ts';
+import { redactText, redactValue } from './redact.ts';
 
 export interface TrackedResource {
   service: string;
@@ -58,7 +58,7 @@ export class ResourceLedger {
     try {
       appendFileSync(
         this.file,
-        `${JSON.stringify({ at: new Date().toISOString(), event, service: e.service, kind: e.kind, id: e.id, label: e.label, ...extra })}\n`,
+        `${JSON.stringify(redactValue({ at: new Date().toISOString(), event, service: e.service, kind: e.kind, id: e.id, label: e.label, ...extra }))}\n`,
       );
     } catch {
       // The ledger file is a record, not a dependency: losing a line must not fail a test.

@@ -1,18 +1,58 @@
+import { Worker } from 'node:worker_threads';
 import { describe, expect, it } from 'vitest';
+import { loadRules } from '../../contracts/catalog.ts';
 import { toCurl } from './curl.ts';
-import { REDACTED, redactHeaders, redactText, redactValue, registerSecret } from './redact.ts';
+import { harEntry } from './har.ts';
+import type { Exchange } from './http-client.ts';
+import { REDACTED, redactHeaders, redactText, redactValue, registerCredentials, registerSecret } from './redact.ts';
 
 const jwt = 'eyJhbGciOiJSUzI1NiJ9.eyJ0ZW4iOiJ4In0.c2lnbmF0dXJlLXBhcnQ';
 
 describe('redaction', () => {
   it('removes registered secrets, JWT-shaped strings and Basic/Bearer credentials', () => {
     registerSecret('s3cr3t-value');
-    const text = redactText(`secret s3cr3t-value token ${jwt} Basic Y2xpZW50OnNlY3JldA== Bearer abcdefghij`);
+    const text = redactText(`secret s3cr3t-value token ${jwt} Basic Y2xpZW50OnNlY3JldA== Bearer abcdefgh1j`);
     expect(text).not.toContain('s3cr3t-value');
     expect(text).not.toContain(jwt);
     expect(text).not.toContain('Y2xpZW50OnNlY3JldA==');
-    expect(text).not.toContain('abcdefghij');
+    expect(text).not.toContain('abcdefgh1j');
     expect(text).toContain(REDACTED);
+  });
+
+  it.each([
+    ['a bearer value of letters only', 'JWT bearer technical token'],
+    ['the Basic scheme named in prose', 'use Basic authentication with the client ID'],
+    ['a short bearer word', 'a Bearer abcdefghij value'],
+  ])('leaves %s as written', (_what, text) => {
+    expect(redactText(text)).toBe(text);
+  });
+
+  it('redacts a registered client key however it is encoded: base64 padded, unpadded, url-safe, URL-escaped', () => {
+    const id = 'client-redact-test';
+    const secret = 'k?>~S3cr3t+/-_value';
+    registerCredentials(id, secret);
+    const pair = Buffer.from(`${id}:${secret}`);
+    const forms = [
+      secret,
+      encodeURIComponent(secret),
+      pair.toString('base64'),
+      pair.toString('base64').replace(/=+$/, ''),
+      pair.toString('base64url'),
+      encodeURIComponent(pair.toString('base64')),
+    ];
+    for (const f of forms) expect(redactText(`x-echo: ${f};`), f).toBe(`x-echo: ${REDACTED};`);
+  });
+
+  it('redacts a secret registered in another thread', async () => {
+    const secret = 'registered-in-a-worker-7f3a9c';
+    const worker = new Worker(
+      `import { register } from 'tsx/esm/api'; register();
+       const { registerSecret } = await import(${JSON.stringify(new URL('./redact.ts', import.meta.url).href)});
+       registerSecret(${JSON.stringify(secret)});`,
+      { eval: true, type: 'module' } as ConstructorParameters<typeof Worker>[1],
+    );
+    await new Promise((resolve, reject) => worker.on('exit', resolve).on('error', reject));
+    await expect.poll(() => redactText(`echo ${secret}`)).toBe(`echo ${REDACTED}`);
   });
 
   it('redacts a token cut short, whatever segment it was cut in', () => {
@@ -38,6 +78,52 @@ describe('redaction', () => {
     expect(redactValue({ a: [{ clientSecret: 'x', access_token: 'y', note: `t ${jwt}` }] })).toEqual({
       a: [{ clientSecret: REDACTED, access_token: REDACTED, note: `t ${REDACTED}` }],
     });
+  });
+});
+
+describe('the documents', () => {
+  // Their quotes, statements and notes reach the report as written: none is taken for a credential.
+  const texts = loadRules().flatMap((r) => [
+    r.source.quote,
+    r.statement,
+    ...(r.note ? [r.note] : []),
+    ...(r.readings ?? []).map((x) => x.reading),
+  ]);
+
+  it('are quoted unchanged by the redactor', () => {
+    expect(texts.length).toBeGreaterThan(100);
+    expect(texts.filter((t) => redactText(t) !== t).map((t) => ({ text: t, redacted: redactText(t) }))).toEqual([]);
+  });
+});
+
+describe('a HAR entry', () => {
+  it('passes every copied field through the redactor: URL, query, headers, mimeType, redirectURL, params', () => {
+    const token = 'opaque-token-0b1c2d3e4f5a6b7c';
+    registerSecret(token);
+    const exchange: Exchange = {
+      request: {
+        method: 'get',
+        url: `http://h/p/${token}?t=${token}`,
+        headers: { authorization: `Bearer ${token}`, [`x-${token}`]: token },
+        form: [{ name: 'n', value: token }],
+      },
+      response: {
+        status: 302,
+        headers: {
+          'content-type': `application/json; echo="${token}"`,
+          location: `http://h/${token}`,
+          'set-cookie': `a=${token}`,
+          [`x-echo-${token}`]: `Bearer ${token}`,
+        },
+        body: JSON.stringify({ echo: token }),
+      },
+      error: `failed with ${token}`,
+      curl: '',
+    };
+    const entry = harEntry(exchange);
+    expect(JSON.stringify(entry)).not.toContain(token);
+    expect(entry.response.content.mimeType).toBe(`application/json; echo="${REDACTED}"`);
+    expect(entry.response.redirectURL).toBe(`http://h/${REDACTED}`);
   });
 });
 

@@ -1,6 +1,6 @@
 import { SERVICE_INFO } from '../../contracts/services.ts';
 import type { Exchange, HttpClient } from './http-client.ts';
-import { registerSecret } from './redact.ts';
+import { registerCredentials, registerSecret } from './redact.ts';
 import type { ClientCredentials, PrincipalConfig, RunConfig } from './run-config.ts';
 
 /** Names of the principals a suite may act as. */
@@ -39,9 +39,15 @@ function configuredPrincipals(config: RunConfig): PrincipalConfig[] {
   ].filter((x): x is PrincipalConfig => !!x);
 }
 
-/** Registers every client secret and static token of a configuration for redaction. */
+/**
+ * Registers every client secret (with its X-SPACE-AUTH-KEY in each base64 form) and static token
+ * of a configuration for redaction.
+ */
 export function registerConfigSecrets(config: RunConfig): void {
-  for (const p of configuredPrincipals(config)) registerSecret('token' in p ? p.token : p.clientSecret);
+  for (const p of configuredPrincipals(config)) {
+    if ('token' in p) registerSecret(p.token);
+    else registerCredentials(p.clientId, p.clientSecret);
+  }
 }
 
 /**

@@ -1,9 +1,10 @@
 import { existsSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { afterAll, beforeAll } from 'vitest';
+import { afterAll, afterEach, beforeAll } from 'vitest';
 import type { ServiceName } from '../../contracts/services.ts';
 import { SERVICE_INFO } from '../../contracts/services.ts';
 import { isLeftover, type Sweeper } from './leftovers.ts';
+import { redactValue } from './redact.ts';
 import { flushHar, session } from './session.ts';
 
 // Once per run, before the first test: what earlier runs that crashed left on the target
@@ -41,6 +42,13 @@ beforeAll(async () => {
   await s.leftoverSweep;
 }, 120_000);
 
+// A test's errors leave this worker for the main thread's reporters (Allure, JUnit, the report's
+// errors): what a failed assertion quotes of the target's answers is redacted here, where the
+// run's tokens are known. (This hook is the root suite's, so it runs after the suites' own.)
+afterEach(({ task }) => {
+  if (task.result?.errors?.length) task.result.errors = task.result.errors.map((e) => redactValue(e));
+});
+
 // After each suite file: sweep whatever the file's tests left behind, and hand the run's
 // counters (requests, 429s absorbed, resources created and deleted) to the command line.
 afterAll(async () => {
@@ -60,23 +68,25 @@ afterAll(async () => {
   if (!file) return;
   writeFileSync(
     file,
-    JSON.stringify({
-      http: {
-        requests: s.http.stats.requests,
-        throttled: s.http.stats.throttled,
-        retriedAfter429: s.http.stats.retriedAfter429,
-        transportErrors: s.http.stats.transportErrors,
-      },
-      unresponsiveSince: s.http.unresponsiveSince,
-      throttleSamples: s.http.stats.throttleSamples,
-      cleanup: {
-        created: s.ledger.stats.created,
-        deleted: s.ledger.stats.deleted,
-        outstanding: s.ledger.outstanding(),
-        failures: s.ledger.stats.cleanupFailures,
-        budgetSpent: s.ledger.stats.gaveUp,
-        leftoversSwept: s.leftoverSweep ? await s.leftoverSweep : 0,
-      },
-    }),
+    JSON.stringify(
+      redactValue({
+        http: {
+          requests: s.http.stats.requests,
+          throttled: s.http.stats.throttled,
+          retriedAfter429: s.http.stats.retriedAfter429,
+          transportErrors: s.http.stats.transportErrors,
+        },
+        unresponsiveSince: s.http.unresponsiveSince,
+        throttleSamples: s.http.stats.throttleSamples,
+        cleanup: {
+          created: s.ledger.stats.created,
+          deleted: s.ledger.stats.deleted,
+          outstanding: s.ledger.outstanding(),
+          failures: s.ledger.stats.cleanupFailures,
+          budgetSpent: s.ledger.stats.gaveUp,
+          leftoversSwept: s.leftoverSweep ? await s.leftoverSweep : 0,
+        },
+      }),
+    ),
   );
 });
