@@ -1,3 +1,4 @@
+import { shellQuote } from '../suites/engine/curl.ts';
 import { loadRules, type Rule } from '../contracts/catalog.ts';
 import { SERVICES, type ServiceName } from '../contracts/services.ts';
 import { buildReport, type ConformanceReport } from '../reporters/conformance-report.ts';
@@ -77,7 +78,7 @@ export class PassiveJudge {
         if (failed) {
           out[rule] = {
             status: 'failed',
-            failure: { title: failed.title, severity: 'error', expected: failed.expected, received: failed.received },
+            failure: { title: failed.title, severity: 'high', expected: failed.expected, received: failed.received },
           };
         } else if (this.held.get(rule)) {
           out[rule] = { status: 'passed', checks: this.held.get(rule) };
@@ -167,7 +168,9 @@ export function auditReport(
   });
   for (const r of report.rules)
     if (r.status === 'not-exercised' && !(r.id in judged.outcomes)) r.reason = NOT_PASSIVE_REASON;
-  for (const r of report.rules) if (r.failure) r.failure.replay = `the exchange is in ${facts.sources.join(', ')}`;
+  // The judgement is replayed by auditing the same recordings again.
+  for (const r of report.rules)
+    if (r.failure) r.failure.replay = `npx conformance audit ${facts.sources.map(shellQuote).join(' ')}`;
   const passiveRules = Object.keys(judged.outcomes).length;
   return {
     report,

@@ -258,6 +258,6 @@ describe('HAR entries', () => {
     expect(e.request.postData?.text).toMatch(/…\(9000 bytes\)$/);
     expect(e._testName).toBe('a test');
     expect(e._ruleIds).toEqual(['event-management/events/x']);
-    expect(harStructureErrors({ log: { version: '1.2', entries: [{}] } }).length).toBeGreaterThan(3);
+    expect(harStructureErrors({ log: { version: '1.2', entries: [{}] } }).length).toBeGreaterThan(0);
   });
 });

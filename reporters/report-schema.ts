@@ -3,7 +3,8 @@ import { Ajv2020 } from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
 
 const schema = JSON.parse(readFileSync(new URL('./conformance-report.schema.json', import.meta.url), 'utf8')) as object;
-const ajv = new Ajv2020({ allErrors: true, strict: false });
+// The first error only: collecting every error of a large invalid input is quadratic in ajv.
+const ajv = new Ajv2020({ allErrors: false, strict: false });
 addFormats.default(ajv);
 const validate = ajv.compile(schema);
 

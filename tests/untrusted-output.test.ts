@@ -79,7 +79,8 @@ function poison(value: unknown, key = ''): unknown {
       'target',
       'hash',
       'verdict',
-      'reason_code',
+      'severity',
+      'reading',
     ].includes(key) ||
       /^(technical-token-manager|notification|event-management)$/.test(value) ||
       /^\d+\.\d+\.\d+$/.test(value)

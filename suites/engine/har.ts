@@ -1,5 +1,6 @@
 import { appendFileSync, existsSync, readFileSync, rmSync } from 'node:fs';
 import { writeOutputFile } from './safe-write.ts';
+import { jsonForFile } from '../../reporters/untrusted-text.ts';
 import { decodeJwt } from 'jose';
 import type { Exchange } from './http-client.ts';
 import { REDACTED, redactHeaders, redactText, redactValue } from './redact.ts';
@@ -273,7 +274,7 @@ export function assembleHar(linesFile: string, harFile: string, creatorVersion: 
           }
         })
     : [];
-  writeOutputFile(harFile, `${JSON.stringify(harLog(entries, creatorVersion))}\n`);
+  writeOutputFile(harFile, `${jsonForFile(harLog(entries, creatorVersion))}\n`);
   rmSync(linesFile, { force: true });
   return entries.length;
 }

@@ -1,0 +1,292 @@
+import { spawnSync } from 'node:child_process';
+import { mkdirSync, readdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import fc from 'fast-check';
+import { describe, expect, test } from 'vitest';
+import { auditReport, judgeHar } from '../audit/judge-har.ts';
+import { readHar } from '../audit/read-har.ts';
+import { compareReports, loadReport } from '../certification/compare-reports.ts';
+import type { ConformanceReport } from '../reporters/conformance-report.ts';
+import { mergeReports } from '../reporters/merge-reports.ts';
+import { writeOutputs } from '../reporters/outputs.ts';
+import { parseReport } from '../reporters/read-report.ts';
+import { UntrustedInputError } from '../reporters/untrusted-input.ts';
+import type { Har } from '../suites/engine/har.ts';
+import { root, runCli } from './run-cli.ts';
+import { tempDir } from './temp-dir.ts';
+
+const EM = '/api/eventmanagement/v3';
+
+function entry(url: string, status = 200, headers: Array<{ name: string; value: string }> = []) {
+  return {
+    startedDateTime: '2026-01-01T00:00:00.000Z',
+    time: 3,
+    request: {
+      method: 'GET',
+      url,
+      httpVersion: 'HTTP/1.1',
+      cookies: [],
+      headers: [{ name: 'authorization', value: 'Bearer [REDACTED]' }, ...headers],
+      queryString: [],
+      headersSize: -1,
+      bodySize: 0,
+    },
+    response: {
+      status,
+      statusText: '',
+      httpVersion: 'HTTP/1.1',
+      cookies: [],
+      headers: [{ name: 'content-type', value: 'application/json' }],
+      content: { size: 2, mimeType: 'application/json', text: '{}' },
+      redirectURL: '',
+      headersSize: -1,
+      bodySize: 2,
+    },
+    cache: {},
+    timings: { send: 1, wait: 1, receive: 1 },
+  };
+}
+
+const validHar = (): Har =>
+  ({
+    log: {
+      version: '1.2',
+      creator: { name: 'test', version: '1' },
+      entries: [entry(`http://127.0.0.1:1${EM}/events`), entry(`http://127.0.0.1:1${EM}/eventTypes`, 404)],
+    },
+  }) as unknown as Har;
+
+function validReport(): ConformanceReport {
+  const { report } = auditReport(judgeHar(validHar(), ['event-management']), {
+    services: ['event-management'],
+    target: 'http://127.0.0.1:1',
+    startedAt: '2026-01-01T00:00:00.000Z',
+    toolVersion: '0.1.0',
+    reportFile: 'conformance-report.json',
+    sources: ['x.har'],
+  });
+  return report;
+}
+
+/** What a reader of untrusted input may do: give a value or refuse it with the typed error. */
+function readsOrRefuses(read: () => unknown): 'read' | 'refused' {
+  try {
+    read();
+    return 'read';
+  } catch (e) {
+    if (e instanceof UntrustedInputError) {
+      expect(e.message).not.toContain('\n');
+      return 'refused';
+    }
+    throw e;
+  }
+}
+
+/** Byte-level mutations of a valid file: flips, cuts, insertions, splices. */
+const mutated = (valid: Buffer) =>
+  fc
+    .array(
+      fc.oneof(
+        fc.record({ kind: fc.constant('flip' as const), at: fc.nat(), byte: fc.integer({ min: 0, max: 255 }) }),
+        fc.record({ kind: fc.constant('cut' as const), at: fc.nat(), len: fc.integer({ min: 1, max: 64 }) }),
+        fc.record({ kind: fc.constant('insert' as const), at: fc.nat(), bytes: fc.uint8Array({ maxLength: 32 }) }),
+        fc.record({
+          kind: fc.constant('text' as const),
+          at: fc.nat(),
+          text: fc.constantFrom('{', '[', ']', '}', '"', '\\', 'null', '-1e999', '"%zz"', '{"__proto__":{"x":1}}', ','),
+        }),
+      ),
+      { minLength: 1, maxLength: 4 },
+    )
+    .map((ops) => {
+      let b = Buffer.from(valid);
+      for (const op of ops) {
+        const at = b.length ? op.at % b.length : 0;
+        if (op.kind === 'flip') b[at] = op.byte;
+        else if (op.kind === 'cut') b = Buffer.concat([b.subarray(0, at), b.subarray(at + op.len)]);
+        else if (op.kind === 'insert') b = Buffer.concat([b.subarray(0, at), Buffer.from(op.bytes), b.subarray(at)]);
+        else b = Buffer.concat([b.subarray(0, at), Buffer.from(op.text), b.subarray(at)]);
+      }
+      return b;
+    });
+
+describe('readers of untrusted input refuse with a typed error and never throw anything else', () => {
+  test('HAR: arbitrary bytes and mutations of a valid HAR; what is read can be judged and reported', () => {
+    const dir = tempDir('fuzz-har');
+    const valid = Buffer.from(JSON.stringify(validHar()));
+    let n = 0;
+    const seen = { read: 0, refused: 0 };
+    fc.assert(
+      fc.property(
+        fc.oneof(
+          fc.uint8Array({ maxLength: 512 }).map((a) => Buffer.from(a)),
+          mutated(valid),
+        ),
+        (bytes) => {
+          const file = join(dir, `${n++}.har`);
+          writeFileSync(file, bytes);
+          let har: Har | undefined;
+          seen[readsOrRefuses(() => (har = readHar(file)))]++;
+          if (har) {
+            const judged = judgeHar(har, ['event-management']);
+            expect(typeof judged.exchanges).toBe('number');
+          }
+        },
+      ),
+      { numRuns: 300 },
+    );
+    expect(seen.refused).toBeGreaterThan(0);
+    expect(readdirSync(dir).every((f) => f.endsWith('.har'))).toBe(true);
+  });
+
+  test('report: arbitrary bytes and mutations of a valid report; what is read can be compared, merged and written', () => {
+    const dir = tempDir('fuzz-report');
+    const report = validReport();
+    const valid = Buffer.from(JSON.stringify(report));
+    expect(parseReport(valid.toString('utf8'), 'valid').rules.length).toBe(report.rules.length);
+    const seen = { read: 0, refused: 0 };
+    let n = 0;
+    fc.assert(
+      fc.property(
+        fc.oneof(
+          fc.uint8Array({ maxLength: 512 }).map((a) => Buffer.from(a)),
+          mutated(valid),
+        ),
+        (bytes) => {
+          const file = join(dir, `${n++}.json`);
+          writeFileSync(file, bytes);
+          let read: ConformanceReport | undefined;
+          seen[readsOrRefuses(() => (read = loadReport(file)))]++;
+          if (read) {
+            compareReports(report, read);
+            const out = join(dir, `out-${n}`);
+            mkdirSync(out);
+            writeOutputs(out, mergeReports([report, read]));
+          }
+        },
+      ),
+      { numRuns: 200 },
+    );
+    expect(seen.refused).toBeGreaterThan(0);
+  });
+});
+
+describe('bounded work on any input', () => {
+  test('compare of two reports of 100,000 rules is linear (a few seconds)', async () => {
+    const dir = tempDir('big-compare');
+    const base = validReport();
+    const rule = base.rules[0];
+    const failure = {
+      title: 't',
+      severity: 'high',
+      expected: 'e',
+      received: 'r',
+      test: 't',
+      replay: 'npx conformance replay x',
+    };
+    const many = (status: string, withFailure: boolean) => ({
+      ...base,
+      rules: Array.from({ length: 100_000 }, (_, i) => ({
+        ...rule,
+        id: `event-management/bulk/rule-${i}`,
+        status,
+        ...(withFailure ? { failure } : {}),
+      })),
+    });
+    writeFileSync(join(dir, 'a.json'), JSON.stringify(many('passed', false)));
+    writeFileSync(join(dir, 'b.json'), JSON.stringify(many('failed', true)));
+    // Every rule breaking the schema: refused as fast (collecting every schema error was quadratic).
+    writeFileSync(join(dir, 'c.json'), JSON.stringify(many('failed', false)));
+    let started = Date.now();
+    const res = await runCli(['compare', join(dir, 'a.json'), join(dir, 'b.json'), '--json'], { timeoutMs: 90_000 });
+    const compared = Date.now() - started;
+    expect(res.stderr).toBe('');
+    expect(res.code).toBe(1);
+    expect((JSON.parse(res.stdout) as { newlyFailed: unknown[] }).newlyFailed.length).toBe(100_000);
+    started = Date.now();
+    const refused = await runCli(['compare', join(dir, 'a.json'), join(dir, 'c.json')], { timeoutMs: 90_000 });
+    const refusedMs = Date.now() - started;
+    expect(refused.code).toBe(2);
+    process.stdout.write(`compare of 2 × 100,000 rules: ${compared} ms; refusing 100,000 bad rules: ${refusedMs} ms\n`);
+    expect(compared).toBeLessThan(45_000);
+    expect(refusedMs).toBeLessThan(45_000);
+  }, 200_000);
+
+  test.each([
+    ['an observed value nested 100,000 deep', 'compare', 'deep.json'],
+    ['a HAR with a URL that is not one', 'audit', 'bad-url.har'],
+    ['a HAR with a malformed % escape', 'audit', 'bad-escape.har'],
+    ['a HAR with a numeric header name', 'audit', 'numeric-header.har'],
+    ['a report that is not JSON', 'merge', 'not-json.json'],
+    ['a file of 70 MB', 'audit', 'huge.har'],
+  ])('%s is refused with one line and exit 2', async (_name, command, file) => {
+    const dir = tempDir('refused');
+    const report = validReport();
+    const har = validHar() as unknown as { log: { entries: Array<ReturnType<typeof entry>> } };
+    const path = join(dir, file);
+    if (file === 'deep.json') {
+      const rules = report.rules.map((r, i) => (i ? r : { ...r, status: 'observed', observed: ['x'] }));
+      const text = JSON.stringify({ ...report, rules }).replace(
+        '"observed":["x"]',
+        `"observed":[${'['.repeat(100_000)}${']'.repeat(100_000)}]`,
+      );
+      writeFileSync(path, text);
+    } else if (file === 'bad-url.har') {
+      har.log.entries[0].request.url = 'http://[::1';
+      writeFileSync(path, JSON.stringify(har));
+    } else if (file === 'bad-escape.har') {
+      har.log.entries[0].request.url = `http://127.0.0.1:1${EM}/events/%E0%A4%A`;
+      writeFileSync(path, JSON.stringify(har));
+    } else if (file === 'numeric-header.har') {
+      (har.log.entries[0].request.headers as unknown as Array<{ name: unknown; value: string }>).push({
+        name: 42,
+        value: 'x',
+      });
+      writeFileSync(path, JSON.stringify(har));
+    } else if (file === 'not-json.json') writeFileSync(path, '{"rules": [');
+    else writeFileSync(path, Buffer.alloc(70 * 1024 * 1024, 0x20));
+    const args =
+      command === 'compare'
+        ? ['compare', path, path]
+        : command === 'merge'
+          ? ['merge', path, '--report-dir', join(dir, 'out')]
+          : ['audit', path, '--report-dir', join(dir, 'out')];
+    const res = await runCli(args);
+    expect(res.code, res.stderr).toBe(2);
+    expect(res.stderr.trim().split('\n')).toHaveLength(1);
+    expect(res.stderr).not.toMatch(/\n\s+at /);
+  });
+
+  test('audit and compare of 10 MB inputs stay under 500 MiB', () => {
+    const dir = tempDir('memory');
+    const har = validHar() as unknown as { log: { entries: unknown[] } };
+    const one = entry(`http://127.0.0.1:1${EM}/events`);
+    one.response.content.text = JSON.stringify({ items: 'x'.repeat(2000) });
+    har.log.entries = Array.from({ length: 4200 }, () => one);
+    writeFileSync(join(dir, 'big.har'), JSON.stringify(har));
+    const report = validReport();
+    const big = { ...report, rules: report.rules.map((r) => ({ ...r, statement: 'y'.repeat(40_000) })) };
+    writeFileSync(join(dir, 'big.json'), JSON.stringify(big));
+    for (const args of [
+      ['audit', join(dir, 'big.har'), '--report-dir', join(dir, 'out')],
+      ['compare', join(dir, 'big.json'), join(dir, 'big.json')],
+    ]) {
+      const res = spawnSync(
+        '/usr/bin/time',
+        ['-f', 'maxrss-kb %M', process.execPath, join(root, 'bin/conformance.js'), ...args],
+        {
+          cwd: root,
+          encoding: 'utf8',
+          timeout: 60_000,
+          maxBuffer: 64 * 1024 * 1024,
+        },
+      );
+      const kb = Number(/maxrss-kb (\d+)/.exec(res.stderr)?.[1]);
+      process.stdout.write(
+        `${args[0]} of a ${args[0] === 'audit' ? 'HAR' : 'report'} of ~10 MB: peak RSS ${Math.round(kb / 1024)} MiB\n`,
+      );
+      expect(kb).toBeGreaterThan(0);
+      expect(kb / 1024).toBeLessThan(500);
+    }
+  }, 130_000);
+});
