@@ -29,14 +29,14 @@ export interface Comparison {
 }
 
 /** A report from a `conformance-report.json`, a report directory, a bundle directory or a bundle `.tar.gz`. */
-export function loadReport(path: string): ConformanceReport {
+export async function loadReport(path: string): Promise<ConformanceReport> {
   if (!existsSync(path)) throw new Error(`${path}: no such file or directory`);
   let text: string;
   if (statSync(path).isDirectory()) {
     if (!existsSync(join(path, REPORT_FILE))) throw new Error(`${path}: holds no ${REPORT_FILE}`);
     text = readFileSync(join(path, REPORT_FILE), 'utf8');
   } else if (/\.(tar\.gz|tgz)$/.test(path)) {
-    const b = readBundle(path).get(REPORT_FILE);
+    const b = (await readBundle(path)).get(REPORT_FILE);
     if (!b) throw new Error(`${path}: the bundle holds no ${REPORT_FILE}`);
     text = b.toString('utf8');
   } else text = readFileSync(path, 'utf8');

@@ -3,16 +3,16 @@ import { compareReports, loadReport } from '../certification/compare-reports.ts'
 import { UsageError } from './usage-error.ts';
 
 /** `conformance compare OLD NEW`: what changed between two reports or bundles; 1 when a rule newly fails. */
-export function compareCommand(oldPath: string, newPath: string, opts: { json?: boolean }): number {
-  const load = (p: string) => {
+export async function compareCommand(oldPath: string, newPath: string, opts: { json?: boolean }): Promise<number> {
+  const load = async (p: string) => {
     try {
-      return loadReport(p);
+      return await loadReport(p);
     } catch (e) {
       throw new UsageError((e as Error).message);
     }
   };
-  const before = load(oldPath);
-  const after = load(newPath);
+  const before = await load(oldPath);
+  const after = await load(newPath);
   const c = compareReports(before, after);
   process.stdout.write(opts.json ? `${JSON.stringify(c, null, 2)}\n` : compareMarkdown(before, after, c));
   return c.newlyFailed.length ? 1 : 0;
