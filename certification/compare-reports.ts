@@ -31,7 +31,7 @@ export interface Comparison {
 }
 
 /** A report from a `conformance-report.json`, a report directory, a bundle directory or a bundle `.tar.gz`. */
-export function loadReport(path: string): ConformanceReport {
+export async function loadReport(path: string): Promise<ConformanceReport> {
   if (!existsSync(path)) throw new UntrustedInputError('unreadable', `${path}: no such file or directory`);
   if (statSync(path).isDirectory()) {
     if (!existsSync(join(path, REPORT_FILE)))
@@ -39,7 +39,13 @@ export function loadReport(path: string): ConformanceReport {
     return readReportFile(join(path, REPORT_FILE));
   }
   if (/\.(tar\.gz|tgz)$/.test(path)) {
-    const b = readBundle(path).get(REPORT_FILE);
+    let files: Map<string, Buffer>;
+    try {
+      files = await readBundle(path);
+    } catch (e) {
+      throw new UntrustedInputError('not-valid', (e as Error).message);
+    }
+    const b = files.get(REPORT_FILE);
     if (!b) throw new UntrustedInputError('unreadable', `${path}: the bundle holds no ${REPORT_FILE}`);
     return parseReport(b.toString('utf8'), `${path}:${REPORT_FILE}`);
   }

@@ -19,6 +19,8 @@ import {
   type Manifest,
 } from './manifest.ts';
 import { readBundle } from './read-bundle.ts';
+import { certificateHtml } from './certificate-html.ts';
+import { OUTPUTS } from '../reporters/outputs.ts';
 import { harStructureErrors } from '../audit/read-har.ts';
 import { judgeHar } from '../audit/judge-har.ts';
 import { rejudgeDisagreements } from './rejudge.ts';
@@ -42,6 +44,15 @@ export interface VerifyOptions {
 }
 
 const same = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b);
+
+/** A page rendered again from the bundle's data, or why it cannot be (data the renderer cannot take). */
+function rerender(render: () => string): { bytes?: Buffer; error?: string } {
+  try {
+    return { bytes: Buffer.from(render()) };
+  } catch (e) {
+    return { error: (e as Error).message };
+  }
+}
 
 function parseJson<T>(files: Map<string, Buffer>, name: string, reasons: string[]): T | undefined {
   const b = files.get(name);
@@ -80,7 +91,7 @@ function shapeProblems(m: unknown): string[] {
 export async function verifyBundle(path: string, opts: VerifyOptions): Promise<Verification> {
   const reasons: string[] = [];
   const checked: string[] = [];
-  const files = readBundle(path);
+  const files = await readBundle(path);
 
   // 1. The signature over manifest.json, by the bundle's key (and the given one).
   const manifestBytes = files.get(MANIFEST_FILE);
@@ -138,9 +149,19 @@ export async function verifyBundle(path: string, opts: VerifyOptions): Promise<V
   for (const f of REQUIRED_FILES) if (!(f in listed)) reasons.push(`the manifest lists no ${f}`);
   if (!bad) checked.push(`sha256 of all ${Object.keys(listed).length} files`);
   if (bundleHash(listed) !== manifest.bundleHash) reasons.push('the bundle hash does not follow from the file hashes');
-  const certificate = files.get(CERTIFICATE_FILE)?.toString('utf8') ?? '';
-  if (certificate && !certificate.includes(manifest.bundleHash))
-    reasons.push(`${CERTIFICATE_FILE} shows another bundle hash`);
+  const certificate = files.get(CERTIFICATE_FILE);
+  if (certificate) {
+    // The page a reader sees must say what the signed manifest says, not merely be signed.
+    const rendered = rerender(() => {
+      const { files: _files, format: _format, ...facts } = manifest;
+      return certificateHtml(facts);
+    });
+    if (rendered.error)
+      reasons.push(`${CERTIFICATE_FILE} cannot be rendered again from ${MANIFEST_FILE} (${rendered.error})`);
+    else if (!certificate.equals(rendered.bytes!))
+      reasons.push(`${CERTIFICATE_FILE} is not the certificate this tool renders from the signed ${MANIFEST_FILE}`);
+    else checked.push(`${CERTIFICATE_FILE} is the certificate rendered from ${MANIFEST_FILE}`);
+  }
 
   let har: Har | undefined;
   const harBytes = files.get(HAR_FILE);
@@ -193,39 +214,63 @@ export async function verifyBundle(path: string, opts: VerifyOptions): Promise<V
   const schemaErrors = reportSchemaErrors(report);
   if (schemaErrors.length) reasons.push(`${REPORT_FILE} does not follow the report schema: ${schemaErrors.join('; ')}`);
   else checked.push(`${REPORT_FILE} follows the report schema`);
+  if (!schemaErrors.length) {
+    // Every page and file a run writes from its report is rendered again from the signed report.
+    const derived: string[] = [];
+    for (const { file, render } of OUTPUTS) {
+      const inBundle = files.get(file);
+      if (!inBundle || !(file in listed)) continue;
+      const rendered = rerender(() => render(report));
+      if (rendered.error) reasons.push(`${file} cannot be rendered again from ${REPORT_FILE} (${rendered.error})`);
+      else if (!inBundle.equals(rendered.bytes!))
+        reasons.push(
+          file === REPORT_FILE
+            ? `${REPORT_FILE} is not byte for byte the JSON this tool writes of it (another layout, or duplicate keys)`
+            : `${file} is not what this tool renders from ${REPORT_FILE}`,
+        );
+      else derived.push(file);
+    }
+    if (derived.length) checked.push(`${derived.join(', ')} as this tool renders them from ${REPORT_FILE}`);
+  }
   if (!same(report.tool, manifest.tool)) reasons.push('the report and the manifest name different tools');
   if (report.contracts?.hash !== contractsHash())
     reasons.push("the report's contracts hash is not the one of the contracts this tool ships");
   for (const k of ['target', 'seed', 'startedAt', 'finishedAt'] as const)
     if (report[k] !== manifest[k]) reasons.push(`the manifest's ${k} differs from the report's`);
   if (!same(report.options, manifest.profile?.options)) reasons.push("the manifest's options differ from the report's");
-  const problems = profileProblems(report, services);
-  for (const p of problems) reasons.push(`profile incomplete: ${p}`);
-  if (!problems.length) checked.push(`certification profile complete for ${services.join(', ')}`);
-  if (manifest.profile?.complete !== (problems.length === 0) || !same(manifest.profile?.problems, problems))
-    reasons.push("the manifest's profile claim does not follow from the report");
-  const rules = Array.isArray(report.rules) ? report.rules : [];
-  const verdict =
-    gatingFailures(rules).length || (report.errors ?? []).length || report.interrupted ? 'failed' : 'passed';
-  if (report.verdict !== verdict) reasons.push(`the report says ${report.verdict}, but its rules make it ${verdict}`);
-  if (!same(report.counts, countRules(rules))) reasons.push("the report's counts do not follow from its rules");
-  // 5. Every passive rule re-judged from the recorded traffic, compared with the report.
-  if (har) {
-    const { outcomes } = judgeHar(har, services);
-    const { contradictions, unsupported } = rejudgeDisagreements(rules, outcomes, services);
-    for (const d of contradictions)
-      reasons.push(`${d.rule}: the report says ${d.reported}, but re-judged from ${HAR_FILE} it is ${d.rejudged}`);
-    if (!contradictions.length)
-      checked.push(
-        `${Object.keys(outcomes).length} passive rules re-judged from the ${har.log.entries.length} exchanges of ${HAR_FILE}: none contradicts the report${unsupported.length ? ` (${unsupported.length} judged by the run cannot be judged from the traffic alone: ${unsupported.map((d) => d.rule).join(', ')})` : ''}`,
-      );
+  // A report that breaks its schema can hold values the judging below does not expect.
+  try {
+    const problems = profileProblems(report, services);
+    for (const p of problems) reasons.push(`profile incomplete: ${p}`);
+    if (!problems.length) checked.push(`certification profile complete for ${services.join(', ')}`);
+    if (manifest.profile?.complete !== (problems.length === 0) || !same(manifest.profile?.problems, problems))
+      reasons.push("the manifest's profile claim does not follow from the report");
+    const rules = Array.isArray(report.rules) ? report.rules : [];
+    const verdict =
+      gatingFailures(rules).length || (report.errors ?? []).length || report.interrupted ? 'failed' : 'passed';
+    if (report.verdict !== verdict) reasons.push(`the report says ${report.verdict}, but its rules make it ${verdict}`);
+    if (!schemaErrors.length && !same(report.counts, countRules(rules)))
+      reasons.push("the report's counts do not follow from its rules");
+    // 5. Every passive rule re-judged from the recorded traffic, compared with the report.
+    if (har) {
+      const { outcomes } = judgeHar(har, services);
+      const { contradictions, unsupported } = rejudgeDisagreements(rules, outcomes, services);
+      for (const d of contradictions)
+        reasons.push(`${d.rule}: the report says ${d.reported}, but re-judged from ${HAR_FILE} it is ${d.rejudged}`);
+      if (!contradictions.length)
+        checked.push(
+          `${Object.keys(outcomes).length} passive rules re-judged from the ${har.log.entries.length} exchanges of ${HAR_FILE}: none contradicts the report${unsupported.length ? ` (${unsupported.length} judged by the run cannot be judged from the traffic alone: ${unsupported.map((d) => d.rule).join(', ')})` : ''}`,
+        );
+    }
+    const certified = certifiedVerdict({ ...report, verdict }, services, problems);
+    if (manifest.verdict !== certified)
+      reasons.push(`the manifest says ${manifest.verdict}, but the report makes it ${certified}`);
+    if (!same(manifest.counts, countsPerService(rules, services)))
+      reasons.push("the manifest's counts do not follow from the report");
+    if (!reasons.some((r) => /verdict|says|counts/.test(r)))
+      checked.push(`verdict "${certified}" follows from the ${rules.length} rule results`);
+  } catch (e) {
+    reasons.push(`${REPORT_FILE} cannot be judged further (${(e as Error).message})`);
   }
-  const certified = certifiedVerdict({ ...report, verdict }, services, problems);
-  if (manifest.verdict !== certified)
-    reasons.push(`the manifest says ${manifest.verdict}, but the report makes it ${certified}`);
-  if (!same(manifest.counts, countsPerService(rules, services)))
-    reasons.push("the manifest's counts do not follow from the report");
-  if (!reasons.some((r) => /verdict|says|counts/.test(r)))
-    checked.push(`verdict "${certified}" follows from the ${rules.length} rule results`);
   return { reasons, checked, manifest, report };
 }

@@ -87,6 +87,6 @@ export async function writeBundle(
     .sort()
     .map((f) => [`${name}/${f}`, readFileSync(join(dir, f))]);
   const archive = join(dirname(dir), `${name}.tar.gz`);
-  writeFileSync(archive, tarGz(entries, new Date(report.finishedAt)));
+  writeFileSync(archive, await tarGz(entries, new Date(report.finishedAt)));
   return { dir, archive, manifest };
 }

@@ -173,7 +173,7 @@ program
   $ npx conformance compare old-bundle.tar.gz new-bundle.tar.gz --json\n`,
   )
   .action(async (oldPath, newPath, opts) => {
-    process.exitCode = (await import('./compare-command.ts')).compareCommand(oldPath, newPath, opts);
+    process.exitCode = await (await import('./compare-command.ts')).compareCommand(oldPath, newPath, opts);
   });
 
 program

@@ -87,7 +87,7 @@ describe('conformance certify against the reference deployment', () => {
     certified = await certify(writeConfig('reference.json', ref), ['--out', out]);
   }, 240_000);
 
-  it('writes a bundle whose certificate says conformant, and exits 0', () => {
+  it('writes a bundle whose certificate says conformant, and exits 0', async () => {
     expect(certified.stderr).toBe('');
     expect(certified.stdout).toContain('certification: CONFORMANT');
     expect(certified.code).toBe(0);
@@ -116,7 +116,7 @@ describe('conformance certify against the reference deployment', () => {
       config.tokenManager!.clientSecret,
       ...Object.values(config.principals!.withoutScope!).map((p) => (p as { clientSecret: string }).clientSecret),
     ];
-    for (const [name, content] of untarGz(readFileSync(`${bundle}.tar.gz`)))
+    for (const [name, content] of await untarGz(readFileSync(`${bundle}.tar.gz`)))
       for (const secret of secrets) expect(content.toString('utf8'), name).not.toContain(secret);
   });
 
@@ -225,11 +225,11 @@ describe('conformance certify against the reference deployment', () => {
   });
 
   it('refuses a changed file inside the .tar.gz', async () => {
-    const files = untarGz(readFileSync(`${bundle}.tar.gz`));
+    const files = await untarGz(readFileSync(`${bundle}.tar.gz`));
     const name = `${BUNDLE}/junit.xml`;
     files.set(name, Buffer.concat([files.get(name)!, Buffer.from('\n')]));
     const archive = join(dir, 'tampered', 'archive.tar.gz');
-    writeFileSync(archive, tarGz([...files]));
+    writeFileSync(archive, await tarGz([...files]));
     const res = await verify(archive);
     expect(res.code).toBe(1);
     expect(res.stdout).toContain('junit.xml was changed');

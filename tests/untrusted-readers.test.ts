@@ -5,11 +5,11 @@ import fc from 'fast-check';
 import { describe, expect, test } from 'vitest';
 import { auditReport, judgeHar } from '../audit/judge-har.ts';
 import { readHar } from '../audit/read-har.ts';
-import { compareReports, loadReport } from '../certification/compare-reports.ts';
+import { compareReports } from '../certification/compare-reports.ts';
 import type { ConformanceReport } from '../reporters/conformance-report.ts';
 import { mergeReports } from '../reporters/merge-reports.ts';
 import { writeOutputs } from '../reporters/outputs.ts';
-import { parseReport } from '../reporters/read-report.ts';
+import { parseReport, readReportFile } from '../reporters/read-report.ts';
 import { UntrustedInputError } from '../reporters/untrusted-input.ts';
 import type { Har } from '../suites/engine/har.ts';
 import { root, runCli } from './run-cli.ts';
@@ -156,7 +156,7 @@ describe('readers of untrusted input refuse with a typed error and never throw a
           const file = join(dir, `${n++}.json`);
           writeFileSync(file, bytes);
           let read: ConformanceReport | undefined;
-          seen[readsOrRefuses(() => (read = loadReport(file)))]++;
+          seen[readsOrRefuses(() => (read = readReportFile(file)))]++;
           if (read) {
             compareReports(report, read);
             const out = join(dir, `out-${n}`);
