@@ -61,7 +61,7 @@ const MARKDOWN_SPECIAL = /[\\`*_[\]|<>&~@#]/g;
  * characters shown, on one line, at most `max` characters.
  */
 export function forMarkdown(text: unknown, max = Infinity): string {
-  let s = forTerminal(text).replace(/\s+/g, ' ').trim();
+  let s = forTerminal(text).replace(/\s+/g, ' ');
   if (s.length > max) s = `${s.slice(0, max)}…`;
   return s.replace(MARKDOWN_SPECIAL, (c) =>
     c === '<' ? '&lt;' : c === '>' ? '&gt;' : c === '&' ? '&amp;' : c === '|' ? '\\|' : `\\${c}`,
