@@ -136,8 +136,10 @@ describe('deploy/kubernetes/conformance-run.yaml', () => {
   it('asks for the memory a shard was measured to need', () => {
     const [shard] = render({ RUN: 'r3', SHARDS: 3, SEED: 1 }).find((d) => d.spec.completionMode === 'Indexed')!.spec
       .template.spec.containers;
-    // A whole run's suite process peaks at about 510 MiB (README): a shard's limit must hold it.
-    expect(mib(shard.resources!.limits!.memory!)).toBeGreaterThanOrEqual(510);
+    // Measured (maxrss of the suite process, the figures in the manifest's comment): a whole run,
+    // which is what one shard of one is, peaked at 614 MiB, a shard of 3 or 8 at 483 MiB.
+    expect(mib(shard.resources!.limits!.memory!)).toBeGreaterThanOrEqual(614);
+    expect(mib(shard.resources!.requests!.memory!)).toBeGreaterThanOrEqual(483);
     expect(mib(shard.resources!.requests!.memory!)).toBeLessThanOrEqual(mib(shard.resources!.limits!.memory!));
   });
 });
