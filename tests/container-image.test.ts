@@ -144,6 +144,30 @@ describe.skipIf(!podmanWorks)('the container image', () => {
     expect(readFileSync(join(reports, 'exchanges.har'), 'utf8')).not.toContain(secret);
   }, 300_000);
 
+  it('downloads nothing at run time: with no network at all it runs rules against its embedded reference', async () => {
+    const reports = tempDir('container-offline');
+    chmodSync(reports, 0o777);
+    const res = await podman([
+      'run',
+      '--rm',
+      '--network',
+      'none',
+      ...RUN_LIMITS,
+      '-v',
+      `${reports}:/reports`,
+      image,
+      'run',
+      '--service',
+      'technical-token-manager',
+      '--rule',
+      'technical-token-manager/identification/*',
+    ]);
+    expect(res.code, `${res.stdout.slice(-2000)}\n${res.stderr.slice(-2000)}`).toBe(0);
+    const report = JSON.parse(readFileSync(join(reports, 'conformance-report.json'), 'utf8')) as ConformanceReport;
+    expect(report.embeddedReference).toBe(true);
+    expect(report.verdict).toBe('passed');
+  }, 120_000);
+
   it('reads a mounted configuration file: doctor --config /config/run.json', async () => {
     const config = tempDir('container-config');
     chmodSync(config, 0o755);
