@@ -5,9 +5,9 @@ import { missingRequirements } from '../certification/config-requirements.ts';
 import { SERVICE_INFO } from '../contracts/services.ts';
 import { generateSigningKey, readKeyFile } from '../certification/signing-key.ts';
 import { writeBundle } from '../certification/write-bundle.ts';
-import { readRunConfig } from '../suites/engine/run-config.ts';
 import { resolveServices } from './rules-command.ts';
 import { EXIT, runCommand } from './run-command.ts';
+import { CONFIG_ENV, loadRunConfig } from './config-source.ts';
 import { UsageError } from './usage-error.ts';
 
 export interface CertifyOptions {
@@ -48,7 +48,6 @@ export async function certifyCommand(opts: CertifyOptions): Promise<number> {
     if (opts[k as keyof CertifyOptions] !== undefined)
       throw new UsageError(`--${k} is not allowed: ${FORBIDDEN_OPTIONS[k]}`);
   for (const [flag, v] of [
-    ['--config', opts.config],
     ['--vendor', opts.vendor],
     ['--product', opts.product],
     ['--product-version', opts.productVersion],
@@ -59,10 +58,12 @@ export async function certifyCommand(opts: CertifyOptions): Promise<number> {
       `--runs takes ${MIN_RUNS} or more in certification (the default of a run), not "${opts.runs}"`,
     );
   const services = resolveServices(opts.service);
-  const config = readRunConfig(opts.config!);
+  const source = loadRunConfig(opts.config);
+  if (!source) throw new UsageError(`certify needs --config (or ${CONFIG_ENV} holding the configuration)`);
+  const config = source.config;
   if (opts.runs === undefined && config.options?.runs !== undefined && config.options.runs < MIN_RUNS)
     throw new UsageError(
-      `${opts.config}: options.runs is ${config.options.runs}; certification runs at least ${MIN_RUNS} per property (remove it or pass --runs)`,
+      `${source.origin}: options.runs is ${config.options.runs}; certification runs at least ${MIN_RUNS} per property (remove it or pass --runs)`,
     );
   const missing = new Map<string, { what: string; services: string[] }>();
   for (const m of missingRequirements(config, services)) {
@@ -72,7 +73,7 @@ export async function certifyCommand(opts: CertifyOptions): Promise<number> {
   }
   if (missing.size) {
     throw new UsageError(
-      `${opts.config}: certification judges every testable MUST and SHOULD rule of ${services.join(', ')}, and ${missing.size} of what they need ${missing.size === 1 ? 'is' : 'are'} not configured:\n${[
+      `${source.origin}: certification judges every testable MUST and SHOULD rule of ${services.join(', ')}, and ${missing.size} of what they need ${missing.size === 1 ? 'is' : 'are'} not configured:\n${[
         ...missing,
       ]
         .map(([path, m]) => `  - ${path}: ${m.what} (${m.services.join(', ')})`)

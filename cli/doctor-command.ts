@@ -6,7 +6,8 @@ import { decodeJwt } from 'jose';
 import yaml from 'js-yaml';
 import { SERVICES, SERVICE_INFO, type ServiceName } from '../contracts/services.ts';
 import { HttpClient, TransportError, type HttpResponse } from '../suites/engine/http-client.ts';
-import { readRunConfig, validateRunConfig, type RunConfig } from '../suites/engine/run-config.ts';
+import { validateRunConfig, type RunConfig } from '../suites/engine/run-config.ts';
+import { CONFIG_ENV, loadRunConfig } from './config-source.ts';
 import type { RunContext } from '../suites/engine/run-context.ts';
 import { collectSuites, type TestRecord } from '../suites/engine/suite-runner.ts';
 import { TokenError, TokenProvider, type PrincipalName } from '../suites/engine/token-provider.ts';
@@ -196,8 +197,9 @@ function pad(s: string, n: number): string {
 
 /** `conformance doctor`: checks a configuration against its target without running the suites. */
 export async function doctorCommand(opts: DoctorOptions, out: NodeJS.WritableStream = process.stdout): Promise<number> {
-  if (!opts.config) throw new UsageError('doctor needs --config FILE');
-  let config: RunConfig = readRunConfig(opts.config);
+  const source = loadRunConfig(opts.config);
+  if (!source) throw new UsageError(`doctor needs --config FILE (or ${CONFIG_ENV} holding the configuration)`);
+  let config: RunConfig = source.config;
   if (opts.target) config = validateRunConfig({ ...config, target: opts.target }, '--target');
   if (opts.ca && !existsSync(opts.ca)) throw new UsageError(`--ca ${opts.ca}: no such file`);
   const timeoutMs = opts.timeout === undefined ? (config.options?.timeout ?? 10_000) : Number(opts.timeout);

@@ -14,7 +14,8 @@ import { LEFTOVER_AGE_MS } from '../suites/engine/leftovers.ts';
 import { redactText } from '../suites/engine/redact.ts';
 import { DEFAULT_CLEANUP_TIMEOUT_MS } from '../suites/engine/ledger.ts';
 import { ruleSelected } from '../suites/engine/rule-index.ts';
-import { readRunConfig, validateRunConfig, type RunConfig } from '../suites/engine/run-config.ts';
+import { validateRunConfig, type RunConfig } from '../suites/engine/run-config.ts';
+import { CONFIG_ENV, loadRunConfig } from './config-source.ts';
 import type { RunContext } from '../suites/engine/run-context.ts';
 import { collectSuites, runSuites } from '../suites/engine/suite-runner.ts';
 import { TokenError, TokenProvider, registerConfigSecrets } from '../suites/engine/token-provider.ts';
@@ -175,16 +176,15 @@ export async function runCommand(opts: RunOptions): Promise<number> {
   // alternate: every rule, against the embedded reference taking the other side of every reading.
   const alternate = opts.profile === 'alternate';
   const profile = (alternate ? 'full' : (opts.profile ?? 'full')) as RunContext['profile'];
-  if (alternate && (opts.config || opts.target))
+  let config: RunConfig | undefined = loadRunConfig(opts.config)?.config;
+  if (alternate && (config || opts.target))
     throw new UsageError(
-      '--profile alternate runs the embedded reference in its alternate profile; for a deployment of your own use full',
+      `--profile alternate runs the embedded reference in its alternate profile; for a deployment of your own use full${config && !opts.config ? ` (${CONFIG_ENV} is set)` : ''}`,
     );
-  let config: RunConfig | undefined;
-  if (opts.config) config = readRunConfig(opts.config);
   if (opts.target) {
     if (!config)
       throw new UsageError(
-        '--target needs --config for the credentials (or run without both to test the embedded reference)',
+        `--target needs --config (or ${CONFIG_ENV}) for the credentials (or run without both to test the embedded reference)`,
       );
     config = validateRunConfig({ ...config, target: opts.target }, '--target');
   }

@@ -1,0 +1,34 @@
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { tempDir } from '../tests/temp-dir.ts';
+import { CONFIG_ENV, loadRunConfig } from './config-source.ts';
+
+const config = {
+  target: 'https://staging.example.com',
+  tokenManager: { clientId: 'c', clientSecret: 's3cret', appName: 'a', appVersion: '1', hostTenant: 't' },
+};
+
+describe('loadRunConfig', () => {
+  it('reads --config when given, whatever CONFORMANCE_CONFIG holds', () => {
+    const file = join(tempDir('config-source'), 'run.json');
+    writeFileSync(file, JSON.stringify(config));
+    expect(loadRunConfig(file, { [CONFIG_ENV]: '{"target": 1}' })).toEqual({ config, origin: file });
+  });
+
+  it('parses CONFORMANCE_CONFIG when --config is absent, and is undefined when neither is set', () => {
+    expect(loadRunConfig(undefined, { [CONFIG_ENV]: JSON.stringify(config) })).toEqual({ config, origin: CONFIG_ENV });
+    expect(loadRunConfig(undefined, {})).toBeUndefined();
+    expect(loadRunConfig(undefined, { [CONFIG_ENV]: '  ' })).toBeUndefined();
+  });
+
+  it('names the variable and the wrong field, never the secret it holds', () => {
+    expect(() => loadRunConfig(undefined, { [CONFIG_ENV]: '{"target": "s3cret' })).toThrow(
+      /^CONFORMANCE_CONFIG is set but is not valid JSON/,
+    );
+    expect(() => loadRunConfig(undefined, { [CONFIG_ENV]: '{"target": "s3cret' })).not.toThrow(/s3cret/);
+    expect(() => loadRunConfig(undefined, { [CONFIG_ENV]: JSON.stringify({ ...config, target: 1 }) })).toThrow(
+      /CONFORMANCE_CONFIG is not valid:\n {2}- target/,
+    );
+  });
+});

@@ -1,0 +1,32 @@
+import { ConfigError } from '../suites/engine/config-error.ts';
+import { readRunConfig, validateRunConfig, type RunConfig } from '../suites/engine/run-config.ts';
+
+/**
+ * The environment variable that may hold the run configuration itself (its JSON), for containers
+ * and CI where a secret is handed over as a variable rather than a file.
+ */
+export const CONFIG_ENV = 'CONFORMANCE_CONFIG';
+
+/** A run configuration and where it came from (the file, or the variable), for messages. */
+export interface ConfigSource {
+  config: RunConfig;
+  origin: string;
+}
+
+/** The run configuration from `--config FILE`, else from CONFORMANCE_CONFIG; undefined when neither is given. */
+export function loadRunConfig(
+  file: string | undefined,
+  env: NodeJS.ProcessEnv = process.env,
+): ConfigSource | undefined {
+  if (file) return { config: readRunConfig(file), origin: file };
+  const text = env[CONFIG_ENV];
+  if (text === undefined || text.trim() === '') return undefined;
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text);
+  } catch {
+    // Not JSON.parse's message: V8 quotes the text in it, and the text holds secrets.
+    throw new ConfigError(`${CONFIG_ENV} is set but is not valid JSON (it must hold the run configuration itself)`);
+  }
+  return { config: validateRunConfig(parsed, CONFIG_ENV), origin: CONFIG_ENV };
+}

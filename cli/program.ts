@@ -1,0 +1,388 @@
+import { Command, Option } from 'commander';
+
+const collect = (value: string, previous: string[] = []) => [...previous, value];
+
+/** Where reports go when `--report-dir` is not given (the container image sets it to /reports). */
+export const REPORT_DIR_ENV = 'CONFORMANCE_REPORT_DIR';
+
+/**
+ * The `conformance` command line: every command, its options and help. Actions load their module
+ * when they run, so building it costs little; `main.ts` parses `process.argv` with it, and the
+ * tests parse the command lines of the deployment manifests with it.
+ */
+export function buildProgram(): Command {
+  const program = new Command()
+    .name('conformance')
+    .description('Conformance suite for the Technical Token Manager, Notification and Event Management services')
+    .showHelpAfterError('(add --help for usage)')
+    .addHelpText(
+      'after',
+      `
+Examples:
+  $ npx conformance run --config run.json
+  $ npx conformance doctor --config run.json
+  $ npx conformance run --help`,
+    )
+    .exitOverride();
+
+  program
+    .command('run')
+    .description(
+      'run the suites against a deployment (default: the embedded reference deployment) and write the report',
+    )
+    .option('--target <url>', "base URL of the deployment (overrides the config's target)")
+    .option(
+      '--config <file>',
+      'run configuration (the format `serve --write-config` writes; default: the JSON in CONFORMANCE_CONFIG)',
+    )
+    .option('--service <name...>', 'only these services (technical-token-manager, notification, event-management)')
+    .option('--rule <glob...>', 'only rules whose ID matches one of these globs')
+    .option('--seed <n>', 'seed of the generators (printed by every run)')
+    .option('--runs <n>', 'runs per property', undefined)
+    .addOption(
+      new Option('--report-dir <dir>', 'where the reports go').env(REPORT_DIR_ENV).default('conformance-report'),
+    )
+    .option('--rate <n>', 'at most n requests per second to the target (0: no limit)')
+    .option('--concurrency <n>', 'at most n requests in flight (default: 8)')
+    .option('--timeout <ms>', 'timeout of one request')
+    .option('--max-body <bytes>', 'largest response body read from the target')
+    .option('--ca <file>', 'PEM file of a private certificate authority for HTTPS targets')
+    .option('--insecure', "do not verify the target's TLS certificate")
+    .addOption(
+      new Option(
+        '--profile <name>',
+        'full: every rule; read-only: only requests that change nothing; alternate: every rule against the embedded reference taking the other side of every reading',
+      )
+        .choices(['full', 'read-only', 'alternate'])
+        .default('full'),
+    )
+    .option(
+      '--probe-throttling',
+      'send a bounded burst (12 requests at once per service) to meet the target throttle and judge the 429 rules (on for the embedded reference, which throttles one application)',
+    )
+    .option('--baseline <file>', 'known failures (JSON list of rule IDs): they do not fail the run; stale entries do')
+    .option('--strict', 'warnings (checks resting on our reading of a sentence the documents leave open) fail the run')
+    .option(
+      '--shard <i/n>',
+      'run the i-th of n deterministic shares of the tests (merge the reports with `conformance merge`)',
+    )
+    .option('--dry-run', 'list what would be exercised and the most requests it could send; send nothing')
+    .option(
+      '--low-memory',
+      'keep the suite process small (V8 favours size over speed: peak memory about a third lower, CPU about a quarter higher)',
+    )
+    .option('--cleanup-timeout <duration>', 'most time one cleanup pass may take (e.g. 60s)', '60s')
+    .option(
+      '--job-deadline <duration>',
+      'longest wait for an event-management bulk job to reach a final state (default 15s; the documents give no bound)',
+    )
+    .option('--max-time <duration>', 'stop the tests after this long (e.g. 10m), clean up, report (default: no limit)')
+    .addHelpText(
+      'after',
+      `\nExamples:
+  $ npx conformance run                                   # every suite against the embedded reference
+  $ npx conformance run --config run.json --target https://staging.example.com --rate 20
+  $ npx conformance run --config run.json --service notification --rule 'notification/recipients/*'
+  $ npx conformance run --config run.json --profile read-only --dry-run\n`,
+    )
+    .action(async (opts) => {
+      process.exitCode = await (await import('./run-command.ts')).runCommand(opts);
+    });
+
+  program
+    .command('doctor')
+    .description(
+      'check a run configuration against its target without running the suites: reachable, TLS, tokens and scopes, fixtures, clock skew',
+    )
+    .option('--config <file>', 'the run configuration to check (default: the JSON in CONFORMANCE_CONFIG)')
+    .option('--target <url>', "base URL of the deployment (overrides the config's target)")
+    .option('--ca <file>', 'PEM file of a private certificate authority for HTTPS targets')
+    .option('--insecure', "do not verify the target's TLS certificate")
+    .option('--timeout <ms>', 'timeout of one request')
+    .addHelpText(
+      'after',
+      `
+Exit codes: 0 everything ready, 1 something missing or failing (each named, with the rules it
+leaves unjudged), 2 bad configuration, 3 target unreachable.
+
+Examples:
+  $ npx conformance doctor --config run.json
+  $ npx conformance doctor --config run.json --target https://staging.example.com --ca corp-ca.pem
+`,
+    )
+    .action(async (opts) => {
+      process.exitCode = await (await import('./doctor-command.ts')).doctorCommand(opts);
+    });
+
+  program
+    .command('certify')
+    .description(
+      'run the certification profile (every rule of the claimed services) and write a signed evidence bundle and its .tar.gz',
+    )
+    .option(
+      '--config <file>',
+      'run configuration of the deployment (every principal and fixture the rules need; default: the JSON in CONFORMANCE_CONFIG)',
+    )
+    .option('--vendor <name>', 'who makes the product')
+    .option('--product <name>', 'the product certified')
+    .option('--product-version <v>', 'its version')
+    .option('--service <name...>', 'the services claimed (default: all three)')
+    .option('--key <file>', 'private JWK to sign with (`conformance keygen`); default: a key made for this bundle')
+    .option('--out <dir>', 'where the bundle goes', 'conformance-certification')
+    .option('--seed <n>', 'seed of the generators')
+    .option('--runs <n>', 'runs per property (at least the default, 25)')
+    .option('--rate <n>', 'at most n requests per second to the target (0: no limit)')
+    .option('--concurrency <n>', 'at most n requests in flight')
+    .option('--timeout <ms>', 'timeout of one request')
+    .option('--ca <file>', 'PEM file of a private certificate authority for HTTPS targets')
+    .option('--insecure', "do not verify the target's TLS certificate")
+    .addOption(new Option('--rule <glob...>').hideHelp())
+    .addOption(new Option('--shard <i/n>').hideHelp())
+    .addOption(new Option('--baseline <file>').hideHelp())
+    .addOption(new Option('--profile <name>').hideHelp())
+    .addHelpText(
+      'after',
+      `\nExample:
+  $ npx conformance certify --config run.json --vendor "Acme Corp" --product "Acme Platform" --product-version 2.1.0 --key keys/conformance-signing-key.private.jwk\n`,
+    )
+    .action(async (opts) => {
+      process.exitCode = await (await import('./certify-command.ts')).certifyCommand(opts);
+    });
+
+  program
+    .command('verify')
+    .description('check a certification bundle offline: signature, file hashes, tool and contracts, profile, verdict')
+    .argument('<bundle>', 'bundle directory or .tar.gz')
+    .option('--key <file>', "the signer's public JWK: the bundle must be signed with it")
+    .addHelpText(
+      'after',
+      `\nExample:
+  $ npx conformance verify conformance-certification/acme-corp-acme-platform-2.1.0.tar.gz --key keys/conformance-signing-key.public.jwk\n`,
+    )
+    .action(async (bundle, opts) => {
+      process.exitCode = await (await import('./verify-command.ts')).verifyCommand(bundle, opts);
+    });
+
+  program
+    .command('compare')
+    .description('what changed between two reports or bundles (Markdown); exit 1 when a rule newly fails')
+    .argument('<old>', 'conformance-report.json, report directory, bundle directory or .tar.gz')
+    .argument('<new>', 'the same, of the newer run')
+    .option('--json', 'print the comparison as JSON')
+    .addHelpText(
+      'after',
+      `\nExamples:
+  $ npx conformance compare last-release/conformance-report.json conformance-report/conformance-report.json
+  $ npx conformance compare old-bundle.tar.gz new-bundle.tar.gz --json\n`,
+    )
+    .action(async (oldPath, newPath, opts) => {
+      process.exitCode = await (await import('./compare-command.ts')).compareCommand(oldPath, newPath, opts);
+    });
+
+  program
+    .command('keygen')
+    .description('make an Ed25519 key pair for signing bundles (private JWK, public JWK and its thumbprint)')
+    .option('--out <dir>', 'where the two files go', '.')
+    .option('--name <name>', 'file name stem', 'conformance-signing-key')
+    .addHelpText(
+      'after',
+      `\nExample:
+  $ npx conformance keygen --out keys/\n`,
+    )
+    .action(async (opts) => {
+      process.exitCode = await (await import('./keygen-command.ts')).keygenCommand(opts);
+    });
+
+  program
+    .command('serve')
+    .description('serve the reference deployment of all three services')
+    .option('--host <host>', 'interface to listen on', '127.0.0.1')
+    .option('--port <port>', 'port (0: any free port)', '4010')
+    .option('--write-config <file>', 'write a run configuration for this deployment')
+    .option('--throttle <n>', 'requests per second per client; beyond it 429 with Retry-After')
+    .option('--visibility-delay <ms>', 'new or changed events become visible this late')
+    .option('--latency <ms>', 'answer every request this much later (a far deployment, for timing runs)')
+    .option('--fault <id>', 'switch on a fault variant (repeatable)', collect)
+    .addOption(
+      new Option(
+        '--profile <name>',
+        'default: the reference as the suites read the documents; alternate: the other side of every reading the documents allow',
+      )
+        .choices(['default', 'alternate'])
+        .default('default'),
+    )
+    .addHelpText(
+      'after',
+      `\nExamples:
+  $ npx conformance serve --port 4010 --write-config run.json
+  $ npx conformance serve --port 0 --fault access-token-not-a-jwt --write-config broken.json
+  $ npx conformance serve --profile alternate --write-config alternate.json\n`,
+    )
+    .action(async (opts) => {
+      await (await import('./serve-command.ts')).serveCommand(opts);
+    });
+
+  program
+    .command('replay')
+    .description('re-run the recorded failing case of a rule and say whether it still fails')
+    .argument('<report>', 'a conformance-report.json')
+    .argument('<rule-id>', 'the rule to replay')
+    .option('--target <url>', 'another deployment to replay against')
+    .option(
+      '--config <file>',
+      'run configuration with the credentials (needed unless the report is of the embedded reference)',
+    )
+    .addHelpText(
+      'after',
+      `\nExample:
+  $ npx conformance replay conformance-report/conformance-report.json event-management/events/severity-range --config run.json\n`,
+    )
+    .action(async (report, ruleId, opts) => {
+      process.exitCode = await (await import('./replay-command.ts')).replayCommand(report, ruleId, opts);
+    });
+
+  program
+    .command('merge')
+    .description('merge the reports of several shards into one')
+    .argument('<dir...>', 'report directories (or conformance-report.json files)')
+    .addOption(
+      new Option('--report-dir <dir>', 'where the merged reports go').env(REPORT_DIR_ENV).default('conformance-report'),
+    )
+    .addHelpText(
+      'after',
+      `\nExample:
+  $ npx conformance merge shard-1/ shard-2/ shard-3/ --report-dir conformance-report\n`,
+    )
+    .action(async (dirs, opts) => {
+      process.exitCode = (await import('./merge-command.ts')).mergeCommand(dirs, opts);
+    });
+
+  program
+    .command('audit')
+    .description('judge every rule that recorded traffic can show, from HAR files alone, and write the report')
+    .argument('<file...>', 'HAR files (a run writes exchanges.har; `conformance proxy` and browsers write others)')
+    .option('--service <name...>', 'only these services')
+    .addOption(
+      new Option('--report-dir <dir>', 'where the reports go').env(REPORT_DIR_ENV).default('conformance-report'),
+    )
+    .addHelpText(
+      'after',
+      `\nExamples:
+  $ npx conformance audit conformance-report/exchanges.har --report-dir audit-report
+  $ npx conformance audit browser-session.har --service event-management\n`,
+    )
+    .action(async (files, opts) => {
+      process.exitCode = (await import('./audit-command.ts')).auditCommand(files, opts);
+    });
+
+  program
+    .command('proxy')
+    .description(
+      'a reverse proxy to a deployment that records HAR and judges the traffic as it passes; the report is written on SIGINT/SIGTERM',
+    )
+    .requiredOption('--target <url>', 'base URL of the deployment')
+    .option('--listen <port>', 'port to listen on (0: any free port)', '4020')
+    .option('--host <host>', 'interface to listen on', '127.0.0.1')
+    .option('--service <name...>', 'only judge these services')
+    .addOption(
+      new Option('--report-dir <dir>', 'where the HAR and the reports go')
+        .env(REPORT_DIR_ENV)
+        .default('conformance-report'),
+    )
+    .addHelpText(
+      'after',
+      `\nExamples:
+  $ npx conformance proxy --target https://staging.example.com --listen 4020
+  $ npx conformance proxy --target http://127.0.0.1:4010 --service notification --report-dir proxy-report\n`,
+    )
+    .action(async (opts) => {
+      process.exitCode = await (await import('./proxy-command.ts')).proxyCommand(opts);
+    });
+
+  program
+    .command('selftest')
+    .description(
+      'run the suites against the reference and every fault variant; print the kill matrix and the mutation score',
+    )
+    .option('--faults <glob...>', 'only fault variants whose ID matches')
+    .option('--service <name...>', 'only variants of these services')
+    .option('--parallel <n>', 'runs at a time (default: the number of cores)')
+    .option('--runs <n>', 'runs per property', '10')
+    .option('--seed <n>', 'seed of every run', '1')
+    .option('--json', 'print the result as one JSON object')
+    .option('--mutants', 'instead of the fault variants: machine-made mutants of the reference (Stryker)')
+    .option('--files <glob...>', 'with --mutants: only mutants of these reference files')
+    .option('--sample <n>', 'with --mutants: a deterministic sample of n mutants (by --seed)')
+    .option('--out <file>', 'with --mutants: also write the result as JSON to this file')
+    .option(
+      '--since <file...>',
+      'with --mutants: earlier --out results; mutants one of them found killed keep that verdict, only the others run',
+    )
+    .option(
+      '--every-killer',
+      'with --mutants: run every test of a mutant even after one killed it (lists every killing rule)',
+    )
+    .option('--keep', 'keep the work directory (generated spec files, lane results)')
+    .addHelpText(
+      'after',
+      `\nExamples:
+  $ npx conformance selftest --service technical-token-manager
+  $ npx conformance selftest --faults 'access-token-*' --parallel 1 --json
+  $ npx conformance selftest --mutants --service notification --since before.json --out after.json\n`,
+    )
+    .action(async (opts) => {
+      process.exitCode = opts.mutants
+        ? await (await import('./mutants-command.ts')).mutantsCommand(opts)
+        : await (await import('./selftest-command.ts')).selftestCommand(opts);
+    });
+
+  program
+    .command('selftest-mutants-lane', { hidden: true })
+    .argument('<file>')
+    .action(async (file) => (await import('./mutants-command.ts')).mutantsLaneCommand(file));
+
+  program
+    .command('selftest-lane', { hidden: true })
+    .argument('<file>')
+    .action(async (file) => (await import('./selftest-command.ts')).selftestLaneCommand(file));
+
+  program
+    .command('faults')
+    .description('list the fault variants and the rules each must make fail')
+    .option('--json', 'print them as JSON')
+    .addHelpText(
+      'after',
+      `\nExample:
+  $ npx conformance faults --json\n`,
+    )
+    .action(async (opts) => (await import('./selftest-command.ts')).faultsCommand(opts));
+
+  program
+    .command('coverage')
+    .description('show which rules have tests and fault variants; --write refreshes suites/coverage.yaml')
+    .option('--write', 'write suites/coverage.yaml')
+    .addHelpText(
+      'after',
+      `\nExample:
+  $ npx conformance coverage --write\n`,
+    )
+    .action(async (opts) => {
+      process.exitCode = await (await import('./coverage-command.ts')).coverageCommand(opts);
+    });
+
+  program
+    .command('rules')
+    .description('list the rules catalog')
+    .option('--service <name...>', 'only these services')
+    .option('--level <level>', 'only rules of this level (MUST, SHOULD, MAY, UNSPECIFIED)')
+    .option('--json', 'print the catalog as a JSON array')
+    .addHelpText(
+      'after',
+      `\nExamples:
+  $ npx conformance rules --service event-management --level MUST
+  $ npx conformance rules --json\n`,
+    )
+    .action(async (opts) => (await import('./rules-command.ts')).rulesCommand(opts));
+
+  return program;
+}
