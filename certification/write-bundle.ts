@@ -1,4 +1,5 @@
-import { readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { writeOutputFile } from '../suites/engine/safe-write.ts';
 import { arch, release, type } from 'node:os';
 import { basename, dirname, join } from 'node:path';
 import type { ServiceName } from '../contracts/services.ts';
@@ -53,7 +54,7 @@ export async function writeBundle(
   }
   const report = JSON.parse(readFileSync(join(dir, REPORT_FILE), 'utf8')) as ConformanceReport;
   const problems = profileProblems(report, claims.services);
-  writeFileSync(join(dir, PUBLIC_KEY_FILE), `${JSON.stringify(key.publicJwk, null, 2)}\n`);
+  writeOutputFile(join(dir, PUBLIC_KEY_FILE), `${JSON.stringify(key.publicJwk, null, 2)}\n`);
   const files: Record<string, string> = {};
   for (const f of readdirSync(dir).sort())
     if (statSync(join(dir, f)).isFile()) files[f] = sha256(readFileSync(join(dir, f)));
@@ -75,18 +76,18 @@ export async function writeBundle(
     key: { thumbprint: key.thumbprint, jwk: key.publicJwk, origin: key.origin },
     bundleHash: bundleHash(files),
   };
-  writeFileSync(join(dir, CERTIFICATE_FILE), certificateHtml(facts));
+  writeOutputFile(join(dir, CERTIFICATE_FILE), certificateHtml(facts));
   files[CERTIFICATE_FILE] = sha256(readFileSync(join(dir, CERTIFICATE_FILE)));
   const manifest: Manifest = { format: MANIFEST_FORMAT, ...facts, files };
   const manifestBytes = Buffer.from(`${JSON.stringify(manifest, null, 2)}\n`);
-  writeFileSync(join(dir, MANIFEST_FILE), manifestBytes);
-  writeFileSync(join(dir, SIGNATURE_FILE), `${await signPayload(manifestBytes, key)}\n`);
+  writeOutputFile(join(dir, MANIFEST_FILE), manifestBytes);
+  writeOutputFile(join(dir, SIGNATURE_FILE), `${await signPayload(manifestBytes, key)}\n`);
 
   const name = basename(dir);
   const entries: Array<[string, Buffer]> = readdirSync(dir)
     .sort()
     .map((f) => [`${name}/${f}`, readFileSync(join(dir, f))]);
   const archive = join(dirname(dir), `${name}.tar.gz`);
-  writeFileSync(archive, await tarGz(entries, new Date(report.finishedAt)));
+  writeOutputFile(archive, await tarGz(entries, new Date(report.finishedAt)));
   return { dir, archive, manifest };
 }
