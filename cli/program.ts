@@ -180,6 +180,41 @@ Examples:
     });
 
   program
+    .command('token')
+    .description(
+      "print a bearer token of a principal of the configuration, for a failure's curl ($CONFORMANCE_TOKEN); it is written nowhere else",
+    )
+    .option('--config <file>', 'the run configuration (or CONFORMANCE_CONFIG holding it)')
+    .option('--target <url>', "base URL of the deployment (overrides the config's target)")
+    .option('--principal <name>', 'full (default), noScopes, otherTenant, operator, throttled or without:SCOPE')
+    .option('--space-auth-key', 'print the X-SPACE-AUTH-KEY of the principal instead ($CONFORMANCE_SPACE_AUTH_KEY)')
+    .option('--ca <file>', 'PEM file of a private certificate authority for HTTPS targets')
+    .option('--insecure', "do not verify the target's TLS certificate")
+    .addHelpText(
+      'after',
+      `\nExamples:
+  $ export CONFORMANCE_TOKEN=$(npx conformance token --config run.json)
+  $ export CONFORMANCE_TOKEN=$(npx conformance token --config run.json --principal noScopes)
+  $ export CONFORMANCE_SPACE_AUTH_KEY=$(npx conformance token --config run.json --space-auth-key)\n`,
+    )
+    .action(async (opts) => {
+      process.exitCode = await (await import('./token-command.ts')).tokenCommand(opts);
+    });
+
+  program
+    .command('baseline')
+    .description('print a baseline (known failures) from a report: every failed rule, for --baseline')
+    .argument('<report>', 'a conformance-report.json or its folder')
+    .addHelpText(
+      'after',
+      `\nExample:
+  $ npx conformance baseline conformance-report > known-failures.json\n`,
+    )
+    .action(async (report: string) => {
+      process.exitCode = (await import('./baseline-command.ts')).baselineCommand(report);
+    });
+
+  program
     .command('keygen')
     .description('make an Ed25519 key pair for signing bundles (private JWK, public JWK and its thumbprint)')
     .option('--out <dir>', 'where the two files go', '.')
@@ -248,10 +283,12 @@ Examples:
     .addOption(
       new Option('--report-dir <dir>', 'where the merged reports go').env(REPORT_DIR_ENV).default('conformance-report'),
     )
+    .option('--baseline <file>', 'known failures applied to the whole (default: the one the shards applied)')
     .addHelpText(
       'after',
-      `\nExample:
-  $ npx conformance merge shard-1/ shard-2/ shard-3/ --report-dir conformance-report\n`,
+      `\nExamples:
+  $ npx conformance merge shard-1/ shard-2/ shard-3/ --report-dir conformance-report
+  $ npx conformance merge shard-*/ --baseline known-failures.json\n`,
     )
     .action(async (dirs, opts) => {
       process.exitCode = (await import('./merge-command.ts')).mergeCommand(dirs, opts);

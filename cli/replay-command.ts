@@ -31,8 +31,14 @@ export async function replayCommand(reportFile: string, ruleId: string, opts: Re
     );
   }
   const f = rule.failure;
+  // The report's own target unless --target says otherwise; the config gives credentials only.
+  const target = opts.target ?? (report.embeddedReference ? undefined : report.target);
   process.stdout.write(
-    `replaying ${t(ruleId)} against ${t(opts.target ?? (report.embeddedReference ? 'a fresh embedded reference deployment' : report.target))}\n`,
+    `replaying ${t(ruleId)} against ${
+      target
+        ? `${t(target)} (${opts.target ? '--target' : "the report's target"})`
+        : 'a fresh embedded reference deployment (the report was of one)'
+    }\n`,
   );
   if (f?.seed !== undefined) process.stdout.write(`  property seed ${t(f.seed)}, path ${t(f.path ?? '(none)')}\n`);
   if (f?.curl) process.stdout.write(`  recorded request: ${forTerminal(f.curl)}\n`);
@@ -41,7 +47,7 @@ export async function replayCommand(reportFile: string, ruleId: string, opts: Re
     const options = report.options as { runs?: number; timeoutMs?: number };
     await runCommand({
       config: opts.config,
-      target: opts.target,
+      target,
       service: [rule.service],
       rule: [ruleId],
       seed: String(report.seed),

@@ -1,7 +1,7 @@
 import { setFlagsFromString } from 'node:v8';
 import { randomBytes, randomInt } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { basename, isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { loadRules } from '../contracts/catalog.ts';
 import { startReference, type RunningReference } from '../fixtures/reference/server.ts';
 import { buildReport, type RunStop } from '../reporters/conformance-report.ts';
@@ -21,7 +21,7 @@ import { collectSuites, runSuites } from '../suites/engine/suite-runner.ts';
 import { TokenError, TokenProvider, registerConfigSecrets } from '../suites/engine/token-provider.ts';
 import { THROTTLED_CLIENTS, referenceRunConfig } from './reference-config.ts';
 import { resolveServices } from './rules-command.ts';
-import { normaliseAllureResults } from '../reporters/allure-results.ts';
+import { markKnownFailures, normaliseAllureResults } from '../reporters/allure-results.ts';
 import { UnreachableError, UsageError } from './usage-error.ts';
 
 export interface RunOptions {
@@ -97,6 +97,16 @@ export function parseDuration(value: string | undefined, flag: string): number |
   if (!Number.isFinite(ms) || ms < 1000)
     throw new UsageError(`${flag} takes a duration of at least 1 s such as 90s, 5m or 1h, not "${value}"`);
   return Math.round(ms);
+}
+
+/**
+ * The report's path for the replay commands it carries: relative to where the run ran, or, when the
+ * folder lies elsewhere, from the folder itself, never the absolute path of the machine that ran it.
+ */
+function portableReportFile(reportDir: string): string {
+  const rel = relative(process.cwd(), reportDir);
+  const base = rel && !rel.startsWith('..') && !isAbsolute(rel) ? rel : basename(reportDir);
+  return `${base.split(sep).join('/')}/conformance-report.json`;
 }
 
 /** This tool's version, from package.json. */
@@ -382,22 +392,19 @@ export async function runCommand(opts: RunOptions): Promise<number> {
       errors: result.unhandledErrors.map(redactText),
       services,
       strict: !!opts.strict,
-      reportFile: opts.reportDir.endsWith('/')
-        ? `${opts.reportDir}conformance-report.json`
-        : `${opts.reportDir}/conformance-report.json`,
+      reportFile: portableReportFile(reportDir),
+      ...(opts.config ? { configFile: opts.config } : {}),
     });
     if (context.shard) report.shard = `${context.shard.index}/${context.shard.total}`;
-    if (baseline && opts.baseline) report = applyBaseline(report, opts.baseline, baseline);
+    if (baseline && opts.baseline) {
+      report = applyBaseline(report, opts.baseline, baseline);
+      if (existsSync(context.allureDir)) markKnownFailures(context.allureDir, report.baseline!.accepted, opts.baseline);
+    }
     const files = writeOutputs(reportDir, report);
     assembleHar(context.harFile, join(reportDir, 'exchanges.har'), toolVersion());
     files.push(join(reportDir, 'exchanges.har'));
     if (existsSync(join(reportDir, 'allure-results'))) files.push(join(reportDir, 'allure-results/'));
     out.write(consoleSummary(report, files));
-    if (report.baseline) {
-      out.write(
-        `  baseline ${report.baseline.file}: ${report.baseline.accepted.length} known failures accepted, ${report.baseline.newFailures.length} new, ${report.baseline.stale.length} stale${report.baseline.stale.length ? ` (${report.baseline.stale.join(', ')}: remove them from the baseline)` : ''}\n`,
-      );
-    }
     if (signal) return signal === 'SIGINT' ? 130 : 143;
     return report.verdict === 'passed' ? EXIT.passed : EXIT.failed;
   } finally {

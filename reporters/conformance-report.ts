@@ -5,6 +5,7 @@ import { SERVICES, SERVICE_INFO, type ServiceName } from '../contracts/services.
 import type { RuleOutcome } from '../suites/engine/rule-test.ts';
 import type { TestRecord } from '../suites/engine/suite-runner.ts';
 import { redactValue } from '../suites/engine/redact.ts';
+import { shellQuote } from '../suites/engine/curl.ts';
 
 export type RuleStatus = 'passed' | 'failed' | 'warning' | 'skipped' | 'observed' | 'not-exercised';
 
@@ -43,8 +44,16 @@ export interface RunFacts {
   services: readonly ServiceName[];
   /** `--strict`: a reading that did not hold fails its rule. */
   strict?: boolean;
-  /** Where the report is written, for the replay commands it carries. */
+  /** Where the report is written, for the replay commands it carries (relative, as the user can reach it). */
   reportFile: string;
+  /** The configuration file as the user named it, for the replay commands (none: the embedded reference). */
+  configFile?: string;
+}
+
+/** The command that replays a rule's failing case, as the user can run it where the run ran. */
+export function replayCommand(facts: Pick<RunFacts, 'reportFile' | 'configFile'>, ruleId: string): string {
+  const word = (s: string) => (/^[\w@%+=:,./-]+$/.test(s) ? s : shellQuote(s));
+  return `npx conformance replay ${word(facts.reportFile)} ${ruleId}${facts.configFile ? ` --config ${word(facts.configFile)}` : ''}`;
 }
 
 /** A run that stopped early: `--max-time` reached, or the target stopped answering. */
@@ -76,7 +85,14 @@ export interface ConformanceReport {
   cleanup: RunFacts['cleanup'];
   errors: string[];
   /** Known failures applied with `--baseline`. */
-  baseline?: { file: string; accepted: string[]; stale: string[]; newFailures: string[] };
+  baseline?: {
+    file: string;
+    /** Every rule ID the baseline lists (so that `merge` can apply it again to the whole). */
+    entries?: string[];
+    accepted: string[];
+    stale: string[];
+    newFailures: string[];
+  };
   /** The share of the tests this run executed (`--shard i/n`), or the shards merged. */
   shard?: string;
   rules: RuleResult[];
@@ -126,7 +142,7 @@ export function gatingFailures(rules: readonly RuleResult[]): RuleResult[] {
 export function judgeRule(
   rule: Rule,
   tests: TestRecord[],
-  facts: Pick<RunFacts, 'services' | 'interrupted' | 'reportFile' | 'stopped'> & { strict?: boolean },
+  facts: Pick<RunFacts, 'services' | 'interrupted' | 'reportFile' | 'configFile' | 'stopped'> & { strict?: boolean },
 ): RuleResult {
   const service = rule.id.split('/')[0] as ServiceName;
   const base = {
@@ -170,7 +186,7 @@ export function judgeRule(
       failure: {
         ...failed.o.failure!,
         test: failed.test.name,
-        replay: `npx conformance replay ${facts.reportFile} ${rule.id}`,
+        replay: replayCommand(facts, rule.id),
       },
     };
   }
@@ -197,7 +213,7 @@ export function judgeRule(
           curl: w.curl,
           exchange: w.exchange,
           test: warned.test.name,
-          replay: `npx conformance replay ${facts.reportFile} ${rule.id}`,
+          replay: replayCommand(facts, rule.id),
         },
       };
     return { ...base, status: 'warning', tests: names, warning };

@@ -17,7 +17,8 @@ export function consoleSummary(report: ConformanceReport, paths: string[], maxFa
       `  requests: ${t(report.http.requests)}  429s absorbed: ${t(report.http.retriedAfter429)}  transport errors: ${t(report.http.transportErrors)}  time: ${t((Number(report.durationMs) / 1000).toFixed(1))} s`,
     );
   }
-  const failed = report.rules.filter((r) => r.status === 'failed');
+  const accepted = new Set(report.baseline?.accepted ?? []);
+  const failed = report.rules.filter((r) => r.status === 'failed' && !accepted.has(r.id));
   if (failed.length) {
     lines.push('');
     lines.push('Failed rules:');
@@ -30,6 +31,14 @@ export function consoleSummary(report: ConformanceReport, paths: string[], maxFa
       }
     }
     if (failed.length > maxFailures) lines.push(`  … and ${failed.length - maxFailures} more in the report`);
+  }
+  if (report.baseline) {
+    const b = report.baseline;
+    lines.push('');
+    lines.push(
+      `Baseline ${t(b.file)}: ${b.accepted.length} known failures accepted (${b.accepted.map(t).join(', ') || 'none'}), ${b.newFailures.length} new, ${b.stale.length} stale`,
+    );
+    for (const id of b.stale) lines.push(`  ✗ stale: ${t(id)} now passes; remove it from the baseline`);
   }
   const warned = report.rules.filter((r) => r.status === 'warning');
   if (warned.length) {

@@ -21,7 +21,15 @@ export function summaryMarkdown(report: ConformanceReport, maxFailures = 20): st
       `| ${md(s)} | ${n('passed')} | ${n('failed')} | ${n('warning')} | ${n('observed')} | ${n('skipped')} | ${n('not-exercised')} |`,
     );
   }
-  const failed = report.rules.filter((r) => r.status === 'failed');
+  const accepted = new Set(report.baseline?.accepted ?? []);
+  if (report.baseline) {
+    const b = report.baseline;
+    lines.push(
+      `Baseline ${code(b.file)}: ${b.accepted.length} known failures accepted, ${b.newFailures.length} new, ${b.stale.length} stale`,
+      '',
+    );
+  }
+  const failed = report.rules.filter((r) => r.status === 'failed' && !accepted.has(r.id));
   if (failed.length) {
     lines.push('');
     lines.push('### Failed rules');
@@ -31,6 +39,19 @@ export function summaryMarkdown(report: ConformanceReport, maxFailures = 20): st
       );
     }
     if (failed.length > maxFailures) lines.push(`- … ${failed.length - maxFailures} more in the report`);
+  }
+  if (report.baseline?.stale.length) {
+    lines.push('');
+    lines.push(`### Stale baseline entries (they now pass: remove them from ${code(report.baseline.file)})`);
+    for (const id of report.baseline.stale.slice(0, maxFailures)) lines.push(`- ${code(id)}`);
+  }
+  const known = report.rules.filter((r) => accepted.has(r.id));
+  if (known.length) {
+    lines.push('');
+    lines.push('### Known failures (accepted by the baseline; they do not fail the run)');
+    for (const r of known.slice(0, maxFailures))
+      lines.push(`- ${code(r.id)} (${md(r.level)}): ${md(r.failure?.title ?? '')}`);
+    if (known.length > maxFailures) lines.push(`- … ${known.length - maxFailures} more in the report`);
   }
   const warned = report.rules.filter((r) => r.status === 'warning');
   if (warned.length) {

@@ -16,12 +16,33 @@ export function shellQuote(s: string): string {
 
 const MAX_BODY_IN_CURL = 4096;
 
-/** A shell-quoted curl command that reproduces a request, with credentials redacted. */
+/**
+ * Credentials a curl takes from the environment rather than from the report (which holds none):
+ * unset, the shell stops and says how to get one (`conformance token`).
+ */
+const FROM_ENVIRONMENT: Record<string, { variable: string; value: (v: string) => string | undefined; flag: string }> = {
+  authorization: {
+    variable: 'CONFORMANCE_TOKEN',
+    value: (v) => (/^\s*bearer\s/i.test(v) ? 'Bearer ' : undefined),
+    flag: '',
+  },
+  'x-space-auth-key': { variable: 'CONFORMANCE_SPACE_AUTH_KEY', value: () => '', flag: ' --space-auth-key' },
+};
+
+function fromEnvironment(name: string, value: string): string | undefined {
+  const env = FROM_ENVIRONMENT[name.toLowerCase()];
+  const prefix = env?.value(value);
+  if (!env || prefix === undefined) return undefined;
+  // Double quotes so that the shell expands the variable; `\$(` keeps the hint's command from running.
+  return `"${name}: ${prefix}\${${env.variable}:?set it first: export ${env.variable}=\\$(npx conformance token --config YOUR-RUN.json${env.flag})}"`;
+}
+
+/** A shell-quoted curl command that reproduces a request: credentials from the environment, none written. */
 export function toCurl(req: CurlRequest): string {
   const parts = ['curl', '-sS', '-i', '-X', req.method.toUpperCase(), shellQuote(redactText(req.url))];
   for (const [k, v] of Object.entries(redactHeaders(req.headers))) {
     if (req.form && k.toLowerCase() === 'content-type') continue;
-    parts.push('-H', shellQuote(`${k}: ${v}`));
+    parts.push('-H', fromEnvironment(k, req.headers[k] ?? '') ?? shellQuote(`${k}: ${v}`));
   }
   if (req.form) {
     for (const p of req.form) {

@@ -136,7 +136,8 @@ describe('curl', () => {
       body: `{"name":"O'Brien"}`,
     });
     expect(cmd).toBe(
-      `curl -sS -i -X POST 'http://h/p?q=it'\\''s' -H 'authorization: [REDACTED]' -H 'content-type: application/json' --data-raw '{"name":"O'\\''Brien"}'`,
+      `curl -sS -i -X POST 'http://h/p?q=it'\\''s' -H "authorization: Bearer \${CONFORMANCE_TOKEN:?set it first: export CONFORMANCE_TOKEN=\\$(npx conformance token --config YOUR-RUN.json)}" -H 'content-type: application/json' --data-raw '{"name":"O'\\''Brien"}'`,
     );
+    expect(cmd).not.toContain(jwt);
   });
 });

@@ -1,0 +1,67 @@
+import { existsSync } from 'node:fs';
+import { HttpClient } from '../suites/engine/http-client.ts';
+import { validateRunConfig, type RunConfig } from '../suites/engine/run-config.ts';
+import { spaceAuthKey, TokenError, TokenProvider, type PrincipalName } from '../suites/engine/token-provider.ts';
+import { CONFIG_ENV, loadRunConfig } from './config-source.ts';
+import { UnreachableError, UsageError } from './usage-error.ts';
+
+export interface TokenOptions {
+  config?: string;
+  target?: string;
+  principal?: string;
+  spaceAuthKey?: boolean;
+  ca?: string;
+  insecure?: boolean;
+}
+
+const NAMED = ['full', 'noScopes', 'otherTenant', 'operator', 'throttled'];
+
+/**
+ * `conformance token`: a bearer token of a principal of the configuration (or its X-SPACE-AUTH-KEY),
+ * printed to stdout alone, for the `$CONFORMANCE_TOKEN` of a failure's curl. It is written nowhere else.
+ */
+export async function tokenCommand(opts: TokenOptions, out: NodeJS.WritableStream = process.stdout): Promise<number> {
+  const source = loadRunConfig(opts.config);
+  if (!source) throw new UsageError(`token needs --config FILE (or ${CONFIG_ENV} holding the configuration)`);
+  let config: RunConfig = source.config;
+  if (opts.target) config = validateRunConfig({ ...config, target: opts.target }, '--target');
+  if (opts.ca && !existsSync(opts.ca)) throw new UsageError(`--ca ${opts.ca}: no such file`);
+  const principal = (opts.principal ?? 'full') as PrincipalName;
+  if (!NAMED.includes(principal) && !principal.startsWith('without:'))
+    throw new UsageError(
+      `--principal ${opts.principal}: one of ${NAMED.join(', ')} or without:SCOPE (a principal of principals.withoutScope)`,
+    );
+  const http = new HttpClient({
+    target: config.target,
+    timeoutMs: config.options?.timeout ?? 10_000,
+    maxBodyBytes: 1024 * 1024,
+    rate: 0,
+    concurrency: 1,
+    ca: opts.ca,
+    insecure: !!opts.insecure,
+    max429Retries: 3,
+    maxRetryAfterMs: 10_000,
+    breakAfter: 3,
+  });
+  try {
+    const tokens = new TokenProvider(http, config);
+    const p = tokens.principal(principal);
+    if (!p) throw new UsageError(`the configuration has no principal ${principal}`);
+    if (opts.spaceAuthKey) {
+      if ('token' in p) throw new UsageError(`principal ${principal} is a static token: it has no X-SPACE-AUTH-KEY`);
+      out.write(`${spaceAuthKey(p)}\n`);
+      return 0;
+    }
+    let header: string;
+    try {
+      header = await tokens.authorization(principal);
+    } catch (e) {
+      if (e instanceof TokenError) throw new UnreachableError(`no token for ${principal}: ${e.message}`);
+      throw e;
+    }
+    out.write(`${header.replace(/^Bearer\s+/i, '')}\n`);
+    return 0;
+  } finally {
+    await http.close();
+  }
+}

@@ -1,0 +1,176 @@
+import { execFileSync } from 'node:child_process';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { referenceRunConfig } from '../cli/reference-config.ts';
+import { startReference, type RunningReference } from '../fixtures/reference/server.ts';
+import type { ConformanceReport } from '../reporters/conformance-report.ts';
+import { runCli, type CliResult } from './run-cli.ts';
+import { tempDir } from './temp-dir.ts';
+
+/**
+ * One verdict in every artifact: a baseline's known failures, stale entries and typos read the
+ * same in the exit code, the console, JUnit, summary.md and a merge of shards; and a failure's
+ * reproduction runs as printed.
+ */
+const RULE = 'technical-token-manager/tokens-payload/too-many-user-tenants';
+const SERVICE = ['--service', 'technical-token-manager'];
+
+let ref: RunningReference;
+let dir: string;
+let config: string;
+let first: CliResult;
+
+const read = (d: string, f: string) => readFileSync(join(d, f), 'utf8');
+const report = (d: string) => JSON.parse(read(d, 'conformance-report.json')) as ConformanceReport;
+
+beforeAll(async () => {
+  ref = await startReference({ port: 0, faults: ['sixth-user-tenant-accepted'] });
+  dir = tempDir('baseline');
+  config = join(dir, 'run.json');
+  writeFileSync(config, JSON.stringify(referenceRunConfig(ref, ref.baseUrl)));
+  first = await runCli(['run', '--config', config, ...SERVICE, '--report-dir', join(dir, 'first')], {
+    timeoutMs: 120_000,
+  });
+}, 130_000);
+afterAll(async () => {
+  await ref.close();
+});
+
+describe('a baseline reaches every artifact', () => {
+  test('the first run fails the rule; `conformance baseline` writes the baseline from its report', async () => {
+    expect(first.code).toBe(1);
+    expect(report(join(dir, 'first')).rules.find((r) => r.id === RULE)?.status).toBe('failed');
+    const res = await runCli(['baseline', join(dir, 'first')]);
+    expect(res.code).toBe(0);
+    expect(JSON.parse(res.stdout)).toEqual({ failures: [RULE] });
+    writeFileSync(join(dir, 'known-failures.json'), res.stdout);
+  });
+
+  test('with every failure accepted: exit 0, JUnit without failures, the rule a known failure everywhere', async () => {
+    const out = join(dir, 'accepted');
+    const res = await runCli(
+      ['run', '--config', config, ...SERVICE, '--report-dir', out, '--baseline', join(dir, 'known-failures.json')],
+      { timeoutMs: 120_000 },
+    );
+    expect(res.code, res.stdout).toBe(0);
+    expect(read(out, 'junit.xml')).toMatch(/<testsuites [^>]*failures="0"/);
+    expect(read(out, 'junit.xml')).toMatch(/known failure, accepted by the baseline/);
+    const summary = read(out, 'summary.md');
+    expect(summary).toMatch(/### Known failures/);
+    expect(summary).not.toMatch(/### Failed rules/);
+    expect(res.stdout).toMatch(/1 known failures accepted/);
+    expect(res.stdout).not.toMatch(/Failed rules:/);
+  }, 130_000);
+
+  test('a stale entry is named as the reason in the console, JUnit and summary.md; rules not run are never stale', async () => {
+    const passing = 'technical-token-manager/tokens-payload/required-fields';
+    const notRun = 'notification/recipients/name-unique';
+    const file = join(dir, 'stale.json');
+    writeFileSync(file, JSON.stringify({ failures: [RULE, passing, notRun] }));
+    const out = join(dir, 'stale');
+    const res = await runCli(['run', '--config', config, ...SERVICE, '--report-dir', out, '--baseline', file], {
+      timeoutMs: 120_000,
+    });
+    const r = report(out);
+    expect(r.rules.find((x) => x.id === passing)?.status).toBe('passed');
+    expect(r.baseline?.stale).toEqual([passing]);
+    expect(res.code).not.toBe(0);
+    expect(res.stdout).toContain(`stale: ${passing}`);
+    expect(read(out, 'junit.xml')).toContain('stale baseline entry');
+    expect(read(out, 'summary.md')).toMatch(/### Stale baseline entries/);
+  }, 130_000);
+
+  test('an ID that is not a rule is refused as a configuration slip (exit 2), not called stale', async () => {
+    const file = join(dir, 'typo.json');
+    writeFileSync(file, JSON.stringify([`${RULE}s`]));
+    const res = await runCli([
+      'run',
+      '--config',
+      config,
+      ...SERVICE,
+      '--report-dir',
+      join(dir, 'typo'),
+      '--baseline',
+      file,
+    ]);
+    expect(res.code).toBe(2);
+    expect(res.stderr).toMatch(
+      /not a rule of the catalog: technical-token-manager\/tokens-payload\/too-many-user-tenantss/,
+    );
+  });
+
+  test('merge of shards that each passed with the baseline passes, with one HAR and the Allure results of all', async () => {
+    const shards = [1, 2, 3].map((i) => join(dir, `shard-${i}`));
+    for (const [i, out] of shards.entries()) {
+      const res = await runCli(
+        [
+          'run',
+          '--config',
+          config,
+          ...SERVICE,
+          '--shard',
+          `${i + 1}/3`,
+          '--report-dir',
+          out,
+          '--baseline',
+          join(dir, 'known-failures.json'),
+        ],
+        { timeoutMs: 120_000 },
+      );
+      expect(res.code, res.stdout).toBe(0);
+    }
+    const out = join(dir, 'merged');
+    const res = await runCli(['merge', ...shards, '--report-dir', out]);
+    expect(res.code, res.stdout).toBe(0);
+    expect(report(out).baseline?.accepted).toEqual([RULE]);
+    const entries = (JSON.parse(read(out, 'exchanges.har')) as { log: { entries: unknown[] } }).log.entries.length;
+    const perShard = shards.map(
+      (s) => (JSON.parse(read(s, 'exchanges.har')) as { log: { entries: unknown[] } }).log.entries.length,
+    );
+    expect(entries).toBe(perShard.reduce((a, b) => a + b, 0));
+    expect(read(out, 'junit.xml')).toMatch(/<testsuites [^>]*failures="0"/);
+  }, 400_000);
+});
+
+describe('a reproduction runs as printed', () => {
+  test('the replay line names the config as given and a relative report path; replay targets the report', async () => {
+    const failure = report(join(dir, 'first')).rules.find((r) => r.id === RULE)!.failure!;
+    expect(failure.replay).toBe(
+      `npx conformance replay ${join(dir, 'first').split('/').at(-1)}/conformance-report.json ${RULE} --config ${config}`,
+    );
+    expect(failure.replay).not.toContain(process.cwd());
+    const res = await runCli(['replay', join(dir, 'first', 'conformance-report.json'), RULE, '--config', config], {
+      timeoutMs: 120_000,
+    });
+    expect(res.stdout).toContain(`against ${ref.baseUrl} (the report's target)`);
+    expect(res.code).toBe(1);
+  }, 130_000);
+
+  test('the curl takes its credentials from the environment, which `conformance token` prints', async () => {
+    const failure = report(join(dir, 'first')).rules.find((r) => r.id === RULE)!.failure!;
+    // POST /oauthTokens authenticates with the X-SPACE-AUTH-KEY; other requests with a bearer token.
+    expect(failure.curl).toContain('${CONFORMANCE_SPACE_AUTH_KEY:?');
+    const key = await runCli(['token', '--config', config, '--space-auth-key']);
+    expect(key.code, key.stderr).toBe(0);
+    expect(key.stdout.trim()).toMatch(/^Basic [A-Za-z0-9+/=]+$/);
+    const token = await runCli(['token', '--config', config]);
+    expect(token.code, token.stderr).toBe(0);
+    expect(token.stdout.trim()).toMatch(/^[\w-]+\.[\w-]+\.[\w-]*$/);
+    // The curl as printed, in a shell, with the key from the command: the deployment answers it as
+    // in the run (the fault issues tokens for six user tenants).
+    const answer = execFileSync('bash', ['-c', failure.curl!], {
+      env: { ...process.env, CONFORMANCE_SPACE_AUTH_KEY: key.stdout.trim() },
+      encoding: 'utf8',
+    });
+    expect(answer).toMatch(/^HTTP\/1\.1 200/);
+    // Unset, the shell says how to get one, and sends nothing.
+    let message = '';
+    try {
+      execFileSync('bash', ['-c', failure.curl!], { env: { PATH: process.env.PATH }, encoding: 'utf8', stdio: 'pipe' });
+    } catch (e) {
+      message = String((e as { stderr?: string }).stderr);
+    }
+    expect(message).toContain('npx conformance token --config');
+  });
+});
