@@ -22,7 +22,10 @@ export interface RuleResult {
   /** What was seen, for UNSPECIFIED rules. */
   observed?: string[];
   tests: string[];
+  /** The first failure (the one `replay` reproduces). */
   failure?: RuleOutcome['failure'] & { test: string; replay: string };
+  /** Every distinct failure the rule met, over all its tests, the first included, each with its evidence. */
+  failures?: Array<NonNullable<RuleOutcome['failure']> & { test: string }>;
   /** For `warning`: the reading that did not hold, what it expects and what the deployment did. */
   warning?: NonNullable<RuleOutcome['warning']> & { test: string; detail: string };
 }
@@ -179,6 +182,12 @@ export function judgeRule(
   }
   const failed = outcomes.find((x) => x.o.status === 'failed');
   if (failed && rule.level !== 'UNSPECIFIED') {
+    // Every distinct failure of every test is reported: one never hides another.
+    const failures = outcomes
+      .filter((x) => x.o.status === 'failed')
+      .flatMap((x) => (x.o.failures ?? (x.o.failure ? [x.o.failure] : [])).map((f) => ({ ...f, test: x.test.name })));
+    // A reading's warning met beside a document failure is kept too (it never masks the failure).
+    const warned = outcomes.find((x) => x.o.warning)?.o.warning;
     return {
       ...base,
       status: 'failed',
@@ -188,6 +197,16 @@ export function judgeRule(
         test: failed.test.name,
         replay: replayCommand(facts, rule.id),
       },
+      ...(failures.length > 1 ? { failures } : {}),
+      ...(warned
+        ? {
+            warning: {
+              ...warned,
+              test: outcomes.find((x) => x.o.warning)!.test.name,
+              detail: `reading ${warned.reading} (${warned.text}): expected ${warned.expected}; the deployment ${warned.received}`,
+            },
+          }
+        : {}),
     };
   }
   // A reading of ours that did not hold: a warning (a failure only with --strict), never passed over.

@@ -29,6 +29,9 @@ export function consoleSummary(report: ConformanceReport, paths: string[], maxFa
         lines.push(`      Expected: ${t(r.failure.expected)}`);
         lines.push(`      Received: ${t(String(r.failure.received).slice(0, 200))}`);
       }
+      const more = (r.failures?.length ?? 1) - 1;
+      if (more > 0)
+        lines.push(`      … and ${more} more distinct failure${more > 1 ? 's' : ''} of this rule in the report`);
     }
     if (failed.length > maxFailures) lines.push(`  … and ${failed.length - maxFailures} more in the report`);
   }

@@ -66,7 +66,13 @@ function evidence(r) {
   if (f.seed !== undefined) h += '<div>Seed ' + esc(f.seed) + (f.path ? ', path ' + esc(f.path) : '') + '</div>';
   if (f.curl) h += '<div>Reproduce with:</div><pre>' + esc(f.curl) + '</pre>';
   if (f.replay) h += '<div>Replay:</div><pre>' + esc(f.replay) + '</pre>';
-  return h + '<div class="note">Test: ' + esc(f.test) + '</div></div>';
+  h += '<div class="note">Test: ' + esc(f.test) + '</div>';
+  for (const g of (r.failures || []).slice(1)) {
+    h += '<div class="evidence"><strong>' + esc(g.title) + '</strong><div>Expected: ' + esc(g.expected) + '</div><div>Received: ' + esc(g.received) + '</div>';
+    if (g.curl) h += '<div>Reproduce with:</div><pre>' + esc(g.curl) + '</pre>';
+    h += '<div class="note">Test: ' + esc(g.test) + '</div></div>';
+  }
+  return h + '</div>';
 }
 function render() {
   const svc = $('#f-service').value, st = $('#f-status').value, lv = $('#f-level').value, q = $('#f-text').value.toLowerCase();

@@ -1,4 +1,4 @@
-import type { Exchange } from './http-client.ts';
+import type { Exchange, HttpResponse } from './http-client.ts';
 import { redactText } from './redact.ts';
 
 export type Severity = 'critical' | 'high' | 'medium' | 'low';
@@ -9,6 +9,8 @@ export interface FailureDetails {
   received: string;
   severity?: Severity;
   exchange?: Exchange;
+  /** The response the check judged: its exchange is the evidence (unless `exchange` is given). */
+  response?: HttpResponse;
   counterexample?: unknown;
   seed?: number;
   path?: string;

@@ -47,6 +47,13 @@ export interface HttpResponse {
   durationMs: number;
 }
 
+const EXCHANGE_OF = new WeakMap<HttpResponse, Exchange>();
+
+/** The exchange (request, response, curl) that produced a response: the evidence of a check on it. */
+export function exchangeOf(res: HttpResponse | undefined): Exchange | undefined {
+  return res ? EXCHANGE_OF.get(res) : undefined;
+}
+
 /** One request and its response, kept as evidence for a failure. */
 export interface Exchange {
   request: CurlRequest;
@@ -407,7 +414,7 @@ export class HttpClient {
       exchange.timeMs = performance.now() - started;
       onExchange?.(exchange);
       this.recorder?.(exchange);
-      return {
+      const response: HttpResponse = {
         status: res.statusCode,
         headers: flat,
         contentType,
@@ -416,6 +423,8 @@ export class HttpClient {
         jsonError,
         durationMs: performance.now() - started,
       };
+      EXCHANGE_OF.set(response, exchange);
+      return response;
     } catch (err) {
       this.stats.transportErrors++;
       const code = (err as { code?: string }).code === 'BODY_TOO_LARGE' ? 'BODY_TOO_LARGE' : classify(err);

@@ -1,7 +1,9 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { loadRules } from '../../contracts/catalog.ts';
 import { buildReport, judgeRule } from '../../reporters/conformance-report.ts';
 import { RuleContext, type RuleOutcome, type RuleTestMeta } from './rule-test.ts';
+import type { Exchange } from './http-client.ts';
 import type { TestRecord } from './suite-runner.ts';
 
 const A = 'technical-token-manager/access-token/fields';
@@ -161,5 +163,90 @@ describe('a check that rests on our reading gives a warning, never a failure (un
     expect(thrown).toBeInstanceOf(Error);
     expect((thrown as { ruleId?: string }).ruleId).toBeUndefined();
     expect(meta.outcomes[S].status).toBe('warning');
+  });
+});
+
+describe('a rule reports every distinct failure it met, each with the request that failed it', () => {
+  const exchange = (status: number, body: string, url: string): Exchange => ({
+    request: { method: 'GET', url, headers: {} },
+    response: { status, headers: {}, body },
+    curl: `curl -sS '${url}'`,
+  });
+
+  it('keeps two distinct failures of one rule in one test, the first first', () => {
+    const { t, meta } = context();
+    t.verify(A, false, { title: 'one', expected: 'e1', received: 'r1' });
+    t.verify(A, false, { title: 'two', expected: 'e2', received: 'r2' });
+    t.verify(A, false, { title: 'one', expected: 'e1', received: 'r1 again' });
+    expect(meta.outcomes[A].failure?.title).toBe('one');
+    expect(meta.outcomes[A].failures?.map((f) => f.title)).toEqual(['one', 'two']);
+    const judged = judgeRule(rule, [record(meta.outcomes)], facts);
+    expect(judged.failure?.title).toBe('one');
+    expect(judged.failures?.map((f) => f.title)).toEqual(['one', 'two']);
+  });
+
+  it('keeps the failures of every test of the rule', () => {
+    const a = context();
+    a.t.verify(A, false, { title: 'in x', expected: 'e', received: 'r' });
+    const b = context();
+    b.t.verify(A, false, { title: 'in y', expected: 'e', received: 'r' });
+    const judged = judgeRule(rule, [record(a.meta.outcomes, 'x'), record(b.meta.outcomes, 'y')], facts);
+    expect(judged.failures?.map((f) => [f.title, f.test])).toEqual([
+      ['in x', 'x'],
+      ['in y', 'y'],
+    ]);
+  });
+
+  it("a reading's warning in one test never hides a document failure in another", () => {
+    const S = 'notification/categories/subject-alphanumeric';
+    const subject = loadRules(['notification']).find((r) => r.id === S)!;
+    const mk = () => {
+      const meta: RuleTestMeta = { rules: [S], outcomes: {}, service: 'notification', budget: 1, readOnly: true };
+      return { t: new RuleContext({} as never, 'notification', meta, 's', { task: { name: 'x' } } as never), meta };
+    };
+    const w = mk();
+    w.t.reading('subject-space', S, false, ok);
+    const f = mk();
+    f.t.verify(S, false, { title: 'document', expected: 'e', received: 'r' });
+    const nrec = (o: Record<string, RuleOutcome>, name: string) => ({
+      ...record(o, name),
+      service: 'notification' as const,
+    });
+    const judged = judgeRule(subject, [nrec(w.meta.outcomes, 'w'), nrec(f.meta.outcomes, 'f')], {
+      ...facts,
+      services: ['notification'],
+    });
+    expect(judged.status).toBe('failed');
+    expect(judged.failure?.title).toBe('document');
+    expect(judged.warning?.reading).toBe('subject-space');
+  });
+
+  it('shows the exchange whose answer failed the check, not the test’s last request', () => {
+    const { t, meta } = context();
+    t.exchanges.push(exchange(400, '{"message":"bad filter"}', 'http://h/filtered'));
+    t.exchanges.push(exchange(200, '{"id":1}', 'http://h/by-id'));
+    t.verify(A, false, { title: 'refused', expected: 'HTTP 200', received: 'HTTP 400 {"message":"bad filter"}' });
+    expect(meta.outcomes[A].failure?.curl).toBe("curl -sS 'http://h/filtered'");
+  });
+
+  it('a property keeps its shrunk failure and one failure of each other rule it met', async () => {
+    const { meta } = context();
+    const session = { context: { seed: 1, runs: 20 } };
+    const tp = new RuleContext(session as never, 'technical-token-manager', meta, 's', {
+      task: { name: 'x' },
+    } as never);
+    await expect(
+      tp.property(
+        fc.integer({ min: 0, max: 1000 }),
+        async (n) => {
+          tp.verify(B, n < 0, { title: 'soft on B', expected: 'e', received: `r${n}` });
+          tp.check(A, n < 10, { title: `A at ${n}`, expected: 'n < 10', received: String(n) });
+        },
+        { rule: A },
+      ),
+    ).rejects.toThrow();
+    expect(meta.outcomes[A].failures ?? [meta.outcomes[A].failure]).toHaveLength(1);
+    expect(meta.outcomes[A].failure?.title).toBe('A at 10');
+    expect(meta.outcomes[B].failures ?? [meta.outcomes[B].failure]).toHaveLength(1);
   });
 });

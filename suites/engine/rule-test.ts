@@ -5,7 +5,14 @@ import { afterAll, test, type TestContext } from 'vitest';
 import type { ServiceName } from '../../contracts/services.ts';
 import { SERVICE_INFO } from '../../contracts/services.ts';
 import { ConformanceFailure, isConformanceFailure, type FailureDetails } from './failure.ts';
-import { ReadOnlyRefusal, TransportError, type Exchange, type HttpRequest, type HttpResponse } from './http-client.ts';
+import {
+  ReadOnlyRefusal,
+  TransportError,
+  exchangeOf,
+  type Exchange,
+  type HttpRequest,
+  type HttpResponse,
+} from './http-client.ts';
 import type { TrackedResource } from './ledger.ts';
 import { redactText, redactValue } from './redact.ts';
 import { STATUS_RANK, type OutcomeStatus } from './outcome-status.ts';
@@ -20,6 +27,22 @@ export type { OutcomeStatus };
 export type CheckBasis = 'document' | 'reading';
 
 /** What one test found about one rule; carried to the reporters in the test's metadata. */
+/** One failed check of a rule, with the request whose answer failed it. */
+export interface RuleFailure {
+  title: string;
+  severity: string;
+  expected: string;
+  received: string;
+  counterexample?: unknown;
+  seed?: number;
+  path?: string;
+  curl?: string;
+  exchange?: Exchange;
+}
+
+/** Most distinct failures kept per rule and test (a loop over many inputs does not flood the report). */
+export const MAX_FAILURES_PER_RULE = 10;
+
 export interface RuleOutcome {
   status: OutcomeStatus;
   /** For `observed`: what was seen. For `skipped`/`not-exercised`: why. */
@@ -31,17 +54,13 @@ export interface RuleOutcome {
    * the rule is then never reported passed on the strength of the other parts.
    */
   partial?: boolean;
-  failure?: {
-    title: string;
-    severity: string;
-    expected: string;
-    received: string;
-    counterexample?: unknown;
-    seed?: number;
-    path?: string;
-    curl?: string;
-    exchange?: Exchange;
-  };
+  /** The first failed check of the rule in this test. */
+  failure?: RuleFailure;
+  /**
+   * Every distinct failed check of the rule in this test, the first included: a rule reports each
+   * failure it met, so one (say, of a check that is ours to fix) never hides another.
+   */
+  failures?: RuleFailure[];
   /** For `warning`: a reading check that did not hold (it never fails the run unless `--strict`). */
   warning?: {
     /** The reading's ID, listed with the rule in the catalog. */
@@ -107,6 +126,8 @@ export class SuiteDefect extends Error {
 export class RuleContext {
   readonly exchanges: Exchange[] = [];
   private softFailures: ConformanceFailure[] = [];
+  /** Failures met while a property runs (shrinking meets many): recorded once it has ended. */
+  private propertyFailures?: ConformanceFailure[];
 
   constructor(
     readonly session: Session,
@@ -161,11 +182,40 @@ export class RuleContext {
       if (outcome.status === 'passed') prev.checks = outcome.checks;
       return;
     }
+    if (outcome.status === 'failed' && prev?.status === 'failed') {
+      // Every distinct failure is kept, the first stays first: none hides another.
+      const all = prev.failures ?? (prev.failure ? [prev.failure] : []);
+      const f = outcome.failure;
+      if (f && all.length < MAX_FAILURES_PER_RULE && !all.some((x) => sameFailure(x, f))) all.push(f);
+      prev.failures = all;
+      return;
+    }
+    if (outcome.status === 'failed' && prev?.status === 'warning') {
+      // A document failure wins over a reading's warning; the warning stays with it as evidence.
+      outcome = { ...outcome, warning: prev.warning };
+    }
     if (!prev || STATUS_RANK[outcome.status] >= STATUS_RANK[prev.status]) this.meta.outcomes[ruleId] = outcome;
   }
 
+  /**
+   * The exchange a failure shows: the one given, else the one that produced the judged response,
+   * else the latest exchange whose status and body the received text quotes (a check on an earlier
+   * answer than the test's last request must not show that last request), else the last one.
+   */
+  private evidence(d: FailureDetails): Exchange | undefined {
+    if (d.exchange) return d.exchange;
+    const own = exchangeOf(d.response);
+    if (own) return own;
+    const quoted = (e: Exchange) =>
+      !!e.response &&
+      d.received.includes(`HTTP ${e.response.status}`) &&
+      (e.response.body.trim() === '' || d.received.includes(e.response.body.slice(0, 60)));
+    for (let i = this.exchanges.length - 1; i >= 0; i--) if (quoted(this.exchanges[i])) return this.exchanges[i];
+    return this.lastExchange;
+  }
+
   private failure(ruleId: string, d: FailureDetails): ConformanceFailure {
-    return new ConformanceFailure(ruleId, { exchange: this.lastExchange, ...d });
+    return new ConformanceFailure(ruleId, { ...d, exchange: this.evidence(d) });
   }
 
   /**
@@ -216,7 +266,7 @@ export class RuleContext {
         `suite defect: test "${this.vitest.task.name}" names reading ${readingId} that the catalog does not list for ${ruleId}`,
       );
     }
-    const exchange = d.exchange ?? this.lastExchange;
+    const exchange = this.evidence(d);
     this.record(ruleId, {
       status: 'warning',
       warning: {
@@ -287,20 +337,36 @@ export class RuleContext {
     const replay = this.session.context.replay;
     const replaying = replay && this.meta.rules.includes(replay.rule) && replay.path !== undefined;
     const seed = replaying ? replay.seed : (this.session.context.seed ^ hash(this.vitest.task.name)) | 0;
-    const result = await fc.check(
-      fc.asyncProperty(arb, async (v) => {
-        await predicate(v);
-      }),
-      {
-        seed,
-        path: replaying ? replay.path : undefined,
-        numRuns: opts.runs ?? this.session.context.runs,
-        // Shrinking stops after a bounded time: a failure is reported, shrunk as far as it got.
-        interruptAfterTimeLimit: 60_000,
-        markInterruptAsFailure: false,
-      },
-    );
-    if (!result.failed) return;
+    const outer = this.propertyFailures;
+    const met: ConformanceFailure[] = [];
+    this.propertyFailures = met;
+    const result = await fc
+      .check(
+        fc.asyncProperty(arb, async (v) => {
+          await predicate(v);
+        }),
+        {
+          seed,
+          path: replaying ? replay.path : undefined,
+          numRuns: opts.runs ?? this.session.context.runs,
+          // Shrinking stops after a bounded time: a failure is reported, shrunk as far as it got.
+          interruptAfterTimeLimit: 60_000,
+          markInterruptAsFailure: false,
+        },
+      )
+      .finally(() => {
+        this.propertyFailures = outer;
+      });
+    // What the runs met on other rules than the shrunk failure's (soft checks included) is kept, once per rule.
+    const flush = (except?: string) => {
+      const seen = new Set<string>();
+      for (const f of met) {
+        if (f.ruleId === except || seen.has(f.ruleId)) continue;
+        seen.add(f.ruleId);
+        this.recordFailure(f);
+      }
+    };
+    if (!result.failed) return flush();
     const cause = result.errorInstance;
     if (cause instanceof ReadOnlyRefusal) throw cause;
     if (isCodeError(cause)) throw cause;
@@ -314,11 +380,16 @@ export class RuleContext {
     base.counterexample = redactValue(reportable(result.counterexample?.[0]));
     base.seed = result.seed;
     base.path = result.counterexamplePath ?? undefined;
-    this.recordFailure(base, true);
+    flush(base.ruleId);
+    this.recordFailure(base);
     throw base;
   }
 
-  private recordFailure(f: ConformanceFailure, overwrite = false): void {
+  private recordFailure(f: ConformanceFailure): void {
+    if (this.propertyFailures) {
+      this.propertyFailures.push(f);
+      return;
+    }
     const outcome: RuleOutcome = {
       status: 'failed',
       failure: {
@@ -333,8 +404,7 @@ export class RuleContext {
         exchange: f.exchange ? redactValue(f.exchange) : undefined,
       },
     };
-    if (overwrite) this.meta.outcomes[f.ruleId] = outcome;
-    else this.record(f.ruleId, outcome);
+    this.record(f.ruleId, outcome);
   }
 
   /** Throws the soft failures collected by verify(). */
@@ -378,6 +448,11 @@ async function allureWarnings(allureDir: string | undefined, meta: RuleTestMeta)
     const text = `${id} (warning: reading ${w.reading})\nOur reading: ${w.text}\nExpected: ${w.expected}\nReceived: ${w.received}${w.curl ? `\n\nReproduce with:\n${w.curl}` : ''}`;
     await allure.attachment(`warning ${id}`, forTerminal(text), 'text/plain');
   }
+}
+
+/** Whether two failures are the same finding (same check, same expectation). */
+function sameFailure(a: RuleFailure, b: RuleFailure): boolean {
+  return a.title === b.title && a.expected === b.expected;
 }
 
 /** Plain data (JSON-like) is kept as it is; anything else (model commands, class instances) as fast-check prints it. */

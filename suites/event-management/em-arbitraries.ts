@@ -154,7 +154,8 @@ const VALID_EXAMPLES: Record<string, unknown[]> = {
   INTEGER: [0, -7, 2_147_483_647],
   DOUBLE: [0.5, -1e6, 3],
   BOOLEAN: [true, false],
-  LINK: ['https://example.com/a?b=c', 'relative/path'],
+  // Whether a LINK may be a relative reference is not said: valid examples are absolute URIs.
+  LINK: ['https://example.com/a?b=c', 'http://example.org/'],
   TIMESTAMP: ['2026-01-02T03:04:05Z', '2026-01-02T03:04:05.678Z'],
   UUID: ['6f1c8e2a-4b7d-4c1e-9a3f-0d2e5b8c7a61'],
   ENUM: ENUM_VALUES,

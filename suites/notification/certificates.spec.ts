@@ -4,6 +4,7 @@ import {
   R,
   accepted,
   CERTIFICATE_TEXT,
+  OTHER_CERTIFICATE_TEXT,
   certificateForm,
   hasOtherTenant,
   mentions,
@@ -195,7 +196,7 @@ test(
       'certificates/update',
       await put(t, emailid, {
         fileName: `${t.prefix}-new.cer`,
-        content: '-----BEGIN CERTIFICATE-----\nbmV3\n-----END CERTIFICATE-----\n',
+        content: OTHER_CERTIFICATE_TEXT,
         ownerid: `${t.prefix}newowner`,
       }),
       'a replacement certificate',

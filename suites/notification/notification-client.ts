@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { decodeJwt } from 'jose';
-import type { FormPart, HttpRequest, HttpResponse } from '../engine/http-client.ts';
+import { exchangeOf, type FormPart, type HttpRequest, type HttpResponse } from '../engine/http-client.ts';
 import type { FailureDetails } from '../engine/failure.ts';
 import { describeResponse } from '../engine/checks/index.ts';
 import { ruleTest, type RuleContext, type RuleTestOptions, type SendOptions } from '../engine/rule-test.ts';
@@ -163,9 +163,38 @@ export function certificateForm(p: {
   return parts;
 }
 
-/** A syntactically plausible PEM certificate body (the service stores it; nothing verifies it here). */
-export const CERTIFICATE_TEXT =
-  '-----BEGIN CERTIFICATE-----\nMIIBszCCAVmgAwIBAgIUConformanceSuiteTestCertificate0wCgYIKoZIzj0EAwIw\n-----END CERTIFICATE-----\n';
+/**
+ * A self-signed X.509 certificate (PEM, P-256, valid until 2126): "file (certificate, .cer)" is
+ * valid input under every reading only if it is a certificate a deployment can parse.
+ */
+export const CERTIFICATE_TEXT = `-----BEGIN CERTIFICATE-----
+MIIBtDCCAVugAwIBAgIUYoZJIkQwT0xme0uWq9jDKoCfLq0wCgYIKoZIzj0EAwIw
+LzEtMCsGA1UEAwwkQ29uZm9ybWFuY2UgU3VpdGUgVGVzdCBDZXJ0aWZpY2F0ZSBh
+MCAXDTI2MTEyNjA4MTg0N1oYDzIxMjYxMTAyMDgxODQ3WjAvMS0wKwYDVQQDDCRD
+b25mb3JtYW5jZSBTdWl0ZSBUZXN0IENlcnRpZmljYXRlIGEwWTATBgcqhkjOPQIB
+BggqhkjOPQMBBwNCAAS1pfscqKH9nHCul1Y9wZ/EA+vLcnahMEPcKvwL86IyIIfg
+CG/qhyc6fNfAadWffPn3dNTruv+Pq5rSVzT/RQ+ao1MwUTAdBgNVHQ4EFgQUoL2A
+yMzEcXujLb3Pp9kTUTjCbDMwHwYDVR0jBBgwFoAUoL2AyMzEcXujLb3Pp9kTUTjC
+bDMwDwYDVR0TAQH/BAUwAwEB/zAKBggqhkjOPQQDAgNHADBEAiB8dK7NNp0Q0HC4
+XBgky348xYV+pqNfAWGenPKl4rCt+gIgSDqzvTRbbaWMA1iUhMnRDd+7O7+bCcIQ
+u++/4iEmsis=
+-----END CERTIFICATE-----
+`;
+
+/** A second certificate, for an update that replaces the first. */
+export const OTHER_CERTIFICATE_TEXT = `-----BEGIN CERTIFICATE-----
+MIIBtTCCAVugAwIBAgIUA6iyrUyJc+N2+yH5VLF60uvOHJgwCgYIKoZIzj0EAwIw
+LzEtMCsGA1UEAwwkQ29uZm9ybWFuY2UgU3VpdGUgVGVzdCBDZXJ0aWZpY2F0ZSBi
+MCAXDTI2MTEyNjA4MTg0N1oYDzIxMjYxMTAyMDgxODQ3WjAvMS0wKwYDVQQDDCRD
+b25mb3JtYW5jZSBTdWl0ZSBUZXN0IENlcnRpZmljYXRlIGIwWTATBgcqhkjOPQIB
+BggqhkjOPQMBBwNCAATg5/rRh4im6Wc+M3NV9iRAaE08QjhZWaQDG55BnlnJfGXN
+UETe6otfgDNdlWsRflFAV2DCvUNWZm3iT7yScucpo1MwUTAdBgNVHQ4EFgQUMkIO
+Ehu/ywf6QeG7THn9neyzUokwHwYDVR0jBBgwFoAUMkIOEhu/ywf6QeG7THn9neyz
+UokwDwYDVR0TAQH/BAUwAwEB/zAKBggqhkjOPQQDAgNIADBFAiBgX3IHjfoWPmsR
+4d+1Y7QA1PgFIWIGuv+A583FKmvzUgIhAPDX5+86sYTvgXW0iW68MWtNovwFiQBn
+DABFcpD8u+bv
+-----END CERTIFICATE-----
+`;
 
 /** Whether a body mentions a text: in its raw form or (for non-ASCII text) in its parsed JSON. */
 export function mentions(res: HttpResponse, text: string): boolean {
@@ -233,12 +262,28 @@ export function hasCode(res: HttpResponse, suffix: CodeSuffix): boolean {
 export function verifyCode(t: RuleContext, res: HttpResponse, suffix: CodeSuffix): void {
   const rule = R(CODE_RULES[suffix]);
   if (!t.declares(rule) || res.status !== CODE_STATUS[suffix]) return;
-  t.verify(rule, hasCode(res, suffix), {
+  const d = {
     title: `HTTP ${res.status} without the code platform.core.generic.${suffix}`,
     expected: `the text platform.core.generic.${suffix} in the body`,
     received: seen(res),
-  });
+    response: res,
+  };
+  const form = FORM_CODES[suffix];
+  if (form && exchangeOf(res)?.request.form) {
+    // A multipart form field: no sentence says whether it is a parameter or a body property, so the
+    // code of either kind is settled only as one of the two, the body-property one is our reading.
+    t.verify(rule, hasCode(res, suffix) || hasCode(res, form), { ...d, expected: `${d.expected} (or ${form})` });
+    t.reading('form-field-body-property', rule, hasCode(res, suffix), d);
+    return;
+  }
+  t.verify(rule, hasCode(res, suffix), d);
 }
+
+/** The other code a multipart form field may get: the documents do not say whether it is a parameter or a body property. */
+const FORM_CODES: Partial<Record<CodeSuffix, CodeSuffix>> = {
+  missingRequestBodyProperty: 'missingParameter',
+  invalidRequestBodyProperty: 'invalidParameter',
+};
 
 /** Checks that input breaking `rule` is refused with one of `statuses` (400 by default) and, where declared, the code. */
 export function refused(
@@ -253,6 +298,7 @@ export function refused(
     title: `not refused: ${what}`,
     expected: `HTTP ${statuses.join(' or ')}${code ? ` (${code})` : ''} for ${what}`,
     received: seen(res),
+    response: res,
   });
   if (code) verifyCode(t, res, code);
 }
@@ -294,11 +340,13 @@ export function refusedByReading(
     ...(severity ? { severity } : {}),
     expected: `a 4xx status for ${what} (${status}${code ? ` ${code}` : ''} by our reading)`,
     received: seen(res),
+    response: res,
   });
   t.reading(readingId, R(rule), res.status === status, {
     title: `${what} not answered ${status}`,
     expected: `HTTP ${status}${code ? ` (${code})` : ''} for ${what}`,
     received: seen(res),
+    response: res,
   });
   if (code) verifyCode(t, res, code);
 }
@@ -315,6 +363,7 @@ export function accepted(
     title: `valid input refused: ${what}`,
     expected: `HTTP ${statuses.join(' or ')} for ${what}`,
     received: seen(res),
+    response: res,
   });
 }
 

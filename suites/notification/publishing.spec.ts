@@ -206,13 +206,23 @@ test(
       ['fromApp', 'audit/filter-from-app'],
       ['fromUser', 'audit/filter-from-user'],
     ] as const) {
-      const value = e[field];
-      const hit = await searchAudit(t, { [field]: value });
-      const { all, found } = filtered(entriesOf(hit), (x) => x[field] === value, to);
+      let value = e[field];
+      let hit = await searchAudit(t, { [field]: value });
+      let { all, found } = filtered(entriesOf(hit), (x) => x[field] === value, to);
+      // A delivery status moves on its own ("Transitions: not shown"): when ours is not found, filter
+      // again by the status it has now; only a status that stood still between the two requests is judged.
+      for (let attempt = 0; field === 'status' && hit.status === 200 && all && !found && attempt < 3; attempt++) {
+        const now = (await awaitAuditEntry(t, to)).entry?.status;
+        if (now === value || now === undefined) break;
+        value = now;
+        hit = await searchAudit(t, { [field]: value });
+        ({ all, found } = filtered(entriesOf(hit), (x) => x[field] === value, to));
+      }
       t.verify(R(rule), hit.status === 200 && all && found, {
         title: `filter ${field} wrong`,
         expected: `only entries with ${field} ${JSON.stringify(value)}, ours among them`,
         received: seen(hit),
+        response: hit,
       });
       const miss = await searchAudit(t, { [field]: `${t.prefix}nosuch${field}` });
       t.verify(R(rule), miss.status === 200 && !entriesOf(miss).some((x) => lists(x, 'emails', to)), {
@@ -222,7 +232,7 @@ test(
       });
     }
   },
-  { budget: 30 },
+  { budget: 40 },
 );
 
 test(

@@ -171,9 +171,11 @@ test(
       const res = await send(t, { method: 'GET', path: `/template/templatecontent/${id}` });
       got.push(res.status === 200 ? res.text : `HTTP ${res.status}`);
     }
+    // The ID list is declared only as "string": integers new in it other than template IDs (channel
+    // IDs, say) answer no content. Each file found in a template of its own is what is settled.
     t.check(
       R('templates/multiple-files-one-field'),
-      put.status === 200 && added.length === 2 && got.includes(f1.content) && got.includes(f2.content),
+      put.status === 200 && got.includes(f1.content) && got.includes(f2.content),
       {
         title: 'the files added by one update are not each in a template of their own',
         expected: `HTTP 200, then two new templates holding ${f1.content} and ${f2.content}`,

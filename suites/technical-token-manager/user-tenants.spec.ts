@@ -275,12 +275,22 @@ test(
   ['user-tenants/invalid-host-token', 'errors/body-shape', 'errors/code-form', 'errors/logref', 'transport/json'],
   'GET /userTenants with a bearer value that is not a JWT is answered 400 invalidHostTokenFormat',
   async (t) => {
+    const res = await getUserTenants(t, 'Bearer not-a-jwt');
+    // Settled: a bearer value that is no token opens no tenant list.
+    t.check(R('user-tenants/invalid-host-token'), res.status >= 400 && res.status < 500 && ids(res).length === 0, {
+      title: 'tenant list served to a bearer value that is not a JWT',
+      severity: 'critical',
+      expected: '4xx and no tenant list',
+      received: `HTTP ${res.status} ${res.text.slice(0, 200)}`,
+    });
+    // Whether that is "Host token invalid" (400) or an authentication failure (401) is our reading.
     checkRejectedWithCode(
       t,
       R('user-tenants/invalid-host-token'),
-      await getUserTenants(t, 'Bearer not-a-jwt'),
+      res,
       'platform.core.keymanager.invalidHostTokenFormat',
       'a malformed host token',
+      'malformed-bearer-host-token-format',
     );
   },
 );
