@@ -135,16 +135,21 @@ export class RequirementIndex {
     for (const s of SERVICES) helpers.set(s, withCallees(helperFunctions(s)));
     for (const [file, list] of byFile) {
       const source = readFileSync(join(root, file), 'utf8');
-      const located = list
-        .map((t) => ({ t, at: source.indexOf(t.name.split(' > ').pop() ?? t.name) }))
-        .filter((x) => x.at >= 0)
-        .sort((a, b) => a.at - b.at);
-      located.forEach(({ t, at }, i) => {
-        let text = source.slice(at, i + 1 < located.length ? located[i + 1].at : source.length);
+      const all = list.map((t) => ({ t, at: source.indexOf(t.name.split(' > ').pop() ?? t.name) }));
+      const located = all.filter((x) => x.at >= 0).sort((a, b) => a.at - b.at);
+      const withHelpers = (t: TestRecord, own: string) => {
         // Helpers: a called helper function's body counts as the test's, and so on down the calls.
-        for (const h of helpers.get(t.service) ?? []) if (calls(text, h.name)) text += `\n${h.closure}`;
-        this.chunks.push({ test: t, text });
+        let text = own;
+        for (const h of helpers.get(t.service) ?? []) if (calls(own, h.name)) text += `\n${h.closure}`;
+        return text;
+      };
+      located.forEach(({ t, at }, i) => {
+        const own = source.slice(at, i + 1 < located.length ? located[i + 1].at : source.length);
+        this.chunks.push({ test: t, text: withHelpers(t, own) });
       });
+      // A test whose title is built at run time (a loop over a table) is not found by its title:
+      // the whole file counts as its source, so that what it needs is never missed.
+      for (const { t } of all.filter((x) => x.at < 0)) this.chunks.push({ test: t, text: withHelpers(t, source) });
     }
   }
 
@@ -160,9 +165,9 @@ export class RequirementIndex {
   }
 }
 
-/** Whether `text` calls a function named `name`. */
+/** Whether `text` uses a top-level name (calls it, constructs it, reads it). */
 function calls(text: string, name: string): boolean {
-  return new RegExp(`(?<![\\w.])${name}\\(`).test(text);
+  return new RegExp(`(?<![\\w.$])${name}(?![\\w$])`).test(text);
 }
 
 /** Each helper with the source of every helper it calls, directly or not. */
@@ -193,19 +198,22 @@ function helperFunctions(service: ServiceName): { name: string; text: string }[]
   const out: { name: string; text: string }[] = [];
   for (const f of readdirSync(dir).filter((x) => x.endsWith('.ts') && !x.endsWith('.test.ts'))) {
     const source = readFileSync(join(dir, f), 'utf8');
-    // Every top-level declaration ends the one before it, or its first closing brace at column 0;
-    // only functions are kept.
+    // A top-level declaration ends at its first closing bracket at column 0 (or its line's end,
+    // or the next declaration); functions, classes and values are kept (a table of operations
+    // whose entries call a helper needs what that helper needs).
     const starts = [
       ...source.matchAll(/^(?:export )?(?:declare )?(?:async )?(function|const|let|interface|type|class|enum) (\w+)/gm),
     ];
     starts.forEach((m, k) => {
       const next = k + 1 < starts.length ? (starts[k + 1].index ?? source.length) : source.length;
       const eol = source.indexOf('\n', m.index);
-      const close = source.slice(m.index, eol).trimEnd().endsWith(';') ? eol : source.indexOf('\n}', m.index);
+      // A line of closing brackets only (`}`, `];`, `});`): not a signature's `): Promise<…> {`.
+      const closing = /\n[\]})][\]}),;]*[ \t]*(?=\n|$)/g;
+      closing.lastIndex = m.index;
+      const close = source.slice(m.index, eol).trimEnd().endsWith(';') ? eol : (closing.exec(source)?.index ?? -1);
       const end = close >= 0 && close < next ? close + 2 : next;
       const text = source.slice(m.index, end);
-      if (m[1] === 'function' || (m[1] === 'const' && /^[^=]*=\s*(?:async\s*)?\(/.test(text)))
-        out.push({ name: m[2], text });
+      if (m[1] === 'function' || m[1] === 'const' || m[1] === 'let' || m[1] === 'class') out.push({ name: m[2], text });
     });
   }
   return out;
