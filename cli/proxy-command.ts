@@ -8,6 +8,7 @@ import { consoleSummary } from '../reporters/console-summary.ts';
 import { writeOutputs } from '../reporters/outputs.ts';
 import { assembleHar } from '../suites/engine/har.ts';
 import { toolVersion } from './run-command.ts';
+import { targetRootProblem } from '../suites/engine/run-config.ts';
 import { UsageError } from './usage-error.ts';
 
 /**
@@ -28,6 +29,8 @@ export async function proxyCommand(opts: {
   } catch {
     throw new UsageError(`--target ${opts.target}: not an http(s) URL`);
   }
+  const notRoot = targetRootProblem(opts.target);
+  if (notRoot) throw new UsageError(`--target ${notRoot}`);
   const port = Number(opts.listen);
   if (!Number.isInteger(port) || port < 0 || port > 65535)
     throw new UsageError(`--listen takes a port from 0 to 65535, not "${opts.listen}"`);

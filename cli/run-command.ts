@@ -18,10 +18,12 @@ import { validateRunConfig, type RunConfig } from '../suites/engine/run-config.t
 import { CONFIG_ENV, loadRunConfig } from './config-source.ts';
 import type { RunContext } from '../suites/engine/run-context.ts';
 import { collectSuites, runSuites } from '../suites/engine/suite-runner.ts';
-import { TokenError, TokenProvider, registerConfigSecrets } from '../suites/engine/token-provider.ts';
+import { TokenProvider, registerConfigSecrets } from '../suites/engine/token-provider.ts';
+import { PrincipalUnavailable } from '../suites/engine/unjudged.ts';
 import { THROTTLED_CLIENTS, referenceRunConfig } from './reference-config.ts';
 import { resolveServices } from './rules-command.ts';
 import { markKnownFailures, normaliseAllureResults } from '../reporters/allure-results.ts';
+import { collectTests, configurationRows, gatingRows, unjudgedBy } from './readiness.ts';
 import { UnreachableError, UsageError } from './usage-error.ts';
 
 export interface RunOptions {
@@ -140,9 +142,9 @@ async function preflight(config: RunConfig, ctx: RunContext): Promise<void> {
     try {
       await tokens.authorization('full');
     } catch (e) {
-      if (e instanceof TokenError && (e.status === 401 || e.status === 403)) {
+      if (e instanceof PrincipalUnavailable && e.tokenError) {
         throw new UnreachableError(
-          `the target refused the configured credentials of client "${config.tokenManager.clientId}" (HTTP ${e.status} from the token endpoint)`,
+          `the target refused the configured credentials of client "${config.tokenManager.clientId}" (HTTP ${e.tokenError.status} from the token endpoint)`,
         );
       }
       // Anything else the token endpoint does wrong is judged by the rules, not here.
@@ -153,6 +155,41 @@ async function preflight(config: RunConfig, ctx: RunContext): Promise<void> {
       throw new UnreachableError(`cannot reach ${config.target}: ${e.message}`);
     if (e instanceof TransportError) return;
     throw e;
+  } finally {
+    await http.close();
+  }
+}
+
+/**
+ * The readiness check `doctor` makes: the tests that need a piece of the configuration it finds
+ * missing or failing are not started, and their rules are skipped naming that piece, so that a
+ * run skips what `doctor` predicts, and a slip of the configuration never becomes a failure.
+ */
+async function gateUnready(config: RunConfig, ctx: RunContext, out: { write(s: string): unknown }): Promise<void> {
+  const http = new HttpClient({
+    target: config.target,
+    timeoutMs: ctx.timeoutMs,
+    maxBodyBytes: ctx.maxBodyBytes,
+    rate: ctx.rate,
+    concurrency: 1,
+    ca: ctx.ca,
+    insecure: ctx.insecure,
+    max429Retries: 3,
+    maxRetryAfterMs: 10_000,
+    breakAfter: 3,
+  });
+  try {
+    const rows = await configurationRows(config, http);
+    const notReady = gatingRows(rows);
+    if (!notReady.length) return;
+    const unjudged = unjudgedBy(rows, await collectTests(config));
+    ctx.unready = unjudged.gates;
+    out.write(
+      `configuration not ready: ${notReady.map((r) => `${r.check} (${r.status})`).join(', ')}; ${unjudged.rules.length} rules will be skipped (npx conformance doctor lists them)\n`,
+    );
+  } catch (e) {
+    // A target that stops answering here is met again by the tests, which say so rule by rule.
+    if (!(e instanceof TransportError)) throw e;
   } finally {
     await http.close();
   }
@@ -317,6 +354,7 @@ export async function runCommand(opts: RunOptions): Promise<number> {
     }
     registerConfigSecrets(config);
     await preflight(config, context);
+    if (!reference) await gateUnready(config, context, out);
     mkdirSync(reportDir, { recursive: true });
     context.ledgerFile = join(reportDir, 'ledger.jsonl');
     rmSync(context.ledgerFile, { force: true });

@@ -19,6 +19,8 @@ export interface RuleResult {
   status: RuleStatus;
   /** Why a rule was skipped or not exercised. */
   reason?: string;
+  /** For a rule left unjudged by the configuration, a principal or the target's transport: which (stable). */
+  reasonCode?: RuleOutcome['reasonCode'];
   /** What was seen, for UNSPECIFIED rules. */
   observed?: string[];
   tests: string[];
@@ -160,8 +162,7 @@ export function judgeRule(
   const names = covering.map((t) => t.name);
   if (!facts.services.includes(service))
     return { ...base, status: 'skipped', reason: 'service not selected', tests: names };
-  if (rule.testable === false)
-    return { ...base, status: 'skipped', reason: rule.note ?? 'not testable from outside', tests: names };
+  if (rule.testable === false) return { ...base, status: 'skipped', reason: untestableReason(rule.note), tests: names };
   const outcomes = covering.flatMap((t) => (t.outcomes[rule.id] ? [{ test: t, o: t.outcomes[rule.id] }] : []));
   if (rule.level === 'UNSPECIFIED') {
     const seen = outcomes.filter((x) => ['observed', 'failed', 'warning'].includes(x.o.status));
@@ -239,7 +240,7 @@ export function judgeRule(
   }
   // A part of the rule that a test could not exercise keeps the rule from passing on the rest.
   const partial = outcomes.find((x) => x.o.partial);
-  if (partial) return { ...base, status: 'skipped', reason: partial.o.detail, tests: names };
+  if (partial) return { ...base, status: 'skipped', reason: partial.o.detail, ...code(partial.o), tests: names };
   // Passed only on a check that held: an outcome that says passed without one is a suite defect.
   if (outcomes.some((x) => x.o.status === 'passed' && (x.o.checks ?? 0) > 0))
     return { ...base, status: 'passed', tests: names };
@@ -251,8 +252,10 @@ export function judgeRule(
       tests: names,
     };
   }
-  const skipped = outcomes.find((x) => x.o.status === 'skipped');
-  if (skipped) return { ...base, status: 'skipped', reason: skipped.o.detail, tests: names };
+  // A skip naming the configuration is the one to act on: it is shown over a test's own.
+  const skipped =
+    outcomes.find((x) => x.o.status === 'skipped' && x.o.reasonCode) ?? outcomes.find((x) => x.o.status === 'skipped');
+  if (skipped) return { ...base, status: 'skipped', reason: skipped.o.detail, ...code(skipped.o), tests: names };
   const stoppedBefore = facts.stopped
     ? `${facts.stopped.detail} before its tests ran`
     : facts.interrupted
@@ -261,13 +264,34 @@ export function judgeRule(
   // A run stopped before a suite file started has no record of the file's tests.
   if (covering.length === 0)
     return { ...base, status: 'not-exercised', reason: stoppedBefore ?? 'no test covers this rule', tests: names };
-  const why = outcomes.find((x) => x.o.detail)?.o.detail;
+  const why = outcomes.find((x) => x.o.detail)?.o;
   return {
     ...base,
     status: 'not-exercised',
-    reason: stoppedBefore ?? why ?? 'its tests ended before checking it',
+    reason: stoppedBefore ?? why?.detail ?? 'its tests ended before checking it',
+    ...(stoppedBefore || !why ? {} : code(why)),
     tests: names,
   };
+}
+
+/**
+ * Why an untestable rule is skipped, in words about the target: the catalog note without its
+ * sentences about the embedded reference (which say how the reference does it, not why a
+ * target cannot be judged).
+ */
+export function untestableReason(note: string | undefined): string {
+  const kept = (note ?? '')
+    .split(/(?<=[.;])\s+(?=[A-Za-z])/)
+    .filter((clause) => !/\breference('s)?\b/i.test(clause))
+    .join(' ')
+    .trim()
+    .replace(/;$/, '.');
+  return kept || 'not testable from outside';
+}
+
+/** The reason code of an outcome, as a report field (none for a test's own skip). */
+function code(o: RuleOutcome): Pick<RuleResult, 'reasonCode'> {
+  return o.reasonCode ? { reasonCode: o.reasonCode } : {};
 }
 
 /** Builds the machine-readable conformance report. */

@@ -20,6 +20,14 @@ import { assertKnownRules, readingText, ruleSelected } from './rule-index.ts';
 import { session, type Session } from './session.ts';
 import type { PrincipalName } from './token-provider.ts';
 import { TokenError } from './token-provider.ts';
+import {
+  PrincipalUnavailable,
+  TestSkip,
+  TransportFailure,
+  Unjudged,
+  ConfigurationUnavailable,
+  type UnjudgedCode,
+} from './unjudged.ts';
 
 export type { OutcomeStatus };
 
@@ -47,6 +55,8 @@ export interface RuleOutcome {
   status: OutcomeStatus;
   /** For `observed`: what was seen. For `skipped`/`not-exercised`: why. */
   detail?: string;
+  /** For `skipped`/`not-exercised` by configuration, principal or transport: the stable code of why. */
+  reasonCode?: UnjudgedCode;
   /** How many checks of the rule held in this test; a rule is passed only when at least one did. */
   checks?: number;
   /**
@@ -104,7 +114,8 @@ export interface PropertyOptions {
   rule: string;
 }
 
-class SkipTest extends Error {}
+/** A target transport failure that says the target is gone rather than that it answered this request badly. */
+const DOWN_CODES = new Set(['REFUSED', 'DNS', 'TLS', 'UNRESPONSIVE']);
 
 /** A hard reading check that did not hold: the test ends there without failing its rules. */
 class ReadingStop extends Error {}
@@ -160,7 +171,6 @@ export class RuleContext {
     const headers = { ...(req.headers ?? {}) };
     const as = opts.as === undefined ? 'full' : opts.as;
     if (as !== null && headers.authorization === undefined && headers.Authorization === undefined) {
-      if (!this.session.tokens.has(as)) this.skip(`principal "${as}" is not configured`);
       headers.authorization = await this.session.tokens.authorization(as, opts.tenant);
     }
     const path = `${SERVICE_INFO[service].basePath}${req.path}`;
@@ -311,13 +321,50 @@ export class RuleContext {
    * not make a rule passed: the test did not reach the rest of its checks.
    */
   skip(reason: string): never {
+    throw this.unjudged(new TestSkip(reason));
+  }
+
+  /** Ends the test because a fixture (or other piece of the configuration) `key` is missing or wrong. */
+  needsConfiguration(key: string, reason: string): never {
+    throw this.unjudged(new ConfigurationUnavailable(key, reason));
+  }
+
+  /** Ends the test because the principal configured under `key` is missing or cannot get a token. */
+  needsPrincipal(key: string, reason: string): never {
+    throw this.unjudged(new PrincipalUnavailable(key, reason));
+  }
+
+  /**
+   * Marks the test's rules as `e` says (skipped or not exercised, with its reason and code) and
+   * returns it to be thrown. A rule already failed keeps its failure; checks that held before do
+   * not make a rule passed: the test did not reach the rest of its checks.
+   */
+  unjudged(e: Unjudged): Unjudged {
+    const detail = redactText(e.message);
     for (const id of this.meta.rules) {
       const prev = this.meta.outcomes[id];
-      if (prev?.status === 'passed')
-        this.meta.outcomes[id] = { status: 'skipped', detail: reason, checks: prev.checks, partial: prev.partial };
-      else this.record(id, { status: 'skipped', detail: reason });
+      if (prev?.status === 'failed' || prev?.status === 'warning' || prev?.status === 'observed') continue;
+      const code = e.code === 'test' ? {} : { reasonCode: e.code };
+      this.meta.outcomes[id] = { status: e.status, detail, ...code, checks: prev?.checks, partial: prev?.partial };
     }
-    throw new SkipTest(reason);
+    return e;
+  }
+
+  /**
+   * What a transport error of the target means: the target is gone (refused, or a probe after a
+   * reset or timeout finds it not answering): a TransportFailure; else undefined, and the error is
+   * the target's answer to that request, judged as such.
+   */
+  async targetGone(err: unknown): Promise<TransportFailure | undefined> {
+    if (!(err instanceof TransportError)) return undefined;
+    if (DOWN_CODES.has(err.code)) return new TransportFailure(err);
+    if (err.code !== 'CONNECTION' && err.code !== 'TIMEOUT') return undefined;
+    try {
+      await this.session.http.send({ method: 'GET', path: `${SERVICE_INFO[this.service].basePath}/` });
+      return undefined;
+    } catch (probe) {
+      return probe instanceof TransportError ? new TransportFailure(err) : undefined;
+    }
   }
 
   /** Records a created resource; it is deleted after the test unless the returned function marks it deleted. */
@@ -340,10 +387,19 @@ export class RuleContext {
     const outer = this.propertyFailures;
     const met: ConformanceFailure[] = [];
     this.propertyFailures = met;
+    // The first run that cannot be judged (configuration, principal, target gone) ends the
+    // property: later runs and shrinking pass at once instead of asking a dead target again.
+    let unjudged: Unjudged | undefined;
     const result = await fc
       .check(
         fc.asyncProperty(arb, async (v) => {
-          await predicate(v);
+          if (unjudged) return;
+          try {
+            await predicate(v);
+          } catch (e) {
+            unjudged = e instanceof Unjudged && e.code !== 'test' ? e : await this.targetGone(e);
+            if (!unjudged) throw e;
+          }
         }),
         {
           seed,
@@ -366,6 +422,12 @@ export class RuleContext {
         this.recordFailure(f);
       }
     };
+    // Configuration, principals and a target gone are not counterexamples (a skip of the test's
+    // own, such as a resource that could not be created, stays one, as before).
+    if (unjudged) {
+      flush();
+      throw unjudged;
+    }
     if (!result.failed) return flush();
     const cause = result.errorInstance;
     if (cause instanceof ReadOnlyRefusal) throw cause;
@@ -545,6 +607,14 @@ export function ruleTest(
         vitest.skip(reason);
         return;
       }
+      // A piece of the configuration `doctor` found not ready: the test is not started, so that
+      // what a run skips is what `doctor` predicts (cli/readiness.ts).
+      const gate = s.context.unready?.[testKey(service, name)];
+      if (gate) {
+        for (const r of rules) meta.outcomes[r] = { status: 'skipped', detail: gate.reason, reasonCode: gate.code };
+        vitest.skip(gate.reason);
+        return;
+      }
       const scope = `t${++scopeCounter}`;
       const t = new RuleContext(s, service, meta, scope, vitest);
       if (s.context.allureDir) {
@@ -559,8 +629,23 @@ export function ruleTest(
           meta.outcomes[r] ??= { status: 'not-exercised', detail: 'the test ran no check of this rule' };
         await allureWarnings(s.context.allureDir, meta);
       } catch (err) {
-        if (err instanceof SkipTest) {
-          vitest.skip(err.message);
+        const unresponsive =
+          (err instanceof TransportError && err.code === 'UNRESPONSIVE') ||
+          (err instanceof TransportFailure && err.cause.code === 'UNRESPONSIVE');
+        if (unresponsive) {
+          // A request was not sent: the rules this test had not failed were not judged.
+          const reason = unresponsiveReason(s);
+          for (const r of rules)
+            if (meta.outcomes[r]?.status !== 'failed')
+              meta.outcomes[r] = { status: 'not-exercised', detail: reason, reasonCode: 'transport' };
+          vitest.skip(reason);
+          return;
+        }
+        // Not the target's conformance: configuration, principals, a target gone, nothing to judge.
+        const unjudged = err instanceof Unjudged ? err : await t.targetGone(err);
+        if (unjudged) {
+          t.unjudged(unjudged);
+          vitest.skip(unjudged.message);
           return;
         }
         if (err instanceof ReadingStop) {
@@ -587,14 +672,6 @@ export function ruleTest(
           vitest.skip(err.message);
           return;
         }
-        if (err instanceof TransportError && err.code === 'UNRESPONSIVE') {
-          // A request was not sent: the rules this test had not failed were not judged.
-          const reason = unresponsiveReason(s);
-          for (const r of rules)
-            if (meta.outcomes[r]?.status !== 'failed') meta.outcomes[r] = { status: 'not-exercised', detail: reason };
-          vitest.skip(reason);
-          return;
-        }
         if (isCodeError(err)) {
           const at = /suites\/[^\s)]+/.exec(err.stack?.split('\n').find((l) => l.includes('/suites/')) ?? '')?.[0];
           throw new SuiteDefect(`suite error: ${err.name}: ${err.message}${at ? ` (at ${at})` : ''}`);
@@ -614,6 +691,11 @@ export function ruleTest(
       }
     },
   );
+}
+
+/** How a test is named across processes (its service and its own title, as `--shard` hashes it). */
+export function testKey(service: string, name: string): string {
+  return `${service}|${name}`;
 }
 
 /** Why a test was not run (or not finished): the target stopped answering. */

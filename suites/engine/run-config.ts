@@ -113,10 +113,29 @@ const ajv = new Ajv({ allErrors: true, strict: false });
 addFormats.default(ajv);
 const validate = ajv.compile(RUN_CONFIG_SCHEMA);
 
+/**
+ * Why a target URL is not the host root the suites need (they add `/api/<service>/v3` to it),
+ * or undefined when it is one. `serve` prints each service's base URL, which is the usual slip.
+ */
+export function targetRootProblem(target: string): string | undefined {
+  let url: URL;
+  try {
+    url = new URL(target);
+  } catch {
+    return undefined; // the schema names a URL that does not parse
+  }
+  const extra = `${url.pathname === '/' ? '' : url.pathname}${url.search}${url.hash}`;
+  return extra
+    ? `${target} has a path (${extra}): give the host root (${url.origin}); the tool adds /api/<service>/v3`
+    : undefined;
+}
+
 /** Validates a parsed configuration; throws a ConfigError naming each wrong field. */
 export function validateRunConfig(value: unknown, origin = 'configuration'): RunConfig {
   if (validate(value)) {
     const config = value as RunConfig;
+    const notRoot = targetRootProblem(config.target);
+    if (notRoot) throw new ConfigError(`${origin}: target ${notRoot}`);
     if (!config.tokenManager && !config.principals?.full) {
       throw new ConfigError(
         `${origin}: needs "tokenManager" (client credentials) or "principals.full" (a static token)`,

@@ -31,6 +31,11 @@ export interface RunContext extends TransportOptions {
   cleanupTimeoutMs?: number;
   /** Longest wait for a bulk job to reach a final state, in ms (`--job-deadline`; default 15 s). */
   jobDeadlineMs?: number;
+  /**
+   * Tests not to start, by `testKey(service, title)`: they need a piece of the configuration that
+   * the run's readiness check (the one `doctor` prints) found missing or failing.
+   */
+  unready?: Record<string, { code: 'configuration' | 'principal'; reason: string }>;
   /** Where allure-vitest writes its results (none: no Allure output). */
   allureDir?: string;
 }

@@ -2,6 +2,7 @@ import { SERVICE_INFO } from '../../contracts/services.ts';
 import type { Exchange, HttpClient } from './http-client.ts';
 import { registerCredentials, registerSecret } from './redact.ts';
 import type { ClientCredentials, PrincipalConfig, RunConfig } from './run-config.ts';
+import { PrincipalUnavailable } from './unjudged.ts';
 
 /** Names of the principals a suite may act as. */
 export type PrincipalName = 'full' | 'noScopes' | 'otherTenant' | 'operator' | 'throttled' | `without:${string}`;
@@ -81,10 +82,22 @@ export class TokenProvider {
     return !!this.principal(name);
   }
 
-  /** The `Authorization` header value for a principal (optionally for another user tenant). */
+  /** The configuration key of a principal (`principals.noScopes`, `principals.withoutScope["em.c"]`, `tokenManager`). */
+  configKey(name: PrincipalName): string {
+    if (name === 'full') return this.config.principals?.full ? 'principals.full' : 'tokenManager';
+    if (name.startsWith('without:')) return `principals.withoutScope["${name.slice('without:'.length)}"]`;
+    return `principals.${name}`;
+  }
+
+  /**
+   * The `Authorization` header value for a principal (optionally for another user tenant).
+   * Throws PrincipalUnavailable when the principal is not configured or the token endpoint
+   * refuses its credentials (401/403): a configuration matter, not the target's verdict; any
+   * other bad answer of the token endpoint is a TokenError, judged by the rules.
+   */
   async authorization(name: PrincipalName, userTenant?: string): Promise<string> {
     const p = this.principal(name);
-    if (!p) throw new Error(`principal ${name} is not configured`);
+    if (!p) throw new PrincipalUnavailable(this.configKey(name), `${this.configKey(name)} is not configured`);
     if ('token' in p) return `Bearer ${p.token}`;
     const tenant = userTenant ?? p.userTenant ?? p.hostTenant;
     const key = `${name}|${tenant}`;
@@ -93,6 +106,16 @@ export class TokenProvider {
     let pending = this.inflight.get(key);
     if (!pending) {
       pending = this.fetchToken(p, tenant)
+        .catch((e: unknown) => {
+          if (!(e instanceof TokenError) || (e.status !== 401 && e.status !== 403)) throw e;
+          const forTenant =
+            userTenant !== undefined && userTenant !== p.hostTenant ? ` for user tenant ${userTenant}` : '';
+          throw new PrincipalUnavailable(
+            this.configKey(name),
+            `no token${forTenant}: the token endpoint refused the credentials of client ${p.clientId} (HTTP ${e.status})${forTenant ? ': is the application provisioned for it?' : ': wrong client ID or secret?'}`,
+            e,
+          );
+        })
         .then(({ header, lifetimeMs }) => {
           this.cache.set(key, { header, renewAt: Date.now() + Math.max(lifetimeMs - RENEW_BEFORE_MS, lifetimeMs / 2) });
           return header;

@@ -174,7 +174,8 @@ emTest(
   ['auth/forbidden-403', 'errors/error-body', 'errors/error-content-type'],
   'every operation answers 403 with the error body to a token granted none of the scopes',
   async (t) => {
-    if (!t.session.tokens.has('noScopes')) t.skip('principals.noScopes is not configured');
+    if (!t.session.tokens.has('noScopes'))
+      t.needsPrincipal('principals.noScopes', 'principals.noScopes is not configured');
     for (const op of OPERATIONS) {
       const res = await op.call(t, 'noScopes');
       expect(
@@ -198,7 +199,11 @@ for (const op of OPERATIONS) {
       `${op.name} answers 403 to a token without ${scope}`,
       async (t) => {
         const who = `without:${scope}` as const;
-        if (!t.session.tokens.has(who)) t.skip(`principals.withoutScope["${scope}"] is not configured`);
+        if (!t.session.tokens.has(who))
+          t.needsPrincipal(
+            `principals.withoutScope["${scope}"]`,
+            `principals.withoutScope["${scope}"] is not configured`,
+          );
         const res = await op.call(t, who);
         // One scope listed alone is settled by the table; where several are listed, the document leaves
         // open whether any one suffices, so a refusal without one of them rests on our reading.

@@ -3,6 +3,8 @@ import { describeResponse } from '../engine/checks/index.ts';
 import type { HttpResponse, QueryValue } from '../engine/http-client.ts';
 import { ruleTest, type RuleContext, type RuleTestOptions, type SendOptions } from '../engine/rule-test.ts';
 import { session } from '../engine/session.ts';
+import { TokenError } from '../engine/token-provider.ts';
+import { PrincipalUnavailable } from '../engine/unjudged.ts';
 
 export const SERVICE = 'event-management' as const;
 /** The full rule ID of a slug of this service. */
@@ -138,12 +140,19 @@ export function fixtures(t: RuleContext): EmFixtures {
  */
 export async function subTenantUser(t: RuleContext): Promise<string> {
   const subs = (t.fixtures.subTenantIds as string[] | undefined) ?? Object.keys(fixtures(t).subTenantEntityIds ?? {});
-  if (!subs.length) t.skip('no sub-tenant is configured (fixtures.subTenantIds)');
+  if (!subs.length)
+    t.needsConfiguration('fixtures.subTenantIds', 'no sub-tenant is configured (fixtures.subTenantIds)');
   const sub = subs[0];
   try {
     await t.session.tokens.authorization('full', sub);
   } catch (e) {
-    t.skip(`no token for sub-tenant ${sub}: ${(e as Error).message} (the application is not provisioned for it)`);
+    // The token endpoint refusing the sub-tenant (400 unprovisioned, 401, 403) is the configuration's
+    // sub-tenant not being one of the application's; a target gone is not.
+    if (!(e instanceof TokenError) && !(e instanceof PrincipalUnavailable)) throw e;
+    t.needsConfiguration(
+      'fixtures.subTenantIds',
+      `no token for sub-tenant ${sub}: ${e.message} (the application is not provisioned for it)`,
+    );
   }
   return sub;
 }
@@ -156,7 +165,10 @@ export function fixture<K extends keyof EmFixtures>(
 ): NonNullable<EmFixtures[K]> {
   const v = fixtures(t)[key];
   if (v === undefined || v === null || (Array.isArray(v) && v.length === 0))
-    t.skip(`fixtures.eventManagement.${String(key)} is not configured; ${why} needs it`);
+    t.needsConfiguration(
+      `fixtures.eventManagement.${String(key)}`,
+      `fixtures.eventManagement.${String(key)} is not configured; ${why} needs it`,
+    );
   return v;
 }
 

@@ -422,7 +422,10 @@ emTest(
     const big = fixture(t, 'bigEventTypeId', 'the 300,000-events PATCH rule (a type with more than 300,000 events)');
     const count = fixtures(t).bigEventTypeEventCount;
     if (count !== undefined && count <= 300_000)
-      t.skip(`fixtures.eventManagement.bigEventTypeEventCount is ${count}, not above 300,000`);
+      t.needsConfiguration(
+        'fixtures.eventManagement.bigEventTypeEventCount',
+        `fixtures.eventManagement.bigEventTypeEventCount is ${count}, not above 300,000`,
+      );
     const x = await current(t, big);
     const res = await send(t, {
       method: 'PATCH',
@@ -452,7 +455,10 @@ emTest(
     );
     const count = fixtures(t).limitEventTypeEventCount;
     if (count !== undefined && count !== 300_000)
-      t.skip(`fixtures.eventManagement.limitEventTypeEventCount is ${count}, not 300,000`);
+      t.needsConfiguration(
+        'fixtures.eventManagement.limitEventTypeEventCount',
+        `fixtures.eventManagement.limitEventTypeEventCount is ${count}, not 300,000`,
+      );
     const x = await current(t, limit);
     const ttl = Number(x.ttl) > 1 ? Number(x.ttl) - 1 : 2;
     const res = await send(t, {
@@ -473,7 +479,8 @@ emTest(
   "GLOBAL to LOCAL answers 400 while another tenant has events of the type, 200 when only the owner's events exist and once the other tenant's are deleted",
   async (t) => {
     const foreignEntity = fixture(t, 'otherTenantEntityId');
-    if (!t.session.tokens.has('otherTenant')) t.skip('principals.otherTenant is not configured');
+    if (!t.session.tokens.has('otherTenant'))
+      t.needsPrincipal('principals.otherTenant', 'principals.otherTenant is not configured');
     const used = await createType(t, { scope: 'GLOBAL', fields: [field('v', 'INTEGER')] });
     const ownOnly = await createType(t, { scope: 'GLOBAL', fields: [field('v', 'INTEGER')] });
     const release = trackForeignEvents(t, used.id, 'otherTenant');

@@ -337,7 +337,8 @@ emTest(
   ['sharing/include-shared-default-false'],
   "includeShared=true adds the records shared with the caller, never another tenant's events on an entity not shared with it",
   async (t) => {
-    if (!t.session.tokens.has('otherTenant')) t.skip('principals.otherTenant is not configured');
+    if (!t.session.tokens.has('otherTenant'))
+      t.needsPrincipal('principals.otherTenant', 'principals.otherTenant is not configured');
     // A GLOBAL type of the caller, used by the other tenant on its own entity (not shared with the caller).
     const type = await createType(t, { scope: 'GLOBAL', fields: [field('v', 'INTEGER')] });
     trackForeignEvents(t, type.id, 'otherTenant');

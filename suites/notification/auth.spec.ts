@@ -79,7 +79,10 @@ test(
   'every nose.ac operation answers 403 to a token without nose.ac',
   async (t) => {
     if (!t.session.tokens.has(`without:${ADMIN}`))
-      t.skip(`needs a principal granted every scope but ${ADMIN} (principals.withoutScope["${ADMIN}"])`);
+      t.needsPrincipal(
+        `principals.withoutScope["${ADMIN}"]`,
+        `needs a principal granted every scope but ${ADMIN} (principals.withoutScope["${ADMIN}"])`,
+      );
     const ops = (await operationProbes(t)).filter(
       (o) => o.scopes.length === 1 && o.scopes[0] === ADMIN && o.operationId !== 'deleteBouncedEmails',
     );
@@ -97,7 +100,10 @@ test(
   'publish and broadcast answer 403 to a token without nose.se',
   async (t) => {
     if (!t.session.tokens.has(`without:${SEND}`))
-      t.skip(`needs a principal granted every scope but ${SEND} (principals.withoutScope["${SEND}"])`);
+      t.needsPrincipal(
+        `principals.withoutScope["${SEND}"]`,
+        `needs a principal granted every scope but ${SEND} (principals.withoutScope["${SEND}"])`,
+      );
     const as = `without:${SEND}` as const;
     const message = {
       body: { message: 'Conformance scope check' },
@@ -132,7 +138,10 @@ test(
     const body = { emailList: [exampleEmail(t, 'notbounced')] };
     const req = { method: 'DELETE', path: '/communicationcategories/bouncedEmailIds', json: body };
     if (!t.session.tokens.has(`without:${ADMIN}`) || !t.session.tokens.has(`without:${SEND}`))
-      t.skip(`needs principals without ${ADMIN} and without ${SEND} (principals.withoutScope)`);
+      t.needsPrincipal(
+        'principals.withoutScope',
+        `needs principals without ${ADMIN} and without ${SEND} (principals.withoutScope)`,
+      );
     const noAdmin = await send(t, req, `without:${ADMIN}`);
     missingScopeRejected(t, R('auth/scope-delete-bounced'), noAdmin, ADMIN);
     verifyCode(t, noAdmin, 'forbidden');
@@ -203,7 +212,11 @@ test(
       for (const [what, req] of bothListed(t))
         seenStatus.push(`${what} without ${scope}: ${describe(await send(t, req(), `without:${scope}`))}`);
     }
-    if (!seenStatus.length) t.skip(`needs principals without ${SEND} or without ${ADMIN} (principals.withoutScope)`);
+    if (!seenStatus.length)
+      t.needsPrincipal(
+        'principals.withoutScope',
+        `needs principals without ${SEND} or without ${ADMIN} (principals.withoutScope)`,
+      );
     t.observe(R('auth/scope-both-one-or-both'), seenStatus.join('; '));
   },
   { budget: 8 },

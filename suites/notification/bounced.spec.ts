@@ -77,7 +77,8 @@ test(
   async (t) => {
     const { bounceDomain, bounceLocalPrefix } = fixturesOf(t);
     if (!bounceDomain || bounceLocalPrefix === undefined)
-      t.skip(
+      t.needsConfiguration(
+        'fixtures.notification.bounceDomain',
         'the run configuration names no address that bounces (fixtures.notification.bounceDomain and bounceLocalPrefix)',
       );
     const address = `${bounceLocalPrefix}${t.prefix}${letters(6)}@${bounceDomain}`;

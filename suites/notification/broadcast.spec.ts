@@ -297,7 +297,8 @@ test(
     // allows it (fixtures.notification.subTenantBroadcast, a test sub-tenant).
     const f = fixturesOf(t);
     if (f.subTenantBroadcast !== true || !f.subTenantId)
-      t.skip(
+      t.needsConfiguration(
+        'fixtures.notification.subTenantBroadcast',
         'fixtures.notification.subTenantBroadcast and subTenantId are not both set: the suite broadcasts to no sub-tenant unless told it may',
       );
     // "subTenantMembersOnly (all members including admins of the sub-tenant named by subTenantId)";

@@ -1189,7 +1189,8 @@ test(
   ['categories/tenant-isolation', 'errors/code-no-match'],
   'another tenant neither reads, updates, deletes nor lists a category',
   async (t) => {
-    if (!hasOtherTenant(t)) t.skip('needs the otherTenant principal (a second tenant)');
+    if (!hasOtherTenant(t))
+      t.needsPrincipal('principals.otherTenant', 'needs the otherTenant principal (a second tenant)');
     const { id } = await createCategory(t);
     foreignRefused(
       t,

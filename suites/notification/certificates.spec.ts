@@ -258,7 +258,8 @@ test(
   ['certificates/list-calling-tenant', 'errors/code-no-match'],
   'another tenant neither lists, replaces nor deletes a stored certificate',
   async (t) => {
-    if (!hasOtherTenant(t)) t.skip('needs the otherTenant principal (a second tenant)');
+    if (!hasOtherTenant(t))
+      t.needsPrincipal('principals.otherTenant', 'needs the otherTenant principal (a second tenant)');
     const emailid = await createCertificate(t);
     const other = await listing(t, 'otherTenant');
     t.check(R('certificates/list-calling-tenant'), other.status === 200 && !mentions(other, emailid), {
@@ -295,7 +296,10 @@ test(
   "the operator tenant's GET /certificatestore/ lists the email IDs of every tenant",
   async (t) => {
     if (!t.session.tokens.has('operator'))
-      t.skip('needs a principal of the operator tenant (principals.operator); the document does not name the tenant');
+      t.needsPrincipal(
+        'principals.operator',
+        'needs a principal of the operator tenant (principals.operator); the document does not name the tenant',
+      );
     const emailid = await createCertificate(t);
     const all = await listing(t, 'operator');
     t.check(R('certificates/operator-lists-all'), all.status === 200 && mentions(all, emailid), {

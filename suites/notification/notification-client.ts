@@ -48,7 +48,8 @@ export function fixturesOf(t: RuleContext): NotificationFixtures {
 export function addressType(t: RuleContext, kind: keyof NonNullable<NotificationFixtures['addressTypes']>): number {
   const id = fixturesOf(t).addressTypes?.[kind];
   if (!Number.isInteger(id))
-    t.skip(
+    t.needsConfiguration(
+      `fixtures.notification.addressTypes.${kind}`,
       `the run configuration has no fixtures.notification.addressTypes.${kind} (the ${kind} address type ID of GET /recipient/addresstype, whose record shape the document does not show)`,
     );
   return id as number;
@@ -58,7 +59,8 @@ export function addressType(t: RuleContext, kind: keyof NonNullable<Notification
 export function channelId(t: RuleContext, kind: keyof NonNullable<NotificationFixtures['channels']>): number {
   const id = fixturesOf(t).channels?.[kind];
   if (!Number.isInteger(id))
-    t.skip(
+    t.needsConfiguration(
+      `fixtures.notification.channels.${kind}`,
       `the run configuration has no fixtures.notification.channels.${kind} (the ${kind} channel ID of GET /communicationchannel/, whose record shape the document does not show)`,
     );
   return id as number;
@@ -68,7 +70,10 @@ export function channelId(t: RuleContext, kind: keyof NonNullable<NotificationFi
 export function paramTypeId(t: RuleContext): number {
   const id = fixturesOf(t).paramTypeId;
   if (!Number.isInteger(id))
-    t.skip('the run configuration has no fixtures.notification.paramTypeId (a type ID of GET /paramtype/)');
+    t.needsConfiguration(
+      'fixtures.notification.paramTypeId',
+      'the run configuration has no fixtures.notification.paramTypeId (a type ID of GET /paramtype/)',
+    );
   return id as number;
 }
 

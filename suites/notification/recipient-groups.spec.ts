@@ -110,7 +110,8 @@ test(
   ['groups/name-unique'],
   'a groupName used in one tenant is taken in another',
   async (t) => {
-    if (!hasOtherTenant(t)) t.skip('needs the otherTenant principal (a second tenant)');
+    if (!hasOtherTenant(t))
+      t.needsPrincipal('principals.otherTenant', 'needs the otherTenant principal (a second tenant)');
     const g = await createGroup(t);
     const { res } = await postGroup(t, { groupName: g.name, recipientIds: [] }, 'otherTenant');
     accepted(t, 'groups/name-unique', res, `"${g.name}" in another tenant`, [200]);

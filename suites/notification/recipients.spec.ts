@@ -513,7 +513,8 @@ test(
   ['recipients/name-unique'],
   'a recipientname used in one tenant is taken in another',
   async (t) => {
-    if (!hasOtherTenant(t)) t.skip('needs the otherTenant principal (a second tenant)');
+    if (!hasOtherTenant(t))
+      t.needsPrincipal('principals.otherTenant', 'needs the otherTenant principal (a second tenant)');
     const a = await createRecipient(t);
     const other = await postRecipient(
       t,
@@ -676,7 +677,8 @@ test(
   ['recipients/tenant-isolation', 'errors/code-no-match'],
   'another tenant neither finds nor reads, updates or deletes a recipient',
   async (t) => {
-    if (!hasOtherTenant(t)) t.skip('needs the otherTenant principal (a second tenant)');
+    if (!hasOtherTenant(t))
+      t.needsPrincipal('principals.otherTenant', 'needs the otherTenant principal (a second tenant)');
     const r = await createRecipient(t);
     const search = await searchRecipients(t, '', 'otherTenant');
     t.check(R('recipients/tenant-isolation'), search.status === 200 && !mentions(search, r.name), {

@@ -11,7 +11,7 @@ export const R = (slug: string) => `${SERVICE}/${slug}`;
 /** The fully granted application of the run, or a skip when the run has only static tokens. */
 export function application(t: RuleContext): ClientCredentials & { userTenants?: string[] } {
   const tm = t.session.context.config.tokenManager;
-  if (!tm) t.skip('the run configuration has no tokenManager credentials');
+  if (!tm) t.needsPrincipal('tokenManager', 'the run configuration has no tokenManager credentials');
   return tm;
 }
 
@@ -19,7 +19,10 @@ export function application(t: RuleContext): ClientCredentials & { userTenants?:
 export function userTenants(t: RuleContext, n: number): string[] {
   const list = (application(t).userTenants ?? []).filter((u) => u !== application(t).hostTenant);
   if (list.length < n)
-    t.skip(`needs ${n} provisioned user tenants in tokenManager.userTenants; the configuration lists ${list.length}`);
+    t.needsConfiguration(
+      'tokenManager.userTenants',
+      `needs ${n} provisioned user tenants in tokenManager.userTenants; the configuration lists ${list.length}`,
+    );
   return list.slice(0, n);
 }
 

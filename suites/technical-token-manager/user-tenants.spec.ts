@@ -344,7 +344,10 @@ test(
   'GET /userTenants with a token lacking km.usr is refused',
   async (t) => {
     if (!t.session.tokens.has('without:km.usr'))
-      t.skip('no principal without km.usr is configured (principals.withoutScope["km.usr"])');
+      t.needsPrincipal(
+        'principals.withoutScope["km.usr"]',
+        'no principal without km.usr is configured (principals.withoutScope["km.usr"])',
+      );
     const res = await getUserTenants(t, await t.session.tokens.authorization('without:km.usr'));
     t.check(R('auth/user-tenants-scope'), res.status >= 400 && res.status < 500 && ids(res).length === 0, {
       title: 'tenant list served to a token without km.usr',
