@@ -6,6 +6,8 @@ import { decodeJwt } from 'jose';
 import yaml from 'js-yaml';
 import { SERVICES, SERVICE_INFO, type ServiceName } from '../contracts/services.ts';
 import { HttpClient, TransportError, type HttpResponse } from '../suites/engine/http-client.ts';
+import { loadFilterDialect } from '../suites/engine/filter-dialect.ts';
+import { probeDialect, refusedOperators } from '../suites/engine/filter-dialect-probe.ts';
 import { readRunConfig, validateRunConfig, type RunConfig } from '../suites/engine/run-config.ts';
 import type { RunContext } from '../suites/engine/run-context.ts';
 import { collectSuites, type TestRecord } from '../suites/engine/suite-runner.ts';
@@ -32,7 +34,24 @@ interface Row {
   detail: string;
   /** What the suites look for in a test's source to know it needs this piece. */
   needle?: { words: string[]; service?: ServiceName };
+  /** Said instead of the rules a piece not ready leaves unjudged, when the run judges them anyway. */
+  note?: string;
 }
+
+/** The builders of the suites that write each filter operator (and a sort): a test naming one sends it. */
+const OPERATOR_WORDS: Record<string, string[]> = {
+  eq: ['where(', 'eq('],
+  and: ['where(', 'and('],
+  'nested-and': ['and('],
+  ne: ['ne('],
+  in: ['isIn('],
+  before: ['before('],
+  after: ['after('],
+  between: ['between(', 'betweenRange('],
+  startsWith: ['startsWith('],
+  or: ['or('],
+  sort: ['sortBy('],
+};
 
 /** Largest difference between the target's Date header and this machine's clock that judges nothing wrongly. */
 export const MAX_CLOCK_SKEW_S = 10;
@@ -200,6 +219,7 @@ export async function doctorCommand(opts: DoctorOptions, out: NodeJS.WritableStr
   let config: RunConfig = readRunConfig(opts.config);
   if (opts.target) config = validateRunConfig({ ...config, target: opts.target }, '--target');
   if (opts.ca && !existsSync(opts.ca)) throw new UsageError(`--ca ${opts.ca}: no such file`);
+  const dialect = await loadFilterDialect(config.filterDialect);
   const timeoutMs = opts.timeout === undefined ? (config.options?.timeout ?? 10_000) : Number(opts.timeout);
   if (!Number.isInteger(timeoutMs) || timeoutMs < 100)
     throw new UsageError(`--timeout takes a whole number from 100, not "${opts.timeout}"`);
@@ -367,6 +387,50 @@ export async function doctorCommand(opts: DoctorOptions, out: NodeJS.WritableStr
       }
     }
 
+    // The filter dialect: one equality, one IN, one timestamp range and one sort on GET /events.
+    if (canRead) {
+      const entityIds = (fixtures.eventManagement as { entityIds?: unknown } | undefined)?.entityIds;
+      try {
+        const authorization = await tokens.authorization('full');
+        const verdict = await probeDialect(
+          dialect,
+          (query) =>
+            http.send({
+              method: 'GET',
+              path: `${SERVICE_INFO['event-management'].basePath}/events`,
+              query,
+              headers: { authorization },
+            }),
+          Array.isArray(entityIds) && typeof entityIds[0] === 'string' ? entityIds[0] : undefined,
+        );
+        rows.push({
+          check: 'filterDialect',
+          status: verdict.understood ? 'ready' : 'failed',
+          detail: verdict.summary,
+          // The run skips the tests that write an operator the deployment refused (or no probe tried).
+          needle: verdict.refused
+            ? {
+                words: [
+                  ...new Set(
+                    refusedOperators(verdict, Object.keys(OPERATOR_WORDS)).flatMap((op) => OPERATOR_WORDS[op]),
+                  ),
+                ],
+                service: 'event-management',
+              }
+            : undefined,
+          note: verdict.refused
+            ? undefined
+            : 'no rule is skipped for it: the run judges the filter rules on such answers',
+        });
+      } catch (e) {
+        rows.push({
+          check: 'filterDialect',
+          status: 'failed',
+          detail: `GET /events could not be probed: ${(e as Error).message}`,
+        });
+      }
+    }
+
     // What the certification's requirement list holds beyond the rows above (six user tenants,
     // each channel and address type ID…): a missing one is named too.
     const shown = new Set(rows.map((r) => r.check));
@@ -401,7 +465,7 @@ export async function doctorCommand(opts: DoctorOptions, out: NodeJS.WritableStr
             ? index.rulesNaming(r.needle.words, r.needle.service)
             : [];
       out.write(
-        `\n  ${r.check} (${r.status}): ${rules.length ? `${rules.length} rule${rules.length === 1 ? '' : 's'}` : 'no rule names it'}\n`,
+        `\n  ${r.check} (${r.status}): ${r.note ?? (rules.length ? `${rules.length} rule${rules.length === 1 ? '' : 's'}` : 'no rule names it')}\n`,
       );
       for (const id of rules) out.write(`    ${id}\n`);
     }

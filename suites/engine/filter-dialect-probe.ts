@@ -36,6 +36,25 @@ export interface DialectVerdict {
   summary: string;
 }
 
+/** The operators each probe query vouches for once understood ('sort' stands for a sort). */
+const VOUCHES: Readonly<Record<string, readonly string[]>> = {
+  equality: ['eq', 'and'],
+  IN: ['in'],
+  'timestamp range': ['before', 'after', 'and'],
+  sort: ['sort'],
+};
+
+/**
+ * Whether a request using `operators` (those of its filter, and 'sort') can be judged in this
+ * run: always when the deployment refused no probe query; else only when every operator is one
+ * an understood probe query vouches for (an operator no probe tried is taken as refused too).
+ */
+export function refusedOperators(verdict: DialectVerdict, operators: Iterable<string>): string[] {
+  if (!verdict.refused) return [];
+  const ok = new Set(verdict.steps.filter((s) => s.understood).flatMap((s) => VOUCHES[s.what] ?? []));
+  return [...new Set(operators)].filter((op) => !ok.has(op));
+}
+
 /** Statuses that say the deployment does not take the filter or sort as written. */
 const REFUSALS = [400, 422];
 

@@ -95,10 +95,14 @@ export function describeFilter(e: FilterExpr): string {
 /** A sort key in the same notation. */
 export const describeSort = (s: SortExpr) => `${s.field} ${s.direction}`;
 
-/** Every comparison operator an expression uses. */
-export function operatorsOf(e: FilterExpr): Set<ComparisonOp | 'and' | 'or'> {
-  const out = new Set<ComparisonOp | 'and' | 'or'>([e.op]);
-  if (e.op === 'and' || e.op === 'or') for (const x of e.of) for (const o of operatorsOf(x)) out.add(o);
+/**
+ * The operators an expression uses: its comparison operators, `and` for the conjunction at its
+ * top (fields side by side in most grammars), `nested-and` for one under another and/or, and `or`.
+ */
+export function operatorsOf(e: FilterExpr, top = true): Set<string> {
+  if (e.op !== 'and' && e.op !== 'or') return new Set([e.op]);
+  const out = new Set<string>([e.op === 'and' && !top ? 'nested-and' : e.op]);
+  for (const x of e.of) for (const o of operatorsOf(x, false)) out.add(o);
   return out;
 }
 

@@ -287,9 +287,17 @@ export class RuleContext {
     const replay = this.session.context.replay;
     const replaying = replay && this.meta.rules.includes(replay.rule) && replay.path !== undefined;
     const seed = replaying ? replay.seed : (this.session.context.seed ^ hash(this.vitest.task.name)) | 0;
+    // Once a run skips, every further run (shrinking included) skips at once: nothing is sent.
+    let skipped: SkipTest | undefined;
     const result = await fc.check(
       fc.asyncProperty(arb, async (v) => {
-        await predicate(v);
+        if (skipped) throw skipped;
+        try {
+          await predicate(v);
+        } catch (e) {
+          if (e instanceof SkipTest) skipped = e;
+          throw e;
+        }
       }),
       {
         seed,
@@ -302,7 +310,8 @@ export class RuleContext {
     );
     if (!result.failed) return;
     const cause = result.errorInstance;
-    if (cause instanceof ReadOnlyRefusal) throw cause;
+    // A skip inside a property (a piece of configuration it needs) ends the test as skipped.
+    if (cause instanceof ReadOnlyRefusal || cause instanceof SkipTest) throw cause;
     if (isCodeError(cause)) throw cause;
     const base = isConformanceFailure(cause)
       ? cause

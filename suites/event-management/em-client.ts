@@ -1,8 +1,14 @@
 import { SERVICE_INFO } from '../../contracts/services.ts';
 import { describeResponse } from '../engine/checks/index.ts';
 import { UnsupportedFilter, type FilterDialect } from '../engine/filter-dialect.ts';
-import { probeDialect, type DialectVerdict } from '../engine/filter-dialect-probe.ts';
-import { describeFilter, isFilterExpr, type FilterExpr, type SortExpr } from '../engine/filter-expression.ts';
+import { probeDialect, refusedOperators, type DialectVerdict } from '../engine/filter-dialect-probe.ts';
+import {
+  describeFilter,
+  isFilterExpr,
+  operatorsOf,
+  type FilterExpr,
+  type SortExpr,
+} from '../engine/filter-expression.ts';
 import type { HttpResponse, QueryValue } from '../engine/http-client.ts';
 import { ruleTest, type RuleContext, type RuleTestOptions, type SendOptions } from '../engine/rule-test.ts';
 import { session, type Session } from '../engine/session.ts';
@@ -61,10 +67,20 @@ export type Sender = (req: EmRequest) => Promise<HttpResponse>;
 const isSortExpr = (v: unknown): v is SortExpr =>
   !!v && typeof v === 'object' && typeof (v as SortExpr).field === 'string' && 'direction' in v;
 
+/** The operators of a request's filter and sort expressions ('sort' for a sort); none when it states none. */
+function expressionOperators(req: Omit<EmRequest, 'as' | 'tenant'>): string[] {
+  const q = req.query ?? {};
+  const body = (req.json as { filter?: unknown } | undefined)?.filter;
+  return [
+    ...(isFilterExpr(q.filter) ? operatorsOf(q.filter) : []),
+    ...(isFilterExpr(body) ? operatorsOf(body) : []),
+    ...(isSortExpr(q.sort) ? ['sort'] : []),
+  ];
+}
+
 /** Whether a request states a filter or sort as an expression. */
 function carriesExpressions(req: Omit<EmRequest, 'as' | 'tenant'>): boolean {
-  const q = req.query ?? {};
-  return isFilterExpr(q.filter) || isSortExpr(q.sort) || isFilterExpr((req.json as { filter?: unknown })?.filter);
+  return expressionOperators(req).length > 0;
 }
 
 /** The request with its filter and sort expressions written in `dialect` (UnsupportedFilter when it cannot). */
@@ -83,6 +99,14 @@ function encoded(req: Omit<EmRequest, 'as' | 'tenant'>, dialect: FilterDialect) 
   };
 }
 
+/** Why a dialect did not write a filter: what it cannot express (UnsupportedFilter, by name), or its error. */
+function cannotWrite(dialect: FilterDialect, expr: FilterExpr | undefined, e: unknown): string {
+  const what = e instanceof Error && e.name === UnsupportedFilter.name ? e.message : undefined;
+  if (what) return `the filter dialect "${dialect.name}" cannot write ${what}`;
+  const msg = e instanceof Error ? e.message : String(e);
+  return `the filter dialect "${dialect.name}" threw on ${expr ? describeFilter(expr) : 'a filter or sort'}: ${msg} (filterDialect)`;
+}
+
 /** Whether the deployment understands the run's filter dialect (probed once per run, on GET /events). */
 export function dialectVerdict(s: Session = session()): Promise<DialectVerdict> {
   s.dialectVerdict ??= (async () => {
@@ -95,11 +119,18 @@ export function dialectVerdict(s: Session = session()): Promise<DialectVerdict> 
   return s.dialectVerdict;
 }
 
-/** Why a filter or sort cannot be sent in this run: the deployment refuses the dialect (once probed). */
-export async function dialectRefusal(t: RuleContext): Promise<string | undefined> {
+/**
+ * Why a filter or sort using `operators` cannot be judged in this run: the deployment refused
+ * the dialect's spelling of them when probed (an operator no probe tried counts as refused then).
+ */
+export async function dialectRefusal(
+  t: RuleContext,
+  operators: Iterable<string> = ['eq', 'in', 'before', 'after', 'sort'],
+): Promise<string | undefined> {
   const verdict = await dialectVerdict(t.session);
-  if (!verdict.refused) return undefined;
-  return `declare the deployment's filter dialect: ${verdict.summary} (set "filterDialect" in the run configuration; see the README)`;
+  const refused = refusedOperators(verdict, operators);
+  if (!refused.length) return undefined;
+  return `declare the deployment's filter dialect: ${verdict.summary} (this test writes ${refused.join(', ')}; set "filterDialect" in the run configuration, see the README)`;
 }
 
 /**
@@ -117,8 +148,7 @@ export async function inexpressible(t: RuleContext, expr: FilterExpr): Promise<s
     dialect.encodeFilter(expr);
     return undefined;
   } catch (e) {
-    if (!(e instanceof UnsupportedFilter)) throw e;
-    return `the filter dialect "${dialect.name}" cannot write ${e.message}`;
+    return cannotWrite(dialect, expr, e);
   }
 }
 
@@ -129,16 +159,17 @@ export async function inexpressible(t: RuleContext, expr: FilterExpr): Promise<s
  */
 export function senderOf(t: RuleContext): Sender {
   return async ({ as, tenant, ...req }) => {
-    if (!carriesExpressions(req)) return t.send(req as Parameters<RuleContext['send']>[0], { as, tenant });
-    const refusal = await dialectRefusal(t);
+    const operators = expressionOperators(req);
+    if (!operators.length) return t.send(req as Parameters<RuleContext['send']>[0], { as, tenant });
+    const refusal = await dialectRefusal(t, operators);
     if (refusal) t.skip(refusal);
     const dialect = await t.session.filterDialect;
     let out: ReturnType<typeof encoded>;
     try {
       out = encoded(req, dialect);
     } catch (e) {
-      if (!(e instanceof UnsupportedFilter)) throw e;
-      t.skip(`the filter dialect "${dialect.name}" cannot write ${e.message}`);
+      // What a dialect cannot write (or a dialect module that throws) is configuration, never a verdict.
+      t.skip(cannotWrite(dialect, undefined, e));
     }
     return t.send(out, { as, tenant });
   };

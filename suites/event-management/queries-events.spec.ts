@@ -967,6 +967,12 @@ emTest(
     // the range itself, not a bound of the whole query, decides then.
     const inOr = ranges.map(([f, want]): [FilterExpr, number[]] => [or(f, eq('n', -1)), want]);
     for (const [f, want] of [...ranges, ...inOr]) {
+      // A grammar without or (the run's dialect cannot write it) leaves the second half unjudged.
+      const cannot = await inexpressible(t, f);
+      if (cannot) {
+        t.notExercised(R('queries/timestamp-operators'), cannot);
+        continue;
+      }
       const res = await q(f);
       const wantIds = want.map((a) => byAge.get(a)).sort();
       expect(
