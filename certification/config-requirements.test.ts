@@ -30,6 +30,11 @@ describe('configuration requirements of the certification profile', () => {
       'principals.withoutScope["nose.se"]',
     ]);
     expect(pathsNamedIn('needs the otherTenant principal (a second tenant)')).toEqual(['principals.otherTenant']);
+    expect(
+      isConfigurationSkip(
+        'declare the deployment\'s filter dialect: the deployment refuses the filter dialect "default": … (set "filterDialect" in the run configuration, see the README)',
+      ),
+    ).toBe(true);
     expect(isConfigurationSkip('the target throttled no notification request during the run')).toBe(false);
     expect(isConfigurationSkip('could not create a recipient (HTTP 500); judged by recipients/create-201-id')).toBe(
       false,

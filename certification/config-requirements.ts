@@ -126,6 +126,8 @@ export function pathsNamedIn(reason: string): string[] {
   for (const m of reason.matchAll(/\bthe (noScopes|otherTenant|operator|throttled) principal\b/g))
     found.add(`principals.${m[1]}`);
   if (/\bno tokenManager credentials\b/.test(reason)) found.add('tokenManager');
+  // A deployment that refuses the run's filter dialect: "declare the deployment's filter dialect: …".
+  if (/\bfilterDialect\b/.test(reason)) found.add('filterDialect');
   // The HTTP layer's own skip: principal "noScopes" / "without:em.c" is not configured.
   for (const m of reason.matchAll(/principal "(without:)?([^"]+)" is not configured/g))
     found.add(m[1] ? `principals.withoutScope["${m[2]}"]` : `principals.${m[2]}`);

@@ -2,10 +2,28 @@ import { forTerminalLine as t } from '../reporters/untrusted-text.ts';
 import { existsSync } from 'node:fs';
 import { SERVICE_INFO } from '../contracts/services.ts';
 import { HttpClient, TransportError, type HttpResponse } from '../suites/engine/http-client.ts';
+import { loadFilterDialect } from '../suites/engine/filter-dialect.ts';
+import { probeDialect, refusedOperators } from '../suites/engine/filter-dialect-probe.ts';
 import { validateRunConfig, type RunConfig } from '../suites/engine/run-config.ts';
+import { TokenProvider } from '../suites/engine/token-provider.ts';
 import { CONFIG_ENV, loadRunConfig } from './config-source.ts';
 import { collectTests, configurationRows, unjudgedBy, type Row } from './readiness.ts';
 import { UsageError } from './usage-error.ts';
+
+/** The builders of the suites that write each filter operator (and a sort): a test naming one sends it. */
+const OPERATOR_WORDS: Record<string, string[]> = {
+  eq: ['where(', 'eq('],
+  and: ['where(', 'and('],
+  'nested-and': ['and('],
+  ne: ['ne('],
+  in: ['isIn('],
+  before: ['before('],
+  after: ['after('],
+  between: ['between(', 'betweenRange('],
+  startsWith: ['startsWith('],
+  or: ['or('],
+  sort: ['sortBy('],
+};
 
 /** Largest difference between the target's Date header and this machine's clock that judges nothing wrongly. */
 export const MAX_CLOCK_SKEW_S = 10;
@@ -32,6 +50,7 @@ export async function doctorCommand(opts: DoctorOptions, out: NodeJS.WritableStr
   let config: RunConfig = source.config;
   if (opts.target) config = validateRunConfig({ ...config, target: opts.target }, '--target');
   if (opts.ca && !existsSync(opts.ca)) throw new UsageError(`--ca ${opts.ca}: no such file`);
+  const dialect = await loadFilterDialect(config.filterDialect);
   const timeoutMs = opts.timeout === undefined ? (config.options?.timeout ?? 10_000) : Number(opts.timeout);
   if (!Number.isInteger(timeoutMs) || timeoutMs < 100)
     throw new UsageError(`--timeout takes a whole number from 100, not "${opts.timeout}"`);
@@ -91,6 +110,47 @@ export async function doctorCommand(opts: DoctorOptions, out: NodeJS.WritableStr
     }
 
     rows.push(...(await configurationRows(config, http)));
+
+    // The filter dialect: one equality, one IN, one timestamp range and one sort on GET /events.
+    if (!rows.some((r) => r.stopsRun)) {
+      const entityIds = (config.fixtures?.eventManagement as { entityIds?: unknown } | undefined)?.entityIds;
+      try {
+        const authorization = await new TokenProvider(http, config).authorization('full');
+        const verdict = await probeDialect(
+          dialect,
+          (query) =>
+            http.send({
+              method: 'GET',
+              path: `${SERVICE_INFO['event-management'].basePath}/events`,
+              query,
+              headers: { authorization },
+            }),
+          Array.isArray(entityIds) && typeof entityIds[0] === 'string' ? entityIds[0] : undefined,
+        );
+        rows.push({
+          check: 'filterDialect',
+          status: verdict.understood ? 'ready' : 'failed',
+          detail: verdict.summary,
+          // The run skips the tests that write an operator the deployment refused (or no probe tried).
+          needle: verdict.refused
+            ? {
+                words: [
+                  ...new Set(
+                    refusedOperators(verdict, Object.keys(OPERATOR_WORDS)).flatMap((op) => OPERATOR_WORDS[op]),
+                  ),
+                ],
+                service: 'event-management',
+              }
+            : undefined,
+        });
+      } catch (e) {
+        rows.push({
+          check: 'filterDialect',
+          status: 'failed',
+          detail: `GET /events could not be probed: ${(e as Error).message}`,
+        });
+      }
+    }
 
     const width = Math.max(...rows.map((r) => r.check.length)) + 2;
     out.write(`${pad('check', width)}${pad('status', 10)}detail\n`);

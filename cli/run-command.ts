@@ -14,6 +14,7 @@ import { LEFTOVER_AGE_MS } from '../suites/engine/leftovers.ts';
 import { redactText } from '../suites/engine/redact.ts';
 import { DEFAULT_CLEANUP_TIMEOUT_MS } from '../suites/engine/ledger.ts';
 import { ruleSelected } from '../suites/engine/rule-index.ts';
+import { loadFilterDialect } from '../suites/engine/filter-dialect.ts';
 import { validateRunConfig, type RunConfig } from '../suites/engine/run-config.ts';
 import { CONFIG_ENV, loadRunConfig } from './config-source.ts';
 import type { RunContext } from '../suites/engine/run-context.ts';
@@ -235,6 +236,8 @@ export async function runCommand(opts: RunOptions): Promise<number> {
       );
     config = validateRunConfig({ ...config, target: opts.target }, '--target');
   }
+  // A dialect module that cannot be loaded is a configuration error (exit 2), not the suites' failure.
+  if (config?.filterDialect !== undefined) await loadFilterDialect(config.filterDialect);
   const fromConfig = config?.options ?? {};
   const runId = `${Date.now().toString(36)}${randomBytes(2).toString('hex')}`;
   const reportDir = resolve(opts.reportDir);

@@ -1,4 +1,5 @@
 import type { ServiceName } from '../../contracts/services.ts';
+import type { FilterDialect } from './filter-dialect.ts';
 import type { HttpRequest, HttpResponse } from './http-client.ts';
 
 /** Every name or ID the suites create starts with `cfz` and the run's start time in base 36. */
@@ -22,6 +23,8 @@ export interface SweepContext {
   isLeftover: (name: unknown) => boolean;
   /** The run configuration's `fixtures`. */
   fixtures: Record<string, unknown>;
+  /** How the deployment spells filters (the configuration's `filterDialect`). */
+  dialect: FilterDialect;
 }
 
 /** A service's sweeper: deletes what crashed runs left behind; returns how many resources went. */

@@ -387,8 +387,9 @@ export class RuleContext {
     const outer = this.propertyFailures;
     const met: ConformanceFailure[] = [];
     this.propertyFailures = met;
-    // The first run that cannot be judged (configuration, principal, target gone) ends the
-    // property: later runs and shrinking pass at once instead of asking a dead target again.
+    // The first run that cannot be judged (configuration, principal, target gone, a skip of the
+    // test's own such as a filter the deployment's dialect cannot say) ends the property: later
+    // runs and shrinking pass at once instead of asking the target again.
     let unjudged: Unjudged | undefined;
     const result = await fc
       .check(
@@ -397,7 +398,7 @@ export class RuleContext {
           try {
             await predicate(v);
           } catch (e) {
-            unjudged = e instanceof Unjudged && e.code !== 'test' ? e : await this.targetGone(e);
+            unjudged = e instanceof Unjudged ? e : await this.targetGone(e);
             if (!unjudged) throw e;
           }
         }),
@@ -422,15 +423,15 @@ export class RuleContext {
         this.recordFailure(f);
       }
     };
-    // Configuration, principals and a target gone are not counterexamples (a skip of the test's
-    // own, such as a resource that could not be created, stays one, as before).
+    // Configuration, principals, a target gone and a skip are not counterexamples.
     if (unjudged) {
       flush();
       throw unjudged;
     }
     if (!result.failed) return flush();
     const cause = result.errorInstance;
-    if (cause instanceof ReadOnlyRefusal) throw cause;
+    // A skip inside a property (a piece of configuration it needs) ends the test as skipped.
+    if (cause instanceof ReadOnlyRefusal || cause instanceof Unjudged) throw cause;
     if (isCodeError(cause)) throw cause;
     const base = isConformanceFailure(cause)
       ? cause

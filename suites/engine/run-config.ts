@@ -1,7 +1,9 @@
 import { readFileSync } from 'node:fs';
+import { dirname } from 'node:path';
 import { Ajv } from 'ajv';
 import addFormats from 'ajv-formats';
 import { ConfigError } from './config-error.ts';
+import { BUILT_IN_DIALECTS, resolveDialectSetting, type FilterDialectSetting } from './filter-dialect.ts';
 
 /** Client credentials of one application registered with the deployment's token manager. */
 export interface ClientCredentials {
@@ -41,6 +43,12 @@ export interface RunConfig {
   };
   /** Identifiers of data seeded on the deployment that some rules need (see the README). */
   fixtures?: Record<string, unknown>;
+  /**
+   * How the deployment spells event management filters and sorts: a built-in's name (`default`,
+   * `json-operators`) or `{ module }`, a file exporting `encodeFilter` and `encodeSort` (a path
+   * relative to the configuration file). Default: the suite's own conventions.
+   */
+  filterDialect?: FilterDialectSetting;
   /** Options that the command line may override. */
   options?: { rate?: number; concurrency?: number; timeout?: number; runs?: number };
 }
@@ -93,6 +101,17 @@ export const RUN_CONFIG_SCHEMA = {
       additionalProperties: false,
     },
     fixtures: { type: 'object' },
+    filterDialect: {
+      oneOf: [
+        { type: 'string', enum: Object.keys(BUILT_IN_DIALECTS) },
+        {
+          type: 'object',
+          required: ['module'],
+          properties: { module: { type: 'string', minLength: 1 } },
+          additionalProperties: false,
+        },
+      ],
+    },
     options: {
       type: 'object',
       properties: {
@@ -170,5 +189,9 @@ export function readRunConfig(file: string): RunConfig {
   } catch (e) {
     throw new ConfigError(`configuration file ${file} is not valid JSON: ${(e as Error).message}`);
   }
-  return validateRunConfig(parsed, `configuration file ${file}`);
+  const config = validateRunConfig(parsed, `configuration file ${file}`);
+  // A dialect module is named relative to the configuration file, as a TCK's porting package is.
+  if (config.filterDialect !== undefined)
+    config.filterDialect = resolveDialectSetting(config.filterDialect, dirname(file));
+  return config;
 }

@@ -1,4 +1,6 @@
 import { inject } from 'vitest';
+import { loadFilterDialect, type FilterDialect } from './filter-dialect.ts';
+import type { DialectVerdict } from './filter-dialect-probe.ts';
 import { HarRecorder } from './har.ts';
 import { HttpClient } from './http-client.ts';
 import { DEFAULT_CLEANUP_TIMEOUT_MS, ResourceLedger } from './ledger.ts';
@@ -16,6 +18,10 @@ export interface Session {
   ledger: ResourceLedger;
   /** The run's leftover sweep (once per run, before the first test; `worker-setup.ts`). */
   leftoverSweep?: Promise<number>;
+  /** How the deployment spells filters and sorts (the configuration's `filterDialect`). */
+  filterDialect: Promise<FilterDialect>;
+  /** Whether the deployment understands that dialect: probed once, before the first filtered request. */
+  dialectVerdict?: Promise<DialectVerdict>;
 }
 
 let current: Session | undefined;
@@ -65,9 +71,13 @@ function newSession(context: RunContext): Session {
     http.recorder = (e) => har.record(e);
     harRecorders.push(har);
   }
+  const filterDialect = loadFilterDialect(context.config.filterDialect);
+  // The command line loaded it once already; a failure here surfaces where it is awaited.
+  filterDialect.catch(() => {});
   return {
     context,
     http,
+    filterDialect,
     tokens: new TokenProvider(http, context.config),
     ledger: new ResourceLedger(context.ledgerFile, context.cleanupTimeoutMs ?? DEFAULT_CLEANUP_TIMEOUT_MS),
   };

@@ -32,6 +32,7 @@ beforeAll(async () => {
           },
           isLeftover: (name) => isLeftover(name, Date.now(), s.context.prefix),
           fixtures: s.context.config.fixtures ?? {},
+          dialect: await s.filterDialect,
         });
       } catch {
         // Sweeping is best effort: a target that cannot be swept is judged by the tests.

@@ -1,7 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import type { HttpResponse } from '../engine/http-client.ts';
 import type { RuleContext } from '../engine/rule-test.ts';
-import { R, emTest, send, seen, type As } from './em-client.ts';
+import { eq } from '../engine/filter-expression.ts';
+import { R, emTest, send, seen, writtenFilter, type As } from './em-client.ts';
 import { checkErrorBody, expect, reading } from './em-checks.ts';
 import { postCreateJob, postEvent, postType, putEvent, standardBody, typeBody } from './em-resources.ts';
 
@@ -94,8 +95,13 @@ const OPERATIONS: Operation[] = [
     name: 'POST /deleteEventsJobs',
     rule: 'auth/scopes-create-delete-job',
     scopes: ['em.d', 'em.dej.c', 'em.et.r'],
-    call: (t, as) =>
-      send(t, { method: 'POST', path: '/deleteEventsJobs', json: { filter: { typeId: `${t.prefix}nosuchtype` } }, as }),
+    call: async (t, as) =>
+      send(t, {
+        method: 'POST',
+        path: '/deleteEventsJobs',
+        json: { filter: await writtenFilter(t, eq('typeId', `${t.prefix}nosuchtype`)) },
+        as,
+      }),
   },
   {
     name: 'GET /deleteEventsJobs/{jobId}',

@@ -1,7 +1,9 @@
 import { EM_ERROR_MEDIA_TYPE, isEmErrorBody } from '../../contracts/error-bodies.ts';
 import type { HttpResponse } from '../engine/http-client.ts';
 import type { RuleContext } from '../engine/rule-test.ts';
-import { R, filter, seen, send } from './em-client.ts';
+import { defaultDialect } from '../engine/filter-dialect.ts';
+import { between, where, type FilterExpr } from '../engine/filter-expression.ts';
+import { R, seen, send } from './em-client.ts';
 
 const ERROR_TYPE = EM_ERROR_MEDIA_TYPE;
 const HAL_TYPE = 'application/hal+json';
@@ -113,30 +115,33 @@ export function beyondTheLast(t: RuleContext, res: HttpResponse, items: number):
 }
 
 /**
- * The value of a timestamp `between` the deployment takes, tried on GET /events for `typeId`:
- * the interval text `[from,to)` (the contract's grammar), else the array `[from, to]`. The
- * document names between without its syntax, so a refusal of the text is our reading
- * (between-interval-text) and the array is tried next; the range it selects stays a document check.
+ * A timestamp `between` the deployment takes. In the suite's default dialect it is tried on
+ * GET /events for `typeId` as the interval text `[from,to)` (the contract's grammar), else as
+ * the array `[from, to]`: the document names between without its syntax, so a refusal of the
+ * text is our reading (between-interval-text); the range it selects stays a document check. A
+ * declared dialect is the deployment's own word on the spelling: its between is taken as it is.
  */
-export async function betweenValue(
+export async function betweenRange(
   t: RuleContext,
   rule: string,
   typeId: string,
   from: string,
   to: string,
-): Promise<unknown> {
+): Promise<FilterExpr> {
+  const range = between('timestamp', from, to);
+  if ((await t.session.filterDialect) !== defaultDialect) return range;
   const text = `[${from},${to})`;
   const probe = await send(t, {
     method: 'GET',
     path: '/events',
-    query: { filter: filter({ typeId, timestamp: { between: text } }), size: 1 },
+    query: { filter: where({ typeId }, range), size: 1 },
   });
   const ok = t.reading('between-interval-text', R(rule), probe.status === 200, {
     title: `timestamp between written as "${text}" refused`,
     expected: 'HTTP 200',
     received: probe.status === 200 ? '' : seen(probe, 160),
   });
-  return ok ? text : [from, to];
+  return ok ? range : between('timestamp', from, to, true);
 }
 
 /** Input that keeps `rule` is accepted. */

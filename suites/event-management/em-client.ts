@@ -1,8 +1,17 @@
 import { SERVICE_INFO } from '../../contracts/services.ts';
 import { describeResponse } from '../engine/checks/index.ts';
+import { UnsupportedFilter, type FilterDialect } from '../engine/filter-dialect.ts';
+import { probeDialect, refusedOperators, type DialectVerdict } from '../engine/filter-dialect-probe.ts';
+import {
+  describeFilter,
+  isFilterExpr,
+  operatorsOf,
+  type FilterExpr,
+  type SortExpr,
+} from '../engine/filter-expression.ts';
 import type { HttpResponse, QueryValue } from '../engine/http-client.ts';
 import { ruleTest, type RuleContext, type RuleTestOptions, type SendOptions } from '../engine/rule-test.ts';
-import { session } from '../engine/session.ts';
+import { session, type Session } from '../engine/session.ts';
 import { TokenError } from '../engine/token-provider.ts';
 import { PrincipalUnavailable } from '../engine/unjudged.ts';
 
@@ -34,11 +43,18 @@ export function emTest(
 
 export type As = SendOptions['as'];
 
+/**
+ * Query parameters; `filter` and `sort` are given as expressions (encoded in the run's filter
+ * dialect) or, for the rules on malformed filters, as the text to send.
+ */
+export type EmQuery = Record<string, QueryValue | FilterExpr | SortExpr>;
+
 /** One request to the service; `path` is relative to its base path. */
 export interface EmRequest {
   method: string;
   path: string;
-  query?: Record<string, QueryValue>;
+  query?: EmQuery;
+  /** A body; a `filter` member that is an expression is encoded in the run's filter dialect. */
   json?: unknown;
   /** Raw body (sent as application/json unless a header says otherwise). */
   body?: string;
@@ -50,9 +66,115 @@ export interface EmRequest {
 /** Something that sends requests to the service: a test, or the background sender of cleanups. */
 export type Sender = (req: EmRequest) => Promise<HttpResponse>;
 
-/** The sender of a test: every exchange is kept as the test's evidence. */
+const isSortExpr = (v: unknown): v is SortExpr =>
+  !!v && typeof v === 'object' && typeof (v as SortExpr).field === 'string' && 'direction' in v;
+
+/** The operators of a request's filter and sort expressions ('sort' for a sort); none when it states none. */
+function expressionOperators(req: Omit<EmRequest, 'as' | 'tenant'>): string[] {
+  const q = req.query ?? {};
+  const body = (req.json as { filter?: unknown } | undefined)?.filter;
+  return [
+    ...(isFilterExpr(q.filter) ? operatorsOf(q.filter) : []),
+    ...(isFilterExpr(body) ? operatorsOf(body) : []),
+    ...(isSortExpr(q.sort) ? ['sort'] : []),
+  ];
+}
+
+/** Whether a request states a filter or sort as an expression. */
+function carriesExpressions(req: Omit<EmRequest, 'as' | 'tenant'>): boolean {
+  return expressionOperators(req).length > 0;
+}
+
+/** The request with its filter and sort expressions written in `dialect` (UnsupportedFilter when it cannot). */
+function encoded(req: Omit<EmRequest, 'as' | 'tenant'>, dialect: FilterDialect) {
+  const query: Record<string, QueryValue> = {};
+  for (const [k, v] of Object.entries(req.query ?? {})) {
+    if (k === 'filter' && isFilterExpr(v)) query[k] = JSON.stringify(dialect.encodeFilter(v));
+    else if (k === 'sort' && isSortExpr(v)) query[k] = dialect.encodeSort(v);
+    else query[k] = v as QueryValue;
+  }
+  const json = req.json as Record<string, unknown> | undefined;
+  return {
+    ...req,
+    query: req.query ? query : undefined,
+    json: isFilterExpr(json?.filter) ? { ...json, filter: dialect.encodeFilter(json.filter) } : req.json,
+  };
+}
+
+/** Why a dialect did not write a filter: what it cannot express (UnsupportedFilter, by name), or its error. */
+function cannotWrite(dialect: FilterDialect, expr: FilterExpr | undefined, e: unknown): string {
+  const what = e instanceof Error && e.name === UnsupportedFilter.name ? e.message : undefined;
+  if (what) return `the filter dialect "${dialect.name}" cannot write ${what}`;
+  const msg = e instanceof Error ? e.message : String(e);
+  return `the filter dialect "${dialect.name}" threw on ${expr ? describeFilter(expr) : 'a filter or sort'}: ${msg} (filterDialect)`;
+}
+
+/** Whether the deployment understands the run's filter dialect (probed once per run, on GET /events). */
+export function dialectVerdict(s: Session = session()): Promise<DialectVerdict> {
+  s.dialectVerdict ??= (async () => {
+    const dialect = await s.filterDialect;
+    const entities = (s.context.config.fixtures?.eventManagement as { entityIds?: unknown } | undefined)?.entityIds;
+    const entityId = Array.isArray(entities) && typeof entities[0] === 'string' ? entities[0] : undefined;
+    const get = backgroundSender();
+    return probeDialect(dialect, (query) => get({ method: 'GET', path: '/events', query }), entityId);
+  })();
+  return s.dialectVerdict;
+}
+
+/**
+ * Why a filter or sort using `operators` cannot be judged in this run: the deployment refused
+ * the dialect's spelling of them when probed (an operator no probe tried counts as refused then).
+ */
+export async function dialectRefusal(
+  t: RuleContext,
+  operators: Iterable<string> = ['eq', 'in', 'before', 'after', 'sort'],
+): Promise<string | undefined> {
+  const verdict = await dialectVerdict(t.session);
+  const refused = refusedOperators(verdict, operators);
+  if (!refused.length) return undefined;
+  return `declare the deployment's filter dialect: ${verdict.summary} (this test writes ${refused.join(', ')}; set "filterDialect" in the run configuration, see the README)`;
+}
+
+/**
+ * A filter written in the run's dialect, to be sent without the dialect check: for requests
+ * whose rule does not rest on the filter (a refusal for a missing scope).
+ */
+export async function writtenFilter(t: RuleContext, expr: FilterExpr): Promise<unknown> {
+  return (await t.session.filterDialect).encodeFilter(expr);
+}
+
+/** Why `expr` cannot be written in the run's dialect, or undefined when it can. */
+export async function inexpressible(t: RuleContext, expr: FilterExpr): Promise<string | undefined> {
+  const dialect = await t.session.filterDialect;
+  try {
+    dialect.encodeFilter(expr);
+    return undefined;
+  } catch (e) {
+    return cannotWrite(dialect, expr, e);
+  }
+}
+
+/**
+ * The sender of a test: every exchange is kept as the test's evidence. A request with a filter
+ * or sort expression ends the test as skipped when the deployment refuses the run's dialect, or
+ * when the dialect cannot write the expression: a grammar is no semantic rule's failure.
+ */
 export function senderOf(t: RuleContext): Sender {
-  return ({ as, tenant, ...req }) => t.send(req, { as, tenant });
+  return async ({ as, tenant, ...req }) => {
+    const operators = expressionOperators(req);
+    if (!operators.length) return t.send(req as Parameters<RuleContext['send']>[0], { as, tenant });
+    const refusal = await dialectRefusal(t, operators);
+    if (refusal) t.skip(refusal);
+    const dialect = await t.session.filterDialect;
+    let out: ReturnType<typeof encoded>;
+    try {
+      out = encoded(req, dialect);
+    } catch (e) {
+      // What a dialect cannot write (or a dialect module that throws) is configuration, never a verdict.
+      t.skip(cannotWrite(dialect, undefined, e));
+    }
+    return t.send(out, { as, tenant });
+  };
 }
 
 /** A sender outside any test (cleanups after a test or a file). */
@@ -62,7 +184,12 @@ export function backgroundSender(): Sender {
     const headers = { ...(req.headers ?? {}) };
     const who = as === undefined ? 'full' : as;
     if (who !== null) headers.authorization = await s.tokens.authorization(who, tenant);
-    return s.http.send({ ...req, path: `${BASE_PATH}${req.path}`, headers });
+    const out = carriesExpressions(req) ? encoded(req, await s.filterDialect) : req;
+    return s.http.send({
+      ...(out as Parameters<Session['http']['send']>[0]),
+      path: `${BASE_PATH}${req.path}`,
+      headers,
+    });
   };
 }
 
@@ -90,8 +217,8 @@ export function embedded(res: HttpResponse, key: string): Array<Record<string, a
     : [];
 }
 
-/** `?filter=` value of a JSON filter. */
-export const filter = (f: unknown) => JSON.stringify(f);
+/** A filter in the suite's neutral notation, for titles and Expected/Received. */
+export const shown = (f: FilterExpr) => describeFilter(f);
 
 /** An ISO UTC timestamp `offsetMs` from now. */
 export const iso = (offsetMs = 0) => new Date(Date.now() + offsetMs).toISOString();

@@ -1,3 +1,4 @@
+import { and, between, describeFilter, eq, where, type FilterExpr } from '../engine/filter-expression.ts';
 import type { HttpResponse } from '../engine/http-client.ts';
 import type { RuleContext } from '../engine/rule-test.ts';
 import { session } from '../engine/session.ts';
@@ -79,8 +80,10 @@ export async function removeType(send: Sender, id: string, as?: As, createdAt = 
       // Events remain: delete them, the second time over every timestamp; then allow the deletion time to show.
       if (jobs < 2) {
         jobs++;
-        const filter: Record<string, unknown> = { typeId: id };
-        if (jobs > 1) filter.timestamp = { between: '[1970-01-01T00:00:00Z,2200-01-01T00:00:00Z)' };
+        const filter =
+          jobs > 1
+            ? and(eq('typeId', id), between('timestamp', '1970-01-01T00:00:00Z', '2200-01-01T00:00:00Z'))
+            : eq('typeId', id);
         await runDeleteJob(send, filter, as);
       } else await sleep(300);
       continue;
@@ -93,25 +96,26 @@ export async function removeType(send: Sender, id: string, as?: As, createdAt = 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 /** Runs a delete job to a final state, retrying one that failed (e.g. a concurrent deletion). */
-export async function runDeleteJob(send: Sender, filter: Record<string, unknown>, as?: As): Promise<string> {
+export async function runDeleteJob(send: Sender, filter: FilterExpr, as?: As): Promise<string> {
+  const shown = describeFilter(filter);
   let last = '';
   for (let attempt = 0; attempt < 3; attempt++) {
     const res = await send({ method: 'POST', path: '/deleteEventsJobs', json: { filter }, as });
     if (res.status !== 202 || typeof body(res).id !== 'string')
-      throw new Error(`delete job refused for ${JSON.stringify(filter)}: ${seen(res, 160)}`);
+      throw new Error(`delete job refused for ${shown}: ${seen(res, 160)}`);
     const trace = await pollJob(send, 'delete', body(res).id, as);
     if (trace.final?.state === 'FINISHED') return String(trace.final.details?.resultDescription ?? '');
     // A state outside the documented ones will not turn into FINISHED by trying again.
     if (trace.undocumented)
       throw new Error(
-        `delete job for ${JSON.stringify(filter)} ended in undocumented state ${JSON.stringify(trace.undocumented.state)}`,
+        `delete job for ${shown} ended in undocumented state ${JSON.stringify(trace.undocumented.state)}`,
       );
     if (!trace.final && trace.last.status !== 200)
-      throw new Error(`delete job for ${JSON.stringify(filter)} cannot be read: ${seen(trace.last, 160)}`);
+      throw new Error(`delete job for ${shown} cannot be read: ${seen(trace.last, 160)}`);
     last = trace.final ? JSON.stringify(trace.final) : seen(trace.last, 160);
     await sleep(100 * (attempt + 1));
   }
-  throw new Error(`delete job for ${JSON.stringify(filter)} did not finish: ${last}`);
+  throw new Error(`delete job for ${shown} did not finish: ${last}`);
 }
 
 const releases = new Map<string, () => void>();
@@ -165,7 +169,7 @@ export function trackForeignEvents(t: RuleContext, id: string, as: As): () => vo
     kind: 'events',
     id: `typeId=${id}`,
     label: `of ${as}`,
-    cleanup: async () => void (await runDeleteJob(backgroundSender(), { typeId: id }, as)),
+    cleanup: async () => void (await runDeleteJob(backgroundSender(), eq('typeId', id), as)),
   });
 }
 
@@ -232,7 +236,7 @@ async function sweepStandardEvents(standard: string, prefix: string): Promise<vo
     );
     if (!done.ok) throw new Error(`standard event ${id} could not be given the marker source (HTTP ${done.value})`);
   }
-  await runDeleteJob(send, { typeId: standard, source: prefix });
+  await runDeleteJob(send, where({ typeId: standard, source: prefix }));
 }
 
 /** A valid standard event body carrying the run's marker. */

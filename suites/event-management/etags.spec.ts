@@ -1,7 +1,8 @@
 import fc from 'fast-check';
+import { where } from '../engine/filter-expression.ts';
 import type { HttpResponse } from '../engine/http-client.ts';
 import type { RuleContext } from '../engine/rule-test.ts';
-import { R, body, emTest, entity, eventually, filter, fixtures, iso, send, seen, embedded } from './em-client.ts';
+import { R, body, emTest, entity, eventually, fixtures, iso, send, seen, embedded } from './em-client.ts';
 import { checkErrorBody, etagOf, expect, reading } from './em-checks.ts';
 import { asRequest, createEvent, createType, field, postEvent, putEvent, standardBody } from './em-resources.ts';
 
@@ -533,7 +534,7 @@ emTest(
   async (t) => {
     const type = await createType(t, { fields: [field('n', 'INTEGER', { filterable: true })] });
     await createEvent(t, { typeId: type.id, timestamp: iso(-60_000), entityId: entity(t), n: 1 });
-    const query = { filter: filter({ typeId: type.id }) };
+    const query = { filter: where({ typeId: type.id }) };
     const first = (
       await eventually(
         () => send(t, { method: 'GET', path: '/events', query }),
@@ -580,7 +581,7 @@ emTest(
   'GET /eventTypes answers an ETag; If-None-Match of an unchanged result is 304; a change of a listed type changes it',
   async (t) => {
     const type = await createType(t);
-    const query = { filter: filter({ id: type.id }) };
+    const query = { filter: where({ id: type.id }) };
     const first = (
       await eventually(
         () => send(t, { method: 'GET', path: '/eventTypes', query }),

@@ -1,20 +1,9 @@
 import { randomUUID } from 'node:crypto';
+import { where } from '../engine/filter-expression.ts';
 import type { HttpResponse } from '../engine/http-client.ts';
+import { eq } from '../engine/filter-expression.ts';
 import type { RuleContext } from '../engine/rule-test.ts';
-import {
-  R,
-  body,
-  emTest,
-  entity,
-  eventually,
-  filter,
-  fixture,
-  fixtures,
-  iso,
-  send,
-  seen,
-  senderOf,
-} from './em-client.ts';
+import { R, body, emTest, entity, eventually, fixture, fixtures, iso, send, seen, senderOf } from './em-client.ts';
 import { accepted, expect, reading, rejected } from './em-checks.ts';
 import {
   createEvent,
@@ -260,7 +249,7 @@ emTest(
     const before = await send(t, {
       method: 'GET',
       path: '/events',
-      query: { filter: filter({ typeId: type.id, k: 'x' }) },
+      query: { filter: where({ typeId: type.id, k: 'x' }) },
     });
     expect(
       t,
@@ -280,7 +269,7 @@ emTest(
       seen(res),
     );
     const after = await eventually(
-      () => send(t, { method: 'GET', path: '/events', query: { filter: filter({ typeId: type.id, k: 'x' }) } }),
+      () => send(t, { method: 'GET', path: '/events', query: { filter: where({ typeId: type.id, k: 'x' }) } }),
       (r) => r.status === 200,
     );
     expect(
@@ -516,7 +505,7 @@ emTest(
     );
     // Once the other tenant has deleted its events, no events of another tenant exist.
     try {
-      await runDeleteJob(senderOf(t), { typeId: used.id }, 'otherTenant');
+      await runDeleteJob(senderOf(t), eq('typeId', used.id), 'otherTenant');
     } catch (e) {
       t.notExercised(
         R('event-types/patch-global-to-local-400'),

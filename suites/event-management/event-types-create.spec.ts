@@ -1,3 +1,4 @@
+import { isIn, where } from '../engine/filter-expression.ts';
 import { randomUUID } from 'node:crypto';
 import fc from 'fast-check';
 import { alphanumeric } from '../../generators/index.ts';
@@ -23,6 +24,7 @@ import {
   NO_OTHER,
   BASE_PATH,
   locationPath,
+  dialectRefusal,
 } from './em-client.ts';
 import { CODE_POINT_READING, characters } from './em-arbitraries.ts';
 import { accepted, checkErrorBody, etagOf, expect, reading, refusedAs, rejected, verify } from './em-checks.ts';
@@ -852,7 +854,7 @@ emTest(
     const q = await send(t, {
       method: 'GET',
       path: '/events',
-      query: { filter: JSON.stringify({ typeId: type.id, plain: 'x' }) },
+      query: { filter: where({ typeId: type.id, plain: 'x' }) },
     });
     rejected(t, 'event-types/field-filterable-default-false', q, 'a filter on a field created without filterable');
     const ev = (
@@ -1062,14 +1064,17 @@ emTest(
         seen(res.value),
       );
     }
-    const list = await t.send(
-      {
-        method: 'GET',
-        path: '/eventTypes',
-        query: { size: 100, filter: JSON.stringify({ id: { in: { value: [local.id, global.id] } } }) },
-      },
-      { tenant: sub },
-    );
+    // The list half needs a filter: it is left unjudged when the deployment refuses the run's dialect.
+    const refusal = await dialectRefusal(t, ['in']);
+    if (refusal) t.notExercised(R('event-types/sub-tenant-visibility'), refusal);
+    const list = refusal
+      ? undefined
+      : await send(t, {
+          method: 'GET',
+          path: '/eventTypes',
+          query: { size: 100, filter: isIn('id', [local.id, global.id]) },
+          tenant: sub,
+        });
     // "global ... event types are visible": the GLOBAL types of any tenant, not only the parent's.
     const foreignGlobal = fixtures(t).globalEventTypeId;
     if (foreignGlobal) {
@@ -1086,15 +1091,17 @@ emTest(
         seen(res.value),
       );
     }
-    const ids = (embedded(list, 'eventTypes') as any[]).map((x) => x.id).sort();
-    verify(
-      t,
-      'event-types/sub-tenant-visibility',
-      JSON.stringify(ids) === JSON.stringify([local.id, global.id].sort()),
-      "the parent's types missing from the sub-tenant's query",
-      JSON.stringify([local.id, global.id]),
-      seen(list, 200),
-    );
+    if (list) {
+      const ids = (embedded(list, 'eventTypes') as any[]).map((x) => x.id).sort();
+      verify(
+        t,
+        'event-types/sub-tenant-visibility',
+        JSON.stringify(ids) === JSON.stringify([local.id, global.id].sort()),
+        "the parent's types missing from the sub-tenant's query",
+        JSON.stringify([local.id, global.id]),
+        seen(list, 200),
+      );
+    }
   },
   { budget: 6 },
 );

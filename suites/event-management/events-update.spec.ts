@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
+import { where } from '../engine/filter-expression.ts';
 import type { RuleContext } from '../engine/rule-test.ts';
-import { R, body, emTest, entity, eventually, filter, fixture, iso, send, seen, embedded } from './em-client.ts';
+import { R, body, emTest, entity, eventually, fixture, iso, send, seen, embedded } from './em-client.ts';
 import { accepted, etagOf, expect, reading, rejected, verify } from './em-checks.ts';
 import { standardFieldCases, type FieldCase } from './em-arbitraries.ts';
 import { asRequest, createEvent, createType, field, putEvent, standardBody } from './em-resources.ts';
@@ -101,7 +102,7 @@ emTest(
         send(t, {
           method: 'GET',
           path: '/events',
-          query: { history: 'true', filter: filter({ correlationId: e.correlationId, entityId: e.entityId }) },
+          query: { history: 'true', filter: where({ correlationId: e.correlationId, entityId: e.entityId }) },
         }),
       (r) => embedded(r, 'events').some((x: any) => x.severity === 50),
     );

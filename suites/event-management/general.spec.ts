@@ -1,3 +1,4 @@
+import { where } from '../engine/filter-expression.ts';
 import type { HttpResponse } from '../engine/http-client.ts';
 import { BASE_PATH, R, body, emTest, entity, eventually, iso, pollJob, send, seen, senderOf } from './em-client.ts';
 import { checkErrorBody, checkHal, expect, rejected, verify } from './em-checks.ts';
@@ -121,7 +122,7 @@ emTest(
     step('PATCH /eventTypes/{id}', patched, [200]);
     step(
       'GET /eventTypes',
-      await send(t, { method: 'GET', path: '/eventTypes', query: { filter: JSON.stringify({ id: type.id }) } }),
+      await send(t, { method: 'GET', path: '/eventTypes', query: { filter: where({ id: type.id }) } }),
       [200],
     );
     const ev = await createEvent(t, { typeId: type.id, timestamp: iso(-60_000), entityId: entity(t), level: 1 });
@@ -151,14 +152,18 @@ emTest(
     );
     step(
       'GET /events',
-      await send(t, { method: 'GET', path: '/events', query: { filter: JSON.stringify({ typeId: type.id }) } }),
+      await send(t, { method: 'GET', path: '/events', query: { filter: where({ typeId: type.id }) } }),
       [200],
     );
     const cj = await postCreateJob(t, [{ typeId: type.id, timestamp: iso(-90_000), entityId: entity(t), level: 3 }]);
     step('POST /createEventsJobs', cj, [202]);
     const cjTrace = await pollJob(sendT, 'create', String(body(cj).id));
     step('GET /createEventsJobs/{id}', cjTrace.last, [200]);
-    const dj = await send(t, { method: 'POST', path: '/deleteEventsJobs', json: { filter: { typeId: type.id } } });
+    const dj = await send(t, {
+      method: 'POST',
+      path: '/deleteEventsJobs',
+      json: { filter: where({ typeId: type.id }) },
+    });
     step('POST /deleteEventsJobs', dj, [202]);
     const djTrace = await pollJob(sendT, 'delete', String(body(dj).id));
     step('GET /deleteEventsJobs/{id}', djTrace.last, [200]);

@@ -1,7 +1,8 @@
 import { randomUUID } from 'node:crypto';
+import { where } from '../engine/filter-expression.ts';
 import fc from 'fast-check';
 import type { RuleContext } from '../engine/rule-test.ts';
-import { R, body, emTest, entity, eventually, filter, send, seen, embedded } from './em-client.ts';
+import { R, body, emTest, entity, eventually, send, seen, embedded, type EmQuery } from './em-client.ts';
 import { expect, reading } from './em-checks.ts';
 import { createType, field, postEvent } from './em-resources.ts';
 
@@ -31,9 +32,9 @@ const latestOf = (list: Instance[]) => list.reduce((a, b) => (b.at > a.at ? b : 
 const lastWrittenOf = (list: Instance[]) => list[list.length - 1];
 
 async function query(r: HistoryReal, c: number, history: 'true' | 'false' | undefined) {
-  const q: Record<string, string> = {
+  const q: EmQuery = {
     size: '100',
-    filter: filter({ typeId: r.typeId, correlationId: r.correlationIds[c] }),
+    filter: where({ typeId: r.typeId, correlationId: r.correlationIds[c] }),
   };
   if (history) q.history = history;
   return send(r.t, { method: 'GET', path: '/events', query: q });

@@ -2,14 +2,15 @@ import fc from 'fast-check';
 import { responseSchema } from '../engine/checks/index.ts';
 import type { HttpResponse } from '../engine/http-client.ts';
 import type { RuleContext } from '../engine/rule-test.ts';
-import { R, body, emTest, eventually, filter, send, seen, embedded } from './em-client.ts';
+import { and, eq, isIn, ne, sortBy, startsWith, where } from '../engine/filter-expression.ts';
+import { R, body, emTest, eventually, send, seen, shown, embedded, type EmQuery } from './em-client.ts';
 import { beyondTheLast, expect, outOfBounds, reading, rejected } from './em-checks.ts';
 import { createType } from './em-resources.ts';
 
 const typesOf = (res: HttpResponse) => embedded(res, 'eventTypes');
 const idsOf = (res: HttpResponse) => typesOf(res).map((x) => String(x.id));
 
-function getTypes(t: RuleContext, query: Record<string, string | number>) {
+function getTypes(t: RuleContext, query: EmQuery) {
   return send(t, { method: 'GET', path: '/eventTypes', query });
 }
 
@@ -35,7 +36,7 @@ emTest(
   async (t) => {
     const stem = `${t.prefix} page ${Math.random().toString(36).slice(2, 6)}`;
     const created = await typesNamed(t, stem, ['d', 'b', 'e', 'a', 'c']);
-    const f = filter({ name: { startsWith: stem } });
+    const f = startsWith('name', stem);
     const all = await eventually(
       () => getTypes(t, { filter: f, size: 100 }),
       (r) => typesOf(r).length === 5,
@@ -213,38 +214,39 @@ emTest(
     const stem = `${t.prefix} filt ${Math.random().toString(36).slice(2, 6)}`;
     const created = await typesNamed(t, stem, ['x', 'y', 'z'], ['LOCAL', 'GLOBAL', 'LOCAL']);
     const owner = String(created[0].owner);
-    const inStem = { name: { startsWith: stem } };
+    const inStem = startsWith('name', stem);
     await eventually(
-      () => getTypes(t, { filter: filter(inStem), size: 100 }),
+      () => getTypes(t, { filter: inStem, size: 100 }),
       (r) => typesOf(r).length === 3,
     );
     const atom = fc.oneof(
-      fc.nat(2).map((i) => [{ id: created[i].id }, (x: any) => x.id === created[i].id] as const),
-      fc.nat(2).map((i) => [{ name: created[i].name }, (x: any) => x.name === created[i].name] as const),
-      fc.constantFrom(owner, 'someothertenant').map((o) => [{ owner: o }, (x: any) => x.owner === o] as const),
-      fc.constantFrom('LOCAL', 'GLOBAL').map((s) => [{ scope: s }, (x: any) => x.scope === s] as const),
-      fc.constantFrom('LOCAL', 'GLOBAL').map((s) => [{ scope: { not: s } }, (x: any) => x.scope !== s] as const),
-      fc
-        .uniqueArray(fc.nat(2), { minLength: 1, maxLength: 3 })
-        .map(
-          (is) =>
-            [
-              { id: { in: { value: is.map((i) => created[i].id) } } },
-              (x: any) => is.some((i) => created[i].id === x.id),
-            ] as const,
-        ),
+      fc.nat(2).map((i) => [eq('id', created[i].id), (x: any) => x.id === created[i].id] as const),
+      fc.nat(2).map((i) => [eq('name', created[i].name), (x: any) => x.name === created[i].name] as const),
+      fc.constantFrom(owner, 'someothertenant').map((o) => [eq('owner', o), (x: any) => x.owner === o] as const),
+      fc.constantFrom('LOCAL', 'GLOBAL').map((s) => [eq('scope', s), (x: any) => x.scope === s] as const),
+      fc.constantFrom('LOCAL', 'GLOBAL').map((s) => [ne('scope', s), (x: any) => x.scope !== s] as const),
+      fc.uniqueArray(fc.nat(2), { minLength: 1, maxLength: 3 }).map(
+        (is) =>
+          [
+            isIn(
+              'id',
+              is.map((i) => created[i].id),
+            ),
+            (x: any) => is.some((i) => created[i].id === x.id),
+          ] as const,
+      ),
     );
     await t.property(
       atom,
       async ([f, ok]) => {
-        const res = await getTypes(t, { filter: filter({ and: [inStem, f] }), size: 100 });
+        const res = await getTypes(t, { filter: and(inStem, f), size: 100 });
         expect(
           t,
           'queries/event-types-filter-fields',
           res.status === 200,
           'a filter on id, name, owner or scope refused',
           'HTTP 200',
-          () => `${filter(f)} — ${seen(res, 160)}`,
+          () => `${shown(f)} — ${seen(res, 160)}`,
         );
         const want = created
           .filter(ok)
@@ -255,7 +257,7 @@ emTest(
           'queries/event-types-filter-fields',
           JSON.stringify(idsOf(res).sort()) === JSON.stringify(want),
           'the answer is not exactly the matching types',
-          `${filter(f)}: ${JSON.stringify(want)}`,
+          `${shown(f)}: ${JSON.stringify(want)}`,
           JSON.stringify(idsOf(res).sort()),
         );
       },
@@ -274,17 +276,17 @@ emTest(
   ],
   'GET /eventTypes answers 400 to a filter or sort on a field other than id, name, owner and scope, and to a filter that is not JSON',
   async (t) => {
-    for (const f of [{ ttl: 35 }, { parentId: 'BaseEvent' }, { nosuchfield: 'x' }])
+    for (const f of [where({ ttl: 35 }), where({ parentId: 'BaseEvent' }), where({ nosuchfield: 'x' })])
+      rejected(t, 'queries/event-types-non-filterable-400', await getTypes(t, { filter: f }), `filter ${shown(f)}`);
+    for (const sort of [sortBy('ttl', 'asc'), sortBy('etag', 'desc'), sortBy('nosuchfield')])
       rejected(
         t,
-        'queries/event-types-non-filterable-400',
-        await getTypes(t, { filter: filter(f) }),
-        `filter ${filter(f)}`,
+        'queries/event-types-non-sortable-400',
+        await getTypes(t, { sort }),
+        `sort ${sort.field} ${sort.direction}`,
       );
-    for (const sort of ['ttl,asc', 'etag,desc', 'nosuchfield'])
-      rejected(t, 'queries/event-types-non-sortable-400', await getTypes(t, { sort }), `sort ${sort}`);
     rejected(t, 'queries/filter-json', await getTypes(t, { filter: '{name:' }), 'a filter that is not valid JSON');
-    const sorted = await getTypes(t, { sort: 'id,desc', size: 100 });
+    const sorted = await getTypes(t, { sort: sortBy('id', 'desc'), size: 100 });
     const ids = idsOf(sorted);
     expect(
       t,

@@ -1,6 +1,21 @@
 import { randomUUID } from 'node:crypto';
 import fc from 'fast-check';
 import { responseSchema } from '../engine/checks/index.ts';
+import {
+  after,
+  and,
+  before,
+  eq,
+  isIn,
+  ne,
+  or,
+  satisfies,
+  sortBy,
+  startsWith,
+  where,
+  type FilterExpr,
+  type SortExpr,
+} from '../engine/filter-expression.ts';
 import type { HttpResponse } from '../engine/http-client.ts';
 import type { RuleContext } from '../engine/rule-test.ts';
 import {
@@ -9,17 +24,20 @@ import {
   emTest,
   entity,
   eventually,
-  filter,
   fixture,
   fixtures,
   subTenantUser,
   iso,
   send,
   seen,
+  shown,
   tag,
   embedded,
+  dialectVerdict,
+  inexpressible,
+  type EmQuery,
 } from './em-client.ts';
-import { betweenValue, beyondTheLast, expect, outOfBounds, reading, rejected, verify } from './em-checks.ts';
+import { betweenRange, beyondTheLast, expect, outOfBounds, reading, rejected, verify } from './em-checks.ts';
 import { DATASET_SIZE, GROUPS, fileDataset, type Dataset } from './em-dataset.ts';
 import { ENUM_VALUES } from './em-arbitraries.ts';
 import { createEventsInBulk, createType, daysAgo, field, marker, postEvent, standardBody } from './em-resources.ts';
@@ -29,14 +47,14 @@ const dataset = fileDataset('queries-events');
 const eventsOf = (res: HttpResponse) => embedded(res, 'events');
 const idsOf = (res: HttpResponse) => eventsOf(res).map((e) => String(e.id));
 
-function getEvents(t: RuleContext, query: Record<string, string | number>) {
+function getEvents(t: RuleContext, query: EmQuery) {
   return send(t, { method: 'GET', path: '/events', query });
 }
 
 /** Waits until the dataset is complete in queries (new events may take 100 ms to show); the tests judge what they then get. */
 async function datasetVisible(t: RuleContext, d: Dataset): Promise<void> {
   await eventually(
-    () => getEvents(t, { size: 100, filter: filter({ typeId: d.typeId }) }),
+    () => getEvents(t, { size: 100, filter: where({ typeId: d.typeId }) }),
     (res) =>
       eventsOf(res).length === DATASET_SIZE || (res.status === 200 && !Array.isArray(body(res)._embedded?.events)),
   );
@@ -58,7 +76,7 @@ emTest(
   async (t) => {
     const d = await dataset(t);
     await datasetVisible(t, d);
-    const res = await getEvents(t, { filter: filter({ typeId: d.typeId }) });
+    const res = await getEvents(t, { filter: where({ typeId: d.typeId }) });
     expect(t, 'queries/events-200', res.status === 200, 'GET /events refused', 'HTTP 200', seen(res));
     await responseSchema(t, R('queries/events-200'), res, 'queryEvents');
     expect(
@@ -127,7 +145,7 @@ emTest(
       'the 20 newest, by timestamp descending',
       () => JSON.stringify(eventsOf(res).map((e) => e.timestamp)),
     );
-    const middle = await getEvents(t, { filter: filter({ typeId: d.typeId }), page: 1, size: 20 });
+    const middle = await getEvents(t, { filter: where({ typeId: d.typeId }), page: 1, size: 20 });
     const pageOf = (href: string) => Number(new URL(href).searchParams.get('page') ?? 0);
     // first, next and last name pages 0, 1 and 2 of the three; no link names a page below 0.
     const named = Object.entries(links)
@@ -159,7 +177,7 @@ emTest(
       'prev (page 0) and next (page 2)',
       JSON.stringify(body(middle)._links),
     );
-    const last = await getEvents(t, { filter: filter({ typeId: d.typeId }), page: 2, size: 20 });
+    const last = await getEvents(t, { filter: where({ typeId: d.typeId }), page: 2, size: 20 });
     expect(
       t,
       'queries/page-object',
@@ -185,7 +203,7 @@ emTest(
       'no next',
       () => JSON.stringify(body(last)._links),
     );
-    const beyond = await getEvents(t, { filter: filter({ typeId: d.typeId }), page: 3, size: 20 });
+    const beyond = await getEvents(t, { filter: where({ typeId: d.typeId }), page: 3, size: 20 });
     beyondTheLast(t, beyond, eventsOf(beyond).length);
   },
   { budget: 6, readOnly: false },
@@ -222,8 +240,7 @@ emTest(
   async (t) => {
     const d = await dataset(t);
     await datasetVisible(t, d);
-    const q = (extra: Record<string, string | number>) =>
-      getEvents(t, { filter: filter({ typeId: d.typeId }), ...extra });
+    const q = (extra: EmQuery) => getEvents(t, { filter: where({ typeId: d.typeId }), ...extra });
     const one = await q({ size: 1 });
     expect(
       t,
@@ -268,7 +285,7 @@ emTest(
         // The page count comes from the suite's own dataset, never from the target's answers.
         const pages = Math.ceil(DATASET_SIZE / size);
         for (let p = 0; p < pages; p++) {
-          const res = await getEvents(t, { filter: filter({ typeId: d.typeId }), size, page: p });
+          const res = await getEvents(t, { filter: where({ typeId: d.typeId }), size, page: p });
           const pg = body(res).page ?? {};
           expect(
             t,
@@ -318,8 +335,8 @@ emTest(
   async (t) => {
     const d = await dataset(t);
     await datasetVisible(t, d);
-    const q = (sort: string) => getEvents(t, { filter: filter({ typeId: d.typeId }), size: 100, sort });
-    const byN = await q('n,asc');
+    const q = (sort: SortExpr) => getEvents(t, { filter: where({ typeId: d.typeId }), size: 100, sort });
+    const byN = await q(sortBy('n', 'asc'));
     const ns = eventsOf(byN).map((e) => e.n);
     expect(
       t,
@@ -329,7 +346,7 @@ emTest(
       'n ascending',
       JSON.stringify(ns),
     );
-    const byTime = await q('timestamp,asc');
+    const byTime = await q(sortBy('timestamp', 'asc'));
     const ts = eventsOf(byTime).map((e) => Date.parse(e.timestamp));
     expect(
       t,
@@ -339,7 +356,7 @@ emTest(
       'timestamp ascending',
       JSON.stringify(eventsOf(byTime).map((e) => e.timestamp)),
     );
-    const byGrp = await q('grp,desc');
+    const byGrp = await q(sortBy('grp', 'desc'));
     const gs = eventsOf(byGrp).map((e) => e.grp);
     expect(
       t,
@@ -351,8 +368,8 @@ emTest(
     );
     // flag is a filterable BOOLEAN: the document gives no order of false and true, so only what any
     // order implies is checked: each value's events together, and desc starting where asc ends.
-    const byFlag = await q('flag,asc');
-    const byFlagDesc = await q('flag,desc');
+    const byFlag = await q(sortBy('flag', 'asc'));
+    const byFlagDesc = await q(sortBy('flag', 'desc'));
     const fa = eventsOf(byFlag).map((e) => e.flag);
     const fd = eventsOf(byFlagDesc).map((e) => e.flag);
     const grouped = (fs: unknown[]) =>
@@ -368,19 +385,19 @@ emTest(
     rejected(
       t,
       'queries/events-non-sortable-400',
-      await q('note,asc'),
+      await q(sortBy('note', 'asc')),
       'sort on a custom field declared filterable false',
     );
     rejected(
       t,
       'queries/events-non-sortable-400',
-      await getEvents(t, { sort: 'description,asc' }),
+      await getEvents(t, { sort: sortBy('description', 'asc') }),
       'sort on description (not filterable)',
     );
     rejected(
       t,
       'queries/events-non-sortable-400',
-      await getEvents(t, { sort: 'nosuchfield,desc' }),
+      await getEvents(t, { sort: sortBy('nosuchfield', 'desc') }),
       'sort on an unknown field',
     );
   },
@@ -389,62 +406,49 @@ emTest(
 
 // ---------------------------------------------------------------- filters
 
-type Atom = Record<string, unknown>;
-
-/** Whether one event satisfies one generated atom (the grammar of the contract's x-convention). */
-function holds(e: Record<string, any>, atom: Atom): boolean {
-  const [[key, cond]] = Object.entries(atom);
-  if (key === 'and') return (cond as Atom[]).every((a) => holds(e, a));
-  if (key === 'or') return (cond as Atom[]).some((a) => holds(e, a));
-  const v = key === 'timestamp' ? Date.parse(e.timestamp) : e[key];
-  if (cond === null || typeof cond !== 'object') return v === cond;
-  const [[op, arg]] = Object.entries(cond as Record<string, any>);
-  switch (op) {
-    case 'in':
-      return (arg.value as unknown[]).includes(v);
-    case 'not':
-      return v !== arg;
-    case 'after':
-      return v > Date.parse(arg);
-    case 'before':
-      return v < Date.parse(arg);
-    default:
-      throw new Error(`unknown operator ${op}`);
-  }
-}
-
 /** Atoms over the dataset's filterable fields, within the documented restrictions. */
-function atom(d: Dataset): fc.Arbitrary<Atom> {
+function atom(d: Dataset): fc.Arbitrary<FilterExpr> {
   const times = d.events.map((e) => Date.parse(e.timestamp));
   const lo = Math.min(...times) - 30_000;
   const hi = Math.max(...times) + 30_000;
   const instant = fc.integer({ min: lo, max: hi }).map((ms) => new Date(ms - (ms % 1000) + 500).toISOString());
   return fc.oneof(
-    fc.integer({ min: -2, max: DATASET_SIZE + 2 }).map((n) => ({ n })),
+    fc.integer({ min: -2, max: DATASET_SIZE + 2 }).map((n) => eq('n', n)),
     fc
       .uniqueArray(fc.integer({ min: 0, max: DATASET_SIZE }), { minLength: 1, maxLength: 6 })
-      .map((value) => ({ n: { in: { value } } })),
-    fc.integer({ min: 0, max: DATASET_SIZE }).map((n) => ({ n: { not: n } })),
-    fc.constantFrom(...GROUPS, 'z').map((grp) => ({ grp })),
-    fc.boolean().map((flag) => ({ flag })),
-    fc.nat(2).map((i) => ({ entityId: d.events.find((_, k) => k % 3 === i)?.entityId ?? d.events[0].entityId })),
-    fc.nat(DATASET_SIZE - 1).map((i) => ({ correlationId: d.events[i].correlationId })),
+      .map((values) => isIn('n', values)),
+    fc.integer({ min: 0, max: DATASET_SIZE }).map((n) => ne('n', n)),
+    fc.constantFrom(...GROUPS, 'z').map((grp) => eq('grp', grp)),
+    fc.boolean().map((flag) => eq('flag', flag)),
+    fc.nat(2).map((i) => eq('entityId', d.events.find((_, k) => k % 3 === i)?.entityId ?? d.events[0].entityId)),
+    fc.nat(DATASET_SIZE - 1).map((i) => eq('correlationId', d.events[i].correlationId)),
     // A custom TIMESTAMP field, by equality with the value as it was written.
-    fc.nat(DATASET_SIZE - 1).map((i) => ({ seen: d.events[i].seen })),
-    instant.map((ts) => ({ timestamp: { after: ts } })),
-    instant.map((ts) => ({ timestamp: { before: ts } })),
+    fc.nat(DATASET_SIZE - 1).map((i) => eq('seen', d.events[i].seen)),
+    instant.map((ts) => after('timestamp', ts)),
+    instant.map((ts) => before('timestamp', ts)),
   );
 }
 
 emTest(
-  ['queries/events-filter-fields', 'queries/filter-sort-grammar'],
+  ['queries/filter-sort-grammar'],
+  "the deployment understands the run's filter dialect: one equality, one IN, one timestamp range and one sort on GET /events answer 2xx with items that satisfy them",
+  async (t) => {
+    // "Grammar of the filter and sort JSON: not shown": reported here once; the rules that need a
+    // filter are skipped (not failed) when the deployment refuses the dialect.
+    t.observe(R('queries/filter-sort-grammar'), (await dialectVerdict(t.session)).summary);
+  },
+  { readOnly: true, budget: 4 },
+);
+
+emTest(
+  ['queries/events-filter-fields'],
   'generated filters on filterable fields are accepted and return exactly the matching events (property)',
   async (t) => {
     const d = await dataset(t);
     await datasetVisible(t, d);
     // A filterable custom field of type TIMESTAMP, by equality with the value as written.
     const pick = d.events[7];
-    const bySeen = await getEvents(t, { filter: filter({ typeId: d.typeId, seen: pick.seen }), size: 100 });
+    const bySeen = await getEvents(t, { filter: where({ typeId: d.typeId, seen: pick.seen }), size: 100 });
     expect(
       t,
       'queries/events-filter-fields',
@@ -455,33 +459,33 @@ emTest(
     );
     const combined = fc.oneof(
       atom(d).map((a) => [a]),
-      fc.tuple(atom(d), atom(d)).map(([a, b]) => [{ and: [a, b] }]),
-      fc.tuple(atom(d), atom(d)).map(([a, b]) => [{ or: [a, b] }]),
+      fc.tuple(atom(d), atom(d)).map(([a, b]) => [and(a, b)]),
+      fc.tuple(atom(d), atom(d)).map(([a, b]) => [or(a, b)]),
     );
     await t.property(
       combined,
       async ([a]) => {
-        const f = { typeId: d.typeId, ...a };
-        const res = await getEvents(t, { filter: filter(f), size: 100 });
+        const f = and(eq('typeId', d.typeId), a);
+        const res = await getEvents(t, { filter: f, size: 100 });
         expect(
           t,
           'queries/events-filter-fields',
           res.status === 200,
           'a filter within the documented restrictions refused',
           'HTTP 200',
-          () => `${filter(f)} — ${seen(res, 160)}`,
+          () => `${shown(f)} — ${seen(res, 160)}`,
         );
-        const wrong = eventsOf(res).filter((e) => !holds(e, a));
+        const wrong = eventsOf(res).filter((e) => !satisfies(e, a));
         expect(
           t,
           'queries/events-filter-fields',
           wrong.length === 0,
           'returned events do not satisfy the filter',
-          `only events satisfying ${filter(a)}`,
+          `only events satisfying ${shown(a)}`,
           () => JSON.stringify(wrong.slice(0, 3)),
         );
         const want = d.events
-          .filter((e) => holds(e, a))
+          .filter((e) => satisfies(e, a))
           .map((e) => e.id)
           .sort();
         const got = idsOf(res).sort();
@@ -495,10 +499,6 @@ emTest(
         );
       },
       { rule: R('queries/events-filter-fields'), runs: t.session.context.runs },
-    );
-    t.observe(
-      R('queries/filter-sort-grammar'),
-      'filters as {"field": value}, {"field": {"in": {"value": [...]}}}, {"field": {"not": v}}, {"timestamp": {"after"|"before": ts}}, {"and"|"or": [...]} and sort as "field,asc|desc" were accepted',
     );
   },
   { readOnly: false, budgetPerRun: 1, budget: 3 },
@@ -515,19 +515,19 @@ emTest(
       standardBody(t, { code, severity: 3, acknowledged: false }),
     ];
     for (const e of mine) await postEvent(t, e);
-    const cases: Array<[Atom, (e: Record<string, any>) => boolean]> = [
-      [{ code }, (e) => e.code === code],
-      [{ code, severity: 3 }, (e) => e.code === code && e.severity === 3],
-      [{ code, acknowledged: true }, (e) => e.code === code && e.acknowledged === true],
+    const cases: Array<[FilterExpr, (e: Record<string, any>) => boolean]> = [
+      [where({ code }), (e) => e.code === code],
+      [where({ code, severity: 3 }), (e) => e.code === code && e.severity === 3],
+      [where({ code, acknowledged: true }), (e) => e.code === code && e.acknowledged === true],
       [
-        { source: marker(t), code, severity: { in: { value: [4, 5] } } },
+        where({ source: marker(t), code }, isIn('severity', [4, 5])),
         (e) => e.source === marker(t) && e.code === code && [4, 5].includes(e.severity),
       ],
     ];
     for (const [f, ok] of cases) {
       const expected = mine.filter((e) => ok(e)).length;
       const res = await eventually(
-        () => getEvents(t, { filter: filter(f), size: 100 }),
+        () => getEvents(t, { filter: f, size: 100 }),
         (r) => r.status === 200 && eventsOf(r).filter(ok).length >= expected,
       );
       expect(
@@ -535,7 +535,7 @@ emTest(
         'queries/events-filter-fields',
         res.value.status === 200 && eventsOf(res.value).every(ok),
         'returned events do not satisfy a filter on standard fields',
-        `only events satisfying ${filter(f)}`,
+        `only events satisfying ${shown(f)}`,
         seen(res.value, 200),
       );
       expect(
@@ -586,19 +586,19 @@ emTest(
     );
     const ids = created.map((e) => String(e.id));
     await eventually(
-      () => getEvents(t, { filter: filter({ typeId: type.id }), size: 100 }),
+      () => getEvents(t, { filter: where({ typeId: type.id }), size: 100 }),
       (r) => idsOf(r).length === ids.length,
     );
-    const cases: Array<[Atom, number[]]> = [
-      [{ x: 1.5 }, [0, 2]],
-      [{ x: { in: { value: [2.25] } } }, [1]],
-      [{ w: when[1], timestamp: { after: iso(-3_600_000) } }, [1, 2]],
-      [{ u: uuids[2] }, [2]],
-      [{ e: members[1] }, [1, 2]],
-      [{ e: { in: { value: [members[0]] } } }, [0]],
+    const cases: Array<[FilterExpr, number[]]> = [
+      [where({ x: 1.5 }), [0, 2]],
+      [isIn('x', [2.25]), [1]],
+      [where({ w: when[1] }, after('timestamp', iso(-3_600_000))), [1, 2]],
+      [where({ u: uuids[2] }), [2]],
+      [where({ e: members[1] }), [1, 2]],
+      [isIn('e', [members[0]]), [0]],
     ];
     for (const [f, want] of cases) {
-      const res = await getEvents(t, { filter: filter({ typeId: type.id, ...f }), size: 100 });
+      const res = await getEvents(t, { filter: where({ typeId: type.id }, f), size: 100 });
       const wantIds = want.map((i) => ids[i]).sort();
       expect(
         t,
@@ -606,7 +606,7 @@ emTest(
         res.status === 200 && JSON.stringify(idsOf(res).sort()) === JSON.stringify(wantIds),
         'a filter on a DOUBLE, TIMESTAMP, UUID or ENUM custom field does not return exactly the events with its values',
         `the events ${want.map((i) => `x ${values[i]}, w ${when[i]}, u ${uuids[i]}, e ${members[i]}`).join('; ')}`,
-        () => `${filter(f)}: ${JSON.stringify(eventsOf(res).map((e) => [e.x, e.w, e.u, e.e]))} ${seen(res, 100)}`,
+        () => `${shown(f)}: ${JSON.stringify(eventsOf(res).map((e) => [e.x, e.w, e.u, e.e]))} ${seen(res, 100)}`,
       );
     }
   },
@@ -617,80 +617,79 @@ emTest(
 interface Forbidden {
   rule: string;
   what: string;
-  filter: (t: RuleContext, typeId: string) => unknown;
+  /** An expression, or the text to send (the filter-json rules: text that is no JSON object). */
+  filter: (t: RuleContext, typeId: string) => FilterExpr | string;
 }
 
 const FORBIDDEN: Forbidden[] = [
   {
     rule: 'queries/events-non-filterable-400',
     what: 'a filter on description (not filterable)',
-    filter: () => ({ description: 'x' }),
+    filter: () => where({ description: 'x' }),
   },
   {
     rule: 'queries/events-non-filterable-400',
     what: 'a filter on a custom field declared filterable false',
-    filter: (_t, id) => ({ typeId: id, note: 'note 1' }),
+    filter: (_t, id) => where({ typeId: id, note: 'note 1' }),
   },
   {
     rule: 'queries/events-non-filterable-400',
     what: 'a filter on an unknown field',
-    filter: () => ({ nosuchfield: 1 }),
+    filter: () => where({ nosuchfield: 1 }),
   },
   {
     rule: 'queries/type-id-single-expression',
     what: 'two typeId expressions',
-    filter: (t, id) => ({ typeId: id, and: [{ typeId: fixtures(t).standardEventTypeId }] }),
+    filter: (t, id) => and(eq('typeId', id), and(eq('typeId', fixtures(t).standardEventTypeId))),
   },
-  { rule: 'queries/type-id-no-negation', what: 'a negated typeId', filter: (_t, id) => ({ typeId: { not: id } }) },
+  { rule: 'queries/type-id-no-negation', what: 'a negated typeId', filter: (_t, id) => ne('typeId', id) },
   {
     rule: 'queries/type-id-equality-only',
     what: 'typeId with in',
-    filter: (_t, id) => ({ typeId: { in: { value: [id] } } }),
+    filter: (_t, id) => isIn('typeId', [id]),
   },
   {
     rule: 'queries/type-id-equality-only',
     what: 'typeId with startsWith',
-    filter: (t) => ({ typeId: { startsWith: t.prefix } }),
+    filter: (t) => startsWith('typeId', t.prefix),
   },
   {
     rule: 'queries/type-id-equality-only',
     what: 'typeId under or',
-    filter: (t, id) => ({ or: [{ typeId: id }, { code: 'x' }] }),
+    filter: (t, id) => or(eq('typeId', id), eq('code', 'x')),
   },
   {
     rule: 'queries/base-event-type-id-400',
     what: 'typeId BaseEvent',
-    filter: (t) => ({ typeId: fixtures(t).baseEventTypeId }),
+    filter: (t) => eq('typeId', fixtures(t).baseEventTypeId),
   },
   {
     rule: 'queries/asset-type-id-in-max-5',
     what: 'assetTypeId in with 6 values',
-    filter: (t) => ({
-      assetTypeId: { in: { value: [...(fixtures(t).assetTypeIds ?? []), 'a', 'b', 'c', 'd', 'e', 'f'].slice(0, 6) } },
-    }),
+    filter: (t) => isIn('assetTypeId', [...(fixtures(t).assetTypeIds ?? []), 'a', 'b', 'c', 'd', 'e', 'f'].slice(0, 6)),
   },
   {
     rule: 'queries/asset-type-id-no-negation',
     what: 'a negated assetTypeId',
-    filter: (t) => ({ assetTypeId: { not: fixtures(t).assetTypeIds?.[0] ?? 'x' } }),
+    filter: (t) => ne('assetTypeId', fixtures(t).assetTypeIds?.[0] ?? 'x'),
   },
   {
     rule: 'queries/asset-type-id-equality-or-in',
     what: 'assetTypeId with startsWith',
-    filter: () => ({ assetTypeId: { startsWith: 'a' } }),
+    filter: () => startsWith('assetTypeId', 'a'),
   },
   {
     rule: 'queries/parent-asset-id-no-negation',
     what: 'a negated parentAssetId',
-    filter: (t) => ({ parentAssetId: { not: fixtures(t).parentAssetId ?? 'x' } }),
+    filter: (t) => ne('parentAssetId', fixtures(t).parentAssetId ?? 'x'),
   },
   {
     rule: 'queries/parent-asset-id-equality-only',
     what: 'parentAssetId with in',
-    filter: (t) => ({ parentAssetId: { in: { value: [fixtures(t).parentAssetId ?? 'x'] } } }),
+    filter: (t) => isIn('parentAssetId', [fixtures(t).parentAssetId ?? 'x']),
   },
   { rule: 'queries/filter-json', what: 'a filter that is not valid JSON', filter: () => '{"typeId": ' },
-  { rule: 'queries/filter-json', what: 'a filter that is a JSON array', filter: () => [] },
+  { rule: 'queries/filter-json', what: 'a filter that is a JSON array', filter: () => '[]' },
   // "filter | string, JSON-encoded": a JSON value that is not an object is no filter either.
   { rule: 'queries/filter-json', what: 'a filter that is a JSON number', filter: () => '42' },
   { rule: 'queries/filter-json', what: 'a filter that is JSON null', filter: () => 'null' },
@@ -706,7 +705,12 @@ for (const rule of [...new Set(FORBIDDEN.map((f) => f.rule))]) {
       const d = rule === 'queries/events-non-filterable-400' ? await dataset(t) : undefined;
       for (const c of cases) {
         const f = c.filter(t, d?.typeId ?? fixtures(t).standardEventTypeId);
-        rejected(t, rule, await getEvents(t, { filter: typeof f === 'string' ? f : filter(f) }), c.what);
+        const cannot = typeof f === 'string' ? undefined : await inexpressible(t, f);
+        if (cannot) {
+          t.notExercised(R(rule), `${c.what}: ${cannot}`);
+          continue;
+        }
+        rejected(t, rule, await getEvents(t, { filter: f }), c.what);
       }
     },
     { readOnly: rule !== 'queries/events-non-filterable-400', budget: cases.length },
@@ -727,14 +731,15 @@ emTest(
     if (ours.length !== entities.length)
       t.skip('could not create an event on every entity; judged by events/create-201');
     const ids = (res: HttpResponse) => idsOf(res).filter((id) => ours.some((e) => e.id === id));
-    const q = (extra: Atom) => getEvents(t, { filter: filter({ source: marker(t), code, ...extra }), size: 100 });
+    const q = (extra?: FilterExpr) =>
+      getEvents(t, { filter: where({ source: marker(t), code }, ...(extra ? [extra] : [])), size: 100 });
     await eventually(
-      () => q({}),
+      () => q(),
       (r) => eventsOf(r).length === ours.length,
     );
     const perType = new Map<string, string[]>();
     for (const a of assetTypes) {
-      const res = await q({ assetTypeId: a });
+      const res = await q(eq('assetTypeId', a));
       expect(
         t,
         'queries/asset-type-id-equality-or-in',
@@ -771,7 +776,7 @@ emTest(
       `${t.prefix}nosuchasset3`,
       `${t.prefix}nosuchasset4`,
     ].slice(0, 5);
-    const inRes = await q({ assetTypeId: { in: { value: five } } });
+    const inRes = await q(isIn('assetTypeId', five));
     expect(
       t,
       'queries/asset-type-id-in-max-5',
@@ -789,7 +794,7 @@ emTest(
       JSON.stringify(expectedIn),
       JSON.stringify(ids(inRes).sort()),
     );
-    const parent = await q({ parentAssetId: site });
+    const parent = await q(eq('parentAssetId', site));
     expect(
       t,
       'queries/parent-asset-id-equality-only',
@@ -855,7 +860,7 @@ emTest(
     // timeline after another gives timestamps descending.
     const older = body(await postEvent(t, standardBody(t, { entityId, code, timestamp: iso(-300_000) })));
     const res = await eventually(
-      () => getEvents(t, { filter: filter({ entityId, timestamp: { after: iso(-600_000) } }), size: 500 }),
+      () => getEvents(t, { filter: where({ entityId }, after('timestamp', iso(-600_000))), size: 500 }),
       (r) => [mine.id, childEvent.id, older.id].every((id) => idsOf(r).includes(id)),
     );
     const got = eventsOf(res.value);
@@ -960,9 +965,10 @@ emTest(
       ages.map((days, n) => ({ typeId: type.id, timestamp: daysAgo(days), entityId: entity(t), n })),
     );
     const byAge = new Map(ages.map((a, i) => [a, String(events[i].id)]));
-    const q = (extra: Atom) => getEvents(t, { filter: filter({ typeId: type.id, ...extra }), size: 100 });
+    const q = (extra?: FilterExpr) =>
+      getEvents(t, { filter: where({ typeId: type.id }, ...(extra ? [extra] : [])), size: 100 });
     const window = await eventually(
-      () => q({}),
+      () => q(),
       (r) => idsOf(r).length >= 2,
     );
     expect(
@@ -973,33 +979,39 @@ emTest(
       'the events 6 and 1 days old',
       JSON.stringify(eventsOf(window.value).map((e) => e.timestamp)),
     );
-    const between = (from: string, to: string) => betweenValue(t, 'queries/timestamp-operators', type.id, from, to);
-    const ranges: Array<[Atom, number[]]> = [
-      [{ timestamp: { after: daysAgo(9) } }, [8, 6, 1]],
-      [{ timestamp: { before: daysAgo(7) } }, [10, 8]],
-      [{ timestamp: { between: await between(daysAgo(11), daysAgo(7)) } }, [10, 8]],
-      [{ timestamp: { between: await between(daysAgo(9), daysAgo(5)) } }, [8, 6]],
+    const between = (from: string, to: string) => betweenRange(t, 'queries/timestamp-operators', type.id, from, to);
+    const ranges: Array<[FilterExpr, number[]]> = [
+      [after('timestamp', daysAgo(9)), [8, 6, 1]],
+      [before('timestamp', daysAgo(7)), [10, 8]],
+      [await between(daysAgo(11), daysAgo(7)), [10, 8]],
+      [await between(daysAgo(9), daysAgo(5)), [8, 6]],
       // One millisecond from an event's instant: the event is after (before) that bound.
-      [{ timestamp: { after: new Date(Date.parse(String(events[1].timestamp)) - 1).toISOString() } }, [8, 6, 1]],
-      [{ timestamp: { before: new Date(Date.parse(String(events[1].timestamp)) + 1).toISOString() } }, [10, 8]],
+      [after('timestamp', new Date(Date.parse(String(events[1].timestamp)) - 1).toISOString()), [8, 6, 1]],
+      [before('timestamp', new Date(Date.parse(String(events[1].timestamp)) + 1).toISOString()), [10, 8]],
     ];
     // The same ranges as one side of an or whose other side selects nothing (n is never negative):
     // the range itself, not a bound of the whole query, decides then.
-    const inOr = ranges.map(([f, want]): [Atom, number[]] => [{ or: [f, { n: -1 }] }, want]);
+    const inOr = ranges.map(([f, want]): [FilterExpr, number[]] => [or(f, eq('n', -1)), want]);
     for (const [f, want] of [...ranges, ...inOr]) {
+      // A grammar without or (the run's dialect cannot write it) leaves the second half unjudged.
+      const cannot = await inexpressible(t, f);
+      if (cannot) {
+        t.notExercised(R('queries/timestamp-operators'), cannot);
+        continue;
+      }
       const res = await q(f);
       const wantIds = want.map((a) => byAge.get(a)).sort();
       expect(
         t,
         'queries/timestamp-operators',
         res.status === 200 && JSON.stringify(idsOf(res).sort()) === JSON.stringify(wantIds),
-        `timestamp ${filter(f)} does not select exactly its range`,
+        `timestamp ${shown(f)} does not select exactly its range`,
         `the events ${want.join(', ')} days old`,
-        () => `${filter(f)}: ${JSON.stringify(eventsOf(res).map((e) => e.timestamp))} ${seen(res, 100)}`,
+        () => `${shown(f)}: ${JSON.stringify(eventsOf(res).map((e) => e.timestamp))} ${seen(res, 100)}`,
       );
     }
     // timestamp is a filter field ("filterable"): equality selects the event at that instant.
-    const at = await q({ timestamp: String(events[1].timestamp) });
+    const at = await q(eq('timestamp', String(events[1].timestamp)));
     expect(
       t,
       'queries/events-filter-fields',
@@ -1019,10 +1031,10 @@ emTest(
     const d = await dataset(t);
     await datasetVisible(t, d);
     const base = {
-      filter: filter({ typeId: d.typeId }),
+      filter: where({ typeId: d.typeId }),
       size: 7,
       page: 1,
-      sort: 'n,desc',
+      sort: sortBy('n', 'desc'),
       history: 'true',
       includeShared: 'false',
     };

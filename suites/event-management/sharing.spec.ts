@@ -1,6 +1,7 @@
+import { after, where } from '../engine/filter-expression.ts';
 import type { HttpResponse } from '../engine/http-client.ts';
 import type { RuleContext } from '../engine/rule-test.ts';
-import { R, body, emTest, eventually, filter, fixture, fixtures, iso, send, seen, NO_OTHER } from './em-client.ts';
+import { R, body, emTest, eventually, fixture, fixtures, iso, send, seen, NO_OTHER } from './em-client.ts';
 import { expect, reading, verify } from './em-checks.ts';
 import {
   asRequest,
@@ -78,7 +79,7 @@ emTest(
           'modes []',
           JSON.stringify(body(got.value).sharing),
         );
-      const list = await send(t, { method: 'GET', path: '/eventTypes', query: { ...q, filter: filter({ id }) } });
+      const list = await send(t, { method: 'GET', path: '/eventTypes', query: { ...q, filter: where({ id }) } });
       checkSharing(t, 'GET /eventTypes', items(list, 'eventTypes'), withShared);
       const patched = await send(t, {
         method: 'PATCH',
@@ -122,7 +123,7 @@ emTest(
       const list = await send(t, {
         method: 'GET',
         path: '/events',
-        query: { ...q, filter: filter({ entityId: e.entityId, correlationId: e.correlationId }) },
+        query: { ...q, filter: where({ entityId: e.entityId, correlationId: e.correlationId }) },
       });
       checkSharing(t, 'GET /events', items(list, 'events'), withShared);
       const put = await putEvent(
@@ -175,7 +176,7 @@ emTest(
       'modes containing RECEIVER',
       JSON.stringify(body(shown).sharing),
     );
-    const listHidden = await send(t, { method: 'GET', path: '/eventTypes', query: { filter: filter({ id: typeId }) } });
+    const listHidden = await send(t, { method: 'GET', path: '/eventTypes', query: { filter: where({ id: typeId }) } });
     expect(
       t,
       'sharing/include-shared-default-false',
@@ -187,7 +188,7 @@ emTest(
     const listShown = await send(t, {
       method: 'GET',
       path: '/eventTypes',
-      query: { ...shared, filter: filter({ id: typeId }) },
+      query: { ...shared, filter: where({ id: typeId }) },
     });
     expect(
       t,
@@ -225,7 +226,7 @@ emTest(
       JSON.stringify(body(evShown).sharing),
     );
     const q = {
-      filter: filter({ entityId: body(evShown).entityId, timestamp: { after: iso(-6 * 86_400_000) } }),
+      filter: where({ entityId: body(evShown).entityId }, after('timestamp', iso(-6 * 86_400_000))),
       size: '100',
     };
     const evListHidden = await send(t, { method: 'GET', path: '/events', query: q });
@@ -318,7 +319,7 @@ emTest(
     const list = await send(t, {
       method: 'GET',
       path: '/events',
-      query: { ...shared, filter: filter({ entityId: e.entityId, correlationId: e.correlationId }) },
+      query: { ...shared, filter: where({ entityId: e.entityId, correlationId: e.correlationId }) },
       as: 'otherTenant',
     });
     expect(
@@ -354,7 +355,7 @@ emTest(
     if (foreign.value.status !== 201)
       t.skip(`the other tenant could not create an event of the GLOBAL type (${seen(foreign.value, 160)})`);
     const id = String(body(foreign.value).id);
-    const q = { filter: filter({ typeId: type.id }), size: '100' };
+    const q = { filter: where({ typeId: type.id }), size: '100' };
     await eventually(
       () => send(t, { method: 'GET', path: '/events', query: q, as: 'otherTenant' }),
       (r) => items(r, 'events').some((x) => x.id === id),

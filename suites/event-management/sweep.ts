@@ -1,3 +1,4 @@
+import { after, and, between, eq, startsWith, type FilterExpr } from '../engine/filter-expression.ts';
 import type { HttpResponse } from '../engine/http-client.ts';
 import type { Sweeper, SweepContext } from '../engine/leftovers.ts';
 
@@ -6,8 +7,12 @@ type Json = Record<string, any>;
 /** The documented states before a job's end; any other state ends the wait. */
 const NON_FINAL = ['ACCEPTED', 'IN_PROGRESS'];
 
+/** Every instant an event can have (a delete job searches no default window). */
+const everyTimestamp = between('timestamp', '1970-01-01T00:00:00Z', '2200-01-01T00:00:00Z');
+
 /** Runs a delete job and waits (bounded) for a final state. */
-async function deleteEvents(ctx: SweepContext, filter: Json): Promise<void> {
+async function deleteEvents(ctx: SweepContext, expr: FilterExpr): Promise<void> {
+  const filter = ctx.dialect.encodeFilter(expr);
   const job = await ctx.send('event-management', { method: 'POST', path: '/deleteEventsJobs', json: { filter } });
   const id = (job.json as Json | undefined)?.id;
   if (job.status !== 202 || typeof id !== 'string') return;
@@ -46,7 +51,7 @@ const sweep: Sweeper = async (ctx) => {
   const depth = (t: Json): number =>
     types.some((p) => p.id === t.parentId) ? 1 + depth(types.find((p) => p.id === t.parentId)!) : 0;
   for (const type of [...types].sort((a, b) => depth(b) - depth(a))) {
-    await deleteEvents(ctx, { typeId: type.id, timestamp: { between: '[1970-01-01T00:00:00Z,2200-01-01T00:00:00Z)' } });
+    await deleteEvents(ctx, and(eq('typeId', type.id), everyTimestamp));
     const current = await ctx.send('event-management', {
       method: 'GET',
       path: `/eventTypes/${encodeURIComponent(type.id)}`,
@@ -62,7 +67,9 @@ const sweep: Sweeper = async (ctx) => {
   const standard = String(
     (ctx.fixtures.eventManagement as Json | undefined)?.standardEventTypeId ?? 'PlatformStandardEvent',
   );
-  const filter = JSON.stringify({ source: { startsWith: 'cfz' }, timestamp: { after: '1970-01-01T00:00:00Z' } });
+  const filter = JSON.stringify(
+    ctx.dialect.encodeFilter(and(startsWith('source', 'cfz'), after('timestamp', '1970-01-01T00:00:00Z'))),
+  );
   const res = await ctx.send('event-management', {
     method: 'GET',
     path: '/events',
@@ -76,11 +83,7 @@ const sweep: Sweeper = async (ctx) => {
     ),
   ];
   for (const source of sources) {
-    await deleteEvents(ctx, {
-      typeId: standard,
-      source,
-      timestamp: { between: '[1970-01-01T00:00:00Z,2200-01-01T00:00:00Z)' },
-    });
+    await deleteEvents(ctx, and(eq('typeId', standard), eq('source', source), everyTimestamp));
     n++;
   }
   return n;

@@ -1,6 +1,7 @@
+import { where } from '../engine/filter-expression.ts';
 import type { HttpResponse } from '../engine/http-client.ts';
 import type { RuleContext } from '../engine/rule-test.ts';
-import { VISIBILITY_DEADLINE_MS, body, emTest, eventually, filter, send, seen, embedded } from './em-client.ts';
+import { VISIBILITY_DEADLINE_MS, body, emTest, eventually, send, seen, embedded } from './em-client.ts';
 import { expect } from './em-checks.ts';
 import { asRequest, createEvent, createType, putEvent, standardBody } from './em-resources.ts';
 
@@ -105,7 +106,7 @@ emTest(
       t,
       'a changed event type in queries',
       patched,
-      () => send(t, { method: 'GET', path: '/eventTypes', query: { filter: filter({ id: type.id }) } }),
+      () => send(t, { method: 'GET', path: '/eventTypes', query: { filter: where({ id: type.id }) } }),
       (r) => body(r)._embedded?.eventTypes?.[0]?.ttl === 99,
       lags,
     );
@@ -123,7 +124,7 @@ emTest(
         send(t, {
           method: 'GET',
           path: '/events',
-          query: { filter: filter({ entityId: e.entityId, correlationId: e.correlationId }) },
+          query: { filter: where({ entityId: e.entityId, correlationId: e.correlationId }) },
         }),
       (r) => embedded(r, 'events').some((x: any) => x.id === e.id),
     );
