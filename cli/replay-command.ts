@@ -1,4 +1,4 @@
-import { forTerminal, forTerminalLine as t } from '../reporters/untrusted-text.ts';
+import { forTerminalLine as t } from '../reporters/untrusted-text.ts';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -41,7 +41,7 @@ export async function replayCommand(reportFile: string, ruleId: string, opts: Re
     }\n`,
   );
   if (f?.seed !== undefined) process.stdout.write(`  property seed ${t(f.seed)}, path ${t(f.path ?? '(none)')}\n`);
-  if (f?.curl) process.stdout.write(`  recorded request: ${forTerminal(f.curl)}\n`);
+  if (f?.curl) process.stdout.write(`  recorded request: ${t(f.curl)}\n`);
   const dir = mkdtempSync(join(tmpdir(), 'conformance-replay-'));
   try {
     const options = report.options as { runs?: number; timeoutMs?: number };
@@ -61,7 +61,7 @@ export async function replayCommand(reportFile: string, ruleId: string, opts: Re
     const now = again.rules.find((r) => r.id === ruleId);
     if (now?.status === 'failed') {
       process.stdout.write(
-        `STILL FAILS: ${t(ruleId)}\n  Expected: ${t(now.failure?.expected)}\n  Received: ${t(now.failure?.received)}\n${now.failure?.curl ? `  Reproduce with: ${forTerminal(now.failure.curl)}\n` : ''}`,
+        `STILL FAILS: ${t(ruleId)}\n  Expected: ${t(now.failure?.expected)}\n  Received: ${t(now.failure?.received)}\n${now.failure?.curl ? `  Reproduce with: ${t(now.failure.curl)}\n` : ''}`,
       );
       return 1;
     }
