@@ -12,6 +12,7 @@ import type { RunContext } from '../suites/engine/run-context.ts';
 import { collectSuites, type TestRecord } from '../suites/engine/suite-runner.ts';
 import { TokenError, TokenProvider, type PrincipalName } from '../suites/engine/token-provider.ts';
 import { missingRequirements } from '../certification/config-requirements.ts';
+import { parseDuration } from './duration.ts';
 import { UsageError } from './usage-error.ts';
 
 export interface DoctorOptions {
@@ -202,9 +203,8 @@ export async function doctorCommand(opts: DoctorOptions, out: NodeJS.WritableStr
   let config: RunConfig = source.config;
   if (opts.target) config = validateRunConfig({ ...config, target: opts.target }, '--target');
   if (opts.ca && !existsSync(opts.ca)) throw new UsageError(`--ca ${opts.ca}: no such file`);
-  const timeoutMs = opts.timeout === undefined ? (config.options?.timeout ?? 10_000) : Number(opts.timeout);
-  if (!Number.isInteger(timeoutMs) || timeoutMs < 100)
-    throw new UsageError(`--timeout takes a whole number from 100, not "${opts.timeout}"`);
+  const timeoutMs =
+    parseDuration(opts.timeout, '--timeout', { bare: 'ms', minMs: 100 }) ?? config.options?.timeout ?? 10_000;
 
   const rows: Row[] = [];
   const http = new HttpClient({
