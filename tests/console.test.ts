@@ -13,6 +13,8 @@ import { EXIT, exitCodeOf } from '../cli/run-command.ts';
 import { UsageError } from '../cli/usage-error.ts';
 import type { ConformanceReport } from '../reporters/conformance-report.ts';
 import { defaultReporter } from '../reporters/console/console-reporter.ts';
+import { profileText } from '../reporters/console-summary.ts';
+import { testSelected } from '../suites/engine/test-selection.ts';
 import { lineReporter } from '../reporters/console/line-reporter.ts';
 import { annotations } from '../reporters/github-annotations.ts';
 import { Terminal, colourWanted } from '../reporters/terminal.ts';
@@ -101,6 +103,41 @@ describe('the terminal (the sanctioned way past the console guard)', () => {
     [{ isTTY: false }, { CI: 'true', GITHUB_ACTIONS: 'true' }, 'github'],
   ])('default reporter for %o with %o: %s', (stream, env, expected) => {
     expect(defaultReporter(stream, env)).toBe(expected);
+  });
+});
+
+describe('what the console counts and names', () => {
+  const tests = Array.from({ length: 60 }, (_, i) => ({
+    service: 'notification' as const,
+    name: `test ${i}`,
+    rules: [i % 2 ? 'notification/recipients/x' : 'notification/templates/y'],
+    readOnly: i % 3 === 0,
+  }));
+  const context = { ruleGlobs: [], profile: 'full' as const };
+
+  it('counts only the tests a selection runs: --rule, each --shard once, read-only', () => {
+    expect(tests.filter((t) => testSelected(context, t))).toHaveLength(60);
+    expect(tests.filter((t) => testSelected({ ...context, ruleGlobs: ['notification/recipients/*'] }, t))).toHaveLength(
+      30,
+    );
+    expect(tests.filter((t) => testSelected({ ...context, profile: 'read-only' }, t))).toHaveLength(20);
+    const shards = [1, 2, 3].map((index) =>
+      tests.filter((t) => testSelected({ ...context, shard: { index, total: 3 } }, t)),
+    );
+    expect(
+      shards
+        .flat()
+        .map((t) => t.name)
+        .sort(),
+    ).toEqual(tests.map((t) => t.name).sort());
+  });
+
+  test.each([
+    [{ profile: 'full' }, 'full profile'],
+    [{ profile: 'read-only', strict: true }, 'read-only profile, strict'],
+    [{ profile: 'full', shard: '2/3', baseline: 'known.json' }, 'full profile, shard 2/3, baseline known.json'],
+  ])('profile %o is named "%s"', (o, text) => {
+    expect(profileText(o)).toBe(text);
   });
 });
 
