@@ -64,7 +64,8 @@ export class Terminal {
   }
 
   private get columns(): number {
-    return this.options.columns ?? this.stream.columns ?? 100;
+    // A pseudo-terminal without a size (script, some CI shells) says 0 columns.
+    return Math.max(40, this.options.columns ?? (this.stream.columns || 100));
   }
 
   private render(pieces: readonly Piece[], max = Infinity): string {

@@ -398,6 +398,29 @@ describe('a run on the console', () => {
       expect(Number(done)).toBeLessThanOrEqual(Number(total));
   }, 150_000);
 
+  it.skipIf(spawnSync('script', ['--version']).status !== 0)(
+    'on a real terminal (a pseudo-terminal made by script): line by default, in colour, and nothing of vitest’s cursor codes shown as text',
+    async () => {
+      const command = `node bin/conformance.js run --service notification --rule 'notification/recipients/*' --seed 1 --report-dir ${join(dir, 'tty')}`;
+      const res = await new Promise<string>((resolve) => {
+        const child = spawn('script', ['-qec', command, '/dev/null'], {
+          cwd: root,
+          env: { ...process.env, CI: '', GITHUB_ACTIONS: '', NO_COLOR: '', TERM: 'xterm' },
+        });
+        let out = '';
+        child.stdout.on('data', (d) => (out += d));
+        child.on('close', () => resolve(out));
+      });
+      expect(res).toContain(`${ESC}[1mconformance run${ESC}[22m`);
+      // eslint-disable-next-line no-control-regex
+      expect(res).toMatch(/\r\u001b\[2K\u001b\[1m\[1\/\d+\]/);
+      // eslint-disable-next-line no-control-regex
+      expect(res).toMatch(/\u001b\[1m\u001b\[32mConformance PASSED — full profile — /);
+      expect(res).not.toContain('\\x1b');
+    },
+    120_000,
+  );
+
   it('github reporter: an ::error per failed rule titled with its ID, escaped, and the step summary written', async () => {
     const summary = join(dir, 'step-summary.md');
     writeFileSync(summary, '');

@@ -2,6 +2,7 @@ import { accessSync, constants, mkdirSync, mkdtempSync, readdirSync, rmSync, wri
 import { tmpdir } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { dirname, join, relative } from 'node:path';
+import { Writable } from 'node:stream';
 import type { ServiceName } from '../../contracts/services.ts';
 import type { RunContext } from './run-context.ts';
 import type { RuleOutcome, RuleTestMeta } from './rule-test.ts';
@@ -122,6 +123,22 @@ export function toRecord(tc: any): TestRecord | undefined {
     readOnly: meta.readOnly,
     errors: (result.errors ?? []).map((e: { message?: string }) => e.message ?? JSON.stringify(e)),
   };
+}
+
+/**
+ * vitest's console, passed on to ours but not a terminal: on a terminal vitest hides the cursor
+ * and shows it again, escape sequences the console guard would print as text over the run's
+ * status line.
+ */
+function vitestStreams(): { stdout: Writable; stderr: Writable } {
+  const forward = (stream: NodeJS.WriteStream) =>
+    new Writable({
+      write(chunk, _encoding, done) {
+        stream.write(chunk);
+        done();
+      },
+    });
+  return { stdout: forward(process.stdout), stderr: forward(process.stderr) };
 }
 
 /** Marks the spec files a run imports into its one generated test file (see `runFile`). */
@@ -246,6 +263,7 @@ export async function runSuites(
       maxConcurrency: context.concurrency * 2,
     },
     { plugins: [uncachedRunFiles(generated.dir)] },
+    vitestStreams(),
   );
   // vitest's logger exits the process on SIGINT/SIGTERM; the run must instead stop its tests,
   // clean up what they created and write a partial report, so those handlers are taken off.
@@ -283,7 +301,12 @@ export async function runSuites(
 /** The tests a run would execute, with their rules and request budgets, without sending anything. */
 export async function collectSuites(context: RunContext, services: readonly ServiceName[]): Promise<TestRecord[]> {
   const { createVitest } = await import('vitest/node');
-  const vitest = await createVitest('test', { ...vitestOptions(context, services, [{}]), ...cachedTransforms() });
+  const vitest = await createVitest(
+    'test',
+    { ...vitestOptions(context, services, [{}]), ...cachedTransforms() },
+    {},
+    vitestStreams(),
+  );
   try {
     const result = await vitest.collect();
     const out: TestRecord[] = [];
