@@ -4,7 +4,7 @@ import { readHar } from '../audit/read-har.ts';
 import { SERVICES, SERVICE_INFO, isServiceName, type ServiceName } from '../contracts/services.ts';
 import { consoleSummary } from '../reporters/console-summary.ts';
 import { writeOutputs } from '../reporters/outputs.ts';
-import { toolVersion } from './run-command.ts';
+import { toolVersion } from './tool-version.ts';
 import { UsageError } from './usage-error.ts';
 
 /** `conformance audit FILE.har…`: judges every passively judgeable rule on recorded traffic alone. */

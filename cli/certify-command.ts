@@ -110,7 +110,9 @@ export async function certifyCommand(opts: CertifyOptions): Promise<number> {
     profile: 'full',
     reportDir: dir,
   });
-  if (code !== EXIT.passed && code !== EXIT.failed) return code; // interrupted: no bundle of a partial run
+  // Interrupted by a signal: no bundle of a partial run. A target that stopped answering is evidence
+  // like a failed rule (the bundle says NOT CONFORMANT).
+  if (code !== EXIT.passed && code !== EXIT.failed && code !== EXIT.unresponsive) return code;
   if (!existsSync(join(dir, 'conformance-report.json'))) return EXIT.failed;
   const bundle = await writeBundle(
     dir,

@@ -8,6 +8,7 @@ import { validateRunConfig, type RunConfig } from '../suites/engine/run-config.t
 import { TokenProvider } from '../suites/engine/token-provider.ts';
 import { CONFIG_ENV, loadRunConfig } from './config-source.ts';
 import { collectTests, configurationRows, unjudgedBy, type Row } from './readiness.ts';
+import { parseDuration } from './duration.ts';
 import { UsageError } from './usage-error.ts';
 
 /** The builders of the suites that write each filter operator (and a sort): a test naming one sends it. */
@@ -51,9 +52,8 @@ export async function doctorCommand(opts: DoctorOptions, out: NodeJS.WritableStr
   if (opts.target) config = validateRunConfig({ ...config, target: opts.target }, '--target');
   if (opts.ca && !existsSync(opts.ca)) throw new UsageError(`--ca ${opts.ca}: no such file`);
   const dialect = await loadFilterDialect(config.filterDialect);
-  const timeoutMs = opts.timeout === undefined ? (config.options?.timeout ?? 10_000) : Number(opts.timeout);
-  if (!Number.isInteger(timeoutMs) || timeoutMs < 100)
-    throw new UsageError(`--timeout takes a whole number from 100, not "${opts.timeout}"`);
+  const timeoutMs =
+    parseDuration(opts.timeout, '--timeout', { bare: 'ms', minMs: 100 }) ?? config.options?.timeout ?? 10_000;
 
   const rows: Row[] = [];
   const http = new HttpClient({

@@ -3,13 +3,17 @@ import { buildProgram } from './program.ts';
 import { UnreachableError, UsageError } from './usage-error.ts';
 import { UntrustedInputError } from '../reporters/untrusted-input.ts';
 import { forTerminalLine, guardStream } from '../reporters/untrusted-text.ts';
+import { keepRawWrite } from '../reporters/terminal.ts';
 
 // Each command's module is loaded when the command runs (`program.ts`), so `--help` and small commands start fast.
 // A reader that goes away (`conformance run | head`) must not crash the run: the report is
 // still written; only the console output stops.
 // Whatever reaches the console passes the terminal guard: a target's, a bundle's or a report's
 // escape sequences are shown as text, never acted on by the terminal.
+// The tool's own colour and status line go through `Terminal` (reporters/terminal.ts), which
+// keeps the raw write and neutralises all text it is given.
 for (const stream of [process.stdout, process.stderr]) {
+  keepRawWrite(stream);
   guardStream(stream);
   stream.on('error', (e: NodeJS.ErrnoException) => {
     if (e.code !== 'EPIPE') throw e;

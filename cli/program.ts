@@ -1,4 +1,5 @@
 import { Command, Option } from 'commander';
+import { toolVersion } from './tool-version.ts';
 
 const collect = (value: string, previous: string[] = []) => [...previous, value];
 
@@ -14,6 +15,7 @@ export function buildProgram(): Command {
   const program = new Command()
     .name('conformance')
     .description('Conformance suite for the Technical Token Manager, Notification and Event Management services')
+    .version(toolVersion(), '-V, --version', "print the tool's version")
     .showHelpAfterError('(add --help for usage)')
     .addHelpText(
       'after',
@@ -44,7 +46,7 @@ Examples:
     )
     .option('--rate <n>', 'at most n requests per second to the target (0: no limit)')
     .option('--concurrency <n>', 'at most n requests in flight (default: 8)')
-    .option('--timeout <ms>', 'timeout of one request')
+    .option('--timeout <duration>', 'timeout of one request (e.g. 500ms, 10s; a bare number is milliseconds)')
     .option('--max-body <bytes>', 'largest response body read from the target')
     .option('--ca <file>', 'PEM file of a private certificate authority for HTTPS targets')
     .option('--insecure', "do not verify the target's TLS certificate")
@@ -71,19 +73,44 @@ Examples:
       '--low-memory',
       'keep the suite process small (V8 favours size over speed: peak memory about a third lower, CPU about a quarter higher)',
     )
-    .option('--cleanup-timeout <duration>', 'most time one cleanup pass may take (e.g. 60s)', '60s')
+    .option(
+      '--cleanup-timeout <duration>',
+      'most time one cleanup pass may take (e.g. 60s, 2m; a bare number is seconds)',
+      '60s',
+    )
     .option(
       '--job-deadline <duration>',
-      'longest wait for an event-management bulk job to reach a final state (default 15s; the documents give no bound)',
+      'longest wait for an event-management bulk job to reach a final state (default 15s; a bare number is seconds; the documents give no bound)',
     )
-    .option('--max-time <duration>', 'stop the tests after this long (e.g. 10m), clean up, report (default: no limit)')
+    .option(
+      '--max-time <duration>',
+      'stop the tests after this long (e.g. 90s, 10m; a bare number is seconds), clean up, report (default: no limit)',
+    )
+    .addOption(
+      new Option(
+        '--reporter <name>',
+        'what the console shows while the run runs: list (a line per test), line (a live status line and a line per failure), dot, github (annotations and the step summary), quiet (only the summary); default: github in GitHub Actions, line on a terminal, else list',
+      ).choices(['list', 'line', 'dot', 'github', 'quiet']),
+    )
     .addHelpText(
       'after',
       `\nExamples:
   $ npx conformance run                                   # every suite against the embedded reference
   $ npx conformance run --config run.json --target https://staging.example.com --rate 20
   $ npx conformance run --config run.json --service notification --rule 'notification/recipients/*'
-  $ npx conformance run --config run.json --profile read-only --dry-run\n`,
+  $ npx conformance run --config run.json --profile read-only --dry-run
+  $ npx conformance run --service notification --reporter quiet
+
+Exit codes:
+  0    passed
+  1    a rule failed (or an error outside the tests); wins over 4, 5 and 6
+  2    bad usage or configuration, or the report folder is in use by another run
+  3    target unreachable at the start (connection refused, DNS, TLS)
+  4    timed out: --max-time reached before the tests ended
+  5    the target stopped answering during the run
+  6    a stale baseline entry (a listed rule that now passes)
+  130  interrupted (SIGINT): the partial report is written
+  143  terminated (SIGTERM): the partial report is written\n`,
     )
     .action(async (opts) => {
       process.exitCode = await (await import('./run-command.ts')).runCommand(opts);
@@ -98,7 +125,7 @@ Examples:
     .option('--target <url>', "base URL of the deployment (overrides the config's target)")
     .option('--ca <file>', 'PEM file of a private certificate authority for HTTPS targets')
     .option('--insecure', "do not verify the target's TLS certificate")
-    .option('--timeout <ms>', 'timeout of one request')
+    .option('--timeout <duration>', 'timeout of one request (e.g. 500ms, 10s; a bare number is milliseconds)')
     .addHelpText(
       'after',
       `
@@ -133,7 +160,7 @@ Examples:
     .option('--runs <n>', 'runs per property (at least the default, 25)')
     .option('--rate <n>', 'at most n requests per second to the target (0: no limit)')
     .option('--concurrency <n>', 'at most n requests in flight')
-    .option('--timeout <ms>', 'timeout of one request')
+    .option('--timeout <duration>', 'timeout of one request (e.g. 500ms, 10s; a bare number is milliseconds)')
     .option('--ca <file>', 'PEM file of a private certificate authority for HTTPS targets')
     .option('--insecure', "do not verify the target's TLS certificate")
     .addOption(new Option('--rule <glob...>').hideHelp())
@@ -235,8 +262,14 @@ Examples:
     .option('--port <port>', 'port (0: any free port)', '4010')
     .option('--write-config <file>', 'write a run configuration for this deployment')
     .option('--throttle <n>', 'requests per second per client; beyond it 429 with Retry-After')
-    .option('--visibility-delay <ms>', 'new or changed events become visible this late')
-    .option('--latency <ms>', 'answer every request this much later (a far deployment, for timing runs)')
+    .option(
+      '--visibility-delay <duration>',
+      'new or changed events become visible this late (e.g. 2s; a bare number is milliseconds)',
+    )
+    .option(
+      '--latency <duration>',
+      'answer every request this much later (a far deployment, for timing runs; e.g. 100ms, a bare number is milliseconds)',
+    )
     .option('--fault <id>', 'switch on a fault variant (repeatable)', collect)
     .addOption(
       new Option(

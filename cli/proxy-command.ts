@@ -7,7 +7,7 @@ import { SERVICES, isServiceName, type ServiceName } from '../contracts/services
 import { consoleSummary } from '../reporters/console-summary.ts';
 import { writeOutputs } from '../reporters/outputs.ts';
 import { assembleHar } from '../suites/engine/har.ts';
-import { toolVersion } from './run-command.ts';
+import { toolVersion } from './tool-version.ts';
 import { targetRootProblem } from '../suites/engine/run-config.ts';
 import { UsageError } from './usage-error.ts';
 

@@ -1,5 +1,6 @@
 import { loadRules } from '../contracts/catalog.ts';
 import { SERVICES, isServiceName, type ServiceName } from '../contracts/services.ts';
+import { didYouMean } from './did-you-mean.ts';
 import { UsageError } from './usage-error.ts';
 
 export interface RulesOptions {
@@ -40,6 +41,11 @@ export function resolveServices(values: string[] | undefined): ServiceName[] {
     .map((v) => v.trim())
     .filter(Boolean);
   const bad = names.filter((n) => !isServiceName(n));
-  if (bad.length) throw new UsageError(`unknown service ${bad.join(', ')}; expected one of ${SERVICES.join(', ')}`);
+  if (bad.length) {
+    const hints = bad.map((b) => didYouMean(b, SERVICES)).filter(Boolean);
+    throw new UsageError(
+      `unknown service ${bad.join(', ')}${hints.length ? ` (did you mean ${hints.join(', ')}?)` : ''}; expected one of ${SERVICES.join(', ')}`,
+    );
+  }
   return names as ServiceName[];
 }

@@ -26,6 +26,19 @@ import { resolveServices } from './rules-command.ts';
 import { markKnownFailures, normaliseAllureResults } from '../reporters/allure-results.ts';
 import { collectTests, configurationRows, gatingRows, unjudgedBy } from './readiness.ts';
 import { UnreachableError, UsageError } from './usage-error.ts';
+import { parseDuration } from './duration.ts';
+import { toolVersion } from './tool-version.ts';
+import { lockReportDir } from './report-lock.ts';
+import { gatingFailures, type ConformanceReport } from '../reporters/conformance-report.ts';
+import { consoleHeadline, profileText } from '../reporters/console-summary.ts';
+import {
+  CONSOLE_REPORTERS,
+  REPORTER_NAMES,
+  defaultReporter,
+  type ConsoleReporter,
+  type ReporterName,
+} from '../reporters/console/console-reporter.ts';
+import { Terminal, colourWanted } from '../reporters/terminal.ts';
 
 export interface RunOptions {
   /** V8 favours size over speed in the suites' worker (created after this is set). */
@@ -57,8 +70,10 @@ export interface RunOptions {
   maxTime?: string;
   /** Set by `conformance replay`. */
   replay?: RunContext['replay'];
-  /** Print nothing but the summary (used by replay). */
+  /** Print nothing at all (used by replay and selftest). */
   quiet?: boolean;
+  /** The console reporter (default: github in GitHub Actions, line on a terminal outside CI, else list). */
+  reporter?: string;
 }
 
 /**
@@ -68,8 +83,32 @@ export interface RunOptions {
  */
 export const DEFAULT_CONCURRENCY = 8;
 
-/** Exit codes of `conformance run`. */
-export const EXIT = { passed: 0, failed: 1, usage: 2, unreachable: 3 } as const;
+/**
+ * Exit codes of `conformance run` (README, "Exit codes"). When several apply, a failed rule (1)
+ * wins over the early ends (5, then 4), and those over a stale baseline (6).
+ */
+export const EXIT = {
+  passed: 0,
+  failed: 1,
+  usage: 2,
+  unreachable: 3,
+  timedOut: 4,
+  unresponsive: 5,
+  staleBaseline: 6,
+  sigint: 130,
+  sigterm: 143,
+} as const;
+
+/** The exit code of a finished run from its report (signals aside). */
+export function exitCodeOf(report: ConformanceReport): number {
+  if (report.verdict === 'passed') return EXIT.passed;
+  const newFailures = report.baseline ? report.baseline.newFailures.length : gatingFailures(report.rules).length;
+  if (newFailures || report.errors.length) return EXIT.failed;
+  if (report.stopped?.reason === 'target-unresponsive') return EXIT.unresponsive;
+  if (report.stopped?.reason === 'timed-out') return EXIT.timedOut;
+  if (report.baseline?.stale.length) return EXIT.staleBaseline;
+  return EXIT.failed;
+}
 
 function num(
   value: string | undefined,
@@ -91,17 +130,6 @@ function num(
   return n;
 }
 
-/** A duration such as `90s`, `5m`, `1h`, `1500ms` or a bare number of seconds, in ms. */
-export function parseDuration(value: string | undefined, flag: string): number | undefined {
-  if (value === undefined) return undefined;
-  const m = /^\s*(\d+(?:\.\d+)?)\s*(ms|s|m|h)?\s*$/.exec(value);
-  const unit: Record<string, number> = { ms: 1, s: 1000, m: 60_000, h: 3_600_000 };
-  const ms = m ? Number(m[1]) * (unit[m[2] ?? 's'] ?? NaN) : NaN;
-  if (!Number.isFinite(ms) || ms < 1000)
-    throw new UsageError(`${flag} takes a duration of at least 1 s such as 90s, 5m or 1h, not "${value}"`);
-  return Math.round(ms);
-}
-
 /**
  * The report's path for the replay commands it carries: relative to where the run ran, or, when the
  * folder lies elsewhere, from the folder itself, never the absolute path of the machine that ran it.
@@ -112,15 +140,7 @@ function portableReportFile(reportDir: string): string {
   return `${base.split(sep).join('/')}/conformance-report.json`;
 }
 
-/** This tool's version, from package.json. */
-export function toolVersion(): string {
-  try {
-    return (JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string })
-      .version;
-  } catch {
-    return '0.0.0';
-  }
-}
+export { toolVersion };
 
 /** Checks that the target answers at all and accepts the configured credentials (exit 3 otherwise). */
 async function preflight(config: RunConfig, ctx: RunContext): Promise<void> {
@@ -213,6 +233,17 @@ function sweepHint(
 
 export { UnreachableError };
 
+/** The durations that always took seconds when bare, at least 1 s. */
+const SECONDS = { bare: 's', minMs: 1000 } as const;
+
+/** The console reporter `--reporter` names, or the default for this console. */
+function chooseReporter(name: string | undefined): ReporterName {
+  if (name === undefined) return defaultReporter(process.stdout);
+  if (!(REPORTER_NAMES as readonly string[]).includes(name))
+    throw new UsageError(`--reporter takes ${REPORTER_NAMES.join(', ')}, not "${name}"`);
+  return name as ReporterName;
+}
+
 /** `conformance run`: runs the suites against a deployment and writes the report; returns the exit code. */
 export async function runCommand(opts: RunOptions): Promise<number> {
   const services = resolveServices(opts.service);
@@ -245,7 +276,7 @@ export async function runCommand(opts: RunOptions): Promise<number> {
     config: config ?? { target: 'http://127.0.0.1:0' },
     seed,
     runs: num(opts.runs, '--runs', { min: 1, max: 10_000, integer: true }) ?? fromConfig.runs ?? 25,
-    timeoutMs: num(opts.timeout, '--timeout', { min: 100, integer: true }) ?? fromConfig.timeout ?? 10_000,
+    timeoutMs: parseDuration(opts.timeout, '--timeout', { bare: 'ms', minMs: 100 }) ?? fromConfig.timeout ?? 10_000,
     maxBodyBytes: num(opts.maxBody, '--max-body', { min: 1024, integer: true }) ?? 8 * 1024 * 1024,
     rate: num(opts.rate, '--rate', { min: 0 }) ?? fromConfig.rate ?? 0,
     concurrency:
@@ -260,10 +291,10 @@ export async function runCommand(opts: RunOptions): Promise<number> {
     profile,
     probeThrottling: !!opts.probeThrottling || !config,
     services,
-    cleanupTimeoutMs: parseDuration(opts.cleanupTimeout, '--cleanup-timeout') ?? DEFAULT_CLEANUP_TIMEOUT_MS,
-    jobDeadlineMs: parseDuration(opts.jobDeadline, '--job-deadline'),
+    cleanupTimeoutMs: parseDuration(opts.cleanupTimeout, '--cleanup-timeout', SECONDS) ?? DEFAULT_CLEANUP_TIMEOUT_MS,
+    jobDeadlineMs: parseDuration(opts.jobDeadline, '--job-deadline', SECONDS),
   };
-  const maxTimeMs = parseDuration(opts.maxTime, '--max-time');
+  const maxTimeMs = parseDuration(opts.maxTime, '--max-time', SECONDS);
   if (opts.ca && !existsSync(opts.ca)) throw new UsageError(`--ca ${opts.ca}: no such file`);
   if (opts.shard) {
     const m = /^(\d+)\/(\d+)$/.exec(opts.shard);
@@ -285,7 +316,32 @@ export async function runCommand(opts: RunOptions): Promise<number> {
     throw new UsageError(`--rule ${ruleGlobs.join(' ')} selects no rule of ${services.join(', ')}`);
 
   const out = opts.quiet ? { write: (_: string) => true } : process.stdout;
-  out.write(`conformance run — seed ${seed}\n`);
+  const reporterName: ReporterName = opts.quiet ? 'quiet' : chooseReporter(opts.reporter);
+  const terminal = new Terminal(process.stdout, { colour: colourWanted(process.stdout) });
+  const reporter: ConsoleReporter = CONSOLE_REPORTERS[reporterName](terminal);
+  const headline = !opts.quiet && reporter.headline && !opts.dryRun;
+  /** A note of the run (its headline, stopping): one terminal line each, above a status line. */
+  const say = (text: string) => {
+    if (headline) for (const l of text.split('\n')) terminal.line(l);
+  };
+  /** A warning: shown by every reporter (on stderr when quiet), never by a silent run. */
+  const warn = (text: string) => {
+    if (opts.quiet) return;
+    if (headline) terminal.line({ style: 'yellow', text });
+    else process.stderr.write(`${text}\n`);
+  };
+  const profileLine = profileText({
+    profile: alternate ? 'alternate' : profile,
+    strict: !!opts.strict,
+    shard: opts.shard,
+    baseline: opts.baseline,
+  });
+  if (opts.dryRun) out.write(`conformance run — seed ${seed} — ${profileLine}\n`);
+  else if (headline)
+    terminal.line({ style: 'bold', text: 'conformance run' }, ` — seed ${seed} — `, {
+      style: 'cyan',
+      text: profileLine,
+    });
 
   if (opts.dryRun) {
     const tests = (await collectSuites(context, services)).filter((t) =>
@@ -313,7 +369,7 @@ export async function runCommand(opts: RunOptions): Promise<number> {
   const onSignal = (sig: 'SIGINT' | 'SIGTERM') => {
     if (signal) return;
     signal = sig;
-    out.write(`\n${sig}: stopping the run, cleaning up and writing a partial report…\n`);
+    say(`${sig}: stopping the run, cleaning up and writing a partial report…`);
     abort.abort();
   };
   let timedOut = false;
@@ -323,9 +379,10 @@ export async function runCommand(opts: RunOptions): Promise<number> {
       : setTimeout(() => {
           if (abort.signal.aborted) return;
           timedOut = true;
-          out.write(`\n--max-time ${opts.maxTime} reached: stopping the run, cleaning up and writing the report…\n`);
+          say(`--max-time ${opts.maxTime} reached: stopping the run, cleaning up and writing the report…`);
           abort.abort();
         }, maxTimeMs);
+  let unlock: (() => void) | undefined;
   const sigint = () => onSignal('SIGINT');
   const sigterm = () => onSignal('SIGTERM');
   process.on('SIGINT', sigint);
@@ -343,15 +400,15 @@ export async function runCommand(opts: RunOptions): Promise<number> {
       });
       config = referenceRunConfig(reference, reference.baseUrl);
       context.config = config;
-      out.write(
-        `target: embedded reference deployment${alternate ? ' (alternate profile: the other side of every reading)' : ''} at ${reference.baseUrl}\n`,
+      say(
+        `target: embedded reference deployment${alternate ? ' (alternate profile: the other side of every reading)' : ''} at ${reference.baseUrl}`,
       );
     } else {
-      out.write(`target: ${config.target}\n`);
+      say(`target: ${config.target}`);
       const url = new URL(config.target);
       if (url.protocol === 'http:' && !['127.0.0.1', 'localhost', '[::1]', '::1'].includes(url.hostname)) {
-        out.write(
-          `warning: ${config.target} is plain HTTP and not on loopback; the documents say HTTPS only, and credentials will cross the network unencrypted\n`,
+        warn(
+          `warning: ${config.target} is plain HTTP and not on loopback; the documents say HTTPS only, and credentials will cross the network unencrypted`,
         );
       }
     }
@@ -359,6 +416,8 @@ export async function runCommand(opts: RunOptions): Promise<number> {
     await preflight(config, context);
     if (!reference) await gateUnready(config, context, out);
     mkdirSync(reportDir, { recursive: true });
+    // A second run writing into the same folder would mix its results into this one's.
+    unlock = lockReportDir(reportDir);
     context.ledgerFile = join(reportDir, 'ledger.jsonl');
     rmSync(context.ledgerFile, { force: true });
     rmSync(context.ledgerFile.replace(/\.jsonl$/, '.state.json'), { force: true });
@@ -366,22 +425,26 @@ export async function runCommand(opts: RunOptions): Promise<number> {
     context.allureDir = join(reportDir, 'allure-results');
     context.harFile = join(reportDir, 'exchanges.har.jsonl');
     rmSync(context.harFile, { force: true });
-    out.write(
-      `services: ${services.join(', ')}; rules: ${selectedRules.length}; runs per property: ${context.runs}; concurrency ${context.concurrency}${context.rate ? `; rate ${context.rate}/s` : ''}\n`,
+    say(
+      `services: ${services.join(', ')}; rules: ${selectedRules.length}; runs per property: ${context.runs}; concurrency ${context.concurrency}${context.rate ? `; rate ${context.rate}/s` : ''}`,
     );
 
     // `--low-memory`: set before the suites' worker exists, so that its heap is sized for it too
     // (peak RSS of a full run about 510 → 370 MiB for about a third more CPU; README, Performance).
     if (opts.lowMemory) setFlagsFromString('--optimize-for-size');
-    const result = await runSuites(context, services, {
-      signal: abort.signal,
-      onProgress: (e) => {
-        const mark = e.test.state === 'failed' ? '✗' : e.test.state === 'skipped' ? '-' : '✓';
-        out.write(
-          `  ${mark} [${e.service} ${e.testsDone}/${e.testsTotal}] ${e.test.name} (failed rules so far: ${e.failedRules})\n`,
-        );
-      },
-    });
+    const testsStarted = Date.now();
+    let result;
+    try {
+      result = await runSuites(context, services, {
+        signal: abort.signal,
+        onProgress: (e) => {
+          if (!opts.quiet)
+            reporter.onTest({ ...e, elapsedMs: Date.now() - testsStarted, stopping: abort.signal.aborted });
+        },
+      });
+    } finally {
+      if (!opts.quiet) reporter.onTestsEnd();
+    }
     if (existsSync(context.allureDir)) normaliseAllureResults(context.allureDir);
     const stateFile = context.ledgerFile.replace(/\.jsonl$/, '.state.json');
     const state = existsSync(stateFile)
@@ -445,10 +508,17 @@ export async function runCommand(opts: RunOptions): Promise<number> {
     assembleHar(context.harFile, join(reportDir, 'exchanges.har'), toolVersion());
     files.push(join(reportDir, 'exchanges.har'));
     if (existsSync(join(reportDir, 'allure-results'))) files.push(join(reportDir, 'allure-results/'));
-    out.write(consoleSummary(report, files));
-    if (signal) return signal === 'SIGINT' ? 130 : 143;
-    return report.verdict === 'passed' ? EXIT.passed : EXIT.failed;
+    if (!opts.quiet) {
+      const head = consoleHeadline(report);
+      terminal.line();
+      terminal.line({ style: ['bold', report.verdict === 'passed' ? 'green' : 'red'], text: head });
+      out.write(consoleSummary(report, files, { headline: false }));
+    }
+    if (!opts.quiet) reporter.onReport?.(report);
+    if (signal) return signal === 'SIGINT' ? EXIT.sigint : EXIT.sigterm;
+    return exitCodeOf(report);
   } finally {
+    unlock?.();
     clearTimeout(maxTimer);
     process.off('SIGINT', sigint);
     process.off('SIGTERM', sigterm);

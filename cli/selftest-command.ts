@@ -17,7 +17,7 @@ import { loadRules, type Rule } from '../contracts/catalog.ts';
 import type { SelftestJobSpec } from './selftest-job.ts';
 import { probesThrottling, referenceRunConfig } from './reference-config.ts';
 import { resolveServices } from './rules-command.ts';
-import { runCommand } from './run-command.ts';
+import { EXIT, runCommand } from './run-command.ts';
 import { UsageError } from './usage-error.ts';
 
 const launcher = fileURLToPath(new URL('../bin/conformance.js', import.meta.url));
@@ -88,7 +88,8 @@ async function runJob(job: Job, workDir: string, seed: number, runs: number): Pr
       quiet: true,
       probeThrottling: probesThrottling(job.options),
     });
-    if (code !== 0 && code !== 1)
+    // A run that ends with a verdict: passed, failed, or stopped early by the target (unresponsive).
+    if (![EXIT.passed, EXIT.failed, EXIT.timedOut, EXIT.unresponsive, EXIT.staleBaseline].includes(code as never))
       return { id: job.id, failed: [], errors: [], error: `run exited ${code}`, durationMs: Date.now() - started };
     const report = JSON.parse(readFileSync(join(dir, 'conformance-report.json'), 'utf8')) as ConformanceReport;
     return {

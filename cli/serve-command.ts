@@ -2,6 +2,7 @@ import { writeOutputFile } from '../suites/engine/safe-write.ts';
 import { loadFaults } from '../fixtures/faults/registry.ts';
 import { startReference } from '../fixtures/reference/server.ts';
 import { referenceRunConfig } from './reference-config.ts';
+import { parseDuration } from './duration.ts';
 import { UsageError } from './usage-error.ts';
 
 export interface ServeOptions {
@@ -34,8 +35,8 @@ export async function serveCommand(opts: ServeOptions): Promise<void> {
     host: opts.host,
     port,
     throttle: nonNegativeInt(opts.throttle, '--throttle') || undefined,
-    visibilityDelayMs: nonNegativeInt(opts.visibilityDelay, '--visibility-delay'),
-    latencyMs: nonNegativeInt(opts.latency, '--latency'),
+    visibilityDelayMs: parseDuration(opts.visibilityDelay, '--visibility-delay', { bare: 'ms', minMs: 0 }),
+    latencyMs: parseDuration(opts.latency, '--latency', { bare: 'ms', minMs: 0 }),
     faults: opts.fault,
     alternate: opts.profile === 'alternate',
   }).catch((e: Error & { code?: string }) => {

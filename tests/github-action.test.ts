@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import yaml from 'js-yaml';
 import { afterEach, describe, expect, it } from 'vitest';
 import { referenceRunConfig, THROTTLED_CLIENTS } from '../cli/reference-config.ts';
-import { escapeData, escapeProperty } from '../deploy/github/action-outputs.ts';
+import { escapeData, escapeProperty } from '../reporters/github-annotations.ts';
 import { startReference, type RunningReference } from '../fixtures/reference/server.ts';
 import { root } from './run-cli.ts';
 import { tempDir } from './temp-dir.ts';
@@ -188,7 +188,7 @@ describe('the GitHub Action (action.yml)', () => {
     expect(res.outputs['report-dir']).toBe(join(res.workspace, 'conformance-report'));
     const annotations = res.log.split('\n').filter((l) => l.startsWith('::error '));
     expect(annotations.length).toBe(Math.min(Number(res.outputs.failed), 50));
-    for (const a of annotations) expect(a).toMatch(/^::error title=technical-token-manager\/[^:,]+ failed::[^\r\n]+$/);
+    for (const a of annotations) expect(a).toMatch(/^::error title=technical-token-manager\/[^:, ]+::[^\r\n]+$/);
   }, 180_000);
 
   it('when the configuration is bad: no report, verdict=error, exit 2', async () => {

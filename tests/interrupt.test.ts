@@ -22,7 +22,8 @@ function interruptedRun(
     let sentAt = 0;
     child.stdout.on('data', (d) => {
       stdout += d;
-      if (!sentAt && /\[\w[\w-]* \d+\/\d+\]/.test(stdout)) {
+      // The first test's line (the list reporter: not a terminal).
+      if (!sentAt && /^ {2}[✓✗-] \d+\/\d+ /m.test(stdout)) {
         sentAt = Date.now();
         child.kill(signal);
       }
@@ -50,6 +51,11 @@ describe('a run interrupted by a signal', () => {
       process.stdout.write(`${signal}: the run ended ${res.ms} ms after the signal\n`);
       expect(res.code, res.stdout.slice(-1500)).toBe(code);
       expect(res.stdout).toContain(`${signal}: stopping the run`);
+      // No counter past its total (a cancelled run reports its tests again), and the tests the
+      // stopping run never started are counted, not listed.
+      const counters = [...res.stdout.matchAll(/^ {2}[✓✗-] (\d+)\/(\d+) /gm)];
+      for (const [line, done, total] of counters) expect(Number(done), line).toBeLessThanOrEqual(Number(total));
+      expect(counters.length).toBeLessThan(Number(counters[0]?.[2] ?? 0));
       const file = join(dir, 'conformance-report.json');
       expect(existsSync(file)).toBe(true);
       const report = JSON.parse(readFileSync(file, 'utf8')) as ConformanceReport;
@@ -62,7 +68,7 @@ describe('a run interrupted by a signal', () => {
 });
 
 describe('a run that reaches --max-time', () => {
-  it('stops its tests, cleans up, writes the report marked timed-out and exits 1', async () => {
+  it('stops its tests, cleans up, writes the report marked timed-out and exits 4', async () => {
     const dir = tempDir('max-time');
     const started = Date.now();
     const res = await runCli(['run', '--report-dir', dir, '--max-time', '10s', '--concurrency', '1'], {
@@ -70,7 +76,7 @@ describe('a run that reaches --max-time', () => {
     });
     const seconds = (Date.now() - started) / 1000;
     process.stdout.write(`--max-time 10s: the run ended after ${seconds.toFixed(1)} s\n`);
-    expect(res.code, res.stdout.slice(-1500)).toBe(1);
+    expect(res.code, res.stdout.slice(-1500)).toBe(4);
     expect(res.stdout).toContain('--max-time 10s reached');
     const report = JSON.parse(readFileSync(join(dir, 'conformance-report.json'), 'utf8')) as ConformanceReport;
     expect(reportSchemaErrors(report)).toEqual([]);

@@ -165,6 +165,25 @@ function classify(err: unknown): TransportErrorCode {
 }
 
 /**
+ * What to do about a certificate the target's TLS handshake failed on, naming `--ca` and
+ * `--insecure` (Node's verification codes: self-signed, unknown CA, wrong host name, expired).
+ */
+export function tlsHint(code: string | undefined, target?: string): string | undefined {
+  if (!code) return undefined;
+  if (/SELF_SIGNED/.test(code))
+    return 'the certificate is self-signed: pass it (or the CA that signed it) with --ca FILE.pem, or skip verification with --insecure (tests only)';
+  if (/UNABLE_TO_VERIFY_LEAF_SIGNATURE|UNABLE_TO_GET_ISSUER_CERT|CERT_UNTRUSTED|UNABLE_TO_GET_CRL/.test(code))
+    return "the certificate is signed by a CA this machine does not know: pass that CA's certificate with --ca FILE.pem, or skip verification with --insecure (tests only)";
+  if (/ALTNAME|HOSTNAME|IP_ADDRESS/.test(code))
+    return `the certificate does not name the host${target ? ` of ${target}` : ''}: use a host name the certificate names in the target URL, or skip verification with --insecure (tests only)`;
+  if (/CERT_HAS_EXPIRED|CERT_NOT_YET_VALID/.test(code))
+    return "the certificate is outside its validity period (check this machine's clock), or skip verification with --insecure (tests only)";
+  if (/CERT|SELF_SIGNED|UNABLE_TO_VERIFY/.test(code))
+    return 'the certificate could not be verified: --ca FILE.pem names a private CA, --insecure skips verification (tests only)';
+  return undefined;
+}
+
+/**
  * An exchange whose curl command is built (and redacted) only when it is read: almost every
  * exchange is thrown away unread, and building the command is a measurable share of a request.
  */
@@ -438,7 +457,9 @@ export class HttpClient {
         }
       }
       const cause = (err as { cause?: { code?: string; message?: string } }).cause;
-      const detail = cause?.code ? `${(err as Error).message} (${cause.code})` : (err as Error).message;
+      const hint =
+        code === 'TLS' ? tlsHint(cause?.code ?? (err as { code?: string }).code, this.options.target) : undefined;
+      const detail = `${cause?.code ? `${(err as Error).message} (${cause.code})` : (err as Error).message}${hint ? `; ${hint}` : ''}`;
       exchange.error = `${code}: ${detail}`;
       exchange.timeMs = performance.now() - started;
       onExchange?.(exchange);

@@ -18,6 +18,7 @@ import { redactText, redactValue } from './redact.ts';
 import { STATUS_RANK, type OutcomeStatus } from './outcome-status.ts';
 import { assertKnownRules, readingText, ruleSelected } from './rule-index.ts';
 import { session, type Session } from './session.ts';
+import { hash, inShard } from './test-selection.ts';
 import type { PrincipalName } from './token-provider.ts';
 import { TokenError } from './token-provider.ts';
 import {
@@ -530,12 +531,6 @@ function reportable(value: unknown): unknown {
   return plain(value) ? value : fc.stringify(value);
 }
 
-function hash(s: string): number {
-  let h = 2166136261;
-  for (let i = 0; i < s.length; i++) h = Math.imul(h ^ s.charCodeAt(i), 16777619);
-  return h >>> 0;
-}
-
 export interface RuleTestOptions {
   timeout?: number;
   /** The test changes nothing on the target (it runs in the read-only profile). */
@@ -587,7 +582,7 @@ export function ruleTest(
         vitest.skip();
         return;
       }
-      if (s.context.shard && hash(`${service}|${name}`) % s.context.shard.total !== s.context.shard.index - 1) {
+      if (s.context.shard && !inShard(s.context, service, name)) {
         for (const r of rules)
           meta.outcomes[r] = {
             status: 'not-exercised',

@@ -2,9 +2,11 @@ import { accessSync, constants, mkdirSync, mkdtempSync, readdirSync, rmSync, wri
 import { tmpdir } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { dirname, join, relative } from 'node:path';
+import { Writable } from 'node:stream';
 import type { ServiceName } from '../../contracts/services.ts';
 import type { RunContext } from './run-context.ts';
 import type { RuleOutcome, RuleTestMeta } from './rule-test.ts';
+import { testSelected } from './test-selection.ts';
 
 const projectRoot = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 
@@ -29,11 +31,18 @@ export interface SuiteRunResult {
   unhandledErrors: string[];
 }
 
+/** One selected test's end, with the run's overall counters (never past their totals). */
 export interface ProgressEvent {
   service: ServiceName;
+  /** Tests of the service ended, of the service's selected tests. */
   testsDone: number;
   testsTotal: number;
+  /** Tests of the run ended, of all its selected tests. */
+  done: number;
+  total: number;
   failedRules: number;
+  /** Rules that failed for the first time in this test. */
+  newlyFailed: string[];
   test: TestRecord;
 }
 
@@ -116,6 +125,22 @@ export function toRecord(tc: any): TestRecord | undefined {
   };
 }
 
+/**
+ * vitest's console, passed on to ours but not a terminal: on a terminal vitest hides the cursor
+ * and shows it again, escape sequences the console guard would print as text over the run's
+ * status line.
+ */
+function vitestStreams(): { stdout: Writable; stderr: Writable } {
+  const forward = (stream: NodeJS.WriteStream) =>
+    new Writable({
+      write(chunk, _encoding, done) {
+        stream.write(chunk);
+        done();
+      },
+    });
+  return { stdout: forward(process.stdout), stderr: forward(process.stderr) };
+}
+
 /** Marks the spec files a run imports into its one generated test file (see `runFile`). */
 /** The describe block a run's generated file wraps each spec file in: `spec:<file>`. */
 export const SPEC_SUITE = 'spec:';
@@ -172,29 +197,48 @@ export async function runSuites(
   const unhandledErrors: string[] = [];
   const totals = new Map<ServiceName, number>();
   const done = new Map<ServiceName, number>();
+  const counted = new Set<string>();
+  const reported = new Set<string>();
   const failedRules = new Set<string>();
   let interrupted = false;
   let cancel: (() => void) | undefined;
+  // Only the tests the run executes are counted and reported: `--rule`, `--shard` and the
+  // read-only profile skip the others inside the test (their outcomes still reach the report).
+  const selected = (tc: any, meta: RuleTestMeta) => testSelected(context, { ...meta, name: tc.name });
   const collector = {
     onTestModuleCollected(module: any) {
       for (const tc of module.children.allTests()) {
         const meta = tc.meta()?.conformance as RuleTestMeta | undefined;
-        if (meta) totals.set(meta.service, (totals.get(meta.service) ?? 0) + 1);
+        if (!meta || !selected(tc, meta) || counted.has(tc.id)) continue;
+        counted.add(tc.id);
+        totals.set(meta.service, (totals.get(meta.service) ?? 0) + 1);
       }
     },
     onTestCaseResult(tc: any) {
       const rec = toRecord(tc);
-      if (!rec) return;
+      // A test is recorded once, however often vitest reports it (a cancelled run reports again).
+      if (!rec || reported.has(tc.id)) return;
+      reported.add(tc.id);
       tests.push(rec);
-      done.set(rec.service, (done.get(rec.service) ?? 0) + 1);
-      for (const [id, o] of Object.entries(rec.outcomes)) if (o.status === 'failed') failedRules.add(id);
+      const newlyFailed: string[] = [];
+      for (const [id, o] of Object.entries(rec.outcomes))
+        if (o.status === 'failed' && !failedRules.has(id)) {
+          failedRules.add(id);
+          newlyFailed.push(id);
+        }
       // The target stopped answering (rule-test.ts): the files left are not started at all.
       if (Object.values(rec.outcomes).some((o) => o.detail?.startsWith('target unresponsive since'))) cancel?.();
+      if (!counted.has(tc.id)) return;
+      done.set(rec.service, (done.get(rec.service) ?? 0) + 1);
+      const sum = (m: Map<ServiceName, number>) => [...m.values()].reduce((a, b) => a + b, 0);
       hooks.onProgress?.({
         service: rec.service,
         testsDone: done.get(rec.service) ?? 0,
         testsTotal: totals.get(rec.service) ?? 0,
+        done: sum(done),
+        total: sum(totals),
         failedRules: failedRules.size,
+        newlyFailed,
         test: rec,
       });
     },
@@ -219,6 +263,7 @@ export async function runSuites(
       maxConcurrency: context.concurrency * 2,
     },
     { plugins: [uncachedRunFiles(generated.dir)] },
+    vitestStreams(),
   );
   // vitest's logger exits the process on SIGINT/SIGTERM; the run must instead stop its tests,
   // clean up what they created and write a partial report, so those handlers are taken off.
@@ -256,7 +301,12 @@ export async function runSuites(
 /** The tests a run would execute, with their rules and request budgets, without sending anything. */
 export async function collectSuites(context: RunContext, services: readonly ServiceName[]): Promise<TestRecord[]> {
   const { createVitest } = await import('vitest/node');
-  const vitest = await createVitest('test', { ...vitestOptions(context, services, [{}]), ...cachedTransforms() });
+  const vitest = await createVitest(
+    'test',
+    { ...vitestOptions(context, services, [{}]), ...cachedTransforms() },
+    {},
+    vitestStreams(),
+  );
   try {
     const result = await vitest.collect();
     const out: TestRecord[] = [];
