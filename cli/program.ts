@@ -61,6 +61,10 @@ Examples:
       'send a bounded burst (12 requests at once per service) to meet the target throttle and judge the 429 rules (on for the embedded reference, which throttles one application)',
     )
     .option('--baseline <file>', 'known failures (JSON list of rule IDs): they do not fail the run; stale entries do')
+    .option(
+      '--compare-with <dir>',
+      'a previous report (report folder, conformance-report.json or bundle): report.html shows the rules newly failed and newly passed since',
+    )
     .option('--strict', 'warnings (checks resting on our reading of a sentence the documents leave open) fail the run')
     .option(
       '--shard <i/n>',

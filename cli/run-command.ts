@@ -22,6 +22,7 @@ import { TokenError, TokenProvider, registerConfigSecrets } from '../suites/engi
 import { THROTTLED_CLIENTS, referenceRunConfig } from './reference-config.ts';
 import { resolveServices } from './rules-command.ts';
 import { normaliseAllureResults } from '../reporters/allure-results.ts';
+import { loadReport } from '../certification/compare-reports.ts';
 import { UnreachableError, UsageError } from './usage-error.ts';
 
 export interface RunOptions {
@@ -44,6 +45,8 @@ export interface RunOptions {
   profile?: string;
   probeThrottling?: boolean;
   baseline?: string;
+  /** A previous report (directory, JSON or bundle): report.html shows what changed since. */
+  compareWith?: string;
   shard?: string;
   /** Warnings (readings of ours that did not hold) fail the run. */
   strict?: boolean;
@@ -230,6 +233,11 @@ export async function runCommand(opts: RunOptions): Promise<number> {
       throw new UsageError((e as Error).message);
     }
   }
+  const previous = opts.compareWith
+    ? await loadReport(opts.compareWith).catch((e: Error) => {
+        throw new UsageError(`--compare-with ${e.message}`);
+      })
+    : undefined;
   const selectedRules = loadRules(services).filter((r) => ruleSelected(r.id, ruleGlobs));
   if (ruleGlobs.length && selectedRules.length === 0)
     throw new UsageError(`--rule ${ruleGlobs.join(' ')} selects no rule of ${services.join(', ')}`);
@@ -388,7 +396,7 @@ export async function runCommand(opts: RunOptions): Promise<number> {
     });
     if (context.shard) report.shard = `${context.shard.index}/${context.shard.total}`;
     if (baseline && opts.baseline) report = applyBaseline(report, opts.baseline, baseline);
-    const files = writeOutputs(reportDir, report);
+    const files = writeOutputs(reportDir, report, previous);
     assembleHar(context.harFile, join(reportDir, 'exchanges.har'), toolVersion());
     files.push(join(reportDir, 'exchanges.har'));
     if (existsSync(join(reportDir, 'allure-results'))) files.push(join(reportDir, 'allure-results/'));
