@@ -140,6 +140,14 @@ Examples:
     .option('--timeout <ms>', 'timeout of one request')
     .option('--ca <file>', 'PEM file of a private certificate authority for HTTPS targets')
     .option('--insecure', "do not verify the target's TLS certificate")
+    .option(
+      '--probe-throttling',
+      "send the 429 rules' bounded burst as principals.throttled, the client the target throttles, to meet the throttle (default: on when the config has that principal)",
+    )
+    .option(
+      '--no-probe-throttling',
+      'send that burst as the main client (the 429 rules are then judged only on throttling met by chance)',
+    )
     .addOption(new Option('--rule <glob...>').hideHelp())
     .addOption(new Option('--shard <i/n>').hideHelp())
     .addOption(new Option('--baseline <file>').hideHelp())

@@ -381,6 +381,7 @@ export async function runCommand(opts: RunOptions): Promise<number> {
         ...(maxTimeMs !== undefined ? { maxTimeMs } : {}),
         profile: alternate ? 'alternate' : profile,
         insecure: context.insecure,
+        ...(context.probeThrottling ? { probeThrottling: true } : {}),
         ...(opts.strict ? { strict: true } : {}),
       },
       interrupted: result.interrupted || abort.signal.aborted || !!stopped,
