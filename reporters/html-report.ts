@@ -117,7 +117,7 @@ function evidence(r) {
   return h + '<div class="note">Test: ' + esc(f.test) + '</div></div>';
 }
 function warning(w) {
-  return '<div class="note warning">Warning, reading ' + esc(w.reading) + ': ' + esc(w.text) + '<br>Expected: ' + esc(w.expected) + received('<br>The deployment', w.received) + response(w.exchange, w.received) + (w.curl ? '<pre>' + esc(w.curl) + '</pre>' : '') + '</div>';
+  return '<div class="note warning">Warning, reading ' + esc(w.reading) + ': ' + esc(w.text) + '<br>Expected: ' + esc(w.expected) + received('The deployment', w.received) + response(w.exchange, w.received) + (w.curl ? '<pre>' + esc(w.curl) + '</pre>' : '') + '</div>';
 }
 function status(r) {
   return '<td class="status ' + esc(r.status) + '">' + esc(label(r.status)) + (isKnown(r) ? '<br><span class="known" title="accepted by the baseline ' + esc(report.baseline.file) + '">known failure</span>' : '') + '</td>';

@@ -261,6 +261,11 @@ describe.skipIf(!hasChromium)('HTML report in a real browser', () => {
     await expect(page.locator('tr.rule').count()).resolves.toBe(8);
   });
 
+  it('shows a warning with the reading, what it expects and what the deployment did, line by line', async () => {
+    const warning = await page.locator('tr.rule[data-status="warning"] .note.warning').innerText();
+    expect(warning).toContain('Expected: HTTP 400 unidentifiedUser\nThe deployment: HTTP 400 invalidHostTokenFormat');
+  });
+
   it('marks a failure the baseline accepts as a known failure, and no other', async () => {
     const known = await page.locator('tr.known-failure').allInnerTexts();
     expect(known).toHaveLength(1);
