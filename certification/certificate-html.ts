@@ -10,22 +10,73 @@ const STATUSES = ['passed', 'failed', 'observed', 'warning', 'skipped', 'not-exe
 const STYLE = `
 * { box-sizing: border-box; }
 body { font: 15px/1.5 system-ui, -apple-system, "Segoe UI", sans-serif; margin: 0; color: #1f2328; background: #eef1f4; }
-.page { width: 210mm; min-height: 287mm; margin: 24px auto; background: #fff; padding: 20mm 18mm; border: 1px solid #d0d7de; }
+.page { width: 210mm; min-height: 287mm; margin: 24px auto; background: #fff; padding: 16mm 18mm; border: 1px solid #d0d7de; }
 h1 { font-size: 26px; margin: 0 0 4px; letter-spacing: .02em; }
-.sub { color: #57606a; margin: 0 0 22px; }
-.verdict { font-size: 22px; font-weight: 700; padding: 10px 16px; border-radius: 8px; color: #fff; display: inline-block; margin: 8px 0 20px; }
+.sub { color: #57606a; margin: 0 0 16px; }
+.verdict { font-size: 22px; font-weight: 700; padding: 10px 16px; border-radius: 8px; color: #fff; display: inline-block; margin: 4px 0 14px; }
 .verdict.conformant { background: #1a7f37; } .verdict.not-conformant { background: #cf222e; }
-dl { display: grid; grid-template-columns: 190px 1fr; gap: 6px 14px; margin: 0 0 22px; }
+dl { display: grid; grid-template-columns: 190px 1fr; gap: 4px 14px; margin: 0 0 16px; }
 dt { color: #57606a; } dd { margin: 0; overflow-wrap: anywhere; }
-table { width: 100%; border-collapse: collapse; margin: 0 0 22px; }
-th, td { text-align: left; padding: 6px 8px; border-bottom: 1px solid #d8dee4; }
+table { width: 100%; border-collapse: collapse; margin: 0 0 16px; }
+th, td { text-align: left; padding: 4px 8px; border-bottom: 1px solid #d8dee4; }
 th { font-size: 12px; text-transform: uppercase; color: #57606a; }
 td.n { text-align: right; font-variant-numeric: tabular-nums; }
 .mono { font-family: ui-monospace, SFMono-Regular, Menlo, monospace; font-size: 12.5px; }
-.problems { color: #cf222e; }
+.problems, .alert { color: #cf222e; }
+h2 { font-size: 14px; margin: 0 0 4px; }
+.findings { margin: 0 0 12px; font-size: 12px; line-height: 1.4; }
+.findings ul { margin: 0; padding-left: 18px; }
+.findings .ids { font-family: ui-monospace, SFMono-Regular, Menlo, monospace; font-size: 11px; color: #57606a; overflow-wrap: anywhere; }
 footer { color: #57606a; font-size: 12.5px; border-top: 1px solid #d8dee4; padding-top: 12px; }
-@media print { body { background: #fff; } .page { margin: 0; border: 0; } }
+@page { size: A4; margin: 0; }
+@media print { body { background: #fff; } .page { margin: 0; border: 0; padding: 12mm 14mm; min-height: 0; zoom: 0.75; } }
 `;
+
+/** Failed rules listed on the page at most; the rest are counted (report.html has them all). */
+const MAX_LISTED = 8;
+
+/** `<wbr>` after each slash of an escaped rule ID, so that a line breaks between its parts. */
+const ruleId = (id: string) => esc(id).replaceAll('/', '/<wbr>');
+
+/** The rules a certificate names: what failed, what was not judged, what cannot be tested from outside. */
+function findingsHtml(f: CertificateFacts['findings']): string {
+  const out: string[] = [];
+  if (f.failed.length) {
+    const shown = f.failed.slice(0, MAX_LISTED);
+    out.push(
+      `<div class="findings" id="failed"><h2 class="alert">Failed rules (${esc(f.failed.length)})</h2><ul>${shown
+        .map((r) => `<li><span class="mono">${ruleId(r.id)}</span> (${esc(r.level)}): ${esc(r.title)}</li>`)
+        .join(
+          '',
+        )}${f.failed.length > shown.length ? `<li>and ${esc(f.failed.length - shown.length)} more: see report.html</li>` : ''}</ul></div>`,
+    );
+  }
+  if (f.notJudged.length)
+    out.push(
+      `<div class="findings" id="not-judged"><h2>MUST rules the run did not judge (${esc(f.notJudged.length)})</h2><ul>${f.notJudged
+        .slice(0, MAX_LISTED)
+        .map((r) => `<li><span class="mono">${ruleId(r.id)}</span>: ${esc(r.status)}, ${esc(r.reason)}</li>`)
+        .join(
+          '',
+        )}${f.notJudged.length > MAX_LISTED ? `<li>and ${esc(f.notJudged.length - MAX_LISTED)} more: see report.html</li>` : ''}</ul></div>`,
+    );
+  if (f.untestable.length)
+    out.push(
+      `<div class="findings" id="untestable"><h2>MUST rules not testable from outside (${esc(f.untestable.length)}): not judged, the catalog says why</h2><div class="ids">${f.untestable
+        .map((r) => `<span title="${esc(r.reason)}">${ruleId(r.id)}</span>`)
+        .join(', ')}</div></div>`,
+    );
+  return out.join('\n');
+}
+
+/** Whether a URL's host is this machine. */
+function loopback(target: string): boolean {
+  try {
+    return ['127.0.0.1', 'localhost', '[::1]'].includes(new URL(target).hostname);
+  } catch {
+    return false;
+  }
+}
 
 /** The one-page certificate of a bundle: who, what, against which contracts, the verdict and the bundle's hash. */
 export function certificateHtml(m: CertificateFacts): string {
@@ -56,12 +107,23 @@ export function certificateHtml(m: CertificateFacts): string {
 <dt>Services</dt><dd id="services">${m.services.map((s) => esc(SERVICE_INFO[s].title)).join(', ')}</dd>
 <dt>Date</dt><dd id="date">${esc(date)}</dd>
 <dt>Target</dt><dd class="mono">${esc(m.target)}</dd>
+<dt>Transport</dt>${
+    m.findings.plainHttp
+      ? `<dd class="alert" id="plain-http">plain HTTP${loopback(m.target) ? ' (on this machine)' : ''}: the documents say HTTPS only; credentials and tokens crossed the connection unencrypted</dd>`
+      : '<dd id="transport">HTTPS</dd>'
+  }
+<dt>Throttling</dt><dd id="throttling">${
+    m.findings.throttlingProbed
+      ? 'probed: a bounded burst as the throttled principal met the throttle, and the 429 rules were judged on it'
+      : 'not probed: the 429 rules were judged only on throttling the run met by chance'
+  }</dd>
 </dl>
 <div class="verdict ${verdictClass}" id="verdict">${m.verdict === 'conformant' ? 'CONFORMANT' : 'NOT CONFORMANT'}</div>
 <table><thead><tr><th>service</th><th>contract</th>${shown.map((s) => `<th>${s}</th>`).join('')}</tr></thead>
 <tbody>
 ${rows}
 </tbody></table>
+${findingsHtml(m.findings)}
 <dl>
 ${problems}
 <dt>Tool</dt><dd id="tool">${esc(m.tool.name)} ${esc(m.tool.version)}</dd>

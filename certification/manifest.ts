@@ -3,6 +3,7 @@ import { readFileSync } from 'node:fs';
 import type { JWK } from 'jose';
 import { contractPath } from '../contracts/catalog.ts';
 import { SERVICES, SERVICE_INFO, type ServiceName } from '../contracts/services.ts';
+import type { CertificateFindings } from './certificate-findings.ts';
 
 /** Format of the manifest; verify refuses one it does not know. */
 export const MANIFEST_FORMAT = 'platform-conformance-certification/1';
@@ -50,6 +51,8 @@ export interface Manifest {
   };
   verdict: 'conformant' | 'not conformant';
   counts: Partial<Record<ServiceName, ServiceCounts>>;
+  /** Failed rules, MUST rules not testable from outside or not judged, plain HTTP, throttling probed. */
+  findings: CertificateFindings;
   key: { thumbprint: string; jwk: JWK; origin: 'given' | 'ephemeral' };
   /** sha256 of every evidence file (every file but the manifest and its signature). */
   files: Record<string, string>;

@@ -20,6 +20,7 @@ import {
 } from './manifest.ts';
 import { readBundle } from './read-bundle.ts';
 import { certificateHtml } from './certificate-html.ts';
+import { certificateFindings } from './certificate-findings.ts';
 import { OUTPUTS } from '../reporters/outputs.ts';
 import { harStructureErrors } from '../audit/read-har.ts';
 import { judgeHar } from '../audit/judge-har.ts';
@@ -82,6 +83,11 @@ function shapeProblems(m: unknown): string[] {
   need('tool', isObject(m.tool));
   need('contracts', isObject(m.contracts));
   need('counts', isObject(m.counts));
+  need(
+    'findings',
+    isObject(m.findings) &&
+      ['failed', 'untestable', 'notJudged'].every((k) => Array.isArray((m.findings as Record<string, unknown>)[k])),
+  );
   need('key', isObject(m.key) && typeof m.key.thumbprint === 'string');
   need('profile', isObject(m.profile) && Array.isArray(m.profile.problems));
   return out;
@@ -267,6 +273,10 @@ export async function verifyBundle(path: string, opts: VerifyOptions): Promise<V
       reasons.push(`the manifest says ${manifest.verdict}, but the report makes it ${certified}`);
     if (!same(manifest.counts, countsPerService(rules, services)))
       reasons.push("the manifest's counts do not follow from the report");
+    if (!same(manifest.findings, certificateFindings(report, services)))
+      reasons.push(
+        "the manifest's findings (failed rules, MUST rules not judged, plain HTTP, throttling) do not follow from the report",
+      );
     if (!reasons.some((r) => /verdict|says|counts/.test(r)))
       checked.push(`verdict "${certified}" follows from the ${rules.length} rule results`);
   } catch (e) {

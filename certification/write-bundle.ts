@@ -5,6 +5,7 @@ import { basename, dirname, join } from 'node:path';
 import type { ServiceName } from '../contracts/services.ts';
 import type { ConformanceReport } from '../reporters/conformance-report.ts';
 import { certificateHtml } from './certificate-html.ts';
+import { certificateFindings } from './certificate-findings.ts';
 import { certifiedVerdict, profileProblems } from './certification-profile.ts';
 import {
   bundleHash,
@@ -73,6 +74,7 @@ export async function writeBundle(
     profile: { name: 'certification', options: report.options, complete: problems.length === 0, problems },
     verdict: certifiedVerdict(report, claims.services, problems),
     counts: countsPerService(report.rules, claims.services),
+    findings: certificateFindings(report, claims.services),
     key: { thumbprint: key.thumbprint, jwk: key.publicJwk, origin: key.origin },
     bundleHash: bundleHash(files),
   };

@@ -25,6 +25,8 @@ export interface CertifyOptions {
   timeout?: string;
   ca?: string;
   insecure?: boolean;
+  /** Send the bounded burst that meets the target's throttle; default: on when principals.throttled is configured. */
+  probeThrottling?: boolean;
   // Options of `run` that the certification profile refuses (accepted only to say why).
   rule?: unknown;
   shard?: unknown;
@@ -89,6 +91,14 @@ export async function certifyCommand(opts: CertifyOptions): Promise<number> {
       }
     : { ...(await generateSigningKey()), origin: 'ephemeral' as const };
 
+  // The 429 rules are judged on a burst sent as the throttled principal (the client the target
+  // throttles, so the rest of the run is not); without one, only on throttling met by chance.
+  const probeThrottling = opts.probeThrottling ?? !!config.principals?.throttled;
+  if (probeThrottling && !config.principals?.throttled)
+    throw new UsageError(
+      `${source.origin}: --probe-throttling sends its burst as principals.throttled (a client the target throttles), which is not configured`,
+    );
+
   const out = resolve(opts.out);
   const dir = join(out, `${slug(opts.vendor!)}-${slug(opts.product!)}-${slug(opts.productVersion!)}`);
   rmSync(dir, { recursive: true, force: true });
@@ -107,6 +117,7 @@ export async function certifyCommand(opts: CertifyOptions): Promise<number> {
     timeout: opts.timeout,
     ca: opts.ca,
     insecure: opts.insecure,
+    probeThrottling,
     profile: 'full',
     reportDir: dir,
   });

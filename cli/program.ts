@@ -63,6 +63,10 @@ Examples:
       'send a bounded burst (12 requests at once per service) to meet the target throttle and judge the 429 rules (on for the embedded reference, which throttles one application)',
     )
     .option('--baseline <file>', 'known failures (JSON list of rule IDs): they do not fail the run; stale entries do')
+    .option(
+      '--compare-with <dir>',
+      'a previous report (report folder, conformance-report.json or bundle): report.html shows the rules newly failed and newly passed since',
+    )
     .option('--strict', 'warnings (checks resting on our reading of a sentence the documents leave open) fail the run')
     .option(
       '--shard <i/n>',
@@ -163,6 +167,14 @@ Examples:
     .option('--timeout <duration>', 'timeout of one request (e.g. 500ms, 10s; a bare number is milliseconds)')
     .option('--ca <file>', 'PEM file of a private certificate authority for HTTPS targets')
     .option('--insecure', "do not verify the target's TLS certificate")
+    .option(
+      '--probe-throttling',
+      "send the 429 rules' bounded burst as principals.throttled, the client the target throttles, to meet the throttle (default: on when the config has that principal)",
+    )
+    .option(
+      '--no-probe-throttling',
+      'send that burst as the main client (the 429 rules are then judged only on throttling met by chance)',
+    )
     .addOption(new Option('--rule <glob...>').hideHelp())
     .addOption(new Option('--shard <i/n>').hideHelp())
     .addOption(new Option('--baseline <file>').hideHelp())

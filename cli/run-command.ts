@@ -25,6 +25,7 @@ import { THROTTLED_CLIENTS, referenceRunConfig } from './reference-config.ts';
 import { resolveServices } from './rules-command.ts';
 import { markKnownFailures, normaliseAllureResults } from '../reporters/allure-results.ts';
 import { collectTests, configurationRows, gatingRows, unjudgedBy } from './readiness.ts';
+import { loadReport } from '../certification/compare-reports.ts';
 import { UnreachableError, UsageError } from './usage-error.ts';
 import { parseDuration } from './duration.ts';
 import { toolVersion } from './tool-version.ts';
@@ -60,6 +61,8 @@ export interface RunOptions {
   profile?: string;
   probeThrottling?: boolean;
   baseline?: string;
+  /** A previous report (directory, JSON or bundle): report.html shows what changed since. */
+  compareWith?: string;
   shard?: string;
   /** Warnings (readings of ours that did not hold) fail the run. */
   strict?: boolean;
@@ -311,6 +314,11 @@ export async function runCommand(opts: RunOptions): Promise<number> {
       throw new UsageError((e as Error).message);
     }
   }
+  const previous = opts.compareWith
+    ? await loadReport(opts.compareWith).catch((e: Error) => {
+        throw new UsageError(`--compare-with ${e.message}`);
+      })
+    : undefined;
   const selectedRules = loadRules(services).filter((r) => ruleSelected(r.id, ruleGlobs));
   if (ruleGlobs.length && selectedRules.length === 0)
     throw new UsageError(`--rule ${ruleGlobs.join(' ')} selects no rule of ${services.join(', ')}`);
@@ -487,6 +495,7 @@ export async function runCommand(opts: RunOptions): Promise<number> {
         ...(maxTimeMs !== undefined ? { maxTimeMs } : {}),
         profile: alternate ? 'alternate' : profile,
         insecure: context.insecure,
+        ...(context.probeThrottling ? { probeThrottling: true } : {}),
         ...(opts.strict ? { strict: true } : {}),
       },
       interrupted: result.interrupted || abort.signal.aborted || !!stopped,
@@ -504,7 +513,7 @@ export async function runCommand(opts: RunOptions): Promise<number> {
       report = applyBaseline(report, opts.baseline, baseline);
       if (existsSync(context.allureDir)) markKnownFailures(context.allureDir, report.baseline!.accepted, opts.baseline);
     }
-    const files = writeOutputs(reportDir, report);
+    const files = writeOutputs(reportDir, report, previous);
     assembleHar(context.harFile, join(reportDir, 'exchanges.har'), toolVersion());
     files.push(join(reportDir, 'exchanges.har'));
     if (existsSync(join(reportDir, 'allure-results'))) files.push(join(reportDir, 'allure-results/'));

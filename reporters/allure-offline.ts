@@ -1,6 +1,7 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
+import { unclipAllureLabels } from './allure-label-style.ts';
 
 /** The analytics block Allure's HTML report template adds: a script fetched from the network and its caller. */
 const ANALYTICS =
@@ -25,6 +26,8 @@ export function stripAllureAnalytics(reportDir: string): number {
 }
 
 if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
+  // `npm run report:allure`, after `allure generate`: offline, and rule labels shown in full.
   const dir = process.argv[2] ?? 'conformance-report/allure-report';
   stripAllureAnalytics(dir);
+  unclipAllureLabels(dir);
 }

@@ -1,10 +1,13 @@
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { tempDir } from '../tests/temp-dir.ts';
-import { normaliseAllureResults } from './allure-results.ts';
+import { normaliseAllureResults, withoutLocalPaths } from './allure-results.ts';
 
 const dir = tempDir('allure-results');
+const root = join(fileURLToPath(new URL('.', import.meta.url)), '..');
 
 /** A result as vitest's Allure reporter writes it for a test of a run's generated file in `runDir`. */
 function rawResult(runDir: string) {
@@ -51,5 +54,29 @@ describe('the Allure results of a run', () => {
       { name: 'suite', value: 'recipients.spec.ts' },
       { name: 'package', value: 'suites.notification.recipients.spec' },
     ]);
+  });
+});
+
+describe('a stack trace in the Allure results', () => {
+  it.each([
+    [
+      'this package',
+      `at check (${join(root, 'suites/engine/rule-test.ts')}:168:12)`,
+      'at check (suites/engine/rule-test.ts:168:12)',
+    ],
+    ['a file: URL', `at async file://${join(root, 'suites/a.spec.ts')}:1:2`, 'at async suites/a.spec.ts:1:2'],
+    ["a run's generated file", `at ${join(tmpdir(), 'conformance-run-Ab12/run.spec.ts')}:3:1`, 'at run.spec.ts:3:1'],
+    [
+      'a node_modules folder elsewhere',
+      'at async file:///home/someone/project/node_modules/@vitest/runner/dist/x.js:9:1',
+      'at async node_modules/@vitest/runner/dist/x.js:9:1',
+    ],
+    [
+      'node internals',
+      'at process.processTicksAndRejections (node:internal/process/task_queues:95:5)',
+      'at process.processTicksAndRejections (node:internal/process/task_queues:95:5)',
+    ],
+  ])('names files relative to the package: %s', (_, trace, expected) => {
+    expect(withoutLocalPaths(trace)).toBe(expected);
   });
 });

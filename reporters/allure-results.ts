@@ -1,7 +1,9 @@
 import { createHash } from 'node:crypto';
-import { readFileSync, readdirSync } from 'node:fs';
+import { readFileSync, readdirSync, realpathSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { writeOutputFile } from '../suites/engine/safe-write.ts';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { jsonForFile } from './untrusted-text.ts';
 import { SPEC_SUITE } from '../suites/engine/suite-runner.ts';
 
@@ -13,7 +15,17 @@ interface AllureLabel {
   value: string;
 }
 
-interface AllureResult {
+interface StatusDetails {
+  message?: string;
+  trace?: string;
+}
+
+interface AllureStep {
+  statusDetails?: StatusDetails;
+  steps?: AllureStep[];
+}
+
+interface AllureResult extends AllureStep {
   name: string;
   fullName?: string;
   titlePath?: string[];
@@ -24,19 +36,60 @@ interface AllureResult {
 
 const md5 = (s: string) => createHash('md5').update(s).digest('hex');
 
+const escapeRegExp = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+
+/**
+ * What a stack trace shows of this machine's layout, longest first: this package (as installed and
+ * as its real path, which differs when node_modules is a link), the temporary folder of a run's
+ * generated file, and whatever leads to a node_modules folder (this package installed in a project).
+ */
+function localRoots(): RegExp[] {
+  const root = join(dirname(fileURLToPath(import.meta.url)), '..');
+  const real = (p: string) => {
+    try {
+      return realpathSync(p);
+    } catch {
+      return p;
+    }
+  };
+  const temp = [...new Set([tmpdir(), real(tmpdir())])].map(
+    (t) => new RegExp(`(?:file://)?${escapeRegExp(t)}/conformance-run-[^/\\s]+/`, 'g'),
+  );
+  const roots = [...new Set([root, real(root), dirname(real(join(root, 'node_modules')))])]
+    .filter((r) => r.length > 1)
+    .sort((a, b) => b.length - a.length)
+    .map((r) => new RegExp(`(?:file://)?${escapeRegExp(r)}/`, 'g'));
+  return [...temp, ...roots, /(?:file:\/\/)?\/[^\s()'"]*?\/node_modules\//g];
+}
+
+/** `trace` with the folders of `localRoots` left out: files named relative to the package. */
+export function withoutLocalPaths(trace: string, roots: readonly RegExp[] = localRoots()): string {
+  return roots.reduce((t, r) => t.replace(r, (m) => (m.endsWith('/node_modules/') ? 'node_modules/' : '')), trace);
+}
+
+/** Strips local paths from the stack traces of a result and of all its steps. */
+function stripLocalPaths(step: AllureStep, roots: readonly RegExp[]): void {
+  const d = step.statusDetails;
+  if (d?.trace) d.trace = withoutLocalPaths(d.trace, roots);
+  for (const s of step.steps ?? []) stripLocalPaths(s, roots);
+}
+
 /**
  * A run imports every spec file into one generated test file in a new temporary folder, so the
  * Allure results vitest's reporter writes name that file: a package and test IDs that change with
  * every run (Allure's history and retries then never line up) and a suite called `spec:…`. This
  * gives each result the names of its own spec file instead: parent suite the service, suite the
  * spec file, sub-suite its describe blocks, and IDs from the spec file and the test's name alone.
+ * Stack traces name files relative to the package, not by the absolute paths of this machine.
  * Returns how many results it rewrote.
  */
 export function normaliseAllureResults(dir: string): number {
   let rewritten = 0;
+  const roots = localRoots();
   for (const file of readdirSync(dir).filter((f) => f.endsWith('-result.json'))) {
     const path = join(dir, file);
     const result = JSON.parse(readFileSync(path, 'utf8')) as AllureResult;
+    stripLocalPaths(result, roots);
     const titles = result.titlePath ?? [];
     const at = titles.findIndex((t) => t.startsWith(SPEC_SUITE));
     if (at < 0) {

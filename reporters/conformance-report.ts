@@ -61,6 +61,16 @@ export function replayCommand(facts: Pick<RunFacts, 'reportFile' | 'configFile'>
   return `npx conformance replay ${word(facts.reportFile)} ${ruleId}${facts.configFile ? ` --config ${word(facts.configFile)}` : ''}`;
 }
 
+/** One test of the run on its time line: when it started (ms after the run started) and for how long. */
+export interface TestTiming {
+  name: string;
+  file: string;
+  service: ServiceName;
+  state: TestRecord['state'];
+  startMs: number;
+  durationMs: number;
+}
+
 /** A run that stopped early: `--max-time` reached, or the target stopped answering. */
 export interface RunStop {
   reason: 'timed-out' | 'target-unresponsive';
@@ -101,6 +111,8 @@ export interface ConformanceReport {
   /** The share of the tests this run executed (`--shard i/n`), or the shards merged. */
   shard?: string;
   rules: RuleResult[];
+  /** The tests that ran, in order of their start: the report page's time line. */
+  tests?: TestTiming[];
 }
 
 const STATUSES: RuleStatus[] = ['passed', 'failed', 'warning', 'skipped', 'observed', 'not-exercised'];
@@ -294,6 +306,22 @@ function code(o: RuleOutcome): Pick<RuleResult, 'reasonCode'> {
   return o.reasonCode ? { reasonCode: o.reasonCode } : {};
 }
 
+/** The time line of the tests that ran, each start relative to the run's start. */
+export function testTimings(tests: readonly TestRecord[], runStartedAt: string): TestTiming[] {
+  const t0 = Date.parse(runStartedAt);
+  return tests
+    .filter((t): t is TestRecord & { startedAt: number } => t.startedAt !== undefined)
+    .map((t) => ({
+      name: t.name,
+      file: t.file,
+      service: t.service,
+      state: t.state,
+      startMs: Math.max(0, t.startedAt - t0),
+      durationMs: Math.max(0, Math.round(t.durationMs)),
+    }))
+    .sort((a, b) => a.startMs - b.startMs || a.name.localeCompare(b.name));
+}
+
 /** Builds the machine-readable conformance report. */
 export function buildReport(rules: Rule[], tests: TestRecord[], facts: RunFacts): ConformanceReport {
   const results = rules.filter((r) => r.status !== 'retired').map((r) => judgeRule(r, tests, facts));
@@ -329,5 +357,7 @@ export function buildReport(rules: Rule[], tests: TestRecord[], facts: RunFacts)
     errors,
     rules: results,
   };
+  const timings = testTimings(tests, facts.startedAt);
+  if (timings.length) report.tests = timings;
   return redactValue(report);
 }

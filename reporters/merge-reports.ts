@@ -37,7 +37,13 @@ export function mergeReports(reports: ConformanceReport[]): ConformanceReport {
     .map((r) => r.finishedAt)
     .sort()
     .at(-1)!;
-  const { stopped: _firstStop, ...rest } = first;
+  const { stopped: _firstStop, tests: _firstTests, ...rest } = first;
+  // Every shard's tests on one time line, from the earliest shard's start.
+  const tests = reports
+    .flatMap((r) =>
+      (r.tests ?? []).map((t) => ({ ...t, startMs: t.startMs + Date.parse(r.startedAt) - Date.parse(startedAt) })),
+    )
+    .sort((a, b) => a.startMs - b.startMs || a.name.localeCompare(b.name));
   return {
     ...rest,
     startedAt,
@@ -61,5 +67,6 @@ export function mergeReports(reports: ConformanceReport[]): ConformanceReport {
     errors,
     shard: `merged ${reports.map((r) => r.shard ?? '?').join(', ')}`,
     rules,
+    ...(tests.length ? { tests } : {}),
   };
 }

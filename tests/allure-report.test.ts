@@ -8,6 +8,7 @@ import type { Browser, Page } from 'playwright-core';
 import { referenceRunConfig } from '../cli/reference-config.ts';
 import { startReference, type RunningReference } from '../fixtures/reference/server.ts';
 import { stripAllureAnalytics } from '../reporters/allure-offline.ts';
+import { unclipAllureLabels } from '../reporters/allure-label-style.ts';
 import { root, runCli } from './run-cli.ts';
 
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
@@ -44,12 +45,24 @@ function serveFolder(dir: string): Promise<{ server: Server; url: string }> {
   );
 }
 
-function allureGenerate(results: string, output: string): Promise<{ code: number; output: string }> {
+/**
+ * `allure generate` with the project's allurerc.json, as `npm run report:allure` runs it, but in
+ * `cwd`: the config's history path is relative, so each test keeps its own history there.
+ */
+function allureGenerate(results: string, output: string, cwd: string): Promise<{ code: number; output: string }> {
   return new Promise((resolve) => {
     execFile(
       process.execPath,
-      [join(root, 'node_modules/allure/cli.js'), 'generate', results, '--config', 'allurerc.json', '--output', output],
-      { cwd: root, timeout: 120_000, killSignal: 'SIGKILL' },
+      [
+        join(root, 'node_modules/allure/cli.js'),
+        'generate',
+        results,
+        '--config',
+        join(root, 'allurerc.json'),
+        '--output',
+        output,
+      ],
+      { cwd, timeout: 120_000, killSignal: 'SIGKILL' },
       (err, stdout, stderr) =>
         resolve({ code: err ? (typeof err.code === 'number' ? err.code : -1) : 0, output: stdout + stderr }),
     );
@@ -89,10 +102,14 @@ describe.skipIf(!existsSync(CHROMIUM))('the Allure report of a real run, rendere
       { timeoutMs: 120_000 },
     );
     expect(run.code, run.stdout + run.stderr).toBe(1);
+    // Rendered twice, as after two runs: the second report has the first in its history.
+    const first = await allureGenerate(join(reportDir, 'allure-results'), join(dir, 'first-report'), dir);
+    expect(first.code, first.output).toBe(0);
     const started = Date.now();
-    const generated = await allureGenerate(join(reportDir, 'allure-results'), allureReport);
+    const generated = await allureGenerate(join(reportDir, 'allure-results'), allureReport, dir);
     expect(generated.code, generated.output).toBe(0);
     stripAllureAnalytics(allureReport);
+    unclipAllureLabels(allureReport);
     renderMs = Date.now() - started;
     served = await serveFolder(allureReport);
     const { chromium } = await import('playwright-core');
@@ -124,6 +141,34 @@ describe.skipIf(!existsSync(CHROMIUM))('the Allure report of a real run, rendere
     process.stdout.write(`allure render time: ${renderMs} ms\n`);
   });
 
+  it('keeps a history between renders (allurerc.json historyPath), so the trend has data', async () => {
+    const history = readFileSync(join(dir, 'conformance-report/allure-history.jsonl'), 'utf8').trim().split('\n');
+    expect(history).toHaveLength(2);
+  });
+
+  it('writes results with a severity from the failure and stack traces without local paths', () => {
+    const results = readdirSync(join(reportDir, 'allure-results'))
+      .filter((f) => f.endsWith('-result.json'))
+      .map(
+        (f) =>
+          JSON.parse(readFileSync(join(reportDir, 'allure-results', f), 'utf8')) as {
+            name: string;
+            status: string;
+            labels: Array<{ name: string; value: string }>;
+            statusDetails?: { trace?: string };
+          },
+      );
+    const failed = results.find((r) => r.name === TEST_NAME)!;
+    expect(failed.status).toBe('failed');
+    expect(failed.labels).toContainEqual({ name: 'severity', value: 'critical' });
+    expect(failed.labels).toContainEqual({ name: 'rule', value: BROKEN_RULE });
+    const traces = results.map((r) => r.statusDetails?.trace ?? '').join('\n');
+    expect(traces).toContain('suites/');
+    expect(traces).not.toContain(root);
+    expect(traces).not.toContain('file://');
+    expect(traces).not.toMatch(/\(\/[^)]*\/(suites|node_modules)\//);
+  });
+
   it('shows the service and area of each test and the failed test as failed', async () => {
     const body = await page.locator('body').innerText();
     expect(body).toContain('technical-token-manager');
@@ -137,6 +182,17 @@ describe.skipIf(!existsSync(CHROMIUM))('the Allure report of a real run, rendere
     if (await more.count()) await more.first().click();
     const labels = page.getByText(BROKEN_RULE, { exact: true });
     await expect(labels.first().isVisible()).resolves.toBe(true);
+    // The rule ID in full: not cut with an ellipsis, nor spilling out of its column.
+    const fit = await labels.first().evaluate((e) => {
+      const column = e.closest('[data-testid="metadata-item-value"]')!.getBoundingClientRect();
+      const chip = e.parentElement!;
+      return {
+        clipped: chip.scrollWidth > chip.clientWidth + 1,
+        inside: chip.getBoundingClientRect().right <= column.right + 1,
+      };
+    });
+    expect(fit).toEqual({ clipped: false, inside: true });
+    await expect(page.getByText('Critical', { exact: true }).first().isVisible()).resolves.toBe(true);
     await expect(page.getByText('rule', { exact: true }).first().isVisible()).resolves.toBe(true);
     await page.getByText(`failure ${BROKEN_RULE}`).first().click();
     const reproduce = page.getByText('Reproduce with:', { exact: false }).first();
@@ -146,6 +202,17 @@ describe.skipIf(!existsSync(CHROMIUM))('the Allure report of a real run, rendere
     expect(body).toContain('Expected: header.claims.signature');
     expect(body).toMatch(/curl -sS -i -X POST '[^']*\/oauth\/token'/);
     expect(body).toContain('[REDACTED]');
+    // The test's history: the first render is in it.
+    await page
+      .getByText(/^History\s*\d*$/)
+      .first()
+      .click();
+    await page
+      .getByText(/^\d{1,2}\/\d{1,2}\/\d{4} at /)
+      .first()
+      .waitFor({ timeout: 10_000 });
+    const history = await page.locator('body').innerText();
+    expect(history).not.toContain('No history information available');
     expect(errors).toEqual([]);
   });
 });

@@ -5,10 +5,30 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import { certificateHtml, type CertificateFacts } from '../certification/certificate-html.ts';
 import { contractDigests } from '../certification/manifest.ts';
+import { certificateFindings } from '../certification/certificate-findings.ts';
+import type { ConformanceReport } from '../reporters/conformance-report.ts';
 import { tempDir } from './temp-dir.ts';
 
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const hasChromium = existsSync(CHROMIUM);
+
+/** The findings of a report with these rule results, as certify derives them (the catalog's untestable MUST rules come along). */
+const findingsOf = (
+  rules: Array<Partial<ConformanceReport['rules'][number]>>,
+  target = 'https://staging.example.com',
+) =>
+  certificateFindings({ target, options: { probeThrottling: true }, rules } as unknown as ConformanceReport, [
+    'technical-token-manager',
+    'notification',
+  ]);
+
+const failedRule = (i: number) => ({
+  id: `notification/recipients/rule-${i}`,
+  service: 'notification' as const,
+  level: 'MUST' as const,
+  status: 'failed' as const,
+  failure: { title: `failure number ${i}` } as never,
+});
 
 const facts = (over: Partial<CertificateFacts> = {}): CertificateFacts => ({
   tool: { name: 'platform-conformance', version: '0.1.0' },
@@ -28,6 +48,7 @@ const facts = (over: Partial<CertificateFacts> = {}): CertificateFacts => ({
     'technical-token-manager': { passed: 47, failed: 0, observed: 8, skipped: 6, 'not-exercised': 0 },
     notification: { passed: 153, failed: 0, observed: 14, skipped: 10, 'not-exercised': 0 },
   },
+  findings: findingsOf([]),
   key: { thumbprint: '4042xRhh09u8zYyrlJuRNqqGsAkl-ksrnoauYdIHd7c', jwk: {}, origin: 'given' },
   bundleHash: `sha256:${'ab'.repeat(32)}`,
   ...over,
@@ -81,11 +102,80 @@ describe.skipIf(!hasChromium)('certificate.html in a real browser', () => {
     expect(errors).toEqual([]);
   });
 
-  it('fits on one printed A4 page', async () => {
-    const page = await open(facts());
+  it.each([
+    ['conformant', facts()],
+    [
+      'not conformant, with more failed rules than it lists and MUST rules not judged',
+      facts({
+        verdict: 'not conformant',
+        findings: findingsOf([
+          ...Array.from({ length: 14 }, (_, i) => failedRule(i)),
+          {
+            id: 'notification/limits/throttling-429',
+            service: 'notification',
+            level: 'MUST',
+            status: 'skipped',
+            reason: 'the target throttled no notification request during the run',
+          },
+        ]),
+      }),
+    ],
+  ])('fits on one printed A4 page: %s', async (_, f) => {
+    const page = await open(f);
     const pdf = await page.pdf({ format: 'A4', printBackground: true });
     const pages = pdf.toString('latin1').match(/\/Type\s*\/Page[^s]/g) ?? [];
     expect(pages).toHaveLength(1);
+  });
+
+  it('lists the MUST rules not testable from outside, says HTTPS and that throttling was probed', async () => {
+    const page = await open(facts());
+    const untestable = await page.locator('#untestable').innerText();
+    expect(untestable).toContain('MUST rules not testable from outside (9)');
+    expect(untestable).toContain('notification/publish/from-no-reply-suffix');
+    expect(untestable).not.toContain('event-management/');
+    await expect(page.locator('#transport').textContent()).resolves.toBe('HTTPS');
+    await expect(page.locator('#throttling').textContent()).resolves.toMatch(/^probed/);
+    await expect(page.locator('#failed').count()).resolves.toBe(0);
+  });
+
+  it('lists the failed rules of a NOT CONFORMANT certificate (the first eight, then how many more)', async () => {
+    const page = await open(
+      facts({ verdict: 'not conformant', findings: findingsOf(Array.from({ length: 12 }, (_, i) => failedRule(i))) }),
+    );
+    const failed = await page.locator('#failed li').allInnerTexts();
+    expect(failed).toHaveLength(9);
+    expect(failed[0]).toBe('notification/recipients/rule-0 (MUST): failure number 0');
+    expect(failed[8]).toBe('and 4 more: see report.html');
+  });
+
+  it('flags a plain-HTTP target and names the MUST rules the run did not judge', async () => {
+    const page = await open(
+      facts({
+        target: 'http://staging.example.com',
+        findings: {
+          ...findingsOf(
+            [
+              {
+                id: 'notification/limits/throttling-429',
+                service: 'notification',
+                level: 'MUST',
+                status: 'skipped',
+                reason: 'the target throttled no notification request during the run',
+              },
+            ],
+            'http://staging.example.com',
+          ),
+          throttlingProbed: false,
+        },
+      }),
+    );
+    await expect(page.locator('#plain-http').textContent()).resolves.toContain(
+      'plain HTTP: the documents say HTTPS only',
+    );
+    await expect(page.locator('#throttling').textContent()).resolves.toMatch(/^not probed/);
+    await expect(page.locator('#not-judged').innerText()).resolves.toContain(
+      'notification/limits/throttling-429: skipped, the target throttled no notification request during the run',
+    );
   });
 
   it('says NOT CONFORMANT in red, with the profile problems', async () => {

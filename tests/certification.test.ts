@@ -1,7 +1,7 @@
 import { cpSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { referenceRunConfig } from '../cli/reference-config.ts';
+import { THROTTLED_CLIENTS, referenceRunConfig } from '../cli/reference-config.ts';
 import { startReference, type RunningReference } from '../fixtures/reference/server.ts';
 import type { ConformanceReport } from '../reporters/conformance-report.ts';
 import { sha256, type Manifest } from '../certification/manifest.ts';
@@ -70,7 +70,8 @@ function tampered(name: string, tamper: (copy: string) => void): string {
 }
 
 beforeAll(async () => {
-  ref = await startReference({ port: 0 });
+  // Throttling one client, as a deployment with a throttled principal does: certify probes with it.
+  ref = await startReference({ port: 0, throttle: 8, throttledClients: THROTTLED_CLIENTS });
   faulty = await startReference({ port: 0, faults: [FAULT] });
   const k = await runCli(['keygen', '--out', keys]);
   expect(k.code).toBe(0);
@@ -105,8 +106,17 @@ describe('conformance certify against the reference deployment', () => {
       ]),
     );
     expect(manifest.profile).toMatchObject({ name: 'certification', complete: true, problems: [] });
+    // principals.throttled is configured, so certify probes throttling and judges the 429 rules.
+    expect(manifest.profile.options.probeThrottling).toBe(true);
+    const report = JSON.parse(readFileSync(join(bundle, 'conformance-report.json'), 'utf8')) as ConformanceReport;
+    for (const id of ['technical-token-manager/throttling/too-many-requests', 'notification/limits/throttling-429'])
+      expect(report.rules.find((r) => r.id === id)?.status, id).toBe('passed');
+    expect(manifest.findings).toMatchObject({ failed: [], notJudged: [], plainHttp: true, throttlingProbed: true });
+    expect(manifest.findings.untestable.length).toBeGreaterThan(0);
     const certificate = readFileSync(join(bundle, 'certificate.html'), 'utf8');
     expect(certificate).toContain('CONFORMANT');
+    expect(certificate).toContain('plain HTTP (on this machine)');
+    expect(certificate).toContain('MUST rules not testable from outside');
     expect(certificate).toContain(manifest.bundleHash);
     // Neither the private key nor any secret of the configuration enters the bundle.
     const jwk = JSON.parse(readFileSync(privateKey, 'utf8')) as { d: string };

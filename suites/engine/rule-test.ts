@@ -502,6 +502,21 @@ export class RuleContext {
   }
 }
 
+/** Allure's severity for each of ours: Allure has one level more (trivial), which no check uses. */
+const ALLURE_SEVERITY: Record<string, allure.Severity> = {
+  critical: allure.Severity.BLOCKER,
+  high: allure.Severity.CRITICAL,
+  medium: allure.Severity.NORMAL,
+  low: allure.Severity.MINOR,
+};
+
+/** The Allure severity of a failed test: that of its most severe failure (undefined when none failed). */
+export function allureSeverity(severities: ReadonlyArray<string | undefined>): allure.Severity | undefined {
+  return Object.keys(ALLURE_SEVERITY)
+    .filter((s) => severities.includes(s))
+    .map((s) => ALLURE_SEVERITY[s])[0];
+}
+
 /** Puts each warning of a test into its Allure result, with the reading and what the deployment did. */
 async function allureWarnings(allureDir: string | undefined, meta: RuleTestMeta): Promise<void> {
   if (!allureDir) return;
@@ -674,6 +689,8 @@ export function ruleTest(
         }
         if (!isConformanceFailure(err) && !(err instanceof SuiteDefect)) t.attributeError(err);
         if (s.context.allureDir) {
+          const severity = allureSeverity(Object.values(meta.outcomes).map((o) => o.failure?.severity));
+          if (severity) await allure.severity(severity);
           for (const [id, o] of Object.entries(meta.outcomes)) {
             if (o.status !== 'failed' || !o.failure) continue;
             const f = o.failure;

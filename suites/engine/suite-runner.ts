@@ -17,6 +17,8 @@ export interface TestRecord {
   service: ServiceName;
   state: 'passed' | 'failed' | 'skipped' | 'pending';
   durationMs: number;
+  /** When the test started (ms since the epoch), for the report's time line; absent when it never ran. */
+  startedAt?: number;
   rules: string[];
   outcomes: Record<string, RuleOutcome>;
   budget: number;
@@ -117,6 +119,7 @@ export function toRecord(tc: any): TestRecord | undefined {
     service: meta.service,
     state: result.state,
     durationMs: Math.round(diag?.duration ?? 0),
+    ...(typeof diag?.startTime === 'number' && diag.startTime > 0 ? { startedAt: Math.round(diag.startTime) } : {}),
     rules: meta.rules,
     outcomes: meta.outcomes ?? {},
     budget: meta.budget,
