@@ -20,7 +20,10 @@ function files(dir: string): string[] {
 describe('rule IDs in the suites', () => {
   const ids = new Set(loadRules().map((r) => r.id));
   const shorts = new Map([...ids].map((id) => [id.slice(id.indexOf('/') + 1), id]));
-  const sources = files(join(root, 'suites')).map((f) => ({ f: f.slice(root.length + 1), text: readFileSync(f, 'utf8') }));
+  const sources = files(join(root, 'suites')).map((f) => ({
+    f: f.slice(root.length + 1),
+    text: readFileSync(f, 'utf8'),
+  }));
   const FULL = new RegExp(`(['"\`])((?:${SERVICES.join('|')})/[a-z0-9-]+/[a-z0-9-]+)\\1`, 'g');
   const SHORT = /(?<![\w/.-])(['"`])([a-z0-9-]+\/[a-z0-9-]+)\1/g;
 
@@ -33,7 +36,9 @@ describe('rule IDs in the suites', () => {
 
   test('no rule ID is written short of its service (no R() completing it)', () => {
     const short = sources.flatMap(({ f, text }) =>
-      [...text.matchAll(SHORT)].filter((m) => shorts.has(m[2])).map((m) => `${f}: '${m[2]}' (write '${shorts.get(m[2])}')`),
+      [...text.matchAll(SHORT)]
+        .filter((m) => shorts.has(m[2]))
+        .map((m) => `${f}: '${m[2]}' (write '${shorts.get(m[2])}')`),
     );
     expect(short).toEqual([]);
     expect(sources.filter(({ text }) => /\bR\(/.test(text)).map(({ f }) => f)).toEqual([]);

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { HttpResponse } from '../engine/http-client.ts';
 import type { RuleContext } from '../engine/rule-test.ts';
 import { eq } from '../engine/filter-expression.ts';
-import { R, emTest, send, seen, writtenFilter, type As } from './em-client.ts';
+import { emTest, send, seen, writtenFilter, type As } from './em-client.ts';
 import { checkErrorBody, expect, reading } from './em-checks.ts';
 import { postCreateJob, postEvent, postType, putEvent, standardBody, typeBody } from './em-resources.ts';
 
@@ -20,55 +20,55 @@ const unknownId = () => randomUUID();
 const OPERATIONS: Operation[] = [
   {
     name: 'GET /',
-    rule: 'auth/scopes-get-info',
+    rule: 'event-management/auth/scopes-get-info',
     scopes: ['em.r'],
     call: (t, as) => send(t, { method: 'GET', path: '/', as }),
   },
   {
     name: 'POST /events',
-    rule: 'auth/scopes-create-event',
+    rule: 'event-management/auth/scopes-create-event',
     scopes: ['em.c', 'em.et.r'],
     call: (t, as) => postEvent(t, standardBody(t), { as }),
   },
   {
     name: 'GET /events',
-    rule: 'auth/scopes-query-events',
+    rule: 'event-management/auth/scopes-query-events',
     scopes: ['em.r'],
     call: (t, as) => send(t, { method: 'GET', path: '/events', as }),
   },
   {
     name: 'GET /events/{eventId}',
-    rule: 'auth/scopes-get-event',
+    rule: 'event-management/auth/scopes-get-event',
     scopes: ['em.r'],
     call: (t, as) => send(t, { method: 'GET', path: `/events/${unknownId()}`, as }),
   },
   {
     name: 'PUT /events/{eventId}',
-    rule: 'auth/scopes-update-event',
+    rule: 'event-management/auth/scopes-update-event',
     scopes: ['em.u', 'em.et.r'],
     call: (t, as) => putEvent(t, unknownId(), '0', standardBody(t, { correlationId: unknownId() }), { as }),
   },
   {
     name: 'POST /eventTypes',
-    rule: 'auth/scopes-create-event-type',
+    rule: 'event-management/auth/scopes-create-event-type',
     scopes: ['em.et.c'],
     call: (t, as) => postType(t, typeBody(t), { as }),
   },
   {
     name: 'GET /eventTypes',
-    rule: 'auth/scopes-query-event-types',
+    rule: 'event-management/auth/scopes-query-event-types',
     scopes: ['em.et.r'],
     call: (t, as) => send(t, { method: 'GET', path: '/eventTypes', as }),
   },
   {
     name: 'GET /eventTypes/{eventTypeId}',
-    rule: 'auth/scopes-get-event-type',
+    rule: 'event-management/auth/scopes-get-event-type',
     scopes: ['em.et.r'],
     call: (t, as) => send(t, { method: 'GET', path: '/eventTypes/PlatformStandardEvent', as }),
   },
   {
     name: 'PATCH /eventTypes/{eventTypeId}',
-    rule: 'auth/scopes-patch-event-type',
+    rule: 'event-management/auth/scopes-patch-event-type',
     scopes: ['em.et.u'],
     call: (t, as) =>
       send(t, {
@@ -81,7 +81,7 @@ const OPERATIONS: Operation[] = [
   },
   {
     name: 'DELETE /eventTypes/{eventTypeId}',
-    rule: 'auth/scopes-delete-event-type',
+    rule: 'event-management/auth/scopes-delete-event-type',
     scopes: ['em.et.d'],
     call: (t, as) =>
       send(t, {
@@ -93,7 +93,7 @@ const OPERATIONS: Operation[] = [
   },
   {
     name: 'POST /deleteEventsJobs',
-    rule: 'auth/scopes-create-delete-job',
+    rule: 'event-management/auth/scopes-create-delete-job',
     scopes: ['em.d', 'em.dej.c', 'em.et.r'],
     call: async (t, as) =>
       send(t, {
@@ -105,19 +105,19 @@ const OPERATIONS: Operation[] = [
   },
   {
     name: 'GET /deleteEventsJobs/{jobId}',
-    rule: 'auth/scopes-get-delete-job',
+    rule: 'event-management/auth/scopes-get-delete-job',
     scopes: ['em.dej.r'],
     call: (t, as) => send(t, { method: 'GET', path: `/deleteEventsJobs/${unknownId()}`, as }),
   },
   {
     name: 'POST /createEventsJobs',
-    rule: 'auth/scopes-create-create-job',
+    rule: 'event-management/auth/scopes-create-create-job',
     scopes: ['em.c', 'em.cej.c', 'em.et.r'],
     call: (t, as) => postCreateJob(t, [standardBody(t)], { as }),
   },
   {
     name: 'GET /createEventsJobs/{jobId}',
-    rule: 'auth/scopes-get-create-job',
+    rule: 'event-management/auth/scopes-get-create-job',
     scopes: ['em.cej.r'],
     call: (t, as) => send(t, { method: 'GET', path: `/createEventsJobs/${unknownId()}`, as }),
   },
@@ -133,14 +133,18 @@ const OPERATIONS: Operation[] = [
 const enforced = (op: Operation) => op.scopes.filter((s, i) => i === 0 || /^em\.(dej|cej)\.c$/.test(s));
 
 emTest(
-  ['auth/unauthorized-401', 'errors/error-body', 'errors/error-content-type'],
+  [
+    'event-management/auth/unauthorized-401',
+    'event-management/errors/error-body',
+    'event-management/errors/error-content-type',
+  ],
   'every operation answers 401 with the error body without a token and with a token that is not valid',
   async (t) => {
     for (const op of OPERATIONS) {
       const none = await op.call(t, null);
       expect(
         t,
-        'auth/unauthorized-401',
+        'event-management/auth/unauthorized-401',
         none.status === 401,
         `${op.name} without a token not answered 401`,
         'HTTP 401',
@@ -164,7 +168,7 @@ emTest(
       );
       expect(
         t,
-        'auth/unauthorized-401',
+        'event-management/auth/unauthorized-401',
         bogus.status === 401,
         `GET ${path} with a malformed bearer token not answered 401`,
         'HTTP 401',
@@ -177,7 +181,11 @@ emTest(
 );
 
 emTest(
-  ['auth/forbidden-403', 'errors/error-body', 'errors/error-content-type'],
+  [
+    'event-management/auth/forbidden-403',
+    'event-management/errors/error-body',
+    'event-management/errors/error-content-type',
+  ],
   'every operation answers 403 with the error body to a token granted none of the scopes',
   async (t) => {
     if (!t.session.tokens.has('noScopes'))
@@ -186,7 +194,7 @@ emTest(
       const res = await op.call(t, 'noScopes');
       expect(
         t,
-        'auth/forbidden-403',
+        'event-management/auth/forbidden-403',
         res.status === 403,
         `${op.name} served to a token without scopes`,
         'HTTP 403',
@@ -201,7 +209,7 @@ emTest(
 for (const op of OPERATIONS) {
   for (const scope of enforced(op)) {
     emTest(
-      [op.rule, 'auth/forbidden-403'],
+      [op.rule, 'event-management/auth/forbidden-403'],
       `${op.name} answers 403 to a token without ${scope}`,
       async (t) => {
         const who = `without:${scope}` as const;
@@ -253,7 +261,7 @@ for (const op of OPERATIONS) {
           );
         expect(
           t,
-          'auth/forbidden-403',
+          'event-management/auth/forbidden-403',
           Array.isArray(res.json),
           `${op.name}: 403 without the error body`,
           'the error body',
@@ -266,7 +274,7 @@ for (const op of OPERATIONS) {
 }
 
 emTest(
-  ['auth/all-scopes-required'],
+  ['event-management/auth/all-scopes-required'],
   'whether an operation listing several scopes needs all of them (not documented)',
   async (t) => {
     const seenText: string[] = [];
@@ -283,7 +291,7 @@ emTest(
         );
       }
     }
-    t.observe(R('auth/all-scopes-required'), seenText.join('; '));
+    t.observe('event-management/auth/all-scopes-required', seenText.join('; '));
   },
   { budget: 6 },
 );

@@ -57,11 +57,20 @@ const stringOfLength = (min: number, max: number) =>
 
 /** Rule slugs per standard field: accepted values, rejected values. */
 const STANDARD_RULES: Record<string, { ok: string; bad: string }> = {
-  severity: { ok: 'events/severity-range', bad: 'events/severity-out-of-range-400' },
-  description: { ok: 'events/description-length', bad: 'events/source-or-description-too-long-400' },
-  code: { ok: 'events/code-length', bad: 'events/code-too-long-400' },
-  source: { ok: 'events/source-length', bad: 'events/source-or-description-too-long-400' },
-  acknowledged: { ok: 'events/acknowledged-boolean', bad: 'events/acknowledged-boolean' },
+  severity: { ok: 'event-management/events/severity-range', bad: 'event-management/events/severity-out-of-range-400' },
+  description: {
+    ok: 'event-management/events/description-length',
+    bad: 'event-management/events/source-or-description-too-long-400',
+  },
+  code: { ok: 'event-management/events/code-length', bad: 'event-management/events/code-too-long-400' },
+  source: {
+    ok: 'event-management/events/source-length',
+    bad: 'event-management/events/source-or-description-too-long-400',
+  },
+  acknowledged: {
+    ok: 'event-management/events/acknowledged-boolean',
+    bad: 'event-management/events/acknowledged-boolean',
+  },
 };
 
 /** Values of a wrong type that a rule names as rejected (severity: not an integer; acknowledged: not a boolean). */
@@ -134,18 +143,18 @@ export const customFieldName = (type: string) => `f${type.toLowerCase()}`;
 
 const badRule = (type: string) =>
   type === 'LINK'
-    ? 'events/link-value-quoted'
+    ? 'event-management/events/link-value-quoted'
     : type === 'UUID'
-      ? 'events/invalid-uuid-field-400'
+      ? 'event-management/events/invalid-uuid-field-400'
       : type === 'ENUM'
-        ? 'event-types/enum-values-rule'
-        : 'events/incompatible-value-400';
+        ? 'event-management/event-types/enum-values-rule'
+        : 'event-management/events/incompatible-value-400';
 
 const customCase = (type: string, value: unknown, valid: boolean): FieldCase => ({
   field: customFieldName(type),
   value,
   valid,
-  rule: valid ? 'events/custom-field-value-types' : badRule(type),
+  rule: valid ? 'event-management/events/custom-field-value-types' : badRule(type),
   what: `${type} field ${describe(value)}`,
 });
 

@@ -3,7 +3,7 @@ import type { HttpResponse } from '../engine/http-client.ts';
 import type { RuleContext } from '../engine/rule-test.ts';
 import { defaultDialect } from '../engine/filter-dialect.ts';
 import { between, where, type FilterExpr } from '../engine/filter-expression.ts';
-import { R, seen, send } from './em-client.ts';
+import { seen, send } from './em-client.ts';
 
 const ERROR_TYPE = EM_ERROR_MEDIA_TYPE;
 const HAL_TYPE = 'application/hal+json';
@@ -14,16 +14,16 @@ const HAL_TYPE = 'application/hal+json';
  */
 export function checkErrorBody(t: RuleContext, res: HttpResponse): void {
   if (res.status < 400) return;
-  if (t.declares(R('errors/error-content-type')) && res.text.trim()) {
-    t.verify(R('errors/error-content-type'), res.contentType === ERROR_TYPE, {
+  if (t.declares('event-management/errors/error-content-type') && res.text.trim()) {
+    t.verify('event-management/errors/error-content-type', res.contentType === ERROR_TYPE, {
       title: 'error not sent as application/vnd.error+json',
       expected: `Content-Type ${ERROR_TYPE}`,
       received: `${res.contentType || '(none)'} — ${seen(res, 120)}`,
     });
   }
-  if (t.declares(R('errors/error-body'))) {
+  if (t.declares('event-management/errors/error-body')) {
     const ok = isEmErrorBody(res.json);
-    t.verify(R('errors/error-body'), ok, {
+    t.verify('event-management/errors/error-body', ok, {
       title: 'error body is not an array of {logref, message}',
       expected: '[{"logref": uuid, "message": string}, …]',
       received: seen(res, 200),
@@ -33,8 +33,8 @@ export function checkErrorBody(t: RuleContext, res: HttpResponse): void {
 
 /** A successful response with a body is application/hal+json (when the test declares that rule). */
 export function checkHal(t: RuleContext, res: HttpResponse): void {
-  if (!t.declares(R('general/hal-json-responses')) || ![200, 201, 202].includes(res.status)) return;
-  t.verify(R('general/hal-json-responses'), res.contentType === HAL_TYPE, {
+  if (!t.declares('event-management/general/hal-json-responses') || ![200, 201, 202].includes(res.status)) return;
+  t.verify('event-management/general/hal-json-responses', res.contentType === HAL_TYPE, {
     title: 'success not sent as application/hal+json',
     expected: `Content-Type ${HAL_TYPE}`,
     received: `${res.contentType || '(none)'} — HTTP ${res.status}`,
@@ -49,7 +49,7 @@ export function rejected(
   what: string,
   statuses: readonly number[] = [400],
 ): void {
-  t.check(R(rule), statuses.includes(res.status), {
+  t.check(rule, statuses.includes(res.status), {
     title: `not rejected: ${what}`,
     expected: `HTTP ${statuses.join(' or ')} for ${what}`,
     received: seen(res),
@@ -69,12 +69,12 @@ export function refusedAs(
   what: string,
   status: number,
 ): void {
-  t.check(R(rule), res.status >= 400 && res.status < 500, {
+  t.check(rule, res.status >= 400 && res.status < 500, {
     title: `not rejected: ${what}`,
     expected: `HTTP ${status} (a 4xx refusal) for ${what}`,
     received: seen(res),
   });
-  t.reading(readingId, R(rule), res.status === status, {
+  t.reading(readingId, rule, res.status === status, {
     title: `${what} answered ${res.status}, not ${status}`,
     expected: `HTTP ${status}`,
     received: res.status === status ? '' : seen(res),
@@ -88,7 +88,7 @@ export function refusedAs(
  * reading (out-of-bounds-param-400); a deployment taking the default instead reads it too.
  */
 export function outOfBounds(t: RuleContext, rule: string, res: HttpResponse, what: string): void {
-  t.reading('out-of-bounds-param-400', R(rule), res.status === 400, {
+  t.reading('out-of-bounds-param-400', rule, res.status === 400, {
     title: `not rejected: ${what}`,
     expected: `HTTP 400 for ${what}`,
     received: res.status === 400 ? '' : seen(res),
@@ -101,7 +101,7 @@ export function outOfBounds(t: RuleContext, rule: string, res: HttpResponse, wha
  * than a refusal is our reading (page-beyond-last-empty).
  */
 export function beyondTheLast(t: RuleContext, res: HttpResponse, items: number): void {
-  const rule = R('queries/page-default-and-minimum');
+  const rule = 'event-management/queries/page-default-and-minimum';
   t.check(rule, res.status !== 200 || items === 0, {
     title: 'a page beyond the last holds items',
     expected: 'no items',
@@ -136,7 +136,7 @@ export async function betweenRange(
     path: '/events',
     query: { filter: where({ typeId }, range), size: 1 },
   });
-  const ok = t.reading('between-interval-text', R(rule), probe.status === 200, {
+  const ok = t.reading('between-interval-text', rule, probe.status === 200, {
     title: `timestamp between written as "${text}" refused`,
     expected: 'HTTP 200',
     received: probe.status === 200 ? '' : seen(probe, 160),
@@ -152,7 +152,7 @@ export function accepted(
   what: string,
   statuses: readonly number[] = [201],
 ): void {
-  t.check(R(rule), statuses.includes(res.status), {
+  t.check(rule, statuses.includes(res.status), {
     title: `valid input refused: ${what}`,
     expected: `HTTP ${statuses.join(' or ')} for ${what}`,
     received: seen(res),
@@ -174,7 +174,7 @@ export function expect(
   expected: string,
   received: string | (() => string),
 ): void {
-  t.check(R(rule), ok, details(ok, title, expected, received));
+  t.check(rule, ok, details(ok, title, expected, received));
 }
 
 /**
@@ -190,7 +190,7 @@ export function reading(
   expected: string,
   received: string | (() => string),
 ): boolean {
-  return t.reading(readingId, R(rule), ok, details(ok, title, expected, received));
+  return t.reading(readingId, rule, ok, details(ok, title, expected, received));
 }
 
 /** A condition of `rule` that lets the test go on when false (it fails at its end). */
@@ -202,7 +202,7 @@ export function verify(
   expected: string,
   received: string | (() => string),
 ): boolean {
-  return t.verify(R(rule), ok, details(ok, title, expected, received));
+  return t.verify(rule, ok, details(ok, title, expected, received));
 }
 
 /** The integer entity tag of an ETag header (`"3"`, `3`, `W/"3"`), or undefined. */

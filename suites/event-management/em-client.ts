@@ -16,8 +16,6 @@ import { TokenError } from '../engine/token-provider.ts';
 import { PrincipalUnavailable } from '../engine/unjudged.ts';
 
 export const SERVICE = 'event-management' as const;
-/** The full rule ID of a slug of this service. */
-export const R = (slug: string) => `${SERVICE}/${slug}`;
 export const BASE_PATH = SERVICE_INFO[SERVICE].basePath;
 
 /** Longest lag the suite waits out for a write to become visible (the document allows 100 ms). */
@@ -38,7 +36,7 @@ export function emTest(
   fn: (t: RuleContext) => Promise<void>,
   opts?: RuleTestOptions,
 ): void {
-  ruleTest(SERVICE, rules.map(R), name, fn, opts);
+  ruleTest(SERVICE, rules, name, fn, opts);
 }
 
 export type As = SendOptions['as'];

@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import { where } from '../engine/filter-expression.ts';
 import type { HttpResponse } from '../engine/http-client.ts';
 import type { RuleContext } from '../engine/rule-test.ts';
-import { R, body, emTest, entity, eventually, fixtures, iso, send, seen, embedded } from './em-client.ts';
+import { body, emTest, entity, eventually, fixtures, iso, send, seen, embedded } from './em-client.ts';
 import { checkErrorBody, etagOf, expect, reading } from './em-checks.ts';
 import { asRequest, createEvent, createType, field, postEvent, putEvent, standardBody } from './em-resources.ts';
 
@@ -42,7 +42,7 @@ async function readEvent(m: EventModel, r: EventReal): Promise<HttpResponse> {
   ).value;
   expect(
     r.t,
-    'events/etag-counter',
+    'event-management/events/etag-counter',
     res.status === 200 && body(res).etag === m.etag,
     'the etag changed without a successful PUT (or the event is gone)',
     `etag ${m.etag}`,
@@ -57,7 +57,7 @@ class GetEvent implements fc.AsyncCommand<EventModel, EventReal> {
     const res = await readEvent(m, r);
     expect(
       r.t,
-      'etags/event-etag-header',
+      'event-management/etags/event-etag-header',
       etagOf(res) === m.etag,
       'GET ETag header does not identify the current etag',
       `ETag "${m.etag}"`,
@@ -78,7 +78,7 @@ class GetEventIfNoneMatchCurrent implements fc.AsyncCommand<EventModel, EventRea
     });
     expect(
       r.t,
-      'etags/get-event-304',
+      'event-management/etags/get-event-304',
       res.status === 304 && res.text === '',
       'a matching If-None-Match not answered 304 without a body',
       'HTTP 304, no body',
@@ -96,7 +96,7 @@ class GetEventIfNoneMatchStale implements fc.AsyncCommand<EventModel, EventReal>
     const res = await send(r.t, { method: 'GET', path: `/events/${r.id}`, headers: { 'If-None-Match': String(old) } });
     expect(
       r.t,
-      'etags/get-event-304',
+      'event-management/etags/get-event-304',
       res.status === 200 && body(res).etag === m.etag,
       'an outdated If-None-Match not answered 200 with the event',
       `HTTP 200 with etag ${m.etag}`,
@@ -113,7 +113,7 @@ class PutCurrent implements fc.AsyncCommand<EventModel, EventReal> {
     const res = await putEvent(r.t, r.id, String(m.etag), { ...r.request, severity: this.severity });
     expect(
       r.t,
-      'events/update-200',
+      'event-management/events/update-200',
       res.status === 200,
       'PUT with the current etag refused',
       'HTTP 200',
@@ -122,7 +122,7 @@ class PutCurrent implements fc.AsyncCommand<EventModel, EventReal> {
     const etag = body(res).etag;
     expect(
       r.t,
-      'events/etag-counter',
+      'event-management/events/etag-counter',
       Number.isInteger(etag) && etag > m.etag,
       'a successful PUT did not increase the etag',
       `an integer above ${m.etag}`,
@@ -130,7 +130,7 @@ class PutCurrent implements fc.AsyncCommand<EventModel, EventReal> {
     );
     expect(
       r.t,
-      'etags/event-etag-header',
+      'event-management/etags/event-etag-header',
       etagOf(res) === etag,
       'PUT ETag header does not identify the new etag',
       `ETag "${etag}"`,
@@ -150,7 +150,7 @@ class PutStale implements fc.AsyncCommand<EventModel, EventReal> {
     const res = await putEvent(r.t, r.id, String(old), { ...r.request, severity: 99 });
     expect(
       r.t,
-      'etags/update-event-stale-412',
+      'event-management/etags/update-event-stale-412',
       res.status === 412,
       'PUT with a stale If-Match not answered 412',
       'HTTP 412',
@@ -168,7 +168,7 @@ class PutUnknownEtag implements fc.AsyncCommand<EventModel, EventReal> {
     const res = await putEvent(r.t, r.id, String(m.etag + this.ahead), { ...r.request, severity: 98 });
     expect(
       r.t,
-      'etags/update-event-stale-412',
+      'event-management/etags/update-event-stale-412',
       res.status === 412,
       'PUT with an If-Match the event never had not answered 412',
       'HTTP 412',
@@ -185,7 +185,7 @@ class PutWithoutIfMatch implements fc.AsyncCommand<EventModel, EventReal> {
     const res = await putEvent(r.t, r.id, this.header, { ...r.request, severity: 97 });
     ifMatchRefused(
       r.t,
-      'etags/update-event-if-match-required',
+      'event-management/etags/update-event-if-match-required',
       res,
       `PUT ${this.header === undefined ? 'without If-Match' : `with If-Match ${this.header}`}`,
     );
@@ -195,14 +195,14 @@ class PutWithoutIfMatch implements fc.AsyncCommand<EventModel, EventReal> {
 
 emTest(
   [
-    'etags/event-etag-header',
-    'etags/get-event-304',
-    'etags/update-event-stale-412',
-    'etags/update-event-if-match-required',
-    'events/etag-counter',
-    'events/update-200',
-    'errors/error-body',
-    'errors/error-content-type',
+    'event-management/etags/event-etag-header',
+    'event-management/etags/get-event-304',
+    'event-management/etags/update-event-stale-412',
+    'event-management/etags/update-event-if-match-required',
+    'event-management/events/etag-counter',
+    'event-management/events/update-200',
+    'event-management/errors/error-body',
+    'event-management/errors/error-content-type',
   ],
   'event ETags (model): a PUT with the current etag changes it, nothing else does; stale or missing If-Match is refused; If-None-Match answers 304',
   async (t) => {
@@ -227,7 +227,7 @@ emTest(
         await fc.asyncModelRun(() => ({ model, real }), cmds);
         await readEvent(model, real);
       },
-      { rule: R('events/etag-counter'), runs: Math.min(t.session.context.runs, 8) },
+      { rule: 'event-management/events/etag-counter', runs: Math.min(t.session.context.runs, 8) },
     );
     // Every command at least once, whatever the property drew.
     const e = await createEvent(t, standardBody(t, { severity: 1 }));
@@ -272,7 +272,7 @@ async function readType(m: TypeModel, r: TypeReal): Promise<HttpResponse> {
   ).value;
   expect(
     r.t,
-    'etags/event-type-etag-counter',
+    'event-management/etags/event-type-etag-counter',
     res.status === 200 && body(res).etag === m.etag && body(res).ttl === m.ttl,
     'the type changed without a successful PATCH (or is gone)',
     `etag ${m.etag}, ttl ${m.ttl}`,
@@ -287,7 +287,7 @@ class GetType implements fc.AsyncCommand<TypeModel, TypeReal> {
     const res = await readType(m, r);
     expect(
       r.t,
-      'etags/event-type-etag-header',
+      'event-management/etags/event-type-etag-header',
       etagOf(res) === m.etag,
       'GET ETag header does not identify the type etag',
       `ETag "${m.etag}"`,
@@ -308,7 +308,7 @@ class GetTypeIfNoneMatch implements fc.AsyncCommand<TypeModel, TypeReal> {
     });
     expect(
       r.t,
-      'etags/get-event-type-304',
+      'event-management/etags/get-event-type-304',
       res.status === 304 && res.text === '',
       'a matching If-None-Match not answered 304 without a body',
       'HTTP 304, no body',
@@ -330,7 +330,7 @@ class PatchCurrent implements fc.AsyncCommand<TypeModel, TypeReal> {
     });
     expect(
       r.t,
-      'event-types/patch-200',
+      'event-management/event-types/patch-200',
       res.status === 200 && body(res).ttl === this.ttl,
       'PATCH of ttl with the current etag refused',
       `HTTP 200 with ttl ${this.ttl}`,
@@ -339,7 +339,7 @@ class PatchCurrent implements fc.AsyncCommand<TypeModel, TypeReal> {
     const etag = body(res).etag;
     expect(
       r.t,
-      'etags/event-type-etag-counter',
+      'event-management/etags/event-type-etag-counter',
       Number.isInteger(etag) && etag > m.etag,
       'a successful PATCH did not increase the etag',
       `an integer above ${m.etag}`,
@@ -347,7 +347,7 @@ class PatchCurrent implements fc.AsyncCommand<TypeModel, TypeReal> {
     );
     expect(
       r.t,
-      'etags/event-type-etag-header',
+      'event-management/etags/event-type-etag-header',
       etagOf(res) === etag,
       'PATCH ETag header does not identify the new etag',
       `ETag "${etag}"`,
@@ -371,7 +371,7 @@ class PatchStale implements fc.AsyncCommand<TypeModel, TypeReal> {
     });
     expect(
       r.t,
-      'etags/patch-event-type-stale-412',
+      'event-management/etags/patch-event-type-stale-412',
       res.status === 412,
       'PATCH with a differing If-Match not answered 412',
       'HTTP 412',
@@ -393,7 +393,7 @@ class PatchWithoutIfMatch implements fc.AsyncCommand<TypeModel, TypeReal> {
     });
     ifMatchRefused(
       r.t,
-      'etags/patch-event-type-if-match-required',
+      'event-management/etags/patch-event-type-if-match-required',
       res,
       `PATCH ${this.header === undefined ? 'without If-Match' : `with If-Match ${this.header}`}`,
     );
@@ -412,7 +412,7 @@ class DeleteStale implements fc.AsyncCommand<TypeModel, TypeReal> {
     });
     expect(
       r.t,
-      'etags/delete-event-type-stale-409',
+      'event-management/etags/delete-event-type-stale-409',
       res.status === 409,
       'DELETE with a differing If-Match not answered 409',
       'HTTP 409',
@@ -433,7 +433,7 @@ class DeleteWithoutIfMatch implements fc.AsyncCommand<TypeModel, TypeReal> {
     });
     ifMatchRefused(
       r.t,
-      'etags/delete-event-type-if-match-required',
+      'event-management/etags/delete-event-type-if-match-required',
       res,
       `DELETE ${this.header === undefined ? 'without If-Match' : `with If-Match ${this.header}`}`,
     );
@@ -445,14 +445,14 @@ const nonZero = fc.oneof(fc.integer({ min: -3, max: -1 }), fc.integer({ min: 1, 
 
 emTest(
   [
-    'etags/event-type-etag-header',
-    'etags/get-event-type-304',
-    'etags/patch-event-type-stale-412',
-    'etags/patch-event-type-if-match-required',
-    'etags/delete-event-type-stale-409',
-    'etags/delete-event-type-if-match-required',
-    'etags/event-type-etag-counter',
-    'event-types/patch-200',
+    'event-management/etags/event-type-etag-header',
+    'event-management/etags/get-event-type-304',
+    'event-management/etags/patch-event-type-stale-412',
+    'event-management/etags/patch-event-type-if-match-required',
+    'event-management/etags/delete-event-type-stale-409',
+    'event-management/etags/delete-event-type-if-match-required',
+    'event-management/etags/event-type-etag-counter',
+    'event-management/event-types/patch-200',
   ],
   'event type ETags (model): PATCH with the current etag changes it, nothing else does; a differing If-Match is 412 on PATCH and 409 on DELETE; none is 400',
   async (t) => {
@@ -477,7 +477,7 @@ emTest(
         await fc.asyncModelRun(() => ({ model, real }), cmds);
         await readType(model, real);
       },
-      { rule: R('etags/event-type-etag-counter'), runs: Math.min(t.session.context.runs, 6) },
+      { rule: 'event-management/etags/event-type-etag-counter', runs: Math.min(t.session.context.runs, 6) },
     );
     const type = await createType(t);
     const real: TypeReal = { t, id: type.id };
@@ -505,7 +505,7 @@ emTest(
 // "304 Not Modified answers a conditional GET whose If-None-Match matches." What matches is HTTP's:
 // the field value * matches any current representation of the target (RFC 9110, 13.1.2).
 emTest(
-  ['etags/get-event-type-304'],
+  ['event-management/etags/get-event-type-304'],
   'GET /eventTypes/{id} with If-None-Match: * answers 304 (any current representation matches)',
   async (t) => {
     const id = fixtures(t).standardEventTypeId;
@@ -516,7 +516,7 @@ emTest(
     });
     expect(
       t,
-      'etags/get-event-type-304',
+      'event-management/etags/get-event-type-304',
       res.status === 304 && res.text === '',
       'If-None-Match: * not answered 304 without a body',
       'HTTP 304, no body',
@@ -529,7 +529,7 @@ emTest(
 // ---------------------------------------------------------------- queries
 
 emTest(
-  ['etags/query-etag-header', 'etags/query-events-304'],
+  ['event-management/etags/query-etag-header', 'event-management/etags/query-events-304'],
   'GET /events answers an ETag; If-None-Match of an unchanged result is 304; a new event changes the ETag',
   async (t) => {
     const type = await createType(t, { fields: [field('n', 'INTEGER', { filterable: true })] });
@@ -544,7 +544,7 @@ emTest(
     const tag1 = first.headers.etag;
     expect(
       t,
-      'etags/query-etag-header',
+      'event-management/etags/query-etag-header',
       first.status === 200 && !!tag1,
       'GET /events answered no ETag',
       'an ETag header',
@@ -553,7 +553,7 @@ emTest(
     const again = await send(t, { method: 'GET', path: '/events', query, headers: { 'If-None-Match': tag1 } });
     expect(
       t,
-      'etags/query-events-304',
+      'event-management/etags/query-events-304',
       again.status === 304 && again.text === '',
       'If-None-Match of an unchanged result not answered 304 without a body',
       'HTTP 304, no body',
@@ -566,7 +566,7 @@ emTest(
     );
     expect(
       t,
-      'etags/query-etag-header',
+      'event-management/etags/query-etag-header',
       changed.ok && !!changed.value.headers.etag && changed.value.headers.etag !== tag1,
       'the query ETag did not change with the result',
       `HTTP 200 with an ETag other than ${tag1}`,
@@ -577,7 +577,7 @@ emTest(
 );
 
 emTest(
-  ['etags/query-etag-header', 'etags/query-event-types-304'],
+  ['event-management/etags/query-etag-header', 'event-management/etags/query-event-types-304'],
   'GET /eventTypes answers an ETag; If-None-Match of an unchanged result is 304; a change of a listed type changes it',
   async (t) => {
     const type = await createType(t);
@@ -591,7 +591,7 @@ emTest(
     const tag1 = first.headers.etag;
     expect(
       t,
-      'etags/query-etag-header',
+      'event-management/etags/query-etag-header',
       first.status === 200 && !!tag1,
       'GET /eventTypes answered no ETag',
       'an ETag header',
@@ -600,7 +600,7 @@ emTest(
     const again = await send(t, { method: 'GET', path: '/eventTypes', query, headers: { 'If-None-Match': tag1 } });
     expect(
       t,
-      'etags/query-event-types-304',
+      'event-management/etags/query-event-types-304',
       again.status === 304 && again.text === '',
       'If-None-Match of an unchanged result not answered 304 without a body',
       'HTTP 304, no body',
@@ -618,7 +618,7 @@ emTest(
     );
     expect(
       t,
-      'etags/query-etag-header',
+      'event-management/etags/query-etag-header',
       changed.ok && !!changed.value.headers.etag && changed.value.headers.etag !== tag1,
       'the query ETag did not change with the result',
       `HTTP 200 with an ETag other than ${tag1}`,

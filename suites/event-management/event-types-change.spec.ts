@@ -3,7 +3,7 @@ import { where } from '../engine/filter-expression.ts';
 import type { HttpResponse } from '../engine/http-client.ts';
 import { eq } from '../engine/filter-expression.ts';
 import type { RuleContext } from '../engine/rule-test.ts';
-import { R, body, emTest, entity, eventually, fixture, fixtures, iso, send, seen, senderOf } from './em-client.ts';
+import { body, emTest, entity, eventually, fixture, fixtures, iso, send, seen, senderOf } from './em-client.ts';
 import { accepted, expect, reading, rejected } from './em-checks.ts';
 import {
   createEvent,
@@ -57,11 +57,11 @@ async function remove(t: RuleContext, id: string, opts: { includeShared?: boolea
 
 emTest(
   [
-    'event-types/patch-200',
-    'event-types/patch-replace-scope',
-    'event-types/patch-add-field',
-    'event-types/patch-shape',
-    'etags/event-type-etag-header',
+    'event-management/event-types/patch-200',
+    'event-management/event-types/patch-replace-scope',
+    'event-management/event-types/patch-add-field',
+    'event-management/event-types/patch-shape',
+    'event-management/etags/event-type-etag-header',
   ],
   'PATCH replaces the scope and adds an optional field: 200 with the changed type and its ETag',
   async (t) => {
@@ -69,7 +69,7 @@ emTest(
     const scoped = await patch(t, type.id, { op: 'replace', path: '/scope', value: 'GLOBAL' });
     expect(
       t,
-      'event-types/patch-replace-scope',
+      'event-management/event-types/patch-replace-scope',
       scoped.status === 200 && body(scoped).scope === 'GLOBAL',
       'replace /scope GLOBAL not applied',
       'HTTP 200, scope GLOBAL',
@@ -77,7 +77,7 @@ emTest(
     );
     expect(
       t,
-      'event-types/patch-200',
+      'event-management/event-types/patch-200',
       body(scoped).id === type.id && body(scoped).etag > type.etag,
       'the 200 does not carry the changed type',
       `id ${type.id}, etag above ${type.etag}`,
@@ -85,7 +85,7 @@ emTest(
     );
     expect(
       t,
-      'etags/event-type-etag-header',
+      'event-management/etags/event-type-etag-header',
       String(scoped.headers.etag ?? '').replace(/\D/g, '') === String(body(scoped).etag),
       'PATCH answers no ETag of the new etag',
       `ETag "${body(scoped).etag}"`,
@@ -100,7 +100,7 @@ emTest(
     const b = ((body(added).fields ?? []) as any[]).find((f) => f.name === 'b');
     expect(
       t,
-      'event-types/patch-add-field',
+      'event-management/event-types/patch-add-field',
       added.status === 200 && b?.type === 'INTEGER' && b?.required === false,
       'add /fields not applied',
       'HTTP 200 with an optional INTEGER field b',
@@ -108,7 +108,7 @@ emTest(
     );
     expect(
       t,
-      'event-types/patch-shape',
+      'event-management/event-types/patch-shape',
       added.status === 200,
       'an add of a field object refused',
       'HTTP 200',
@@ -117,7 +117,7 @@ emTest(
     const read = await current(t, type.id, { etagAtLeast: body(added).etag });
     expect(
       t,
-      'event-types/patch-200',
+      'event-management/event-types/patch-200',
       read.scope === 'GLOBAL' && (read.fields ?? []).some((f: any) => f.name === 'b'),
       'the changes are not readable',
       'scope GLOBAL and field b',
@@ -128,7 +128,11 @@ emTest(
 );
 
 emTest(
-  ['event-types/patch-shape', 'event-types/patch-value-types', 'errors/error-body'],
+  [
+    'event-management/event-types/patch-shape',
+    'event-management/event-types/patch-value-types',
+    'event-management/errors/error-body',
+  ],
   'a patch with another op, a path naming nothing or a value of the wrong type answers 400',
   async (t) => {
     const type = await createType(t, { fields: [field('a', 'STRING', { required: true })] });
@@ -138,13 +142,23 @@ emTest(
       { op: 'replace', path: '/nosuchattribute', value: 'x' },
       { op: 'replace', path: '/fields/nosuchfield/required', value: false },
     ]) {
-      rejected(t, 'event-types/patch-shape', await patch(t, type.id, op), `patch ${JSON.stringify(op)}`);
+      rejected(
+        t,
+        'event-management/event-types/patch-shape',
+        await patch(t, type.id, op),
+        `patch ${JSON.stringify(op)}`,
+      );
     }
     for (const op of [
       { op: 'replace', path: '/scope', value: 5 },
       { op: 'add', path: '/fields', value: 'b' },
     ]) {
-      rejected(t, 'event-types/patch-value-types', await patch(t, type.id, op), `patch ${JSON.stringify(op)}`);
+      rejected(
+        t,
+        'event-management/event-types/patch-value-types',
+        await patch(t, type.id, op),
+        `patch ${JSON.stringify(op)}`,
+      );
     }
     // value is "declared as string": a string holding the ttl or the flag is refused only on our reading.
     for (const op of [
@@ -155,7 +169,7 @@ emTest(
       reading(
         t,
         'patch-value-own-type',
-        'event-types/patch-value-types',
+        'event-management/event-types/patch-value-types',
         res.status === 400,
         `not rejected: patch ${JSON.stringify(op)}`,
         'HTTP 400',
@@ -165,7 +179,7 @@ emTest(
     const ok = await patch(t, type.id, { op: 'replace', path: '/ttl', value: 30 });
     expect(
       t,
-      'event-types/patch-value-types',
+      'event-management/event-types/patch-value-types',
       ok.status === 200 && body(ok).ttl === 30,
       'a ttl given as an integer refused',
       'HTTP 200, ttl 30',
@@ -177,11 +191,11 @@ emTest(
 
 emTest(
   [
-    'event-types/patch-replace-required',
-    'event-types/patch-required-to-optional',
-    'event-types/patch-optional-to-required-400',
-    'event-types/patch-added-field-required-400',
-    'event-types/patch-field-type-change-400',
+    'event-management/event-types/patch-replace-required',
+    'event-management/event-types/patch-required-to-optional',
+    'event-management/event-types/patch-optional-to-required-400',
+    'event-management/event-types/patch-added-field-required-400',
+    'event-management/event-types/patch-field-type-change-400',
   ],
   'PATCH makes a required field optional but not the reverse; added fields cannot be required; a field keeps its type',
   async (t) => {
@@ -190,7 +204,7 @@ emTest(
     const must = ((body(relaxed).fields ?? []) as any[]).find((f) => f.name === 'must');
     expect(
       t,
-      'event-types/patch-required-to-optional',
+      'event-management/event-types/patch-required-to-optional',
       relaxed.status === 200,
       'required to optional refused',
       'HTTP 200',
@@ -198,7 +212,7 @@ emTest(
     );
     expect(
       t,
-      'event-types/patch-replace-required',
+      'event-management/event-types/patch-replace-required',
       must?.required === false,
       'the required flag not replaced',
       'must: required false',
@@ -206,7 +220,7 @@ emTest(
     );
     rejected(
       t,
-      'event-types/patch-optional-to-required-400',
+      'event-management/event-types/patch-optional-to-required-400',
       await patch(
         t,
         type.id,
@@ -217,7 +231,7 @@ emTest(
     );
     rejected(
       t,
-      'event-types/patch-added-field-required-400',
+      'event-management/event-types/patch-added-field-required-400',
       await patch(
         t,
         type.id,
@@ -228,7 +242,7 @@ emTest(
     );
     rejected(
       t,
-      'event-types/patch-field-type-change-400',
+      'event-management/event-types/patch-field-type-change-400',
       await patch(
         t,
         type.id,
@@ -242,7 +256,10 @@ emTest(
 );
 
 emTest(
-  ['event-types/patch-filterable-to-true', 'event-types/patch-filterable-to-false-400'],
+  [
+    'event-management/event-types/patch-filterable-to-true',
+    'event-management/event-types/patch-filterable-to-false-400',
+  ],
   'PATCH makes a field filterable (then usable in filters) but never filterable false again',
   async (t) => {
     const type = await createType(t, { fields: [field('k', 'STRING'), field('f', 'STRING', { filterable: true })] });
@@ -253,7 +270,7 @@ emTest(
     });
     expect(
       t,
-      'event-types/patch-filterable-to-true',
+      'event-management/event-types/patch-filterable-to-true',
       before.status === 400,
       'a filter on a field not yet filterable was taken',
       'HTTP 400 before the change',
@@ -262,7 +279,7 @@ emTest(
     const res = await patch(t, type.id, { op: 'replace', path: '/fields/k/filterable', value: true });
     expect(
       t,
-      'event-types/patch-filterable-to-true',
+      'event-management/event-types/patch-filterable-to-true',
       res.status === 200 && ((body(res).fields ?? []) as any[]).find((f) => f.name === 'k')?.filterable === true,
       'filterable false to true refused',
       'HTTP 200, k filterable',
@@ -274,7 +291,7 @@ emTest(
     );
     expect(
       t,
-      'event-types/patch-filterable-to-true',
+      'event-management/event-types/patch-filterable-to-true',
       after.ok,
       'the field made filterable cannot be filtered on',
       'HTTP 200',
@@ -282,7 +299,7 @@ emTest(
     );
     rejected(
       t,
-      'event-types/patch-filterable-to-false-400',
+      'event-management/event-types/patch-filterable-to-false-400',
       await patch(
         t,
         type.id,
@@ -297,22 +314,22 @@ emTest(
 
 emTest(
   [
-    'event-types/patch-owner-change-400',
-    'event-types/patch-parent-change-400',
-    'event-types/patch-with-children-ttl-only-400',
+    'event-management/event-types/patch-owner-change-400',
+    'event-management/event-types/patch-parent-change-400',
+    'event-management/event-types/patch-with-children-ttl-only-400',
   ],
   'PATCH cannot change owner or parent; a type with child types only takes a ttl change',
   async (t) => {
     const parent = await createType(t, { fields: [field('p', 'STRING')] });
     rejected(
       t,
-      'event-types/patch-owner-change-400',
+      'event-management/event-types/patch-owner-change-400',
       await patch(t, parent.id, { op: 'replace', path: '/owner', value: 'someothertenant' }),
       'replacing the owner',
     );
     rejected(
       t,
-      'event-types/patch-parent-change-400',
+      'event-management/event-types/patch-parent-change-400',
       await patch(t, parent.id, { op: 'replace', path: '/parentId', value: fixtures(t).standardEventTypeId }),
       'replacing the parentId',
     );
@@ -320,20 +337,20 @@ emTest(
     await current(t, child.id);
     rejected(
       t,
-      'event-types/patch-with-children-ttl-only-400',
+      'event-management/event-types/patch-with-children-ttl-only-400',
       await patch(t, parent.id, { op: 'replace', path: '/scope', value: 'GLOBAL' }),
       'replacing the scope of a type with a child',
     );
     rejected(
       t,
-      'event-types/patch-with-children-ttl-only-400',
+      'event-management/event-types/patch-with-children-ttl-only-400',
       await patch(t, parent.id, { op: 'add', path: '/fields', value: { name: 'q', type: 'STRING' } }),
       'adding a field to a type with a child',
     );
     const ttl = await patch(t, parent.id, { op: 'replace', path: '/ttl', value: 40 });
     expect(
       t,
-      'event-types/patch-with-children-ttl-only-400',
+      'event-management/event-types/patch-with-children-ttl-only-400',
       ttl.status === 200 && body(ttl).ttl === 40,
       'a ttl change of a type with a child refused',
       'HTTP 200, ttl 40',
@@ -345,11 +362,11 @@ emTest(
 
 emTest(
   [
-    'event-types/patch-standard-types-400',
-    'event-types/patch-not-owner-400',
-    'event-types/patch-receiver-400',
-    'event-types/patch-not-found-404',
-    'errors/error-body',
+    'event-management/event-types/patch-standard-types-400',
+    'event-management/event-types/patch-not-owner-400',
+    'event-management/event-types/patch-receiver-400',
+    'event-management/event-types/patch-not-found-404',
+    'event-management/errors/error-body',
   ],
   'PATCH of BaseEvent, the standard type, a type of another tenant or a type shared with the caller answers 400; of an unknown type 404',
   async (t) => {
@@ -365,30 +382,35 @@ emTest(
       });
     };
     const f = fixtures(t);
-    rejected(t, 'event-types/patch-standard-types-400', await sameTtl(f.baseEventTypeId), 'PATCH of BaseEvent');
     rejected(
       t,
-      'event-types/patch-standard-types-400',
+      'event-management/event-types/patch-standard-types-400',
+      await sameTtl(f.baseEventTypeId),
+      'PATCH of BaseEvent',
+    );
+    rejected(
+      t,
+      'event-management/event-types/patch-standard-types-400',
       await sameTtl(f.standardEventTypeId),
       'PATCH of the standard event type',
     );
     if (f.globalEventTypeId)
       rejected(
         t,
-        'event-types/patch-not-owner-400',
+        'event-management/event-types/patch-not-owner-400',
         await sameTtl(f.globalEventTypeId),
         'PATCH of a GLOBAL type owned by another tenant',
       );
     if (f.sharedEventTypeId)
       rejected(
         t,
-        'event-types/patch-receiver-400',
+        'event-management/event-types/patch-receiver-400',
         await sameTtl(f.sharedEventTypeId, true),
         'PATCH of a type shared with the caller',
       );
     rejected(
       t,
-      'event-types/patch-not-found-404',
+      'event-management/event-types/patch-not-found-404',
       await send(t, {
         method: 'PATCH',
         path: pathOf(`${t.prefix}nosuchtype${randomUUID().slice(0, 8)}`),
@@ -405,7 +427,7 @@ emTest(
 );
 
 emTest(
-  ['event-types/patch-over-300000-events-400'],
+  ['event-management/event-types/patch-over-300000-events-400'],
   'PATCH of a type with more than 300,000 events answers 400',
   async (t) => {
     const big = fixture(t, 'bigEventTypeId', 'the 300,000-events PATCH rule (a type with more than 300,000 events)');
@@ -424,7 +446,7 @@ emTest(
     });
     rejected(
       t,
-      'event-types/patch-over-300000-events-400',
+      'event-management/event-types/patch-over-300000-events-400',
       res,
       `PATCH of ${big} (${count ?? 'more than 300,000'} events)`,
     );
@@ -433,7 +455,7 @@ emTest(
 );
 
 emTest(
-  ['event-types/patch-over-300000-events-400'],
+  ['event-management/event-types/patch-over-300000-events-400'],
   'PATCH of a type with exactly 300,000 events is taken (the limit is "above 300,000")',
   async (t) => {
     // "Events per type above which it cannot be updated | 300,000": 300,000 itself is not above it.
@@ -456,7 +478,13 @@ emTest(
       headers: { 'If-Match': String(x.etag) },
       json: { op: 'replace', path: '/ttl', value: ttl },
     });
-    accepted(t, 'event-types/patch-over-300000-events-400', res, `a ttl PATCH of ${limit} (300,000 events)`, [200]);
+    accepted(
+      t,
+      'event-management/event-types/patch-over-300000-events-400',
+      res,
+      `a ttl PATCH of ${limit} (300,000 events)`,
+      [200],
+    );
     // The fixture's ttl as it was.
     if (res.status === 200) await patch(t, limit, { op: 'replace', path: '/ttl', value: x.ttl });
   },
@@ -464,7 +492,7 @@ emTest(
 );
 
 emTest(
-  ['event-types/patch-global-to-local-400'],
+  ['event-management/event-types/patch-global-to-local-400'],
   "GLOBAL to LOCAL answers 400 while another tenant has events of the type, 200 when only the owner's events exist and once the other tenant's are deleted",
   async (t) => {
     const foreignEntity = fixture(t, 'otherTenantEntityId');
@@ -489,7 +517,7 @@ emTest(
     await createEvent(t, { typeId: used.id, timestamp: iso(-60_000), entityId: entity(t), v: 1 });
     rejected(
       t,
-      'event-types/patch-global-to-local-400',
+      'event-management/event-types/patch-global-to-local-400',
       await patch(t, used.id, { op: 'replace', path: '/scope', value: 'LOCAL' }),
       'GLOBAL to LOCAL while another tenant (and the owner) has events of the type',
     );
@@ -497,7 +525,7 @@ emTest(
     const ok = await patch(t, ownOnly.id, { op: 'replace', path: '/scope', value: 'LOCAL' });
     expect(
       t,
-      'event-types/patch-global-to-local-400',
+      'event-management/event-types/patch-global-to-local-400',
       ok.status === 200 && body(ok).scope === 'LOCAL',
       "GLOBAL to LOCAL of a type with only the owner's events refused",
       'HTTP 200, scope LOCAL',
@@ -508,7 +536,7 @@ emTest(
       await runDeleteJob(senderOf(t), eq('typeId', used.id), 'otherTenant');
     } catch (e) {
       t.notExercised(
-        R('event-types/patch-global-to-local-400'),
+        'event-management/event-types/patch-global-to-local-400',
         `the other tenant's events could not be deleted: ${(e as Error).message}`,
       );
       return;
@@ -520,7 +548,7 @@ emTest(
     );
     expect(
       t,
-      'event-types/patch-global-to-local-400',
+      'event-management/event-types/patch-global-to-local-400',
       after.ok && body(after.value).scope === 'LOCAL',
       "GLOBAL to LOCAL still refused after the other tenant's events were deleted",
       'HTTP 200, scope LOCAL',
@@ -532,17 +560,17 @@ emTest(
 
 emTest(
   [
-    'event-types/reserved-field-name-400',
-    'event-types/field-name-too-long-400',
-    'event-types/field-type-missing-400',
-    'event-types/field-property-missing-400',
-    'event-types/filterable-link-400',
-    'event-types/more-than-10-filterable-400',
-    'event-types/enum-values-missing-400',
-    'event-types/values-for-non-enum-400',
-    'event-types/values-not-strings-400',
-    'event-types/values-duplicated-400',
-    'event-types/enum-member-max-36',
+    'event-management/event-types/reserved-field-name-400',
+    'event-management/event-types/field-name-too-long-400',
+    'event-management/event-types/field-type-missing-400',
+    'event-management/event-types/field-property-missing-400',
+    'event-management/event-types/filterable-link-400',
+    'event-management/event-types/more-than-10-filterable-400',
+    'event-management/event-types/enum-values-missing-400',
+    'event-management/event-types/values-for-non-enum-400',
+    'event-management/event-types/values-not-strings-400',
+    'event-management/event-types/values-duplicated-400',
+    'event-management/event-types/enum-member-max-36',
   ],
   'PATCH adding a field applies the field rules of creation',
   async (t) => {
@@ -551,38 +579,50 @@ emTest(
     });
     const add = (value: unknown) => patch(t, type.id, { op: 'add', path: '/fields', value });
     const cases: Array<[string, unknown, string]> = [
-      ['event-types/reserved-field-name-400', { name: 'select', type: 'STRING' }, 'a field named "select"'],
       [
-        'event-types/field-name-too-long-400',
+        'event-management/event-types/reserved-field-name-400',
+        { name: 'select', type: 'STRING' },
+        'a field named "select"',
+      ],
+      [
+        'event-management/event-types/field-name-too-long-400',
         { name: `f${'x'.repeat(64)}`, type: 'STRING' },
         'a field name of 65 characters',
       ],
-      ['event-types/field-type-missing-400', { name: 'untyped' }, 'a field without type'],
-      ['event-types/field-property-missing-400', { type: 'STRING' }, 'a field without name'],
-      ['event-types/filterable-link-400', { name: 'url', type: 'LINK', filterable: true }, 'a filterable LINK field'],
+      ['event-management/event-types/field-type-missing-400', { name: 'untyped' }, 'a field without type'],
+      ['event-management/event-types/field-property-missing-400', { type: 'STRING' }, 'a field without name'],
       [
-        'event-types/more-than-10-filterable-400',
+        'event-management/event-types/filterable-link-400',
+        { name: 'url', type: 'LINK', filterable: true },
+        'a filterable LINK field',
+      ],
+      [
+        'event-management/event-types/more-than-10-filterable-400',
         { name: 'eleventh', type: 'STRING', filterable: true },
         'an 11th filterable field',
       ],
-      ['event-types/enum-values-missing-400', { name: 'state', type: 'ENUM' }, 'an ENUM field without values'],
       [
-        'event-types/values-for-non-enum-400',
+        'event-management/event-types/enum-values-missing-400',
+        { name: 'state', type: 'ENUM' },
+        'an ENUM field without values',
+      ],
+      [
+        'event-management/event-types/values-for-non-enum-400',
         { name: 'txt', type: 'STRING', values: ['a'] },
         'values on a STRING field',
       ],
       [
-        'event-types/values-not-strings-400',
+        'event-management/event-types/values-not-strings-400',
         { name: 'state', type: 'ENUM', values: ['a', 2] },
         'ENUM values with a number',
       ],
       [
-        'event-types/values-duplicated-400',
+        'event-management/event-types/values-duplicated-400',
         { name: 'state', type: 'ENUM', values: ['a', 'a'] },
         'duplicated ENUM values',
       ],
       [
-        'event-types/enum-member-max-36',
+        'event-management/event-types/enum-member-max-36',
         { name: 'state', type: 'ENUM', values: ['m'.repeat(37)] },
         'an ENUM member of 37 characters',
       ],
@@ -590,7 +630,7 @@ emTest(
     for (const [rule, value, what] of cases) {
       const res = await add(value);
       // Which words are reserved is our reading (the document names neither database nor language).
-      if (rule === 'event-types/reserved-field-name-400')
+      if (rule === 'event-management/event-types/reserved-field-name-400')
         reading(
           t,
           'reserved-word-list',
@@ -604,7 +644,7 @@ emTest(
     }
     accepted(
       t,
-      'event-types/enum-member-max-36',
+      'event-management/event-types/enum-member-max-36',
       await add({ name: 'state', type: 'ENUM', values: ['m'.repeat(36)] }),
       'PATCH adding an ENUM field with a member of 36 characters',
       [200],
@@ -615,10 +655,10 @@ emTest(
 
 emTest(
   [
-    'event-types/filterable-link-400',
-    'event-types/more-than-10-filterable-400',
-    'event-types/more-than-100-fields-400',
-    'event-types/patch-add-field',
+    'event-management/event-types/filterable-link-400',
+    'event-management/event-types/more-than-10-filterable-400',
+    'event-management/event-types/more-than-100-fields-400',
+    'event-management/event-types/patch-add-field',
   ],
   "PATCH keeps a type's limits: no LINK field made filterable, no 11th filterable field, no 101st field",
   async (t) => {
@@ -627,7 +667,7 @@ emTest(
     const link = await createType(t, { fields: [field('url', 'LINK')] });
     rejected(
       t,
-      'event-types/filterable-link-400',
+      'event-management/event-types/filterable-link-400',
       await patch(t, link.id, { op: 'replace', path: '/fields/url/filterable', value: true }),
       'PATCH making a LINK field filterable',
     );
@@ -643,7 +683,7 @@ emTest(
     const tenth = await patch(t, nine.id, { op: 'replace', path: '/fields/p/filterable', value: true });
     accepted(
       t,
-      'event-types/more-than-10-filterable-400',
+      'event-management/event-types/more-than-10-filterable-400',
       tenth,
       'PATCH making the 10th of 11 fields filterable',
       [200],
@@ -651,7 +691,7 @@ emTest(
     if (tenth.status === 200)
       rejected(
         t,
-        'event-types/more-than-10-filterable-400',
+        'event-management/event-types/more-than-10-filterable-400',
         await patch(
           t,
           nine.id,
@@ -662,11 +702,11 @@ emTest(
       );
     const full = await createType(t, { fields: Array.from({ length: 99 }, (_, i) => field(`f${i}`, 'STRING')) });
     const hundredth = await patch(t, full.id, { op: 'add', path: '/fields', value: field('f99', 'STRING') });
-    accepted(t, 'event-types/patch-add-field', hundredth, 'PATCH adding the 100th field', [200]);
+    accepted(t, 'event-management/event-types/patch-add-field', hundredth, 'PATCH adding the 100th field', [200]);
     if (hundredth.status !== 200) return;
     rejected(
       t,
-      'event-types/more-than-100-fields-400',
+      'event-management/event-types/more-than-100-fields-400',
       await patch(
         t,
         full.id,
@@ -680,7 +720,11 @@ emTest(
 );
 
 emTest(
-  ['event-types/delete-204', 'event-types/delete-with-children-400', 'event-types/delete-with-events-400'],
+  [
+    'event-management/event-types/delete-204',
+    'event-management/event-types/delete-with-children-400',
+    'event-management/event-types/delete-with-events-400',
+  ],
   'DELETE with the current etag removes an own type without events or children (204, then 404); a type with a child or with events answers 400',
   async (t) => {
     const parent = await createType(t);
@@ -688,17 +732,22 @@ emTest(
     await current(t, child.id);
     rejected(
       t,
-      'event-types/delete-with-children-400',
+      'event-management/event-types/delete-with-children-400',
       await remove(t, parent.id),
       'DELETE of a type with a child type',
     );
     const withEvents = await createType(t, { fields: [field('v', 'INTEGER')] });
     await createEvent(t, { typeId: withEvents.id, timestamp: iso(-60_000), entityId: entity(t), v: 1 });
-    rejected(t, 'event-types/delete-with-events-400', await remove(t, withEvents.id), 'DELETE of a type with events');
+    rejected(
+      t,
+      'event-management/event-types/delete-with-events-400',
+      await remove(t, withEvents.id),
+      'DELETE of a type with events',
+    );
     const res = await remove(t, child.id);
     expect(
       t,
-      'event-types/delete-204',
+      'event-management/event-types/delete-204',
       res.status === 204,
       'DELETE of an own type without events refused',
       'HTTP 204',
@@ -709,32 +758,44 @@ emTest(
       () => send(t, { method: 'GET', path: pathOf(child.id) }),
       (r) => r.status === 404,
     );
-    expect(t, 'event-types/delete-204', gone.ok, 'the deleted type is still served', 'HTTP 404', seen(gone.value, 160));
+    expect(
+      t,
+      'event-management/event-types/delete-204',
+      gone.ok,
+      'the deleted type is still served',
+      'HTTP 404',
+      seen(gone.value, 160),
+    );
   },
   { budget: 14 },
 );
 
 emTest(
   [
-    'event-types/delete-standard-types-400',
-    'event-types/delete-not-owner-400',
-    'event-types/delete-receiver-400',
-    'event-types/delete-not-found-404',
-    'errors/error-body',
+    'event-management/event-types/delete-standard-types-400',
+    'event-management/event-types/delete-not-owner-400',
+    'event-management/event-types/delete-receiver-400',
+    'event-management/event-types/delete-not-found-404',
+    'event-management/errors/error-body',
   ],
   'DELETE of BaseEvent, the standard type, a type of another tenant or one shared with the caller answers 400; of an unknown type 404',
   async (t) => {
     const f = fixtures(t);
-    rejected(t, 'event-types/delete-standard-types-400', await remove(t, f.baseEventTypeId), 'DELETE of BaseEvent');
     rejected(
       t,
-      'event-types/delete-standard-types-400',
+      'event-management/event-types/delete-standard-types-400',
+      await remove(t, f.baseEventTypeId),
+      'DELETE of BaseEvent',
+    );
+    rejected(
+      t,
+      'event-management/event-types/delete-standard-types-400',
       await remove(t, f.standardEventTypeId),
       'DELETE of the standard event type',
     );
     rejected(
       t,
-      'event-types/delete-not-found-404',
+      'event-management/event-types/delete-not-found-404',
       await send(t, {
         method: 'DELETE',
         path: pathOf(`${t.prefix}nosuchtype${randomUUID().slice(0, 8)}`),
@@ -746,14 +807,14 @@ emTest(
     const global = fixture(t, 'globalEventTypeId');
     rejected(
       t,
-      'event-types/delete-not-owner-400',
+      'event-management/event-types/delete-not-owner-400',
       await remove(t, global),
       'DELETE of a GLOBAL type owned by another tenant',
     );
     const shared = fixture(t, 'sharedEventTypeId');
     rejected(
       t,
-      'event-types/delete-receiver-400',
+      'event-management/event-types/delete-receiver-400',
       await remove(t, shared, { includeShared: true }),
       'DELETE of a type shared with the caller',
     );

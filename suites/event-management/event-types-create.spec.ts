@@ -6,7 +6,6 @@ import { responseSchema } from '../engine/checks/index.ts';
 import type { HttpResponse } from '../engine/http-client.ts';
 import type { RuleContext } from '../engine/rule-test.ts';
 import {
-  R,
   UUID,
   body,
   emTest,
@@ -78,32 +77,32 @@ function exactly(t: RuleContext, n: number, fill = 'x'): string {
 
 emTest(
   [
-    'event-types/create-201',
-    'event-types/response-required-fields',
-    'event-types/owner-creating-tenant',
-    'event-types/links',
-    'etags/event-type-etag-header',
-    'event-types/get-200',
-    'event-types/defaults-applied',
-    'event-types/id-default-uuid',
-    'event-types/parent-default-base-event',
-    'event-types/ttl-default-35',
-    'sharing/present-only-with-include-shared',
-    'general/hal-json-responses',
+    'event-management/event-types/create-201',
+    'event-management/event-types/response-required-fields',
+    'event-management/event-types/owner-creating-tenant',
+    'event-management/event-types/links',
+    'event-management/etags/event-type-etag-header',
+    'event-management/event-types/get-200',
+    'event-management/event-types/defaults-applied',
+    'event-management/event-types/id-default-uuid',
+    'event-management/event-types/parent-default-base-event',
+    'event-management/event-types/ttl-default-35',
+    'event-management/sharing/present-only-with-include-shared',
+    'event-management/general/hal-json-responses',
   ],
   'POST /eventTypes with only name and fields answers 201 with the defaults, a generated UUID id, the caller as owner, Location and ETag',
   async (t) => {
     const sent = { name: typeName(t), fields: [field('level', 'INTEGER')] };
     const res = await postType(t, sent);
-    accepted(t, 'event-types/create-201', res, 'an event type with only name and fields');
-    await responseSchema(t, R('event-types/response-required-fields'), res, 'createEventType');
+    accepted(t, 'event-management/event-types/create-201', res, 'an event type with only name and fields');
+    await responseSchema(t, 'event-management/event-types/response-required-fields', res, 'createEventType');
     const x = body(res);
     const missing = ['id', 'name', 'parentId', 'ttl', 'etag', 'owner', 'scope', 'fields', '_links'].filter(
       (k) => x[k] === undefined || x[k] === null,
     );
     expect(
       t,
-      'event-types/response-required-fields',
+      'event-management/event-types/response-required-fields',
       missing.length === 0,
       'the EventTypeResponse lacks required members',
       'id, name, parentId, ttl, etag, owner, scope, fields, _links',
@@ -111,7 +110,7 @@ emTest(
     );
     expect(
       t,
-      'event-types/id-default-uuid',
+      'event-management/event-types/id-default-uuid',
       UUID.test(String(x.id).replace(/^[^.]*\./, '')),
       'no generated UUID as id',
       'a UUID (possibly tenant-prefixed)',
@@ -119,16 +118,23 @@ emTest(
     );
     expect(
       t,
-      'event-types/parent-default-base-event',
+      'event-management/event-types/parent-default-base-event',
       x.parentId === fixtures(t).baseEventTypeId,
       'parentId does not default to BaseEvent',
       'parentId BaseEvent',
       String(x.parentId),
     );
-    expect(t, 'event-types/ttl-default-35', x.ttl === 35, 'ttl does not default to 35', 'ttl 35', String(x.ttl));
     expect(
       t,
-      'event-types/defaults-applied',
+      'event-management/event-types/ttl-default-35',
+      x.ttl === 35,
+      'ttl does not default to 35',
+      'ttl 35',
+      String(x.ttl),
+    );
+    expect(
+      t,
+      'event-management/event-types/defaults-applied',
       x.parentId === fixtures(t).baseEventTypeId && x.ttl === 35 && x.scope === 'LOCAL' && typeof x.id === 'string',
       'the EventType defaults are not applied',
       'parentId BaseEvent, ttl 35, scope LOCAL, a generated id',
@@ -138,7 +144,7 @@ emTest(
     if (tenant)
       expect(
         t,
-        'event-types/owner-creating-tenant',
+        'event-management/event-types/owner-creating-tenant',
         x.owner === tenant,
         'owner is not the creating tenant',
         tenant,
@@ -147,7 +153,7 @@ emTest(
     else
       expect(
         t,
-        'event-types/owner-creating-tenant',
+        'event-management/event-types/owner-creating-tenant',
         typeof x.owner === 'string' && x.owner !== '',
         'no owner',
         'the creating tenant',
@@ -155,7 +161,7 @@ emTest(
       );
     expect(
       t,
-      'event-types/links',
+      'event-management/event-types/links',
       typeof x._links?.self?.href === 'string' &&
         String(x._links.self.href).includes(encodeURIComponent(x.id)) &&
         typeof x._links?.events?.href === 'string',
@@ -178,7 +184,7 @@ emTest(
       : undefined;
     expect(
       t,
-      'event-types/links',
+      'event-management/event-types/links',
       selfRes?.value.status === 200 && body(selfRes.value).id === x.id,
       'the self link does not serve the type',
       `GET ${String(x._links.self.href)} answers 200 with id ${x.id}`,
@@ -188,7 +194,7 @@ emTest(
     const eventsRes = eventsPath ? await send(t, { method: 'GET', path: eventsPath }) : undefined;
     expect(
       t,
-      'event-types/links',
+      'event-management/event-types/links',
       eventsRes?.status === 200 && Array.isArray(body(eventsRes)._embedded?.events ?? []),
       'the events link does not answer a list of events',
       `GET ${String(x._links.events.href)} answers 200 with _embedded.events`,
@@ -210,7 +216,7 @@ emTest(
       const wrong = embedded(listed.value, 'events').filter((e: any) => e.typeId !== x.id);
       expect(
         t,
-        'event-types/links',
+        'event-management/event-types/links',
         listed.ok && wrong.length === 0,
         'the events link does not list the events of this type',
         `GET ${String(x._links.events.href)} lists ${id} and only events of ${x.id}`,
@@ -219,7 +225,7 @@ emTest(
     }
     expect(
       t,
-      'event-types/create-201',
+      'event-management/event-types/create-201',
       String(res.headers.location ?? '').includes(encodeURIComponent(x.id)),
       'no Location header with the type URL',
       `Location …/eventTypes/${x.id}`,
@@ -235,7 +241,7 @@ emTest(
       : undefined;
     expect(
       t,
-      'event-types/create-201',
+      'event-management/event-types/create-201',
       located?.value.status === 200 && body(located.value).id === x.id,
       'the Location header does not serve the type',
       `GET ${res.headers.location ?? '(none)'} answers 200 with id ${x.id}`,
@@ -243,7 +249,7 @@ emTest(
     );
     expect(
       t,
-      'etags/event-type-etag-header',
+      'event-management/etags/event-type-etag-header',
       etagOf(res) === x.etag,
       'POST answers no ETag header of the type etag',
       `ETag "${x.etag}"`,
@@ -251,7 +257,7 @@ emTest(
     );
     expect(
       t,
-      'sharing/present-only-with-include-shared',
+      'event-management/sharing/present-only-with-include-shared',
       x.sharing === undefined,
       'sharing in a response without includeShared',
       'no sharing',
@@ -263,7 +269,7 @@ emTest(
     );
     expect(
       t,
-      'event-types/get-200',
+      'event-management/event-types/get-200',
       got.value.status === 200 && body(got.value).id === x.id && body(got.value).name === sent.name,
       'GET /eventTypes/{id} does not answer the type',
       'HTTP 200 with the type',
@@ -271,7 +277,7 @@ emTest(
     );
     expect(
       t,
-      'etags/event-type-etag-header',
+      'event-management/etags/event-type-etag-header',
       etagOf(got.value) === body(got.value).etag,
       'GET answers no ETag header of the type etag',
       `ETag "${body(got.value).etag}"`,
@@ -279,7 +285,7 @@ emTest(
     );
     expect(
       t,
-      'event-types/owner-creating-tenant',
+      'event-management/event-types/owner-creating-tenant',
       body(got.value).owner === x.owner,
       'the owner read back differs',
       String(x.owner),
@@ -287,7 +293,7 @@ emTest(
     );
     expect(
       t,
-      'sharing/present-only-with-include-shared',
+      'event-management/sharing/present-only-with-include-shared',
       body(got.value).sharing === undefined,
       'sharing in a GET without includeShared',
       'no sharing',
@@ -299,10 +305,10 @@ emTest(
 
 emTest(
   [
-    'event-types/id-tenant-prefix',
-    'event-types/id-too-long-400',
-    'event-types/id-not-prefixed-400',
-    'errors/error-body',
+    'event-management/event-types/id-tenant-prefix',
+    'event-management/event-types/id-too-long-400',
+    'event-management/event-types/id-not-prefixed-400',
+    'event-management/errors/error-body',
   ],
   "a given id `<tenant>.<alphanumeric>` is kept as it is, up to 64 characters; 65 characters or another tenant's prefix answer 400",
   async (t) => {
@@ -315,7 +321,7 @@ emTest(
     const res = await postType(t, typeBody(t, { id }));
     expect(
       t,
-      'event-types/id-tenant-prefix',
+      'event-management/event-types/id-tenant-prefix',
       res.status === 201 && body(res).id === id,
       'a tenant-prefixed id not kept',
       `HTTP 201 with id ${id}`,
@@ -325,7 +331,7 @@ emTest(
     const ok64 = await postType(t, typeBody(t, { id: id64 }));
     expect(
       t,
-      'event-types/id-too-long-400',
+      'event-management/event-types/id-too-long-400',
       ok64.status === 201 && body(ok64).id === id64,
       'an id of 64 characters refused',
       `HTTP 201 with id ${id64}`,
@@ -336,7 +342,7 @@ emTest(
     reading(
       t,
       'id-length-with-prefix',
-      'event-types/id-too-long-400',
+      'event-management/event-types/id-too-long-400',
       long65.status === 400,
       'not rejected: an id of 65 characters, the tenant prefix included',
       'HTTP 400',
@@ -345,14 +351,14 @@ emTest(
     // 65 characters after the prefix: over 64 on every reading.
     rejected(
       t,
-      'event-types/id-too-long-400',
+      'event-management/event-types/id-too-long-400',
       await postType(t, typeBody(t, { id: `${tenant}.${exactly(t, 65, 'q')}` })),
       'an id of 65 characters after the tenant prefix',
     );
     const other = fixtures(t).sharedEventTypeOwner ?? 'someothertenant';
     rejected(
       t,
-      'event-types/id-not-prefixed-400',
+      'event-management/event-types/id-not-prefixed-400',
       await postType(t, typeBody(t, { id: `${other === tenant ? 'someothertenant' : other}.${t.prefix}${tag()}` })),
       'an id prefixed with another tenant',
     );
@@ -361,14 +367,14 @@ emTest(
 );
 
 emTest(
-  ['event-types/id-bare-form'],
+  ['event-management/event-types/id-bare-form'],
   'what a given id without the tenant prefix becomes (left open)',
   async (t) => {
     const bare = `${t.prefix}bare${tag()}`;
     const res = await postType(t, typeBody(t, { id: bare }));
     const tenant = homeTenant(t);
     t.observe(
-      R('event-types/id-bare-form'),
+      'event-management/event-types/id-bare-form',
       res.status === 201
         ? `a bare id "${bare}" was created as "${body(res).id}"${tenant && body(res).id === `${tenant}.${bare}` ? ' (prefixed with the tenant)' : ''}`
         : `a bare id "${bare}" answered HTTP ${res.status}`,
@@ -378,7 +384,7 @@ emTest(
 );
 
 emTest(
-  ['event-types/id-special-characters-400', 'event-types/id-tenant-prefix'],
+  ['event-management/event-types/id-special-characters-400', 'event-management/event-types/id-tenant-prefix'],
   'an id with a character that is not alphanumeric after the tenant prefix answers 400; alphanumeric ones are taken (property)',
   async (t) => {
     const tenant = homeTenant(t);
@@ -393,19 +399,19 @@ emTest(
         if (ch === undefined)
           expect(
             t,
-            'event-types/id-tenant-prefix',
+            'event-management/event-types/id-tenant-prefix',
             res.status === 201 && body(res).id === id,
             'an alphanumeric id refused or changed',
             `HTTP 201 with id ${id}`,
             seen(res),
           );
-        else rejected(t, 'event-types/id-special-characters-400', res, `id ${JSON.stringify(id)}`);
+        else rejected(t, 'event-management/event-types/id-special-characters-400', res, `id ${JSON.stringify(id)}`);
       },
-      { rule: R('event-types/id-special-characters-400'), runs: Math.min(t.session.context.runs, 12) },
+      { rule: 'event-management/event-types/id-special-characters-400', runs: Math.min(t.session.context.runs, 12) },
     );
     rejected(
       t,
-      'event-types/id-special-characters-400',
+      'event-management/event-types/id-special-characters-400',
       await postType(t, typeBody(t, { id: `${tenant}.${t.prefix}a-b` })),
       'an id with "-"',
     );
@@ -414,7 +420,7 @@ emTest(
     reading(
       t,
       'alphanumeric-ascii',
-      'event-types/id-special-characters-400',
+      'event-management/event-types/id-special-characters-400',
       accented.status === 400,
       'not rejected: an id with "é"',
       'HTTP 400',
@@ -425,27 +431,32 @@ emTest(
 );
 
 emTest(
-  ['event-types/name-length', 'event-types/name-too-long-400', 'event-types/name-missing-400', 'errors/error-body'],
+  [
+    'event-management/event-types/name-length',
+    'event-management/event-types/name-too-long-400',
+    'event-management/event-types/name-missing-400',
+    'event-management/errors/error-body',
+  ],
   'names of 1 to 64 characters are taken; 65 or more, none and an empty name answer 400 (property)',
   async (t) => {
     await t.property(
       fc.integer({ min: 20, max: 90 }),
       async (n) => {
         const res = await postType(t, typeBody(t, { name: exactly(t, n) }));
-        if (n <= 64) accepted(t, 'event-types/name-length', res, `a name of ${n} characters`);
-        else rejected(t, 'event-types/name-too-long-400', res, `a name of ${n} characters`);
+        if (n <= 64) accepted(t, 'event-management/event-types/name-length', res, `a name of ${n} characters`);
+        else rejected(t, 'event-management/event-types/name-too-long-400', res, `a name of ${n} characters`);
       },
-      { rule: R('event-types/name-length'), runs: Math.min(t.session.context.runs, 10) },
+      { rule: 'event-management/event-types/name-length', runs: Math.min(t.session.context.runs, 10) },
     );
     accepted(
       t,
-      'event-types/name-length',
+      'event-management/event-types/name-length',
       await postType(t, typeBody(t, { name: exactly(t, 64) })),
       'a name of 64 characters',
     );
     rejected(
       t,
-      'event-types/name-too-long-400',
+      'event-management/event-types/name-too-long-400',
       await postType(t, typeBody(t, { name: exactly(t, 65) })),
       'a name of 65 characters',
     );
@@ -453,20 +464,30 @@ emTest(
       t,
       64,
       (name) => postType(t, typeBody(t, { name })),
-      { ok: 'event-types/name-length', bad: 'event-types/name-too-long-400' },
+      { ok: 'event-management/event-types/name-length', bad: 'event-management/event-types/name-too-long-400' },
       'a name',
       () => `${t.prefix}${tag()}`,
     );
     const { name: _n, ...noName } = typeBody(t);
-    rejected(t, 'event-types/name-missing-400', await postType(t, noName), 'no name');
-    rejected(t, 'event-types/name-missing-400', await postType(t, typeBody(t, { name: '' })), 'an empty name');
-    rejected(t, 'event-types/name-missing-400', await postType(t, null), 'the JSON body null (no name in it)');
+    rejected(t, 'event-management/event-types/name-missing-400', await postType(t, noName), 'no name');
+    rejected(
+      t,
+      'event-management/event-types/name-missing-400',
+      await postType(t, typeBody(t, { name: '' })),
+      'an empty name',
+    );
+    rejected(
+      t,
+      'event-management/event-types/name-missing-400',
+      await postType(t, null),
+      'the JSON body null (no name in it)',
+    );
   },
   { budget: 8, budgetPerRun: 3 },
 );
 
 emTest(
-  ['event-types/ttl-max-1825', 'event-types/ttl-above-1825-400'],
+  ['event-management/event-types/ttl-max-1825', 'event-management/event-types/ttl-above-1825-400'],
   'ttl up to 1825 days is taken; above answers 400 (property)',
   async (t) => {
     await t.property(
@@ -474,35 +495,40 @@ emTest(
       async (ttl) => {
         const res = await postType(t, typeBody(t, { ttl }));
         if (ttl <= 1825) {
-          accepted(t, 'event-types/ttl-max-1825', res, `ttl ${ttl}`);
+          accepted(t, 'event-management/event-types/ttl-max-1825', res, `ttl ${ttl}`);
           expect(
             t,
-            'event-types/ttl-max-1825',
+            'event-management/event-types/ttl-max-1825',
             body(res).ttl === ttl,
             'ttl not stored as sent',
             String(ttl),
             String(body(res).ttl),
           );
-        } else rejected(t, 'event-types/ttl-above-1825-400', res, `ttl ${ttl}`);
+        } else rejected(t, 'event-management/event-types/ttl-above-1825-400', res, `ttl ${ttl}`);
       },
-      { rule: R('event-types/ttl-max-1825'), runs: Math.min(t.session.context.runs, 10) },
+      { rule: 'event-management/event-types/ttl-max-1825', runs: Math.min(t.session.context.runs, 10) },
     );
-    accepted(t, 'event-types/ttl-max-1825', await postType(t, typeBody(t, { ttl: 1 })), 'ttl 1');
-    accepted(t, 'event-types/ttl-max-1825', await postType(t, typeBody(t, { ttl: 1825 })), 'ttl 1825');
-    rejected(t, 'event-types/ttl-above-1825-400', await postType(t, typeBody(t, { ttl: 1826 })), 'ttl 1826');
+    accepted(t, 'event-management/event-types/ttl-max-1825', await postType(t, typeBody(t, { ttl: 1 })), 'ttl 1');
+    accepted(t, 'event-management/event-types/ttl-max-1825', await postType(t, typeBody(t, { ttl: 1825 })), 'ttl 1825');
+    rejected(
+      t,
+      'event-management/event-types/ttl-above-1825-400',
+      await postType(t, typeBody(t, { ttl: 1826 })),
+      'ttl 1826',
+    );
   },
   { budget: 4, budgetPerRun: 3 },
 );
 
 emTest(
-  ['event-types/scope-values'],
+  ['event-management/event-types/scope-values'],
   'scope takes LOCAL and GLOBAL and defaults to LOCAL; other values answer 400',
   async (t) => {
     for (const scope of ['LOCAL', 'GLOBAL']) {
       const res = await postType(t, typeBody(t, { scope }));
       expect(
         t,
-        'event-types/scope-values',
+        'event-management/event-types/scope-values',
         res.status === 201 && body(res).scope === scope,
         `scope ${scope} refused`,
         `HTTP 201 with scope ${scope}`,
@@ -512,7 +538,7 @@ emTest(
     const none = await postType(t, typeBody(t));
     expect(
       t,
-      'event-types/scope-values',
+      'event-management/event-types/scope-values',
       none.status === 201 && body(none).scope === 'LOCAL',
       'scope does not default to LOCAL',
       'scope LOCAL',
@@ -521,7 +547,7 @@ emTest(
     for (const scope of ['global', 'PUBLIC', 1])
       rejected(
         t,
-        'event-types/scope-values',
+        'event-management/event-types/scope-values',
         await postType(t, typeBody(t, { scope })),
         `scope ${JSON.stringify(scope)}`,
       );
@@ -530,23 +556,28 @@ emTest(
 );
 
 emTest(
-  ['event-types/fields-required', 'event-types/more-than-100-fields-400'],
+  ['event-management/event-types/fields-required', 'event-management/event-types/more-than-100-fields-400'],
   'fields is required and takes 0 to 100 fields; 101 answer 400',
   async (t) => {
     const { fields: _f, ...noFields } = typeBody(t);
-    rejected(t, 'event-types/fields-required', await postType(t, noFields), 'no fields');
+    rejected(t, 'event-management/event-types/fields-required', await postType(t, noFields), 'no fields');
     rejected(
       t,
-      'event-types/fields-required',
+      'event-management/event-types/fields-required',
       await postType(t, typeBody(t, { fields: 'level' })),
       'fields not an array',
     );
-    accepted(t, 'event-types/fields-required', await postType(t, typeBody(t, { fields: [] })), 'an empty fields array');
+    accepted(
+      t,
+      'event-management/event-types/fields-required',
+      await postType(t, typeBody(t, { fields: [] })),
+      'an empty fields array',
+    );
     const hundred = await postType(t, typeBody(t, { fields: fieldsNamed(100) }));
-    accepted(t, 'event-types/fields-required', hundred, '100 fields');
+    accepted(t, 'event-management/event-types/fields-required', hundred, '100 fields');
     expect(
       t,
-      'event-types/fields-required',
+      'event-management/event-types/fields-required',
       (body(hundred).fields ?? []).length === 100,
       'not all 100 fields kept',
       '100 fields',
@@ -554,7 +585,7 @@ emTest(
     );
     rejected(
       t,
-      'event-types/more-than-100-fields-400',
+      'event-management/event-types/more-than-100-fields-400',
       await postType(t, typeBody(t, { fields: fieldsNamed(101) })),
       '101 fields',
     );
@@ -563,7 +594,7 @@ emTest(
 );
 
 emTest(
-  ['event-types/reserved-type-name-400', 'event-types/reserved-field-name-400'],
+  ['event-management/event-types/reserved-type-name-400', 'event-management/event-types/reserved-field-name-400'],
   'reserved words of the database or language are refused as type and field names',
   async (t) => {
     // The document does not name the database or the language: which words are reserved is our
@@ -573,16 +604,20 @@ emTest(
       checkErrorBody(t, res);
     };
     for (const name of ['select', 'table', 'class', 'null'])
-      reserved('event-types/reserved-type-name-400', await postType(t, typeBody(t, { name })), `type name "${name}"`);
+      reserved(
+        'event-management/event-types/reserved-type-name-400',
+        await postType(t, typeBody(t, { name })),
+        `type name "${name}"`,
+      );
     for (const name of ['select', 'from', 'function', 'true'])
       reserved(
-        'event-types/reserved-field-name-400',
+        'event-management/event-types/reserved-field-name-400',
         await postType(t, typeBody(t, { fields: [field(name, 'STRING')] })),
         `field name "${name}"`,
       );
     accepted(
       t,
-      'event-types/reserved-field-name-400',
+      'event-management/event-types/reserved-field-name-400',
       await postType(t, typeBody(t, { fields: [field('selection', 'STRING')] })),
       'field name "selection" (not reserved)',
     );
@@ -591,7 +626,7 @@ emTest(
 );
 
 emTest(
-  ['event-types/inheritance-depth-4', 'event-types/inheritance-depth-above-4-400'],
+  ['event-management/event-types/inheritance-depth-4', 'event-management/event-types/inheritance-depth-above-4-400'],
   'a chain of four types below BaseEvent is taken; a fifth level answers 400',
   async (t) => {
     let parent = fixtures(t).baseEventTypeId;
@@ -604,12 +639,13 @@ emTest(
       ).value;
       // Depth counted below BaseEvent (its child is at depth 1): the fourth level rests on that reading;
       // counting BaseEvent itself, the fourth level below it would be depth 5.
-      if (depth < 4) accepted(t, 'event-types/inheritance-depth-4', res, `a type at inheritance depth ${depth}`);
+      if (depth < 4)
+        accepted(t, 'event-management/event-types/inheritance-depth-4', res, `a type at inheritance depth ${depth}`);
       else if (
         !reading(
           t,
           'depth-below-base-event',
-          'event-types/inheritance-depth-4',
+          'event-management/event-types/inheritance-depth-4',
           res.status === 201,
           'valid input refused: a type at inheritance depth 4 (the fourth level below BaseEvent)',
           'HTTP 201',
@@ -617,7 +653,7 @@ emTest(
         )
       ) {
         t.notExercised(
-          R('event-types/inheritance-depth-above-4-400'),
+          'event-management/event-types/inheritance-depth-above-4-400',
           'the fourth level below BaseEvent was refused (depth counted with BaseEvent), so no fifth level could be built',
         );
         return;
@@ -630,19 +666,23 @@ emTest(
         (r) => r.status !== 404,
       )
     ).value;
-    rejected(t, 'event-types/inheritance-depth-above-4-400', fifth, 'a type at inheritance depth 5');
+    rejected(t, 'event-management/event-types/inheritance-depth-above-4-400', fifth, 'a type at inheritance depth 5');
   },
   { budget: 8 },
 );
 
 emTest(
-  ['event-types/global-with-local-parent-400', 'event-types/parent-shared-local-400', 'event-types/create-201'],
+  [
+    'event-management/event-types/global-with-local-parent-400',
+    'event-management/event-types/parent-shared-local-400',
+    'event-management/event-types/create-201',
+  ],
   'a GLOBAL type with a LOCAL parent, or with a shared LOCAL parent of another tenant, answers 400',
   async (t) => {
     const local = await createType(t);
     rejected(
       t,
-      'event-types/global-with-local-parent-400',
+      'event-management/event-types/global-with-local-parent-400',
       (
         await eventually(
           () => postType(t, typeBody(t, { parentId: local.id, scope: 'GLOBAL' })),
@@ -654,7 +694,7 @@ emTest(
     const global = await createType(t, { scope: 'GLOBAL' });
     accepted(
       t,
-      'event-types/create-201',
+      'event-management/event-types/create-201',
       (
         await eventually(
           () => postType(t, typeBody(t, { parentId: global.id, scope: 'GLOBAL' })),
@@ -666,7 +706,7 @@ emTest(
     const shared = fixture(t, 'sharedEventTypeId');
     rejected(
       t,
-      'event-types/parent-shared-local-400',
+      'event-management/event-types/parent-shared-local-400',
       await postType(t, typeBody(t, { parentId: shared })),
       'a parentId that is a shared LOCAL type of another tenant',
     );
@@ -675,34 +715,38 @@ emTest(
 );
 
 emTest(
-  ['event-types/id-exists-409', 'event-types/name-exists-409', 'event-types/field-in-parent-409'],
+  [
+    'event-management/event-types/id-exists-409',
+    'event-management/event-types/name-exists-409',
+    'event-management/event-types/field-in-parent-409',
+  ],
   'a second type with the same id or name, or a field of a parent type, answers 409',
   async (t) => {
     const first = await createType(t, { fields: [field('inherited', 'STRING')] });
     rejected(
       t,
-      'event-types/id-exists-409',
+      'event-management/event-types/id-exists-409',
       await postType(t, typeBody(t, { id: first.id })),
       'the id of an existing type',
       [409],
     );
     rejected(
       t,
-      'event-types/name-exists-409',
+      'event-management/event-types/name-exists-409',
       await postType(t, typeBody(t, { name: first.name })),
       'the name of an existing type of the tenant',
       [409],
     );
     rejected(
       t,
-      'event-types/field-in-parent-409',
+      'event-management/event-types/field-in-parent-409',
       await postType(t, typeBody(t, { parentId: first.id, fields: [field('inherited', 'STRING')] })),
       'a field the parent type has',
       [409],
     );
     rejected(
       t,
-      'event-types/field-in-parent-409',
+      'event-management/event-types/field-in-parent-409',
       await postType(
         t,
         typeBody(t, { parentId: fixtures(t).standardEventTypeId, fields: [field('severity', 'INTEGER')] }),
@@ -715,7 +759,7 @@ emTest(
     for (const name of ['typeId', 'correlationId', 'entityId'])
       rejected(
         t,
-        'event-types/field-in-parent-409',
+        'event-management/event-types/field-in-parent-409',
         await postType(t, typeBody(t, { fields: [field(name, 'STRING')] })),
         `a field named ${name} (a field of BaseEvent)`,
         [409],
@@ -723,7 +767,7 @@ emTest(
     // timestamp is a reserved word of SQL too: a 400 for a reserved word answers it as well as the 409.
     rejected(
       t,
-      'event-types/field-in-parent-409',
+      'event-management/event-types/field-in-parent-409',
       await postType(t, typeBody(t, { fields: [field('timestamp', 'TIMESTAMP')] })),
       'a field named timestamp (a field of BaseEvent)',
       [409, 400],
@@ -733,7 +777,11 @@ emTest(
 );
 
 emTest(
-  ['event-types/field-name-length', 'event-types/field-name-too-long-400', 'event-types/duplicate-field-name-400'],
+  [
+    'event-management/event-types/field-name-length',
+    'event-management/event-types/field-name-too-long-400',
+    'event-management/event-types/duplicate-field-name-400',
+  ],
   'field names of up to 64 characters are taken, longer ones answer 400, and two fields of one name answer 400 (property)',
   async (t) => {
     await t.property(
@@ -741,26 +789,28 @@ emTest(
       async ([n, ch]) => {
         const name = `f${ch.repeat(n - 1)}`;
         const res = await postType(t, typeBody(t, { fields: [field(name, 'STRING')] }));
-        if (n <= 64) accepted(t, 'event-types/field-name-length', res, `a field name of ${n} characters`);
-        else rejected(t, 'event-types/field-name-too-long-400', res, `a field name of ${n} characters`);
+        if (n <= 64)
+          accepted(t, 'event-management/event-types/field-name-length', res, `a field name of ${n} characters`);
+        else
+          rejected(t, 'event-management/event-types/field-name-too-long-400', res, `a field name of ${n} characters`);
       },
-      { rule: R('event-types/field-name-length'), runs: Math.min(t.session.context.runs, 10) },
+      { rule: 'event-management/event-types/field-name-length', runs: Math.min(t.session.context.runs, 10) },
     );
     accepted(
       t,
-      'event-types/field-name-length',
+      'event-management/event-types/field-name-length',
       await postType(t, typeBody(t, { fields: [field(`f${'x'.repeat(63)}`, 'STRING')] })),
       'a field name of 64 characters',
     );
     rejected(
       t,
-      'event-types/field-name-too-long-400',
+      'event-management/event-types/field-name-too-long-400',
       await postType(t, typeBody(t, { fields: [field(`f${'x'.repeat(64)}`, 'STRING')] })),
       'a field name of 65 characters',
     );
     rejected(
       t,
-      'event-types/duplicate-field-name-400',
+      'event-management/event-types/duplicate-field-name-400',
       await postType(t, typeBody(t, { fields: [field('twin', 'STRING'), field('twin', 'INTEGER')] })),
       'two fields named "twin"',
     );
@@ -770,10 +820,10 @@ emTest(
 
 emTest(
   [
-    'event-types/field-type-values',
-    'event-types/field-type-missing-400',
-    'event-types/field-property-missing-400',
-    'event-types/enum-values-rule',
+    'event-management/event-types/field-type-values',
+    'event-management/event-types/field-type-missing-400',
+    'event-management/event-types/field-property-missing-400',
+    'event-management/event-types/enum-values-rule',
   ],
   'each documented field type is taken (ENUM with its values); another type, no type, no name or a field that is no object answer 400',
   async (t) => {
@@ -781,11 +831,11 @@ emTest(
       field(`v${type.toLowerCase()}`, type, type === 'ENUM' ? { values: ['ON', 'OFF'] } : {}),
     );
     const res = await postType(t, typeBody(t, { fields }));
-    accepted(t, 'event-types/field-type-values', res, 'one field of each documented type');
+    accepted(t, 'event-management/event-types/field-type-values', res, 'one field of each documented type');
     const back = (body(res).fields ?? []) as any[];
     expect(
       t,
-      'event-types/field-type-values',
+      'event-management/event-types/field-type-values',
       FIELD_TYPES.every((ty) => back.some((f) => f.type === ty)),
       'not every field type kept',
       FIELD_TYPES.join(', '),
@@ -793,7 +843,7 @@ emTest(
     );
     expect(
       t,
-      'event-types/enum-values-rule',
+      'event-management/event-types/enum-values-rule',
       JSON.stringify(back.find((f) => f.type === 'ENUM')?.values) === JSON.stringify(['ON', 'OFF']),
       'the ENUM values are not kept',
       '["ON","OFF"]',
@@ -802,26 +852,26 @@ emTest(
     for (const type of ['TEXT', 'string', 'FLOAT'])
       rejected(
         t,
-        'event-types/field-type-values',
+        'event-management/event-types/field-type-values',
         await postType(t, typeBody(t, { fields: [field('a', type)] })),
         `field type ${type}`,
       );
     rejected(
       t,
-      'event-types/field-type-missing-400',
+      'event-management/event-types/field-type-missing-400',
       await postType(t, typeBody(t, { fields: [{ name: 'untyped' }] })),
       'a field without type',
     );
     rejected(
       t,
-      'event-types/field-property-missing-400',
+      'event-management/event-types/field-property-missing-400',
       await postType(t, typeBody(t, { fields: [{ type: 'STRING' }] })),
       'a field without name',
     );
     for (const f of ['level', 5, null])
       rejected(
         t,
-        'event-types/field-property-missing-400',
+        'event-management/event-types/field-property-missing-400',
         await postType(t, typeBody(t, { fields: [f] })),
         `a field ${JSON.stringify(f)}`,
       );
@@ -830,14 +880,17 @@ emTest(
 );
 
 emTest(
-  ['event-types/field-filterable-default-false', 'event-types/field-required-default-false'],
+  [
+    'event-management/event-types/field-filterable-default-false',
+    'event-management/event-types/field-required-default-false',
+  ],
   'a field without filterable or required is returned with both false: a filter on it answers 400, events without it are taken',
   async (t) => {
     const type = await createType(t, { fields: [field('plain', 'STRING')] });
     const f = (type.fields ?? [])[0] ?? {};
     expect(
       t,
-      'event-types/field-filterable-default-false',
+      'event-management/event-types/field-filterable-default-false',
       f.filterable === false,
       'filterable does not default to false',
       'filterable false',
@@ -845,7 +898,7 @@ emTest(
     );
     expect(
       t,
-      'event-types/field-required-default-false',
+      'event-management/event-types/field-required-default-false',
       f.required === false,
       'required does not default to false',
       'required false',
@@ -856,20 +909,30 @@ emTest(
       path: '/events',
       query: { filter: where({ typeId: type.id, plain: 'x' }) },
     });
-    rejected(t, 'event-types/field-filterable-default-false', q, 'a filter on a field created without filterable');
+    rejected(
+      t,
+      'event-management/event-types/field-filterable-default-false',
+      q,
+      'a filter on a field created without filterable',
+    );
     const ev = (
       await eventually(
         () => postEvent(t, { typeId: type.id, timestamp: iso(-60_000), entityId: entity(t) }),
         (r) => r.status !== 404,
       )
     ).value;
-    accepted(t, 'event-types/field-required-default-false', ev, 'an event without the field created without required');
+    accepted(
+      t,
+      'event-management/event-types/field-required-default-false',
+      ev,
+      'an event without the field created without required',
+    );
   },
   { budget: 4 },
 );
 
 emTest(
-  ['event-types/create-201'],
+  ['event-management/event-types/create-201'],
   'POST /eventTypes whose fields set every property of the Field table answers 201 and returns them as given',
   async (t) => {
     // The Field table: name, type, filterable, required, updatable (booleans) and values (for ENUM).
@@ -879,7 +942,12 @@ emTest(
       field('state', 'ENUM', { filterable: false, values: ['on', 'off'] }),
     ];
     const res = await postType(t, typeBody(t, { fields }));
-    accepted(t, 'event-types/create-201', res, 'fields that set filterable, required, updatable and values');
+    accepted(
+      t,
+      'event-management/event-types/create-201',
+      res,
+      'fields that set filterable, required, updatable and values',
+    );
     const got = (body(res).fields ?? []) as any[];
     const differs = fields.filter((f) => {
       const g = got.find((x) => x?.name === f.name);
@@ -887,7 +955,7 @@ emTest(
     });
     expect(
       t,
-      'event-types/create-201',
+      'event-management/event-types/create-201',
       res.status !== 201 || differs.length === 0,
       'the fields are not returned as given',
       JSON.stringify(fields),
@@ -898,30 +966,34 @@ emTest(
 );
 
 emTest(
-  ['event-types/filterable-link-400', 'event-types/filterable-max-10', 'event-types/more-than-10-filterable-400'],
+  [
+    'event-management/event-types/filterable-link-400',
+    'event-management/event-types/filterable-max-10',
+    'event-management/event-types/more-than-10-filterable-400',
+  ],
   'a filterable LINK field answers 400; 10 filterable fields are taken, 11 answer 400',
   async (t) => {
     rejected(
       t,
-      'event-types/filterable-link-400',
+      'event-management/event-types/filterable-link-400',
       await postType(t, typeBody(t, { fields: [field('url', 'LINK', { filterable: true })] })),
       'a LINK field with filterable true',
     );
     accepted(
       t,
-      'event-types/filterable-link-400',
+      'event-management/event-types/filterable-link-400',
       await postType(t, typeBody(t, { fields: [field('url', 'LINK', { filterable: false })] })),
       'a LINK field with filterable false',
     );
     accepted(
       t,
-      'event-types/filterable-max-10',
+      'event-management/event-types/filterable-max-10',
       await postType(t, typeBody(t, { fields: [...fieldsNamed(10, { filterable: true }), field('other', 'STRING')] })),
       '10 filterable fields',
     );
     rejected(
       t,
-      'event-types/more-than-10-filterable-400',
+      'event-management/event-types/more-than-10-filterable-400',
       await postType(t, typeBody(t, { fields: fieldsNamed(11, { filterable: true }) })),
       '11 filterable fields',
     );
@@ -931,11 +1003,11 @@ emTest(
 
 emTest(
   [
-    'event-types/enum-values-missing-400',
-    'event-types/values-for-non-enum-400',
-    'event-types/values-not-strings-400',
-    'event-types/values-duplicated-400',
-    'event-types/enum-member-max-36',
+    'event-management/event-types/enum-values-missing-400',
+    'event-management/event-types/values-for-non-enum-400',
+    'event-management/event-types/values-not-strings-400',
+    'event-management/event-types/values-duplicated-400',
+    'event-management/event-types/enum-member-max-36',
   ],
   'ENUM values: required and non-empty, strings, no duplicates, members up to 36 characters; forbidden for other types',
   async (t) => {
@@ -943,51 +1015,56 @@ emTest(
       typeBody(t, { fields: [field('state', 'ENUM', values === undefined ? {} : { values })] });
     rejected(
       t,
-      'event-types/enum-values-missing-400',
+      'event-management/event-types/enum-values-missing-400',
       await postType(t, enumField(undefined)),
       'an ENUM field without values',
     );
     rejected(
       t,
-      'event-types/enum-values-missing-400',
+      'event-management/event-types/enum-values-missing-400',
       await postType(t, enumField([])),
       'an ENUM field with empty values',
     );
     rejected(
       t,
-      'event-types/values-for-non-enum-400',
+      'event-management/event-types/values-for-non-enum-400',
       await postType(t, typeBody(t, { fields: [field('s', 'STRING', { values: ['a'] })] })),
       'values on a STRING field',
     );
     rejected(
       t,
-      'event-types/values-for-non-enum-400',
+      'event-management/event-types/values-for-non-enum-400',
       await postType(t, typeBody(t, { fields: [field('i', 'INTEGER', { values: ['1'] })] })),
       'values on an INTEGER field',
     );
-    rejected(t, 'event-types/values-not-strings-400', await postType(t, enumField(['a', 1])), 'ENUM values ["a", 1]');
     rejected(
       t,
-      'event-types/values-duplicated-400',
+      'event-management/event-types/values-not-strings-400',
+      await postType(t, enumField(['a', 1])),
+      'ENUM values ["a", 1]',
+    );
+    rejected(
+      t,
+      'event-management/event-types/values-duplicated-400',
       await postType(t, enumField(['a', 'b', 'a'])),
       'ENUM values ["a", "b", "a"]',
     );
     accepted(
       t,
-      'event-types/enum-member-max-36',
+      'event-management/event-types/enum-member-max-36',
       await postType(t, enumField(['m'.repeat(36), 'n'])),
       'an ENUM member of 36 characters',
     );
     rejected(
       t,
-      'event-types/enum-member-max-36',
+      'event-management/event-types/enum-member-max-36',
       await postType(t, enumField(['m'.repeat(37)])),
       'an ENUM member of 37 characters',
     );
     // "each member at most 36 characters": one long member is enough, also beside short ones.
     rejected(
       t,
-      'event-types/enum-member-max-36',
+      'event-management/event-types/enum-member-max-36',
       await postType(t, enumField(['on', 'm'.repeat(37), 'off'])),
       'an ENUM member of 37 characters beside members of 2 and 3',
     );
@@ -995,7 +1072,7 @@ emTest(
       t,
       36,
       (value) => postType(t, enumField([value])),
-      { ok: 'event-types/enum-member-max-36', bad: 'event-types/enum-member-max-36' },
+      { ok: 'event-management/event-types/enum-member-max-36', bad: 'event-management/event-types/enum-member-max-36' },
       'an ENUM member',
     );
   },
@@ -1003,12 +1080,16 @@ emTest(
 );
 
 emTest(
-  ['event-types/get-not-found-404', 'event-types/standard-types-visible', 'errors/error-body'],
+  [
+    'event-management/event-types/get-not-found-404',
+    'event-management/event-types/standard-types-visible',
+    'event-management/errors/error-body',
+  ],
   'GET of an unknown type (or one of another tenant) answers 404; PlatformStandardEvent is served with its five fields',
   async (t) => {
     rejected(
       t,
-      'event-types/get-not-found-404',
+      'event-management/event-types/get-not-found-404',
       await send(t, { method: 'GET', path: `/eventTypes/${t.prefix}nosuchtype${randomUUID().slice(0, 8)}` }),
       'GET of an unknown type',
       [404],
@@ -1017,7 +1098,7 @@ emTest(
     const names = ((body(std).fields ?? []) as any[]).map((f) => f.name).sort();
     expect(
       t,
-      'event-types/standard-types-visible',
+      'event-management/event-types/standard-types-visible',
       std.status === 200 &&
         JSON.stringify(names) === JSON.stringify(['acknowledged', 'code', 'description', 'severity', 'source']),
       'the standard event type is not served with its five fields',
@@ -1032,19 +1113,19 @@ emTest(
       );
       refusedAs(
         t,
-        'event-types/get-not-found-404',
+        'event-management/event-types/get-not-found-404',
         'foreign-record-404',
         await send(t, { method: 'GET', path: `/eventTypes/${encodeURIComponent(mine.id)}`, as: 'otherTenant' }),
         'GET of a LOCAL type of another tenant',
         404,
       );
-    } else t.notExercised(R('event-types/get-not-found-404'), NO_OTHER);
+    } else t.notExercised('event-management/event-types/get-not-found-404', NO_OTHER);
   },
   { budget: 5 },
 );
 
 emTest(
-  ['event-types/sub-tenant-visibility'],
+  ['event-management/event-types/sub-tenant-visibility'],
   'a user of a sub-tenant reads the GLOBAL types and the LOCAL types of its parent tenant',
   async (t) => {
     const sub = await subTenantUser(t);
@@ -1057,7 +1138,7 @@ emTest(
       );
       expect(
         t,
-        'event-types/sub-tenant-visibility',
+        'event-management/event-types/sub-tenant-visibility',
         res.ok,
         `a ${x.scope} type of the parent tenant not visible to the sub-tenant`,
         'HTTP 200',
@@ -1066,7 +1147,7 @@ emTest(
     }
     // The list half needs a filter: it is left unjudged when the deployment refuses the run's dialect.
     const refusal = await dialectRefusal(t, ['in']);
-    if (refusal) t.notExercised(R('event-types/sub-tenant-visibility'), refusal);
+    if (refusal) t.notExercised('event-management/event-types/sub-tenant-visibility', refusal);
     const list = refusal
       ? undefined
       : await send(t, {
@@ -1084,7 +1165,7 @@ emTest(
       );
       expect(
         t,
-        'event-types/sub-tenant-visibility',
+        'event-management/event-types/sub-tenant-visibility',
         res.ok,
         'a GLOBAL type of another tenant not visible to the sub-tenant',
         'HTTP 200',
@@ -1095,7 +1176,7 @@ emTest(
       const ids = (embedded(list, 'eventTypes') as any[]).map((x) => x.id).sort();
       verify(
         t,
-        'event-types/sub-tenant-visibility',
+        'event-management/event-types/sub-tenant-visibility',
         JSON.stringify(ids) === JSON.stringify([local.id, global.id].sort()),
         "the parent's types missing from the sub-tenant's query",
         JSON.stringify([local.id, global.id]),

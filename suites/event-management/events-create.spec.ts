@@ -2,7 +2,6 @@ import { randomUUID } from 'node:crypto';
 import { responseSchema } from '../engine/checks/index.ts';
 import type { RuleContext } from '../engine/rule-test.ts';
 import {
-  R,
   UUID,
   body,
   emTest,
@@ -30,37 +29,44 @@ const STANDARD_FIELDS = { severity: 42, description: 'conformance event', code: 
 
 emTest(
   [
-    'events/create-201',
-    'events/standard-without-type-id',
-    'events/response-required-fields',
-    'events/response-id-uuid',
-    'events/self-link',
-    'events/full-event-in-write-responses',
-    'events/get-200',
-    'etags/event-etag-header',
-    'general/hal-json-responses',
+    'event-management/events/create-201',
+    'event-management/events/standard-without-type-id',
+    'event-management/events/response-required-fields',
+    'event-management/events/response-id-uuid',
+    'event-management/events/self-link',
+    'event-management/events/full-event-in-write-responses',
+    'event-management/events/get-200',
+    'event-management/etags/event-etag-header',
+    'event-management/general/hal-json-responses',
   ],
   'POST /events without typeId creates a standard event: 201, Location, ETag and the full event, readable by its self link',
   async (t) => {
     const sent = standardBody(t, STANDARD_FIELDS);
     const res = await postEvent(t, sent);
-    accepted(t, 'events/create-201', res, 'a standard event with all five standard fields');
+    accepted(t, 'event-management/events/create-201', res, 'a standard event with all five standard fields');
     const e = body(res);
-    await responseSchema(t, R('events/response-required-fields'), res, 'createEvent');
+    await responseSchema(t, 'event-management/events/response-required-fields', res, 'createEvent');
     const required = ['id', 'typeId', 'correlationId', 'timestamp', 'entityId', 'etag', '_links'];
     const missing = required.filter((k) => e[k] === undefined || e[k] === null);
     expect(
       t,
-      'events/response-required-fields',
+      'event-management/events/response-required-fields',
       missing.length === 0,
       'event response lacks required members',
       required.join(', '),
       `missing ${missing.join(', ')}`,
     );
-    expect(t, 'events/response-id-uuid', UUID.test(String(e.id)), 'event id is not a uuid', 'a uuid', String(e.id));
     expect(
       t,
-      'events/standard-without-type-id',
+      'event-management/events/response-id-uuid',
+      UUID.test(String(e.id)),
+      'event id is not a uuid',
+      'a uuid',
+      String(e.id),
+    );
+    expect(
+      t,
+      'event-management/events/standard-without-type-id',
       e.typeId === fixtures(t).standardEventTypeId,
       'an event without typeId is not a standard event',
       `typeId ${fixtures(t).standardEventTypeId}`,
@@ -71,7 +77,7 @@ emTest(
     );
     expect(
       t,
-      'events/full-event-in-write-responses',
+      'event-management/events/full-event-in-write-responses',
       changed.length === 0,
       'the 201 does not carry the full event',
       JSON.stringify(sent),
@@ -79,7 +85,7 @@ emTest(
     );
     expect(
       t,
-      'events/full-event-in-write-responses',
+      'event-management/events/full-event-in-write-responses',
       Date.parse(String(e.timestamp)) === Date.parse(String(sent.timestamp)),
       'the 201 carries another timestamp',
       String(sent.timestamp),
@@ -88,7 +94,7 @@ emTest(
     const location = res.headers.location ?? '';
     expect(
       t,
-      'events/create-201',
+      'event-management/events/create-201',
       location !== '' && location.includes(String(e.id)),
       'no Location header with the event URL',
       `Location …/events/${e.id}`,
@@ -104,7 +110,7 @@ emTest(
       : undefined;
     expect(
       t,
-      'events/create-201',
+      'event-management/events/create-201',
       located?.value.status === 200 && body(located.value).id === e.id,
       'the Location header does not serve the event',
       `GET ${location || '(none)'} answers 200 with id ${e.id}`,
@@ -112,7 +118,7 @@ emTest(
     );
     expect(
       t,
-      'etags/event-etag-header',
+      'event-management/etags/event-etag-header',
       etagOf(res) !== undefined && etagOf(res) === e.etag,
       'ETag header does not identify the event etag',
       `ETag "${e.etag}"`,
@@ -121,7 +127,7 @@ emTest(
     const self = e._links?.self?.href;
     expect(
       t,
-      'events/self-link',
+      'event-management/events/self-link',
       typeof self === 'string' && /^https?:\/\//.test(self),
       'no absolute _links.self.href',
       'an absolute URI',
@@ -134,7 +140,7 @@ emTest(
     );
     expect(
       t,
-      'events/self-link',
+      'event-management/events/self-link',
       got.value.status === 200 && body(got.value).id === e.id,
       'the self link does not serve the event',
       `HTTP 200 with id ${e.id}`,
@@ -142,7 +148,7 @@ emTest(
     );
     expect(
       t,
-      'events/get-200',
+      'event-management/events/get-200',
       got.value.status === 200 && body(got.value).source === sent.source,
       'GET /events/{id} does not answer the event',
       'HTTP 200 with the event',
@@ -150,7 +156,7 @@ emTest(
     );
     expect(
       t,
-      'etags/event-etag-header',
+      'event-management/etags/event-etag-header',
       etagOf(got.value) === body(got.value).etag,
       'GET answers no ETag header of the event etag',
       `ETag "${body(got.value).etag}"`,
@@ -162,7 +168,7 @@ emTest(
     });
     expect(
       t,
-      'events/create-201',
+      'event-management/events/create-201',
       viaLocation.status === 200 && body(viaLocation).id === e.id,
       'the Location header does not name the event',
       `HTTP 200 with id ${e.id}`,
@@ -173,14 +179,18 @@ emTest(
 );
 
 emTest(
-  ['events/standard-fields-optional', 'events/response-required-fields', 'events/response-id-uuid'],
+  [
+    'event-management/events/standard-fields-optional',
+    'event-management/events/response-required-fields',
+    'event-management/events/response-id-uuid',
+  ],
   'POST /events with only timestamp and entityId answers 201 with a generated correlationId and a new id each time',
   async (t) => {
     const minimal = { timestamp: iso(-120_000), entityId: entity(t) };
     const a = await postEvent(t, minimal);
     expect(
       t,
-      'events/standard-fields-optional',
+      'event-management/events/standard-fields-optional',
       a.status === 201,
       'an event without any standard field refused',
       'HTTP 201',
@@ -189,7 +199,7 @@ emTest(
     const b = await postEvent(t, minimal);
     expect(
       t,
-      'events/standard-fields-optional',
+      'event-management/events/standard-fields-optional',
       b.status === 201,
       'an event without any standard field refused',
       'HTTP 201',
@@ -201,7 +211,7 @@ emTest(
       );
       expect(
         t,
-        'events/response-required-fields',
+        'event-management/events/response-required-fields',
         missing.length === 0,
         'typeId/correlationId not filled in for a request without them',
         'id, typeId, correlationId, timestamp, entityId, etag, _links',
@@ -210,7 +220,7 @@ emTest(
     }
     expect(
       t,
-      'events/response-id-uuid',
+      'event-management/events/response-id-uuid',
       UUID.test(body(a).id) && UUID.test(body(b).id) && body(a).id !== body(b).id,
       'two creations share an id (or it is no uuid)',
       'two distinct uuids',
@@ -253,23 +263,23 @@ async function judgeStandardField(t: RuleContext, c: FieldCase): Promise<void> {
 
 emTest(
   [
-    'events/severity-range',
-    'events/severity-out-of-range-400',
-    'events/description-length',
-    'events/code-length',
-    'events/code-too-long-400',
-    'events/source-length',
-    'events/source-or-description-too-long-400',
-    'events/acknowledged-boolean',
-    'errors/error-body',
-    'errors/error-content-type',
+    'event-management/events/severity-range',
+    'event-management/events/severity-out-of-range-400',
+    'event-management/events/description-length',
+    'event-management/events/code-length',
+    'event-management/events/code-too-long-400',
+    'event-management/events/source-length',
+    'event-management/events/source-or-description-too-long-400',
+    'event-management/events/acknowledged-boolean',
+    'event-management/errors/error-body',
+    'event-management/errors/error-content-type',
   ],
   'standard fields on POST: every exact boundary on both sides, then random values in and out of range (property)',
   async (t) => {
     const { boundaries, arbitrary } = await standardFieldCases();
     for (const c of boundaries) await judgeStandardField(t, c);
     await t.property(arbitrary, (c) => judgeStandardField(t, c), {
-      rule: R('events/severity-range'),
+      rule: 'event-management/events/severity-range',
       runs: Math.min(t.session.context.runs, 25),
     });
   },
@@ -277,21 +287,26 @@ emTest(
 );
 
 emTest(
-  ['events/entity-id-or-timestamp-missing-400', 'errors/error-body'],
+  ['event-management/events/entity-id-or-timestamp-missing-400', 'event-management/errors/error-body'],
   'POST /events without entityId or without timestamp answers 400',
   async (t) => {
     const { entityId: _e, ...noEntity } = standardBody(t);
-    rejected(t, 'events/entity-id-or-timestamp-missing-400', await postEvent(t, noEntity), 'an event without entityId');
+    rejected(
+      t,
+      'event-management/events/entity-id-or-timestamp-missing-400',
+      await postEvent(t, noEntity),
+      'an event without entityId',
+    );
     const { timestamp: _ts, ...noTimestamp } = standardBody(t);
     rejected(
       t,
-      'events/entity-id-or-timestamp-missing-400',
+      'event-management/events/entity-id-or-timestamp-missing-400',
       await postEvent(t, noTimestamp),
       'an event without timestamp',
     );
     rejected(
       t,
-      'events/entity-id-or-timestamp-missing-400',
+      'event-management/events/entity-id-or-timestamp-missing-400',
       await postEvent(t, standardBody(t, { timestamp: null })),
       'an event with timestamp null',
     );
@@ -300,13 +315,13 @@ emTest(
       [null, 'a body of JSON null'],
       [[standardBody(t)], 'a body that is an array holding an event'],
     ] as const)
-      rejected(t, 'events/entity-id-or-timestamp-missing-400', await postEvent(t, json), what);
+      rejected(t, 'event-management/events/entity-id-or-timestamp-missing-400', await postEvent(t, json), what);
   },
   { budget: 5 },
 );
 
 emTest(
-  ['events/timestamp-not-utc-400', 'events/create-201'],
+  ['event-management/events/timestamp-not-utc-400', 'event-management/events/create-201'],
   'timestamps: UTC forms are accepted, other offsets, missing zones and impossible dates answer 400 (property)',
   async (t) => {
     const judge = async (c: TimestampCase) => {
@@ -317,17 +332,17 @@ emTest(
         reading(
           t,
           c.reading,
-          'events/timestamp-not-utc-400',
+          'event-management/events/timestamp-not-utc-400',
           c.valid ? res.status === 201 : res.status === 400,
           c.valid ? `valid input refused: ${what}` : `not rejected: ${what}`,
           `HTTP ${c.valid ? 201 : 400}`,
           () => seen(res),
         );
-      else if (c.valid) accepted(t, 'events/create-201', res, what);
-      else rejected(t, 'events/timestamp-not-utc-400', res, what);
+      else if (c.valid) accepted(t, 'event-management/events/create-201', res, what);
+      else rejected(t, 'event-management/events/timestamp-not-utc-400', res, what);
     };
     await t.property(timestampCase(), judge, {
-      rule: R('events/timestamp-not-utc-400'),
+      rule: 'event-management/events/timestamp-not-utc-400',
       runs: Math.min(t.session.context.runs, 20),
     });
     // Every form the verdict rests on at least once, whatever the property drew (all within the ttl).
@@ -349,18 +364,18 @@ emTest(
 );
 
 emTest(
-  ['events/timestamp-outside-ttl-400', 'events/create-201'],
+  ['event-management/events/timestamp-outside-ttl-400', 'event-management/events/create-201'],
   "an event whose timestamp plus its type's ttl lies in the past answers 400; one inside the ttl is accepted",
   async (t) => {
     rejected(
       t,
-      'events/timestamp-outside-ttl-400',
+      'event-management/events/timestamp-outside-ttl-400',
       await postEvent(t, standardBody(t, { timestamp: daysAgo(36) })),
       'a standard event (ttl 35 days) 36 days old',
     );
     accepted(
       t,
-      'events/create-201',
+      'event-management/events/create-201',
       await postEvent(t, standardBody(t, { timestamp: daysAgo(34) })),
       'a standard event 34 days old',
     );
@@ -368,7 +383,7 @@ emTest(
     const custom = (timestamp: string) => postEvent(t, { typeId: type.id, timestamp, entityId: entity(t) });
     rejected(
       t,
-      'events/timestamp-outside-ttl-400',
+      'event-management/events/timestamp-outside-ttl-400',
       (
         await eventually(
           () => custom(daysAgo(2)),
@@ -379,7 +394,7 @@ emTest(
     );
     accepted(
       t,
-      'events/create-201',
+      'event-management/events/create-201',
       await custom(iso(-12 * 3_600_000)),
       'an event of a type with ttl 1 that is 12 hours old',
     );
@@ -388,13 +403,13 @@ emTest(
 );
 
 emTest(
-  ['events/correlation-id-uuid', 'events/entity-id-uuid'],
+  ['event-management/events/correlation-id-uuid', 'event-management/events/entity-id-uuid'],
   'correlationId and entityId are uuids: a correlationId the service gives is one, an entityId that is not one is refused',
   async (t) => {
     const given = await postEvent(t, standardBody(t));
     expect(
       t,
-      'events/correlation-id-uuid',
+      'event-management/events/correlation-id-uuid',
       given.status === 201 && UUID.test(String(body(given).correlationId)),
       'the correlationId the service gave is not a uuid',
       'HTTP 201 with a uuid correlationId',
@@ -404,7 +419,7 @@ emTest(
     const kept = await postEvent(t, standardBody(t, { correlationId: sent }));
     expect(
       t,
-      'events/correlation-id-uuid',
+      'event-management/events/correlation-id-uuid',
       kept.status === 201 && body(kept).correlationId === sent,
       'a uuid correlationId not kept',
       `HTTP 201 with correlationId ${sent}`,
@@ -413,7 +428,7 @@ emTest(
     const bad = await postEvent(t, standardBody(t, { entityId: `${t.prefix}-not-a-uuid` }));
     expect(
       t,
-      'events/entity-id-uuid',
+      'event-management/events/entity-id-uuid',
       bad.status === 400 || bad.status === 404,
       'an entityId that is not a uuid was not refused',
       'HTTP 400 or 404',
@@ -424,14 +439,14 @@ emTest(
 );
 
 emTest(
-  ['events/correlation-id-too-long-400'],
+  ['event-management/events/correlation-id-too-long-400'],
   'correlationId: 36 characters are accepted, 37 answer 400',
   async (t) => {
     // A uuid is 36 characters: the longest correlationId the document's type allows.
     const res36 = await postEvent(t, standardBody(t, { correlationId: randomUUID() }));
     expect(
       t,
-      'events/correlation-id-too-long-400',
+      'event-management/events/correlation-id-too-long-400',
       res36.status === 201,
       'a correlationId of 36 characters refused',
       'HTTP 201',
@@ -439,7 +454,7 @@ emTest(
     );
     rejected(
       t,
-      'events/correlation-id-too-long-400',
+      'event-management/events/correlation-id-too-long-400',
       await postEvent(t, standardBody(t, { correlationId: `${randomUUID()}x` })),
       'a correlationId of 37 characters',
     );
@@ -448,12 +463,12 @@ emTest(
 );
 
 emTest(
-  ['events/base-event-type-400', 'errors/error-body'],
+  ['event-management/events/base-event-type-400', 'event-management/errors/error-body'],
   'POST /events with typeId BaseEvent answers 400',
   async (t) => {
     rejected(
       t,
-      'events/base-event-type-400',
+      'event-management/events/base-event-type-400',
       await postEvent(t, standardBody(t, { typeId: fixtures(t).baseEventTypeId, source: undefined })),
       'typeId BaseEvent',
     );
@@ -462,19 +477,23 @@ emTest(
 );
 
 emTest(
-  ['events/type-not-found-404', 'events/entity-not-found-404', 'errors/error-body'],
+  [
+    'event-management/events/type-not-found-404',
+    'event-management/events/entity-not-found-404',
+    'event-management/errors/error-body',
+  ],
   'POST /events naming an unknown event type or an unknown entity answers 404',
   async (t) => {
     rejected(
       t,
-      'events/type-not-found-404',
+      'event-management/events/type-not-found-404',
       await postEvent(t, { typeId: `${t.prefix}nosuchtype`, timestamp: iso(-60_000), entityId: entity(t) }),
       'an unknown typeId',
       [404],
     );
     rejected(
       t,
-      'events/entity-not-found-404',
+      'event-management/events/entity-not-found-404',
       await postEvent(t, standardBody(t, { entityId: randomUUID() })),
       'an entityId that names no entity',
       [404],
@@ -483,7 +502,7 @@ emTest(
     if (foreign)
       rejected(
         t,
-        'events/entity-not-found-404',
+        'event-management/events/entity-not-found-404',
         await postEvent(t, standardBody(t, { entityId: foreign })),
         'an entity of another tenant (not shared)',
         [404],
@@ -497,24 +516,24 @@ emTest(
       );
       rejected(
         t,
-        'events/type-not-found-404',
+        'event-management/events/type-not-found-404',
         await postEvent(t, { typeId: local.id, timestamp: iso(-60_000), entityId: foreign }, { as: 'otherTenant' }),
         'a LOCAL type of another tenant (not shared), posted by that other tenant',
         [404],
       );
-    } else t.notExercised(R('events/type-not-found-404'), NO_OTHER);
+    } else t.notExercised('event-management/events/type-not-found-404', NO_OTHER);
   },
   { budget: 4 },
 );
 
 emTest(
-  ['events/shared-entity-400'],
+  ['event-management/events/shared-entity-400'],
   'POST /events on an entity owned by another tenant and shared with the caller answers 400',
   async (t) => {
     const shared = fixture(t, 'sharedEntityId');
     rejected(
       t,
-      'events/shared-entity-400',
+      'event-management/events/shared-entity-400',
       await postEvent(t, standardBody(t, { entityId: shared })),
       'an entityId shared by another tenant',
     );
@@ -523,13 +542,13 @@ emTest(
 );
 
 emTest(
-  ['events/shared-local-type-400'],
+  ['event-management/events/shared-local-type-400'],
   'POST /events with a LOCAL type of another tenant shared with the caller answers 400',
   async (t) => {
     const shared = fixture(t, 'sharedEventTypeId');
     rejected(
       t,
-      'events/shared-local-type-400',
+      'event-management/events/shared-local-type-400',
       await postEvent(t, { typeId: shared, timestamp: iso(-60_000), entityId: entity(t) }),
       'a shared LOCAL type of another tenant',
     );
@@ -538,13 +557,17 @@ emTest(
 );
 
 emTest(
-  ['events/include-shared-on-create', 'sharing/returned-with-include-shared', 'sharing/empty-not-shared'],
+  [
+    'event-management/events/include-shared-on-create',
+    'event-management/sharing/returned-with-include-shared',
+    'event-management/sharing/empty-not-shared',
+  ],
   'POST /events?includeShared=true answers 201 with sharing, empty for an event of an unshared entity',
   async (t) => {
     const res = await postEvent(t, standardBody(t), { query: { includeShared: 'true' } });
     expect(
       t,
-      'events/include-shared-on-create',
+      'event-management/events/include-shared-on-create',
       res.status === 201,
       'includeShared refused on create',
       'HTTP 201',
@@ -553,7 +576,7 @@ emTest(
     const sharing = body(res).sharing;
     expect(
       t,
-      'events/include-shared-on-create',
+      'event-management/events/include-shared-on-create',
       !!sharing && Array.isArray(sharing.modes),
       'no sharing in the create response with includeShared=true',
       'sharing.modes array',
@@ -561,7 +584,7 @@ emTest(
     );
     expect(
       t,
-      'sharing/returned-with-include-shared',
+      'event-management/sharing/returned-with-include-shared',
       Array.isArray(sharing?.modes),
       'no sharing.modes',
       'an array',
@@ -569,7 +592,7 @@ emTest(
     );
     verify(
       t,
-      'sharing/empty-not-shared',
+      'event-management/sharing/empty-not-shared',
       Array.isArray(sharing?.modes) && sharing.modes.length === 0,
       'an unshared event carries sharing modes',
       'modes []',
@@ -580,12 +603,12 @@ emTest(
 );
 
 emTest(
-  ['events/get-not-found-404', 'errors/error-body'],
+  ['event-management/events/get-not-found-404', 'event-management/errors/error-body'],
   'GET /events/{id} of an unknown id, of an id that is not a uuid, or of an event of another tenant answers 404',
   async (t) => {
     rejected(
       t,
-      'events/get-not-found-404',
+      'event-management/events/get-not-found-404',
       await send(t, { method: 'GET', path: `/events/${randomUUID()}` }),
       'an unknown event id',
       [404],
@@ -593,21 +616,21 @@ emTest(
     // includeShared adds shared records; it makes no unknown id name an event.
     rejected(
       t,
-      'events/get-not-found-404',
+      'event-management/events/get-not-found-404',
       await send(t, { method: 'GET', path: `/events/${randomUUID()}`, query: { includeShared: 'true' } }),
       'an unknown event id with includeShared=true',
       [404],
     );
     refusedAs(
       t,
-      'events/get-not-found-404',
+      'event-management/events/get-not-found-404',
       'malformed-id-404',
       await send(t, { method: 'GET', path: '/events/not-a-uuid' }),
       'an id that is not a uuid',
       404,
     );
     if (!t.session.tokens.has('otherTenant')) {
-      t.notExercised(R('events/get-not-found-404'), NO_OTHER);
+      t.notExercised('event-management/events/get-not-found-404', NO_OTHER);
       return;
     }
     const e = await createEvent(t, standardBody(t));
@@ -617,7 +640,7 @@ emTest(
     );
     refusedAs(
       t,
-      'events/get-not-found-404',
+      'event-management/events/get-not-found-404',
       'foreign-record-404',
       await send(t, { method: 'GET', path: `/events/${e.id}`, as: 'otherTenant' }),
       'an event of another tenant',
@@ -626,7 +649,7 @@ emTest(
     // The event is not shared with the other tenant: includeShared does not make it visible.
     refusedAs(
       t,
-      'events/get-not-found-404',
+      'event-management/events/get-not-found-404',
       'foreign-record-404',
       await send(t, { method: 'GET', path: `/events/${e.id}`, query: { includeShared: 'true' }, as: 'otherTenant' }),
       'an event of another tenant (not shared with it) with includeShared=true',

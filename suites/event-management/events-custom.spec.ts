@@ -1,5 +1,5 @@
 import type { RuleContext } from '../engine/rule-test.ts';
-import { R, body, emTest, entity, eventually, iso, seen } from './em-client.ts';
+import { body, emTest, entity, eventually, iso, seen } from './em-client.ts';
 import { accepted, expect, reading, rejected } from './em-checks.ts';
 import {
   CUSTOM_FIELD_TYPES,
@@ -50,12 +50,12 @@ async function judgeCustom(t: RuleContext, typeId: string, c: FieldCase): Promis
 
 emTest(
   [
-    'events/custom-field-value-types',
-    'events/link-value-quoted',
-    'events/incompatible-value-400',
-    'events/invalid-uuid-field-400',
-    'event-types/enum-values-rule',
-    'events/full-event-in-write-responses',
+    'event-management/events/custom-field-value-types',
+    'event-management/events/link-value-quoted',
+    'event-management/events/incompatible-value-400',
+    'event-management/events/invalid-uuid-field-400',
+    'event-management/event-types/enum-values-rule',
+    'event-management/events/full-event-in-write-responses',
   ],
   'custom field values of every type are stored unchanged; values of the wrong type, an invalid uuid or a non-member of an ENUM answer 400 (property)',
   async (t) => {
@@ -63,7 +63,7 @@ emTest(
     const { examples, arbitrary } = customFieldCases();
     for (const c of examples) await judgeCustom(t, typeId, c);
     await t.property(arbitrary, (c) => judgeCustom(t, typeId, c), {
-      rule: R('events/custom-field-value-types'),
+      rule: 'event-management/events/custom-field-value-types',
       runs: Math.min(t.session.context.runs, 25),
     });
     const full = Object.fromEntries(
@@ -76,7 +76,7 @@ emTest(
     const wrong = Object.entries(full).filter(([k, v]) => !sameValue(k, body(res)[k], v));
     expect(
       t,
-      'events/full-event-in-write-responses',
+      'event-management/events/full-event-in-write-responses',
       res.status === 201 && wrong.length === 0,
       'the 201 does not carry every custom field',
       JSON.stringify(full),
@@ -87,7 +87,7 @@ emTest(
 );
 
 emTest(
-  ['events/custom-matches-type', 'events/required-field-missing-400'],
+  ['event-management/events/custom-matches-type', 'event-management/events/required-field-missing-400'],
   'an event of a child type takes the fields of the type and its ancestors, refuses any other, and needs every required field (own or inherited)',
   async (t) => {
     const parent = await createType(t, {
@@ -101,7 +101,7 @@ emTest(
       ).then((r) => r.value);
     accepted(
       t,
-      'events/custom-matches-type',
+      'event-management/events/custom-matches-type',
       await post({ plevel: 1, pnote: 'n', cflag: true }),
       'an event with own and inherited fields',
     );
@@ -114,7 +114,7 @@ emTest(
       reading(
         t,
         'undefined-field-refused',
-        'events/custom-matches-type',
+        'event-management/events/custom-matches-type',
         res.status === 400,
         `not rejected: ${what}`,
         'HTTP 400',
@@ -124,7 +124,7 @@ emTest(
       if (res.status === 201)
         expect(
           t,
-          'events/custom-matches-type',
+          'event-management/events/custom-matches-type',
           !Object.keys(extra).some((k) => k in body(res)),
           `${what} stored with the event`,
           'the field dropped',
@@ -133,11 +133,16 @@ emTest(
     }
     rejected(
       t,
-      'events/required-field-missing-400',
+      'event-management/events/required-field-missing-400',
       await post({ cflag: true }),
       'no value for an inherited required field',
     );
-    rejected(t, 'events/required-field-missing-400', await post({ plevel: 1 }), 'no value for an own required field');
+    rejected(
+      t,
+      'event-management/events/required-field-missing-400',
+      await post({ plevel: 1 }),
+      'no value for an own required field',
+    );
   },
   { budget: 8 },
 );

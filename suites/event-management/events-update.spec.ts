@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { where } from '../engine/filter-expression.ts';
 import type { RuleContext } from '../engine/rule-test.ts';
-import { R, body, emTest, entity, eventually, fixture, iso, send, seen, embedded } from './em-client.ts';
+import { body, emTest, entity, eventually, fixture, iso, send, seen, embedded } from './em-client.ts';
 import { accepted, etagOf, expect, reading, rejected, verify } from './em-checks.ts';
 import { standardFieldCases, type FieldCase } from './em-arbitraries.ts';
 import { asRequest, createEvent, createType, field, putEvent, standardBody } from './em-resources.ts';
@@ -18,12 +18,12 @@ async function readAtLeast(t: RuleContext, id: string, etag: number) {
 
 emTest(
   [
-    'events/update-200',
-    'events/etag-counter',
-    'etags/event-etag-header',
-    'events/full-event-in-write-responses',
-    'events/update-content-only',
-    'events/standard-fields-updatable',
+    'event-management/events/update-200',
+    'event-management/events/etag-counter',
+    'event-management/etags/event-etag-header',
+    'event-management/events/full-event-in-write-responses',
+    'event-management/events/update-content-only',
+    'event-management/events/standard-fields-updatable',
   ],
   'PUT /events/{id} with the current etag changes the standard fields in place: 200, the new values, a higher etag, the same id and history',
   async (t) => {
@@ -33,12 +33,19 @@ emTest(
     );
     const change = { severity: 90, description: 'after', code: 'B', source: t.prefix, acknowledged: true };
     const res = await putEvent(t, e.id, String(e.etag), { ...asRequest(e), ...change });
-    expect(t, 'events/update-200', res.status === 200, 'update with the current etag refused', 'HTTP 200', seen(res));
+    expect(
+      t,
+      'event-management/events/update-200',
+      res.status === 200,
+      'update with the current etag refused',
+      'HTTP 200',
+      seen(res),
+    );
     const u = body(res);
     const wrong = Object.entries(change).filter(([k, v]) => u[k] !== v);
     expect(
       t,
-      'events/standard-fields-updatable',
+      'event-management/events/standard-fields-updatable',
       wrong.length === 0,
       'standard fields not all updated',
       JSON.stringify(change),
@@ -46,7 +53,7 @@ emTest(
     );
     expect(
       t,
-      'events/full-event-in-write-responses',
+      'event-management/events/full-event-in-write-responses',
       u.entityId === e.entityId && u.correlationId === e.correlationId && u.typeId === e.typeId,
       'the 200 does not carry the full event',
       'typeId, correlationId, entityId as before',
@@ -54,7 +61,7 @@ emTest(
     );
     expect(
       t,
-      'events/etag-counter',
+      'event-management/events/etag-counter',
       Number.isInteger(u.etag) && u.etag > e.etag,
       'etag did not increase with the update',
       `an integer above ${e.etag}`,
@@ -62,19 +69,26 @@ emTest(
     );
     expect(
       t,
-      'etags/event-etag-header',
+      'event-management/etags/event-etag-header',
       etagOf(res) === u.etag,
       'PUT answers no ETag header of the new etag',
       `ETag "${u.etag}"`,
       res.headers.etag ?? '(none)',
     );
-    expect(t, 'events/update-content-only', u.id === e.id, 'PUT created another event', `id ${e.id}`, String(u.id));
+    expect(
+      t,
+      'event-management/events/update-content-only',
+      u.id === e.id,
+      'PUT created another event',
+      `id ${e.id}`,
+      String(u.id),
+    );
     // "typeId ... is required for custom events": a standard event's update may leave it out.
     const { typeId: _typeId, ...noTypeId } = asRequest(u);
     const again = await putEvent(t, e.id, String(u.etag), { ...noTypeId, severity: 50 });
     expect(
       t,
-      'events/update-200',
+      'event-management/events/update-200',
       again.status === 200,
       'PUT of a standard event without typeId refused',
       'HTTP 200 (typeId is required for custom events only)',
@@ -82,7 +96,7 @@ emTest(
     );
     expect(
       t,
-      'events/etag-counter',
+      'event-management/events/etag-counter',
       again.status === 200 && body(again).etag > u.etag,
       'etag did not increase with a second update',
       `HTTP 200, etag above ${u.etag}`,
@@ -91,7 +105,7 @@ emTest(
     const read = await readAtLeast(t, e.id, body(again).etag);
     expect(
       t,
-      'events/update-200',
+      'event-management/events/update-200',
       read.status === 200 && body(read).severity === 50,
       'the update is not readable',
       'severity 50',
@@ -109,7 +123,7 @@ emTest(
     const instances = embedded(hist.value, 'events') as any[];
     verify(
       t,
-      'events/update-content-only',
+      'event-management/events/update-content-only',
       instances.length === 1 && instances[0].id === e.id,
       'an update added an instance to the history',
       'one instance, the updated event',
@@ -139,22 +153,22 @@ async function judgeUpdate(t: RuleContext, target: Target, c: FieldCase): Promis
     return;
   if (c.valid) accepted(t, c.rule, res, `PUT with ${c.what}`, [200]);
   else {
-    rejected(t, 'events/update-invalid-value-400', res, `PUT with ${c.what}`);
+    rejected(t, 'event-management/events/update-invalid-value-400', res, `PUT with ${c.what}`);
     rejected(t, c.rule, res, `PUT with ${c.what}`);
   }
 }
 
 emTest(
   [
-    'events/severity-range',
-    'events/severity-out-of-range-400',
-    'events/description-length',
-    'events/code-length',
-    'events/code-too-long-400',
-    'events/source-length',
-    'events/source-or-description-too-long-400',
-    'events/acknowledged-boolean',
-    'events/update-invalid-value-400',
+    'event-management/events/severity-range',
+    'event-management/events/severity-out-of-range-400',
+    'event-management/events/description-length',
+    'event-management/events/code-length',
+    'event-management/events/code-too-long-400',
+    'event-management/events/source-length',
+    'event-management/events/source-or-description-too-long-400',
+    'event-management/events/acknowledged-boolean',
+    'event-management/events/update-invalid-value-400',
   ],
   'standard fields on PUT: every exact boundary on both sides and random values (property); a refused update leaves the event unchanged',
   async (t) => {
@@ -163,7 +177,7 @@ emTest(
     const { boundaries, arbitrary } = await standardFieldCases();
     for (const c of boundaries) await judgeUpdate(t, target, c);
     await t.property(arbitrary, (c) => judgeUpdate(t, target, c), {
-      rule: R('events/update-invalid-value-400'),
+      rule: 'event-management/events/update-invalid-value-400',
       runs: Math.min(t.session.context.runs, 15),
     });
     // A refused update changes nothing.
@@ -173,11 +187,16 @@ emTest(
       severity: 100,
       code: 'x'.repeat(17),
     });
-    rejected(t, 'events/update-invalid-value-400', bad, 'PUT with severity 100 and a code of 17 characters');
+    rejected(
+      t,
+      'event-management/events/update-invalid-value-400',
+      bad,
+      'PUT with severity 100 and a code of 17 characters',
+    );
     const after = await send(t, { method: 'GET', path: `/events/${e.id}` });
     expect(
       t,
-      'events/update-invalid-value-400',
+      'event-management/events/update-invalid-value-400',
       body(after).etag === body(before).etag && body(after).severity === body(before).severity,
       'a refused update changed the event',
       `etag ${body(before).etag}, severity ${body(before).severity}`,
@@ -189,13 +208,13 @@ emTest(
 
 emTest(
   [
-    'events/update-keys-required',
-    'events/type-id-not-updatable',
-    'events/correlation-id-not-updatable',
-    'events/timestamp-not-updatable',
-    'events/entity-id-not-updatable',
-    'events/update-type-id-missing-400',
-    'errors/error-body',
+    'event-management/events/update-keys-required',
+    'event-management/events/type-id-not-updatable',
+    'event-management/events/correlation-id-not-updatable',
+    'event-management/events/timestamp-not-updatable',
+    'event-management/events/entity-id-not-updatable',
+    'event-management/events/update-type-id-missing-400',
+    'event-management/errors/error-body',
   ],
   'PUT /events/{id}: correlationId, timestamp and entityId are required and cannot change, nor can typeId',
   async (t) => {
@@ -205,30 +224,30 @@ emTest(
     const put = (json: Record<string, unknown>) => putEvent(t, e.id, String(e.etag), json);
     for (const key of ['correlationId', 'timestamp', 'entityId']) {
       const { [key]: _drop, ...rest } = base;
-      rejected(t, 'events/update-keys-required', await put(rest), `PUT without ${key}`);
+      rejected(t, 'event-management/events/update-keys-required', await put(rest), `PUT without ${key}`);
     }
     // A body of JSON null or an array carries none of the three.
     rejected(
       t,
-      'events/update-keys-required',
+      'event-management/events/update-keys-required',
       await putEvent(t, e.id, String(e.etag), null),
       'PUT with a body of JSON null',
     );
     rejected(
       t,
-      'events/update-keys-required',
+      'event-management/events/update-keys-required',
       await putEvent(t, e.id, String(e.etag), [base]),
       'PUT with a body that is an array',
     );
     rejected(
       t,
-      'events/correlation-id-not-updatable',
+      'event-management/events/correlation-id-not-updatable',
       await put({ ...base, correlationId: randomUUID() }),
       'PUT with another correlationId',
     );
     rejected(
       t,
-      'events/timestamp-not-updatable',
+      'event-management/events/timestamp-not-updatable',
       await put({ ...base, timestamp: iso(-200_000) }),
       'PUT with another timestamp',
     );
@@ -237,7 +256,7 @@ emTest(
     reading(
       t,
       'timestamp-same-instant',
-      'events/timestamp-not-updatable',
+      'event-management/events/timestamp-not-updatable',
       sameInstant.status === 200,
       'the same instant written as +00:00 counted as a change',
       'HTTP 200',
@@ -246,20 +265,20 @@ emTest(
     const etag = sameInstant.status === 200 ? String(body(sameInstant).etag) : String(e.etag);
     rejected(
       t,
-      'events/entity-id-not-updatable',
+      'event-management/events/entity-id-not-updatable',
       await putEvent(t, e.id, etag, { ...base, entityId: entity(t, 1) }),
       'PUT with another entityId',
     );
     rejected(
       t,
-      'events/type-id-not-updatable',
+      'event-management/events/type-id-not-updatable',
       await putEvent(t, e.id, etag, { ...base, typeId: fixture(t, 'standardEventTypeId') }),
       'PUT with another typeId',
     );
     const { typeId: _typeId, ...noType } = base;
     rejected(
       t,
-      'events/update-type-id-missing-400',
+      'event-management/events/update-type-id-missing-400',
       await putEvent(t, e.id, etag, noType),
       'PUT of a custom event without typeId',
     );
@@ -269,11 +288,11 @@ emTest(
 
 emTest(
   [
-    'events/update-required-field-missing-400',
-    'events/update-required-null-400',
-    'events/update-incompatible-type-400',
-    'events/update-non-updatable-field-400',
-    'events/update-200',
+    'event-management/events/update-required-field-missing-400',
+    'event-management/events/update-required-null-400',
+    'event-management/events/update-incompatible-type-400',
+    'event-management/events/update-non-updatable-field-400',
+    'event-management/events/update-200',
   ],
   'PUT of a custom event: required fields must stay set, values keep their type, non-updatable fields keep their value',
   async (t) => {
@@ -295,35 +314,40 @@ emTest(
     const base = asRequest(e);
     const put = (json: Record<string, unknown>) => putEvent(t, e.id, String(e.etag), json);
     const { must: _must, ...noRequired } = base;
-    rejected(t, 'events/update-required-field-missing-400', await put(noRequired), 'PUT without the required field');
     rejected(
       t,
-      'events/update-required-null-400',
+      'event-management/events/update-required-field-missing-400',
+      await put(noRequired),
+      'PUT without the required field',
+    );
+    rejected(
+      t,
+      'event-management/events/update-required-null-400',
       await put({ ...base, must: null }),
       'PUT setting the required field to null',
     );
     rejected(
       t,
-      'events/update-incompatible-type-400',
+      'event-management/events/update-incompatible-type-400',
       await put({ ...base, must: 'one' }),
       'PUT with a string for an INTEGER field',
     );
     rejected(
       t,
-      'events/update-incompatible-type-400',
+      'event-management/events/update-incompatible-type-400',
       await put({ ...base, free: 5 }),
       'PUT with a number for a STRING field',
     );
     rejected(
       t,
-      'events/update-non-updatable-field-400',
+      'event-management/events/update-non-updatable-field-400',
       await put({ ...base, fixed: 'changed' }),
       'PUT changing a field declared updatable false',
     );
     const ok = await put({ ...base, fixed: 'a', free: 'changed' });
     expect(
       t,
-      'events/update-200',
+      'event-management/events/update-200',
       ok.status === 200 && body(ok).free === 'changed' && body(ok).fixed === 'a',
       'a PUT keeping the non-updatable value refused',
       'HTTP 200 with free "changed"',
@@ -334,7 +358,7 @@ emTest(
 );
 
 emTest(
-  ['event-types/field-updatable-default'],
+  ['event-management/event-types/field-updatable-default'],
   "the default of a field's updatable flag (contradictory in the document) and what PUT does with such a field",
   async (t) => {
     const type = await createType(t, { fields: [field('plain', 'STRING')] });
@@ -342,7 +366,7 @@ emTest(
     const e = await createEvent(t, { typeId: type.id, timestamp: iso(-300_000), entityId: entity(t), plain: 'a' });
     const res = await putEvent(t, e.id, String(e.etag), { ...asRequest(e), plain: 'b' });
     t.observe(
-      R('event-types/field-updatable-default'),
+      'event-management/event-types/field-updatable-default',
       `a field created without updatable is returned with updatable ${JSON.stringify(flag)}; changing its value by PUT answered HTTP ${res.status}`,
     );
   },
@@ -350,12 +374,16 @@ emTest(
 );
 
 emTest(
-  ['events/update-not-found-404', 'events/update-shared-event-400', 'errors/error-body'],
+  [
+    'event-management/events/update-not-found-404',
+    'event-management/events/update-shared-event-400',
+    'event-management/errors/error-body',
+  ],
   'PUT of an unknown event answers 404; PUT of an event shared by another tenant answers 400',
   async (t) => {
     rejected(
       t,
-      'events/update-not-found-404',
+      'event-management/events/update-not-found-404',
       await putEvent(t, randomUUID(), '0', standardBody(t, { correlationId: randomUUID() })),
       'PUT of an unknown event id',
       [404],
@@ -374,7 +402,7 @@ emTest(
           };
     rejected(
       t,
-      'events/update-shared-event-400',
+      'event-management/events/update-shared-event-400',
       await putEvent(t, shared, String(current.etag), { ...asRequest(current), description: 'changed by a receiver' }),
       'PUT of an event owned by another tenant and shared with the caller',
     );
@@ -390,7 +418,7 @@ emTest(
         { ...asRequest(own), description: 'changed by another tenant' },
         { as: 'otherTenant' },
       );
-      t.check(R('events/update-not-found-404'), foreign.status >= 400 && foreign.status < 500, {
+      t.check('event-management/events/update-not-found-404', foreign.status >= 400 && foreign.status < 500, {
         title: 'not rejected: PUT of an event of another tenant, not shared with the caller',
         expected: 'HTTP 404 or 403 (a 4xx refusal)',
         received: seen(foreign),

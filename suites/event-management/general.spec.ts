@@ -1,17 +1,23 @@
 import { where } from '../engine/filter-expression.ts';
 import type { HttpResponse } from '../engine/http-client.ts';
-import { BASE_PATH, R, body, emTest, entity, eventually, iso, pollJob, send, seen, senderOf } from './em-client.ts';
+import { BASE_PATH, body, emTest, entity, eventually, iso, pollJob, send, seen, senderOf } from './em-client.ts';
 import { checkErrorBody, checkHal, expect, rejected, verify } from './em-checks.ts';
 import { createEvent, createType, field, typeDeleted, postCreateJob, postEvent, standardBody } from './em-resources.ts';
 
 const isAbsolute = (href: unknown) => typeof href === 'string' && /^https?:\/\/[^/]+\//.test(href);
 
 emTest(
-  ['info/billboard', 'info/links', 'info/templated-filter-links', 'general/base-path', 'general/hal-json-responses'],
+  [
+    'event-management/info/billboard',
+    'event-management/info/links',
+    'event-management/info/templated-filter-links',
+    'event-management/general/base-path',
+    'event-management/general/hal-json-responses',
+  ],
   'GET / answers the billboard with absolute, templated links under the base path',
   async (t) => {
     const res = await send(t, { method: 'GET', path: '/' });
-    expect(t, 'info/billboard', res.status === 200, 'billboard not served', 'HTTP 200', seen(res));
+    expect(t, 'event-management/info/billboard', res.status === 200, 'billboard not served', 'HTTP 200', seen(res));
     checkHal(t, res);
     // The document lists the links bare ("self.href; events, …") and serves application/hal+json,
     // where links live under _links: either placement is one the documents allow.
@@ -22,7 +28,7 @@ emTest(
     const missing = ['self', ...names].filter((n) => !b[n] || typeof b[n] !== 'object');
     expect(
       t,
-      'info/billboard',
+      'event-management/info/billboard',
       missing.length === 0,
       'InfoResponse incomplete',
       'self, events, eventTypes, deleteEventsJobs, createEventsJobs',
@@ -31,7 +37,7 @@ emTest(
     const bad = names.filter((n) => !isAbsolute(b[n]?.href) || typeof b[n]?.templated !== 'boolean');
     verify(
       t,
-      'info/links',
+      'event-management/info/links',
       isAbsolute(b.self?.href) && bad.length === 0,
       'billboard links incomplete',
       'self.href and events, eventTypes, deleteEventsJobs, createEventsJobs with an absolute href and a boolean templated',
@@ -42,7 +48,7 @@ emTest(
       const link = b[n] ?? {};
       verify(
         t,
-        'info/templated-filter-links',
+        'event-management/info/templated-filter-links',
         link.templated === true && /\{\?[^}]*\bfilter\b[^}]*\}/.test(String(link.href)),
         `${n} link is not a URI template with an optional filter`,
         `${n}: templated true, href with {?filter}`,
@@ -53,7 +59,7 @@ emTest(
     const outside = hrefs.filter((h) => !h.includes(`${BASE_PATH}/`));
     verify(
       t,
-      'general/base-path',
+      'event-management/general/base-path',
       outside.length === 0,
       'billboard links outside the base path',
       `every href under ${BASE_PATH}/`,
@@ -64,14 +70,19 @@ emTest(
 );
 
 emTest(
-  ['general/base-path', 'general/major-version-path', 'general/hal-json-responses', 'auth/oauth2-schemes'],
+  [
+    'event-management/general/base-path',
+    'event-management/general/major-version-path',
+    'event-management/general/hal-json-responses',
+    'event-management/auth/oauth2-schemes',
+  ],
   'every documented operation is served under /api/eventmanagement/v3 to a bearer token',
   async (t) => {
     const sendT = senderOf(t);
     const step = (what: string, res: HttpResponse, statuses: number[]) => {
       expect(
         t,
-        'auth/oauth2-schemes',
+        'event-management/auth/oauth2-schemes',
         res.status !== 401,
         `${what}: the bearer token was refused`,
         'the bearer access token in Authorization accepted',
@@ -79,7 +90,7 @@ emTest(
       );
       expect(
         t,
-        'general/base-path',
+        'event-management/general/base-path',
         statuses.includes(res.status),
         `${what} not served under ${BASE_PATH}`,
         `HTTP ${statuses.join(' or ')}`,
@@ -91,7 +102,7 @@ emTest(
       )) {
         verify(
           t,
-          'general/major-version-path',
+          'event-management/general/major-version-path',
           new URL(href, 'http://x').pathname.startsWith(`${BASE_PATH}/`),
           `${what}: link outside /v3`,
           `a link under ${BASE_PATH}/`,
@@ -181,7 +192,11 @@ emTest(
 );
 
 emTest(
-  ['general/json-request-bodies', 'errors/error-body', 'errors/error-content-type'],
+  [
+    'event-management/general/json-request-bodies',
+    'event-management/errors/error-body',
+    'event-management/errors/error-content-type',
+  ],
   'a request body that is not valid JSON is answered 400 with the error body by every operation that takes one',
   async (t) => {
     const type = await createType(t);
@@ -204,7 +219,7 @@ emTest(
       });
       rejected(
         t,
-        'general/json-request-bodies',
+        'event-management/general/json-request-bodies',
         res,
         `${method} ${path.replace(/\/[^/]+$/, '/{id}')} with a truncated JSON body`,
       );
@@ -214,7 +229,7 @@ emTest(
 );
 
 emTest(
-  ['errors/error-codes', 'errors/error-body'],
+  ['event-management/errors/error-codes', 'event-management/errors/error-body'],
   'what an error body carries besides logref and message (machine-readable codes are not documented)',
   async (t) => {
     const res = await send(t, { method: 'GET', path: '/events', query: { size: 501 } });
@@ -222,7 +237,7 @@ emTest(
     const items = Array.isArray(res.json) ? (res.json as Array<Record<string, unknown>>) : [];
     const keys = [...new Set(items.flatMap((i) => (i && typeof i === 'object' ? Object.keys(i) : [])))];
     t.observe(
-      R('errors/error-codes'),
+      'event-management/errors/error-codes',
       `GET /events?size=501: HTTP ${res.status}; error item keys: ${keys.join(', ') || '(none)'}${keys.some((k) => /code/i.test(k)) ? '' : '; no code field'}`,
     );
   },
@@ -230,13 +245,13 @@ emTest(
 );
 
 emTest(
-  ['errors/rate-limits'],
+  ['event-management/errors/rate-limits'],
   'how the service answers when it throttles (rate limits are not documented)',
   async (t) => {
     const res = await send(t, { method: 'GET', path: '/', query: {} });
     const samples = t.session.http.stats.throttleSamples.filter((s) => s.path.startsWith(BASE_PATH));
     t.observe(
-      R('errors/rate-limits'),
+      'event-management/errors/rate-limits',
       `GET / answered HTTP ${res.status}; ${samples.length} throttled answers of this service seen in the run so far${samples.length ? ` (statuses ${[...new Set(samples.map((s) => s.status))].join(', ')})` : ''}`,
     );
   },
@@ -244,13 +259,13 @@ emTest(
 );
 
 emTest(
-  ['errors/notifications'],
+  ['event-management/errors/notifications'],
   'outgoing notifications to subscribers are not observable (not documented)',
   async (t) => {
     const res = await postEvent(t, standardBody(t));
     const hints = Object.keys(res.headers).filter((h) => /notif|subscri|webhook/i.test(h));
     t.observe(
-      R('errors/notifications'),
+      'event-management/errors/notifications',
       `POST /events answered HTTP ${res.status}; notification-related headers: ${hints.join(', ') || 'none'}; nothing else about notifications is visible to a client`,
     );
   },

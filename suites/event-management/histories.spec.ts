@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { where } from '../engine/filter-expression.ts';
 import fc from 'fast-check';
 import type { RuleContext } from '../engine/rule-test.ts';
-import { R, body, emTest, entity, eventually, send, seen, embedded, type EmQuery } from './em-client.ts';
+import { body, emTest, entity, eventually, send, seen, embedded, type EmQuery } from './em-client.ts';
 import { expect, reading } from './em-checks.ts';
 import { createType, field, postEvent } from './em-resources.ts';
 
@@ -64,7 +64,7 @@ class PostInstance implements fc.AsyncCommand<HistoryModel, HistoryReal> {
     const known = [...m.histories.values()].flat().map((i) => i.id);
     expect(
       r.t,
-      'events/history-new-instance',
+      'event-management/events/history-new-instance',
       res.status === 201 && typeof body(res).id === 'string' && !known.includes(body(res).id),
       'a new instance of a history not created as a new event',
       'HTTP 201 with a new id',
@@ -96,7 +96,7 @@ class QueryLatest implements fc.AsyncCommand<HistoryModel, HistoryReal> {
     // timestamp rather than the instance written last is our reading (latest-by-timestamp).
     expect(
       r.t,
-      'queries/history-latest-only',
+      'event-management/queries/history-latest-only',
       res.ok,
       `${what} did not return exactly one (the latest) instance of each history`,
       want,
@@ -105,7 +105,7 @@ class QueryLatest implements fc.AsyncCommand<HistoryModel, HistoryReal> {
     reading(
       r.t,
       'latest-by-timestamp',
-      'queries/history-latest-only',
+      'event-management/queries/history-latest-only',
       JSON.stringify(ids(res.value)) === want,
       `${what} returned the instance written last, not the one with the greatest timestamp`,
       want,
@@ -129,7 +129,7 @@ class QueryAll implements fc.AsyncCommand<HistoryModel, HistoryReal> {
     );
     expect(
       r.t,
-      'queries/history-all-instances',
+      'event-management/queries/history-all-instances',
       res.ok,
       'history=true did not return every instance',
       JSON.stringify(want),
@@ -151,7 +151,7 @@ class GetEarlier implements fc.AsyncCommand<HistoryModel, HistoryReal> {
     );
     expect(
       r.t,
-      'events/history-new-instance',
+      'event-management/events/history-new-instance',
       res.ok && body(res.value).id === target.id,
       'an earlier instance of a history is not readable by id',
       `HTTP 200 for ${target.id}`,
@@ -162,7 +162,11 @@ class GetEarlier implements fc.AsyncCommand<HistoryModel, HistoryReal> {
 }
 
 emTest(
-  ['events/history-new-instance', 'queries/history-latest-only', 'queries/history-all-instances'],
+  [
+    'event-management/events/history-new-instance',
+    'event-management/queries/history-latest-only',
+    'event-management/queries/history-all-instances',
+  ],
   'event histories (model): same typeId, correlationId and entityId add instances; history=false shows the latest, history=true all',
   async (t) => {
     const type = await createType(t, { fields: [field('n', 'INTEGER')] });
@@ -182,7 +186,7 @@ emTest(
         const real: HistoryReal = { t, typeId: type.id, correlationIds: [randomUUID(), randomUUID()], entities };
         await fc.asyncModelRun(() => ({ model: { histories: new Map(), clock: 0 }, real }), cmds);
       },
-      { rule: R('events/history-new-instance'), runs: Math.min(t.session.context.runs, 10) },
+      { rule: 'event-management/events/history-new-instance', runs: Math.min(t.session.context.runs, 10) },
     );
     // A fixed sequence that exercises every command: three instances of one history, the middle one newest.
     const real: HistoryReal = { t, typeId: type.id, correlationIds: [randomUUID(), randomUUID()], entities };

@@ -6,7 +6,6 @@ import type { RuleContext } from '../engine/rule-test.ts';
 import {
   FINAL_STATES,
   JOB_STATES,
-  R,
   UUID,
   body,
   emTest,
@@ -47,8 +46,8 @@ function startDeleteJob(t: RuleContext, json: unknown): Promise<HttpResponse> {
 /** Runs a create job to its end; skips when it cannot (the job rules judge that elsewhere). */
 async function runCreateJob(t: RuleContext, events: unknown[]): Promise<JobTrace> {
   const res = await postCreateJob(t, events);
-  if (t.declares(R('jobs/create-job-202')))
-    accepted(t, 'jobs/create-job-202', res, `a create job of ${events.length} events`, [202]);
+  if (t.declares('event-management/jobs/create-job-202'))
+    accepted(t, 'event-management/jobs/create-job-202', res, `a create job of ${events.length} events`, [202]);
   else if (res.status !== 202) t.skip(`a create job was refused (${seen(res, 160)}); judged by jobs/create-job-202`);
   const trace = await pollJob(senderOf(t), 'create', String(body(res).id));
   noteCreateJobResults(t, trace.final?.details);
@@ -64,8 +63,8 @@ async function runCreateJob(t: RuleContext, events: unknown[]): Promise<JobTrace
 /** Runs a delete job to its end. */
 async function runDeleteJob(t: RuleContext, f: FilterExpr): Promise<JobTrace> {
   const res = await startDeleteJob(t, { filter: f });
-  if (t.declares(R('jobs/delete-job-202')))
-    accepted(t, 'jobs/delete-job-202', res, `a delete job for ${shown(f)}`, [202]);
+  if (t.declares('event-management/jobs/delete-job-202'))
+    accepted(t, 'event-management/jobs/delete-job-202', res, `a delete job for ${shown(f)}`, [202]);
   else if (res.status !== 202) t.skip(`a delete job was refused (${seen(res, 160)}); judged by jobs/delete-job-202`);
   const trace = await pollJob(senderOf(t), 'delete', String(body(res).id));
   if (trace.undocumented)
@@ -109,10 +108,17 @@ class StartCreateJob implements fc.AsyncCommand<JobsModel, JobsReal> {
         : { typeId: r.typeId, timestamp: iso(-60_000), entityId: entity(r.t, i) },
     );
     const res = await postCreateJob(r.t, events);
-    expect(r.t, 'jobs/create-job-202', res.status === 202, 'a create job refused', 'HTTP 202', seen(res, 160));
     expect(
       r.t,
-      'jobs/initial-state-accepted',
+      'event-management/jobs/create-job-202',
+      res.status === 202,
+      'a create job refused',
+      'HTTP 202',
+      seen(res, 160),
+    );
+    expect(
+      r.t,
+      'event-management/jobs/initial-state-accepted',
       body(res).state === 'ACCEPTED',
       'the 202 of a create job is not ACCEPTED',
       'state ACCEPTED',
@@ -120,7 +126,7 @@ class StartCreateJob implements fc.AsyncCommand<JobsModel, JobsReal> {
     );
     expect(
       r.t,
-      'jobs/job-id-uuid',
+      'event-management/jobs/job-id-uuid',
       UUID.test(String(body(res).id)),
       'the job id is not a uuid',
       'a uuid',
@@ -136,10 +142,17 @@ class StartDeleteJob implements fc.AsyncCommand<JobsModel, JobsReal> {
   async run(m: JobsModel, r: JobsReal) {
     // Selects nothing (n is never negative): the model's create jobs stay intact.
     const res = await startDeleteJob(r.t, { filter: where({ typeId: r.typeId, n: -1 }) });
-    expect(r.t, 'jobs/delete-job-202', res.status === 202, 'a delete job refused', 'HTTP 202', seen(res, 160));
     expect(
       r.t,
-      'jobs/initial-state-accepted',
+      'event-management/jobs/delete-job-202',
+      res.status === 202,
+      'a delete job refused',
+      'HTTP 202',
+      seen(res, 160),
+    );
+    expect(
+      r.t,
+      'event-management/jobs/initial-state-accepted',
       body(res).state === 'ACCEPTED',
       'the 202 of a delete job is not ACCEPTED',
       'state ACCEPTED',
@@ -147,7 +160,7 @@ class StartDeleteJob implements fc.AsyncCommand<JobsModel, JobsReal> {
     );
     expect(
       r.t,
-      'jobs/job-id-uuid',
+      'event-management/jobs/job-id-uuid',
       UUID.test(String(body(res).id)),
       'the job id is not a uuid',
       'a uuid',
@@ -161,13 +174,14 @@ class StartDeleteJob implements fc.AsyncCommand<JobsModel, JobsReal> {
 /** Checks one status read of a job against what was seen before. */
 async function observeJob(r: JobsReal, job: JobEntry, res: HttpResponse): Promise<void> {
   const t = r.t;
-  const rule = job.kind === 'create' ? 'jobs/get-create-job-200' : 'jobs/get-delete-job-200';
+  const rule =
+    job.kind === 'create' ? 'event-management/jobs/get-create-job-200' : 'event-management/jobs/get-delete-job-200';
   expect(t, rule, res.status === 200, `GET of a ${job.kind} job not answered 200`, 'HTTP 200', seen(res, 160));
   const j = body(res);
-  expect(t, 'jobs/job-id-uuid', j.id === job.id, 'the job id changed', job.id, String(j.id));
+  expect(t, 'event-management/jobs/job-id-uuid', j.id === job.id, 'the job id changed', job.id, String(j.id));
   expect(
     t,
-    'jobs/initial-state-accepted',
+    'event-management/jobs/initial-state-accepted',
     rank(j.state) >= 0,
     'a job state outside the four documented',
     JOB_STATES.join(', '),
@@ -179,7 +193,7 @@ async function observeJob(r: JobsReal, job: JobEntry, res: HttpResponse): Promis
   if (isFinal(last))
     expect(
       t,
-      'jobs/final-state-kept',
+      'event-management/jobs/final-state-kept',
       j.state === last,
       'a job left its final state',
       `state ${last} again (a job ends in FINISHED or FINISHED_WITH_ERROR)`,
@@ -190,7 +204,7 @@ async function observeJob(r: JobsReal, job: JobEntry, res: HttpResponse): Promis
   if (!isFinal(j.state)) return;
   expect(
     t,
-    'jobs/details-in-final-states',
+    'event-management/jobs/details-in-final-states',
     j.details !== undefined && j.details !== null,
     `a ${j.state} job without details`,
     'details',
@@ -201,7 +215,7 @@ async function observeJob(r: JobsReal, job: JobEntry, res: HttpResponse): Promis
   if (job.kind === 'delete') {
     expect(
       t,
-      'jobs/delete-details',
+      'event-management/jobs/delete-details',
       typeof j.details?.resultCode === 'string' && typeof j.details?.resultDescription === 'string',
       'delete job details are not resultCode and resultDescription strings',
       'details.resultCode, details.resultDescription strings',
@@ -214,7 +228,7 @@ async function observeJob(r: JobsReal, job: JobEntry, res: HttpResponse): Promis
   reading(
     t,
     'result-event-object',
-    'jobs/create-details',
+    'event-management/jobs/create-details',
     !asText,
     'a create job result gives event as JSON text',
     'event as a JSON object',
@@ -231,7 +245,7 @@ async function observeJob(r: JobsReal, job: JobEntry, res: HttpResponse): Promis
   // One item per input event, each valid one created and each invalid one an error with its event: the document.
   expect(
     t,
-    'jobs/create-details',
+    'event-management/jobs/create-details',
     list.length === valid.length &&
       created.every((it) => typeof it?.event?.id === 'string') &&
       JSON.stringify(createdNs) === JSON.stringify(wantNs) &&
@@ -244,7 +258,7 @@ async function observeJob(r: JobsReal, job: JobEntry, res: HttpResponse): Promis
   reading(
     t,
     'results-in-input-order',
-    'jobs/create-details',
+    'event-management/jobs/create-details',
     list.every((it, i) =>
       valid[i] ? String(it?.resultCode) === '201' && it.event?.n === i : String(it?.resultCode) !== '201',
     ),
@@ -259,7 +273,7 @@ async function observeJob(r: JobsReal, job: JobEntry, res: HttpResponse): Promis
     );
     expect(
       t,
-      'jobs/create-job-creates-events',
+      'event-management/jobs/create-job-creates-events',
       got.ok,
       'an event the job reports created is not readable',
       `HTTP 200 for ${it.event.id}`,
@@ -291,7 +305,7 @@ class AwaitJob implements fc.AsyncCommand<JobsModel, JobsReal> {
     for (const s of trace.seen) await observeJob(r, job, { ...trace.last, status: s.status, json: s.job });
     expect(
       r.t,
-      job.kind === 'create' ? 'jobs/get-create-job-200' : 'jobs/get-delete-job-200',
+      job.kind === 'create' ? 'event-management/jobs/get-create-job-200' : 'event-management/jobs/get-delete-job-200',
       !!trace.final,
       'a job did not reach a final state',
       'FINISHED or FINISHED_WITH_ERROR',
@@ -303,18 +317,18 @@ class AwaitJob implements fc.AsyncCommand<JobsModel, JobsReal> {
 
 emTest(
   [
-    'jobs/create-job-202',
-    'jobs/delete-job-202',
-    'jobs/initial-state-accepted',
-    'jobs/job-id-uuid',
-    'jobs/get-create-job-200',
-    'jobs/get-delete-job-200',
-    'jobs/details-in-final-states',
-    'jobs/create-details',
-    'jobs/create-job-creates-events',
-    'jobs/delete-details',
-    'jobs/transitions',
-    'jobs/final-state-kept',
+    'event-management/jobs/create-job-202',
+    'event-management/jobs/delete-job-202',
+    'event-management/jobs/initial-state-accepted',
+    'event-management/jobs/job-id-uuid',
+    'event-management/jobs/get-create-job-200',
+    'event-management/jobs/get-delete-job-200',
+    'event-management/jobs/details-in-final-states',
+    'event-management/jobs/create-details',
+    'event-management/jobs/create-job-creates-events',
+    'event-management/jobs/delete-details',
+    'event-management/jobs/transitions',
+    'event-management/jobs/final-state-kept',
   ],
   'jobs (model): 202 ACCEPTED, then states polled move only forward to a final state with details, which it keeps; create job results match the input',
   async (t) => {
@@ -347,7 +361,7 @@ emTest(
         await fc.asyncModelRun(() => ({ model, real }), cmds);
         await finish(model, real);
       },
-      { rule: R('jobs/create-details'), runs: Math.min(t.session.context.runs, 6) },
+      { rule: 'event-management/jobs/create-details', runs: Math.min(t.session.context.runs, 6) },
     );
     const model: JobsModel = { jobs: [] };
     const real: JobsReal = { t, typeId: type.id, notes };
@@ -356,7 +370,7 @@ emTest(
     await finish(model, real);
     const distinct = [...new Set(notes.sequences)];
     t.observe(
-      R('jobs/transitions'),
+      'event-management/jobs/transitions',
       `${jobs} jobs polled to the end; state sequences seen: ${distinct.join(', ')}; backwards moves: ${notes.backwards.length ? notes.backwards.join(', ') : 'none'}; final states that changed: ${notes.finalChanged.length ? notes.finalChanged.join(', ') : 'none'}; details before a final state: ${notes.detailsEarly.length ? notes.detailsEarly.join(', ') : 'never'}`,
     );
   },
@@ -367,11 +381,11 @@ emTest(
 
 emTest(
   [
-    'jobs/create-max-50',
-    'jobs/create-more-than-50-400',
-    'jobs/create-events-required',
-    'jobs/create-details',
-    'errors/error-body',
+    'event-management/jobs/create-max-50',
+    'event-management/jobs/create-more-than-50-400',
+    'event-management/jobs/create-events-required',
+    'event-management/jobs/create-details',
+    'event-management/errors/error-body',
   ],
   'a create job takes 1 to 50 events; 51, none, or events that are not an array answer 400',
   async (t) => {
@@ -379,30 +393,35 @@ emTest(
     const ts = timestamps(51);
     const events = (k: number) =>
       Array.from({ length: k }, (_, i) => ({ typeId: type.id, timestamp: ts[i], entityId: entity(t, i), n: i }));
-    rejected(t, 'jobs/create-more-than-50-400', await postCreateJob(t, events(51)), 'a create job of 51 events');
     rejected(
       t,
-      'jobs/create-events-required',
+      'event-management/jobs/create-more-than-50-400',
+      await postCreateJob(t, events(51)),
+      'a create job of 51 events',
+    );
+    rejected(
+      t,
+      'event-management/jobs/create-events-required',
       await send(t, { method: 'POST', path: '/createEventsJobs', json: {} }),
       'a create job without events',
     );
     rejected(
       t,
-      'jobs/create-events-required',
+      'event-management/jobs/create-events-required',
       await postCreateJob(t, 'events'),
       'a create job whose events is a string',
     );
     // "createEventsJob has events (required array of custom events)": a null body has none.
     rejected(
       t,
-      'jobs/create-events-required',
+      'event-management/jobs/create-events-required',
       await send(t, { method: 'POST', path: '/createEventsJobs', json: null }),
       'a create job whose body is null',
     );
     const res = await postCreateJob(t, events(50));
     expect(
       t,
-      'jobs/create-max-50',
+      'event-management/jobs/create-max-50',
       res.status === 202,
       'a create job of 50 events refused',
       'HTTP 202',
@@ -417,7 +436,7 @@ emTest(
     const got = () => (JSON.stringify(trace.final ?? trace.last.json) ?? trace.last.text).slice(0, 300);
     expect(
       t,
-      'jobs/create-details',
+      'event-management/jobs/create-details',
       Array.isArray(items) &&
         items.length === 50 &&
         items.every((it: any) => String(it?.resultCode) === '201') &&
@@ -429,7 +448,7 @@ emTest(
     reading(
       t,
       'results-in-input-order',
-      'jobs/create-details',
+      'event-management/jobs/create-details',
       (items as any[]).every((it: any, i: number) => it?.event?.n === i),
       'the 50 results are not in input order',
       'item i for input event i',
@@ -441,13 +460,13 @@ emTest(
 
 emTest(
   [
-    'jobs/create-job-202',
-    'jobs/create-job-creates-events',
-    'events/standard-without-type-id',
-    'events/custom-matches-type',
-    'events/custom-field-value-types',
-    'events/entity-id-or-timestamp-missing-400',
-    'events/required-field-missing-400',
+    'event-management/jobs/create-job-202',
+    'event-management/jobs/create-job-creates-events',
+    'event-management/events/standard-without-type-id',
+    'event-management/events/custom-matches-type',
+    'event-management/events/custom-field-value-types',
+    'event-management/events/entity-id-or-timestamp-missing-400',
+    'event-management/events/required-field-missing-400',
   ],
   'a create job applies the event rules to each event: invalid ones fail alone, valid ones are created (standard without typeId, custom with their values)',
   async (t) => {
@@ -471,7 +490,7 @@ emTest(
     const code = (i: number) => String(items[i]?.resultCode);
     expect(
       t,
-      'events/standard-without-type-id',
+      'event-management/events/standard-without-type-id',
       code(0) === '201' && items[0]?.event?.typeId === fixtures(t).standardEventTypeId,
       'an event without typeId not created as a standard event',
       `resultCode "201", typeId ${fixtures(t).standardEventTypeId}`,
@@ -479,7 +498,7 @@ emTest(
     );
     expect(
       t,
-      'events/custom-field-value-types',
+      'event-management/events/custom-field-value-types',
       code(1) === '201' && items[1]?.event?.when === when,
       'a custom event not created with its values unchanged',
       `resultCode "201", when ${when}`,
@@ -488,24 +507,24 @@ emTest(
     reading(
       t,
       'undefined-field-refused',
-      'events/custom-matches-type',
+      'event-management/events/custom-matches-type',
       code(2) !== '201',
       'an event with a field its type does not define created',
       'an error for that event',
       () => JSON.stringify(items[2]),
     );
     for (const [i, rule, what] of [
-      [3, 'events/entity-id-or-timestamp-missing-400', 'an event without timestamp'],
-      [4, 'events/required-field-missing-400', 'an event without its required field'],
+      [3, 'event-management/events/entity-id-or-timestamp-missing-400', 'an event without timestamp'],
+      [4, 'event-management/events/required-field-missing-400', 'an event without its required field'],
       // "required field missing" and "incompatible value for a custom field" are both 400 conditions of
       // POST /events, so a required field given as null is refused whichever of the two it is (PUT
       // lists "required field set to null" among its 400s in so many words).
-      [5, 'events/required-field-missing-400', 'an event whose required field is null'],
+      [5, 'event-management/events/required-field-missing-400', 'an event whose required field is null'],
     ] as const)
       expect(t, rule, code(i) === '400', `${what} not refused with 400`, 'resultCode "400"', JSON.stringify(items[i]));
     expect(
       t,
-      'jobs/create-job-creates-events',
+      'event-management/jobs/create-job-creates-events',
       code(6) === '201' && items.length === inputs.length,
       'invalid events stopped the valid ones',
       'the last (valid) event created',
@@ -518,7 +537,7 @@ emTest(
       );
       expect(
         t,
-        'jobs/create-job-creates-events',
+        'event-management/jobs/create-job-creates-events',
         got.ok,
         'an event the job reports created is not readable',
         'HTTP 200',
@@ -532,7 +551,11 @@ emTest(
 // ---------------------------------------------------------------- delete jobs
 
 emTest(
-  ['jobs/delete-job-deletes-matches', 'jobs/delete-details', 'jobs/delete-filter-timestamp'],
+  [
+    'event-management/jobs/delete-job-deletes-matches',
+    'event-management/jobs/delete-details',
+    'event-management/jobs/delete-filter-timestamp',
+  ],
   'a delete job deletes exactly the events its filter selects (also by timestamp before, after, between, then all that is left, then none) and counts them',
   async (t) => {
     const type = await createType(t, { fields: [field('n', 'INTEGER', { filterable: true })] });
@@ -554,18 +577,18 @@ emTest(
     await eventually(present, (p) => p.length === 8);
     const off = (ts: string) => new Date(Date.parse(ts) - 30_000).toISOString();
     const steps: Array<[FilterExpr, number[], string]> = [
-      [isIn('n', [0, 1]), [0, 1], 'jobs/delete-job-deletes-matches'],
-      [after('timestamp', ts[3]), [2], 'jobs/delete-filter-timestamp'],
-      [before('timestamp', ts[6]), [7], 'jobs/delete-filter-timestamp'],
+      [isIn('n', [0, 1]), [0, 1], 'event-management/jobs/delete-job-deletes-matches'],
+      [after('timestamp', ts[3]), [2], 'event-management/jobs/delete-filter-timestamp'],
+      [before('timestamp', ts[6]), [7], 'event-management/jobs/delete-filter-timestamp'],
       [
         // Bounds between the events' timestamps, so that whether an end is inclusive does not matter.
-        await betweenRange(t, 'jobs/delete-filter-timestamp', type.id, off(ts[5]), off(ts[3])),
+        await betweenRange(t, 'event-management/jobs/delete-filter-timestamp', type.id, off(ts[5]), off(ts[3])),
         [4, 5],
-        'jobs/delete-filter-timestamp',
+        'event-management/jobs/delete-filter-timestamp',
       ],
       // The rest of the type's events, then a job that finds nothing left.
-      [isIn('n', [3, 6]), [3, 6], 'jobs/delete-job-deletes-matches'],
-      [isIn('n', [3, 6]), [], 'jobs/delete-job-deletes-matches'],
+      [isIn('n', [3, 6]), [3, 6], 'event-management/jobs/delete-job-deletes-matches'],
+      [isIn('n', [3, 6]), [], 'event-management/jobs/delete-job-deletes-matches'],
     ];
     const gone = new Set<number>();
     for (const [f, deleted, rule] of steps) {
@@ -593,7 +616,7 @@ emTest(
       const description = String(trace.final?.details?.resultDescription).trim();
       expect(
         t,
-        'jobs/delete-details',
+        'event-management/jobs/delete-details',
         // A minus sign before the digits makes another number.
         new RegExp(`(^|[^\\d-])${deleted.length}(\\D|$)`).test(description),
         'resultDescription does not give the number of deleted events',
@@ -603,7 +626,7 @@ emTest(
       reading(
         t,
         'result-description-count',
-        'jobs/delete-details',
+        'event-management/jobs/delete-details',
         description === String(deleted.length),
         'resultDescription is not the bare count of the deleted events',
         String(deleted.length),
@@ -613,7 +636,7 @@ emTest(
     const byId = await send(t, { method: 'GET', path: `/events/${ids[0]}` });
     expect(
       t,
-      'jobs/delete-job-deletes-matches',
+      'event-management/jobs/delete-job-deletes-matches',
       byId.status === 404,
       'a deleted event is still served by id',
       'HTTP 404',
@@ -626,7 +649,7 @@ emTest(
     );
     expect(
       t,
-      'jobs/delete-job-deletes-matches',
+      'event-management/jobs/delete-job-deletes-matches',
       none.ok,
       'a delete job over a type without events did not finish',
       'FINISHED',
@@ -634,7 +657,7 @@ emTest(
     );
     expect(
       t,
-      'jobs/delete-details',
+      'event-management/jobs/delete-details',
       /(^|[^\d-])0(\D|$)/.test(String(none.value.final?.details?.resultDescription).trim()),
       'resultDescription of a job that deleted nothing does not give 0',
       'a text giving the number 0',
@@ -645,7 +668,7 @@ emTest(
 );
 
 emTest(
-  ['jobs/delete-latest-deletes-history', 'jobs/delete-job-deletes-matches'],
+  ['event-management/jobs/delete-latest-deletes-history', 'event-management/jobs/delete-job-deletes-matches'],
   'deleting an earlier instance of a history deletes that instance alone; deleting the latest deletes the whole history',
   async (t) => {
     const type = await createType(t, { fields: [field('n', 'INTEGER', { filterable: true })] });
@@ -671,7 +694,7 @@ emTest(
     const first = await eventually(all, (r) => r.status === 200 && !left(r).includes(3));
     expect(
       t,
-      'jobs/delete-job-deletes-matches',
+      'event-management/jobs/delete-job-deletes-matches',
       first.ok && JSON.stringify(left(first.value)) === JSON.stringify([0, 1, 2, 10]),
       'deleting an earlier instance of a history did not delete exactly that instance',
       'n 0, 1, 2 and 10 left',
@@ -681,7 +704,7 @@ emTest(
     const res = await eventually(all, (r) => embedded(r, 'events').length === 1);
     expect(
       t,
-      'jobs/delete-latest-deletes-history',
+      'event-management/jobs/delete-latest-deletes-history',
       res.ok && body(res.value)._embedded.events[0].n === 10,
       'earlier instances survive the deletion of the latest',
       'only the other history left',
@@ -690,7 +713,7 @@ emTest(
     const earlier = await send(t, { method: 'GET', path: `/events/${created[0].id}` });
     expect(
       t,
-      'jobs/delete-latest-deletes-history',
+      'event-management/jobs/delete-latest-deletes-history',
       earlier.status === 404,
       'an earlier instance is still served by id',
       'HTTP 404',
@@ -702,52 +725,73 @@ emTest(
 
 emTest(
   [
-    'jobs/delete-filter-invalid-json-400',
-    'jobs/delete-filter-no-type-id-400',
-    'jobs/delete-filter-type-id-equality',
-    'jobs/delete-job-deletes-matches',
-    'errors/error-body',
+    'event-management/jobs/delete-filter-invalid-json-400',
+    'event-management/jobs/delete-filter-no-type-id-400',
+    'event-management/jobs/delete-filter-type-id-equality',
+    'event-management/jobs/delete-job-deletes-matches',
+    'event-management/errors/error-body',
   ],
   'a delete job whose filter is missing, not valid JSON, without typeId, or with a typeId expression that is not one plain equality answers 400',
   async (t) => {
     const typeId = `${t.prefix}nosuchtype`;
-    rejected(t, 'jobs/delete-job-deletes-matches', await startDeleteJob(t, {}), 'a delete job without filter');
-    // "deleteEventsJob has filter (required JSON object)": a null body has none.
-    rejected(t, 'jobs/delete-job-deletes-matches', await startDeleteJob(t, null), 'a delete job whose body is null');
     rejected(
       t,
-      'jobs/delete-filter-invalid-json-400',
+      'event-management/jobs/delete-job-deletes-matches',
+      await startDeleteJob(t, {}),
+      'a delete job without filter',
+    );
+    // "deleteEventsJob has filter (required JSON object)": a null body has none.
+    rejected(
+      t,
+      'event-management/jobs/delete-job-deletes-matches',
+      await startDeleteJob(t, null),
+      'a delete job whose body is null',
+    );
+    rejected(
+      t,
+      'event-management/jobs/delete-filter-invalid-json-400',
       await startDeleteJob(t, { filter: '{"typeId": ' }),
       'a filter string that is not JSON',
     );
     rejected(
       t,
-      'jobs/delete-filter-invalid-json-400',
+      'event-management/jobs/delete-filter-invalid-json-400',
       await startDeleteJob(t, { filter: 42 }),
       'a filter that is a number',
     );
     rejected(
       t,
-      'jobs/delete-filter-no-type-id-400',
+      'event-management/jobs/delete-filter-no-type-id-400',
       await startDeleteJob(t, { filter: where({ source: marker(t) }) }),
       'a filter without typeId',
     );
     // The conjunction of nothing: an empty filter in any dialect.
-    rejected(t, 'jobs/delete-filter-no-type-id-400', await startDeleteJob(t, { filter: and() }), 'an empty filter');
+    rejected(
+      t,
+      'event-management/jobs/delete-filter-no-type-id-400',
+      await startDeleteJob(t, { filter: and() }),
+      'an empty filter',
+    );
     for (const [f, what] of [
       [ne('typeId', typeId), 'a negated typeId'],
       [isIn('typeId', [typeId]), 'typeId with in'],
       [and(eq('typeId', typeId), and(eq('typeId', fixtures(t).standardEventTypeId))), 'two typeId expressions'],
     ] as Array<[FilterExpr, string]>) {
       const cannot = await inexpressible(t, f);
-      if (cannot) t.notExercised(R('jobs/delete-filter-type-id-equality'), `${what}: ${cannot}`);
-      else rejected(t, 'jobs/delete-filter-type-id-equality', await startDeleteJob(t, { filter: f }), what);
+      if (cannot) t.notExercised('event-management/jobs/delete-filter-type-id-equality', `${what}: ${cannot}`);
+      else
+        rejected(
+          t,
+          'event-management/jobs/delete-filter-type-id-equality',
+          await startDeleteJob(t, { filter: f }),
+          what,
+        );
     }
     // The same filter as its JSON text ("filter (required JSON object)" of a "string, JSON-encoded" query filter).
     const asString = await startDeleteJob(t, { filter: JSON.stringify(await writtenFilter(t, eq('typeId', typeId))) });
     verify(
       t,
-      'jobs/delete-filter-invalid-json-400',
+      'event-management/jobs/delete-filter-invalid-json-400',
       asString.status === 202,
       'a filter given as a JSON string refused',
       'HTTP 202',
@@ -758,20 +802,20 @@ emTest(
 );
 
 emTest(
-  ['jobs/not-found-404', 'errors/error-body'],
+  ['event-management/jobs/not-found-404', 'event-management/errors/error-body'],
   'GET of an unknown job, of a job under the other kind, or of an id that is not a uuid answers 404',
   async (t) => {
     for (const kind of ['createEventsJobs', 'deleteEventsJobs']) {
       rejected(
         t,
-        'jobs/not-found-404',
+        'event-management/jobs/not-found-404',
         await send(t, { method: 'GET', path: `/${kind}/${randomUUID()}` }),
         `GET /${kind}/{unknown}`,
         [404],
       );
       refusedAs(
         t,
-        'jobs/not-found-404',
+        'event-management/jobs/not-found-404',
         'malformed-id-404',
         await send(t, { method: 'GET', path: `/${kind}/not-a-uuid` }),
         `GET /${kind}/not-a-uuid`,
@@ -782,7 +826,7 @@ emTest(
     if (job.status === 202) {
       rejected(
         t,
-        'jobs/not-found-404',
+        'event-management/jobs/not-found-404',
         await send(t, { method: 'GET', path: `/createEventsJobs/${body(job).id}` }),
         'a delete job read as a create job',
         [404],
@@ -791,7 +835,7 @@ emTest(
       if (t.session.tokens.has('otherTenant'))
         refusedAs(
           t,
-          'jobs/not-found-404',
+          'event-management/jobs/not-found-404',
           'foreign-record-404',
           await send(t, { method: 'GET', path: `/deleteEventsJobs/${body(job).id}`, as: 'otherTenant' }),
           'a delete job of another tenant',
@@ -803,7 +847,7 @@ emTest(
 );
 
 emTest(
-  ['jobs/client-id-ignored'],
+  ['event-management/jobs/client-id-ignored'],
   'a job id sent in the body of POST /createEventsJobs or /deleteEventsJobs does not become the job id',
   async (t) => {
     const type = await createType(t);
@@ -829,7 +873,7 @@ emTest(
       const res = await post();
       expect(
         t,
-        'jobs/client-id-ignored',
+        'event-management/jobs/client-id-ignored',
         res.status === 400 || (res.status === 202 && body(res).id !== sent),
         `${what} took the id sent in the body`,
         `HTTP 400, or 202 with an id other than ${sent}`,

@@ -3,7 +3,7 @@ import { responseSchema } from '../engine/checks/index.ts';
 import type { HttpResponse } from '../engine/http-client.ts';
 import type { RuleContext } from '../engine/rule-test.ts';
 import { and, eq, isIn, ne, sortBy, startsWith, where } from '../engine/filter-expression.ts';
-import { R, body, emTest, eventually, send, seen, shown, embedded, type EmQuery } from './em-client.ts';
+import { body, emTest, eventually, send, seen, shown, embedded, type EmQuery } from './em-client.ts';
 import { beyondTheLast, expect, outOfBounds, reading, rejected } from './em-checks.ts';
 import { createType } from './em-resources.ts';
 
@@ -24,13 +24,13 @@ async function typesNamed(t: RuleContext, stem: string, names: string[], scopes:
 
 emTest(
   [
-    'queries/event-types-200',
-    'queries/event-types-embedded',
-    'queries/event-types-default-sort',
-    'queries/page-object',
-    'queries/paging-links',
-    'event-types/response-required-fields',
-    'event-types/links',
+    'event-management/queries/event-types-200',
+    'event-management/queries/event-types-embedded',
+    'event-management/queries/event-types-default-sort',
+    'event-management/queries/page-object',
+    'event-management/queries/paging-links',
+    'event-management/event-types/response-required-fields',
+    'event-management/event-types/links',
   ],
   'GET /eventTypes answers _embedded.eventTypes sorted by name ascending; pages of any size are disjoint and complete (property)',
   async (t) => {
@@ -43,16 +43,16 @@ emTest(
     );
     expect(
       t,
-      'queries/event-types-200',
+      'event-management/queries/event-types-200',
       all.value.status === 200,
       'GET /eventTypes refused',
       'HTTP 200',
       seen(all.value),
     );
-    await responseSchema(t, R('queries/event-types-200'), all.value, 'queryEventTypes');
+    await responseSchema(t, 'event-management/queries/event-types-200', all.value, 'queryEventTypes');
     expect(
       t,
-      'queries/event-types-embedded',
+      'event-management/queries/event-types-embedded',
       Array.isArray(body(all.value)._embedded?.eventTypes) && all.ok,
       'the types are not in _embedded.eventTypes',
       '_embedded.eventTypes with the 5 types',
@@ -61,7 +61,7 @@ emTest(
     const names = typesOf(all.value).map((x) => x.name);
     expect(
       t,
-      'queries/event-types-default-sort',
+      'event-management/queries/event-types-default-sort',
       JSON.stringify(names) === JSON.stringify([...names].sort()),
       'types not sorted by name ascending',
       'a, b, c, d, e',
@@ -73,7 +73,7 @@ emTest(
       );
       expect(
         t,
-        'event-types/response-required-fields',
+        'event-management/event-types/response-required-fields',
         missing.length === 0,
         'an event type in a query lacks required members',
         'id, name, parentId, ttl, etag, owner, scope, fields, _links',
@@ -81,7 +81,7 @@ emTest(
       );
       expect(
         t,
-        'event-types/links',
+        'event-management/event-types/links',
         typeof x._links?.self?.href === 'string' && typeof x._links?.events?.href === 'string',
         'an event type in a query lacks its self or events link',
         '_links.self and _links.events',
@@ -91,7 +91,7 @@ emTest(
     const want = typesOf(all.value).map((x) => String(x.id));
     expect(
       t,
-      'queries/event-types-default-sort',
+      'event-management/queries/event-types-default-sort',
       want.length === created.length,
       'created types missing',
       '5 types',
@@ -107,7 +107,7 @@ emTest(
           const pg = body(res).page ?? {};
           expect(
             t,
-            'queries/page-object',
+            'event-management/queries/page-object',
             res.status === 200 &&
               pg.size === size &&
               pg.number === p &&
@@ -120,7 +120,7 @@ emTest(
           const links = body(res)._links ?? {};
           expect(
             t,
-            'queries/paging-links',
+            'event-management/queries/paging-links',
             !!links.self?.href &&
               typeof links.self.templated === 'boolean' &&
               !!links.first?.href &&
@@ -135,7 +135,7 @@ emTest(
           reading(
             t,
             'paging-links-when-page-exists',
-            'queries/paging-links',
+            'event-management/queries/paging-links',
             (p + 1 < pages || !links.next) && (p > 0 || !links.prev),
             'next or prev where no such page exists',
             'no next on the last page, no prev on the first',
@@ -145,14 +145,14 @@ emTest(
         }
         expect(
           t,
-          'queries/event-types-default-sort',
+          'event-management/queries/event-types-default-sort',
           JSON.stringify(seenIds) === JSON.stringify(want),
           `pages of size ${size} are not the name-sorted list cut in pieces`,
           JSON.stringify(want),
           JSON.stringify(seenIds),
         );
       },
-      { rule: R('queries/page-object'), runs: Math.min(t.session.context.runs, 6) },
+      { rule: 'event-management/queries/page-object', runs: Math.min(t.session.context.runs, 6) },
     );
   },
   { budget: 12, budgetPerRun: 6 },
@@ -160,17 +160,17 @@ emTest(
 
 emTest(
   [
-    'queries/event-types-size-default',
-    'queries/event-types-size-above-100-400',
-    'queries/page-default-and-minimum',
-    'errors/error-body',
+    'event-management/queries/event-types-size-default',
+    'event-management/queries/event-types-size-above-100-400',
+    'event-management/queries/page-default-and-minimum',
+    'event-management/errors/error-body',
   ],
   'GET /eventTypes pages by 20 by default and takes size 1 to 100; other sizes and negative pages answer 400',
   async (t) => {
     const plain = await getTypes(t, {});
     expect(
       t,
-      'queries/event-types-size-default',
+      'event-management/queries/event-types-size-default',
       plain.status === 200 && body(plain).page?.size === 20 && typesOf(plain).length <= 20,
       'the default page size of event types is not 20',
       'page.size 20',
@@ -178,7 +178,7 @@ emTest(
     );
     expect(
       t,
-      'queries/page-default-and-minimum',
+      'event-management/queries/page-default-and-minimum',
       body(plain).page?.number === 0,
       'without page the first page is not answered',
       'page.number 0',
@@ -188,7 +188,7 @@ emTest(
       const res = await getTypes(t, { size });
       expect(
         t,
-        'queries/event-types-size-default',
+        'event-management/queries/event-types-size-default',
         res.status === 200 && body(res).page?.size === size && typesOf(res).length <= size,
         `size ${size} not served`,
         `HTTP 200, page.size ${size}`,
@@ -196,10 +196,15 @@ emTest(
       );
     }
     for (const size of [0, -5])
-      outOfBounds(t, 'queries/event-types-size-default', await getTypes(t, { size }), `size ${size}`);
+      outOfBounds(t, 'event-management/queries/event-types-size-default', await getTypes(t, { size }), `size ${size}`);
     for (const size of [101, 500])
-      rejected(t, 'queries/event-types-size-above-100-400', await getTypes(t, { size }), `size ${size}`);
-    outOfBounds(t, 'queries/page-default-and-minimum', await getTypes(t, { page: -1 }), 'page -1');
+      rejected(
+        t,
+        'event-management/queries/event-types-size-above-100-400',
+        await getTypes(t, { size }),
+        `size ${size}`,
+      );
+    outOfBounds(t, 'event-management/queries/page-default-and-minimum', await getTypes(t, { page: -1 }), 'page -1');
     const total = Number(body(plain).page?.totalElements ?? 0);
     const beyond = await getTypes(t, { size: 100, page: Math.ceil(total / 100) + 1 });
     beyondTheLast(t, beyond, typesOf(beyond).length);
@@ -208,7 +213,7 @@ emTest(
 );
 
 emTest(
-  ['queries/event-types-filter-fields'],
+  ['event-management/queries/event-types-filter-fields'],
   'generated filters on id, name, owner and scope return exactly the matching types (property)',
   async (t) => {
     const stem = `${t.prefix} filt ${Math.random().toString(36).slice(2, 6)}`;
@@ -242,7 +247,7 @@ emTest(
         const res = await getTypes(t, { filter: and(inStem, f), size: 100 });
         expect(
           t,
-          'queries/event-types-filter-fields',
+          'event-management/queries/event-types-filter-fields',
           res.status === 200,
           'a filter on id, name, owner or scope refused',
           'HTTP 200',
@@ -254,14 +259,14 @@ emTest(
           .sort();
         expect(
           t,
-          'queries/event-types-filter-fields',
+          'event-management/queries/event-types-filter-fields',
           JSON.stringify(idsOf(res).sort()) === JSON.stringify(want),
           'the answer is not exactly the matching types',
           `${shown(f)}: ${JSON.stringify(want)}`,
           JSON.stringify(idsOf(res).sort()),
         );
       },
-      { rule: R('queries/event-types-filter-fields'), runs: Math.min(t.session.context.runs, 15) },
+      { rule: 'event-management/queries/event-types-filter-fields', runs: Math.min(t.session.context.runs, 15) },
     );
   },
   { budget: 5, budgetPerRun: 1 },
@@ -269,28 +274,38 @@ emTest(
 
 emTest(
   [
-    'queries/event-types-non-filterable-400',
-    'queries/event-types-non-sortable-400',
-    'queries/filter-json',
-    'errors/error-body',
+    'event-management/queries/event-types-non-filterable-400',
+    'event-management/queries/event-types-non-sortable-400',
+    'event-management/queries/filter-json',
+    'event-management/errors/error-body',
   ],
   'GET /eventTypes answers 400 to a filter or sort on a field other than id, name, owner and scope, and to a filter that is not JSON',
   async (t) => {
     for (const f of [where({ ttl: 35 }), where({ parentId: 'BaseEvent' }), where({ nosuchfield: 'x' })])
-      rejected(t, 'queries/event-types-non-filterable-400', await getTypes(t, { filter: f }), `filter ${shown(f)}`);
+      rejected(
+        t,
+        'event-management/queries/event-types-non-filterable-400',
+        await getTypes(t, { filter: f }),
+        `filter ${shown(f)}`,
+      );
     for (const sort of [sortBy('ttl', 'asc'), sortBy('etag', 'desc'), sortBy('nosuchfield')])
       rejected(
         t,
-        'queries/event-types-non-sortable-400',
+        'event-management/queries/event-types-non-sortable-400',
         await getTypes(t, { sort }),
         `sort ${sort.field} ${sort.direction}`,
       );
-    rejected(t, 'queries/filter-json', await getTypes(t, { filter: '{name:' }), 'a filter that is not valid JSON');
+    rejected(
+      t,
+      'event-management/queries/filter-json',
+      await getTypes(t, { filter: '{name:' }),
+      'a filter that is not valid JSON',
+    );
     const sorted = await getTypes(t, { sort: sortBy('id', 'desc'), size: 100 });
     const ids = idsOf(sorted);
     expect(
       t,
-      'queries/event-types-non-sortable-400',
+      'event-management/queries/event-types-non-sortable-400',
       sorted.status === 200 && ids.length >= 2 && ids.every((v, i) => i === 0 || ids[i - 1] >= v),
       'sort on id (a filter field) refused or not applied',
       'HTTP 200, ids descending',

@@ -19,7 +19,6 @@ import {
 import type { HttpResponse } from '../engine/http-client.ts';
 import type { RuleContext } from '../engine/rule-test.ts';
 import {
-  R,
   body,
   emTest,
   entity,
@@ -64,24 +63,24 @@ async function datasetVisible(t: RuleContext, d: Dataset): Promise<void> {
 
 emTest(
   [
-    'queries/events-200',
-    'queries/events-embedded',
-    'queries/events-size-default',
-    'queries/page-object',
-    'queries/paging-links',
-    'queries/page-default-and-minimum',
-    'queries/events-default-sort',
+    'event-management/queries/events-200',
+    'event-management/queries/events-embedded',
+    'event-management/queries/events-size-default',
+    'event-management/queries/page-object',
+    'event-management/queries/paging-links',
+    'event-management/queries/page-default-and-minimum',
+    'event-management/queries/events-default-sort',
   ],
   'GET /events pages by 20 by default, newest first, with page and _links describing the answer; a page beyond the last is empty',
   async (t) => {
     const d = await dataset(t);
     await datasetVisible(t, d);
     const res = await getEvents(t, { filter: where({ typeId: d.typeId }) });
-    expect(t, 'queries/events-200', res.status === 200, 'GET /events refused', 'HTTP 200', seen(res));
-    await responseSchema(t, R('queries/events-200'), res, 'queryEvents');
+    expect(t, 'event-management/queries/events-200', res.status === 200, 'GET /events refused', 'HTTP 200', seen(res));
+    await responseSchema(t, 'event-management/queries/events-200', res, 'queryEvents');
     expect(
       t,
-      'queries/events-embedded',
+      'event-management/queries/events-embedded',
       Array.isArray(body(res)._embedded?.events),
       'no _embedded.events',
       '_embedded.events array',
@@ -89,7 +88,7 @@ emTest(
     );
     expect(
       t,
-      'queries/events-size-default',
+      'event-management/queries/events-size-default',
       eventsOf(res).length === 20 && body(res).page?.size === 20,
       'the default page size is not 20',
       '20 events, page.size 20',
@@ -98,7 +97,7 @@ emTest(
     const page = body(res).page ?? {};
     expect(
       t,
-      'queries/page-object',
+      'event-management/queries/page-object',
       page.number === 0 && page.totalElements === DATASET_SIZE && page.totalPages === Math.ceil(DATASET_SIZE / 20),
       'page does not describe the answer',
       `number 0, totalElements ${DATASET_SIZE}, totalPages 3`,
@@ -106,7 +105,7 @@ emTest(
     );
     expect(
       t,
-      'queries/page-default-and-minimum',
+      'event-management/queries/page-default-and-minimum',
       page.number === 0,
       'without page the first page is not answered',
       'page.number 0',
@@ -116,7 +115,7 @@ emTest(
     const abs = (l: any) => typeof l?.href === 'string' && /^https?:\/\//.test(l.href);
     expect(
       t,
-      'queries/paging-links',
+      'event-management/queries/paging-links',
       abs(links.self) &&
         typeof links.self.templated === 'boolean' &&
         abs(links.first) &&
@@ -130,7 +129,7 @@ emTest(
     reading(
       t,
       'paging-links-when-page-exists',
-      'queries/paging-links',
+      'event-management/queries/paging-links',
       links.prev === undefined,
       'the first page carries a prev link',
       'no prev',
@@ -139,7 +138,7 @@ emTest(
     const want = [...d.events].map((e) => e.id);
     expect(
       t,
-      'queries/events-default-sort',
+      'event-management/queries/events-default-sort',
       JSON.stringify(idsOf(res)) === JSON.stringify(want.slice(0, 20)),
       'events not newest first by default',
       'the 20 newest, by timestamp descending',
@@ -153,7 +152,7 @@ emTest(
       .map(([rel, l]) => [rel, pageOf((l as { href: string }).href)] as const);
     expect(
       t,
-      'queries/paging-links',
+      'event-management/queries/paging-links',
       abs(links.first) &&
         abs(links.next) &&
         abs(links.last) &&
@@ -167,7 +166,7 @@ emTest(
     );
     expect(
       t,
-      'queries/paging-links',
+      'event-management/queries/paging-links',
       abs(body(middle)._links?.prev) &&
         abs(body(middle)._links?.next) &&
         // prev and next name the pages before and after (a link without `page` names page 0)
@@ -180,7 +179,7 @@ emTest(
     const last = await getEvents(t, { filter: where({ typeId: d.typeId }), page: 2, size: 20 });
     expect(
       t,
-      'queries/page-object',
+      'event-management/queries/page-object',
       eventsOf(last).length === 5 && body(last).page?.number === 2,
       'the last page does not hold the rest',
       '5 events, number 2',
@@ -188,7 +187,7 @@ emTest(
     );
     expect(
       t,
-      'queries/paging-links',
+      'event-management/queries/paging-links',
       abs(body(last)._links?.prev) && pageOf(body(last)._links.prev.href) === 1,
       "the last page's prev link does not name page 1",
       'prev (page 1)',
@@ -197,7 +196,7 @@ emTest(
     reading(
       t,
       'paging-links-when-page-exists',
-      'queries/paging-links',
+      'event-management/queries/paging-links',
       body(last)._links?.next === undefined,
       'the last page carries a next link',
       'no next',
@@ -210,31 +209,31 @@ emTest(
 );
 
 emTest(
-  ['queries/events-200'],
+  ['event-management/queries/events-200'],
   'GET /events by a user of a sub-tenant (a tenant of its own, which need not have written events) answers 200',
   async (t) => {
     const sub = await subTenantUser(t);
     const res = await t.send({ method: 'GET', path: '/events' }, { tenant: sub });
     expect(
       t,
-      'queries/events-200',
+      'event-management/queries/events-200',
       res.status === 200,
       'GET /events of a sub-tenant user refused',
       'HTTP 200',
       seen(res),
     );
-    await responseSchema(t, R('queries/events-200'), res, 'queryEvents');
+    await responseSchema(t, 'event-management/queries/events-200', res, 'queryEvents');
   },
   { budget: 2 },
 );
 
 emTest(
   [
-    'queries/events-size-default',
-    'queries/events-size-above-500-400',
-    'queries/events-size-below-1-400',
-    'queries/page-default-and-minimum',
-    'errors/error-body',
+    'event-management/queries/events-size-default',
+    'event-management/queries/events-size-above-500-400',
+    'event-management/queries/events-size-below-1-400',
+    'event-management/queries/page-default-and-minimum',
+    'event-management/errors/error-body',
   ],
   'GET /events takes size 1 to 500 and page from 0; other values answer 400',
   async (t) => {
@@ -244,7 +243,7 @@ emTest(
     const one = await q({ size: 1 });
     expect(
       t,
-      'queries/events-size-default',
+      'event-management/queries/events-size-default',
       one.status === 200 && eventsOf(one).length === 1,
       'size 1 not served',
       'HTTP 200 with 1 event',
@@ -253,24 +252,24 @@ emTest(
     const max = await q({ size: 500 });
     expect(
       t,
-      'queries/events-size-default',
+      'event-management/queries/events-size-default',
       max.status === 200 && body(max).page?.size === 500,
       'size 500 not served',
       'HTTP 200, page.size 500',
       seen(max, 160),
     );
-    rejected(t, 'queries/events-size-above-500-400', await q({ size: 501 }), 'size 501');
-    rejected(t, 'queries/events-size-above-500-400', await q({ size: 100_000 }), 'size 100000');
+    rejected(t, 'event-management/queries/events-size-above-500-400', await q({ size: 501 }), 'size 501');
+    rejected(t, 'event-management/queries/events-size-above-500-400', await q({ size: 100_000 }), 'size 100000');
     for (const size of [0, -1, '1.5', 'ten'])
-      outOfBounds(t, 'queries/events-size-below-1-400', await q({ size }), `size ${size}`);
+      outOfBounds(t, 'event-management/queries/events-size-below-1-400', await q({ size }), `size ${size}`);
     for (const page of [-1, '0.5', 'first'])
-      outOfBounds(t, 'queries/page-default-and-minimum', await q({ page }), `page ${page}`);
+      outOfBounds(t, 'event-management/queries/page-default-and-minimum', await q({ page }), `page ${page}`);
   },
   { readOnly: false, budget: 11 },
 );
 
 emTest(
-  ['queries/page-object', 'queries/events-default-sort'],
+  ['event-management/queries/page-object', 'event-management/queries/events-default-sort'],
   'paging through GET /events with any size yields disjoint pages that together hold every event once, newest first (property)',
   async (t) => {
     const d = await dataset(t);
@@ -289,7 +288,7 @@ emTest(
           const pg = body(res).page ?? {};
           expect(
             t,
-            'queries/page-object',
+            'event-management/queries/page-object',
             res.status === 200 &&
               pg.size === size &&
               pg.number === p &&
@@ -308,7 +307,7 @@ emTest(
         }
         expect(
           t,
-          'queries/page-object',
+          'event-management/queries/page-object',
           new Set(seenIds).size === seenIds.length && seenIds.length === DATASET_SIZE,
           `pages of size ${size} overlap or miss events`,
           `${DATASET_SIZE} distinct events`,
@@ -316,21 +315,25 @@ emTest(
         );
         expect(
           t,
-          'queries/events-default-sort',
+          'event-management/queries/events-default-sort',
           JSON.stringify(seenIds) === JSON.stringify(want),
           `pages of size ${size} not newest first`,
           'timestamp descending across pages',
           'another order',
         );
       },
-      { rule: R('queries/page-object'), runs: Math.min(t.session.context.runs, 6) },
+      { rule: 'event-management/queries/page-object', runs: Math.min(t.session.context.runs, 6) },
     );
   },
   { readOnly: false, budgetPerRun: 12 },
 );
 
 emTest(
-  ['queries/events-sort-filterable', 'queries/events-non-sortable-400', 'errors/error-body'],
+  [
+    'event-management/queries/events-sort-filterable',
+    'event-management/queries/events-non-sortable-400',
+    'event-management/errors/error-body',
+  ],
   'sort on a filterable field orders the events; sort on a field that is not filterable answers 400',
   async (t) => {
     const d = await dataset(t);
@@ -340,7 +343,7 @@ emTest(
     const ns = eventsOf(byN).map((e) => e.n);
     expect(
       t,
-      'queries/events-sort-filterable',
+      'event-management/queries/events-sort-filterable',
       byN.status === 200 && ns.length === DATASET_SIZE && ns.every((v, i) => i === 0 || ns[i - 1] <= v),
       'sort n,asc not ascending by n',
       'n ascending',
@@ -350,7 +353,7 @@ emTest(
     const ts = eventsOf(byTime).map((e) => Date.parse(e.timestamp));
     expect(
       t,
-      'queries/events-sort-filterable',
+      'event-management/queries/events-sort-filterable',
       byTime.status === 200 && ts.length === DATASET_SIZE && ts.every((v, i) => i === 0 || ts[i - 1] <= v),
       'sort timestamp,asc not ascending',
       'timestamp ascending',
@@ -360,7 +363,7 @@ emTest(
     const gs = eventsOf(byGrp).map((e) => e.grp);
     expect(
       t,
-      'queries/events-sort-filterable',
+      'event-management/queries/events-sort-filterable',
       byGrp.status === 200 && gs.length === DATASET_SIZE && gs.every((v, i) => i === 0 || gs[i - 1] >= v),
       'sort grp,desc not descending',
       'grp descending',
@@ -376,7 +379,7 @@ emTest(
       fs.length === DATASET_SIZE && fs.filter((v, i) => i > 0 && v !== fs[i - 1]).length === 1;
     expect(
       t,
-      'queries/events-sort-filterable',
+      'event-management/queries/events-sort-filterable',
       byFlag.status === 200 && byFlagDesc.status === 200 && grouped(fa) && grouped(fd) && fa[0] === fd[fd.length - 1],
       'sort on the BOOLEAN field flag does not group its values, or desc is not the reverse of asc',
       'flag,asc: the events of one value, then of the other; flag,desc: the other way round',
@@ -384,19 +387,19 @@ emTest(
     );
     rejected(
       t,
-      'queries/events-non-sortable-400',
+      'event-management/queries/events-non-sortable-400',
       await q(sortBy('note', 'asc')),
       'sort on a custom field declared filterable false',
     );
     rejected(
       t,
-      'queries/events-non-sortable-400',
+      'event-management/queries/events-non-sortable-400',
       await getEvents(t, { sort: sortBy('description', 'asc') }),
       'sort on description (not filterable)',
     );
     rejected(
       t,
-      'queries/events-non-sortable-400',
+      'event-management/queries/events-non-sortable-400',
       await getEvents(t, { sort: sortBy('nosuchfield', 'desc') }),
       'sort on an unknown field',
     );
@@ -430,18 +433,18 @@ function atom(d: Dataset): fc.Arbitrary<FilterExpr> {
 }
 
 emTest(
-  ['queries/filter-sort-grammar'],
+  ['event-management/queries/filter-sort-grammar'],
   "the deployment understands the run's filter dialect: one equality, one IN, one timestamp range and one sort on GET /events answer 2xx with items that satisfy them",
   async (t) => {
     // "Grammar of the filter and sort JSON: not shown": reported here once; the rules that need a
     // filter are skipped (not failed) when the deployment refuses the dialect.
-    t.observe(R('queries/filter-sort-grammar'), (await dialectVerdict(t.session)).summary);
+    t.observe('event-management/queries/filter-sort-grammar', (await dialectVerdict(t.session)).summary);
   },
   { readOnly: true, budget: 4 },
 );
 
 emTest(
-  ['queries/events-filter-fields'],
+  ['event-management/queries/events-filter-fields'],
   'generated filters on filterable fields are accepted and return exactly the matching events (property)',
   async (t) => {
     const d = await dataset(t);
@@ -451,7 +454,7 @@ emTest(
     const bySeen = await getEvents(t, { filter: where({ typeId: d.typeId, seen: pick.seen }), size: 100 });
     expect(
       t,
-      'queries/events-filter-fields',
+      'event-management/queries/events-filter-fields',
       bySeen.status === 200 && JSON.stringify(idsOf(bySeen)) === JSON.stringify([pick.id]),
       'a filter on a filterable custom TIMESTAMP field does not return exactly its event',
       `HTTP 200 with only ${pick.id}`,
@@ -469,7 +472,7 @@ emTest(
         const res = await getEvents(t, { filter: f, size: 100 });
         expect(
           t,
-          'queries/events-filter-fields',
+          'event-management/queries/events-filter-fields',
           res.status === 200,
           'a filter within the documented restrictions refused',
           'HTTP 200',
@@ -478,7 +481,7 @@ emTest(
         const wrong = eventsOf(res).filter((e) => !satisfies(e, a));
         expect(
           t,
-          'queries/events-filter-fields',
+          'event-management/queries/events-filter-fields',
           wrong.length === 0,
           'returned events do not satisfy the filter',
           `only events satisfying ${shown(a)}`,
@@ -491,21 +494,21 @@ emTest(
         const got = idsOf(res).sort();
         expect(
           t,
-          'queries/events-filter-fields',
+          'event-management/queries/events-filter-fields',
           JSON.stringify(got) === JSON.stringify(want),
           'matching events missing from the answer',
           `${want.length} events`,
           `${got.length} events`,
         );
       },
-      { rule: R('queries/events-filter-fields'), runs: t.session.context.runs },
+      { rule: 'event-management/queries/events-filter-fields', runs: t.session.context.runs },
     );
   },
   { readOnly: false, budgetPerRun: 1, budget: 3 },
 );
 
 emTest(
-  ['queries/events-filter-fields'],
+  ['event-management/queries/events-filter-fields'],
   'filters on the standard fields code, severity, source and acknowledged return only matching standard events',
   async (t) => {
     const code = `Q${tag()}`.slice(0, 16);
@@ -532,7 +535,7 @@ emTest(
       );
       expect(
         t,
-        'queries/events-filter-fields',
+        'event-management/queries/events-filter-fields',
         res.value.status === 200 && eventsOf(res.value).every(ok),
         'returned events do not satisfy a filter on standard fields',
         `only events satisfying ${shown(f)}`,
@@ -540,7 +543,7 @@ emTest(
       );
       expect(
         t,
-        'queries/events-filter-fields',
+        'event-management/queries/events-filter-fields',
         eventsOf(res.value).filter(ok).length === expected,
         'matching standard events missing',
         `${expected} events`,
@@ -552,7 +555,7 @@ emTest(
 );
 
 emTest(
-  ['queries/events-filter-fields'],
+  ['event-management/queries/events-filter-fields'],
   'filters on filterable DOUBLE, TIMESTAMP, UUID and ENUM custom fields (equality, in, and with a timestamp range) return exactly the events with those values',
   async (t) => {
     // "plus filterable custom fields"; "Custom field value types: string, integer, double, boolean, link, timestamp."
@@ -602,7 +605,7 @@ emTest(
       const wantIds = want.map((i) => ids[i]).sort();
       expect(
         t,
-        'queries/events-filter-fields',
+        'event-management/queries/events-filter-fields',
         res.status === 200 && JSON.stringify(idsOf(res).sort()) === JSON.stringify(wantIds),
         'a filter on a DOUBLE, TIMESTAMP, UUID or ENUM custom field does not return exactly the events with its values',
         `the events ${want.map((i) => `x ${values[i]}, w ${when[i]}, u ${uuids[i]}, e ${members[i]}`).join('; ')}`,
@@ -623,102 +626,114 @@ interface Forbidden {
 
 const FORBIDDEN: Forbidden[] = [
   {
-    rule: 'queries/events-non-filterable-400',
+    rule: 'event-management/queries/events-non-filterable-400',
     what: 'a filter on description (not filterable)',
     filter: () => where({ description: 'x' }),
   },
   {
-    rule: 'queries/events-non-filterable-400',
+    rule: 'event-management/queries/events-non-filterable-400',
     what: 'a filter on a custom field declared filterable false',
     filter: (_t, id) => where({ typeId: id, note: 'note 1' }),
   },
   {
-    rule: 'queries/events-non-filterable-400',
+    rule: 'event-management/queries/events-non-filterable-400',
     what: 'a filter on an unknown field',
     filter: () => where({ nosuchfield: 1 }),
   },
   {
-    rule: 'queries/type-id-single-expression',
+    rule: 'event-management/queries/type-id-single-expression',
     what: 'two typeId expressions',
     filter: (t, id) => and(eq('typeId', id), and(eq('typeId', fixtures(t).standardEventTypeId))),
   },
-  { rule: 'queries/type-id-no-negation', what: 'a negated typeId', filter: (_t, id) => ne('typeId', id) },
   {
-    rule: 'queries/type-id-equality-only',
+    rule: 'event-management/queries/type-id-no-negation',
+    what: 'a negated typeId',
+    filter: (_t, id) => ne('typeId', id),
+  },
+  {
+    rule: 'event-management/queries/type-id-equality-only',
     what: 'typeId with in',
     filter: (_t, id) => isIn('typeId', [id]),
   },
   {
-    rule: 'queries/type-id-equality-only',
+    rule: 'event-management/queries/type-id-equality-only',
     what: 'typeId with startsWith',
     filter: (t) => startsWith('typeId', t.prefix),
   },
   {
-    rule: 'queries/type-id-equality-only',
+    rule: 'event-management/queries/type-id-equality-only',
     what: 'typeId under or',
     filter: (t, id) => or(eq('typeId', id), eq('code', 'x')),
   },
   {
-    rule: 'queries/base-event-type-id-400',
+    rule: 'event-management/queries/base-event-type-id-400',
     what: 'typeId BaseEvent',
     filter: (t) => eq('typeId', fixtures(t).baseEventTypeId),
   },
   {
-    rule: 'queries/asset-type-id-in-max-5',
+    rule: 'event-management/queries/asset-type-id-in-max-5',
     what: 'assetTypeId in with 6 values',
     filter: (t) => isIn('assetTypeId', [...(fixtures(t).assetTypeIds ?? []), 'a', 'b', 'c', 'd', 'e', 'f'].slice(0, 6)),
   },
   {
-    rule: 'queries/asset-type-id-no-negation',
+    rule: 'event-management/queries/asset-type-id-no-negation',
     what: 'a negated assetTypeId',
     filter: (t) => ne('assetTypeId', fixtures(t).assetTypeIds?.[0] ?? 'x'),
   },
   {
-    rule: 'queries/asset-type-id-equality-or-in',
+    rule: 'event-management/queries/asset-type-id-equality-or-in',
     what: 'assetTypeId with startsWith',
     filter: () => startsWith('assetTypeId', 'a'),
   },
   {
-    rule: 'queries/parent-asset-id-no-negation',
+    rule: 'event-management/queries/parent-asset-id-no-negation',
     what: 'a negated parentAssetId',
     filter: (t) => ne('parentAssetId', fixtures(t).parentAssetId ?? 'x'),
   },
   {
-    rule: 'queries/parent-asset-id-equality-only',
+    rule: 'event-management/queries/parent-asset-id-equality-only',
     what: 'parentAssetId with in',
     filter: (t) => isIn('parentAssetId', [fixtures(t).parentAssetId ?? 'x']),
   },
-  { rule: 'queries/filter-json', what: 'a filter that is not valid JSON', filter: () => '{"typeId": ' },
-  { rule: 'queries/filter-json', what: 'a filter that is a JSON array', filter: () => '[]' },
+  {
+    rule: 'event-management/queries/filter-json',
+    what: 'a filter that is not valid JSON',
+    filter: () => '{"typeId": ',
+  },
+  { rule: 'event-management/queries/filter-json', what: 'a filter that is a JSON array', filter: () => '[]' },
   // "filter | string, JSON-encoded": a JSON value that is not an object is no filter either.
-  { rule: 'queries/filter-json', what: 'a filter that is a JSON number', filter: () => '42' },
-  { rule: 'queries/filter-json', what: 'a filter that is JSON null', filter: () => 'null' },
-  { rule: 'queries/filter-json', what: 'a filter that is a JSON string', filter: () => '"typeId"' },
+  { rule: 'event-management/queries/filter-json', what: 'a filter that is a JSON number', filter: () => '42' },
+  { rule: 'event-management/queries/filter-json', what: 'a filter that is JSON null', filter: () => 'null' },
+  { rule: 'event-management/queries/filter-json', what: 'a filter that is a JSON string', filter: () => '"typeId"' },
 ];
 
 for (const rule of [...new Set(FORBIDDEN.map((f) => f.rule))]) {
   const cases = FORBIDDEN.filter((f) => f.rule === rule);
   emTest(
-    [rule, 'errors/error-body', 'errors/error-content-type'],
+    [rule, 'event-management/errors/error-body', 'event-management/errors/error-content-type'],
     `GET /events answers 400 to ${cases.map((c) => c.what).join('; ')}`,
     async (t) => {
-      const d = rule === 'queries/events-non-filterable-400' ? await dataset(t) : undefined;
+      const d = rule === 'event-management/queries/events-non-filterable-400' ? await dataset(t) : undefined;
       for (const c of cases) {
         const f = c.filter(t, d?.typeId ?? fixtures(t).standardEventTypeId);
         const cannot = typeof f === 'string' ? undefined : await inexpressible(t, f);
         if (cannot) {
-          t.notExercised(R(rule), `${c.what}: ${cannot}`);
+          t.notExercised(rule, `${c.what}: ${cannot}`);
           continue;
         }
         rejected(t, rule, await getEvents(t, { filter: f }), c.what);
       }
     },
-    { readOnly: rule !== 'queries/events-non-filterable-400', budget: cases.length },
+    { readOnly: rule !== 'event-management/queries/events-non-filterable-400', budget: cases.length },
   );
 }
 
 emTest(
-  ['queries/asset-type-id-equality-or-in', 'queries/asset-type-id-in-max-5', 'queries/parent-asset-id-equality-only'],
+  [
+    'event-management/queries/asset-type-id-equality-or-in',
+    'event-management/queries/asset-type-id-in-max-5',
+    'event-management/queries/parent-asset-id-equality-only',
+  ],
   'assetTypeId (equality, in up to 5) and parentAssetId (equality) select the events of the matching entities',
   async (t) => {
     const assetTypes = fixture(t, 'assetTypeIds');
@@ -742,7 +757,7 @@ emTest(
       const res = await q(eq('assetTypeId', a));
       expect(
         t,
-        'queries/asset-type-id-equality-or-in',
+        'event-management/queries/asset-type-id-equality-or-in',
         res.status === 200,
         'assetTypeId equality refused',
         'HTTP 200',
@@ -754,7 +769,7 @@ emTest(
     const twice = all.filter((id, i) => all.indexOf(id) !== i);
     expect(
       t,
-      'queries/asset-type-id-equality-or-in',
+      'event-management/queries/asset-type-id-equality-or-in',
       twice.length === 0,
       'an event returned for two asset types (the filter is not applied)',
       'each event under one asset type',
@@ -763,7 +778,7 @@ emTest(
     const missing = ours.filter((e) => !all.includes(e.id));
     expect(
       t,
-      'queries/asset-type-id-equality-or-in',
+      'event-management/queries/asset-type-id-equality-or-in',
       missing.length === 0,
       'events of the configured entities under none of the configured asset types',
       "every event under its entity's asset type",
@@ -779,7 +794,7 @@ emTest(
     const inRes = await q(isIn('assetTypeId', five));
     expect(
       t,
-      'queries/asset-type-id-in-max-5',
+      'event-management/queries/asset-type-id-in-max-5',
       inRes.status === 200,
       'assetTypeId in with 5 values refused',
       'HTTP 200',
@@ -788,7 +803,7 @@ emTest(
     const expectedIn = five.flatMap((a) => perType.get(a) ?? []).sort();
     expect(
       t,
-      'queries/asset-type-id-equality-or-in',
+      'event-management/queries/asset-type-id-equality-or-in',
       JSON.stringify(ids(inRes).sort()) === JSON.stringify(expectedIn),
       'assetTypeId in does not return the union of its equalities',
       JSON.stringify(expectedIn),
@@ -797,7 +812,7 @@ emTest(
     const parent = await q(eq('parentAssetId', site));
     expect(
       t,
-      'queries/parent-asset-id-equality-only',
+      'event-management/queries/parent-asset-id-equality-only',
       parent.status === 200,
       'parentAssetId equality refused',
       'HTTP 200',
@@ -809,7 +824,7 @@ emTest(
       .sort();
     expect(
       t,
-      'queries/parent-asset-id-equality-only',
+      'event-management/queries/parent-asset-id-equality-only',
       JSON.stringify(ids(parent).sort()) === JSON.stringify(underSite),
       "parentAssetId does not select the events of the site's children",
       JSON.stringify(underSite),
@@ -820,7 +835,7 @@ emTest(
 );
 
 emTest(
-  ['queries/standard-events-without-type-id', 'queries/events-default-sort'],
+  ['event-management/queries/standard-events-without-type-id', 'event-management/queries/events-default-sort'],
   'GET /events without typeId returns standard events (and of field-less descendants), never events of other custom types',
   async (t) => {
     const standard = fixtures(t).standardEventTypeId;
@@ -868,7 +883,7 @@ emTest(
     const times = got.map((e) => Date.parse(String(e.timestamp)));
     expect(
       t,
-      'queries/events-default-sort',
+      'event-management/queries/events-default-sort',
       times.every((ms, i) => i === 0 || times[i - 1] >= ms),
       'standard events and events of a field-less child type not listed newest first together',
       'one list by timestamp descending',
@@ -876,7 +891,7 @@ emTest(
     );
     expect(
       t,
-      'queries/standard-events-without-type-id',
+      'event-management/queries/standard-events-without-type-id',
       !idsOf(res.value).includes(customEvent.id),
       'an event of a custom type with fields returned without typeId',
       'no event of a custom type with own fields',
@@ -888,7 +903,7 @@ emTest(
     const widenedGot = got.filter((e) => e.id === widenedEvent.id);
     expect(
       t,
-      'queries/standard-events-without-type-id',
+      'event-management/queries/standard-events-without-type-id',
       widenedGot.every((e) => !('y' in e)),
       "an event of a descendant of the standard type returned without typeId with the descendant's own field",
       'no own field of a descendant in the list',
@@ -897,7 +912,7 @@ emTest(
     reading(
       t,
       'descendants-adding-no-fields',
-      'queries/standard-events-without-type-id',
+      'event-management/queries/standard-events-without-type-id',
       widenedEvent.id === undefined || widenedGot.length === 0,
       'an event of a descendant of the standard type with its own field returned without typeId',
       'no event of a descendant with own fields',
@@ -905,7 +920,7 @@ emTest(
     );
     expect(
       t,
-      'queries/standard-events-without-type-id',
+      'event-management/queries/standard-events-without-type-id',
       res.ok,
       'standard events (or of a field-less child of the standard type) missing',
       `${mine.id} and ${childEvent.id}`,
@@ -915,7 +930,7 @@ emTest(
     const unfiltered = await getEvents(t, {});
     expect(
       t,
-      'queries/standard-events-without-type-id',
+      'event-management/queries/standard-events-without-type-id',
       unfiltered.status === 200 &&
         Number(body(unfiltered).page?.totalElements) >= 1 &&
         eventsOf(unfiltered).length >= 1,
@@ -934,7 +949,7 @@ emTest(
         parent = body(await send(t, { method: 'GET', path: `/eventTypes/${encodeURIComponent(parent)}` })).parentId;
       verify(
         t,
-        'queries/standard-events-without-type-id',
+        'event-management/queries/standard-events-without-type-id',
         type.status === 200 && (id === widened.id || parent === standard),
         `events of type ${id}, no descendant of the standard type, returned without typeId`,
         'only standard events and events of its descendants',
@@ -943,7 +958,7 @@ emTest(
       reading(
         t,
         'descendants-adding-no-fields',
-        'queries/standard-events-without-type-id',
+        'event-management/queries/standard-events-without-type-id',
         type.status !== 200 || (body(type).fields ?? []).length === 0,
         `events of type ${id}, which has fields of its own, returned without typeId`,
         'only standard events and field-less descendants',
@@ -955,7 +970,11 @@ emTest(
 );
 
 emTest(
-  ['queries/default-window-7-days', 'queries/timestamp-operators', 'queries/events-filter-fields'],
+  [
+    'event-management/queries/default-window-7-days',
+    'event-management/queries/timestamp-operators',
+    'event-management/queries/events-filter-fields',
+  ],
   'without timestamp the last 7 days are searched; before, after and between select exactly their range, and timestamp equality its event (also before the window)',
   async (t) => {
     const type = await createType(t, { ttl: 60, fields: [field('n', 'INTEGER', { filterable: true })] });
@@ -973,13 +992,14 @@ emTest(
     );
     expect(
       t,
-      'queries/default-window-7-days',
+      'event-management/queries/default-window-7-days',
       JSON.stringify(idsOf(window.value).sort()) === JSON.stringify([byAge.get(6), byAge.get(1)].sort()),
       'without timestamp not exactly the last 7 days searched',
       'the events 6 and 1 days old',
       JSON.stringify(eventsOf(window.value).map((e) => e.timestamp)),
     );
-    const between = (from: string, to: string) => betweenRange(t, 'queries/timestamp-operators', type.id, from, to);
+    const between = (from: string, to: string) =>
+      betweenRange(t, 'event-management/queries/timestamp-operators', type.id, from, to);
     const ranges: Array<[FilterExpr, number[]]> = [
       [after('timestamp', daysAgo(9)), [8, 6, 1]],
       [before('timestamp', daysAgo(7)), [10, 8]],
@@ -996,14 +1016,14 @@ emTest(
       // A grammar without or (the run's dialect cannot write it) leaves the second half unjudged.
       const cannot = await inexpressible(t, f);
       if (cannot) {
-        t.notExercised(R('queries/timestamp-operators'), cannot);
+        t.notExercised('event-management/queries/timestamp-operators', cannot);
         continue;
       }
       const res = await q(f);
       const wantIds = want.map((a) => byAge.get(a)).sort();
       expect(
         t,
-        'queries/timestamp-operators',
+        'event-management/queries/timestamp-operators',
         res.status === 200 && JSON.stringify(idsOf(res).sort()) === JSON.stringify(wantIds),
         `timestamp ${shown(f)} does not select exactly its range`,
         `the events ${want.join(', ')} days old`,
@@ -1014,7 +1034,7 @@ emTest(
     const at = await q(eq('timestamp', String(events[1].timestamp)));
     expect(
       t,
-      'queries/events-filter-fields',
+      'event-management/queries/events-filter-fields',
       at.status === 200 && JSON.stringify(idsOf(at)) === JSON.stringify([byAge.get(8)]),
       'timestamp equality does not select exactly the event at that instant',
       `the event 8 days old (${String(events[1].timestamp)})`,
@@ -1025,7 +1045,11 @@ emTest(
 );
 
 emTest(
-  ['queries/enable-page-cache', 'queries/events-200', 'queries/history-all-instances'],
+  [
+    'event-management/queries/enable-page-cache',
+    'event-management/queries/events-200',
+    'event-management/queries/history-all-instances',
+  ],
   'GET /events takes every documented parameter; enablePageCache does not change the answer',
   async (t) => {
     const d = await dataset(t);
@@ -1041,7 +1065,7 @@ emTest(
     const plain = await getEvents(t, base);
     expect(
       t,
-      'queries/events-200',
+      'event-management/queries/events-200',
       plain.status === 200,
       'GET /events with size, page, filter, sort, history, includeShared refused',
       'HTTP 200',
@@ -1049,7 +1073,7 @@ emTest(
     );
     expect(
       t,
-      'queries/history-all-instances',
+      'event-management/queries/history-all-instances',
       idsOf(plain).length === 7,
       'history=true changed the answer of events without history',
       '7 events',
@@ -1059,7 +1083,7 @@ emTest(
       const res = await getEvents(t, { ...base, enablePageCache: cache });
       expect(
         t,
-        'queries/enable-page-cache',
+        'event-management/queries/enable-page-cache',
         res.status === 200 && JSON.stringify(idsOf(res)) === JSON.stringify(idsOf(plain)),
         `enablePageCache=${cache} changed the answer`,
         JSON.stringify(idsOf(plain)),
@@ -1070,7 +1094,7 @@ emTest(
     const nextPlain = await getEvents(t, { ...base, page: 2 });
     expect(
       t,
-      'queries/enable-page-cache',
+      'event-management/queries/enable-page-cache',
       JSON.stringify(idsOf(next)) === JSON.stringify(idsOf(nextPlain)) &&
         idsOf(next).every((id) => !idsOf(plain).includes(id)),
       'with enablePageCache the next page differs',

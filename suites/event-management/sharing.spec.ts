@@ -1,7 +1,7 @@
 import { after, where } from '../engine/filter-expression.ts';
 import type { HttpResponse } from '../engine/http-client.ts';
 import type { RuleContext } from '../engine/rule-test.ts';
-import { R, body, emTest, eventually, fixture, fixtures, iso, send, seen, NO_OTHER } from './em-client.ts';
+import { body, emTest, eventually, fixture, fixtures, iso, send, seen, NO_OTHER } from './em-client.ts';
 import { expect, reading, verify } from './em-checks.ts';
 import {
   asRequest,
@@ -25,7 +25,7 @@ function checkSharing(t: RuleContext, what: string, items: Array<Record<string, 
     if (withShared)
       expect(
         t,
-        'sharing/returned-with-include-shared',
+        'event-management/sharing/returned-with-include-shared',
         Array.isArray(modesOf(x)),
         `${what}: no sharing.modes with includeShared=true`,
         'sharing.modes array',
@@ -34,7 +34,7 @@ function checkSharing(t: RuleContext, what: string, items: Array<Record<string, 
     else
       expect(
         t,
-        'sharing/present-only-with-include-shared',
+        'event-management/sharing/present-only-with-include-shared',
         x.sharing === undefined,
         `${what}: sharing without includeShared`,
         'no sharing',
@@ -47,14 +47,18 @@ const items = (res: HttpResponse, key: 'events' | 'eventTypes') =>
   (body(res)._embedded?.[key] ?? []) as Array<Record<string, any>>;
 
 emTest(
-  ['sharing/returned-with-include-shared', 'sharing/present-only-with-include-shared', 'sharing/empty-not-shared'],
+  [
+    'event-management/sharing/returned-with-include-shared',
+    'event-management/sharing/present-only-with-include-shared',
+    'event-management/sharing/empty-not-shared',
+  ],
   'every read and write of events and event types carries sharing exactly when includeShared=true; unshared records carry modes []',
   async (t) => {
     const created = await postType(t, typeBody(t), { query: shared });
     checkSharing(t, 'POST /eventTypes', [body(created)], true);
     verify(
       t,
-      'sharing/empty-not-shared',
+      'event-management/sharing/empty-not-shared',
       JSON.stringify(modesOf(body(created))) === '[]',
       'a new unshared type carries modes',
       'modes []',
@@ -73,7 +77,7 @@ emTest(
       if (withShared)
         verify(
           t,
-          'sharing/empty-not-shared',
+          'event-management/sharing/empty-not-shared',
           JSON.stringify(modesOf(body(got.value))) === '[]',
           'an unshared type carries modes',
           'modes []',
@@ -90,7 +94,7 @@ emTest(
       });
       expect(
         t,
-        'sharing/returned-with-include-shared',
+        'event-management/sharing/returned-with-include-shared',
         patched.status === 200,
         'PATCH refused',
         'HTTP 200',
@@ -114,7 +118,7 @@ emTest(
       if (withShared)
         verify(
           t,
-          'sharing/empty-not-shared',
+          'event-management/sharing/empty-not-shared',
           JSON.stringify(modesOf(body(got.value))) === '[]',
           'an unshared event carries modes',
           'modes []',
@@ -133,7 +137,14 @@ emTest(
         { ...asRequest(body(got.value)), severity: withShared ? 11 : 12 },
         { query: q },
       );
-      expect(t, 'sharing/returned-with-include-shared', put.status === 200, 'PUT refused', 'HTTP 200', seen(put, 160));
+      expect(
+        t,
+        'event-management/sharing/returned-with-include-shared',
+        put.status === 200,
+        'PUT refused',
+        'HTTP 200',
+        seen(put, 160),
+      );
       checkSharing(t, 'PUT /events/{id}', [body(put)], withShared);
       eventEtag = Number(body(put).etag);
     }
@@ -142,7 +153,11 @@ emTest(
 );
 
 emTest(
-  ['sharing/include-shared-default-false', 'sharing/modes', 'sharing/further-modes'],
+  [
+    'event-management/sharing/include-shared-default-false',
+    'event-management/sharing/modes',
+    'event-management/sharing/further-modes',
+  ],
   'records shared with the caller appear only with includeShared=true, marked RECEIVER; core types are DEFAULT',
   async (t) => {
     const typeId = fixture(t, 'sharedEventTypeId');
@@ -153,7 +168,7 @@ emTest(
     reading(
       t,
       'shared-by-id-hidden',
-      'sharing/include-shared-default-false',
+      'event-management/sharing/include-shared-default-false',
       hidden.status === 404,
       'a shared type served by id without includeShared',
       'HTTP 404',
@@ -162,7 +177,7 @@ emTest(
     const shown = await send(t, { method: 'GET', path: typePath, query: shared });
     expect(
       t,
-      'sharing/include-shared-default-false',
+      'event-management/sharing/include-shared-default-false',
       shown.status === 200,
       'a shared type not served with includeShared=true',
       'HTTP 200',
@@ -170,7 +185,7 @@ emTest(
     );
     expect(
       t,
-      'sharing/modes',
+      'event-management/sharing/modes',
       (modesOf(body(shown)) ?? []).includes('RECEIVER'),
       'a type shared with the caller is not marked RECEIVER',
       'modes containing RECEIVER',
@@ -179,7 +194,7 @@ emTest(
     const listHidden = await send(t, { method: 'GET', path: '/eventTypes', query: { filter: where({ id: typeId }) } });
     expect(
       t,
-      'sharing/include-shared-default-false',
+      'event-management/sharing/include-shared-default-false',
       listHidden.status === 200 && items(listHidden, 'eventTypes').length === 0,
       'a shared type listed without includeShared',
       'no types',
@@ -192,7 +207,7 @@ emTest(
     });
     expect(
       t,
-      'sharing/include-shared-default-false',
+      'event-management/sharing/include-shared-default-false',
       items(listShown, 'eventTypes').some((x) => x.id === typeId),
       'a shared type not listed with includeShared=true',
       typeId,
@@ -202,7 +217,7 @@ emTest(
     reading(
       t,
       'shared-by-id-hidden',
-      'sharing/include-shared-default-false',
+      'event-management/sharing/include-shared-default-false',
       evHidden.status === 404,
       'an event of a shared entity served by id without includeShared',
       'HTTP 404',
@@ -211,7 +226,7 @@ emTest(
     const evShown = await send(t, { method: 'GET', path: `/events/${eventId}`, query: shared });
     expect(
       t,
-      'sharing/include-shared-default-false',
+      'event-management/sharing/include-shared-default-false',
       evShown.status === 200,
       'an event of a shared entity not served with includeShared=true',
       'HTTP 200',
@@ -219,7 +234,7 @@ emTest(
     );
     expect(
       t,
-      'sharing/modes',
+      'event-management/sharing/modes',
       (modesOf(body(evShown)) ?? []).includes('RECEIVER'),
       'an event shared with the caller is not marked RECEIVER',
       'modes containing RECEIVER',
@@ -232,7 +247,7 @@ emTest(
     const evListHidden = await send(t, { method: 'GET', path: '/events', query: q });
     expect(
       t,
-      'sharing/include-shared-default-false',
+      'event-management/sharing/include-shared-default-false',
       !items(evListHidden, 'events').some((x) => x.id === eventId),
       'a shared event listed without includeShared',
       `no ${eventId}`,
@@ -241,7 +256,7 @@ emTest(
     const evListShown = await send(t, { method: 'GET', path: '/events', query: { ...q, ...shared } });
     expect(
       t,
-      'sharing/include-shared-default-false',
+      'event-management/sharing/include-shared-default-false',
       items(evListShown, 'events').some((x) => x.id === eventId),
       'a shared event not listed with includeShared=true',
       eventId,
@@ -251,7 +266,7 @@ emTest(
       const res = await send(t, { method: 'GET', path: `/eventTypes/${core}`, query: shared });
       expect(
         t,
-        'sharing/modes',
+        'event-management/sharing/modes',
         (modesOf(body(res)) ?? []).includes('DEFAULT'),
         `${core} is not marked DEFAULT`,
         'modes containing DEFAULT',
@@ -262,7 +277,7 @@ emTest(
     const modes = items(all, 'eventTypes').flatMap((x) => modesOf(x) ?? [null]);
     expect(
       t,
-      'sharing/further-modes',
+      'event-management/sharing/further-modes',
       modes.every((m) => typeof m === 'string'),
       'sharing modes that are not strings',
       'strings (further modes tolerated)',
@@ -272,7 +287,7 @@ emTest(
       const owner = await send(t, { method: 'GET', path: typePath, query: shared, as: 'otherTenant' });
       expect(
         t,
-        'sharing/modes',
+        'event-management/sharing/modes',
         (modesOf(body(owner)) ?? []).includes('SHARER'),
         'the owner of a shared type does not see it marked SHARER',
         'modes containing SHARER',
@@ -282,23 +297,23 @@ emTest(
       const eventOwner = await send(t, { method: 'GET', path: `/events/${eventId}`, query: shared, as: 'otherTenant' });
       expect(
         t,
-        'sharing/modes',
+        'event-management/sharing/modes',
         (modesOf(body(eventOwner)) ?? []).includes('SHARER'),
         'the owner of a shared event does not see it marked SHARER',
         'modes containing SHARER',
         seen(eventOwner, 160),
       );
-    } else t.notExercised(R('sharing/modes'), NO_OTHER);
+    } else t.notExercised('event-management/sharing/modes', NO_OTHER);
   },
   { readOnly: true, budget: 14 },
 );
 
 emTest(
-  ['sharing/include-shared-default-false'],
+  ['event-management/sharing/include-shared-default-false'],
   'includeShared=true adds records shared with the caller only: an unshared event of another tenant stays out of reads',
   async (t) => {
     if (!t.session.tokens.has('otherTenant')) {
-      t.notExercised(R('sharing/include-shared-default-false'), NO_OTHER);
+      t.notExercised('event-management/sharing/include-shared-default-false', NO_OTHER);
       return;
     }
     // "adds sharing information and shared records": a record shared with nobody is not among them.
@@ -310,7 +325,7 @@ emTest(
     const byId = await send(t, { method: 'GET', path: `/events/${e.id}`, query: shared, as: 'otherTenant' });
     expect(
       t,
-      'sharing/include-shared-default-false',
+      'event-management/sharing/include-shared-default-false',
       byId.status >= 400 && byId.status < 500,
       "another tenant's unshared event served with includeShared=true",
       'a 4xx refusal',
@@ -324,7 +339,7 @@ emTest(
     });
     expect(
       t,
-      'sharing/include-shared-default-false',
+      'event-management/sharing/include-shared-default-false',
       list.status === 200 && !items(list, 'events').some((x) => x.id === e.id),
       "another tenant's unshared event listed with includeShared=true",
       `HTTP 200 without ${e.id}`,
@@ -335,7 +350,7 @@ emTest(
 );
 
 emTest(
-  ['sharing/include-shared-default-false'],
+  ['event-management/sharing/include-shared-default-false'],
   "includeShared=true adds the records shared with the caller, never another tenant's events on an entity not shared with it",
   async (t) => {
     if (!t.session.tokens.has('otherTenant'))
@@ -363,7 +378,7 @@ emTest(
     const res = await send(t, { method: 'GET', path: '/events', query: { ...q, ...shared } });
     expect(
       t,
-      'sharing/include-shared-default-false',
+      'event-management/sharing/include-shared-default-false',
       res.status === 200 && !items(res, 'events').some((x) => x.id === id),
       'an event of another tenant on an entity not shared with the caller listed with includeShared=true',
       `HTTP 200 without ${id} (only shared records are added)`,

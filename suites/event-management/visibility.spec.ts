@@ -42,7 +42,7 @@ async function judgeVisibility(
     const r = await probe();
     if (done(r)) {
       lags.push(`${what}: visible to a read started ${startedAt} ms after the answer (allowance ${allowance} ms)`);
-      expect(t, 'general/visibility-delay', true, `${what} not visible`, 'visible', lags.join('; '));
+      expect(t, 'event-management/general/visibility-delay', true, `${what} not visible`, 'visible', lags.join('; '));
       return;
     }
     if (startedAt >= allowance) {
@@ -50,7 +50,7 @@ async function judgeVisibility(
       const total = Date.now() - write.answeredAt;
       expect(
         t,
-        'general/visibility-delay',
+        'event-management/general/visibility-delay',
         false,
         `${what} not visible within 100 ms`,
         `visible to reads started ${allowance} ms after the write was answered (100 ms, plus ${write.rttMs} ms for the write's round trip)`,
@@ -62,7 +62,7 @@ async function judgeVisibility(
 }
 
 emTest(
-  ['general/visibility-delay'],
+  ['event-management/general/visibility-delay'],
   'new and changed events and event types become visible to reads within 100 ms of the answer (plus its round trip)',
   async (t) => {
     const lags: string[] = [];
@@ -73,7 +73,7 @@ emTest(
     const put = await timed(() => putEvent(t, e.id, String(e.etag), { ...asRequest(e), severity: 2 }));
     expect(
       t,
-      'general/visibility-delay',
+      'event-management/general/visibility-delay',
       put.value.status === 200,
       'the update was refused',
       'HTTP 200',
@@ -95,7 +95,7 @@ emTest(
     );
     expect(
       t,
-      'general/visibility-delay',
+      'event-management/general/visibility-delay',
       patched.value.status === 200,
       'the PATCH was refused',
       'HTTP 200',
@@ -115,7 +115,7 @@ emTest(
 );
 
 emTest(
-  ['general/eventual-consistency'],
+  ['event-management/general/eventual-consistency'],
   'a new event shows up in GET /events once processed (missing within the allowance is tolerated)',
   async (t) => {
     const e = await createEvent(t, standardBody(t));
@@ -130,7 +130,7 @@ emTest(
     );
     expect(
       t,
-      'general/eventual-consistency',
+      'event-management/general/eventual-consistency',
       res.ok,
       'a new event never appeared in GET /events',
       `the event within ${VISIBILITY_DEADLINE_MS} ms`,

@@ -1,5 +1,5 @@
 import fc from 'fast-check';
-import { auditTime, notificationTest as test, R, accepted, refused } from './notification-client.ts';
+import { auditTime, notificationTest as test, accepted, refused } from './notification-client.ts';
 import { searchAudit, wideRange } from './audit-search.ts';
 import { send } from './notification-client.ts';
 
@@ -22,7 +22,7 @@ function wrongFormats(ms: number): string[] {
 }
 
 test(
-  ['audit/time-range-format', 'errors/code-invalid-request-body-property'],
+  ['notification/audit/time-range-format', 'notification/errors/code-invalid-request-body-property'],
   'startTimeRange and endTimeRange are taken as yyyy-MM-dd HH:mm:ss only (other formats, then a property)',
   async (t) => {
     const now = Date.now();
@@ -31,7 +31,7 @@ test(
       const field = i % 2 ? 'endTimeRange' : 'startTimeRange';
       refused(
         t,
-        'audit/time-range-format',
+        'notification/audit/time-range-format',
         await searchAudit(t, { [field]: value }),
         `${field} ${JSON.stringify(value)}`,
         'invalidRequestBodyProperty',
@@ -43,20 +43,20 @@ test(
         const value = auditTime(now - s * 1000);
         accepted(
           t,
-          'audit/time-range-format',
+          'notification/audit/time-range-format',
           await searchAudit(t, { startTimeRange: value }),
           `startTimeRange ${JSON.stringify(value)}`,
           [200],
         );
       },
-      { rule: R('audit/time-range-format'), runs: Math.min(t.session.context.runs, 5) },
+      { rule: 'notification/audit/time-range-format', runs: Math.min(t.session.context.runs, 5) },
     );
   },
   { readOnly: true, budget: 9, budgetPerRun: 1 },
 );
 
 test(
-  ['audit/time-range-required', 'errors/code-missing-request-body-property'],
+  ['notification/audit/time-range-required', 'notification/errors/code-missing-request-body-property'],
   'an audit search without startTimeRange or endTimeRange is refused',
   async (t) => {
     const { startTimeRange, endTimeRange } = wideRange();
@@ -67,7 +67,7 @@ test(
     ] as const) {
       refused(
         t,
-        'audit/time-range-required',
+        'notification/audit/time-range-required',
         await send(t, { method: 'POST', path: '/audit/searchauditstatus', json: body }),
         `a search with ${what}`,
         'missingRequestBodyProperty',
@@ -78,7 +78,7 @@ test(
 );
 
 test(
-  ['audit/filter-types', 'errors/code-invalid-request-body-property'],
+  ['notification/audit/filter-types', 'notification/errors/code-invalid-request-body-property'],
   'an audit filter of the wrong JSON type is refused',
   async (t) => {
     const cases: Array<[string, unknown]> = [
@@ -92,7 +92,7 @@ test(
     for (const [field, value] of cases) {
       refused(
         t,
-        'audit/filter-types',
+        'notification/audit/filter-types',
         await searchAudit(t, { [field]: value }),
         `${field} ${JSON.stringify(value)}`,
         'invalidRequestBodyProperty',

@@ -3,7 +3,6 @@ import { missingCredentialsRejected, missingScopeRejected } from '../engine/chec
 import type { HttpResponse } from '../engine/http-client.ts';
 import type { RuleContext } from '../engine/rule-test.ts';
 import {
-  R,
   UNKNOWN_ID,
   certificateForm,
   exampleEmail,
@@ -29,12 +28,12 @@ async function tamperedToken(t: RuleContext): Promise<string | undefined> {
 }
 
 test(
-  ['auth/token-required', 'errors/code-unauthorized'],
+  ['notification/auth/token-required', 'notification/errors/code-unauthorized'],
   'every operation answers 401 to a request without an access token',
   async (t) => {
     for (const op of await operationProbes(t)) {
       const res = await send(t, op.request, null);
-      missingCredentialsRejected(t, R('auth/token-required'), res);
+      missingCredentialsRejected(t, 'notification/auth/token-required', res);
       verifyCode(t, res, 'unauthorized');
     }
   },
@@ -42,7 +41,7 @@ test(
 );
 
 test(
-  ['auth/token-required', 'errors/code-unauthorized'],
+  ['notification/auth/token-required', 'notification/errors/code-unauthorized'],
   'operations answer 401 to a malformed token, a token of another scheme and a token with a broken signature (property)',
   async (t) => {
     const ops = await operationProbes(t);
@@ -58,24 +57,24 @@ test(
     const probe = ops.find((o) => o.operationId === 'listCommunicationCategories') ?? ops[0];
     for (const authorization of bad) {
       const res = await send(t, { ...probe.request, headers: { authorization } }, null);
-      missingCredentialsRejected(t, R('auth/token-required'), res);
+      missingCredentialsRejected(t, 'notification/auth/token-required', res);
       verifyCode(t, res, 'unauthorized');
     }
     await t.property(
       fc.tuple(fc.constantFrom(...ops), fc.constantFrom(...bad)),
       async ([op, authorization]) => {
         const res = await send(t, { ...op.request, headers: { authorization } }, null);
-        missingCredentialsRejected(t, R('auth/token-required'), res);
+        missingCredentialsRejected(t, 'notification/auth/token-required', res);
         verifyCode(t, res, 'unauthorized');
       },
-      { rule: R('auth/token-required'), runs: Math.min(t.session.context.runs, 15) },
+      { rule: 'notification/auth/token-required', runs: Math.min(t.session.context.runs, 15) },
     );
   },
   { budget: 5, budgetPerRun: 1 },
 );
 
 test(
-  ['auth/scope-admin', 'errors/code-forbidden'],
+  ['notification/auth/scope-admin', 'notification/errors/code-forbidden'],
   'every nose.ac operation answers 403 to a token without nose.ac',
   async (t) => {
     if (!t.session.tokens.has(`without:${ADMIN}`))
@@ -88,7 +87,7 @@ test(
     );
     for (const op of ops) {
       const res = await send(t, op.request, `without:${ADMIN}`);
-      missingScopeRejected(t, R('auth/scope-admin'), res, `${ADMIN} (${op.operationId})`);
+      missingScopeRejected(t, 'notification/auth/scope-admin', res, `${ADMIN} (${op.operationId})`);
       verifyCode(t, res, 'forbidden');
     }
   },
@@ -96,7 +95,7 @@ test(
 );
 
 test(
-  ['auth/scope-send', 'errors/code-forbidden'],
+  ['notification/auth/scope-send', 'notification/errors/code-forbidden'],
   'publish and broadcast answer 403 to a token without nose.se',
   async (t) => {
     if (!t.session.tokens.has(`without:${SEND}`))
@@ -112,7 +111,7 @@ test(
       subject: 'ConformanceScope',
     };
     const pub = await send(t, { method: 'POST', path: '/publisher/messages', json: message }, as);
-    missingScopeRejected(t, R('auth/scope-send'), pub, `${SEND} (publishMessage)`);
+    missingScopeRejected(t, 'notification/auth/scope-send', pub, `${SEND} (publishMessage)`);
     verifyCode(t, pub, 'forbidden');
     const { recipientsTo: _ignored, ...content } = message;
     const bc = await send(
@@ -125,14 +124,14 @@ test(
       },
       as,
     );
-    missingScopeRejected(t, R('auth/scope-send'), bc, `${SEND} (broadcastEmail)`);
+    missingScopeRejected(t, 'notification/auth/scope-send', bc, `${SEND} (broadcastEmail)`);
     verifyCode(t, bc, 'forbidden');
   },
   { budget: 4 },
 );
 
 test(
-  ['auth/scope-delete-bounced', 'errors/code-forbidden'],
+  ['notification/auth/scope-delete-bounced', 'notification/errors/code-forbidden'],
   'DELETE /communicationcategories/bouncedEmailIds needs nose.ac and not nose.se',
   async (t) => {
     const body = { emailList: [exampleEmail(t, 'notbounced')] };
@@ -143,10 +142,10 @@ test(
         `needs principals without ${ADMIN} and without ${SEND} (principals.withoutScope)`,
       );
     const noAdmin = await send(t, req, `without:${ADMIN}`);
-    missingScopeRejected(t, R('auth/scope-delete-bounced'), noAdmin, ADMIN);
+    missingScopeRejected(t, 'notification/auth/scope-delete-bounced', noAdmin, ADMIN);
     verifyCode(t, noAdmin, 'forbidden');
     const noSend = await send(t, req, `without:${SEND}`);
-    t.check(R('auth/scope-delete-bounced'), noSend.status !== 403 && noSend.status !== 401, {
+    t.check('notification/auth/scope-delete-bounced', noSend.status !== 403 && noSend.status !== 401, {
       title: 'nose.se required to clear bounced addresses',
       expected: `not 403: the operation lists ${ADMIN} only`,
       received: seen(noSend),
@@ -175,25 +174,25 @@ function bothListed(t: RuleContext): Array<[string, () => Parameters<RuleContext
 }
 
 test(
-  ['auth/scope-both-listed', 'errors/code-forbidden'],
+  ['notification/auth/scope-both-listed', 'notification/errors/code-forbidden'],
   'operations listing nose.se and nose.ac accept a token with both and refuse one with neither',
   async (t) => {
     const withNone = t.session.tokens.has('noScopes');
     if (!withNone)
       t.notExercised(
-        R('auth/scope-both-listed'),
+        'notification/auth/scope-both-listed',
         'the noScopes principal is not configured, so the refusal of a token with neither scope was not tried',
       );
     for (const [what, req] of bothListed(t)) {
       const full = await send(t, req());
-      t.check(R('auth/scope-both-listed'), full.status !== 401 && full.status !== 403, {
+      t.check('notification/auth/scope-both-listed', full.status !== 401 && full.status !== 403, {
         title: `${what} refused a token with both scopes`,
         expected: 'not 401 or 403',
         received: seen(full),
       });
       if (withNone) {
         const none = await send(t, req(), 'noScopes');
-        missingScopeRejected(t, R('auth/scope-both-listed'), none, `${SEND} and ${ADMIN} (${what})`);
+        missingScopeRejected(t, 'notification/auth/scope-both-listed', none, `${SEND} and ${ADMIN} (${what})`);
         verifyCode(t, none, 'forbidden');
       }
     }
@@ -202,7 +201,7 @@ test(
 );
 
 test(
-  ['auth/scope-both-one-or-both'],
+  ['notification/auth/scope-both-one-or-both'],
   'whether one of nose.se and nose.ac suffices where the document lists both',
   async (t) => {
     const seenStatus: string[] = [];
@@ -217,7 +216,7 @@ test(
         'principals.withoutScope',
         `needs principals without ${SEND} or without ${ADMIN} (principals.withoutScope)`,
       );
-    t.observe(R('auth/scope-both-one-or-both'), seenStatus.join('; '));
+    t.observe('notification/auth/scope-both-one-or-both', seenStatus.join('; '));
   },
   { budget: 8 },
 );

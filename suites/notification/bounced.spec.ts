@@ -1,7 +1,6 @@
 import type { HttpResponse } from '../engine/http-client.ts';
 import type { RuleContext } from '../engine/rule-test.ts';
 import {
-  R,
   fixturesOf,
   hasOtherTenant,
   homeTenant,
@@ -39,7 +38,7 @@ function holds(res: HttpResponse, address: string): boolean {
 /** Checks the listing's shape and the date format of every entry. */
 function checkListing(t: RuleContext, res: HttpResponse): void {
   t.check(
-    R('bounced/list'),
+    'notification/bounced/list',
     res.status === 200 &&
       Array.isArray(res.json) &&
       items(res).every((b) => !!b && typeof b.emailId === 'string' && typeof b.blackListedDate === 'string'),
@@ -51,11 +50,11 @@ function checkListing(t: RuleContext, res: HttpResponse): void {
   );
   // An empty list holds no date to judge: the format is then not exercised by this answer.
   if (!items(res).length) {
-    t.notExercised(R('bounced/date-format'), 'the listing was empty, so no blackListedDate was seen');
+    t.notExercised('notification/bounced/date-format', 'the listing was empty, so no blackListedDate was seen');
     return;
   }
   const bad = items(res).filter((b) => !isBounceTime(b.blackListedDate));
-  t.check(R('bounced/date-format'), bad.length === 0, {
+  t.check('notification/bounced/date-format', bad.length === 0, {
     title: 'blackListedDate not dd-MM-yyyy HH:mm:ss',
     expected: 'dd-MM-yyyy HH:mm:ss',
     received: JSON.stringify(bad.slice(0, 3)),
@@ -63,7 +62,7 @@ function checkListing(t: RuleContext, res: HttpResponse): void {
 }
 
 test(
-  ['bounced/list', 'bounced/date-format'],
+  ['notification/bounced/list', 'notification/bounced/date-format'],
   'GET /communicationcategories/bouncedEmailIds answers an array of BounceEmailObj with dd-MM-yyyy HH:mm:ss dates',
   async (t) => {
     checkListing(t, await list(t));
@@ -72,7 +71,12 @@ test(
 );
 
 test(
-  ['bounced/list', 'bounced/date-format', 'bounced/remove', 'audit/bounced-emails-listed'],
+  [
+    'notification/bounced/list',
+    'notification/bounced/date-format',
+    'notification/bounced/remove',
+    'notification/audit/bounced-emails-listed',
+  ],
   'an address that bounced is listed for its tenant only, and DELETE with emailList removes it again',
   async (t) => {
     const { bounceDomain, bounceLocalPrefix } = fixturesOf(t);
@@ -101,14 +105,14 @@ test(
       20_000,
     );
     checkListing(t, after);
-    t.check(R('bounced/list'), holds(after, address), {
+    t.check('notification/bounced/list', holds(after, address), {
       title: 'the bounced address is not listed',
       expected: `an entry for ${address}`,
       received: seen(after),
     });
     if (hasOtherTenant(t)) {
       const other = await list(t, 'otherTenant');
-      t.check(R('bounced/list'), other.status === 200 && !holds(other, address), {
+      t.check('notification/bounced/list', other.status === 200 && !holds(other, address), {
         title: 'another tenant lists the bounced address',
         severity: 'critical',
         expected: `no ${address}`,
@@ -119,7 +123,7 @@ test(
       const home = await homeTenant(t);
       if (home) {
         const named = await send(t, { method: 'GET', path: PATH, query: { tenantId: home } }, 'otherTenant');
-        t.check(R('bounced/list'), !holds(named, address), {
+        t.check('notification/bounced/list', !holds(named, address), {
           title: "another tenant naming this tenant's tenantId lists the bounced address",
           severity: 'critical',
           expected: `no ${address} (or a refusal)`,
@@ -131,28 +135,32 @@ test(
           'otherTenant',
         );
         const still = await list(t);
-        t.check(R('bounced/list'), holds(still, address), {
+        t.check('notification/bounced/list', holds(still, address), {
           title: "another tenant naming this tenant's tenantId cleared the bounced address",
           severity: 'critical',
           expected: `${address} still listed for its own tenant`,
           received: seen(still),
         });
-      } else t.notExercised(R('bounced/list'), 'the home tenant ID is not known, so no explicit tenantId was tried');
-    } else t.notExercised(R('bounced/list'), NO_OTHER);
+      } else
+        t.notExercised(
+          'notification/bounced/list',
+          'the home tenant ID is not known, so no explicit tenantId was tried',
+        );
+    } else t.notExercised('notification/bounced/list', NO_OTHER);
     const audit = await awaitAuditEntry(t, address);
-    t.check(R('audit/bounced-emails-listed'), !!audit.entry && lists(audit.entry, 'bouncedEmails', address), {
+    t.check('notification/audit/bounced-emails-listed', !!audit.entry && lists(audit.entry, 'bouncedEmails', address), {
       title: 'the audit entry of the bounced message does not list the address under bouncedEmails',
       expected: `an audit entry with emails and bouncedEmails holding ${address}`,
       received: audit.entry ? JSON.stringify(audit.entry).slice(0, 300) : seen(audit.res),
     });
     const del = await send(t, { method: 'DELETE', path: PATH, json: { emailList: [address] } });
-    t.check(R('bounced/remove'), del.status === 200, {
+    t.check('notification/bounced/remove', del.status === 200, {
       title: 'removal from the blacklist refused',
       expected: 'HTTP 200',
       received: seen(del),
     });
     const gone = await list(t);
-    t.check(R('bounced/remove'), gone.status === 200 && !holds(gone, address), {
+    t.check('notification/bounced/remove', gone.status === 200 && !holds(gone, address), {
       title: 'the address is still blacklisted',
       expected: `no ${address}`,
       received: seen(gone),
@@ -164,15 +172,15 @@ test(
 
 test(
   [
-    'bounced/remove-body-required',
-    'errors/code-missing-request-body-property',
-    'errors/code-invalid-request-body-property',
+    'notification/bounced/remove-body-required',
+    'notification/errors/code-missing-request-body-property',
+    'notification/errors/code-invalid-request-body-property',
   ],
   'DELETE /communicationcategories/bouncedEmailIds without an emailList of strings is refused',
   async (t) => {
     refused(
       t,
-      'bounced/remove-body-required',
+      'notification/bounced/remove-body-required',
       await send(t, { method: 'DELETE', path: PATH, json: {} }),
       'a body without emailList',
       'missingRequestBodyProperty',
@@ -186,7 +194,7 @@ test(
     ]) {
       refused(
         t,
-        'bounced/remove-body-required',
+        'notification/bounced/remove-body-required',
         await send(t, { method: 'DELETE', path: PATH, json: { emailList } }),
         `emailList ${JSON.stringify(emailList)}`,
         'invalidRequestBodyProperty',

@@ -3,7 +3,6 @@ import type { FormPart } from '../engine/http-client.ts';
 import type { RuleContext } from '../engine/rule-test.ts';
 import { entriesOf, searchAudit } from './audit-search.ts';
 import {
-  R,
   fixturesOf,
   homeTenant,
   isSendTime,
@@ -43,28 +42,28 @@ function messageData(value: unknown): FormPart[] {
 
 test(
   [
-    'broadcast/queued',
-    'broadcast/send-response-start-time',
-    'broadcast/send-response-status',
-    'broadcast/tenant-from-token',
-    'broadcast/category-recipients-ignored',
-    'broadcast/status-transitions',
-    'broadcast/tenant-admins-only',
+    'notification/broadcast/queued',
+    'notification/broadcast/send-response-start-time',
+    'notification/broadcast/send-response-status',
+    'notification/broadcast/tenant-from-token',
+    'notification/broadcast/category-recipients-ignored',
+    'notification/broadcast/status-transitions',
+    'notification/broadcast/tenant-admins-only',
   ],
   "a broadcast with a category and no tenantId answers a queued SendResponse and addresses the token's tenant, not the category's recipients",
   async (t) => {
     const r = await createRecipient(t);
     const { id } = await createCategory(t, { recipients: [{ position: 'TO', recipientId: r.id }] });
     const res = await broadcast(t, messageData({ body: {}, messageCategoryId: id, subject: 'ConformanceBroadcast' }));
-    t.check(R('broadcast/queued'), res.status === 200, {
+    t.check('notification/broadcast/queued', res.status === 200, {
       title: 'broadcast not accepted',
       expected: 'HTTP 200 with a SendResponse',
       received: seen(res),
     });
-    await responseSchema(t, R('broadcast/send-response-status'), res, 'broadcastEmail');
+    await responseSchema(t, 'notification/broadcast/send-response-status', res, 'broadcastEmail');
     const body = (res.json ?? {}) as { startTime?: unknown; status?: unknown };
     t.verify(
-      R('broadcast/send-response-status'),
+      'notification/broadcast/send-response-status',
       ['queued', 'sending', 'sent', 'failed'].includes(body.status as string),
       {
         title: 'status not of the enum',
@@ -72,12 +71,12 @@ test(
         received: JSON.stringify(body.status),
       },
     );
-    t.verify(R('broadcast/queued'), ['queued', 'sending', 'sent'].includes(body.status as string), {
+    t.verify('notification/broadcast/queued', ['queued', 'sending', 'sent'].includes(body.status as string), {
       title: 'a successful broadcast is not queued',
       expected: 'queued (or sending, sent)',
       received: JSON.stringify(body.status),
     });
-    t.verify(R('broadcast/send-response-start-time'), isSendTime(body.startTime), {
+    t.verify('notification/broadcast/send-response-start-time', isSendTime(body.startTime), {
       title: 'startTime not HH:mm:ss-dd-MM-yyyy',
       expected: 'HH:mm:ss-dd-MM-yyyy',
       received: JSON.stringify(body.startTime),
@@ -88,10 +87,10 @@ test(
     );
     const entry = entriesOf(search).find((e) => e.messageCategoryId === id);
     t.observe(
-      R('broadcast/status-transitions'),
+      'notification/broadcast/status-transitions',
       `SendResponse status ${JSON.stringify(body.status)}; audit entry status ${JSON.stringify(entry?.status)}`,
     );
-    t.check(R('broadcast/tenant-from-token'), !!entry, {
+    t.check('notification/broadcast/tenant-from-token', !!entry, {
       title: 'the broadcast left no audit entry of its category',
       expected: `an AuditResponse with messageCategoryId ${id}`,
       received: seen(search),
@@ -99,18 +98,18 @@ test(
     const tenant = await homeTenant(t);
     if (!tenant)
       t.notExercised(
-        R('broadcast/tenant-from-token'),
+        'notification/broadcast/tenant-from-token',
         'the token names no tenant (static token without a ten claim): the broadcast tenant could not be compared',
       );
     else
-      t.verify(R('broadcast/tenant-from-token'), entry!.tenant === tenant, {
+      t.verify('notification/broadcast/tenant-from-token', entry!.tenant === tenant, {
         title: "broadcast not in the token's tenant",
         expected: `tenant ${tenant}`,
         received: JSON.stringify(entry!.tenant),
       });
     // "Broadcast success means the message is queued for dispatch via email": no SMS, no push.
     t.check(
-      R('broadcast/queued'),
+      'notification/broadcast/queued',
       Array.isArray(entry!.smses) &&
         entry!.smses.length === 0 &&
         Array.isArray(entry!.pushNotifications) &&
@@ -127,18 +126,22 @@ test(
     if (Array.isArray(admins) && admins.length && admins.every((a) => typeof a === 'string')) {
       const want = new Set(admins.map((a: string) => a.toLowerCase()));
       const got = new Set(emails.filter((e): e is string => typeof e === 'string').map((e) => e.toLowerCase()));
-      t.verify(R('broadcast/tenant-admins-only'), want.size === got.size && [...want].every((a) => got.has(a)), {
-        title: 'a tenantAdminsOnly broadcast did not address exactly the tenant admins',
-        expected: JSON.stringify([...want].sort()),
-        received: JSON.stringify([...got].sort()),
-      });
+      t.verify(
+        'notification/broadcast/tenant-admins-only',
+        want.size === got.size && [...want].every((a) => got.has(a)),
+        {
+          title: 'a tenantAdminsOnly broadcast did not address exactly the tenant admins',
+          expected: JSON.stringify([...want].sort()),
+          received: JSON.stringify([...got].sort()),
+        },
+      );
     } else
       t.notExercised(
-        R('broadcast/tenant-admins-only'),
+        'notification/broadcast/tenant-admins-only',
         'the configuration names no tenant admins (fixtures.notification.tenantAdminEmails), so whom the broadcast addressed could not be judged',
       );
     t.verify(
-      R('broadcast/category-recipients-ignored'),
+      'notification/broadcast/category-recipients-ignored',
       !emails.some((e) => typeof e === 'string' && e.toLowerCase() === r.email.toLowerCase()),
       {
         title: 'the broadcast reached a recipient configured in the category',
@@ -152,15 +155,15 @@ test(
 
 test(
   [
-    'broadcast/message-data-required',
-    'errors/code-invalid-request-body-property',
-    'errors/code-missing-request-body-property',
+    'notification/broadcast/message-data-required',
+    'notification/errors/code-invalid-request-body-property',
+    'notification/errors/code-missing-request-body-property',
   ],
   'a broadcast without messageData, with a JSON body, or with a messageData that is not a JSON object is refused',
   async (t) => {
     refused(
       t,
-      'broadcast/message-data-required',
+      'notification/broadcast/message-data-required',
       await broadcast(t, [{ name: 'other', value: 'x' }]),
       'a form without messageData',
       'missingRequestBodyProperty',
@@ -168,7 +171,7 @@ test(
     // A JSON body is refused (document); 400 rather than 415 for it is our reading.
     refusedByReading(
       t,
-      'broadcast/message-data-required',
+      'notification/broadcast/message-data-required',
       await send(t, {
         method: 'POST',
         path: '/broadcastEmails',
@@ -182,7 +185,7 @@ test(
     for (const text of ['not json', '[1,2]', '"text"', '{"body":']) {
       refused(
         t,
-        'broadcast/message-data-required',
+        'notification/broadcast/message-data-required',
         await broadcast(t, messageData(text)),
         `messageData ${JSON.stringify(text)}`,
         'invalidRequestBodyProperty',
@@ -193,7 +196,11 @@ test(
 );
 
 test(
-  ['broadcast/content-like-publish', 'errors/code-missing-request-body-property', 'errors/code-no-match'],
+  [
+    'notification/broadcast/content-like-publish',
+    'notification/errors/code-missing-request-body-property',
+    'notification/errors/code-no-match',
+  ],
   'messageData follows the publish rules: body is mandatory, without a category from, subject and message, and a category must be one of the tenant',
   async (t) => {
     const cases: Array<[string, Record<string, unknown>]> = [
@@ -226,7 +233,7 @@ test(
     for (const [what, c] of cases)
       refused(
         t,
-        'broadcast/content-like-publish',
+        'notification/broadcast/content-like-publish',
         await broadcast(t, messageData(c)),
         `messageData with ${what}`,
         'missingRequestBodyProperty',
@@ -234,7 +241,7 @@ test(
     // Complete otherwise (from, subject, message): only the unknown category can make it fail.
     unknownRefused(
       t,
-      'broadcast/content-like-publish',
+      'notification/broadcast/content-like-publish',
       await broadcast(t, messageData(content(t, { messageCategoryId: UNKNOWN_ID }))),
       `messageData with messageCategoryId ${UNKNOWN_ID}, no category of the tenant`,
     );
@@ -243,12 +250,12 @@ test(
 );
 
 test(
-  ['broadcast/type-required', 'errors/code-missing-parameter'],
+  ['notification/broadcast/type-required', 'notification/errors/code-missing-parameter'],
   'a broadcast without broadcastType is refused',
   async (t) => {
     refused(
       t,
-      'broadcast/type-required',
+      'notification/broadcast/type-required',
       await broadcast(t, messageData(content(t)), {}),
       'a broadcast without broadcastType',
       'missingParameter',
@@ -258,13 +265,13 @@ test(
 );
 
 test(
-  ['broadcast/type-values', 'errors/code-invalid-parameter'],
+  ['notification/broadcast/type-values', 'notification/errors/code-invalid-parameter'],
   'a broadcastType other than the four documented values is refused',
   async (t) => {
     for (const broadcastType of ['everyone', 'tenantadminsonly', 'tenantMembers', 'ALL']) {
       refused(
         t,
-        'broadcast/type-values',
+        'notification/broadcast/type-values',
         await broadcast(t, messageData(content(t)), { broadcastType }),
         `broadcastType=${broadcastType}`,
         'invalidParameter',
@@ -275,12 +282,12 @@ test(
 );
 
 test(
-  ['broadcast/sub-tenant-id-required', 'errors/code-missing-parameter'],
+  ['notification/broadcast/sub-tenant-id-required', 'notification/errors/code-missing-parameter'],
   'broadcastType=subTenantMembersOnly without subTenantId is refused',
   async (t) => {
     refused(
       t,
-      'broadcast/sub-tenant-id-required',
+      'notification/broadcast/sub-tenant-id-required',
       await broadcast(t, messageData(content(t)), { broadcastType: 'subTenantMembersOnly' }),
       'subTenantMembersOnly without subTenantId',
       'missingParameter',
@@ -290,7 +297,7 @@ test(
 );
 
 test(
-  ['broadcast/queued', 'broadcast/send-response-status'],
+  ['notification/broadcast/queued', 'notification/broadcast/send-response-status'],
   'a broadcast without a category to the members of a configured sub-tenant (subTenantMembersOnly) is queued',
   async (t) => {
     // A real broadcast mails every member of the sub-tenant: sent only where the configuration
@@ -308,17 +315,21 @@ test(
       subTenantId: f.subTenantId,
     });
     const status = (res.json as { status?: unknown } | undefined)?.status;
-    t.check(R('broadcast/queued'), res.status === 200 && ['queued', 'sending', 'sent'].includes(status as string), {
-      title: 'a broadcast to a configured sub-tenant without a category was not queued',
-      expected: `HTTP 200 with a queued SendResponse (subTenantId ${f.subTenantId!}, no messageCategoryId)`,
-      received: seen(res),
-    });
+    t.check(
+      'notification/broadcast/queued',
+      res.status === 200 && ['queued', 'sending', 'sent'].includes(status as string),
+      {
+        title: 'a broadcast to a configured sub-tenant without a category was not queued',
+        expected: `HTTP 200 with a queued SendResponse (subTenantId ${f.subTenantId!}, no messageCategoryId)`,
+        received: seen(res),
+      },
+    );
   },
   { budget: 1 },
 );
 
 test(
-  ['broadcast/invalid-sub-tenant'],
+  ['notification/broadcast/invalid-sub-tenant'],
   'subTenantMembersOnly with a subTenantId that is no sub-tenant is refused or discarded, never a server error',
   async (t) => {
     const known = [fixturesOf(t).subTenantId, ...((t.fixtures.subTenantIds as string[] | undefined) ?? [])];
@@ -329,7 +340,7 @@ test(
       subTenantId: bogus,
     });
     t.check(
-      R('broadcast/invalid-sub-tenant'),
+      'notification/broadcast/invalid-sub-tenant',
       (res.status >= 400 && res.status < 500) || (res.status >= 200 && res.status < 300),
       {
         title: 'an invalid subTenantId made the request fail',

@@ -6,7 +6,6 @@ import type { HttpResponse } from '../engine/http-client.ts';
 import type { RuleContext } from '../engine/rule-test.ts';
 import { contractOf } from '../engine/schemas.ts';
 import {
-  R,
   addressType,
   UNKNOWN_ID,
   accepted,
@@ -92,19 +91,19 @@ async function propertySchema(field: string): Promise<JsonSchema> {
 }
 
 test(
-  ['categories/create-201-id'],
+  ['notification/categories/create-201-id'],
   'POST /communicationcategories/ answers 201 with the integer ID, which GET then serves',
   async (t) => {
     const body = categoryBody(t);
     const res = await postCategory(t, body);
-    t.check(R('categories/create-201-id'), res.status === 201 && Number.isSafeInteger(res.json), {
+    t.check('notification/categories/create-201-id', res.status === 201 && Number.isSafeInteger(res.json), {
       title: 'category not created with 201 and an integer ID',
       expected: 'HTTP 201 with a bare JSON integer',
       received: seen(res),
     });
     const got = await getCategory(t, res.json as number);
     t.check(
-      R('categories/create-201-id'),
+      'notification/categories/create-201-id',
       got.status === 200 && view(got).msgCategoryId === res.json && view(got).msgCategoryName === body.msgCategoryName,
       {
         title: 'the created category is not served by its ID',
@@ -117,15 +116,15 @@ test(
 );
 
 test(
-  ['categories/from-application-name', 'errors/code-invalid-request-body-property'],
+  ['notification/categories/from-application-name', 'notification/errors/code-invalid-request-body-property'],
   'a category from that is an address or not a string is refused on create and update; an application name is taken',
   async (t) => {
     const good = await postCategory(t, categoryBody(t, { from: `${t.prefix}appname1` }));
-    accepted(t, 'categories/from-application-name', good, 'from "<prefix>appname1"', [201]);
+    accepted(t, 'notification/categories/from-application-name', good, 'from "<prefix>appname1"', [201]);
     const id = createdId(good)!;
     // Which signs an application name may hold is our reading: the document says only "Application name".
     const signed = await postCategory(t, categoryBody(t, { from: `${t.prefix}.app-name_1` }));
-    t.reading('app-name-charset', R('categories/from-application-name'), signed.status === 201, {
+    t.reading('app-name-charset', 'notification/categories/from-application-name', signed.status === 201, {
       title: 'valid input refused: from "<prefix>.app-name_1"',
       expected: "HTTP 201 for an application name holding '.', '-' and '_'",
       received: seen(signed),
@@ -134,7 +133,7 @@ test(
     for (const from of bad)
       refused(
         t,
-        'categories/from-application-name',
+        'notification/categories/from-application-name',
         await postCategory(t, categoryBody(t, { from })),
         `POST with from ${JSON.stringify(from)}`,
         'invalidRequestBodyProperty',
@@ -144,20 +143,20 @@ test(
       async (from) => {
         refused(
           t,
-          'categories/from-application-name',
+          'notification/categories/from-application-name',
           await putCategory(t, id, { from }),
           `PUT with from ${JSON.stringify(from)}`,
           'invalidRequestBodyProperty',
         );
       },
-      { rule: R('categories/from-application-name'), runs: Math.min(t.session.context.runs, 4) },
+      { rule: 'notification/categories/from-application-name', runs: Math.min(t.session.context.runs, 4) },
     );
   },
   { budget: 7, budgetPerRun: 1 },
 );
 
 test(
-  ['categories/sender-built'],
+  ['notification/categories/sender-built'],
   'GET /communicationcategories/{id} answers as from an address built of the application name and the tenant ID',
   async (t) => {
     const app = `${t.prefix}sender`;
@@ -172,7 +171,7 @@ test(
       from.includes(app) &&
       (!tenant || from.includes(tenant)) &&
       (!domain || from.toLowerCase().endsWith(`@${domain.toLowerCase()}`));
-    t.check(R('categories/sender-built'), got.status === 200 && ok, {
+    t.check('notification/categories/sender-built', got.status === 200 && ok, {
       title: 'sender address not built from the application name and tenant',
       expected: `an address holding "${app}"${tenant ? `, "${tenant}"` : ''} and "@"${domain ? ` at ${domain}` : ''}`,
       received: `from ${JSON.stringify(from)} (${seen(got, 120)})`,
@@ -193,11 +192,11 @@ function alphanumericCase(t: RuleContext, signs: readonly string[]) {
 }
 
 for (const [field, rule] of [
-  ['msgCategoryName', 'categories/name-alphanumeric'],
-  ['subject', 'categories/subject-alphanumeric'],
+  ['msgCategoryName', 'notification/categories/name-alphanumeric'],
+  ['subject', 'notification/categories/subject-alphanumeric'],
 ] as const) {
   test(
-    [rule, 'errors/code-invalid-request-body-property'],
+    [rule, 'notification/errors/code-invalid-request-body-property'],
     `a category ${field} is taken alphanumeric only (property, create and update)`,
     async (t) => {
       const { id } = await createCategory(t);
@@ -215,7 +214,7 @@ for (const [field, rule] of [
           : await postCategory(t, categoryBody(t, { [field]: value }));
         // Whether an empty text is "Alphanumeric only" is our reading, not the document's.
         if (value === '') {
-          t.reading('empty-not-alphanumeric', R(rule), res.status === 400, {
+          t.reading('empty-not-alphanumeric', rule, res.status === 400, {
             title: `not refused: POST with an empty ${field}`,
             expected: `HTTP 400 for an empty ${field}`,
             received: seen(res),
@@ -224,7 +223,7 @@ for (const [field, rule] of [
         }
         // Whether a space breaks "Alphanumeric only" is our reading, not the document's.
         if (value === `${t.prefix} x`) {
-          t.reading(field === 'subject' ? 'subject-space' : 'category-name-space', R(rule), res.status === 400, {
+          t.reading(field === 'subject' ? 'subject-space' : 'category-name-space', rule, res.status === 400, {
             title: `not refused: POST with ${field} ${JSON.stringify(value)}`,
             expected: 'HTTP 400 for a subject with a space',
             received: seen(res),
@@ -264,7 +263,7 @@ for (const [field, rule] of [
               'invalidRequestBodyProperty',
             );
         },
-        { rule: R(rule), runs: Math.min(t.session.context.runs, 10) },
+        { rule: rule, runs: Math.min(t.session.context.runs, 10) },
       );
     },
     { budget: 6, budgetPerRun: 1 },
@@ -272,7 +271,7 @@ for (const [field, rule] of [
 }
 
 test(
-  ['categories/priority-values', 'errors/code-invalid-request-body-property'],
+  ['notification/categories/priority-values', 'notification/errors/code-invalid-request-body-property'],
   'a category priority is taken as 1, 3 or 5 only (every boundary of the contract, create and update)',
   async (t) => {
     const schema = await propertySchema('priority');
@@ -291,7 +290,7 @@ test(
         if (valid)
           accepted(
             t,
-            'categories/priority-values',
+            'notification/categories/priority-values',
             res,
             `${onUpdate ? 'PUT' : 'POST'} with priority ${JSON.stringify(value)}`,
             onUpdate ? [204] : [201],
@@ -299,7 +298,7 @@ test(
         else
           refused(
             t,
-            'categories/priority-values',
+            'notification/categories/priority-values',
             res,
             `${onUpdate ? 'PUT' : 'POST'} with priority ${JSON.stringify(value)}`,
             'invalidRequestBodyProperty',
@@ -311,7 +310,7 @@ test(
 );
 
 test(
-  ['categories/recipient-position', 'errors/code-invalid-request-body-property'],
+  ['notification/categories/recipient-position', 'notification/errors/code-invalid-request-body-property'],
   'category recipients are taken at TO, CC and BCC only, with integer IDs',
   async (t) => {
     const rs = [await createRecipient(t), await createRecipient(t), await createRecipient(t)];
@@ -320,13 +319,13 @@ test(
       t,
       categoryBody(t, { recipients: rs.map((r, i) => ({ position: positions[i], recipientId: r.id })) }),
     );
-    accepted(t, 'categories/recipient-position', good, 'recipients at TO, CC and BCC', [201]);
+    accepted(t, 'notification/categories/recipient-position', good, 'recipients at TO, CC and BCC', [201]);
     const got = await getCategory(t, createdId(good)!);
     const listed = listIn(got, 'recipients')
       .map((x) => `${String(x.recipientId)}:${String(x.position)}`)
       .sort();
     const want = rs.map((r, i) => `${r.id}:${positions[i]}`).sort();
-    t.check(R('categories/recipient-position'), JSON.stringify(listed) === JSON.stringify(want), {
+    t.check('notification/categories/recipient-position', JSON.stringify(listed) === JSON.stringify(want), {
       title: 'positions not kept',
       expected: want.join(', '),
       received: listed.join(', ') || seen(got),
@@ -341,7 +340,7 @@ test(
     for (const [what, item] of bad)
       refused(
         t,
-        'categories/recipient-position',
+        'notification/categories/recipient-position',
         await postCategory(t, categoryBody(t, { recipients: [item] })),
         `POST with ${what}`,
         'invalidRequestBodyProperty',
@@ -351,20 +350,20 @@ test(
       async ([what, item]) => {
         refused(
           t,
-          'categories/recipient-position',
+          'notification/categories/recipient-position',
           await putCategory(t, createdId(good)!, { recipients: [{ ...item, operation: 'ADD' }] }),
           `PUT with ${what}`,
           'invalidRequestBodyProperty',
         );
       },
-      { rule: R('categories/recipient-position'), runs: Math.min(t.session.context.runs, 5) },
+      { rule: 'notification/categories/recipient-position', runs: Math.min(t.session.context.runs, 5) },
     );
   },
   { budget: 11, budgetPerRun: 1 },
 );
 
 test(
-  ['categories/template-channel', 'errors/code-invalid-request-body-property'],
+  ['notification/categories/template-channel', 'notification/errors/code-invalid-request-body-property'],
   'category templates are taken for Email, SMS and Push Notification only, with integer IDs',
   async (t) => {
     const email = channelId(t, 'email');
@@ -381,7 +380,13 @@ test(
         ],
       }),
     );
-    accepted(t, 'categories/template-channel', good, 'templates of channels Email and Push Notification', [201]);
+    accepted(
+      t,
+      'notification/categories/template-channel',
+      good,
+      'templates of channels Email and Push Notification',
+      [201],
+    );
     const bad: Array<[string, Record<string, unknown>]> = [
       ['commChannelName Fax', { commChannelName: 'Fax', templateId: e.templateId, templatesetId: set.id }],
       ['commChannelName EMAIL', { commChannelName: 'EMAIL', templateId: e.templateId, templatesetId: set.id }],
@@ -392,7 +397,7 @@ test(
     for (const [what, item] of bad) {
       refused(
         t,
-        'categories/template-channel',
+        'notification/categories/template-channel',
         await postCategory(t, categoryBody(t, { templates: [item] })),
         `a template item with ${what}`,
         'invalidRequestBodyProperty',
@@ -405,7 +410,7 @@ test(
       for (const operation of ['ADD', 'DELETE'])
         refused(
           t,
-          'categories/template-channel',
+          'notification/categories/template-channel',
           await putCategory(t, id, {
             templates: [{ operation, commChannelName: 'Fax', templateId: e.templateId, templatesetId: set.id }],
           }),
@@ -417,54 +422,58 @@ test(
 );
 
 test(
-  ['categories/list'],
+  ['notification/categories/list'],
   "GET /communicationcategories/ lists the tenant's categories with ID, name and priority, and none of another tenant",
   async (t) => {
     const { id, body } = await createCategory(t, { priority: 5 });
     const res = await send(t, { method: 'GET', path: '/communicationcategories/' });
     const items = Array.isArray(res.json) ? (res.json as Array<Record<string, unknown>>) : [];
-    t.check(R('categories/list'), res.status === 200 && Array.isArray(res.json), {
+    t.check('notification/categories/list', res.status === 200 && Array.isArray(res.json), {
       title: 'category list not an array',
       expected: 'HTTP 200 with a JSON array',
       received: seen(res),
     });
     for (const item of items.slice(0, 50))
-      await matchesSchema(t, R('categories/list'), item, 'CommunicationCategory', 'a category list item');
+      await matchesSchema(t, 'notification/categories/list', item, 'CommunicationCategory', 'a category list item');
     const malformed = items.find(
       (x) =>
         !Number.isSafeInteger(x?.msgCategoryId) ||
         typeof x?.msgCategoryName !== 'string' ||
         !Number.isInteger(x?.priority),
     );
-    t.check(R('categories/list'), !malformed, {
+    t.check('notification/categories/list', !malformed, {
       title: 'list item without msgCategoryId, msgCategoryName or priority',
       expected: 'every item with the three fields',
       received: JSON.stringify(malformed),
     });
     const mine = items.find((x) => x.msgCategoryId === id);
-    t.check(R('categories/list'), !!mine && mine.msgCategoryName === body.msgCategoryName && mine.priority === 5, {
-      title: 'the created category is not listed as created',
-      expected: `{msgCategoryId: ${id}, msgCategoryName: ${String(body.msgCategoryName)}, priority: 5}`,
-      received: JSON.stringify(mine) ?? 'not listed',
-    });
+    t.check(
+      'notification/categories/list',
+      !!mine && mine.msgCategoryName === body.msgCategoryName && mine.priority === 5,
+      {
+        title: 'the created category is not listed as created',
+        expected: `{msgCategoryId: ${id}, msgCategoryName: ${String(body.msgCategoryName)}, priority: 5}`,
+        received: JSON.stringify(mine) ?? 'not listed',
+      },
+    );
     if (hasOtherTenant(t)) {
       const other = await send(t, { method: 'GET', path: '/communicationcategories/' }, 'otherTenant');
       const leaked =
         Array.isArray(other.json) &&
         (other.json as Array<Record<string, unknown>>).some((x) => x?.msgCategoryId === id);
-      t.check(R('categories/list'), other.status === 200 && !leaked, {
+      t.check('notification/categories/list', other.status === 200 && !leaked, {
         title: 'another tenant lists the category',
         severity: 'critical',
         expected: `no category ${id}`,
         received: seen(other),
       });
-    } else t.notExercised(R('categories/list'), NO_OTHER);
+    } else t.notExercised('notification/categories/list', NO_OTHER);
   },
   { budget: 4 },
 );
 
 test(
-  ['categories/get-fields'],
+  ['notification/categories/get-fields'],
   'GET /communicationcategories/{id} answers the documented fields, recipients and templates',
   async (t) => {
     const email = channelId(t, 'email');
@@ -478,12 +487,12 @@ test(
     });
     const got = await getCategory(t, id);
     const v = view(got);
-    t.check(R('categories/get-fields'), got.status === 200, {
+    t.check('notification/categories/get-fields', got.status === 200, {
       title: 'category not served',
       expected: 'HTTP 200',
       received: seen(got),
     });
-    await matchesSchema(t, R('categories/get-fields'), got.json, 'GetCommunicationCategory', 'the category');
+    await matchesSchema(t, 'notification/categories/get-fields', got.json, 'GetCommunicationCategory', 'the category');
     const tenant = await homeTenant(t);
     const top =
       typeof v.createdby === 'string' &&
@@ -493,7 +502,7 @@ test(
       v.msgCategoryName === body.msgCategoryName &&
       v.priority === 1 &&
       v.subject === body.subject;
-    t.verify(R('categories/get-fields'), top, {
+    t.verify('notification/categories/get-fields', top, {
       title: 'top-level fields wrong',
       expected: `createdby ${tenant ?? '(the tenant)'}, from, msgCategoryId ${id}, msgCategoryName ${String(body.msgCategoryName)}, priority 1, subject ${String(body.subject)}`,
       received: JSON.stringify({
@@ -516,14 +525,18 @@ test(
         typeof d.recipientAddressTypeName === 'string' &&
         d.recipientId === r.id,
     );
-    t.verify(R('categories/get-fields'), !!rec && rec.position === 'CC' && rec.recipientName === r.name && detailOk, {
-      title: 'recipient item wrong',
-      expected: `{position CC, recipientId ${r.id}, recipientName "${r.name}", recipientDetails [{address ${r.email}, commChannelName Email, recipientAddressTypeName, recipientId}]}`,
-      received: JSON.stringify(rec) ?? JSON.stringify(v.recipients),
-    });
+    t.verify(
+      'notification/categories/get-fields',
+      !!rec && rec.position === 'CC' && rec.recipientName === r.name && detailOk,
+      {
+        title: 'recipient item wrong',
+        expected: `{position CC, recipientId ${r.id}, recipientName "${r.name}", recipientDetails [{address ${r.email}, commChannelName Email, recipientAddressTypeName, recipientId}]}`,
+        received: JSON.stringify(rec) ?? JSON.stringify(v.recipients),
+      },
+    );
     const tpl = (Array.isArray(v.templates) ? v.templates : []).find((x) => x.templateId === e.templateId);
     t.verify(
-      R('categories/get-fields'),
+      'notification/categories/get-fields',
       !!tpl && tpl.commChannelName === 'Email' && tpl.templatesetId === set.id && tpl.templatesetName === set.name,
       {
         title: 'template item wrong',
@@ -536,24 +549,28 @@ test(
 );
 
 test(
-  ['categories/get-not-found', 'errors/code-no-match', 'errors/code-invalid-parameter'],
+  [
+    'notification/categories/get-not-found',
+    'notification/errors/code-no-match',
+    'notification/errors/code-invalid-parameter',
+  ],
   'GET /communicationcategories/{id}: 404 for an unknown ID, 400 for a non-integer',
   async (t) => {
     refused(
       t,
-      'categories/get-not-found',
+      'notification/categories/get-not-found',
       await getCategory(t, UNKNOWN_ID),
       `unknown category ${UNKNOWN_ID}`,
       'noMatch',
       [404],
     );
-    refused(t, 'categories/get-not-found', await getCategory(t, 'abc'), 'id "abc"', 'invalidParameter');
+    refused(t, 'notification/categories/get-not-found', await getCategory(t, 'abc'), 'id "abc"', 'invalidParameter');
   },
   { readOnly: true, budget: 2 },
 );
 
 test(
-  ['categories/get-recipient-groups', 'errors/code-invalid-parameter'],
+  ['notification/categories/get-recipient-groups', 'notification/errors/code-invalid-parameter'],
   "GET /communicationcategories/{id}?recGroup=true lists the category's groups; another recGroup is refused",
   async (t) => {
     const g = await createGroup(t);
@@ -561,7 +578,7 @@ test(
     const got = await getCategory(t, id, { recGroup: 'true' });
     const item = listIn(got, 'recipientGroups').find((x) => x.recipientGroupId === g.id);
     t.check(
-      R('categories/get-recipient-groups'),
+      'notification/categories/get-recipient-groups',
       got.status === 200 && !!item && item.recipientGroupName === g.name && item.position === 'BCC',
       {
         title: 'recipient group not listed with recGroup=true',
@@ -571,14 +588,14 @@ test(
     );
     // "recGroup (string true/false, optional, ...)": false is one of the two values.
     const without = await getCategory(t, id, { recGroup: 'false' });
-    t.check(R('categories/get-recipient-groups'), without.status === 200, {
+    t.check('notification/categories/get-recipient-groups', without.status === 200, {
       title: 'recGroup=false refused',
       expected: 'HTTP 200 (false is one of the values true/false)',
       received: seen(without),
     });
     refused(
       t,
-      'categories/get-recipient-groups',
+      'notification/categories/get-recipient-groups',
       await getCategory(t, id, { recGroup: 'yes' }),
       'recGroup=yes',
       'invalidParameter',
@@ -588,7 +605,7 @@ test(
 );
 
 test(
-  ['categories/get-fields'],
+  ['notification/categories/get-fields'],
   "GET /communicationcategories/{id} names each recipient address's channel: SMS for a phone, Push Notification for a push address",
   async (t) => {
     const email = exampleEmail(t, 'chan');
@@ -620,22 +637,26 @@ test(
       : [];
     const named = want.map(([address]) => details.find((d) => d.address === address)?.commChannelName);
     // "recipientDetails (array: address string, commChannelName enum Email/SMS/Push Notification, ...)"
-    t.check(R('categories/get-fields'), got.status === 200 && want.every(([, channel], i) => named[i] === channel), {
-      title: "an address's channel misnamed in recipientDetails",
-      expected: want.map(([a, c]) => `${a}: ${c}`).join(', '),
-      received: got.status === 200 ? want.map(([a], i) => `${a}: ${String(named[i])}`).join(', ') : seen(got),
-    });
+    t.check(
+      'notification/categories/get-fields',
+      got.status === 200 && want.every(([, channel], i) => named[i] === channel),
+      {
+        title: "an address's channel misnamed in recipientDetails",
+        expected: want.map(([a, c]) => `${a}: ${c}`).join(', '),
+        received: got.status === 200 ? want.map(([a], i) => `${a}: ${String(named[i])}`).join(', ') : seen(got),
+      },
+    );
   },
   { budget: 4 },
 );
 
 test(
-  ['categories/delete-ids-required', 'errors/code-missing-parameter'],
+  ['notification/categories/delete-ids-required', 'notification/errors/code-missing-parameter'],
   'DELETE /communicationcategories/ without categoryIds is refused with 400',
   async (t) => {
     refused(
       t,
-      'categories/delete-ids-required',
+      'notification/categories/delete-ids-required',
       await send(t, { method: 'DELETE', path: '/communicationcategories/' }),
       'a DELETE without categoryIds',
       'missingParameter',
@@ -645,14 +666,18 @@ test(
 );
 
 test(
-  ['categories/delete-ids-format', 'errors/code-invalid-parameter', 'errors/code-no-match'],
+  [
+    'notification/categories/delete-ids-format',
+    'notification/errors/code-invalid-parameter',
+    'notification/errors/code-no-match',
+  ],
   'DELETE /communicationcategories/ refuses categoryIds that are not integer IDs (400) and unknown IDs (404)',
   async (t) => {
     const { id } = await createCategory(t);
     for (const ids of ['abc', `${id};${id}`, `${id},x`, '1.5']) {
       refused(
         t,
-        'categories/delete-ids-format',
+        'notification/categories/delete-ids-format',
         await send(t, { method: 'DELETE', path: '/communicationcategories/', query: { categoryIds: ids } }),
         `categoryIds=${ids}`,
         'invalidParameter',
@@ -660,7 +685,7 @@ test(
     }
     unknownRefused(
       t,
-      'categories/delete-ids-format',
+      'notification/categories/delete-ids-format',
       await send(t, {
         method: 'DELETE',
         path: '/communicationcategories/',
@@ -669,7 +694,7 @@ test(
       `categoryIds=${UNKNOWN_ID} (unknown)`,
     );
     const still = await getCategory(t, id);
-    t.check(R('categories/delete-ids-format'), still.status === 200, {
+    t.check('notification/categories/delete-ids-format', still.status === 200, {
       title: 'a refused DELETE removed the category',
       expected: 'HTTP 200',
       received: seen(still),
@@ -679,7 +704,7 @@ test(
 );
 
 test(
-  ['categories/delete-204'],
+  ['notification/categories/delete-204'],
   'DELETE /communicationcategories/?categoryIds=a,b answers 204 and deletes both',
   async (t) => {
     const a = await createCategory(t);
@@ -689,10 +714,10 @@ test(
       path: '/communicationcategories/',
       query: { categoryIds: `${a.id},${b.id}` },
     });
-    accepted(t, 'categories/delete-204', res, `categoryIds=${a.id},${b.id}`, [204]);
+    accepted(t, 'notification/categories/delete-204', res, `categoryIds=${a.id},${b.id}`, [204]);
     for (const id of [a.id, b.id]) {
       const got = await getCategory(t, id);
-      t.check(R('categories/delete-204'), got.status === 404, {
+      t.check('notification/categories/delete-204', got.status === 404, {
         title: `category ${id} still there`,
         expected: 'HTTP 404',
         received: seen(got),
@@ -703,7 +728,7 @@ test(
 );
 
 test(
-  ['categories/update-operation-enum'],
+  ['notification/categories/update-operation-enum'],
   'PUT /communicationcategories/{id} refuses recipient and template items without ADD or DELETE',
   async (t) => {
     const email = channelId(t, 'email');
@@ -721,10 +746,10 @@ test(
       ['a template item with operation REPLACE', { templates: [{ ...template, operation: 'REPLACE' }] }],
     ];
     for (const [what, body] of cases)
-      refused(t, 'categories/update-operation-enum', await putCategory(t, id, body), what);
+      refused(t, 'notification/categories/update-operation-enum', await putCategory(t, id, body), what);
     const after = await getCategory(t, id);
     t.check(
-      R('categories/update-operation-enum'),
+      'notification/categories/update-operation-enum',
       listIn(after, 'recipients').length === 0 && listIn(after, 'templates').length === 0,
       {
         title: 'a refused update changed the category',
@@ -751,7 +776,7 @@ async function compare(model: Members, real: Real, rule: string, after: string):
     .map((x) => `${String(x.recipientId)}:${String(x.position)}`)
     .sort();
   const want = [...model].map(([i, p]) => `${real.recipients[i]}:${p}`).sort();
-  real.t.check(R(rule), got.status === 200 && JSON.stringify(listed) === JSON.stringify(want), {
+  real.t.check(rule, got.status === 200 && JSON.stringify(listed) === JSON.stringify(want), {
     title: `recipients wrong after ${after}`,
     expected: `[${want.join(', ')}]`,
     received: `[${listed.join(', ')}] (${seen(got, 100)})`,
@@ -775,9 +800,9 @@ class AddRecipient implements fc.AsyncCommand<Members, Real> {
     const res = await putCategory(real.t, real.categoryId, {
       recipients: [{ operation: 'ADD', position: this.position, recipientId: real.recipients[this.index] }],
     });
-    accepted(real.t, 'categories/update-add-merges', res, this.toString(), [204]);
+    accepted(real.t, 'notification/categories/update-add-merges', res, this.toString(), [204]);
     model.set(this.index, this.position);
-    await compare(model, real, 'categories/update-add-merges', this.toString());
+    await compare(model, real, 'notification/categories/update-add-merges', this.toString());
   }
   toString(): string {
     return `ADD recipient#${this.index} at ${this.position}`;
@@ -797,9 +822,9 @@ class DeleteRecipient implements fc.AsyncCommand<Members, Real> {
     const res = await putCategory(real.t, real.categoryId, {
       recipients: [{ operation: 'DELETE', position: model.get(this.index), recipientId: real.recipients[this.index] }],
     });
-    accepted(real.t, 'categories/update-delete-removes', res, this.toString(), [204]);
+    accepted(real.t, 'notification/categories/update-delete-removes', res, this.toString(), [204]);
     model.delete(this.index);
-    await compare(model, real, 'categories/update-delete-removes', this.toString());
+    await compare(model, real, 'notification/categories/update-delete-removes', this.toString());
   }
   toString(): string {
     return `DELETE recipient#${this.index}`;
@@ -807,7 +832,7 @@ class DeleteRecipient implements fc.AsyncCommand<Members, Real> {
 }
 
 test(
-  ['categories/update-add-merges', 'categories/update-delete-removes'],
+  ['notification/categories/update-add-merges', 'notification/categories/update-delete-removes'],
   'ADD items add or merge (new position, no duplicate) and DELETE items remove category recipients (model-based)',
   async (t) => {
     const recipients = [(await createRecipient(t)).id, (await createRecipient(t)).id];
@@ -829,14 +854,14 @@ test(
         const { id } = await createCategory(t);
         await fc.asyncModelRun(() => ({ model: new Map() as Members, real: { t, categoryId: id, recipients } }), cmds);
       },
-      { rule: R('categories/update-add-merges'), runs: Math.min(t.session.context.runs, 5) },
+      { rule: 'notification/categories/update-add-merges', runs: Math.min(t.session.context.runs, 5) },
     );
   },
   { budget: 2, budgetPerRun: 14 },
 );
 
 test(
-  ['categories/update-add-merges', 'categories/update-delete-removes'],
+  ['notification/categories/update-add-merges', 'notification/categories/update-delete-removes'],
   'step by step: a recipient ADDed again takes the new position; a template ADDed twice is held once; DELETE removes that one alone',
   async (t) => {
     const email = channelId(t, 'email');
@@ -858,7 +883,7 @@ test(
     const merged = listIn(await getCategory(t, id), 'recipients')
       .filter((x) => x.recipientId === r.id)
       .map((x) => x.position);
-    t.check(R('categories/update-add-merges'), merge.status === 204 && JSON.stringify(merged) === '["BCC"]', {
+    t.check('notification/categories/update-add-merges', merge.status === 204 && JSON.stringify(merged) === '["BCC"]', {
       title: 'ADD of a recipient the category has did not merge',
       expected: 'HTTP 204 and the recipient listed once, at BCC',
       received: `HTTP ${merge.status}, positions ${JSON.stringify(merged)}`,
@@ -869,7 +894,7 @@ test(
     const held = listIn(await getCategory(t, id), 'recipients');
     const left = held.filter((x) => x.recipientId === r.id).length;
     const kept = held.filter((x) => x.recipientId === r2.id).length;
-    t.check(R('categories/update-delete-removes'), drop.status === 204 && left === 0 && kept === 1, {
+    t.check('notification/categories/update-delete-removes', drop.status === 204 && left === 0 && kept === 1, {
       title: 'recipient DELETE not applied to that recipient alone',
       expected: `HTTP 204, recipient ${r.id} gone and recipient ${r2.id} still listed`,
       received: `HTTP ${drop.status}, ${r.id} listed ${left} times, ${r2.id} ${kept} times`,
@@ -880,7 +905,7 @@ test(
     for (const round of [1, 2]) {
       const res = await putCategory(t, id, { templates: [{ ...item, operation: 'ADD' }] });
       const n = await count();
-      t.check(R('categories/update-add-merges'), res.status === 204 && n === 1, {
+      t.check('notification/categories/update-add-merges', res.status === 204 && n === 1, {
         title: `template ADD #${round} not held once`,
         expected: 'HTTP 204 and the template listed once',
         received: `HTTP ${res.status}, listed ${n} times`,
@@ -890,7 +915,7 @@ test(
     const templates = listIn(await getCategory(t, id), 'templates');
     const n = templates.filter((x) => x.templateId === e.templateId).length;
     const other = templates.filter((x) => x.templateId === e2.templateId).length;
-    t.check(R('categories/update-delete-removes'), del.status === 204 && n === 0 && other === 1, {
+    t.check('notification/categories/update-delete-removes', del.status === 204 && n === 0 && other === 1, {
       title: 'template DELETE not applied to that template alone',
       expected: `HTTP 204, template ${e.templateId} gone and template ${e2.templateId} still listed`,
       received: `HTTP ${del.status}, ${e.templateId} listed ${n} times, ${e2.templateId} ${other} times`,
@@ -900,7 +925,7 @@ test(
 );
 
 test(
-  ['categories/update-add-merges', 'categories/update-delete-removes'],
+  ['notification/categories/update-add-merges', 'notification/categories/update-delete-removes'],
   'step by step: a recipient group ADDed again takes the new position, held once; a second group ADDed beside it is added; DELETE removes it',
   async (t) => {
     const g = await createGroup(t);
@@ -910,11 +935,15 @@ test(
     for (const position of ['TO', 'BCC']) {
       const res = await putCategory(t, id, { recipients: [{ operation: 'ADD', position, recipientGroupId: g.id }] });
       const held = await positions();
-      t.check(R('categories/update-add-merges'), res.status === 204 && JSON.stringify(held) === `["${position}"]`, {
-        title: `group ADD at ${position} not held once at ${position}`,
-        expected: `HTTP 204 and the group listed once (GET ?recGroup=true), at ${position}`,
-        received: `HTTP ${res.status}, positions ${JSON.stringify(held)}`,
-      });
+      t.check(
+        'notification/categories/update-add-merges',
+        res.status === 204 && JSON.stringify(held) === `["${position}"]`,
+        {
+          title: `group ADD at ${position} not held once at ${position}`,
+          expected: `HTTP 204 and the group listed once (GET ?recGroup=true), at ${position}`,
+          received: `HTTP ${res.status}, positions ${JSON.stringify(held)}`,
+        },
+      );
     }
     // "ADD supports new or merge": a group the category lacks is added, the group it has keeps its position.
     const other = await createGroup(t);
@@ -926,18 +955,22 @@ test(
       .map((x) => `${String(x.recipientGroupId)}:${String(x.position)}`)
       .sort();
     const want = [`${g.id}:BCC`, `${other.id}:CC`].sort();
-    t.check(R('categories/update-add-merges'), added.status === 204 && JSON.stringify(both) === JSON.stringify(want), {
-      title: 'ADD of a second recipient group did not add it beside the first',
-      expected: `HTTP 204 and the groups ${want.join(', ')} (GET ?recGroup=true)`,
-      received: `HTTP ${added.status}, groups ${both.join(', ') || 'none'}`,
-    });
+    t.check(
+      'notification/categories/update-add-merges',
+      added.status === 204 && JSON.stringify(both) === JSON.stringify(want),
+      {
+        title: 'ADD of a second recipient group did not add it beside the first',
+        expected: `HTTP 204 and the groups ${want.join(', ')} (GET ?recGroup=true)`,
+        received: `HTTP ${added.status}, groups ${both.join(', ') || 'none'}`,
+      },
+    );
     const del = await putCategory(t, id, {
       recipients: [{ operation: 'DELETE', position: 'BCC', recipientGroupId: g.id }],
     });
     const after = await groupsOf();
     const left = after.filter((x) => x.recipientGroupId === g.id).map((x) => x.position);
     const kept = after.some((x) => x.recipientGroupId === other.id);
-    t.check(R('categories/update-delete-removes'), del.status === 204 && left.length === 0 && kept, {
+    t.check('notification/categories/update-delete-removes', del.status === 204 && left.length === 0 && kept, {
       title: 'recipient group DELETE not applied to that group alone',
       expected: `HTTP 204, group ${g.id} gone and group ${other.id} still held (GET ?recGroup=true)`,
       received: `HTTP ${del.status}, positions of ${g.id} ${JSON.stringify(left)}, ${other.id} ${kept ? 'held' : 'gone'}`,
@@ -947,21 +980,25 @@ test(
 );
 
 test(
-  ['categories/update-204', 'categories/update-204-body-contradiction', 'errors/code-no-match'],
+  [
+    'notification/categories/update-204',
+    'notification/categories/update-204-body-contradiction',
+    'notification/errors/code-no-match',
+  ],
   'PUT /communicationcategories/{id} answers 204 and applies the change; an unknown ID answers 404',
   async (t) => {
     const { id, body } = await createCategory(t);
     const before = view(await getCategory(t, id));
     const res = await putCategory(t, id, { subject: 'ChangedSubject', priority: 5 });
-    accepted(t, 'categories/update-204', res, 'a valid update', [204]);
+    accepted(t, 'notification/categories/update-204', res, 'a valid update', [204]);
     t.observe(
-      R('categories/update-204-body-contradiction'),
+      'notification/categories/update-204-body-contradiction',
       res.text ? `204 with a body (${res.contentType}): ${res.text.slice(0, 80)}` : '204 with no body',
     );
     const got = await getCategory(t, id);
     // The change is the fields given: msgCategoryName and from, not given, stay as they were.
     t.check(
-      R('categories/update-204'),
+      'notification/categories/update-204',
       view(got).subject === 'ChangedSubject' &&
         view(got).priority === 5 &&
         view(got).msgCategoryName === body.msgCategoryName &&
@@ -977,7 +1014,7 @@ test(
     const app = `${t.prefix}newapp`;
     accepted(
       t,
-      'categories/update-204',
+      'notification/categories/update-204',
       await putCategory(t, id, { msgCategoryName: name, from: app }),
       'an update of msgCategoryName and from',
       [204],
@@ -985,7 +1022,7 @@ test(
     const renamed = await getCategory(t, id);
     const from = view(renamed).from;
     t.check(
-      R('categories/update-204'),
+      'notification/categories/update-204',
       view(renamed).msgCategoryName === name &&
         typeof from === 'string' &&
         from.includes(app) &&
@@ -999,7 +1036,7 @@ test(
     );
     refused(
       t,
-      'categories/update-204',
+      'notification/categories/update-204',
       await putCategory(t, UNKNOWN_ID, { subject: 'Whatever' }),
       `an update of category ${UNKNOWN_ID}`,
       'noMatch',
@@ -1010,12 +1047,16 @@ test(
 );
 
 test(
-  ['categories/search-fields-required', 'errors/code-missing-parameter', 'errors/code-invalid-parameter'],
+  [
+    'notification/categories/search-fields-required',
+    'notification/errors/code-missing-parameter',
+    'notification/errors/code-invalid-parameter',
+  ],
   'GET /communicationcategories/search/ needs fields of recipient_count and channels',
   async (t) => {
     refused(
       t,
-      'categories/search-fields-required',
+      'notification/categories/search-fields-required',
       await send(t, { method: 'GET', path: '/communicationcategories/search/' }),
       'a search without fields',
       'missingParameter',
@@ -1023,7 +1064,7 @@ test(
     for (const fields of ['name', 'recipient_count,owner', 'RECIPIENT_COUNT']) {
       refused(
         t,
-        'categories/search-fields-required',
+        'notification/categories/search-fields-required',
         await send(t, { method: 'GET', path: '/communicationcategories/search/', query: { fields } }),
         `fields=${fields}`,
         'invalidParameter',
@@ -1032,7 +1073,7 @@ test(
     for (const fields of ['recipient_count', 'channels']) {
       accepted(
         t,
-        'categories/search-fields-required',
+        'notification/categories/search-fields-required',
         await send(t, { method: 'GET', path: '/communicationcategories/search/', query: { fields } }),
         `fields=${fields}`,
         [200],
@@ -1043,7 +1084,7 @@ test(
 );
 
 test(
-  ['categories/search-result'],
+  ['notification/categories/search-result'],
   'GET /communicationcategories/search/?fields=recipient_count,channels gives counts and channel names per category',
   async (t) => {
     const email = channelId(t, 'email');
@@ -1089,7 +1130,7 @@ test(
     });
     const items = (Array.isArray(res.json) ? res.json : [res.json]) as Array<Record<string, unknown> | undefined>;
     const item = items.find((x) => x?.msgCategoryId === id);
-    t.check(R('categories/search-result'), res.status === 200 && !!item, {
+    t.check('notification/categories/search-result', res.status === 200 && !!item, {
       title: 'category not in the search result',
       expected: `HTTP 200 with msgCategoryId ${id}`,
       received: seen(res),
@@ -1099,7 +1140,7 @@ test(
     // Whether the recipients of the category's groups count is our reading: either count is a count of recipients.
     const counts = groups ? [2, 4] : [2];
     t.check(
-      R('categories/search-result'),
+      'notification/categories/search-result',
       item!.msgCategoryName === body.msgCategoryName &&
         counts.includes(item!.recipientCount as number) &&
         item!.recipientGroupCount === groups &&
@@ -1111,7 +1152,7 @@ test(
         received: JSON.stringify(item),
       },
     );
-    t.reading('recipient-count-direct', R('categories/search-result'), item!.recipientCount === 2, {
+    t.reading('recipient-count-direct', 'notification/categories/search-result', item!.recipientCount === 2, {
       title: 'recipientCount counts the members of the groups too',
       expected: 'recipientCount 2 (the recipients named directly; the group is counted in recipientGroupCount)',
       received: `recipientCount ${JSON.stringify(item!.recipientCount)}`,
@@ -1121,7 +1162,7 @@ test(
 );
 
 test(
-  ['categories/unsubscribe', 'errors/code-no-match'],
+  ['notification/categories/unsubscribe', 'notification/errors/code-no-match'],
   'POST /communicationcategories/unsubscribe/recipients removes the recipients from the category',
   async (t) => {
     const r1 = await createRecipient(t);
@@ -1138,24 +1179,24 @@ test(
       path,
       json: { msgCategoryId: id, recipients: [{ recipientId: r1.id }] },
     });
-    accepted(t, 'categories/unsubscribe', res, 'unsubscribing one recipient', [200]);
+    accepted(t, 'notification/categories/unsubscribe', res, 'unsubscribing one recipient', [200]);
     // "recipients (array of objects with recipientId int64)": a bare ID is not such an object.
     refused(
       t,
-      'categories/unsubscribe',
+      'notification/categories/unsubscribe',
       await send(t, { method: 'POST', path, json: { msgCategoryId: id, recipients: [r2.id] } }),
       `recipients [${r2.id}] (an ID, not an object with recipientId)`,
     );
     const got = await getCategory(t, id);
     const ids = listIn(got, 'recipients').map((x) => x.recipientId);
-    t.check(R('categories/unsubscribe'), !ids.includes(r1.id) && ids.includes(r2.id), {
+    t.check('notification/categories/unsubscribe', !ids.includes(r1.id) && ids.includes(r2.id), {
       title: 'unsubscribe not applied',
       expected: `recipients without ${r1.id}, with ${r2.id}`,
       received: JSON.stringify(ids),
     });
     unknownRefused(
       t,
-      'categories/unsubscribe',
+      'notification/categories/unsubscribe',
       await send(t, {
         method: 'POST',
         path,
@@ -1165,18 +1206,18 @@ test(
     );
     // The document lists the two fields without marking them required: a 400 without either is our reading.
     const noRecipients = await send(t, { method: 'POST', path, json: { msgCategoryId: id } });
-    t.reading('unsubscribe-fields-required', R('categories/unsubscribe'), noRecipients.status === 400, {
+    t.reading('unsubscribe-fields-required', 'notification/categories/unsubscribe', noRecipients.status === 400, {
       title: 'not refused: an unsubscribe without recipients',
       expected: 'HTTP 400 for an unsubscribe without recipients',
       received: seen(noRecipients),
     });
     const noCategory = await send(t, { method: 'POST', path, json: { recipients: [{ recipientId: r2.id }] } });
-    t.check(R('categories/unsubscribe'), noCategory.status >= 400 && noCategory.status < 500, {
+    t.check('notification/categories/unsubscribe', noCategory.status >= 400 && noCategory.status < 500, {
       title: 'not refused: an unsubscribe without msgCategoryId',
       expected: 'a 4xx status for an unsubscribe naming no category (400 by our reading)',
       received: seen(noCategory),
     });
-    t.reading('unsubscribe-fields-required', R('categories/unsubscribe'), noCategory.status === 400, {
+    t.reading('unsubscribe-fields-required', 'notification/categories/unsubscribe', noCategory.status === 400, {
       title: 'an unsubscribe without msgCategoryId not answered 400',
       expected: 'HTTP 400 for an unsubscribe without msgCategoryId',
       received: seen(noCategory),
@@ -1186,7 +1227,7 @@ test(
 );
 
 test(
-  ['categories/tenant-isolation', 'errors/code-no-match'],
+  ['notification/categories/tenant-isolation', 'notification/errors/code-no-match'],
   'another tenant neither reads, updates, deletes nor lists a category',
   async (t) => {
     if (!hasOtherTenant(t))
@@ -1194,33 +1235,33 @@ test(
     const { id } = await createCategory(t);
     foreignRefused(
       t,
-      'categories/tenant-isolation',
+      'notification/categories/tenant-isolation',
       await getCategory(t, id, undefined, 'otherTenant'),
       "another tenant's GET",
     );
     foreignRefused(
       t,
-      'categories/tenant-isolation',
+      'notification/categories/tenant-isolation',
       await putCategory(t, id, { subject: 'Hijacked' }, 'otherTenant'),
       "another tenant's PUT",
     );
     foreignRefused(
       t,
-      'categories/tenant-isolation',
+      'notification/categories/tenant-isolation',
       await send(t, { method: 'DELETE', path: '/communicationcategories/', query: { categoryIds: id } }, 'otherTenant'),
       "another tenant's DELETE",
     );
     const list = await send(t, { method: 'GET', path: '/communicationcategories/' }, 'otherTenant');
     const leaked =
       Array.isArray(list.json) && (list.json as Array<Record<string, unknown>>).some((x) => x?.msgCategoryId === id);
-    t.check(R('categories/tenant-isolation'), !leaked, {
+    t.check('notification/categories/tenant-isolation', !leaked, {
       title: 'another tenant lists the category',
       severity: 'critical',
       expected: `no category ${id}`,
       received: seen(list),
     });
     const still = await getCategory(t, id);
-    t.check(R('categories/tenant-isolation'), still.status === 200 && view(still).subject !== 'Hijacked', {
+    t.check('notification/categories/tenant-isolation', still.status === 200 && view(still).subject !== 'Hijacked', {
       title: "the category changed after another tenant's requests",
       severity: 'critical',
       expected: 'HTTP 200, subject unchanged',

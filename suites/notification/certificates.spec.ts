@@ -1,7 +1,6 @@
 import fc from 'fast-check';
 import type { RuleContext } from '../engine/rule-test.ts';
 import {
-  R,
   accepted,
   CERTIFICATE_TEXT,
   OTHER_CERTIFICATE_TEXT,
@@ -37,18 +36,18 @@ function del(t: RuleContext, emailid: string, as?: 'otherTenant') {
 }
 
 test(
-  ['certificates/create-201-id'],
+  ['notification/certificates/create-201-id'],
   'POST /certificatestore/ answers 201 with an integer ID and the email ID is then listed',
   async (t) => {
     const emailid = certificateEmail(t);
     const res = await postCertificate(t, { fileName: `${t.prefix}.cer`, emailid, ownerid: `${t.prefix}owner` });
-    t.check(R('certificates/create-201-id'), res.status === 201 && Number.isSafeInteger(res.json), {
+    t.check('notification/certificates/create-201-id', res.status === 201 && Number.isSafeInteger(res.json), {
       title: 'certificate not stored with 201 and an integer ID',
       expected: 'HTTP 201 with a bare JSON integer',
       received: seen(res),
     });
     const list = await listing(t);
-    t.check(R('certificates/create-201-id'), list.status === 200 && mentions(list, emailid), {
+    t.check('notification/certificates/create-201-id', list.status === 200 && mentions(list, emailid), {
       title: 'the stored email ID is not listed',
       expected: `HTTP 200 naming ${emailid}`,
       received: seen(list),
@@ -58,20 +57,20 @@ test(
 );
 
 test(
-  ['certificates/file-cer', 'errors/code-invalid-request-body-property'],
+  ['notification/certificates/file-cer', 'notification/errors/code-invalid-request-body-property'],
   'POST /certificatestore/ with a file not ending in .cer is refused and stores nothing',
   async (t) => {
     for (const name of ['cert.pem', 'cert.crt', 'cert.cer.txt', 'cer']) {
       const emailid = certificateEmail(t);
       refused(
         t,
-        'certificates/file-cer',
+        'notification/certificates/file-cer',
         await postCertificate(t, { fileName: name, emailid, ownerid: `${t.prefix}owner` }),
         `a certificate file named ${name}`,
         'invalidRequestBodyProperty',
       );
       const list = await listing(t);
-      t.check(R('certificates/file-cer'), !mentions(list, emailid), {
+      t.check('notification/certificates/file-cer', !mentions(list, emailid), {
         title: 'a refused certificate was stored',
         expected: `no ${emailid}`,
         received: seen(list),
@@ -82,12 +81,12 @@ test(
 );
 
 test(
-  ['certificates/file-required'],
+  ['notification/certificates/file-required'],
   'POST /certificatestore/ without a file part, or with a JSON body, is refused',
   async (t) => {
     refused(
       t,
-      'certificates/file-required',
+      'notification/certificates/file-required',
       await postCertificate(t, { emailid: certificateEmail(t), ownerid: `${t.prefix}owner` }),
       'a form without file',
     );
@@ -105,7 +104,7 @@ test(
     });
     refused(
       t,
-      'certificates/file-required',
+      'notification/certificates/file-required',
       elsewhere,
       'a form whose .cer file is under the part name certificate, not file',
     );
@@ -115,18 +114,18 @@ test(
       json: { emailid: certificateEmail(t), ownerid: `${t.prefix}owner`, file: 'MIIB' },
     });
     // A JSON body is refused (document); 400 rather than 415 for it is our reading.
-    refusedByReading(t, 'certificates/file-required', json, 'a JSON body', 'media-type-400', 400);
+    refusedByReading(t, 'notification/certificates/file-required', json, 'a JSON body', 'media-type-400', 400);
   },
   { budget: 3 },
 );
 
 test(
-  ['certificates/email-id-required', 'errors/code-missing-request-body-property'],
+  ['notification/certificates/email-id-required', 'notification/errors/code-missing-request-body-property'],
   'POST /certificatestore/ without emailid is refused',
   async (t) => {
     refused(
       t,
-      'certificates/email-id-required',
+      'notification/certificates/email-id-required',
       await postCertificate(t, { fileName: `${t.prefix}.cer`, ownerid: `${t.prefix}owner` }),
       'a form without emailid',
       'missingRequestBodyProperty',
@@ -136,12 +135,12 @@ test(
 );
 
 test(
-  ['certificates/owner-id-required', 'errors/code-missing-request-body-property'],
+  ['notification/certificates/owner-id-required', 'notification/errors/code-missing-request-body-property'],
   'POST /certificatestore/ without ownerid is refused',
   async (t) => {
     refused(
       t,
-      'certificates/owner-id-required',
+      'notification/certificates/owner-id-required',
       await postCertificate(t, { fileName: `${t.prefix}.cer`, emailid: certificateEmail(t) }),
       'a form without ownerid',
       'missingRequestBodyProperty',
@@ -151,7 +150,7 @@ test(
 );
 
 test(
-  ['certificates/owner-id-alphanumeric', 'errors/code-invalid-request-body-property'],
+  ['notification/certificates/owner-id-alphanumeric', 'notification/errors/code-invalid-request-body-property'],
   'an ownerid of letters and digits is taken, any other character refused (property)',
   async (t) => {
     const cases = fc.oneof(
@@ -163,7 +162,7 @@ test(
     for (const owner of ['owner-1', 'owner 1', 'owner_1']) {
       refused(
         t,
-        'certificates/owner-id-alphanumeric',
+        'notification/certificates/owner-id-alphanumeric',
         await postCertificate(t, { fileName: `${t.prefix}.cer`, emailid: certificateEmail(t), ownerid: owner }),
         `ownerid "${owner}"`,
         'invalidRequestBodyProperty',
@@ -177,23 +176,30 @@ test(
           emailid: certificateEmail(t),
           ownerid: owner,
         });
-        if (valid) accepted(t, 'certificates/owner-id-alphanumeric', res, `ownerid "${owner}"`, [201]);
-        else refused(t, 'certificates/owner-id-alphanumeric', res, `ownerid "${owner}"`, 'invalidRequestBodyProperty');
+        if (valid) accepted(t, 'notification/certificates/owner-id-alphanumeric', res, `ownerid "${owner}"`, [201]);
+        else
+          refused(
+            t,
+            'notification/certificates/owner-id-alphanumeric',
+            res,
+            `ownerid "${owner}"`,
+            'invalidRequestBodyProperty',
+          );
       },
-      { rule: R('certificates/owner-id-alphanumeric'), runs: Math.min(t.session.context.runs, 8) },
+      { rule: 'notification/certificates/owner-id-alphanumeric', runs: Math.min(t.session.context.runs, 8) },
     );
   },
   { budget: 3, budgetPerRun: 2 },
 );
 
 test(
-  ['certificates/update', 'errors/code-no-match'],
+  ['notification/certificates/update', 'notification/errors/code-no-match'],
   'PUT /certificatestore/{emailid} replaces a stored certificate (200); an email ID without one answers 404',
   async (t) => {
     const emailid = await createCertificate(t);
     accepted(
       t,
-      'certificates/update',
+      'notification/certificates/update',
       await put(t, emailid, {
         fileName: `${t.prefix}-new.cer`,
         content: OTHER_CERTIFICATE_TEXT,
@@ -203,14 +209,14 @@ test(
       [200],
     );
     const list = await listing(t);
-    t.check(R('certificates/update'), mentions(list, emailid), {
+    t.check('notification/certificates/update', mentions(list, emailid), {
       title: 'the replaced certificate is no longer listed',
       expected: `${emailid} listed`,
       received: seen(list),
     });
     refused(
       t,
-      'certificates/update',
+      'notification/certificates/update',
       await put(t, certificateEmail(t), { fileName: `${t.prefix}.cer`, ownerid: `${t.prefix}owner` }),
       'a PUT for an email ID without a certificate',
       'noMatch',
@@ -221,7 +227,7 @@ test(
 );
 
 test(
-  ['certificates/update-file-cer'],
+  ['notification/certificates/update-file-cer'],
   'PUT /certificatestore/{emailid} without a .cer file or an alphanumeric ownerid is refused',
   async (t) => {
     const emailid = await createCertificate(t);
@@ -232,37 +238,44 @@ test(
       ['ownerid "owner-1"', { fileName: `${t.prefix}.cer`, ownerid: 'owner-1' }],
     ];
     for (const [what, p] of cases)
-      refused(t, 'certificates/update-file-cer', await put(t, emailid, p), `a PUT with ${what}`);
+      refused(t, 'notification/certificates/update-file-cer', await put(t, emailid, p), `a PUT with ${what}`);
   },
   { budget: 6 },
 );
 
 test(
-  ['certificates/delete', 'errors/code-no-match'],
+  ['notification/certificates/delete', 'notification/errors/code-no-match'],
   'DELETE /certificatestore/{emailid} removes the certificate; an email ID without one answers 404',
   async (t) => {
     const emailid = await createCertificate(t);
-    accepted(t, 'certificates/delete', await del(t, emailid), 'deleting a stored certificate', [200]);
+    accepted(t, 'notification/certificates/delete', await del(t, emailid), 'deleting a stored certificate', [200]);
     const list = await listing(t);
-    t.check(R('certificates/delete'), list.status === 200 && !mentions(list, emailid), {
+    t.check('notification/certificates/delete', list.status === 200 && !mentions(list, emailid), {
       title: 'the deleted certificate is still listed',
       expected: `no ${emailid}`,
       received: seen(list),
     });
-    refused(t, 'certificates/delete', await del(t, emailid), 'deleting it a second time', 'noMatch', [404]);
+    refused(
+      t,
+      'notification/certificates/delete',
+      await del(t, emailid),
+      'deleting it a second time',
+      'noMatch',
+      [404],
+    );
   },
   { budget: 5 },
 );
 
 test(
-  ['certificates/list-calling-tenant', 'errors/code-no-match'],
+  ['notification/certificates/list-calling-tenant', 'notification/errors/code-no-match'],
   'another tenant neither lists, replaces nor deletes a stored certificate',
   async (t) => {
     if (!hasOtherTenant(t))
       t.needsPrincipal('principals.otherTenant', 'needs the otherTenant principal (a second tenant)');
     const emailid = await createCertificate(t);
     const other = await listing(t, 'otherTenant');
-    t.check(R('certificates/list-calling-tenant'), other.status === 200 && !mentions(other, emailid), {
+    t.check('notification/certificates/list-calling-tenant', other.status === 200 && !mentions(other, emailid), {
       title: 'another tenant lists the email ID',
       severity: 'critical',
       expected: `HTTP 200 without ${emailid}`,
@@ -270,18 +283,18 @@ test(
     });
     foreignRefused(
       t,
-      'certificates/list-calling-tenant',
+      'notification/certificates/list-calling-tenant',
       await put(t, emailid, { fileName: `${t.prefix}.cer`, ownerid: 'intruder' }, 'otherTenant'),
       "another tenant's PUT",
     );
     foreignRefused(
       t,
-      'certificates/list-calling-tenant',
+      'notification/certificates/list-calling-tenant',
       await del(t, emailid, 'otherTenant'),
       "another tenant's DELETE",
     );
     const mine = await listing(t);
-    t.check(R('certificates/list-calling-tenant'), mine.status === 200 && mentions(mine, emailid), {
+    t.check('notification/certificates/list-calling-tenant', mine.status === 200 && mentions(mine, emailid), {
       title: "the certificate is gone after another tenant's requests",
       severity: 'critical',
       expected: `${emailid} listed`,
@@ -292,7 +305,7 @@ test(
 );
 
 test(
-  ['certificates/operator-lists-all'],
+  ['notification/certificates/operator-lists-all'],
   "the operator tenant's GET /certificatestore/ lists the email IDs of every tenant",
   async (t) => {
     if (!t.session.tokens.has('operator'))
@@ -302,7 +315,7 @@ test(
       );
     const emailid = await createCertificate(t);
     const all = await listing(t, 'operator');
-    t.check(R('certificates/operator-lists-all'), all.status === 200 && mentions(all, emailid), {
+    t.check('notification/certificates/operator-lists-all', all.status === 200 && mentions(all, emailid), {
       title: "the operator tenant's listing lacks another tenant's email ID",
       expected: `HTTP 200 listing ${emailid}`,
       received: seen(all),

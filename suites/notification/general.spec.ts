@@ -3,7 +3,6 @@ import fc from 'fast-check';
 import { SERVICE_INFO } from '../../contracts/services.ts';
 import type { HttpRequest, HttpResponse } from '../engine/http-client.ts';
 import {
-  R,
   UNKNOWN_ID,
   hasCode,
   notificationTest as test,
@@ -16,7 +15,7 @@ import {
 const BASE = SERVICE_INFO.notification.basePath;
 
 test(
-  ['general/base-path', 'general/major-version-in-path', 'errors/code-no-match'],
+  ['notification/general/base-path', 'notification/general/major-version-in-path', 'notification/errors/code-no-match'],
   'the operations are served under /api/notification/v3, and a path naming none answers 404',
   async (t) => {
     for (const path of [
@@ -26,8 +25,8 @@ test(
       '/communicationcategories/',
     ]) {
       const res = await send(t, { method: 'GET', path });
-      for (const rule of ['general/base-path', 'general/major-version-in-path']) {
-        t.check(R(rule), res.status === 200, {
+      for (const rule of ['notification/general/base-path', 'notification/general/major-version-in-path']) {
+        t.check(rule, res.status === 200, {
           title: `GET ${BASE}${path} not served`,
           expected: 'HTTP 200',
           received: seen(res),
@@ -36,14 +35,21 @@ test(
     }
     for (const path of [`/${t.prefix}nosuchoperation`, '/recipient/addresstype/extra/segments', '/publisher']) {
       const res = await send(t, { method: 'GET', path });
-      refused(t, 'general/base-path', res, `GET ${BASE}${path}, which names no operation`, 'noMatch', [404]);
+      refused(
+        t,
+        'notification/general/base-path',
+        res,
+        `GET ${BASE}${path}, which names no operation`,
+        'noMatch',
+        [404],
+      );
     }
   },
   { readOnly: true, budget: 7 },
 );
 
 test(
-  ['general/json-bodies', 'errors/code-invalid-request-body-property'],
+  ['notification/general/json-bodies', 'notification/errors/code-invalid-request-body-property'],
   'JSON operations answer application/json and refuse a body that is not well-formed JSON with 400',
   async (t) => {
     for (const path of [
@@ -54,7 +60,7 @@ test(
     ]) {
       const res = await send(t, { method: 'GET', path });
       t.check(
-        R('general/json-bodies'),
+        'notification/general/json-bodies',
         res.status === 200 && res.contentType === 'application/json' && res.json !== undefined,
         {
           title: `GET ${path} not answered as JSON`,
@@ -71,13 +77,13 @@ test(
       const res = await send(t, { method, path, body: '{"recipientname": "Anna", ' });
       refused(
         t,
-        'general/json-bodies',
+        'notification/general/json-bodies',
         res,
         `${method} ${path} with a body cut off mid-JSON`,
         'invalidRequestBodyProperty',
       );
       // The error body's shape is "not shown": that it comes as application/json is our reading.
-      t.reading('error-body-json', R('general/json-bodies'), res.contentType === 'application/json', {
+      t.reading('error-body-json', 'notification/general/json-bodies', res.contentType === 'application/json', {
         title: 'error not answered as application/json',
         expected: 'application/json',
         received: res.contentType || '(none)',
@@ -186,7 +192,7 @@ const JSON_OPERATIONS: Array<HttpRequest & { creates?: boolean }> = [
 ];
 
 test(
-  ['errors/bad-input-not-5xx', 'general/json-bodies'],
+  ['notification/errors/bad-input-not-5xx', 'notification/general/json-bodies'],
   'malformed input of any kind is answered 4xx, never 5xx (property)',
   async (t) => {
     const multipart: HttpRequest[] = [
@@ -213,13 +219,13 @@ test(
       const req = m.apply(plain);
       const res = await send(t, req);
       const ok = m.strict ? res.status >= 400 && res.status < 500 : res.status < 500;
-      t.check(R('errors/bad-input-not-5xx'), ok, {
+      t.check('notification/errors/bad-input-not-5xx', ok, {
         title: `${op.method} ${op.path} with ${m.kind} ${m.strict ? 'not refused' : 'failed the server'}`,
         expected: m.strict ? 'a 4xx status' : 'no 5xx status',
         received: seen(res, 160),
       });
       if (m.notJson && op.json !== undefined) {
-        t.check(R('general/json-bodies'), res.status === 400, {
+        t.check('notification/general/json-bodies', res.status === 400, {
           title: `${op.method} ${op.path} with ${m.kind} not answered 400`,
           expected: 'HTTP 400',
           received: seen(res, 160),
@@ -230,7 +236,7 @@ test(
     for (const m of MALFORMED) await judge(JSON_OPERATIONS[1], m);
     for (const m of strict) await judge(multipart[0], m);
     await t.property(cases, async ([op, name]) => judge(op, kind(name)), {
-      rule: R('errors/bad-input-not-5xx'),
+      rule: 'notification/errors/bad-input-not-5xx',
       runs: Math.min(t.session.context.runs, 20),
     });
   },
@@ -245,12 +251,12 @@ function bodyShape(res: HttpResponse): string {
 }
 
 test(
-  ['errors/body-shape', 'errors/code-no-content'],
+  ['notification/errors/body-shape', 'notification/errors/code-no-content'],
   'the shape of the generic error bodies, and the statuses of list reads',
   async (t) => {
     const notFound = await send(t, { method: 'GET', path: `/recipient/${UNKNOWN_ID}` });
     t.observe(
-      R('errors/body-shape'),
+      'notification/errors/body-shape',
       `404: ${bodyShape(notFound)}${hasCode(notFound, 'noMatch') ? ' (code noMatch present)' : ''}`,
     );
     const lists = [
@@ -262,7 +268,7 @@ test(
     const statuses: string[] = [];
     for (const path of lists) statuses.push(`${path} ${(await send(t, { method: 'GET', path })).status}`);
     t.observe(
-      R('errors/code-no-content'),
+      'notification/errors/code-no-content',
       `GET of lists: ${statuses.join(', ')}${statuses.some((s) => s.endsWith(' 204')) ? ' (a 204 where 200 was documented)' : ' (no 204 outside the documented ones)'}`,
     );
   },
@@ -270,14 +276,14 @@ test(
 );
 
 test(
-  ['errors/other-status-body'],
+  ['notification/errors/other-status-body'],
   'what undocumented methods answer (PATCH and POST /paramtype/)',
   async (t) => {
     // Not read-only: a deployment could accept either request and change its parameter types.
     const other = await send(t, { method: 'PATCH', path: '/paramtype/' });
     const head = await send(t, { method: 'POST', path: '/paramtype/', json: {} });
     t.observe(
-      R('errors/other-status-body'),
+      'notification/errors/other-status-body',
       `PATCH /paramtype/: HTTP ${other.status}, ${bodyShape(other)}; POST /paramtype/: HTTP ${head.status}, ${bodyShape(head)}`,
     );
   },
@@ -285,7 +291,7 @@ test(
 );
 
 test(
-  ['limits/throttling-429', 'errors/code-too-many-requests', 'limits/not-shown'],
+  ['notification/limits/throttling-429', 'notification/errors/code-too-many-requests', 'notification/limits/not-shown'],
   'requests beyond the throttle are answered 429 with tooManyRequests',
   async (t) => {
     // A short burst: the engine absorbs 429s (waiting as Retry-After says) and keeps samples of them.
@@ -303,19 +309,19 @@ test(
     const odd = burst.filter((r) => r.status !== 200 && r.status !== 429);
     const samples = t.session.http.stats.throttleSamples.filter((s) => s.path.startsWith(`${BASE}/`));
     t.observe(
-      R('limits/not-shown'),
+      'notification/limits/not-shown',
       `${burst.length} requests in a burst: ${samples.length ? `${samples.length} throttled answers seen in the run` : 'none throttled'}; other statuses: ${odd.map((r) => r.status).join(', ') || 'none'}`,
     );
     // Only a refusal is judged here: a burst that nothing throttled says nothing of the 429 rule.
     if (odd.length)
-      t.check(R('limits/throttling-429'), false, {
+      t.check('notification/limits/throttling-429', false, {
         title: 'a burst of requests answered with another status than 200 or 429',
         expected: 'HTTP 200, or 429 when throttled',
         received: seen(odd[0]),
       });
     if (!samples.length) t.skip('the target throttled no notification request during the run');
     t.check(
-      R('limits/throttling-429'),
+      'notification/limits/throttling-429',
       samples.every((s) => s.status === 429),
       {
         title: 'throttling not answered 429',
@@ -324,13 +330,13 @@ test(
       },
     );
     const bad = samples.filter((s) => !s.body.includes('platform.core.generic.tooManyRequests'));
-    t.check(R('errors/code-too-many-requests'), bad.length === 0, {
+    t.check('notification/errors/code-too-many-requests', bad.length === 0, {
       title: '429 without the code platform.core.generic.tooManyRequests',
       expected: 'the code in every 429 body',
       received: bad[0]?.body.slice(0, 200) ?? '',
     });
     const res = await send(t, { method: 'GET', path: '/paramtype/' }, as);
-    t.check(R('limits/throttling-429'), res.status === 200, {
+    t.check('notification/limits/throttling-429', res.status === 200, {
       title: 'not served again after throttling',
       expected: 'HTTP 200',
       received: seen(res),

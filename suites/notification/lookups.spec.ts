@@ -1,7 +1,6 @@
 import type { HttpResponse } from '../engine/http-client.ts';
 import type { RuleContext } from '../engine/rule-test.ts';
 import {
-  R,
   fixturesOf,
   integersIn,
   mentionsInteger,
@@ -22,37 +21,41 @@ function describeShape(res: HttpResponse): string {
 }
 
 test(
-  ['lookups/channels', 'general/record-fields-not-shown'],
+  ['notification/lookups/channels', 'notification/general/record-fields-not-shown'],
   'GET /communicationchannel/ lists EMAIL, SMS and PUSH with integer IDs',
   async (t) => {
     const res = await send(t, { method: 'GET', path: '/communicationchannel/' });
     const text = res.json !== undefined ? JSON.stringify(res.json) : res.text;
     const missing = ['EMAIL', 'SMS', 'PUSH'].filter((n) => !new RegExp(n, 'i').test(text));
-    t.check(R('lookups/channels'), res.status === 200 && missing.length === 0 && integersIn(res.json).size >= 3, {
-      title: 'channels incomplete',
-      expected: 'HTTP 200 naming EMAIL, SMS and PUSH with integer IDs',
-      received: `${missing.length ? `missing ${missing.join(', ')} — ` : ''}${seen(res)}`,
-    });
+    t.check(
+      'notification/lookups/channels',
+      res.status === 200 && missing.length === 0 && integersIn(res.json).size >= 3,
+      {
+        title: 'channels incomplete',
+        expected: 'HTTP 200 naming EMAIL, SMS and PUSH with integer IDs',
+        received: `${missing.length ? `missing ${missing.join(', ')} — ` : ''}${seen(res)}`,
+      },
+    );
     const configured = Object.entries(fixturesOf(t).channels ?? {});
     const unlisted = configured.filter(([, id]) => !mentionsInteger(res, id));
-    t.check(R('lookups/channels'), unlisted.length === 0, {
+    t.check('notification/lookups/channels', unlisted.length === 0, {
       title: 'configured channel IDs not listed',
       expected: configured.map(([k, v]) => `${k} ${String(v)}`).join(', '),
       received: `missing ${unlisted.map(([k]) => k).join(', ')}`,
     });
-    t.observe(R('general/record-fields-not-shown'), `channel listing: ${describeShape(res)}`);
+    t.observe('notification/general/record-fields-not-shown', `channel listing: ${describeShape(res)}`);
   },
   { readOnly: true, budget: 1 },
 );
 
 test(
-  ['lookups/param-types', 'general/record-fields-not-shown'],
+  ['notification/lookups/param-types', 'notification/general/record-fields-not-shown'],
   'GET /paramtype/ lists the parameter types with integer IDs',
   async (t) => {
     const res = await send(t, { method: 'GET', path: '/paramtype/' });
     const id = fixturesOf(t).paramTypeId;
     t.check(
-      R('lookups/param-types'),
+      'notification/lookups/param-types',
       res.status === 200 && integersIn(res.json).size > 0 && (id === undefined || mentionsInteger(res, id)),
       {
         title: 'parameter types not listed',
@@ -60,7 +63,7 @@ test(
         received: seen(res),
       },
     );
-    t.observe(R('general/record-fields-not-shown'), `parameter types: ${describeShape(res)}`);
+    t.observe('notification/general/record-fields-not-shown', `parameter types: ${describeShape(res)}`);
   },
   { readOnly: true, budget: 1 },
 );
@@ -69,7 +72,7 @@ test(
 function checkErrorMessage(t: RuleContext, res: HttpResponse, what: string): void {
   const body = (res.json ?? {}) as { message?: unknown; status?: unknown };
   t.check(
-    R('errors/channel-error-message'),
+    'notification/errors/channel-error-message',
     res.status >= 400 && typeof body.message === 'string' && body.status === res.status,
     {
       title: `${what}: no ErrorMessage body`,
@@ -80,7 +83,7 @@ function checkErrorMessage(t: RuleContext, res: HttpResponse, what: string): voi
 }
 
 test(
-  ['errors/channel-error-message'],
+  ['notification/errors/channel-error-message'],
   'a non-success answer of GET /communicationchannel/ carries an ErrorMessage (message, status)',
   async (t) => {
     checkErrorMessage(t, await send(t, { method: 'GET', path: '/communicationchannel/' }, null), 'without a token');
@@ -101,7 +104,7 @@ test(
       );
     else
       t.notExercised(
-        R('errors/channel-error-message'),
+        'notification/errors/channel-error-message',
         'principals.withoutScope["nose.ac"] is not configured, so the 403 answer was not tried',
       );
   },
@@ -109,7 +112,7 @@ test(
 );
 
 test(
-  ['general/plain-string-bodies', 'general/events-not-shown'],
+  ['notification/general/plain-string-bodies', 'notification/general/events-not-shown'],
   'what the operations declared as plain "string" answer',
   async (t) => {
     const paths = [
@@ -126,10 +129,10 @@ test(
     }
     const search = await send(t, { method: 'POST', path: '/recipient/search', json: { name: `${t.prefix}nobody` } });
     shapes.push(`POST /recipient/search: HTTP ${search.status}, ${describeShape(search)}`);
-    t.observe(R('general/plain-string-bodies'), shapes.join('; '));
+    t.observe('notification/general/plain-string-bodies', shapes.join('; '));
     const events = Object.keys(search.headers).filter((h) => /event|webhook|callback/i.test(h));
     t.observe(
-      R('general/events-not-shown'),
+      'notification/general/events-not-shown',
       `no event interface is documented; response headers mention none${events.length ? ` besides ${events.join(', ')}` : ''}`,
     );
   },

@@ -7,9 +7,6 @@ import { ruleTest, type RuleContext, type RuleTestOptions, type SendOptions } fr
 
 export const SERVICE = 'notification' as const;
 
-/** The full rule ID of a notification rule slug (`recipients/name-letters`). */
-export const R = (slug: string): string => `${SERVICE}/${slug}`;
-
 /** Declares a notification conformance test; rule slugs are relative to `notification/`. */
 export function notificationTest(
   rules: readonly string[],
@@ -17,7 +14,7 @@ export function notificationTest(
   fn: (t: RuleContext) => Promise<void>,
   options: RuleTestOptions = {},
 ): void {
-  ruleTest(SERVICE, rules.map(R), name, fn, options);
+  ruleTest(SERVICE, rules, name, fn, options);
 }
 
 /** The identifiers of seeded data the run configuration may carry under `fixtures.notification`. */
@@ -229,15 +226,15 @@ export function seen(res: HttpResponse, chars = 240): string {
 
 /** The generic error codes (`platform.core.generic.<suffix>`) the document lists, with the rule of each. */
 export const CODE_RULES = {
-  invalidParameter: 'errors/code-invalid-parameter',
-  invalidRequestBodyProperty: 'errors/code-invalid-request-body-property',
-  missingParameter: 'errors/code-missing-parameter',
-  missingRequestBodyProperty: 'errors/code-missing-request-body-property',
-  unauthorized: 'errors/code-unauthorized',
-  forbidden: 'errors/code-forbidden',
-  noMatch: 'errors/code-no-match',
-  conflict: 'errors/code-conflict',
-  tooManyRequests: 'errors/code-too-many-requests',
+  invalidParameter: 'notification/errors/code-invalid-parameter',
+  invalidRequestBodyProperty: 'notification/errors/code-invalid-request-body-property',
+  missingParameter: 'notification/errors/code-missing-parameter',
+  missingRequestBodyProperty: 'notification/errors/code-missing-request-body-property',
+  unauthorized: 'notification/errors/code-unauthorized',
+  forbidden: 'notification/errors/code-forbidden',
+  noMatch: 'notification/errors/code-no-match',
+  conflict: 'notification/errors/code-conflict',
+  tooManyRequests: 'notification/errors/code-too-many-requests',
 } as const;
 
 export type CodeSuffix = keyof typeof CODE_RULES;
@@ -265,7 +262,7 @@ export function hasCode(res: HttpResponse, suffix: CodeSuffix): boolean {
  * the code's rule (helpers shared by tests judge only what a test declares).
  */
 export function verifyCode(t: RuleContext, res: HttpResponse, suffix: CodeSuffix): void {
-  const rule = R(CODE_RULES[suffix]);
+  const rule = CODE_RULES[suffix];
   if (!t.declares(rule) || res.status !== CODE_STATUS[suffix]) return;
   const d = {
     title: `HTTP ${res.status} without the code platform.core.generic.${suffix}`,
@@ -299,7 +296,7 @@ export function refused(
   code?: CodeSuffix,
   statuses: readonly number[] = [400],
 ): void {
-  t.check(R(rule), statuses.includes(res.status), {
+  t.check(rule, statuses.includes(res.status), {
     title: `not refused: ${what}`,
     expected: `HTTP ${statuses.join(' or ')}${code ? ` (${code})` : ''} for ${what}`,
     received: seen(res),
@@ -340,14 +337,14 @@ export function refusedByReading(
   code?: CodeSuffix,
   severity?: FailureDetails['severity'],
 ): void {
-  t.check(R(rule), res.status >= 400 && res.status < 500, {
+  t.check(rule, res.status >= 400 && res.status < 500, {
     title: `not refused: ${what}`,
     ...(severity ? { severity } : {}),
     expected: `a 4xx status for ${what} (${status}${code ? ` ${code}` : ''} by our reading)`,
     received: seen(res),
     response: res,
   });
-  t.reading(readingId, R(rule), res.status === status, {
+  t.reading(readingId, rule, res.status === status, {
     title: `${what} not answered ${status}`,
     expected: `HTTP ${status}${code ? ` (${code})` : ''} for ${what}`,
     received: seen(res),
@@ -364,7 +361,7 @@ export function accepted(
   what: string,
   statuses: readonly number[],
 ): void {
-  t.check(R(rule), statuses.includes(res.status), {
+  t.check(rule, statuses.includes(res.status), {
     title: `valid input refused: ${what}`,
     expected: `HTTP ${statuses.join(' or ')} for ${what}`,
     received: seen(res),

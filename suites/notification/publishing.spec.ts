@@ -5,7 +5,6 @@ import type { RuleContext } from '../engine/rule-test.ts';
 import { contractOf } from '../engine/schemas.ts';
 import { awaitAuditEntry, entriesOf, lists, searchAudit, type AuditEntry } from './audit-search.ts';
 import {
-  R,
   accepted,
   UNKNOWN_ID,
   addressType,
@@ -70,19 +69,19 @@ function filtered(
 
 test(
   [
-    'publish/success-204',
-    'publish/success-204-body-contradiction',
-    'publish/placeholder-keys',
-    'publish/from-charset',
-    'publish/priority-values',
-    'publish/email-only-without-category',
-    'audit/search-range',
-    'audit/response-fields',
-    'audit/response-time-format',
-    'audit/status-values',
-    'audit/filter-status',
-    'audit/filter-from-app',
-    'audit/filter-from-user',
+    'notification/publish/success-204',
+    'notification/publish/success-204-body-contradiction',
+    'notification/publish/placeholder-keys',
+    'notification/publish/from-charset',
+    'notification/publish/priority-values',
+    'notification/publish/email-only-without-category',
+    'notification/audit/search-range',
+    'notification/audit/response-fields',
+    'notification/audit/response-time-format',
+    'notification/audit/status-values',
+    'notification/audit/filter-status',
+    'notification/audit/filter-from-app',
+    'notification/audit/filter-from-user',
   ],
   'a publish without a category answers 204 and its audit entry is found, filtered and shaped as documented',
   async (t) => {
@@ -96,39 +95,39 @@ test(
         body: { message: 'Hello {{name}}', name: 'Ada', orderNo: '42' },
       }),
     );
-    t.verify(R('publish/placeholder-keys'), res.status === 204, {
+    t.verify('notification/publish/placeholder-keys', res.status === 204, {
       title: 'placeholder keys in body refused',
       expected: 'HTTP 204 with body keys besides message',
       received: seen(res),
     });
-    t.verify(R('publish/from-charset'), res.status === 204, {
+    t.verify('notification/publish/from-charset', res.status === 204, {
       title: 'a from of letters, digits, _, . and - refused',
       expected: 'HTTP 204',
       received: seen(res),
     });
-    t.verify(R('publish/priority-values'), res.status === 204, {
+    t.verify('notification/publish/priority-values', res.status === 204, {
       title: 'priority 1 refused',
       expected: 'HTTP 204',
       received: seen(res),
     });
-    t.check(R('publish/success-204'), res.status === 204, {
+    t.check('notification/publish/success-204', res.status === 204, {
       title: 'valid publish not answered 204',
       expected: 'HTTP 204',
       received: seen(res),
     });
     t.observe(
-      R('publish/success-204-body-contradiction'),
+      'notification/publish/success-204-body-contradiction',
       res.text ? `204 with a body (${res.contentType}): ${res.text.slice(0, 80)}` : '204 with no body',
     );
 
     const { entry, res: search } = await awaitAuditEntry(t, to);
-    t.check(R('audit/search-range'), search.status === 200 && Array.isArray(search.json) && !!entry, {
+    t.check('notification/audit/search-range', search.status === 200 && Array.isArray(search.json) && !!entry, {
       title: 'the published message is not found in the range',
       expected: `an AuditResponse listing ${to} under emails`,
       received: seen(search),
     });
     const e = entry!;
-    await matchesSchema(t, R('audit/response-fields'), e, 'AuditResponse', 'the audit entry');
+    await matchesSchema(t, 'notification/audit/response-fields', e, 'AuditResponse', 'the audit entry');
     const tenant = await homeTenant(t);
     const arrays = ['emails', 'smses', 'pushNotifications', 'bouncedEmails'] as const;
     const texts = ['startTime', 'endTime', 'status', 'fromUser', 'fromApp', 'tenant'] as const;
@@ -137,18 +136,18 @@ test(
       ...texts.filter((k) => typeof e[k] !== 'string'),
       ...arrays.filter((k) => !Array.isArray(e[k]) || !(e[k] as unknown[]).every((x) => typeof x === 'string')),
     ];
-    t.verify(R('audit/response-fields'), missing.length === 0 && (!tenant || e.tenant === tenant), {
+    t.verify('notification/audit/response-fields', missing.length === 0 && (!tenant || e.tenant === tenant), {
       title: 'AuditResponse fields missing or wrong',
       expected: `all documented fields; tenant ${tenant ?? "(the caller's)"}`,
       received: `missing/wrong: ${missing.join(', ') || '-'}; tenant ${JSON.stringify(e.tenant)}`,
     });
-    t.verify(R('audit/response-time-format'), isAuditTime(e.startTime) && isAuditTime(e.endTime), {
+    t.verify('notification/audit/response-time-format', isAuditTime(e.startTime) && isAuditTime(e.endTime), {
       title: 'audit times not yyyy-MM-dd HH:mm:ss',
       expected: 'yyyy-MM-dd HH:mm:ss',
       received: `${JSON.stringify(e.startTime)}, ${JSON.stringify(e.endTime)}`,
     });
     t.verify(
-      R('publish/email-only-without-category'),
+      'notification/publish/email-only-without-category',
       lists(e, 'emails', to) &&
         Array.isArray(e.smses) &&
         e.smses.length === 0 &&
@@ -160,18 +159,22 @@ test(
         received: JSON.stringify({ emails: e.emails, smses: e.smses, pushNotifications: e.pushNotifications }),
       },
     );
-    t.observe(R('audit/status-values'), `status of a delivered message: ${JSON.stringify(e.status)}`);
+    t.observe('notification/audit/status-values', `status of a delivered message: ${JSON.stringify(e.status)}`);
 
     const past = await send(t, {
       method: 'POST',
       path: '/audit/searchauditstatus',
       json: { startTimeRange: '2000-01-01 00:00:00', endTimeRange: '2000-01-02 00:00:00' },
     });
-    t.verify(R('audit/search-range'), past.status === 200 && !entriesOf(past).some((x) => lists(x, 'emails', to)), {
-      title: 'a range before the message still finds it',
-      expected: 'HTTP 200 without the message',
-      received: seen(past),
-    });
+    t.verify(
+      'notification/audit/search-range',
+      past.status === 200 && !entriesOf(past).some((x) => lists(x, 'emails', to)),
+      {
+        title: 'a range before the message still finds it',
+        expected: 'HTTP 200 without the message',
+        received: seen(past),
+      },
+    );
     // Ranges that end before the message or start after it (15 hours off, beyond any time zone the
     // deployment may read the times in), so that a search ignoring one bound still finds it.
     const now = Date.now();
@@ -186,25 +189,33 @@ test(
       ],
     ] as const) {
       const res = await send(t, { method: 'POST', path: '/audit/searchauditstatus', json: range });
-      t.verify(R('audit/search-range'), res.status === 200 && !entriesOf(res).some((x) => lists(x, 'emails', to)), {
-        title: `${what} still finds it`,
-        expected: `HTTP 200 without the message (${range.startTimeRange} to ${range.endTimeRange})`,
-        received: seen(res),
-      });
+      t.verify(
+        'notification/audit/search-range',
+        res.status === 200 && !entriesOf(res).some((x) => lists(x, 'emails', to)),
+        {
+          title: `${what} still finds it`,
+          expected: `HTTP 200 without the message (${range.startTimeRange} to ${range.endTimeRange})`,
+          received: seen(res),
+        },
+      );
     }
     if (hasOtherTenant(t)) {
       const other = await searchAudit(t, {}, 'otherTenant');
-      t.verify(R('audit/search-range'), other.status === 200 && !entriesOf(other).some((x) => lists(x, 'emails', to)), {
-        title: 'another tenant finds the message',
-        severity: 'critical',
-        expected: 'HTTP 200 without the message',
-        received: seen(other),
-      });
-    } else t.notExercised(R('audit/search-range'), NO_OTHER);
+      t.verify(
+        'notification/audit/search-range',
+        other.status === 200 && !entriesOf(other).some((x) => lists(x, 'emails', to)),
+        {
+          title: 'another tenant finds the message',
+          severity: 'critical',
+          expected: 'HTTP 200 without the message',
+          received: seen(other),
+        },
+      );
+    } else t.notExercised('notification/audit/search-range', NO_OTHER);
     for (const [field, rule] of [
-      ['status', 'audit/filter-status'],
-      ['fromApp', 'audit/filter-from-app'],
-      ['fromUser', 'audit/filter-from-user'],
+      ['status', 'notification/audit/filter-status'],
+      ['fromApp', 'notification/audit/filter-from-app'],
+      ['fromUser', 'notification/audit/filter-from-user'],
     ] as const) {
       let value = e[field];
       let hit = await searchAudit(t, { [field]: value });
@@ -218,14 +229,14 @@ test(
         hit = await searchAudit(t, { [field]: value });
         ({ all, found } = filtered(entriesOf(hit), (x) => x[field] === value, to));
       }
-      t.verify(R(rule), hit.status === 200 && all && found, {
+      t.verify(rule, hit.status === 200 && all && found, {
         title: `filter ${field} wrong`,
         expected: `only entries with ${field} ${JSON.stringify(value)}, ours among them`,
         received: seen(hit),
         response: hit,
       });
       const miss = await searchAudit(t, { [field]: `${t.prefix}nosuch${field}` });
-      t.verify(R(rule), miss.status === 200 && !entriesOf(miss).some((x) => lists(x, 'emails', to)), {
+      t.verify(rule, miss.status === 200 && !entriesOf(miss).some((x) => lists(x, 'emails', to)), {
         title: `filter ${field} ignored`,
         expected: `no entry for ${field} ${t.prefix}nosuch${field}`,
         received: seen(miss),
@@ -237,11 +248,11 @@ test(
 
 test(
   [
-    'publish/category-takes-over',
-    'publish/category-adds-recipients',
-    'publish/priority-values',
-    'audit/filter-message-category',
-    'errors/code-no-match',
+    'notification/publish/category-takes-over',
+    'notification/publish/category-adds-recipients',
+    'notification/publish/priority-values',
+    'notification/audit/filter-message-category',
+    'notification/errors/code-no-match',
   ],
   "a publish with a category needs no from or message, reaches the category's recipients and recipientsTo, and is filtered by category",
   async (t) => {
@@ -255,19 +266,19 @@ test(
       subject: 'CategoryPublish',
       priority: 3,
     });
-    t.verify(R('publish/priority-values'), res.status === 204, {
+    t.verify('notification/publish/priority-values', res.status === 204, {
       title: 'priority 3 refused',
       expected: 'HTTP 204',
       received: seen(res),
     });
-    t.check(R('publish/category-takes-over'), res.status === 204, {
+    t.check('notification/publish/category-takes-over', res.status === 204, {
       title: 'a category publish without from and message refused',
       expected: 'HTTP 204',
       received: seen(res),
     });
     const { entry, res: search } = await awaitAuditEntry(t, extra, { messageCategoryId: id });
     t.check(
-      R('publish/category-adds-recipients'),
+      'notification/publish/category-adds-recipients',
       !!entry && lists(entry, 'emails', r.email) && lists(entry, 'emails', extra),
       {
         title: "the message did not reach both the category's recipient and recipientsTo",
@@ -277,7 +288,7 @@ test(
     );
     const all = entriesOf(search);
     t.check(
-      R('audit/filter-message-category'),
+      'notification/audit/filter-message-category',
       all.every((x) => x.messageCategoryId === id),
       {
         title: 'filter messageCategoryId lets other entries through',
@@ -287,7 +298,7 @@ test(
     );
     const other = await searchAudit(t, { messageCategoryId: UNKNOWN_ID });
     t.check(
-      R('audit/filter-message-category'),
+      'notification/audit/filter-message-category',
       other.status === 200 && !entriesOf(other).some((x) => lists(x, 'emails', extra)),
       {
         title: 'filter messageCategoryId ignored',
@@ -299,7 +310,7 @@ test(
     const unknown = await publish(t, message(t, { messageCategoryId: UNKNOWN_ID, subject: 'CategoryPublish' }));
     unknownRefused(
       t,
-      'publish/category-takes-over',
+      'notification/publish/category-takes-over',
       unknown,
       `a publish with messageCategoryId ${UNKNOWN_ID}, no category of the tenant`,
     );
@@ -308,7 +319,7 @@ test(
 );
 
 test(
-  ['publish/category-reaches-sms-and-push'],
+  ['notification/publish/category-reaches-sms-and-push'],
   "a publish with a category of Email, SMS and Push Notification templates reaches its recipient's email, phone and push addresses",
   async (t) => {
     const [email, sms, push] = [channelId(t, 'email'), channelId(t, 'sms'), channelId(t, 'push')];
@@ -342,7 +353,7 @@ test(
       t.skip(`the category publish was refused (${seen(res, 120)}); judged by publish/category-takes-over`);
     const { entry, res: search } = await awaitAuditEntry(t, address, { messageCategoryId: id });
     t.check(
-      R('publish/category-reaches-sms-and-push'),
+      'notification/publish/category-reaches-sms-and-push',
       !!entry && lists(entry, 'smses', phone) && lists(entry, 'pushNotifications', pushConfig),
       {
         title: 'a category publish did not reach the SMS and push addresses',
@@ -365,7 +376,7 @@ test(
       const sent = await publish(t, { messageCategoryId: one.id, body: {}, subject: 'OneChannel' });
       const found =
         sent.status === 204 ? await awaitAuditEntry(t, to, { messageCategoryId: one.id }, field) : undefined;
-      t.check(R('publish/category-reaches-sms-and-push'), sent.status === 204 && !!found?.entry, {
+      t.check('notification/publish/category-reaches-sms-and-push', sent.status === 204 && !!found?.entry, {
         title: `a publish with a category of ${name} templates alone did not reach the ${name} address`,
         expected: `HTTP 204 and an audit entry of category ${one.id} with ${field} holding ${to} (channel ${channel})`,
         received: sent.status === 204 ? (found?.entry ? JSON.stringify(found.entry) : seen(found!.res)) : seen(sent),
@@ -376,14 +387,18 @@ test(
 );
 
 test(
-  ['publish/body-required', 'errors/code-missing-request-body-property', 'errors/code-invalid-request-body-property'],
+  [
+    'notification/publish/body-required',
+    'notification/errors/code-missing-request-body-property',
+    'notification/errors/code-invalid-request-body-property',
+  ],
   'a publish without body, or with a body that is not an object, is refused',
   async (t) => {
     const without = message(t);
     delete without.body;
     refused(
       t,
-      'publish/body-required',
+      'notification/publish/body-required',
       await publish(t, without),
       'a publish without body',
       'missingRequestBodyProperty',
@@ -391,7 +406,7 @@ test(
     for (const body of ['Hello', ['Hello'], 42]) {
       refused(
         t,
-        'publish/body-required',
+        'notification/publish/body-required',
         await publish(t, message(t, { body })),
         `body ${JSON.stringify(body)}`,
         'invalidRequestBodyProperty',
@@ -402,14 +417,14 @@ test(
 );
 
 const REQUIRED_WITHOUT_CATEGORY = {
-  recipientsTo: 'publish/recipients-required-without-category',
-  from: 'publish/from-required-without-category',
-  subject: 'publish/subject-required-without-category',
-  message: 'publish/message-required-without-category',
+  recipientsTo: 'notification/publish/recipients-required-without-category',
+  from: 'notification/publish/from-required-without-category',
+  subject: 'notification/publish/subject-required-without-category',
+  message: 'notification/publish/message-required-without-category',
 } as const;
 
 test(
-  [...Object.values(REQUIRED_WITHOUT_CATEGORY), 'errors/code-missing-request-body-property'],
+  [...Object.values(REQUIRED_WITHOUT_CATEGORY), 'notification/errors/code-missing-request-body-property'],
   'without a category, a publish lacking recipients, from, subject or message is refused',
   async (t) => {
     // Each of the four fields absent, blank, and absent with messageCategoryId 0.
@@ -428,7 +443,7 @@ test(
         const res = await publish(t, m);
         // An empty from, subject or message is "missing" by our reading (a recipient list of ' ; ' names nobody).
         if (how === 'blank' && field !== 'recipientsTo') {
-          t.reading('blank-is-missing', R(REQUIRED_WITHOUT_CATEGORY[field]), res.status === 400, {
+          t.reading('blank-is-missing', REQUIRED_WITHOUT_CATEGORY[field], res.status === 400, {
             title: `not refused: a publish without a category whose ${field} is empty`,
             expected: `HTTP 400 for an empty ${field}`,
             received: seen(res),
@@ -450,7 +465,7 @@ test(
 );
 
 test(
-  ['publish/recipients-valid-emails', 'errors/code-invalid-request-body-property'],
+  ['notification/publish/recipients-valid-emails', 'notification/errors/code-invalid-request-body-property'],
   'recipientsTo holding an invalid address, or not a string, is refused',
   async (t) => {
     const good = exampleEmail(t, 'ok');
@@ -468,7 +483,7 @@ test(
     for (const value of cases) {
       refused(
         t,
-        'publish/recipients-valid-emails',
+        'notification/publish/recipients-valid-emails',
         await publish(t, message(t, { recipientsTo: value })),
         `recipientsTo ${JSON.stringify(value)}`,
         'invalidRequestBodyProperty',
@@ -478,7 +493,7 @@ test(
     const sub = exampleEmail(t, 'sub').replace('@', '@mail.');
     accepted(
       t,
-      'publish/recipients-valid-emails',
+      'notification/publish/recipients-valid-emails',
       await publish(t, message(t, { recipientsTo: `${good};${sub}` })),
       `recipientsTo "${good};${sub}"`,
       [204],
@@ -488,7 +503,7 @@ test(
 );
 
 test(
-  ['publish/from-charset', 'errors/code-invalid-request-body-property'],
+  ['notification/publish/from-charset', 'notification/errors/code-invalid-request-body-property'],
   'a from with characters other than letters, digits, _, . and -, or not a string, is refused (publish and broadcast)',
   async (t) => {
     const cases = fc
@@ -497,7 +512,7 @@ test(
     for (const from of [`${t.prefix}@example.com`, `${t.prefix} x`, `${t.prefix}!`, 42, ['x']]) {
       refused(
         t,
-        'publish/from-charset',
+        'notification/publish/from-charset',
         await publish(t, message(t, { from })),
         `from ${JSON.stringify(from)}`,
         'invalidRequestBodyProperty',
@@ -508,26 +523,32 @@ test(
       async (from) => {
         refused(
           t,
-          'publish/from-charset',
+          'notification/publish/from-charset',
           await publish(t, message(t, { from })),
           `from ${JSON.stringify(from)}`,
           'invalidRequestBodyProperty',
         );
       },
-      { rule: R('publish/from-charset'), runs: Math.min(t.session.context.runs, 8) },
+      { rule: 'notification/publish/from-charset', runs: Math.min(t.session.context.runs, 8) },
     );
     const b = await broadcast(t, {
       body: { message: 'Conformance' },
       from: `${t.prefix}@example.com`,
       subject: 'Conformance',
     });
-    refused(t, 'publish/from-charset', b, 'a broadcast whose from holds "@"', 'invalidRequestBodyProperty');
+    refused(
+      t,
+      'notification/publish/from-charset',
+      b,
+      'a broadcast whose from holds "@"',
+      'invalidRequestBodyProperty',
+    );
   },
   { budget: 6, budgetPerRun: 1 },
 );
 
 test(
-  ['publish/subject-alphanumeric', 'errors/code-invalid-request-body-property'],
+  ['notification/publish/subject-alphanumeric', 'notification/errors/code-invalid-request-body-property'],
   'a subject with other than letters and digits, or not a string, is refused (publish and broadcast)',
   async (t) => {
     const cases = fc
@@ -535,7 +556,7 @@ test(
       .map(([s, c]) => `Subject${c}${s}` as unknown);
     // Whether a space breaks "Alphanumeric" is our reading, not the document's.
     const spaced = await publish(t, message(t, { subject: 'Hello world' }));
-    t.reading('subject-space', R('publish/subject-alphanumeric'), spaced.status === 400, {
+    t.reading('subject-space', 'notification/publish/subject-alphanumeric', spaced.status === 400, {
       title: 'not refused: subject "Hello world"',
       expected: 'HTTP 400 for a subject with a space',
       received: seen(spaced),
@@ -543,7 +564,7 @@ test(
     for (const subject of ['Hello!', '<b>Hi</b>', 42, true]) {
       refused(
         t,
-        'publish/subject-alphanumeric',
+        'notification/publish/subject-alphanumeric',
         await publish(t, message(t, { subject })),
         `subject ${JSON.stringify(subject)}`,
         'invalidRequestBodyProperty',
@@ -554,18 +575,18 @@ test(
       async (subject) => {
         refused(
           t,
-          'publish/subject-alphanumeric',
+          'notification/publish/subject-alphanumeric',
           await publish(t, message(t, { subject })),
           `subject ${JSON.stringify(subject)}`,
           'invalidRequestBodyProperty',
         );
       },
-      { rule: R('publish/subject-alphanumeric'), runs: Math.min(t.session.context.runs, 8) },
+      { rule: 'notification/publish/subject-alphanumeric', runs: Math.min(t.session.context.runs, 8) },
     );
     const b = await broadcast(t, { body: { message: 'Conformance' }, from: t.prefix, subject: 'Hello world!' });
     refused(
       t,
-      'publish/subject-alphanumeric',
+      'notification/publish/subject-alphanumeric',
       b,
       'a broadcast whose subject is "Hello world!"',
       'invalidRequestBodyProperty',
@@ -575,7 +596,7 @@ test(
 );
 
 test(
-  ['publish/priority-values', 'errors/code-invalid-request-body-property'],
+  ['notification/publish/priority-values', 'notification/errors/code-invalid-request-body-property'],
   'a message priority other than 1 or 3 is refused (every boundary of the contract, publish and broadcast)',
   async (t) => {
     // The contract's enum gives 1 and 3 (accepted by the publishes above); 0, 2 and 4 and other types break it.
@@ -590,7 +611,7 @@ test(
     for (const priority of invalid) {
       refused(
         t,
-        'publish/priority-values',
+        'notification/publish/priority-values',
         await publish(t, message(t, { priority })),
         `priority ${JSON.stringify(priority)}`,
         'invalidRequestBodyProperty',
@@ -602,13 +623,13 @@ test(
       subject: 'Conformance',
       priority: 5,
     });
-    refused(t, 'publish/priority-values', b, 'a broadcast with priority 5', 'invalidRequestBodyProperty');
+    refused(t, 'notification/publish/priority-values', b, 'a broadcast with priority 5', 'invalidRequestBodyProperty');
   },
   { budget: 8 },
 );
 
 test(
-  ['publish/recipient-field-name'],
+  ['notification/publish/recipient-field-name'],
   "how a publish naming its recipients recipientTo (the rule text's name) is answered",
   async (t) => {
     const m = message(t);
@@ -616,7 +637,7 @@ test(
     delete m.recipientsTo;
     const res = await publish(t, { ...m, recipientTo: to });
     t.observe(
-      R('publish/recipient-field-name'),
+      'notification/publish/recipient-field-name',
       res.status === 204
         ? "recipientTo accepted (HTTP 204): the deployment reads the rule text's name"
         : `recipientTo alone refused: ${seen(res, 160)}`,

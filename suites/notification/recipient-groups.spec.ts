@@ -1,7 +1,6 @@
 import fc from 'fast-check';
 import type { RuleContext } from '../engine/rule-test.ts';
 import {
-  R,
   UNKNOWN_ID,
   accepted,
   hasOtherTenant,
@@ -44,40 +43,62 @@ async function foreignRecipientId(t: RuleContext): Promise<number> {
 }
 
 test(
-  ['groups/create-200'],
+  ['notification/groups/create-200'],
   'POST /recipient/recipientgroup answers 200 and the group is then found by name',
   async (t) => {
     const r = await createRecipient(t);
     const name = groupName(t);
     const { res } = await postGroup(t, { groupName: name, recipientIds: [{ recipientId: r.id }] });
-    accepted(t, 'groups/create-200', res, 'a valid CreateRecipientGroupRequest', [200]);
+    accepted(t, 'notification/groups/create-200', res, 'a valid CreateRecipientGroupRequest', [200]);
     const found = await searchGroups(t, name);
-    t.check(R('groups/create-200'), found.status === 200 && mentions(found, name), {
+    t.check('notification/groups/create-200', found.status === 200 && mentions(found, name), {
       title: 'the created group is not found by its name',
       expected: `HTTP 200 naming "${name}"`,
       received: seen(found),
     });
     // "unique within a tenant" bars only a name another group holds: a second group of another name is created too.
     const second = await postGroup(t, { groupName: groupName(t), recipientIds: [{ recipientId: r.id }] });
-    accepted(t, 'groups/create-200', second.res, 'a second group of another name in the same tenant', [200]);
+    accepted(
+      t,
+      'notification/groups/create-200',
+      second.res,
+      'a second group of another name in the same tenant',
+      [200],
+    );
   },
   { budget: 7 },
 );
 
 test(
-  ['groups/name-required', 'errors/code-missing-request-body-property', 'errors/code-invalid-request-body-property'],
+  [
+    'notification/groups/name-required',
+    'notification/errors/code-missing-request-body-property',
+    'notification/errors/code-invalid-request-body-property',
+  ],
   'a group without a groupName, or with a blank or non-string one, is refused',
   async (t) => {
     const missing = await postGroup(t, { recipientIds: [] });
-    refused(t, 'groups/name-required', missing.res, 'a group without groupName', 'missingRequestBodyProperty');
+    refused(
+      t,
+      'notification/groups/name-required',
+      missing.res,
+      'a group without groupName',
+      'missingRequestBodyProperty',
+    );
     for (const value of [42, ['x']]) {
       const { res } = await postGroup(t, { groupName: value, recipientIds: [] });
-      refused(t, 'groups/name-required', res, `groupName ${JSON.stringify(value)}`, 'invalidRequestBodyProperty');
+      refused(
+        t,
+        'notification/groups/name-required',
+        res,
+        `groupName ${JSON.stringify(value)}`,
+        'invalidRequestBodyProperty',
+      );
     }
     // A blank name is a missing one by our reading: the document says only "string".
     for (const value of ['   ', '']) {
       const { res } = await postGroup(t, { groupName: value, recipientIds: [] });
-      t.reading('blank-is-missing', R('groups/name-required'), res.status === 400, {
+      t.reading('blank-is-missing', 'notification/groups/name-required', res.status === 400, {
         title: `not refused: groupName ${JSON.stringify(value)}`,
         expected: `HTTP 400 for groupName ${JSON.stringify(value)}`,
         received: seen(res),
@@ -88,44 +109,50 @@ test(
 );
 
 test(
-  ['groups/name-unique', 'errors/code-conflict'],
+  ['notification/groups/name-unique', 'notification/errors/code-conflict'],
   'a groupName used in the tenant is refused on create and on rename',
   async (t) => {
     const g = await createGroup(t);
     const again = await postGroup(t, { groupName: g.name, recipientIds: [] });
-    refused(t, 'groups/name-unique', again.res, `a second group named "${g.name}"`, undefined, [409, 400]);
+    refused(t, 'notification/groups/name-unique', again.res, `a second group named "${g.name}"`, undefined, [409, 400]);
     verifyCode(t, again.res, 'conflict');
     const h = await createGroup(t);
     const rename = await putGroup(t, { groupId: h.id, groupName: g.name });
-    refused(t, 'groups/name-unique', rename, `renaming a group to "${g.name}"`, undefined, [409, 400]);
+    refused(t, 'notification/groups/name-unique', rename, `renaming a group to "${g.name}"`, undefined, [409, 400]);
     verifyCode(t, rename, 'conflict');
     // "unique within a tenant": a group's own name, sent again on update, is held by no other group.
     const same = await putGroup(t, { groupId: h.id, groupName: h.name });
-    accepted(t, 'groups/name-unique', same, `an update of group ${h.id} resending its own name "${h.name}"`, [200]);
+    accepted(
+      t,
+      'notification/groups/name-unique',
+      same,
+      `an update of group ${h.id} resending its own name "${h.name}"`,
+      [200],
+    );
   },
   { budget: 9 },
 );
 
 test(
-  ['groups/name-unique'],
+  ['notification/groups/name-unique'],
   'a groupName used in one tenant is taken in another',
   async (t) => {
     if (!hasOtherTenant(t))
       t.needsPrincipal('principals.otherTenant', 'needs the otherTenant principal (a second tenant)');
     const g = await createGroup(t);
     const { res } = await postGroup(t, { groupName: g.name, recipientIds: [] }, 'otherTenant');
-    accepted(t, 'groups/name-unique', res, `"${g.name}" in another tenant`, [200]);
+    accepted(t, 'notification/groups/name-unique', res, `"${g.name}" in another tenant`, [200]);
   },
   { budget: 6 },
 );
 
 test(
-  ['groups/members-same-tenant', 'errors/code-invalid-request-body-property'],
+  ['notification/groups/members-same-tenant', 'notification/errors/code-invalid-request-body-property'],
   'a recipient of another tenant is refused as a member on create and on ADD, leaving the group unchanged',
   async (t) => {
     const foreign = await foreignRecipientId(t);
     // A deleted recipient stands in for another tenant's: the other-tenant case itself is not tried.
-    if (!hasOtherTenant(t)) t.notExercised(R('groups/members-same-tenant'), NO_OTHER);
+    if (!hasOtherTenant(t)) t.notExercised('notification/groups/members-same-tenant', NO_OTHER);
     const own = await createRecipient(t);
     const created = await postGroup(t, {
       groupName: groupName(t),
@@ -133,7 +160,7 @@ test(
     });
     refused(
       t,
-      'groups/members-same-tenant',
+      'notification/groups/members-same-tenant',
       created.res,
       `a group with recipient ${foreign}, not of the tenant`,
       'invalidRequestBodyProperty',
@@ -143,14 +170,14 @@ test(
     const add = await putGroup(t, { groupId: g.id, recipientIds: [{ operation: 'ADD', recipientId: foreign }] });
     refused(
       t,
-      'groups/members-same-tenant',
+      'notification/groups/members-same-tenant',
       add,
       `ADD of recipient ${foreign}, not of the tenant`,
       'invalidRequestBodyProperty',
     );
     const after = await getGroup(t, g.id);
     t.check(
-      R('groups/members-same-tenant'),
+      'notification/groups/members-same-tenant',
       before.status === 200 && after.status === 200 && after.text === before.text,
       {
         title: 'a refused ADD changed the group',
@@ -163,7 +190,7 @@ test(
 );
 
 test(
-  ['groups/member-shape', 'errors/code-missing-request-body-property'],
+  ['notification/groups/member-shape', 'notification/errors/code-missing-request-body-property'],
   'recipientIds that are not objects with an integer recipientId are refused (create and update)',
   async (t) => {
     const r = await createRecipient(t);
@@ -179,14 +206,14 @@ test(
     for (const shape of shapes)
       refused(
         t,
-        'groups/member-shape',
+        'notification/groups/member-shape',
         (await postGroup(t, { groupName: groupName(t), recipientIds: shape })).res,
         `POST with recipientIds ${JSON.stringify(shape)}`,
       );
     // Errors: "| 400 | missingRequestBodyProperty |": an item without its recipientId misses a property.
     refused(
       t,
-      'groups/member-shape',
+      'notification/groups/member-shape',
       (await postGroup(t, { groupName: groupName(t), recipientIds: [{}] })).res,
       'POST with a recipientIds item without recipientId',
       'missingRequestBodyProperty',
@@ -199,18 +226,18 @@ test(
           : shape;
         refused(
           t,
-          'groups/member-shape',
+          'notification/groups/member-shape',
           await putGroup(t, { groupId: g.id, recipientIds: withOp }),
           `PUT with recipientIds ${JSON.stringify(withOp)}`,
         );
       },
-      { rule: R('groups/member-shape'), runs: Math.min(t.session.context.runs, 5) },
+      { rule: 'notification/groups/member-shape', runs: Math.min(t.session.context.runs, 5) },
     );
     // UpdateRecipientGroupRequest: "recipientId int64" in DELETE items as much as in ADD ones.
     for (const recipientId of [String(r.id), r.id + 0.5])
       refused(
         t,
-        'groups/member-shape',
+        'notification/groups/member-shape',
         await putGroup(t, { groupId: g.id, recipientIds: [{ operation: 'DELETE', recipientId }] }),
         `PUT with a DELETE item whose recipientId is ${JSON.stringify(recipientId)}`,
       );
@@ -219,7 +246,7 @@ test(
 );
 
 test(
-  ['groups/update-operation-enum', 'errors/code-missing-request-body-property'],
+  ['notification/groups/update-operation-enum', 'notification/errors/code-missing-request-body-property'],
   'PUT /recipient/recipientgroup adds ADD members and removes DELETE members; another operation is refused',
   async (t) => {
     const a = await createRecipient(t);
@@ -235,7 +262,7 @@ test(
       if (op !== undefined) item.operation = op;
       refused(
         t,
-        'groups/update-operation-enum',
+        'notification/groups/update-operation-enum',
         await putGroup(t, { groupId: g.id, recipientIds: [item] }),
         op === undefined ? 'a member item without operation' : `operation ${op}`,
         // Errors: "| 400 | missingRequestBodyProperty |" for the item without operation.
@@ -249,9 +276,9 @@ test(
         { operation: 'DELETE', recipientId: a.id },
       ],
     });
-    accepted(t, 'groups/update-operation-enum', res, 'ADD of one member and DELETE of another', [200]);
+    accepted(t, 'notification/groups/update-operation-enum', res, 'ADD of one member and DELETE of another', [200]);
     const after = await getGroup(t, g.id);
-    t.check(R('groups/update-operation-enum'), mentions(after, b.name) && !mentions(after, a.name), {
+    t.check('notification/groups/update-operation-enum', mentions(after, b.name) && !mentions(after, a.name), {
       title: 'ADD/DELETE not applied',
       expected: `the group lists "${b.name}" and not "${a.name}"`,
       received: seen(after),
@@ -261,14 +288,14 @@ test(
 );
 
 test(
-  ['groups/update-keeps-omitted-name'],
+  ['notification/groups/update-keeps-omitted-name'],
   'PUT /recipient/recipientgroup without groupName keeps the name; with one renames',
   async (t) => {
     const r = await createRecipient(t);
     const g = await createGroup(t);
     const keep = await putGroup(t, { groupId: g.id, recipientIds: [{ operation: 'ADD', recipientId: r.id }] });
     const kept = await getGroup(t, g.id);
-    t.check(R('groups/update-keeps-omitted-name'), keep.status === 200 && mentions(kept, g.name), {
+    t.check('notification/groups/update-keeps-omitted-name', keep.status === 200 && mentions(kept, g.name), {
       title: 'name lost by an update without groupName',
       expected: `the group still named "${g.name}"`,
       received: `PUT HTTP ${keep.status}; GET ${seen(kept)}`,
@@ -277,7 +304,7 @@ test(
     const put = await putGroup(t, { groupId: g.id, groupName: renamed });
     const got = await getGroup(t, g.id);
     t.check(
-      R('groups/update-keeps-omitted-name'),
+      'notification/groups/update-keeps-omitted-name',
       put.status === 200 && mentions(got, renamed) && !mentions(got, g.name),
       {
         title: 'rename not applied',
@@ -290,27 +317,31 @@ test(
 );
 
 test(
-  ['groups/update-by-id', 'errors/code-missing-request-body-property', 'errors/code-no-match'],
+  [
+    'notification/groups/update-by-id',
+    'notification/errors/code-missing-request-body-property',
+    'notification/errors/code-no-match',
+  ],
   'PUT /recipient/recipientgroup updates the group named by groupId; without it 400, an unknown one 404',
   async (t) => {
     const g = await createGroup(t);
     accepted(
       t,
-      'groups/update-by-id',
+      'notification/groups/update-by-id',
       await putGroup(t, { groupId: g.id, groupName: groupName(t, 'upd') }),
       'an update naming the group',
       [200],
     );
     refused(
       t,
-      'groups/update-by-id',
+      'notification/groups/update-by-id',
       await putGroup(t, { groupName: groupName(t) }),
       'an update without groupId',
       'missingRequestBodyProperty',
     );
     unknownRefused(
       t,
-      'groups/update-by-id',
+      'notification/groups/update-by-id',
       await putGroup(t, { groupId: UNKNOWN_ID, groupName: groupName(t) }),
       `an update of group ${UNKNOWN_ID}`,
     );
@@ -319,66 +350,81 @@ test(
 );
 
 test(
-  ['groups/search-by-name'],
+  ['notification/groups/search-by-name'],
   'POST /recipient/recipientgroup/search lists the matching groups, all for a blank name, none of another tenant',
   async (t) => {
     const g1 = await createGroup(t, { name: groupName(t, 'alpha') });
     const g2 = await createGroup(t, { name: groupName(t, 'beta') });
     const one = await searchGroups(t, g1.name);
-    t.check(R('groups/search-by-name'), one.status === 200 && mentions(one, g1.name) && !mentions(one, g2.name), {
-      title: 'search by name wrong',
-      expected: `HTTP 200 naming "${g1.name}" and not "${g2.name}"`,
-      received: seen(one),
-    });
+    t.check(
+      'notification/groups/search-by-name',
+      one.status === 200 && mentions(one, g1.name) && !mentions(one, g2.name),
+      {
+        title: 'search by name wrong',
+        expected: `HTTP 200 naming "${g1.name}" and not "${g2.name}"`,
+        received: seen(one),
+      },
+    );
     const all = await searchGroups(t, '');
-    t.check(R('groups/search-by-name'), all.status === 200 && mentions(all, g1.name) && mentions(all, g2.name), {
-      title: 'blank search does not list every group',
-      expected: `HTTP 200 naming "${g1.name}" and "${g2.name}"`,
-      received: seen(all),
-    });
+    t.check(
+      'notification/groups/search-by-name',
+      all.status === 200 && mentions(all, g1.name) && mentions(all, g2.name),
+      {
+        title: 'blank search does not list every group',
+        expected: `HTTP 200 naming "${g1.name}" and "${g2.name}"`,
+        received: seen(all),
+      },
+    );
     if (hasOtherTenant(t)) {
       const other = await searchGroups(t, '', 'otherTenant');
-      t.check(R('groups/search-by-name'), other.status === 200 && !mentions(other, g1.name), {
+      t.check('notification/groups/search-by-name', other.status === 200 && !mentions(other, g1.name), {
         title: 'another tenant lists the group',
         severity: 'critical',
         expected: `HTTP 200 without "${g1.name}"`,
         received: seen(other),
       });
-    } else t.notExercised(R('groups/search-by-name'), NO_OTHER);
+    } else t.notExercised('notification/groups/search-by-name', NO_OTHER);
     // SearchRequest: "name (string, name to match)", "Used for recipients and recipient groups".
     const bad = await searchGroups(t, 42);
-    refused(t, 'groups/search-by-name', bad, 'a group search whose name is the number 42');
+    refused(t, 'notification/groups/search-by-name', bad, 'a group search whose name is the number 42');
   },
   { budget: 11 },
 );
 
 test(
-  ['groups/get-by-id', 'errors/code-no-match', 'errors/code-invalid-parameter'],
+  ['notification/groups/get-by-id', 'notification/errors/code-no-match', 'notification/errors/code-invalid-parameter'],
   "GET /recipient/recipientgroup/{id}: 200 for a group, 404 for unknown or another tenant's, 400 for a non-integer",
   async (t) => {
     const g = await createGroup(t);
     const ok = await getGroup(t, g.id);
-    t.check(R('groups/get-by-id'), ok.status === 200 && mentions(ok, g.name), {
+    t.check('notification/groups/get-by-id', ok.status === 200 && mentions(ok, g.name), {
       title: 'group not served',
       expected: `HTTP 200 naming "${g.name}"`,
       received: seen(ok),
     });
-    refused(t, 'groups/get-by-id', await getGroup(t, UNKNOWN_ID), `unknown group ${UNKNOWN_ID}`, 'noMatch', [404]);
-    refused(t, 'groups/get-by-id', await getGroup(t, 'abc'), 'id "abc"', 'invalidParameter');
+    refused(
+      t,
+      'notification/groups/get-by-id',
+      await getGroup(t, UNKNOWN_ID),
+      `unknown group ${UNKNOWN_ID}`,
+      'noMatch',
+      [404],
+    );
+    refused(t, 'notification/groups/get-by-id', await getGroup(t, 'abc'), 'id "abc"', 'invalidParameter');
     if (hasOtherTenant(t))
       foreignRefused(
         t,
-        'groups/get-by-id',
+        'notification/groups/get-by-id',
         await getGroup(t, g.id, 'otherTenant'),
         "another tenant's GET of the group",
       );
-    else t.notExercised(R('groups/get-by-id'), NO_OTHER);
+    else t.notExercised('notification/groups/get-by-id', NO_OTHER);
   },
   { budget: 7 },
 );
 
 test(
-  ['groups/delete-by-id', 'errors/code-no-match'],
+  ['notification/groups/delete-by-id', 'notification/errors/code-no-match'],
   'DELETE /recipient/recipientgroup/{id} removes the group; an unknown ID answers 404',
   async (t) => {
     const g = await createGroup(t);
@@ -392,12 +438,19 @@ test(
     });
     accepted(
       t,
-      'groups/delete-by-id',
+      'notification/groups/delete-by-id',
       await send(t, { method: 'DELETE', path: `/recipient/recipientgroup/${g.id}` }),
       'deleting a group of the tenant',
       [200],
     );
-    refused(t, 'groups/delete-by-id', await getGroup(t, g.id), 'GET of the deleted group', 'noMatch', [404]);
+    refused(
+      t,
+      'notification/groups/delete-by-id',
+      await getGroup(t, g.id),
+      'GET of the deleted group',
+      'noMatch',
+      [404],
+    );
     const held = await send(t, {
       method: 'GET',
       path: `/communicationcategories/${category.id}`,
@@ -408,14 +461,14 @@ test(
           (x) => x?.recipientGroupId,
         )
       : [];
-    t.check(R('groups/delete-by-id'), held.status === 200 && ids.includes(keep.id), {
+    t.check('notification/groups/delete-by-id', held.status === 200 && ids.includes(keep.id), {
       title: "deleting one group removed another from a category's recipient groups",
       expected: `HTTP 200 for category ${category.id} (GET ?recGroup=true), recipientGroups holding ${keep.id}`,
       received: seen(held),
     });
     refused(
       t,
-      'groups/delete-by-id',
+      'notification/groups/delete-by-id',
       await send(t, { method: 'DELETE', path: `/recipient/recipientgroup/${g.id}` }),
       'deleting it a second time',
       'noMatch',

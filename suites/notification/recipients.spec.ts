@@ -1,7 +1,6 @@
 import fc from 'fast-check';
 import type { RuleContext } from '../engine/rule-test.ts';
 import {
-  R,
   UNKNOWN_ID,
   accepted,
   addressType,
@@ -63,7 +62,7 @@ function searchRecipients(t: RuleContext, name: unknown, as?: 'otherTenant') {
 }
 
 test(
-  ['recipients/create-201-id'],
+  ['notification/recipients/create-201-id'],
   'POST /recipient/ answers 201 with the new integer ID, which GET /recipient/{id} then serves',
   async (t) => {
     const name = recipientName(t);
@@ -71,13 +70,13 @@ test(
       recipientname: name,
       recipientdetail: [{ address: exampleEmail(t), addresstypeid: addressType(t, 'email') }],
     });
-    t.check(R('recipients/create-201-id'), res.status === 201 && Number.isSafeInteger(res.json), {
+    t.check('notification/recipients/create-201-id', res.status === 201 && Number.isSafeInteger(res.json), {
       title: 'recipient not created with 201 and an integer ID',
       expected: 'HTTP 201 with a bare JSON integer',
       received: seen(res),
     });
     const got = await getRecipient(t, res.json as number);
-    t.check(R('recipients/create-201-id'), got.status === 200 && mentions(got, name), {
+    t.check('notification/recipients/create-201-id', got.status === 200 && mentions(got, name), {
       title: 'the created recipient is not served by its ID',
       expected: `HTTP 200 naming "${name}"`,
       received: seen(got),
@@ -94,7 +93,7 @@ const emailCase = fc.record({
 });
 
 test(
-  ['recipients/email-charset', 'errors/code-invalid-request-body-property'],
+  ['notification/recipients/email-charset', 'notification/errors/code-invalid-request-body-property'],
   'an email address is taken with letters, digits, _ and . only (property, create and update)',
   async (t) => {
     const type = addressType(t, 'email');
@@ -110,11 +109,12 @@ test(
         recipientname: recipientName(t),
         recipientdetail: [{ address: `${local}@example.com`, addresstypeid: type }],
       });
-      if (valid) accepted(t, 'recipients/email-charset', res, `email address "${local}@example.com"`, [201]);
+      if (valid)
+        accepted(t, 'notification/recipients/email-charset', res, `email address "${local}@example.com"`, [201]);
       else
         refused(
           t,
-          'recipients/email-charset',
+          'notification/recipients/email-charset',
           res,
           `email address "${local}@example.com"`,
           'invalidRequestBodyProperty',
@@ -130,8 +130,15 @@ test(
         recipientname: recipientName(t),
         recipientdetail: [{ address, addresstypeid: type }],
       });
-      if (valid) accepted(t, 'recipients/email-charset', res, `email address "${address}"`, [201]);
-      else refused(t, 'recipients/email-charset', res, `email address "${address}"`, 'invalidRequestBodyProperty');
+      if (valid) accepted(t, 'notification/recipients/email-charset', res, `email address "${address}"`, [201]);
+      else
+        refused(
+          t,
+          'notification/recipients/email-charset',
+          res,
+          `email address "${address}"`,
+          'invalidRequestBodyProperty',
+        );
     }
     await t.property(
       emailCase,
@@ -146,24 +153,31 @@ test(
           recipientname: recipientName(t),
           recipientdetail: [{ address, addresstypeid: type }],
         });
-        if (bad === undefined) accepted(t, 'recipients/email-charset', res, `email address "${address}"`, [201]);
+        if (bad === undefined)
+          accepted(t, 'notification/recipients/email-charset', res, `email address "${address}"`, [201]);
         else
           refused(
             t,
-            'recipients/email-charset',
+            'notification/recipients/email-charset',
             res,
             `email address "${address}" (character ${JSON.stringify(bad)})`,
             'invalidRequestBodyProperty',
           );
       },
-      { rule: R('recipients/email-charset'), runs: Math.min(t.session.context.runs, 8) },
+      { rule: 'notification/recipients/email-charset', runs: Math.min(t.session.context.runs, 8) },
     );
     const r = await createRecipient(t);
     const res = await putRecipient(
       t,
       update(t, r.id, { recipientdetail: [{ address: `${t.prefix}-dash@example.com`, addresstypeid: type }] }),
     );
-    refused(t, 'recipients/email-charset', res, 'PUT with an email address holding "-"', 'invalidRequestBodyProperty');
+    refused(
+      t,
+      'notification/recipients/email-charset',
+      res,
+      'PUT with an email address holding "-"',
+      'invalidRequestBodyProperty',
+    );
   },
   { budget: 11, budgetPerRun: 2 },
 );
@@ -191,7 +205,7 @@ const phoneNumber = fc
   .map(([cc, rest]) => `+${cc}${rest}`);
 
 test(
-  ['recipients/phone-e164', 'errors/code-invalid-request-body-property'],
+  ['notification/recipients/phone-e164', 'notification/errors/code-invalid-request-body-property'],
   'a phone address is taken in E.164 only, up to 15 digits (edges, then a property)',
   async (t) => {
     const type = addressType(t, 'phone');
@@ -201,18 +215,19 @@ test(
         recipientdetail: [{ address: number, addresstypeid: type }],
       });
     for (const { number, valid } of PHONE_EDGES) {
-      if (valid) accepted(t, 'recipients/phone-e164', await post(number), `phone number "${number}"`, [201]);
+      if (valid)
+        accepted(t, 'notification/recipients/phone-e164', await post(number), `phone number "${number}"`, [201]);
       else
         refused(
           t,
-          'recipients/phone-e164',
+          'notification/recipients/phone-e164',
           await post(number),
           `phone number "${number}"`,
           'invalidRequestBodyProperty',
         );
     }
     const short = await post(SHORT_PHONE);
-    t.reading('phone-e164-format-only', R('recipients/phone-e164'), short.status === 201, {
+    t.reading('phone-e164-format-only', 'notification/recipients/phone-e164', short.status === 201, {
       title: `valid input refused: phone number "${SHORT_PHONE}"`,
       expected: `HTTP 201 for "${SHORT_PHONE}", which has the E.164 format`,
       received: seen(short),
@@ -221,16 +236,16 @@ test(
     await t.property(
       phoneNumber.map((n) => (n.startsWith(restricted) ? `+1${n.slice(2)}` : n)),
       async (number) => {
-        accepted(t, 'recipients/phone-e164', await post(number), `phone number "${number}"`, [201]);
+        accepted(t, 'notification/recipients/phone-e164', await post(number), `phone number "${number}"`, [201]);
       },
-      { rule: R('recipients/phone-e164'), runs: Math.min(t.session.context.runs, 5) },
+      { rule: 'notification/recipients/phone-e164', runs: Math.min(t.session.context.runs, 5) },
     );
   },
   { budget: 10, budgetPerRun: 2 },
 );
 
 test(
-  ['recipients/push-json', 'errors/code-invalid-request-body-property'],
+  ['notification/recipients/push-json', 'notification/errors/code-invalid-request-body-property'],
   'a push address is taken as JSON text and refused when it does not parse',
   async (t) => {
     const android = addressType(t, 'push');
@@ -248,15 +263,22 @@ test(
         recipientname: recipientName(t),
         recipientdetail: [{ address: text, addresstypeid: type }],
       });
-      if (valid) accepted(t, 'recipients/push-json', res, `push configuration ${text}`, [201]);
-      else refused(t, 'recipients/push-json', res, `push configuration ${text}`, 'invalidRequestBodyProperty');
+      if (valid) accepted(t, 'notification/recipients/push-json', res, `push configuration ${text}`, [201]);
+      else
+        refused(
+          t,
+          'notification/recipients/push-json',
+          res,
+          `push configuration ${text}`,
+          'invalidRequestBodyProperty',
+        );
     }
   },
   { budget: 8 },
 );
 
 test(
-  ['recipients/address-string', 'errors/code-missing-request-body-property'],
+  ['notification/recipients/address-string', 'notification/errors/code-missing-request-body-property'],
   'a RecipientAddress without a string address is refused on create and update',
   async (t) => {
     const type = addressType(t, 'email');
@@ -272,7 +294,7 @@ test(
     for (const [what, item] of bad)
       refused(
         t,
-        'recipients/address-string',
+        'notification/recipients/address-string',
         await postRecipient(t, { recipientname: recipientName(t), recipientdetail: [item] }),
         `POST with ${what}`,
         item.address === undefined ? 'missingRequestBodyProperty' : undefined,
@@ -282,19 +304,19 @@ test(
       async ([what, item]) => {
         refused(
           t,
-          'recipients/address-string',
+          'notification/recipients/address-string',
           await putRecipient(t, update(t, r.id, { recipientdetail: [item] })),
           `PUT with ${what}`,
         );
       },
-      { rule: R('recipients/address-string'), runs: Math.min(t.session.context.runs, 4) },
+      { rule: 'notification/recipients/address-string', runs: Math.min(t.session.context.runs, 4) },
     );
   },
   { budget: 7, budgetPerRun: 1 },
 );
 
 test(
-  ['recipients/address-type-int64', 'errors/code-missing-request-body-property'],
+  ['notification/recipients/address-type-int64', 'notification/errors/code-missing-request-body-property'],
   'a RecipientAddress without an integer addresstypeid is refused',
   async (t) => {
     const type = addressType(t, 'email');
@@ -305,7 +327,7 @@ test(
       const res = await postRecipient(t, { recipientname: recipientName(t), recipientdetail: [item] });
       refused(
         t,
-        'recipients/address-type-int64',
+        'notification/recipients/address-type-int64',
         res,
         value === undefined ? 'no addresstypeid' : `addresstypeid ${JSON.stringify(value)}`,
         // Errors: "| 400 | missingRequestBodyProperty |" for the item without addresstypeid.
@@ -317,16 +339,20 @@ test(
 );
 
 test(
-  ['recipients/address-type-from-list', 'errors/code-invalid-request-body-property'],
+  ['notification/recipients/address-type-from-list', 'notification/errors/code-invalid-request-body-property'],
   'an addresstypeid that GET /recipient/addresstype does not list is refused; a listed one is taken',
   async (t) => {
     const type = addressType(t, 'email');
     const listing = await send(t, { method: 'GET', path: '/recipient/addresstype' });
-    t.check(R('recipients/address-type-from-list'), listing.status === 200 && mentionsInteger(listing, type), {
-      title: 'the configured email address type is not listed',
-      expected: `HTTP 200 listing address type ${type}`,
-      received: seen(listing),
-    });
+    t.check(
+      'notification/recipients/address-type-from-list',
+      listing.status === 200 && mentionsInteger(listing, type),
+      {
+        title: 'the configured email address type is not listed',
+        expected: `HTTP 200 listing address type ${type}`,
+        received: seen(listing),
+      },
+    );
     const unknown = 987_654_321;
     const bad = await postRecipient(t, {
       recipientname: recipientName(t),
@@ -334,7 +360,7 @@ test(
     });
     refused(
       t,
-      'recipients/address-type-from-list',
+      'notification/recipients/address-type-from-list',
       bad,
       `addresstypeid ${unknown}, which the listing does not hold`,
       'invalidRequestBodyProperty',
@@ -343,13 +369,13 @@ test(
       recipientname: recipientName(t),
       recipientdetail: [{ address: exampleEmail(t), addresstypeid: type }],
     });
-    accepted(t, 'recipients/address-type-from-list', good, `listed addresstypeid ${type}`, [201]);
+    accepted(t, 'notification/recipients/address-type-from-list', good, `listed addresstypeid ${type}`, [201]);
   },
   { budget: 5 },
 );
 
 test(
-  ['recipients/address-types-listed', 'general/record-fields-not-shown'],
+  ['notification/recipients/address-types-listed', 'notification/general/record-fields-not-shown'],
   'GET /recipient/addresstype lists email, phone and push address types',
   async (t) => {
     const res = await send(t, { method: 'GET', path: '/recipient/addresstype' });
@@ -361,21 +387,21 @@ test(
     ]
       .filter(([, re]) => !(re as RegExp).test(text))
       .map(([k]) => k);
-    t.check(R('recipients/address-types-listed'), res.status === 200 && missing.length === 0, {
+    t.check('notification/recipients/address-types-listed', res.status === 200 && missing.length === 0, {
       title: 'address types incomplete',
       expected: 'HTTP 200 naming email, phone and Android/iOS push types',
       received: `${missing.length ? `missing ${missing.join(', ')} — ` : ''}${seen(res)}`,
     });
     const ids = Object.values(fixturesOf(t).addressTypes ?? {}).filter((id): id is number => Number.isInteger(id));
     const unlisted = ids.filter((id) => !mentionsInteger(res, id));
-    t.check(R('recipients/address-types-listed'), unlisted.length === 0, {
+    t.check('notification/recipients/address-types-listed', unlisted.length === 0, {
       title: 'configured address types not listed',
       expected: `IDs ${ids.join(', ')} in the listing`,
       received: `missing ${unlisted.join(', ')}`,
     });
     const first = Array.isArray(res.json) ? res.json[0] : res.json;
     t.observe(
-      R('general/record-fields-not-shown'),
+      'notification/general/record-fields-not-shown',
       `address type record: ${first && typeof first === 'object' ? `fields ${Object.keys(first).join(', ')}` : `${typeof first} ${JSON.stringify(first)?.slice(0, 60)}`}`,
     );
   },
@@ -426,7 +452,7 @@ const nameCase = fc.oneof(
 );
 
 test(
-  ['recipients/name-letters', 'errors/code-invalid-request-body-property'],
+  ['notification/recipients/name-letters', 'notification/errors/code-invalid-request-body-property'],
   'a recipientname is taken with UTF-8 letters and spaces only (edges, property, create and update)',
   async (t) => {
     const type = addressType(t, 'email');
@@ -435,13 +461,13 @@ test(
         recipientname: name,
         recipientdetail: [{ address: exampleEmail(t), addresstypeid: type }],
       });
-      refused(t, 'recipients/name-letters', res, `recipientname ${JSON.stringify(name)}`, nameCode(name));
+      refused(t, 'notification/recipients/name-letters', res, `recipientname ${JSON.stringify(name)}`, nameCode(name));
     }
     const nbsp = await postRecipient(t, {
       recipientname: `${letterPrefix(t)} ${NBSP_NAME}`,
       recipientdetail: [{ address: exampleEmail(t), addresstypeid: type }],
     });
-    t.reading('name-no-break-space', R('recipients/name-letters'), nbsp.status === 400, {
+    t.reading('name-no-break-space', 'notification/recipients/name-letters', nbsp.status === 400, {
       title: 'not refused: a recipientname with a no-break space (U+00A0)',
       expected: 'HTTP 400 (invalidRequestBodyProperty) for a name holding U+00A0',
       received: seen(nbsp),
@@ -456,16 +482,24 @@ test(
           recipientname: sent,
           recipientdetail: [{ address: exampleEmail(t), addresstypeid: type }],
         });
-        if (valid) accepted(t, 'recipients/name-letters', res, `recipientname ${JSON.stringify(sent)}`, [201]);
-        else refused(t, 'recipients/name-letters', res, `recipientname ${JSON.stringify(sent)}`, nameCode(sent));
+        if (valid)
+          accepted(t, 'notification/recipients/name-letters', res, `recipientname ${JSON.stringify(sent)}`, [201]);
+        else
+          refused(
+            t,
+            'notification/recipients/name-letters',
+            res,
+            `recipientname ${JSON.stringify(sent)}`,
+            nameCode(sent),
+          );
       },
-      { rule: R('recipients/name-letters'), runs: Math.min(t.session.context.runs, 10) },
+      { rule: 'notification/recipients/name-letters', runs: Math.min(t.session.context.runs, 10) },
     );
     const r = await createRecipient(t);
     const res = await putRecipient(t, update(t, r.id, { recipientname: `${r.name} 7` }));
     refused(
       t,
-      'recipients/name-letters',
+      'notification/recipients/name-letters',
       res,
       'PUT with a recipientname holding a digit',
       'invalidRequestBodyProperty',
@@ -475,7 +509,7 @@ test(
 );
 
 test(
-  ['recipients/name-unique', 'errors/code-conflict'],
+  ['notification/recipients/name-unique', 'notification/errors/code-conflict'],
   'a recipientname used in the tenant is refused on create and on rename',
   async (t) => {
     const a = await createRecipient(t);
@@ -483,13 +517,20 @@ test(
       recipientname: a.name,
       recipientdetail: [{ address: exampleEmail(t, 'dup'), addresstypeid: addressType(t, 'email') }],
     });
-    refused(t, 'recipients/name-unique', again, `a second recipient named "${a.name}"`, undefined, [409, 400]);
+    refused(
+      t,
+      'notification/recipients/name-unique',
+      again,
+      `a second recipient named "${a.name}"`,
+      undefined,
+      [409, 400],
+    );
     verifyCode(t, again, 'conflict');
     const b = await createRecipient(t);
     const rename = await putRecipient(t, update(t, b.id, { recipientname: a.name }));
     refused(
       t,
-      'recipients/name-unique',
+      'notification/recipients/name-unique',
       rename,
       `renaming a recipient to "${a.name}", which another one has`,
       undefined,
@@ -500,7 +541,7 @@ test(
     const same = await putRecipient(t, update(t, b.id, { recipientname: b.name }));
     accepted(
       t,
-      'recipients/name-unique',
+      'notification/recipients/name-unique',
       same,
       `an update of recipient ${b.id} resending its own name "${b.name}"`,
       [200],
@@ -510,7 +551,7 @@ test(
 );
 
 test(
-  ['recipients/name-unique'],
+  ['notification/recipients/name-unique'],
   'a recipientname used in one tenant is taken in another',
   async (t) => {
     if (!hasOtherTenant(t))
@@ -524,13 +565,13 @@ test(
       },
       'otherTenant',
     );
-    accepted(t, 'recipients/name-unique', other, `"${a.name}" in another tenant`, [201]);
+    accepted(t, 'notification/recipients/name-unique', other, `"${a.name}" in another tenant`, [201]);
   },
   { budget: 4 },
 );
 
 test(
-  ['recipients/recipientdetail-array', 'errors/code-invalid-request-body-property'],
+  ['notification/recipients/recipientdetail-array', 'notification/errors/code-invalid-request-body-property'],
   'a recipientdetail that is not an array is refused on create and update',
   async (t) => {
     const type = addressType(t, 'email');
@@ -540,7 +581,7 @@ test(
       const res = await postRecipient(t, { recipientname: recipientName(t), recipientdetail: value });
       refused(
         t,
-        'recipients/recipientdetail-array',
+        'notification/recipients/recipientdetail-array',
         res,
         `POST with recipientdetail ${JSON.stringify(value)}`,
         'invalidRequestBodyProperty',
@@ -551,20 +592,24 @@ test(
       async (value) => {
         refused(
           t,
-          'recipients/recipientdetail-array',
+          'notification/recipients/recipientdetail-array',
           await putRecipient(t, update(t, r.id, { recipientdetail: value })),
           `PUT with recipientdetail ${JSON.stringify(value)}`,
           'invalidRequestBodyProperty',
         );
       },
-      { rule: R('recipients/recipientdetail-array'), runs: Math.min(t.session.context.runs, 4) },
+      { rule: 'notification/recipients/recipientdetail-array', runs: Math.min(t.session.context.runs, 4) },
     );
   },
   { budget: 6, budgetPerRun: 1 },
 );
 
 test(
-  ['recipients/update-by-id', 'errors/code-missing-request-body-property', 'errors/code-no-match'],
+  [
+    'notification/recipients/update-by-id',
+    'notification/errors/code-missing-request-body-property',
+    'notification/errors/code-no-match',
+  ],
   'PUT /recipient/ updates the recipient named by recipientid; without it 400, an unknown one 404',
   async (t) => {
     const r = await createRecipient(t);
@@ -573,23 +618,34 @@ test(
       t,
       update(t, r.id, { recipientdetail: [{ address: email, addresstypeid: addressType(t, 'email') }] }),
     );
-    accepted(t, 'recipients/update-by-id', ok, 'an update naming the recipient', [200]);
+    accepted(t, 'notification/recipients/update-by-id', ok, 'an update naming the recipient', [200]);
     const got = await getRecipient(t, r.id);
-    t.check(R('recipients/update-by-id'), got.status === 200 && mentions(got, email), {
+    t.check('notification/recipients/update-by-id', got.status === 200 && mentions(got, email), {
       title: 'update not applied',
       expected: `the recipient lists ${email}`,
       received: seen(got),
     });
     const missing = await putRecipient(t, { recipientname: r.name });
-    refused(t, 'recipients/update-by-id', missing, 'an update without recipientid', 'missingRequestBodyProperty');
+    refused(
+      t,
+      'notification/recipients/update-by-id',
+      missing,
+      'an update without recipientid',
+      'missingRequestBodyProperty',
+    );
     const unknown = await putRecipient(t, update(t, UNKNOWN_ID, { recipientname: recipientName(t) }));
-    unknownRefused(t, 'recipients/update-by-id', unknown, `an update of recipient ${UNKNOWN_ID}, which does not exist`);
+    unknownRefused(
+      t,
+      'notification/recipients/update-by-id',
+      unknown,
+      `an update of recipient ${UNKNOWN_ID}, which does not exist`,
+    );
   },
   { budget: 6 },
 );
 
 test(
-  ['recipients/update-keeps-omitted-name'],
+  ['notification/recipients/update-keeps-omitted-name'],
   'PUT /recipient/ without recipientname keeps the name; with one renames',
   async (t) => {
     const r = await createRecipient(t);
@@ -599,13 +655,13 @@ test(
         recipientdetail: [{ address: exampleEmail(t, 'kept'), addresstypeid: addressType(t, 'email') }],
       }),
     );
-    t.check(R('recipients/update-keeps-omitted-name'), keep.status === 200, {
+    t.check('notification/recipients/update-keeps-omitted-name', keep.status === 200, {
       title: 'update without a name refused',
       expected: 'HTTP 200',
       received: seen(keep),
     });
     const kept = await getRecipient(t, r.id);
-    t.check(R('recipients/update-keeps-omitted-name'), kept.status === 200 && mentions(kept, r.name), {
+    t.check('notification/recipients/update-keeps-omitted-name', kept.status === 200 && mentions(kept, r.name), {
       title: 'name lost by an update without recipientname',
       expected: `the recipient still named "${r.name}"`,
       received: seen(kept),
@@ -614,7 +670,7 @@ test(
     const put = await putRecipient(t, update(t, r.id, { recipientname: renamed }));
     const got = await getRecipient(t, r.id);
     t.check(
-      R('recipients/update-keeps-omitted-name'),
+      'notification/recipients/update-keeps-omitted-name',
       put.status === 200 && mentions(got, renamed) && !mentions(got, r.name),
       {
         title: 'rename not applied',
@@ -629,30 +685,30 @@ test(
 );
 
 test(
-  ['recipients/search-by-name'],
+  ['notification/recipients/search-by-name'],
   'POST /recipient/search with a name lists the matching recipients and no others',
   async (t) => {
     const a = await createRecipient(t, { name: recipientName(t, 'Alpha') });
     const b = await createRecipient(t, { name: recipientName(t, 'Beta') });
     const res = await searchRecipients(t, a.name);
-    t.check(R('recipients/search-by-name'), res.status === 200 && mentions(res, a.name), {
+    t.check('notification/recipients/search-by-name', res.status === 200 && mentions(res, a.name), {
       title: 'search misses the named recipient',
       expected: `HTTP 200 naming "${a.name}"`,
       received: seen(res),
     });
-    t.check(R('recipients/search-by-name'), !mentions(res, b.name), {
+    t.check('notification/recipients/search-by-name', !mentions(res, b.name), {
       title: 'search lists a recipient of another name',
       expected: `no "${b.name}"`,
       received: seen(res),
     });
     const bad = await searchRecipients(t, 42);
-    refused(t, 'recipients/search-by-name', bad, 'a search whose name is the number 42');
+    refused(t, 'notification/recipients/search-by-name', bad, 'a search whose name is the number 42');
   },
   { budget: 7 },
 );
 
 test(
-  ['recipients/search-blank-lists-all'],
+  ['notification/recipients/search-blank-lists-all'],
   'POST /recipient/search with a blank name lists every recipient of the tenant',
   async (t) => {
     const a = await createRecipient(t);
@@ -660,7 +716,7 @@ test(
     for (const blank of ['', '   ']) {
       const res = await searchRecipients(t, blank);
       t.check(
-        R('recipients/search-blank-lists-all'),
+        'notification/recipients/search-blank-lists-all',
         res.status === 200 && mentions(res, a.name) && mentions(res, b.name),
         {
           title: `search for ${JSON.stringify(blank)} does not list all`,
@@ -674,27 +730,27 @@ test(
 );
 
 test(
-  ['recipients/tenant-isolation', 'errors/code-no-match'],
+  ['notification/recipients/tenant-isolation', 'notification/errors/code-no-match'],
   'another tenant neither finds nor reads, updates or deletes a recipient',
   async (t) => {
     if (!hasOtherTenant(t))
       t.needsPrincipal('principals.otherTenant', 'needs the otherTenant principal (a second tenant)');
     const r = await createRecipient(t);
     const search = await searchRecipients(t, '', 'otherTenant');
-    t.check(R('recipients/tenant-isolation'), search.status === 200 && !mentions(search, r.name), {
+    t.check('notification/recipients/tenant-isolation', search.status === 200 && !mentions(search, r.name), {
       title: 'another tenant lists the recipient',
       severity: 'critical',
       expected: `HTTP 200 without "${r.name}"`,
       received: seen(search),
     });
     const get = await getRecipient(t, r.id, 'otherTenant');
-    foreignRefused(t, 'recipients/tenant-isolation', get, "another tenant's GET of the recipient");
+    foreignRefused(t, 'notification/recipients/tenant-isolation', get, "another tenant's GET of the recipient");
     const put = await putRecipient(t, update(t, r.id, { recipientname: recipientName(t, 'Hijacked') }), 'otherTenant');
-    foreignRefused(t, 'recipients/tenant-isolation', put, "another tenant's PUT of the recipient");
+    foreignRefused(t, 'notification/recipients/tenant-isolation', put, "another tenant's PUT of the recipient");
     const del = await send(t, { method: 'DELETE', path: `/recipient/${r.id}` }, 'otherTenant');
-    foreignRefused(t, 'recipients/tenant-isolation', del, "another tenant's DELETE of the recipient");
+    foreignRefused(t, 'notification/recipients/tenant-isolation', del, "another tenant's DELETE of the recipient");
     const still = await getRecipient(t, r.id);
-    t.check(R('recipients/tenant-isolation'), still.status === 200 && mentions(still, r.name), {
+    t.check('notification/recipients/tenant-isolation', still.status === 200 && mentions(still, r.name), {
       title: "the recipient changed after another tenant's requests",
       severity: 'critical',
       expected: `HTTP 200 naming "${r.name}"`,
@@ -705,30 +761,40 @@ test(
 );
 
 test(
-  ['recipients/get-by-id', 'errors/code-no-match', 'errors/code-invalid-parameter'],
+  [
+    'notification/recipients/get-by-id',
+    'notification/errors/code-no-match',
+    'notification/errors/code-invalid-parameter',
+  ],
   'GET /recipient/{id}: 200 for a recipient, 404 for an unknown ID, 400 for a non-integer',
   async (t) => {
     const r = await createRecipient(t);
     const ok = await getRecipient(t, r.id);
-    accepted(t, 'recipients/get-by-id', ok, 'a recipient of the tenant', [200]);
+    accepted(t, 'notification/recipients/get-by-id', ok, 'a recipient of the tenant', [200]);
     refused(
       t,
-      'recipients/get-by-id',
+      'notification/recipients/get-by-id',
       await getRecipient(t, UNKNOWN_ID),
       `unknown recipient ${UNKNOWN_ID}`,
       'noMatch',
       [404],
     );
-    refused(t, 'recipients/get-by-id', await getRecipient(t, 'abc'), 'id "abc"', 'invalidParameter');
+    refused(t, 'notification/recipients/get-by-id', await getRecipient(t, 'abc'), 'id "abc"', 'invalidParameter');
     // "path id (int64)": text around digits and values beyond the int64 range are not an int64;
     // the range's own ends are int64 values that name no recipient.
     for (const id of ['x1', '1x', '9223372036854775808', '-9223372036854775809'])
-      refused(t, 'recipients/get-by-id', await getRecipient(t, id), `id "${id}" (not an int64)`, 'invalidParameter');
+      refused(
+        t,
+        'notification/recipients/get-by-id',
+        await getRecipient(t, id),
+        `id "${id}" (not an int64)`,
+        'invalidParameter',
+      );
     // Refused is settled; 404 rather than 400 for IDs no deployment issues is our reading.
     for (const id of ['9223372036854775807', '-9223372036854775808'])
       refusedByReading(
         t,
-        'recipients/get-by-id',
+        'notification/recipients/get-by-id',
         await getRecipient(t, id),
         `unknown recipient ${id}`,
         'int64-range-ends-404',
@@ -740,7 +806,11 @@ test(
 );
 
 test(
-  ['recipients/delete-by-id', 'errors/code-no-match', 'errors/code-invalid-parameter'],
+  [
+    'notification/recipients/delete-by-id',
+    'notification/errors/code-no-match',
+    'notification/errors/code-invalid-parameter',
+  ],
   'DELETE /recipient/{id} removes the recipient; unknown 404, non-integer 400',
   async (t) => {
     const r = await createRecipient(t);
@@ -753,21 +823,21 @@ test(
       ],
     });
     const del = await send(t, { method: 'DELETE', path: `/recipient/${r.id}` });
-    accepted(t, 'recipients/delete-by-id', del, 'deleting a recipient of the tenant', [200]);
+    accepted(t, 'notification/recipients/delete-by-id', del, 'deleting a recipient of the tenant', [200]);
     const gone = await getRecipient(t, r.id);
-    refused(t, 'recipients/delete-by-id', gone, 'GET of the deleted recipient', 'noMatch', [404]);
+    refused(t, 'notification/recipients/delete-by-id', gone, 'GET of the deleted recipient', 'noMatch', [404]);
     const held = await send(t, { method: 'GET', path: `/communicationcategories/${category.id}` });
     const ids = Array.isArray((held.json as { recipients?: unknown })?.recipients)
       ? (held.json as { recipients: Array<{ recipientId?: unknown }> }).recipients.map((x) => x?.recipientId)
       : [];
-    t.check(R('recipients/delete-by-id'), held.status === 200 && ids.includes(keep.id), {
+    t.check('notification/recipients/delete-by-id', held.status === 200 && ids.includes(keep.id), {
       title: "deleting one recipient removed another from a category's recipients",
       expected: `HTTP 200 for category ${category.id}, recipients holding ${keep.id}`,
       received: seen(held),
     });
     refused(
       t,
-      'recipients/delete-by-id',
+      'notification/recipients/delete-by-id',
       await send(t, { method: 'DELETE', path: `/recipient/${r.id}` }),
       'deleting it a second time',
       'noMatch',
@@ -775,7 +845,7 @@ test(
     );
     refused(
       t,
-      'recipients/delete-by-id',
+      'notification/recipients/delete-by-id',
       await send(t, { method: 'DELETE', path: '/recipient/abc' }),
       'DELETE of id "abc"',
       'invalidParameter',

@@ -2,7 +2,6 @@ import type { HttpResponse } from '../engine/http-client.ts';
 import type { RuleContext } from '../engine/rule-test.ts';
 import { entriesOf, lists, searchAudit } from './audit-search.ts';
 import {
-  R,
   addressType,
   exampleEmail,
   fixturesOf,
@@ -23,14 +22,14 @@ function indiaPhone(t: RuleContext): string {
 /** Checks the documented 400 answer: a JSON array of RestrictedRegion items. */
 function checkRestricted(t: RuleContext, rule: string, res: HttpResponse, what: string): void {
   const arr = Array.isArray(res.json) ? (res.json as Array<Record<string, unknown>>) : undefined;
-  t.check(R(rule), res.status === 400 && !!arr && arr.length > 0, {
+  t.check(rule, res.status === 400 && !!arr && arr.length > 0, {
     title: `${what} not refused with RestrictedRegion items`,
     severity: 'critical',
     expected: 'HTTP 400 with a JSON array of RestrictedRegion',
     received: seen(res),
   });
   const bad = arr!.filter((x) => !x || x.status !== 400 || typeof x.message !== 'string' || !x.message.trim());
-  t.check(R('region/restricted-region-item'), bad.length === 0, {
+  t.check('notification/region/restricted-region-item', bad.length === 0, {
     title: 'RestrictedRegion item malformed',
     expected: '{status: 400, message: "<recipients from a restricted region are not allowed>"}',
     received: JSON.stringify(bad.slice(0, 2)),
@@ -38,7 +37,7 @@ function checkRestricted(t: RuleContext, rule: string, res: HttpResponse, what: 
 }
 
 test(
-  ['region/create-recipient-restricted', 'region/restricted-region-item'],
+  ['notification/region/create-recipient-restricted', 'notification/region/restricted-region-item'],
   'POST /recipient/ with an India-region phone is refused with RestrictedRegion items and creates nothing',
   async (t) => {
     const name = recipientName(t, 'India');
@@ -49,9 +48,14 @@ test(
         { address: indiaPhone(t), addresstypeid: addressType(t, 'phone') },
       ],
     });
-    checkRestricted(t, 'region/create-recipient-restricted', res, 'a recipient with an India-region phone');
+    checkRestricted(
+      t,
+      'notification/region/create-recipient-restricted',
+      res,
+      'a recipient with an India-region phone',
+    );
     const found = await send(t, { method: 'POST', path: '/recipient/search', json: { name } });
-    t.check(R('region/create-recipient-restricted'), found.status === 200 && !mentions(found, name), {
+    t.check('notification/region/create-recipient-restricted', found.status === 200 && !mentions(found, name), {
       title: 'the refused recipient was created',
       severity: 'critical',
       expected: `no recipient "${name}"`,
@@ -62,7 +66,7 @@ test(
 );
 
 test(
-  ['region/update-recipient-restricted', 'region/restricted-region-item'],
+  ['notification/region/update-recipient-restricted', 'notification/region/restricted-region-item'],
   'PUT /recipient/ giving an India-region phone is refused with RestrictedRegion items and changes nothing',
   async (t) => {
     const r = await createRecipient(t);
@@ -79,10 +83,10 @@ test(
         ],
       },
     });
-    checkRestricted(t, 'region/update-recipient-restricted', res, 'an update to an India-region phone');
+    checkRestricted(t, 'notification/region/update-recipient-restricted', res, 'an update to an India-region phone');
     const got = await send(t, { method: 'GET', path: `/recipient/${r.id}` });
     t.check(
-      R('region/update-recipient-restricted'),
+      'notification/region/update-recipient-restricted',
       got.status === 200 && !mentions(got, phone) && mentions(got, r.email),
       {
         title: 'the refused update changed the recipient',
@@ -114,10 +118,10 @@ async function publishRefused(t: RuleContext, categoryId: number, what: string):
     path: '/publisher/messages',
     json: { messageCategoryId: categoryId, body: {}, recipientsTo: to, subject: 'ConformanceRegion' },
   });
-  checkRestricted(t, 'region/publish-restricted', res, what);
+  checkRestricted(t, 'notification/region/publish-restricted', res, what);
   const audit = await searchAudit(t, { messageCategoryId: categoryId });
   t.check(
-    R('region/publish-restricted'),
+    'notification/region/publish-restricted',
     audit.status === 200 && !entriesOf(audit).some((e) => e.messageCategoryId === categoryId || lists(e, 'emails', to)),
     {
       title: 'the refused message was sent',
@@ -129,7 +133,7 @@ async function publishRefused(t: RuleContext, categoryId: number, what: string):
 }
 
 test(
-  ['region/publish-restricted', 'region/restricted-region-item'],
+  ['notification/region/publish-restricted', 'notification/region/restricted-region-item'],
   'a publish whose category reaches an India-region recipient is refused with RestrictedRegion items and sends nothing',
   async (t) => {
     const india = restrictedRecipient(t);
@@ -146,7 +150,7 @@ test(
 );
 
 test(
-  ['region/publish-restricted', 'region/restricted-region-item'],
+  ['notification/region/publish-restricted', 'notification/region/restricted-region-item'],
   'a publish whose category reaches an India-region recipient through a group is refused',
   async (t) => {
     const india = restrictedRecipient(t);

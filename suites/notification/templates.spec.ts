@@ -6,7 +6,6 @@ import { matchesSchema } from '../engine/checks/index.ts';
 import type { FormPart } from '../engine/http-client.ts';
 import type { RuleContext } from '../engine/rule-test.ts';
 import {
-  R,
   UNKNOWN_ID,
   accepted,
   channelId,
@@ -74,7 +73,7 @@ function param(t: RuleContext, over: Record<string, unknown> = {}): Record<strin
 }
 
 test(
-  ['templates/create-201'],
+  ['notification/templates/create-201'],
   'POST /template/ answers 201 with a CreateTemplate naming the set and one template per file',
   async (t) => {
     const email = channelId(t, 'email');
@@ -92,12 +91,18 @@ test(
         [f1, f2],
       ),
     );
-    t.check(R('templates/create-201'), res.status === 201, {
+    t.check('notification/templates/create-201', res.status === 201, {
       title: 'template set not created with 201',
       expected: 'HTTP 201',
       received: seen(res),
     });
-    await matchesSchema(t, R('templates/create-201'), res.json, 'CreateTemplate', 'the CreateTemplate answer');
+    await matchesSchema(
+      t,
+      'notification/templates/create-201',
+      res.json,
+      'CreateTemplate',
+      'the CreateTemplate answer',
+    );
     const body = (res.json ?? {}) as {
       templatesetId?: unknown;
       templatesetName?: unknown;
@@ -106,7 +111,7 @@ test(
     const list = Array.isArray(body.templateList) ? body.templateList : [];
     const channels = list.map((x) => x.commChannelId).sort();
     t.check(
-      R('templates/create-201'),
+      'notification/templates/create-201',
       Number.isSafeInteger(body.templatesetId) &&
         body.templatesetName === name &&
         list.length === 2 &&
@@ -123,19 +128,19 @@ test(
 );
 
 test(
-  ['templates/multiple-files-one-field'],
+  ['notification/templates/multiple-files-one-field'],
   'several files under the one field templateFiles all become templates',
   async (t) => {
     const chans = [channelId(t, 'email'), channelId(t, 'sms'), channelId(t, 'push')];
     const set = await createTemplateSet(t, { channels: chans });
-    t.check(R('templates/multiple-files-one-field'), set.templates.length === 3, {
+    t.check('notification/templates/multiple-files-one-field', set.templates.length === 3, {
       title: 'not every file became a template',
       expected: '3 templates in templateList',
       received: `${set.templates.length}`,
     });
     const ids = await idList(t, set.id);
     const missing = set.templates.filter((x) => !mentionsInteger(ids, x.templateId));
-    t.check(R('templates/multiple-files-one-field'), ids.status === 200 && missing.length === 0, {
+    t.check('notification/templates/multiple-files-one-field', ids.status === 200 && missing.length === 0, {
       title: 'template IDs of the set incomplete',
       expected: set.templates.map((x) => x.templateId).join(', '),
       received: seen(ids),
@@ -144,11 +149,15 @@ test(
     for (const ch of chans) {
       const tpl = templateOf(t, set, ch);
       const res = await send(t, { method: 'GET', path: `/template/templatecontent/${tpl.templateId}` });
-      t.check(R('templates/multiple-files-one-field'), res.status === 200 && res.text === set.contents.get(ch), {
-        title: `template of channel ${ch} does not hold the file uploaded for it`,
-        expected: `HTTP 200 ${set.contents.get(ch)}`,
-        received: seen(res),
-      });
+      t.check(
+        'notification/templates/multiple-files-one-field',
+        res.status === 200 && res.text === set.contents.get(ch),
+        {
+          title: `template of channel ${ch} does not hold the file uploaded for it`,
+          expected: `HTTP 200 ${set.contents.get(ch)}`,
+          received: seen(res),
+        },
+      );
     }
     // On update too: two files added by one PUT become two templates, each holding its own file.
     const base = await createTemplateSet(t, { channels: [chans[0]] });
@@ -174,7 +183,7 @@ test(
     // The ID list is declared only as "string": integers new in it other than template IDs (channel
     // IDs, say) answer no content. Each file found in a template of its own is what is settled.
     t.check(
-      R('templates/multiple-files-one-field'),
+      'notification/templates/multiple-files-one-field',
       put.status === 200 && got.includes(f1.content) && got.includes(f2.content),
       {
         title: 'the files added by one update are not each in a template of their own',
@@ -187,7 +196,7 @@ test(
 );
 
 test(
-  ['templates/file-extension', 'errors/code-invalid-request-body-property'],
+  ['notification/templates/file-extension', 'notification/errors/code-invalid-request-body-property'],
   'template files are taken with .htm or .html only, on create and update',
   async (t) => {
     const email = channelId(t, 'email');
@@ -195,9 +204,15 @@ test(
       const name = setName(t, 'ext');
       const f = file(`${tag()}${ext}`);
       const res = await postTemplateSet(t, templateForm(info(name, [[email, f.name]]), [f]));
-      refused(t, 'templates/file-extension', res, `a template file named "${f.name}"`, 'invalidRequestBodyProperty');
+      refused(
+        t,
+        'notification/templates/file-extension',
+        res,
+        `a template file named "${f.name}"`,
+        'invalidRequestBodyProperty',
+      );
       const found = await send(t, { method: 'GET', path: '/template/templatesets', query: { templatesetname: name } });
-      t.check(R('templates/file-extension'), !mentions(found, name), {
+      t.check('notification/templates/file-extension', !mentions(found, name), {
         title: 'a refused set was stored',
         expected: `no set "${name}"`,
         received: seen(found),
@@ -206,7 +221,7 @@ test(
     const htm = file(`${tag()}.htm`);
     accepted(
       t,
-      'templates/file-extension',
+      'notification/templates/file-extension',
       await postTemplateSet(t, templateForm(info(setName(t), [[email, htm.name]]), [htm])),
       'a .htm file',
       [201],
@@ -214,7 +229,7 @@ test(
     const set = await createTemplateSet(t, { channels: [email] });
     const txt = file(`${tag()}.txt`);
     const put = await putSet(t, set.id, templateForm(info(set.name, [[channelId(t, 'sms'), txt.name]]), [txt]));
-    refused(t, 'templates/file-extension', put, 'a .txt file added by PUT', 'invalidRequestBodyProperty');
+    refused(t, 'notification/templates/file-extension', put, 'a .txt file added by PUT', 'invalidRequestBodyProperty');
   },
   { budget: 12 },
 );
@@ -244,7 +259,7 @@ async function largeFiles(): Promise<{ fits: Blob; tooBig: Blob; remove: () => v
 }
 
 test(
-  ['templates/file-size-limit', 'errors/code-invalid-request-body-property'],
+  ['notification/templates/file-size-limit', 'notification/errors/code-invalid-request-body-property'],
   'a template file of 16777215 bytes is taken and one of 16777216 refused',
   async (t) => {
     const email = channelId(t, 'email');
@@ -255,13 +270,19 @@ test(
         t,
         templateForm(info(setName(t, 'big'), [[email, over]]), [{ name: over, content: tooBig }]),
       );
-      refused(t, 'templates/file-size-limit', res, 'a file of 16777216 bytes', 'invalidRequestBodyProperty');
+      refused(
+        t,
+        'notification/templates/file-size-limit',
+        res,
+        'a file of 16777216 bytes',
+        'invalidRequestBodyProperty',
+      );
       const at = `${tag()}.html`;
       const ok = await postTemplateSet(
         t,
         templateForm(info(setName(t, 'max'), [[email, at]]), [{ name: at, content: fits }]),
       );
-      accepted(t, 'templates/file-size-limit', ok, 'a file of 16777215 bytes', [201]);
+      accepted(t, 'notification/templates/file-size-limit', ok, 'a file of 16777215 bytes', [201]);
     } finally {
       remove();
     }
@@ -270,14 +291,14 @@ test(
 );
 
 test(
-  ['templates/files-required-on-create', 'errors/code-missing-request-body-property'],
+  ['notification/templates/files-required-on-create', 'notification/errors/code-missing-request-body-property'],
   'POST /template/ without any templateFiles part is refused, also when its file comes under another field name',
   async (t) => {
     const email = channelId(t, 'email');
     const res = await postTemplateSet(t, templateForm(info(setName(t), [[email, 'absent.html']]), []));
     refused(
       t,
-      'templates/files-required-on-create',
+      'notification/templates/files-required-on-create',
       res,
       'a create without templateFiles',
       'missingRequestBodyProperty',
@@ -289,7 +310,7 @@ test(
     );
     refused(
       t,
-      'templates/files-required-on-create',
+      'notification/templates/files-required-on-create',
       await postTemplateSet(t, parts),
       'a create whose only file is sent under the field name templateFile',
       'missingRequestBodyProperty',
@@ -299,13 +320,13 @@ test(
 );
 
 test(
-  ['templates/info-required', 'errors/code-missing-request-body-property'],
+  ['notification/templates/info-required', 'notification/errors/code-missing-request-body-property'],
   'POST /template/ and PUT /template/{id} without templateInfo are refused',
   async (t) => {
     const f = file();
     refused(
       t,
-      'templates/info-required',
+      'notification/templates/info-required',
       await postTemplateSet(t, templateForm(undefined, [f])),
       'a create without templateInfo',
       'missingRequestBodyProperty',
@@ -313,7 +334,7 @@ test(
     const set = await createTemplateSet(t, { channels: [channelId(t, 'email')] });
     refused(
       t,
-      'templates/info-required',
+      'notification/templates/info-required',
       await putSet(t, set.id, templateForm(undefined, [file()])),
       'an update without templateInfo',
       'missingRequestBodyProperty',
@@ -323,7 +344,7 @@ test(
 );
 
 test(
-  ['templates/info-json', 'errors/code-invalid-request-body-property'],
+  ['notification/templates/info-json', 'notification/errors/code-invalid-request-body-property'],
   'a templateInfo that is not JSON text of an object is refused',
   async (t) => {
     const email = channelId(t, 'email');
@@ -332,7 +353,7 @@ test(
     for (const text of texts) {
       refused(
         t,
-        'templates/info-json',
+        'notification/templates/info-json',
         await postTemplateSet(t, templateForm(undefined, [file()], text)),
         `POST with templateInfo ${JSON.stringify(text)}`,
         'invalidRequestBodyProperty',
@@ -343,20 +364,20 @@ test(
       async (text) => {
         refused(
           t,
-          'templates/info-json',
+          'notification/templates/info-json',
           await putSet(t, set.id, templateForm(undefined, [file()], text)),
           `PUT with templateInfo ${JSON.stringify(text)}`,
           'invalidRequestBodyProperty',
         );
       },
-      { rule: R('templates/info-json'), runs: Math.min(t.session.context.runs, 4) },
+      { rule: 'notification/templates/info-json', runs: Math.min(t.session.context.runs, 4) },
     );
   },
   { budget: 7, budgetPerRun: 1 },
 );
 
 test(
-  ['templates/multipart-required'],
+  ['notification/templates/multipart-required'],
   'POST /template/ and PUT /template/{id} with a JSON or a malformed multipart body are refused with 400',
   async (t) => {
     const email = channelId(t, 'email');
@@ -368,7 +389,7 @@ test(
     // A JSON body is refused (document); 400 rather than 415 for it is our reading.
     refusedByReading(
       t,
-      'templates/multipart-required',
+      'notification/templates/multipart-required',
       await send(t, { method: 'POST', path: '/template/', json }),
       'a JSON body on create',
       'media-type-400',
@@ -376,7 +397,7 @@ test(
     );
     refusedByReading(
       t,
-      'templates/multipart-required',
+      'notification/templates/multipart-required',
       await send(t, { method: 'PUT', path: `/template/${set.id}`, json }),
       'a JSON body on update',
       'media-type-400',
@@ -387,13 +408,13 @@ test(
     const headers = { 'content-type': 'multipart/form-data; boundary=cfzboundary' };
     refused(
       t,
-      'templates/multipart-required',
+      'notification/templates/multipart-required',
       await send(t, { method: 'POST', path: '/template/', body: broken, headers }),
       'a multipart body cut off before its closing boundary',
     );
     refused(
       t,
-      'templates/multipart-required',
+      'notification/templates/multipart-required',
       await send(t, { method: 'PUT', path: `/template/${set.id}`, body: broken, headers }),
       'a cut-off multipart body on update',
     );
@@ -402,7 +423,7 @@ test(
 );
 
 test(
-  ['templates/set-name-required'],
+  ['notification/templates/set-name-required'],
   'a templateInfo without a non-blank string templatesetName is refused on create and update',
   async (t) => {
     const email = channelId(t, 'email');
@@ -422,7 +443,7 @@ test(
           : await postTemplateSet(t, templateForm(i, [f]));
         // A blank name is a missing one by our reading: the document says only "Required".
         if (typeof name === 'string') {
-          t.reading('blank-is-missing', R('templates/set-name-required'), res.status === 400, {
+          t.reading('blank-is-missing', 'notification/templates/set-name-required', res.status === 400, {
             title: `not refused: ${onUpdate ? 'PUT' : 'POST'} with templatesetName ${JSON.stringify(name)}`,
             expected: 'HTTP 400 for a blank templatesetName',
             received: seen(res),
@@ -431,7 +452,7 @@ test(
         }
         refused(
           t,
-          'templates/set-name-required',
+          'notification/templates/set-name-required',
           res,
           `${onUpdate ? 'PUT' : 'POST'} with templatesetName ${name === undefined ? 'missing' : JSON.stringify(name)}`,
         );
@@ -442,24 +463,31 @@ test(
 );
 
 test(
-  ['templates/update-renames'],
+  ['notification/templates/update-renames'],
   'PUT /template/{id} gives the set the templatesetName of templateInfo',
   async (t) => {
     const set = await createTemplateSet(t, { channels: [channelId(t, 'email')] });
     const renamed = setName(t, 'renamed');
     const res = await putSet(t, set.id, templateForm({ templatesetName: renamed }, []));
     const got = await send(t, { method: 'GET', path: `/template/templatesets/${set.id}` });
-    t.check(R('templates/update-renames'), res.status === 200 && mentions(got, renamed) && !mentions(got, set.name), {
-      title: 'set not renamed',
-      expected: `the set named "${renamed}"`,
-      received: `PUT HTTP ${res.status}; GET ${seen(got)}`,
-    });
+    t.check(
+      'notification/templates/update-renames',
+      res.status === 200 && mentions(got, renamed) && !mentions(got, set.name),
+      {
+        title: 'set not renamed',
+        expected: `the set named "${renamed}"`,
+        received: `PUT HTTP ${res.status}; GET ${seen(got)}`,
+      },
+    );
   },
   { budget: 4 },
 );
 
 test(
-  ['templates/channel-and-file-required-on-create', 'errors/code-missing-request-body-property'],
+  [
+    'notification/templates/channel-and-file-required-on-create',
+    'notification/errors/code-missing-request-body-property',
+  ],
   'POST /template/ with a templateInfo lacking templateChannelAndFile (or an empty one) is refused',
   async (t) => {
     for (const items of [undefined, []]) {
@@ -469,7 +497,7 @@ test(
       // A missing key is a missing property; which code an empty list gets the document does not say.
       refused(
         t,
-        'templates/channel-and-file-required-on-create',
+        'notification/templates/channel-and-file-required-on-create',
         await postTemplateSet(t, templateForm(i, [f])),
         items ? 'an empty templateChannelAndFile' : 'no templateChannelAndFile',
         items ? undefined : 'missingRequestBodyProperty',
@@ -480,14 +508,18 @@ test(
 );
 
 test(
-  ['templates/channel-id', 'errors/code-invalid-request-body-property', 'errors/code-missing-request-body-property'],
+  [
+    'notification/templates/channel-id',
+    'notification/errors/code-invalid-request-body-property',
+    'notification/errors/code-missing-request-body-property',
+  ],
   'communicationChannel is taken as a channel ID of GET /communicationchannel/ only (create and update)',
   async (t) => {
     const email = channelId(t, 'email');
     const push = channelId(t, 'push');
     const set = await createTemplateSet(t, { channels: [push] });
     t.check(
-      R('templates/channel-id'),
+      'notification/templates/channel-id',
       set.templates.some((x) => x.commChannelId === push),
       {
         title: 'push channel not taken',
@@ -510,7 +542,7 @@ test(
           : await postTemplateSet(t, templateForm(i, [f]));
         refused(
           t,
-          'templates/channel-id',
+          'notification/templates/channel-id',
           res,
           `${onUpdate ? 'PUT' : 'POST'} with communicationChannel ${ch === undefined ? 'missing' : JSON.stringify(ch)}`,
           // A missing key is a missing property; which code null gets the document does not say.
@@ -523,7 +555,7 @@ test(
 );
 
 test(
-  ['templates/create-operation-add-only', 'errors/code-invalid-request-body-property'],
+  ['notification/templates/create-operation-add-only', 'notification/errors/code-invalid-request-body-property'],
   'on create an item without operation is taken as ADD; DELETE is refused',
   async (t) => {
     const email = channelId(t, 'email');
@@ -536,7 +568,7 @@ test(
       ),
     );
     t.check(
-      R('templates/create-operation-add-only'),
+      'notification/templates/create-operation-add-only',
       ok.status === 201 &&
         Array.isArray((ok.json as { templateList?: unknown })?.templateList) &&
         (ok.json as { templateList: unknown[] }).templateList.length === 1,
@@ -560,7 +592,7 @@ test(
       );
       refused(
         t,
-        'templates/create-operation-add-only',
+        'notification/templates/create-operation-add-only',
         res,
         `operation ${operation} on create`,
         'invalidRequestBodyProperty',
@@ -571,7 +603,7 @@ test(
 );
 
 test(
-  ['templates/create-new-set-only', 'errors/code-conflict'],
+  ['notification/templates/create-new-set-only', 'notification/errors/code-conflict'],
   'POST /template/ with the name of an existing set is refused and leaves the set unchanged',
   async (t) => {
     const email = channelId(t, 'email');
@@ -579,10 +611,17 @@ test(
     const before = await idList(t, set.id);
     const f = file();
     const res = await postTemplateSet(t, templateForm(info(set.name, [[channelId(t, 'sms'), f.name]]), [f]));
-    refused(t, 'templates/create-new-set-only', res, `a second set named "${set.name}"`, undefined, [409, 400]);
+    refused(
+      t,
+      'notification/templates/create-new-set-only',
+      res,
+      `a second set named "${set.name}"`,
+      undefined,
+      [409, 400],
+    );
     verifyCode(t, res, 'conflict');
     const after = await idList(t, set.id);
-    t.check(R('templates/create-new-set-only'), after.status === 200 && after.text === before.text, {
+    t.check('notification/templates/create-new-set-only', after.status === 200 && after.text === before.text, {
       title: 'the existing set changed',
       expected: seen(before, 120),
       received: seen(after, 120),
@@ -593,9 +632,9 @@ test(
 
 test(
   [
-    'templates/update-operation-required',
-    'errors/code-missing-request-body-property',
-    'errors/code-invalid-request-body-property',
+    'notification/templates/update-operation-required',
+    'notification/errors/code-missing-request-body-property',
+    'notification/errors/code-invalid-request-body-property',
   ],
   'on update an item without operation, or with another than ADD or DELETE, is refused',
   async (t) => {
@@ -614,7 +653,7 @@ test(
       if (operation) item.operation = operation;
       refused(
         t,
-        'templates/update-operation-required',
+        'notification/templates/update-operation-required',
         await putSet(
           t,
           set.id,
@@ -629,7 +668,7 @@ test(
 );
 
 test(
-  ['templates/update-add-needs-file-name', 'errors/code-missing-request-body-property'],
+  ['notification/templates/update-add-needs-file-name', 'notification/errors/code-missing-request-body-property'],
   "an ADD item without fileName is refused; a DELETE item without one removes the channel's template",
   async (t) => {
     const email = channelId(t, 'email');
@@ -640,7 +679,7 @@ test(
     const f = file();
     refused(
       t,
-      'templates/update-add-needs-file-name',
+      'notification/templates/update-add-needs-file-name',
       await postTemplateSet(
         t,
         templateForm(
@@ -654,7 +693,7 @@ test(
     const g = file();
     refused(
       t,
-      'templates/update-add-needs-file-name',
+      'notification/templates/update-add-needs-file-name',
       await putSet(
         t,
         set.id,
@@ -677,10 +716,10 @@ test(
         [],
       ),
     );
-    accepted(t, 'templates/update-add-needs-file-name', del, 'a DELETE item without fileName', [200]);
+    accepted(t, 'notification/templates/update-add-needs-file-name', del, 'a DELETE item without fileName', [200]);
     const ids = await idList(t, set.id);
     t.check(
-      R('templates/update-add-needs-file-name'),
+      'notification/templates/update-add-needs-file-name',
       !mentionsInteger(ids, smsTemplate.templateId) && mentionsInteger(ids, emailTemplate.templateId),
       {
         title: "DELETE without fileName did not remove the channel's template",
@@ -693,7 +732,7 @@ test(
 );
 
 test(
-  ['templates/params-add-only'],
+  ['notification/templates/params-add-only'],
   "templateParam items of PUT /template/{id} are added to the set's parameters",
   async (t) => {
     const p1 = param(t);
@@ -702,7 +741,7 @@ test(
     const res = await putSet(t, set.id, templateForm({ templatesetName: set.name, templateParam: [p2] }, []));
     const params = await send(t, { method: 'GET', path: `/templateparam/${set.id}` });
     t.check(
-      R('templates/params-add-only'),
+      'notification/templates/params-add-only',
       res.status === 200 && mentions(params, p1.paramName as string) && mentions(params, p2.paramName as string),
       {
         title: 'parameters not added',
@@ -715,7 +754,7 @@ test(
 );
 
 test(
-  ['templates/param-four-keys', 'errors/code-missing-request-body-property'],
+  ['notification/templates/param-four-keys', 'notification/errors/code-missing-request-body-property'],
   'a templateParam lacking one of its four keys, or with a non-string text key, is refused',
   async (t) => {
     const email = channelId(t, 'email');
@@ -738,7 +777,7 @@ test(
       );
       refused(
         t,
-        'templates/param-four-keys',
+        'notification/templates/param-four-keys',
         res,
         drop ? `a templateParam without ${drop}` : `a templateParam whose ${wrong} is the number 7`,
         drop ? 'missingRequestBodyProperty' : undefined,
@@ -749,7 +788,7 @@ test(
 );
 
 test(
-  ['templates/param-type-id', 'errors/code-invalid-request-body-property'],
+  ['notification/templates/param-type-id', 'notification/errors/code-invalid-request-body-property'],
   'paramTypeId is taken as a type ID of GET /paramtype/ only',
   async (t) => {
     const email = channelId(t, 'email');
@@ -762,12 +801,18 @@ test(
         t,
         templateForm(info(setName(t), [[email, f.name]], { templateParam: [param(t, { paramTypeId: value })] }), [f]),
       );
-      refused(t, 'templates/param-type-id', res, `paramTypeId ${JSON.stringify(value)}`, 'invalidRequestBodyProperty');
+      refused(
+        t,
+        'notification/templates/param-type-id',
+        res,
+        `paramTypeId ${JSON.stringify(value)}`,
+        'invalidRequestBodyProperty',
+      );
     }
     const f = file();
     accepted(
       t,
-      'templates/param-type-id',
+      'notification/templates/param-type-id',
       await postTemplateSet(t, templateForm(info(setName(t), [[email, f.name]], { templateParam: [param(t)] }), [f])),
       `paramTypeId ${paramTypeId(t)}`,
       [201],
@@ -777,7 +822,7 @@ test(
 );
 
 test(
-  ['templates/content-text-plain', 'errors/code-no-match'],
+  ['notification/templates/content-text-plain', 'notification/errors/code-no-match'],
   'GET /template/templatecontent/{templateId} answers the uploaded file as text/plain; unknown 404',
   async (t) => {
     const email = channelId(t, 'email');
@@ -785,7 +830,7 @@ test(
     const tpl = templateOf(t, set, email);
     const res = await send(t, { method: 'GET', path: `/template/templatecontent/${tpl.templateId}` });
     t.check(
-      R('templates/content-text-plain'),
+      'notification/templates/content-text-plain',
       res.status === 200 && res.contentType === 'text/plain' && res.text === set.contents.get(email),
       {
         title: 'template content not answered as uploaded text/plain',
@@ -795,7 +840,7 @@ test(
     );
     refused(
       t,
-      'templates/content-text-plain',
+      'notification/templates/content-text-plain',
       await send(t, { method: 'GET', path: `/template/templatecontent/${UNKNOWN_ID}` }),
       `unknown template ${UNKNOWN_ID}`,
       'noMatch',
@@ -806,30 +851,37 @@ test(
 );
 
 test(
-  ['templates/id-list', 'errors/code-no-match'],
+  ['notification/templates/id-list', 'notification/errors/code-no-match'],
   'GET /template/templateidlist/{id} answers the template IDs of the set; unknown 404',
   async (t) => {
     const set = await createTemplateSet(t, { channels: [channelId(t, 'email'), channelId(t, 'push')] });
     const res = await idList(t, set.id);
     const missing = set.templates.filter((x) => !mentionsInteger(res, x.templateId));
-    t.check(R('templates/id-list'), res.status === 200 && set.templates.length > 0 && missing.length === 0, {
+    t.check('notification/templates/id-list', res.status === 200 && set.templates.length > 0 && missing.length === 0, {
       title: 'template IDs missing',
       expected: set.templates.map((x) => x.templateId).join(', '),
       received: seen(res),
     });
-    refused(t, 'templates/id-list', await idList(t, UNKNOWN_ID), `unknown set ${UNKNOWN_ID}`, 'noMatch', [404]);
+    refused(
+      t,
+      'notification/templates/id-list',
+      await idList(t, UNKNOWN_ID),
+      `unknown set ${UNKNOWN_ID}`,
+      'noMatch',
+      [404],
+    );
   },
   { budget: 4 },
 );
 
 test(
-  ['templates/list-details'],
+  ['notification/templates/list-details'],
   'GET /template/templatelistdetails lists every set of the tenant with its templates, and none of another tenant',
   async (t) => {
     const set = await createTemplateSet(t, { channels: [channelId(t, 'email')] });
     const res = await send(t, { method: 'GET', path: '/template/templatelistdetails' });
     t.check(
-      R('templates/list-details'),
+      'notification/templates/list-details',
       res.status === 200 && mentions(res, set.name) && set.templates.every((x) => mentionsInteger(res, x.templateId)),
       {
         title: 'the set or its templates not listed',
@@ -839,25 +891,25 @@ test(
     );
     if (hasOtherTenant(t)) {
       const other = await send(t, { method: 'GET', path: '/template/templatelistdetails' }, 'otherTenant');
-      t.check(R('templates/list-details'), other.status === 200 && !mentions(other, set.name), {
+      t.check('notification/templates/list-details', other.status === 200 && !mentions(other, set.name), {
         title: 'another tenant lists the set',
         severity: 'critical',
         expected: `no "${set.name}"`,
         received: seen(other),
       });
-    } else t.notExercised(R('templates/list-details'), NO_OTHER);
+    } else t.notExercised('notification/templates/list-details', NO_OTHER);
   },
   { budget: 4 },
 );
 
 test(
-  ['templates/search-name-required', 'errors/code-missing-parameter'],
+  ['notification/templates/search-name-required', 'notification/errors/code-missing-parameter'],
   'GET /template/templatesets needs templatesetname and lists the matching sets',
   async (t) => {
     const email = channelId(t, 'email');
     refused(
       t,
-      'templates/search-name-required',
+      'notification/templates/search-name-required',
       await send(t, { method: 'GET', path: '/template/templatesets' }),
       'a search without templatesetname',
       'missingParameter',
@@ -866,7 +918,7 @@ test(
     const b = await createTemplateSet(t, { channels: [email], name: setName(t, 'beta') });
     const res = await send(t, { method: 'GET', path: '/template/templatesets', query: { templatesetname: a.name } });
     t.check(
-      R('templates/search-name-required'),
+      'notification/templates/search-name-required',
       res.status === 200 && mentions(res, a.name) && !mentions(res, b.name),
       {
         title: 'search by name wrong',
@@ -879,29 +931,34 @@ test(
 );
 
 test(
-  ['templates/get-set', 'errors/code-no-match', 'errors/code-invalid-parameter'],
+  ['notification/templates/get-set', 'notification/errors/code-no-match', 'notification/errors/code-invalid-parameter'],
   "GET /template/templatesets/{id}: 200 for a set, 404 for unknown or another tenant's, 400 for a non-integer",
   async (t) => {
     const set = await createTemplateSet(t, { channels: [channelId(t, 'email')] });
     const get = (id: number | string, as?: 'otherTenant') =>
       send(t, { method: 'GET', path: `/template/templatesets/${id}` }, as);
     const ok = await get(set.id);
-    t.check(R('templates/get-set'), ok.status === 200 && mentions(ok, set.name), {
+    t.check('notification/templates/get-set', ok.status === 200 && mentions(ok, set.name), {
       title: 'set not served',
       expected: `HTTP 200 naming "${set.name}"`,
       received: seen(ok),
     });
-    refused(t, 'templates/get-set', await get(UNKNOWN_ID), `unknown set ${UNKNOWN_ID}`, 'noMatch', [404]);
-    refused(t, 'templates/get-set', await get('abc'), 'id "abc"', 'invalidParameter');
+    refused(t, 'notification/templates/get-set', await get(UNKNOWN_ID), `unknown set ${UNKNOWN_ID}`, 'noMatch', [404]);
+    refused(t, 'notification/templates/get-set', await get('abc'), 'id "abc"', 'invalidParameter');
     if (hasOtherTenant(t))
-      foreignRefused(t, 'templates/get-set', await get(set.id, 'otherTenant'), "another tenant's GET of the set");
-    else t.notExercised(R('templates/get-set'), NO_OTHER);
+      foreignRefused(
+        t,
+        'notification/templates/get-set',
+        await get(set.id, 'otherTenant'),
+        "another tenant's GET of the set",
+      );
+    else t.notExercised('notification/templates/get-set', NO_OTHER);
   },
   { budget: 6 },
 );
 
 test(
-  ['templates/update-200', 'errors/code-no-match'],
+  ['notification/templates/update-200', 'notification/errors/code-no-match'],
   'PUT /template/{id} answers 200 and adds the file; an unknown set answers 404',
   async (t) => {
     const email = channelId(t, 'email');
@@ -910,11 +967,11 @@ test(
     const before = integersIn((await idList(t, set.id)).json);
     const f = file();
     const res = await putSet(t, set.id, templateForm(info(set.name, [[push, f.name]]), [f]));
-    accepted(t, 'templates/update-200', res, 'adding a push template', [200]);
+    accepted(t, 'notification/templates/update-200', res, 'adding a push template', [200]);
     const ids = await idList(t, set.id);
     const after = integersIn(ids.json);
     const grew = [...before].every((n) => after.has(n)) && [...after].some((n) => !before.has(n));
-    t.check(R('templates/update-200'), ids.status === 200 && grew, {
+    t.check('notification/templates/update-200', ids.status === 200 && grew, {
       title: 'the added template is not in the set',
       expected: `the IDs ${[...before].join(', ')} and one more`,
       received: seen(ids),
@@ -922,7 +979,7 @@ test(
     const g = file();
     refused(
       t,
-      'templates/update-200',
+      'notification/templates/update-200',
       await putSet(t, UNKNOWN_ID, templateForm(info(setName(t), [[push, g.name]]), [g])),
       `an update of set ${UNKNOWN_ID}`,
       'noMatch',
@@ -933,20 +990,20 @@ test(
 );
 
 test(
-  ['templates/delete-removes-params', 'errors/code-no-match'],
+  ['notification/templates/delete-removes-params', 'notification/errors/code-no-match'],
   'DELETE /template/{id} removes the set with its parameters; an unknown set answers 404',
   async (t) => {
     const set = await createTemplateSet(t, { channels: [channelId(t, 'email')], params: [param(t)] });
     accepted(
       t,
-      'templates/delete-removes-params',
+      'notification/templates/delete-removes-params',
       await send(t, { method: 'DELETE', path: `/template/${set.id}` }),
       'deleting a set',
       [200],
     );
     refused(
       t,
-      'templates/delete-removes-params',
+      'notification/templates/delete-removes-params',
       await send(t, { method: 'GET', path: `/templateparam/${set.id}` }),
       'the parameters of the deleted set',
       'noMatch',
@@ -954,7 +1011,7 @@ test(
     );
     refused(
       t,
-      'templates/delete-removes-params',
+      'notification/templates/delete-removes-params',
       await send(t, { method: 'GET', path: `/template/templatesets/${set.id}` }),
       'GET of the deleted set',
       'noMatch',
@@ -962,7 +1019,7 @@ test(
     );
     refused(
       t,
-      'templates/delete-removes-params',
+      'notification/templates/delete-removes-params',
       await send(t, { method: 'DELETE', path: `/template/${set.id}` }),
       'deleting it a second time',
       'noMatch',
@@ -973,14 +1030,14 @@ test(
 );
 
 test(
-  ['templates/params-listed', 'errors/code-no-match'],
+  ['notification/templates/params-listed', 'notification/errors/code-no-match'],
   "GET /templateparam/{id} answers the set's parameters; an unknown set answers 404",
   async (t) => {
     const p = param(t);
     const set = await createTemplateSet(t, { channels: [channelId(t, 'email')], params: [p] });
     const res = await send(t, { method: 'GET', path: `/templateparam/${set.id}` });
     t.check(
-      R('templates/params-listed'),
+      'notification/templates/params-listed',
       res.status === 200 && mentions(res, p.paramName as string) && mentions(res, p.placeHolderName as string),
       {
         title: 'parameter not listed',
@@ -990,7 +1047,7 @@ test(
     );
     refused(
       t,
-      'templates/params-listed',
+      'notification/templates/params-listed',
       await send(t, { method: 'GET', path: `/templateparam/${UNKNOWN_ID}` }),
       `unknown set ${UNKNOWN_ID}`,
       'noMatch',

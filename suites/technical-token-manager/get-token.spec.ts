@@ -1,7 +1,6 @@
 import fc from 'fast-check';
 import { ruleTest } from '../engine/rule-test.ts';
 import {
-  R,
   SERVICE,
   application,
   checkAccessTokenResponse,
@@ -22,22 +21,22 @@ const test = (
   name: string,
   fn: Parameters<typeof ruleTest>[3],
   opts?: Parameters<typeof ruleTest>[4],
-) => ruleTest(SERVICE, rules.map(R), name, fn, { readOnly: true, ...opts });
+) => ruleTest(SERVICE, rules, name, fn, { readOnly: true, ...opts });
 
 test(
   [
-    'access-token/fields',
-    'access-token/access-token-jwt',
-    'access-token/token-type-bearer',
-    'access-token/timestamp-number',
-    'access-token/timestamp-unit',
-    'access-token/expires-in-seconds',
-    'access-token/scope-space-separated',
-    'tokens/client-credentials-grant',
-    'tokens/no-store',
-    'transport/json',
-    'versioning/base-path',
-    'identification/user-tenant-token',
+    'technical-token-manager/access-token/fields',
+    'technical-token-manager/access-token/access-token-jwt',
+    'technical-token-manager/access-token/token-type-bearer',
+    'technical-token-manager/access-token/timestamp-number',
+    'technical-token-manager/access-token/timestamp-unit',
+    'technical-token-manager/access-token/expires-in-seconds',
+    'technical-token-manager/access-token/scope-space-separated',
+    'technical-token-manager/tokens/client-credentials-grant',
+    'technical-token-manager/tokens/no-store',
+    'technical-token-manager/transport/json',
+    'technical-token-manager/versioning/base-path',
+    'technical-token-manager/identification/user-tenant-token',
   ],
   'POST /oauth/token issues an AccessTokenResponse whose fields agree with the JWT',
   async (t) => {
@@ -45,12 +44,12 @@ test(
     const [tenant] = userTenants(t, 1);
     const requestedAt = Date.now();
     const res = await getToken(t, identification(app, tenant));
-    t.check(R('versioning/base-path'), res.status === 200, {
+    t.check('technical-token-manager/versioning/base-path', res.status === 200, {
       title: 'getToken not served under the base path',
       expected: 'HTTP 200',
       received: `HTTP ${res.status} ${res.text.slice(0, 200)}`,
     });
-    t.verify(R('transport/json'), res.contentType === 'application/json', {
+    t.verify('technical-token-manager/transport/json', res.contentType === 'application/json', {
       title: '200 not application/json',
       expected: 'application/json',
       received: res.contentType,
@@ -59,42 +58,46 @@ test(
     checkAccessTokenResponse(t, (res.json ?? {}) as Record<string, unknown>, {
       operation: 'POST /oauth/token',
       tenant,
-      tenantRule: R('identification/user-tenant-token'),
+      tenantRule: 'technical-token-manager/identification/user-tenant-token',
       requestedAt,
     });
   },
 );
 
-test(['access-token/jti-unique'], 'every issued token has a jti of its own, equal to the JWT jti claim', async (t) => {
-  const app = application(t);
-  const jtis: string[] = [];
-  for (let i = 0; i < 3; i++) {
-    const res = await getToken(t, identification(app, app.hostTenant));
-    const body = (res.json ?? {}) as Record<string, unknown>;
-    // A response without jti is judged by access-token/fields alone (all-six-fields).
-    if (!('jti' in body)) continue;
-    const claim = decodeToken(body.access_token)?.claims.jti;
-    t.verify(
-      R('access-token/jti-unique'),
-      typeof body.jti === 'string' && body.jti !== '' && (claim === undefined || claim === body.jti),
-      {
-        title: 'jti missing or not the JWT jti',
-        expected: `a non-empty jti equal to the claim ${String(claim)}`,
-        received: JSON.stringify(body.jti),
-      },
-    );
-    jtis.push(String(body.jti));
-  }
-  if (jtis.length < 2) t.skip('fewer than two token responses carried a jti');
-  t.check(R('access-token/jti-unique'), new Set(jtis).size === jtis.length, {
-    title: 'jti repeated',
-    expected: '3 different jti values',
-    received: JSON.stringify(jtis),
-  });
-});
+test(
+  ['technical-token-manager/access-token/jti-unique'],
+  'every issued token has a jti of its own, equal to the JWT jti claim',
+  async (t) => {
+    const app = application(t);
+    const jtis: string[] = [];
+    for (let i = 0; i < 3; i++) {
+      const res = await getToken(t, identification(app, app.hostTenant));
+      const body = (res.json ?? {}) as Record<string, unknown>;
+      // A response without jti is judged by access-token/fields alone (all-six-fields).
+      if (!('jti' in body)) continue;
+      const claim = decodeToken(body.access_token)?.claims.jti;
+      t.verify(
+        'technical-token-manager/access-token/jti-unique',
+        typeof body.jti === 'string' && body.jti !== '' && (claim === undefined || claim === body.jti),
+        {
+          title: 'jti missing or not the JWT jti',
+          expected: `a non-empty jti equal to the claim ${String(claim)}`,
+          received: JSON.stringify(body.jti),
+        },
+      );
+      jtis.push(String(body.jti));
+    }
+    if (jtis.length < 2) t.skip('fewer than two token responses carried a jti');
+    t.check('technical-token-manager/access-token/jti-unique', new Set(jtis).size === jtis.length, {
+      title: 'jti repeated',
+      expected: '3 different jti values',
+      received: JSON.stringify(jtis),
+    });
+  },
+);
 
 test(
-  ['tokens/host-tenant-as-user-tenant'],
+  ['technical-token-manager/tokens/host-tenant-as-user-tenant'],
   "POST /oauth/token with the host tenant as user tenant issues the host tenant's token",
   async (t) => {
     const app = application(t);
@@ -102,7 +105,7 @@ test(
     // That it is the host tenant's own token is judged by auth/host-token-accepted (GET /userTenants
     // takes it); the document names no claim of the token to read the tenant from.
     const jwt = decodeToken((res.json as Record<string, unknown> | undefined)?.access_token);
-    t.check(R('tokens/host-tenant-as-user-tenant'), res.status === 200 && !!jwt, {
+    t.check('technical-token-manager/tokens/host-tenant-as-user-tenant', res.status === 200 && !!jwt, {
       title: 'no token for the host tenant',
       expected: `HTTP 200 with a token, for userTenant = hostTenant ${app.hostTenant}`,
       received: `HTTP ${res.status} ${res.text.slice(0, 160)}`,
@@ -111,18 +114,27 @@ test(
 );
 
 test(
-  ['auth/space-auth-key-required', 'get-token/failure-status', 'get-token/error-body-format'],
+  [
+    'technical-token-manager/auth/space-auth-key-required',
+    'technical-token-manager/get-token/failure-status',
+    'technical-token-manager/get-token/error-body-format',
+  ],
   'POST /oauth/token without X-SPACE-AUTH-KEY is refused',
   async (t) => {
     const app = application(t);
     const res = await getToken(t, identification(app, app.hostTenant), null);
-    checkRefused(t, R('auth/space-auth-key-required'), res, 'a token request without X-SPACE-AUTH-KEY');
+    checkRefused(
+      t,
+      'technical-token-manager/auth/space-auth-key-required',
+      res,
+      'a token request without X-SPACE-AUTH-KEY',
+    );
     t.observe(
-      R('get-token/failure-status'),
+      'technical-token-manager/get-token/failure-status',
       `without X-SPACE-AUTH-KEY: HTTP ${res.status} codes ${JSON.stringify(errorCodes(res))}`,
     );
     t.observe(
-      R('get-token/error-body-format'),
+      'technical-token-manager/get-token/error-body-format',
       errorCodes(res).length
         ? `Errors body (${res.contentType})`
         : `not the Errors body: ${res.contentType} ${res.text.slice(0, 80)}`,
@@ -131,7 +143,7 @@ test(
 );
 
 test(
-  ['auth/space-auth-key-basic'],
+  ['technical-token-manager/auth/space-auth-key-basic'],
   'X-SPACE-AUTH-KEY with a wrong secret, an unknown client or another form is refused on both token operations',
   async (t) => {
     const app = application(t);
@@ -158,7 +170,7 @@ test(
       for (const [what, key, reading] of wrong)
         checkRefused(
           t,
-          R('auth/space-auth-key-basic'),
+          'technical-token-manager/auth/space-auth-key-basic',
           await send(key),
           `${op}: X-SPACE-AUTH-KEY with ${what}`,
           reading,
@@ -168,20 +180,20 @@ test(
 );
 
 test(
-  ['auth/authorization-header-instead'],
+  ['technical-token-manager/auth/authorization-header-instead'],
   'whether Authorization: Basic is accepted instead of X-SPACE-AUTH-KEY',
   async (t) => {
     const app = application(t);
     const res = await getToken(t, identification(app, app.hostTenant), null, { authorization: spaceAuthKey(app) });
     t.observe(
-      R('auth/authorization-header-instead'),
+      'technical-token-manager/auth/authorization-header-instead',
       res.status === 200 ? 'accepted (HTTP 200 with a token)' : `refused: HTTP ${res.status}`,
     );
   },
 );
 
 test(
-  ['identification/application-match'],
+  ['technical-token-manager/identification/application-match'],
   'an Identification naming another application or host tenant is refused',
   async (t) => {
     const app = application(t);
@@ -193,7 +205,7 @@ test(
     ] as const) {
       checkRefused(
         t,
-        R('identification/application-match'),
+        'technical-token-manager/identification/application-match',
         await getToken(t, { ...good, [field]: value }),
         `an Identification with a wrong ${field}`,
         'application-fields-checked',
@@ -203,13 +215,13 @@ test(
 );
 
 test(
-  ['identification/user-tenant-provisioned'],
+  ['technical-token-manager/identification/user-tenant-provisioned'],
   'a user tenant not provisioned to the application gets no token',
   async (t) => {
     const app = application(t);
     checkRefused(
       t,
-      R('identification/user-tenant-provisioned'),
+      'technical-token-manager/identification/user-tenant-provisioned',
       await getToken(t, identification(app, `${t.prefix}nosuchtenant`)),
       'a token for an unprovisioned tenant',
     );
@@ -217,7 +229,7 @@ test(
 );
 
 test(
-  ['identification/field-types'],
+  ['technical-token-manager/identification/field-types'],
   'an Identification field that is not a string is refused (property)',
   async (t) => {
     const app = application(t);
@@ -236,27 +248,37 @@ test(
       arb,
       async ({ field, value }) => {
         const res = await getToken(t, { ...good, [field]: value });
-        checkRefused(t, R('identification/field-types'), res, `${field} = ${JSON.stringify(value)}`);
+        checkRefused(
+          t,
+          'technical-token-manager/identification/field-types',
+          res,
+          `${field} = ${JSON.stringify(value)}`,
+        );
       },
-      { rule: R('identification/field-types'), runs: Math.min(t.session.context.runs, 20) },
+      { rule: 'technical-token-manager/identification/field-types', runs: Math.min(t.session.context.runs, 20) },
     );
   },
   { budgetPerRun: 1 },
 );
 
-test(['identification/field-types'], 'a body that is not an Identification JSON object is refused', async (t) => {
-  // "Body: Identification": JSON null or an array of Identifications is not one.
-  const app = application(t);
-  const good = identification(app, app.hostTenant);
-  const cases: Array<[string, unknown]> = [
-    ['the body null', null],
-    ['an array of Identifications', [good]],
-  ];
-  for (const [what, body] of cases) checkRefused(t, R('identification/field-types'), await getToken(t, body), what);
-});
+test(
+  ['technical-token-manager/identification/field-types'],
+  'a body that is not an Identification JSON object is refused',
+  async (t) => {
+    // "Body: Identification": JSON null or an array of Identifications is not one.
+    const app = application(t);
+    const good = identification(app, app.hostTenant);
+    const cases: Array<[string, unknown]> = [
+      ['the body null', null],
+      ['an array of Identifications', [good]],
+    ];
+    for (const [what, body] of cases)
+      checkRefused(t, 'technical-token-manager/identification/field-types', await getToken(t, body), what);
+  },
+);
 
 test(
-  ['identification/required-fields'],
+  ['technical-token-manager/identification/required-fields'],
   'how POST /oauth/token answers an Identification lacking a field',
   async (t) => {
     const app = application(t);
@@ -267,25 +289,29 @@ test(
       const res = await getToken(t, body);
       seen.push(`without ${field}: HTTP ${res.status}${errorCodes(res).length ? ` ${errorCodes(res).join(',')}` : ''}`);
     }
-    t.observe(R('identification/required-fields'), seen.join('; '));
+    t.observe('technical-token-manager/identification/required-fields', seen.join('; '));
   },
 );
 
 test(
-  ['identification/field-types', 'get-token/failure-status', 'get-token/error-body-format'],
+  [
+    'technical-token-manager/identification/field-types',
+    'technical-token-manager/get-token/failure-status',
+    'technical-token-manager/get-token/error-body-format',
+  ],
   'how POST /oauth/token answers a body it refuses (appName a number)',
   async (t) => {
     // "Any other status: error body of unspecified format": only the refusal is judged; the
     // status and the body are recorded (the Errors body of the other operations is not asked for).
     const app = application(t);
     const res = await getToken(t, { ...identification(app, app.hostTenant), appName: 42 });
-    checkRefused(t, R('identification/field-types'), res, 'appName = 42');
+    checkRefused(t, 'technical-token-manager/identification/field-types', res, 'appName = 42');
     t.observe(
-      R('get-token/failure-status'),
+      'technical-token-manager/get-token/failure-status',
       `appName a number: HTTP ${res.status} codes ${JSON.stringify(errorCodes(res))}`,
     );
     t.observe(
-      R('get-token/error-body-format'),
+      'technical-token-manager/get-token/error-body-format',
       errorCodes(res).length
         ? `Errors body (${res.contentType})`
         : `not the Errors body: ${res.contentType} ${res.text.slice(0, 80)}`,

@@ -1,7 +1,6 @@
 import { ruleTest } from '../engine/rule-test.ts';
 import { spaceAuthKey } from '../engine/token-provider.ts';
 import {
-  R,
   SERVICE,
   application,
   checkAccessTokenResponse,
@@ -20,25 +19,25 @@ const test = (
   name: string,
   fn: Parameters<typeof ruleTest>[3],
   opts?: Parameters<typeof ruleTest>[4],
-) => ruleTest(SERVICE, rules.map(R), name, fn, { readOnly: true, ...opts });
+) => ruleTest(SERVICE, rules, name, fn, { readOnly: true, ...opts });
 
 const INVALID = 'platform.core.keymanager.invalidRequestBody';
 
 test(
   [
-    'limits/user-tenant-ids-per-call',
-    'tokens-response/one-token-per-user-tenant',
-    'tokens-response/shape',
-    'access-token/fields',
-    'access-token/access-token-jwt',
-    'access-token/token-type-bearer',
-    'access-token/timestamp-number',
-    'access-token/expires-in-seconds',
-    'access-token/scope-space-separated',
-    'tokens/client-credentials-grant',
-    'tokens/no-store',
-    'access-token/jti-unique',
-    'tokens/operator-and-developer',
+    'technical-token-manager/limits/user-tenant-ids-per-call',
+    'technical-token-manager/tokens-response/one-token-per-user-tenant',
+    'technical-token-manager/tokens-response/shape',
+    'technical-token-manager/access-token/fields',
+    'technical-token-manager/access-token/access-token-jwt',
+    'technical-token-manager/access-token/token-type-bearer',
+    'technical-token-manager/access-token/timestamp-number',
+    'technical-token-manager/access-token/expires-in-seconds',
+    'technical-token-manager/access-token/scope-space-separated',
+    'technical-token-manager/tokens/client-credentials-grant',
+    'technical-token-manager/tokens/no-store',
+    'technical-token-manager/access-token/jti-unique',
+    'technical-token-manager/tokens/operator-and-developer',
   ],
   'POST /oauthTokens with exactly 5 user tenants answers one token per tenant',
   async (t) => {
@@ -46,12 +45,12 @@ test(
     const tenants = userTenants(t, 5);
     const requestedAt = Date.now();
     const res = await getOauthTokens(t, tokensPayload(app, tenants));
-    t.verify(R('tokens/operator-and-developer'), res.status === 200, {
+    t.verify('technical-token-manager/tokens/operator-and-developer', res.status === 200, {
       title: 'the configured host application is not served',
       expected: 'HTTP 200 for the application of the run',
       received: `HTTP ${res.status}`,
     });
-    t.check(R('limits/user-tenant-ids-per-call'), res.status === 200, {
+    t.check('technical-token-manager/limits/user-tenant-ids-per-call', res.status === 200, {
       title: 'exactly 5 user tenants refused',
       expected: 'HTTP 200',
       received: `HTTP ${res.status} ${res.text.slice(0, 200)}`,
@@ -59,7 +58,7 @@ test(
     const list = (res.json as { oauthTokens?: unknown } | undefined)?.oauthTokens;
     const items = Array.isArray(list) ? (list as Array<Record<string, unknown>>) : [];
     t.verify(
-      R('tokens-response/shape'),
+      'technical-token-manager/tokens-response/shape',
       res.contentType === 'application/json' &&
         Array.isArray(list) &&
         items.every((i) => typeof i?.userTenantId === 'string' && !!i.token && typeof i.token === 'object'),
@@ -71,7 +70,7 @@ test(
     );
     const ids = items.map((i) => i.userTenantId);
     t.verify(
-      R('tokens-response/one-token-per-user-tenant'),
+      'technical-token-manager/tokens-response/one-token-per-user-tenant',
       ids.length === 5 && tenants.every((u) => ids.filter((x) => x === u).length === 1),
       {
         title: 'not one token per requested tenant',
@@ -84,12 +83,12 @@ test(
       checkAccessTokenResponse(t, (item.token ?? {}) as Record<string, unknown>, {
         operation: 'POST /oauthTokens',
         tenant: String(item.userTenantId),
-        tenantRule: R('tokens-response/one-token-per-user-tenant'),
+        tenantRule: 'technical-token-manager/tokens-response/one-token-per-user-tenant',
         requestedAt,
       });
     // A token without jti is judged by access-token/fields alone (all-six-fields).
     const jtis = items.map((i) => (i.token as Record<string, unknown> | undefined)?.jti).filter((j) => j !== undefined);
-    t.verify(R('access-token/jti-unique'), new Set(jtis).size === jtis.length, {
+    t.verify('technical-token-manager/access-token/jti-unique', new Set(jtis).size === jtis.length, {
       title: 'tokens of one call share a jti',
       expected: 'distinct jti values',
       received: JSON.stringify(jtis),
@@ -98,13 +97,19 @@ test(
 );
 
 test(
-  ['tokens-payload/too-many-user-tenants', 'errors/body-shape', 'errors/code-form', 'errors/logref', 'transport/json'],
+  [
+    'technical-token-manager/tokens-payload/too-many-user-tenants',
+    'technical-token-manager/errors/body-shape',
+    'technical-token-manager/errors/code-form',
+    'technical-token-manager/errors/logref',
+    'technical-token-manager/transport/json',
+  ],
   'POST /oauthTokens with 6 user tenants is answered 400 invalidRequestBody',
   async (t) => {
     const app = application(t);
     checkRejectedWithCode(
       t,
-      R('tokens-payload/too-many-user-tenants'),
+      'technical-token-manager/tokens-payload/too-many-user-tenants',
       await getOauthTokens(t, tokensPayload(app, userTenants(t, 6))),
       INVALID,
       '6 user tenants',
@@ -113,14 +118,14 @@ test(
 );
 
 test(
-  ['tokens/host-tenant-as-user-tenant'],
+  ['technical-token-manager/tokens/host-tenant-as-user-tenant'],
   "POST /oauthTokens with only the host tenant issues the host tenant's token",
   async (t) => {
     const app = application(t);
     const res = await getOauthTokens(t, tokensPayload(app, [app.hostTenant]));
     const items = (res.json as { oauthTokens?: Array<Record<string, unknown>> } | undefined)?.oauthTokens ?? [];
     t.check(
-      R('tokens/host-tenant-as-user-tenant'),
+      'technical-token-manager/tokens/host-tenant-as-user-tenant',
       res.status === 200 && items.length === 1 && items[0]?.userTenantId === app.hostTenant,
       {
         title: 'no host-tenant token from POST /oauthTokens',
@@ -132,13 +137,19 @@ test(
 );
 
 test(
-  ['tokens-payload/only-host-tenant', 'errors/body-shape', 'errors/code-form', 'errors/logref', 'transport/json'],
+  [
+    'technical-token-manager/tokens-payload/only-host-tenant',
+    'technical-token-manager/errors/body-shape',
+    'technical-token-manager/errors/code-form',
+    'technical-token-manager/errors/logref',
+    'technical-token-manager/transport/json',
+  ],
   'POST /oauthTokens mixing the host tenant with user tenants breaks "provide only hostTenantId"',
   async (t) => {
     const app = application(t);
     checkRejectedWithCode(
       t,
-      R('tokens-payload/only-host-tenant'),
+      'technical-token-manager/tokens-payload/only-host-tenant',
       await getOauthTokens(t, tokensPayload(app, [app.hostTenant, ...userTenants(t, 1)])),
       INVALID,
       'host tenant together with a user tenant',
@@ -148,12 +159,18 @@ test(
 );
 
 test(
-  ['tokens-payload/empty-user-tenant-set', 'errors/body-shape', 'errors/code-form', 'errors/logref', 'transport/json'],
+  [
+    'technical-token-manager/tokens-payload/empty-user-tenant-set',
+    'technical-token-manager/errors/body-shape',
+    'technical-token-manager/errors/code-form',
+    'technical-token-manager/errors/logref',
+    'technical-token-manager/transport/json',
+  ],
   'POST /oauthTokens with an empty user tenant set is answered 400 invalidRequestBody',
   async (t) => {
     checkRejectedWithCode(
       t,
-      R('tokens-payload/empty-user-tenant-set'),
+      'technical-token-manager/tokens-payload/empty-user-tenant-set',
       await getOauthTokens(t, tokensPayload(application(t), [])),
       INVALID,
       'an empty userTenantIds',
@@ -162,13 +179,19 @@ test(
 );
 
 test(
-  ['tokens-payload/empty-host-tenant-id', 'errors/body-shape', 'errors/code-form', 'errors/logref', 'transport/json'],
+  [
+    'technical-token-manager/tokens-payload/empty-host-tenant-id',
+    'technical-token-manager/errors/body-shape',
+    'technical-token-manager/errors/code-form',
+    'technical-token-manager/errors/logref',
+    'technical-token-manager/transport/json',
+  ],
   'POST /oauthTokens with an empty host tenant ID is answered 400 invalidRequestBody',
   async (t) => {
     const app = application(t);
     checkRejectedWithCode(
       t,
-      R('tokens-payload/empty-host-tenant-id'),
+      'technical-token-manager/tokens-payload/empty-host-tenant-id',
       await getOauthTokens(t, { ...tokensPayload(app, userTenants(t, 1)), hostTenantId: '' }),
       INVALID,
       'an empty hostTenantId',
@@ -177,20 +200,26 @@ test(
 );
 
 test(
-  ['tokens-payload/invalid-user-tenant', 'errors/body-shape', 'errors/code-form', 'errors/logref', 'transport/json'],
+  [
+    'technical-token-manager/tokens-payload/invalid-user-tenant',
+    'technical-token-manager/errors/body-shape',
+    'technical-token-manager/errors/code-form',
+    'technical-token-manager/errors/logref',
+    'technical-token-manager/transport/json',
+  ],
   'POST /oauthTokens with a tenant not provisioned is answered 400 invalidRequestBody',
   async (t) => {
     const app = application(t);
     checkRejectedWithCode(
       t,
-      R('tokens-payload/invalid-user-tenant'),
+      'technical-token-manager/tokens-payload/invalid-user-tenant',
       await getOauthTokens(t, tokensPayload(app, [`${t.prefix}nosuchtenant`])),
       INVALID,
       'an unprovisioned user tenant',
     );
     checkRejectedWithCode(
       t,
-      R('tokens-payload/invalid-user-tenant'),
+      'technical-token-manager/tokens-payload/invalid-user-tenant',
       await getOauthTokens(t, tokensPayload(app, [...userTenants(t, 1), ''])),
       INVALID,
       'an empty user tenant ID',
@@ -199,7 +228,13 @@ test(
 );
 
 test(
-  ['tokens-payload/required-fields', 'errors/body-shape', 'errors/code-form', 'errors/logref', 'transport/json'],
+  [
+    'technical-token-manager/tokens-payload/required-fields',
+    'technical-token-manager/errors/body-shape',
+    'technical-token-manager/errors/code-form',
+    'technical-token-manager/errors/logref',
+    'technical-token-manager/transport/json',
+  ],
   'POST /oauthTokens lacking a field is answered 400',
   async (t) => {
     const app = application(t);
@@ -207,7 +242,7 @@ test(
       const body = tokensPayload(app, userTenants(t, 1));
       delete body[field];
       const res = await getOauthTokens(t, body);
-      t.check(R('tokens-payload/required-fields'), res.status === 400, {
+      t.check('technical-token-manager/tokens-payload/required-fields', res.status === 400, {
         title: `payload without ${field} not answered 400`,
         expected: 'HTTP 400',
         received: `HTTP ${res.status} ${res.text.slice(0, 160)}`,
@@ -218,7 +253,13 @@ test(
 );
 
 test(
-  ['tokens-payload/field-types', 'errors/body-shape', 'errors/code-form', 'errors/logref', 'transport/json'],
+  [
+    'technical-token-manager/tokens-payload/field-types',
+    'technical-token-manager/errors/body-shape',
+    'technical-token-manager/errors/code-form',
+    'technical-token-manager/errors/logref',
+    'technical-token-manager/transport/json',
+  ],
   'POST /oauthTokens with fields of the wrong type is answered 400',
   async (t) => {
     const app = application(t);
@@ -233,7 +274,7 @@ test(
     ];
     for (const [what, body] of cases) {
       const res = await getOauthTokens(t, body);
-      t.check(R('tokens-payload/field-types'), res.status === 400, {
+      t.check('technical-token-manager/tokens-payload/field-types', res.status === 400, {
         title: `${what}: not answered 400`,
         expected: 'HTTP 400',
         received: `HTTP ${res.status} ${res.text.slice(0, 160)}`,
@@ -250,7 +291,7 @@ test(
       },
       { as: null },
     );
-    t.check(R('tokens-payload/field-types'), cut.status === 400, {
+    t.check('technical-token-manager/tokens-payload/field-types', cut.status === 400, {
       title: 'a body of malformed JSON: not answered 400',
       expected: 'HTTP 400',
       received: `HTTP ${cut.status} ${cut.text.slice(0, 160)}`,
@@ -259,36 +300,54 @@ test(
   },
 );
 
-test(['tokens-payload/application-match'], 'POST /oauthTokens naming another application is refused', async (t) => {
-  const app = application(t);
-  const base = tokensPayload(app, userTenants(t, 1));
-  for (const [field, value] of [
-    ['appName', `${app.appName}x`],
-    ['appVersion', `${app.appVersion}.99`],
-    ['hostTenantId', `${app.hostTenant}x`],
-  ] as const) {
-    checkRefused(
-      t,
-      R('tokens-payload/application-match'),
-      await getOauthTokens(t, { ...base, [field]: value }),
-      `a payload with a wrong ${field}`,
-      'application-fields-checked',
-    );
-  }
-});
+test(
+  ['technical-token-manager/tokens-payload/application-match'],
+  'POST /oauthTokens naming another application is refused',
+  async (t) => {
+    const app = application(t);
+    const base = tokensPayload(app, userTenants(t, 1));
+    for (const [field, value] of [
+      ['appName', `${app.appName}x`],
+      ['appVersion', `${app.appVersion}.99`],
+      ['hostTenantId', `${app.hostTenant}x`],
+    ] as const) {
+      checkRefused(
+        t,
+        'technical-token-manager/tokens-payload/application-match',
+        await getOauthTokens(t, { ...base, [field]: value }),
+        `a payload with a wrong ${field}`,
+        'application-fields-checked',
+      );
+    }
+  },
+);
 
 test(
-  ['auth/space-auth-key-required', 'auth/space-auth-key-replaces-bearer', 'errors/code-form'],
+  [
+    'technical-token-manager/auth/space-auth-key-required',
+    'technical-token-manager/auth/space-auth-key-replaces-bearer',
+    'technical-token-manager/errors/code-form',
+  ],
   'POST /oauthTokens needs X-SPACE-AUTH-KEY; a bearer token does not replace it',
   async (t) => {
     const app = application(t);
     const body = tokensPayload(app, userTenants(t, 1));
     const bare = await getOauthTokens(t, body, null);
-    checkRefused(t, R('auth/space-auth-key-required'), bare, 'POST /oauthTokens without X-SPACE-AUTH-KEY');
+    checkRefused(
+      t,
+      'technical-token-manager/auth/space-auth-key-required',
+      bare,
+      'POST /oauthTokens without X-SPACE-AUTH-KEY',
+    );
     checkErrorCodeForm(t, bare.status, bare.text, 'POST /oauthTokens without X-SPACE-AUTH-KEY');
     const bearer = await t.session.tokens.authorization('full');
     const withBearer = await getOauthTokens(t, body, null, { authorization: bearer });
-    checkRefused(t, R('auth/space-auth-key-replaces-bearer'), withBearer, 'POST /oauthTokens with only a bearer token');
+    checkRefused(
+      t,
+      'technical-token-manager/auth/space-auth-key-replaces-bearer',
+      withBearer,
+      'POST /oauthTokens with only a bearer token',
+    );
     checkErrorCodeForm(t, withBearer.status, withBearer.text, 'POST /oauthTokens with only a bearer token');
   },
 );

@@ -6,7 +6,6 @@ import type { ClientCredentials } from '../engine/run-config.ts';
 import { spaceAuthKey } from '../engine/token-provider.ts';
 
 export const SERVICE = 'technical-token-manager' as const;
-export const R = (slug: string) => `${SERVICE}/${slug}`;
 
 /** The fully granted application of the run, or a skip when the run has only static tokens. */
 export function application(t: RuleContext): ClientCredentials & { userTenants?: string[] } {
@@ -124,7 +123,7 @@ export function errorCodes(res: HttpResponse): string[] {
  * message strings, each code of the form platform.core.<area>.<name>.
  */
 export function checkErrorBody(t: RuleContext, res: HttpResponse): void {
-  t.verify(R('transport/json'), res.contentType === 'application/json', {
+  t.verify('technical-token-manager/transport/json', res.contentType === 'application/json', {
     title: 'error answered without application/json',
     expected: 'Content-Type application/json',
     received: res.contentType || '(none)',
@@ -133,20 +132,20 @@ export function checkErrorBody(t: RuleContext, res: HttpResponse): void {
   const items = Array.isArray(errors) ? (errors as Array<Record<string, unknown>>) : [];
   const shapeOk =
     items.length > 0 && items.every((e) => e && ['code', 'logref', 'message'].every((k) => typeof e[k] === 'string'));
-  t.verify(R('errors/body-shape'), shapeOk, {
+  t.verify('technical-token-manager/errors/body-shape', shapeOk, {
     title: 'error body is not the documented Errors body',
     expected: '{"errors":[{"code":string,"logref":string,"message":string}, …]}',
     received: res.text.slice(0, 300) || '(empty body)',
   });
   if (!shapeOk) return;
   const badCode = items.find((e) => !/^platform\.core\.[^.\s]+\.[^.\s]+$/.test(String(e.code)));
-  t.verify(R('errors/code-form'), !badCode, {
+  t.verify('technical-token-manager/errors/code-form', !badCode, {
     title: 'error code not of the form platform.core.<area>.<name>',
     expected: 'platform.core.<area>.<name>',
     received: String(badCode?.code),
   });
   t.verify(
-    R('errors/logref'),
+    'technical-token-manager/errors/logref',
     items.every((e) => String(e.logref).trim() !== ''),
     {
       title: 'empty logref',
@@ -162,7 +161,7 @@ export function checkErrorBody(t: RuleContext, res: HttpResponse): void {
  * form. An answer without an Errors body gives nothing to judge and is passed over.
  */
 export function checkErrorCodeForm(t: RuleContext, status: number, text: string, where: string): void {
-  if (!t.declares(R('errors/code-form'))) return;
+  if (!t.declares('technical-token-manager/errors/code-form')) return;
   let errors: unknown;
   try {
     errors = (JSON.parse(text) as { errors?: unknown } | null)?.errors;
@@ -173,7 +172,7 @@ export function checkErrorCodeForm(t: RuleContext, status: number, text: string,
   const codes = (errors as Array<{ code?: unknown } | null>).map((e) => e?.code).filter((c) => c !== undefined);
   if (!codes.length) return;
   const bad = codes.find((c) => typeof c !== 'string' || !/^platform\.core\.[^.\s]+\.[^.\s]+$/.test(c));
-  t.verify(R('errors/code-form'), bad === undefined, {
+  t.verify('technical-token-manager/errors/code-form', bad === undefined, {
     title: `error code of a ${status} not of the form platform.core.<area>.<name> (${where})`,
     expected: 'platform.core.<area>.<name>',
     received: JSON.stringify(bad),
@@ -236,25 +235,29 @@ export function checkAccessTokenResponse(
   const at = `(${opts.operation})`;
   type Details = { title: string; expected: string; received: string };
   const verify = (slug: string, ok: boolean, d: Details) => {
-    if (t.declares(R(slug))) t.verify(R(slug), ok, { ...d, title: `${d.title} ${at}` });
+    if (t.declares(slug)) t.verify(slug, ok, { ...d, title: `${d.title} ${at}` });
   };
   const reading = (id: string, slug: string, ok: boolean, d: Details) => {
-    if (t.declares(R(slug))) t.reading(id, R(slug), ok, { ...d, title: `${d.title} ${at}` });
+    if (t.declares(slug)) t.reading(id, slug, ok, { ...d, title: `${d.title} ${at}` });
   };
   // "200: AccessTokenResponse" settles an object; that all six listed fields are always there is our reading.
-  verify('access-token/fields', typeof body === 'object' && body !== null && !Array.isArray(body), {
-    title: 'AccessTokenResponse is not a JSON object',
-    expected: 'a JSON object',
-    received: Array.isArray(body) ? 'an array' : typeof body,
-  });
+  verify(
+    'technical-token-manager/access-token/fields',
+    typeof body === 'object' && body !== null && !Array.isArray(body),
+    {
+      title: 'AccessTokenResponse is not a JSON object',
+      expected: 'a JSON object',
+      received: Array.isArray(body) ? 'an array' : typeof body,
+    },
+  );
   const missing = ['access_token', 'token_type', 'timestamp', 'expires_in', 'scope', 'jti'].filter((k) => !(k in body));
-  reading('all-six-fields', 'access-token/fields', missing.length === 0, {
+  reading('all-six-fields', 'technical-token-manager/access-token/fields', missing.length === 0, {
     title: 'AccessTokenResponse without some of its six fields',
     expected: 'access_token, token_type, timestamp, expires_in, scope, jti',
     received: `missing ${missing.join(', ')}`,
   });
   const jwt = decodeToken(body.access_token);
-  verify('access-token/access-token-jwt', !!jwt, {
+  verify('technical-token-manager/access-token/access-token-jwt', !!jwt, {
     title: 'access_token is not a compact JWT',
     expected: 'header.claims.signature, base64url JSON',
     received: typeof body.access_token,
@@ -262,17 +265,17 @@ export function checkAccessTokenResponse(
   // A field the answer leaves out is judged by access-token/fields alone (all-six-fields).
   if ('token_type' in body)
     verify(
-      'access-token/token-type-bearer',
+      'technical-token-manager/access-token/token-type-bearer',
       typeof body.token_type === 'string' && body.token_type.toLowerCase() === 'bearer',
       { title: 'token_type is not bearer', expected: '"bearer" (any case)', received: JSON.stringify(body.token_type) },
     );
   if ('timestamp' in body)
-    verify('access-token/timestamp-number', typeof body.timestamp === 'number', {
+    verify('technical-token-manager/access-token/timestamp-number', typeof body.timestamp === 'number', {
       title: 'timestamp is not a number',
       expected: 'a JSON number',
       received: JSON.stringify(body.timestamp),
     });
-  if (typeof body.timestamp === 'number' && t.declares(R('access-token/timestamp-unit'))) {
+  if (typeof body.timestamp === 'number' && t.declares('technical-token-manager/access-token/timestamp-unit')) {
     const ts = body.timestamp;
     const unit =
       Math.abs(ts - opts.requestedAt) < 600_000
@@ -280,7 +283,10 @@ export function checkAccessTokenResponse(
         : Math.abs(ts * 1000 - opts.requestedAt) < 600_000
           ? 'seconds'
           : 'neither seconds nor milliseconds near now';
-    t.observe(R('access-token/timestamp-unit'), `timestamp ${ts} ${at} reads as ${unit} since the Unix epoch`);
+    t.observe(
+      'technical-token-manager/access-token/timestamp-unit',
+      `timestamp ${ts} ${at} reads as ${unit} since the Unix epoch`,
+    );
   }
   const exp = jwt?.claims.exp;
   const iat = jwt?.claims.iat;
@@ -290,7 +296,7 @@ export function checkAccessTokenResponse(
   // more than the JWT's lifetime, and not counted from a moment long after issuance (a minute's slack).
   if ('expires_in' in body)
     verify(
-      'access-token/expires-in-seconds',
+      'technical-token-manager/access-token/expires-in-seconds',
       Number.isInteger(expiresIn) &&
         (expiresIn as number) > 0 &&
         (lifetime === undefined || ((expiresIn as number) <= lifetime && (expiresIn as number) >= lifetime - 60)),
@@ -301,7 +307,7 @@ export function checkAccessTokenResponse(
       },
     );
   if (lifetime !== undefined && Number.isInteger(expiresIn))
-    reading('exact-lifetime', 'access-token/expires-in-seconds', expiresIn === lifetime, {
+    reading('exact-lifetime', 'technical-token-manager/access-token/expires-in-seconds', expiresIn === lifetime, {
       title: 'expires_in is not exactly exp - iat',
       expected: `expires_in = exp - iat = ${lifetime}`,
       received: JSON.stringify(expiresIn),
@@ -310,15 +316,19 @@ export function checkAccessTokenResponse(
   // expires_in seconds after the request; a day's slack leaves room for the two clocks' difference.
   if (typeof exp === 'number' && Number.isInteger(expiresIn)) {
     const expected = Math.floor(opts.requestedAt / 1000) + (expiresIn as number);
-    verify('access-token/expires-in-seconds', Math.abs(exp - expected) <= 86_400, {
+    verify('technical-token-manager/access-token/expires-in-seconds', Math.abs(exp - expected) <= 86_400, {
       title: 'the JWT does not expire when expires_in says',
       expected: `exp within a day of ${expected} (request time + expires_in)`,
       received: `exp ${exp}`,
     });
   }
-  if (t.declares(R('access-token/expires-in-seconds')) && lifetime === undefined && 'expires_in' in body)
+  if (
+    t.declares('technical-token-manager/access-token/expires-in-seconds') &&
+    lifetime === undefined &&
+    'expires_in' in body
+  )
     t.notExercised(
-      R('access-token/expires-in-seconds'),
+      'technical-token-manager/access-token/expires-in-seconds',
       `the JWT ${at} has no exp and iat claims to count expires_in against`,
     );
   const scope = body.scope;
@@ -331,7 +341,7 @@ export function checkAccessTokenResponse(
         : String(jwt.claims.scope).split(' ');
   if ('scope' in body)
     verify(
-      'access-token/scope-space-separated',
+      'technical-token-manager/access-token/scope-space-separated',
       typeof scope === 'string' &&
         (scope === '' || names.every((n) => n.length > 0)) &&
         (!claimScopes || [...claimScopes].sort().join(' ') === [...names].sort().join(' ')),
@@ -341,12 +351,16 @@ export function checkAccessTokenResponse(
         received: JSON.stringify(scope),
       },
     );
-  verify('tokens/client-credentials-grant', typeof body.access_token === 'string' && body.access_token !== '', {
-    title: 'no access token issued on the client credentials',
-    expected: 'an access_token string',
-    received: Object.keys(body).join(', '),
-  });
-  reading('no-refresh-token', 'tokens/client-credentials-grant', !('refresh_token' in body), {
+  verify(
+    'technical-token-manager/tokens/client-credentials-grant',
+    typeof body.access_token === 'string' && body.access_token !== '',
+    {
+      title: 'no access token issued on the client credentials',
+      expected: 'an access_token string',
+      received: Object.keys(body).join(', '),
+    },
+  );
+  reading('no-refresh-token', 'technical-token-manager/tokens/client-credentials-grant', !('refresh_token' in body), {
     title: 'a refresh token issued by the client credentials grant',
     expected: 'no refresh_token (RFC 6749 section 4.4.3)',
     received: Object.keys(body).join(', '),
@@ -371,7 +385,7 @@ export function checkAccessTokenResponse(
  * for the grant and says nothing of caching: a reading (no-store), a warning when it does not hold.
  */
 export function checkNoStore(t: RuleContext, res: HttpResponse, operation: string): void {
-  const rule = R('tokens/no-store');
+  const rule = 'technical-token-manager/tokens/no-store';
   if (!t.declares(rule) || res.status !== 200) return;
   const cc = String(res.headers['cache-control'] ?? '');
   t.reading('no-store', rule, /(^|,)\s*no-store\s*(,|$)/i.test(cc), {

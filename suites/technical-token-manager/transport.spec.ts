@@ -1,13 +1,13 @@
 import { observeTargetScheme } from '../engine/checks/index.ts';
 import { ruleTest } from '../engine/rule-test.ts';
-import { R, SERVICE } from './token-manager-client.ts';
+import { SERVICE } from './token-manager-client.ts';
 
 ruleTest(
   SERVICE,
-  [R('transport/https-only')],
+  ['technical-token-manager/transport/https-only'],
   'the scheme the token manager is served over (HTTPS only)',
   async (t) => {
-    await observeTargetScheme(t, R('transport/https-only'), '/userTenants');
+    await observeTargetScheme(t, 'technical-token-manager/transport/https-only', '/userTenants');
   },
   { readOnly: true, budget: 1 },
 );

@@ -2,7 +2,6 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import type { HttpResponse } from '../engine/http-client.ts';
 import { ruleTest, type RuleContext } from '../engine/rule-test.ts';
 import {
-  R,
   SERVICE,
   application,
   checkErrorBody,
@@ -25,7 +24,7 @@ const test = (
   name: string,
   fn: Parameters<typeof ruleTest>[3],
   opts?: Parameters<typeof ruleTest>[4],
-) => ruleTest(SERVICE, rules.map(R), name, fn, { readOnly: true, ...opts });
+) => ruleTest(SERVICE, rules, name, fn, { readOnly: true, ...opts });
 
 interface Page {
   size?: unknown;
@@ -46,7 +45,7 @@ function ids(res: HttpResponse): string[] {
 function checkShape(t: RuleContext, res: HttpResponse): void {
   const b = body(res);
   t.verify(
-    R('user-tenants/shape'),
+    'technical-token-manager/user-tenants/shape',
     res.contentType === 'application/json' &&
       !!b.page &&
       typeof b.page === 'object' &&
@@ -61,7 +60,7 @@ function checkShape(t: RuleContext, res: HttpResponse): void {
   const p = b.page ?? {};
   const fields = ['size', 'totalElements', 'totalPages', 'number'] as const;
   t.verify(
-    R('page/field-types'),
+    'technical-token-manager/page/field-types',
     fields.every((f) => Number.isInteger(p[f]) && (p[f] as number) >= 0),
     {
       title: 'page fields are not non-negative integers',
@@ -69,7 +68,7 @@ function checkShape(t: RuleContext, res: HttpResponse): void {
       received: JSON.stringify(p),
     },
   );
-  t.verify(R('user-tenants/at-most-500'), ids(res).length <= 500, {
+  t.verify('technical-token-manager/user-tenants/at-most-500', ids(res).length <= 500, {
     title: 'more than 500 tenant IDs',
     expected: '≤ 500 items',
     received: `${ids(res).length} items`,
@@ -86,7 +85,7 @@ function checkCoherent(t: RuleContext, res: HttpResponse, page: number, size: nu
     p.totalPages === Math.ceil(total / size) &&
     ids(res).length === expectedItems;
   // The document gives the Page fields names and types only; reading them as a Spring Data page is ours.
-  t.reading('spring-data-page', R('page/coherent'), ok, {
+  t.reading('spring-data-page', 'technical-token-manager/page/coherent', ok, {
     title: 'page object does not describe the answer',
     expected: `number ${page}, size ${size}, totalPages ceil(${total}/${size}), ${expectedItems} items`,
     received: `${JSON.stringify(p)} with ${ids(res).length} items`,
@@ -95,24 +94,24 @@ function checkCoherent(t: RuleContext, res: HttpResponse, page: number, size: nu
 
 test(
   [
-    'auth/host-token-accepted',
-    'user-tenants/shape',
-    'page/field-types',
-    'user-tenants/at-most-500',
-    'user-tenants/page-default',
-    'user-tenants/size-default',
-    'page/coherent',
-    'tokens/operator-and-developer',
+    'technical-token-manager/auth/host-token-accepted',
+    'technical-token-manager/user-tenants/shape',
+    'technical-token-manager/page/field-types',
+    'technical-token-manager/user-tenants/at-most-500',
+    'technical-token-manager/user-tenants/page-default',
+    'technical-token-manager/user-tenants/size-default',
+    'technical-token-manager/page/coherent',
+    'technical-token-manager/tokens/operator-and-developer',
   ],
   'GET /userTenants with the host token and no query answers page 0 of size 500',
   async (t) => {
     const res = await getUserTenants(t, await hostToken(t));
-    t.check(R('auth/host-token-accepted'), res.status === 200, {
+    t.check('technical-token-manager/auth/host-token-accepted', res.status === 200, {
       title: 'host token from POST /oauth/token refused',
       expected: 'HTTP 200',
       received: `HTTP ${res.status} ${res.text.slice(0, 200)}`,
     });
-    t.verify(R('tokens/operator-and-developer'), res.status === 200, {
+    t.verify('technical-token-manager/tokens/operator-and-developer', res.status === 200, {
       title: 'host application not served',
       expected: 'HTTP 200',
       received: `HTTP ${res.status}`,
@@ -121,19 +120,19 @@ test(
     // "as with page=0" and "as with size=500" are the document's; that page.number and page.size
     // echo the request is our reading of the Page fields (spring-data-page).
     const p = body(res).page ?? {};
-    t.reading('spring-data-page', R('user-tenants/page-default'), p.number === 0, {
+    t.reading('spring-data-page', 'technical-token-manager/user-tenants/page-default', p.number === 0, {
       title: 'page.number does not report the default page 0',
       expected: 'page.number 0',
       received: JSON.stringify(p.number),
     });
-    t.reading('spring-data-page', R('user-tenants/size-default'), p.size === 500, {
+    t.reading('spring-data-page', 'technical-token-manager/user-tenants/size-default', p.size === 500, {
       title: 'page.size does not report the default size 500',
       expected: 'page.size 500',
       received: JSON.stringify(p.size),
     });
     const pageZero = await getUserTenants(t, await hostToken(t), { page: 0 });
     t.verify(
-      R('user-tenants/page-default'),
+      'technical-token-manager/user-tenants/page-default',
       pageZero.status === 200 && JSON.stringify(ids(pageZero)) === JSON.stringify(ids(res)),
       {
         title: 'no page and page=0 differ',
@@ -144,52 +143,70 @@ test(
     // Page 1 holds fewer items than the page size wherever fewer than 1,000 tenants are provisioned,
     // so page.size there tells the requested size from the number of items.
     const second = await getUserTenants(t, await hostToken(t), { page: 1 });
-    t.reading('spring-data-page', R('user-tenants/size-default'), body(second).page?.size === 500, {
-      title: 'page.size of page 1 does not report the default size 500',
-      expected: 'page.size 500',
-      received: `HTTP ${second.status} ${JSON.stringify(body(second).page)}`,
-    });
+    t.reading(
+      'spring-data-page',
+      'technical-token-manager/user-tenants/size-default',
+      body(second).page?.size === 500,
+      {
+        title: 'page.size of page 1 does not report the default size 500',
+        expected: 'page.size 500',
+        received: `HTTP ${second.status} ${JSON.stringify(body(second).page)}`,
+      },
+    );
     const size500 = await getUserTenants(t, await hostToken(t), { page: 1, size: 500 });
     if (size500.status === 200)
-      t.verify(R('user-tenants/size-default'), JSON.stringify(ids(size500)) === JSON.stringify(ids(second)), {
-        title: 'no size and size=500 differ',
-        expected: 'the same IDs on page 1',
-        received: `${ids(second).length} vs ${ids(size500).length} IDs`,
-      });
+      t.verify(
+        'technical-token-manager/user-tenants/size-default',
+        JSON.stringify(ids(size500)) === JSON.stringify(ids(second)),
+        {
+          title: 'no size and size=500 differ',
+          expected: 'the same IDs on page 1',
+          received: `${ids(second).length} vs ${ids(size500).length} IDs`,
+        },
+      );
     else
       t.notExercised(
-        R('user-tenants/size-default'),
+        'technical-token-manager/user-tenants/size-default',
         `size=500 was answered HTTP ${size500.status}, so "as with size=500" could not be compared (the enforced maximum is open: user-tenants/size-maximum)`,
       );
     checkCoherent(t, res, 0, 500);
   },
 );
 
-test(['auth/host-token-accepted'], 'GET /userTenants accepts the host token issued by POST /oauthTokens', async (t) => {
-  const app = application(t);
-  const res = await getOauthTokens(t, tokensPayload(app, [app.hostTenant]));
-  const token = ((res.json as { oauthTokens?: Array<{ token?: { access_token?: string } }> } | undefined)
-    ?.oauthTokens ?? [])[0]?.token?.access_token;
-  if (!token)
-    t.skip(`POST /oauthTokens gave no host token (HTTP ${res.status}); judged by tokens/host-tenant-as-user-tenant`);
-  registerSecret(token);
-  const list = await getUserTenants(t, `Bearer ${token}`);
-  t.check(R('auth/host-token-accepted'), list.status === 200, {
-    title: 'host token from POST /oauthTokens refused',
-    expected: 'HTTP 200',
-    received: `HTTP ${list.status} ${list.text.slice(0, 200)}`,
-  });
-});
+test(
+  ['technical-token-manager/auth/host-token-accepted'],
+  'GET /userTenants accepts the host token issued by POST /oauthTokens',
+  async (t) => {
+    const app = application(t);
+    const res = await getOauthTokens(t, tokensPayload(app, [app.hostTenant]));
+    const token = ((res.json as { oauthTokens?: Array<{ token?: { access_token?: string } }> } | undefined)
+      ?.oauthTokens ?? [])[0]?.token?.access_token;
+    if (!token)
+      t.skip(`POST /oauthTokens gave no host token (HTTP ${res.status}); judged by tokens/host-tenant-as-user-tenant`);
+    registerSecret(token);
+    const list = await getUserTenants(t, `Bearer ${token}`);
+    t.check('technical-token-manager/auth/host-token-accepted', list.status === 200, {
+      title: 'host token from POST /oauthTokens refused',
+      expected: 'HTTP 200',
+      received: `HTTP ${list.status} ${list.text.slice(0, 200)}`,
+    });
+  },
+);
 
 test(
-  ['user-tenants/provisioned-ids', 'page/coherent', 'user-tenants/page-beyond-last', 'user-tenants/size-maximum'],
+  [
+    'technical-token-manager/user-tenants/provisioned-ids',
+    'technical-token-manager/page/coherent',
+    'technical-token-manager/user-tenants/page-beyond-last',
+    'technical-token-manager/user-tenants/size-maximum',
+  ],
   'paging through GET /userTenants yields every provisioned tenant once',
   async (t) => {
     const auth = await hostToken(t);
     // 100: within both maxima the document states (500 and 100).
     const size = 100;
     const first = await getUserTenants(t, auth, { page: 0, size });
-    t.check(R('user-tenants/provisioned-ids'), first.status === 200, {
+    t.check('technical-token-manager/user-tenants/provisioned-ids', first.status === 200, {
       title: 'size 100 refused',
       expected: 'HTTP 200',
       received: `HTTP ${first.status}`,
@@ -204,14 +221,18 @@ test(
       all.push(...ids(res));
     }
     const distinct = new Set(all);
-    t.verify(R('user-tenants/provisioned-ids'), distinct.size === all.length && (pages > 10 || all.length === total), {
-      title: 'paging repeats or loses tenant IDs',
-      expected: `${total} distinct IDs`,
-      received: `${all.length} IDs, ${distinct.size} distinct`,
-    });
+    t.verify(
+      'technical-token-manager/user-tenants/provisioned-ids',
+      distinct.size === all.length && (pages > 10 || all.length === total),
+      {
+        title: 'paging repeats or loses tenant IDs',
+        expected: `${total} distinct IDs`,
+        received: `${all.length} IDs, ${distinct.size} distinct`,
+      },
+    );
     const configured = application(t).userTenants ?? [];
     const missing = configured.filter((u) => u !== application(t).hostTenant && !distinct.has(u));
-    t.verify(R('user-tenants/provisioned-ids'), pages > 10 || missing.length === 0, {
+    t.verify('technical-token-manager/user-tenants/provisioned-ids', pages > 10 || missing.length === 0, {
       title: 'configured user tenants not listed',
       expected: 'every tenant of tokenManager.userTenants listed',
       received: `missing ${missing.join(', ')}`,
@@ -220,7 +241,7 @@ test(
     if (sample) {
       const app = application(t);
       const tok = await getToken(t, identification(app, sample));
-      t.verify(R('user-tenants/provisioned-ids'), tok.status === 200, {
+      t.verify('technical-token-manager/user-tenants/provisioned-ids', tok.status === 200, {
         title: 'a listed tenant gets no token',
         expected: `HTTP 200 for userTenant ${sample}`,
         received: `HTTP ${tok.status}`,
@@ -228,14 +249,18 @@ test(
     }
     const beyond = await getUserTenants(t, auth, { page: pages + 1, size });
     t.observe(
-      R('user-tenants/page-beyond-last'),
+      'technical-token-manager/user-tenants/page-beyond-last',
       `page ${pages + 1} of ${pages}: HTTP ${beyond.status}, ${ids(beyond).length} IDs`,
     );
-    t.check(R('user-tenants/provisioned-ids'), beyond.status < 500 && ids(beyond).every((i) => !distinct.has(i)), {
-      title: 'page beyond the last repeats IDs or fails',
-      expected: 'no 5xx and no repeated IDs',
-      received: `HTTP ${beyond.status}, ${ids(beyond).length} IDs`,
-    });
+    t.check(
+      'technical-token-manager/user-tenants/provisioned-ids',
+      beyond.status < 500 && ids(beyond).every((i) => !distinct.has(i)),
+      {
+        title: 'page beyond the last repeats IDs or fails',
+        expected: 'no 5xx and no repeated IDs',
+        received: `HTTP ${beyond.status}, ${ids(beyond).length} IDs`,
+      },
+    );
     // Which status a page beyond the last gets is open; a 200 still has a page object to keep.
     if (beyond.status === 200) checkCoherent(t, beyond, pages + 1, size);
     const seen: string[] = [];
@@ -243,18 +268,24 @@ test(
       const res = await getUserTenants(t, auth, { size: s });
       seen.push(`size=${s}: HTTP ${res.status}${errorCodes(res).length ? ` ${errorCodes(res).join(',')}` : ''}`);
     }
-    t.observe(R('user-tenants/size-maximum'), seen.join('; '));
+    t.observe('technical-token-manager/user-tenants/size-maximum', seen.join('; '));
   },
 );
 
 test(
-  ['user-tenants/size-above-500-refused', 'errors/body-shape', 'errors/code-form', 'errors/logref', 'transport/json'],
+  [
+    'technical-token-manager/user-tenants/size-above-500-refused',
+    'technical-token-manager/errors/body-shape',
+    'technical-token-manager/errors/code-form',
+    'technical-token-manager/errors/logref',
+    'technical-token-manager/transport/json',
+  ],
   'GET /userTenants with size 501 is answered 400 pageSizeForUserTenantsExceeded; a size beyond 32 bits with a 400',
   async (t) => {
     const auth = await hostToken(t);
     checkRejectedWithCode(
       t,
-      R('user-tenants/size-above-500-refused'),
+      'technical-token-manager/user-tenants/size-above-500-refused',
       await getUserTenants(t, auth, { size: 501 }),
       'platform.core.keymanager.pageSizeForUserTenantsExceeded',
       'size 501',
@@ -262,7 +293,7 @@ test(
     // A size beyond 32 bits is above the maximum too, and no 32-bit integer: the document does
     // not say which of the two refusals answers it, so only the 400 and its Errors body are judged.
     const huge = await getUserTenants(t, auth, { size: '2147483648' });
-    t.check(R('user-tenants/size-above-500-refused'), huge.status === 400, {
+    t.check('technical-token-manager/user-tenants/size-above-500-refused', huge.status === 400, {
       title: 'size 2147483648 not answered 400',
       expected: 'HTTP 400 (pageSizeForUserTenantsExceeded or invalidRequestParameter)',
       received: `HTTP ${huge.status} ${huge.text.slice(0, 200)}`,
@@ -272,21 +303,31 @@ test(
 );
 
 test(
-  ['user-tenants/invalid-host-token', 'errors/body-shape', 'errors/code-form', 'errors/logref', 'transport/json'],
+  [
+    'technical-token-manager/user-tenants/invalid-host-token',
+    'technical-token-manager/errors/body-shape',
+    'technical-token-manager/errors/code-form',
+    'technical-token-manager/errors/logref',
+    'technical-token-manager/transport/json',
+  ],
   'GET /userTenants with a bearer value that is not a JWT is answered 400 invalidHostTokenFormat',
   async (t) => {
     const res = await getUserTenants(t, 'Bearer not-a-jwt');
     // Settled: a bearer value that is no token opens no tenant list.
-    t.check(R('user-tenants/invalid-host-token'), res.status >= 400 && res.status < 500 && ids(res).length === 0, {
-      title: 'tenant list served to a bearer value that is not a JWT',
-      severity: 'critical',
-      expected: '4xx and no tenant list',
-      received: `HTTP ${res.status} ${res.text.slice(0, 200)}`,
-    });
+    t.check(
+      'technical-token-manager/user-tenants/invalid-host-token',
+      res.status >= 400 && res.status < 500 && ids(res).length === 0,
+      {
+        title: 'tenant list served to a bearer value that is not a JWT',
+        severity: 'critical',
+        expected: '4xx and no tenant list',
+        received: `HTTP ${res.status} ${res.text.slice(0, 200)}`,
+      },
+    );
     // Whether that is "Host token invalid" (400) or an authentication failure (401) is our reading.
     checkRejectedWithCode(
       t,
-      R('user-tenants/invalid-host-token'),
+      'technical-token-manager/user-tenants/invalid-host-token',
       res,
       'platform.core.keymanager.invalidHostTokenFormat',
       'a malformed host token',
@@ -296,14 +337,20 @@ test(
 );
 
 test(
-  ['user-tenants/unidentified-user', 'errors/body-shape', 'errors/code-form', 'errors/logref', 'transport/json'],
+  [
+    'technical-token-manager/user-tenants/unidentified-user',
+    'technical-token-manager/errors/body-shape',
+    'technical-token-manager/errors/code-form',
+    'technical-token-manager/errors/logref',
+    'technical-token-manager/transport/json',
+  ],
   "GET /userTenants with a user tenant's token is answered 400 unidentifiedUser",
   async (t) => {
     const [tenant] = userTenants(t, 1);
     const auth = await t.session.tokens.authorization('full', tenant);
     checkRejectedWithCode(
       t,
-      R('user-tenants/unidentified-user'),
+      'technical-token-manager/user-tenants/unidentified-user',
       await getUserTenants(t, auth),
       'platform.core.keymanager.unidentifiedUser',
       'a user-tenant token',
@@ -313,21 +360,25 @@ test(
 );
 
 test(
-  ['auth/user-tenants-token-required', 'errors/code-form'],
+  ['technical-token-manager/auth/user-tenants-token-required', 'technical-token-manager/errors/code-form'],
   'GET /userTenants without a token is refused',
   async (t) => {
     const res = await getUserTenants(t, null);
-    t.check(R('auth/user-tenants-token-required'), res.status >= 400 && res.status < 500 && ids(res).length === 0, {
-      title: 'tenant list served without a token',
-      severity: 'critical',
-      expected: '4xx and no tenant list',
-      received: `HTTP ${res.status}`,
-    });
+    t.check(
+      'technical-token-manager/auth/user-tenants-token-required',
+      res.status >= 400 && res.status < 500 && ids(res).length === 0,
+      {
+        title: 'tenant list served without a token',
+        severity: 'critical',
+        expected: '4xx and no tenant list',
+        received: `HTTP ${res.status}`,
+      },
+    );
     checkErrorCodeForm(t, res.status, res.text, 'GET /userTenants without a token');
     // The application's Basic credential of the token operations is not a bearer token either.
     const basic = await getUserTenants(t, spaceAuthKey(application(t)));
     t.check(
-      R('auth/user-tenants-token-required'),
+      'technical-token-manager/auth/user-tenants-token-required',
       basic.status >= 400 && basic.status < 500 && ids(basic).length === 0,
       {
         title: 'tenant list served, or the request failed, with a Basic credential instead of a token',
@@ -340,7 +391,7 @@ test(
 );
 
 test(
-  ['auth/user-tenants-scope', 'errors/code-form'],
+  ['technical-token-manager/auth/user-tenants-scope', 'technical-token-manager/errors/code-form'],
   'GET /userTenants with a token lacking km.usr is refused',
   async (t) => {
     if (!t.session.tokens.has('without:km.usr'))
@@ -349,26 +400,30 @@ test(
         'no principal without km.usr is configured (principals.withoutScope["km.usr"])',
       );
     const res = await getUserTenants(t, await t.session.tokens.authorization('without:km.usr'));
-    t.check(R('auth/user-tenants-scope'), res.status >= 400 && res.status < 500 && ids(res).length === 0, {
-      title: 'tenant list served to a token without km.usr',
-      severity: 'critical',
-      expected: '4xx and no tenant list',
-      received: `HTTP ${res.status}`,
-    });
+    t.check(
+      'technical-token-manager/auth/user-tenants-scope',
+      res.status >= 400 && res.status < 500 && ids(res).length === 0,
+      {
+        title: 'tenant list served to a token without km.usr',
+        severity: 'critical',
+        expected: '4xx and no tenant list',
+        received: `HTTP ${res.status}`,
+      },
+    );
     checkErrorCodeForm(t, res.status, res.text, 'GET /userTenants without km.usr');
   },
 );
 
 test(
   [
-    'user-tenants/query-types',
-    'errors/body-shape',
-    'errors/code-form',
-    'errors/logref',
-    'transport/json',
-    'user-tenants/shape',
-    'page/field-types',
-    'user-tenants/at-most-500',
+    'technical-token-manager/user-tenants/query-types',
+    'technical-token-manager/errors/body-shape',
+    'technical-token-manager/errors/code-form',
+    'technical-token-manager/errors/logref',
+    'technical-token-manager/transport/json',
+    'technical-token-manager/user-tenants/shape',
+    'technical-token-manager/page/field-types',
+    'technical-token-manager/user-tenants/at-most-500',
   ],
   'GET /userTenants with a malformed page or size is answered 400',
   async (t) => {
@@ -388,14 +443,14 @@ test(
         expected: 'HTTP 400',
         received: `HTTP ${res.status}`,
       };
-      if (reading === undefined) t.check(R('user-tenants/query-types'), res.status === 400, d);
-      else t.reading(reading, R('user-tenants/query-types'), res.status === 400, d);
+      if (reading === undefined) t.check('technical-token-manager/user-tenants/query-types', res.status === 400, d);
+      else t.reading(reading, 'technical-token-manager/user-tenants/query-types', res.status === 400, d);
       if (res.status === 400) checkErrorBody(t, res);
       // The Errors table binds pageSizeForUserTenantsExceeded to "Requested page size above the
       // maximum supported": a size of 1.5 or 0 is above no maximum.
       if (res.status === 400 && q.size !== undefined)
         t.verify(
-          R('user-tenants/query-types'),
+          'technical-token-manager/user-tenants/query-types',
           !errorCodes(res).includes('platform.core.keymanager.pageSizeForUserTenantsExceeded'),
           {
             title: `${JSON.stringify(q)} answered as a page size above the maximum`,
@@ -411,7 +466,7 @@ test(
 );
 
 test(
-  ['throttling/too-many-requests', 'errors/code-form'],
+  ['technical-token-manager/throttling/too-many-requests', 'technical-token-manager/errors/code-form'],
   'throttled requests are answered 429 and served again later',
   async (t) => {
     // A short burst of cheap reads (within the run's own rate and concurrency limits): a
@@ -432,7 +487,7 @@ test(
     // Retry-After) is throttling answered the wrong way, whatever the engine kept as a sample.
     const odd = burst.filter((r) => r.status !== 200 && r.status !== 429);
     if (odd.length)
-      t.check(R('throttling/too-many-requests'), false, {
+      t.check('technical-token-manager/throttling/too-many-requests', false, {
         title: 'a burst of valid requests answered with another status than 200 or 429',
         expected: 'HTTP 200, or 429 when throttled',
         received: `HTTP ${odd.map((r) => r.status).join(', ')} ${odd[0].text.slice(0, 160)}`,
@@ -442,7 +497,7 @@ test(
     );
     if (!samples.length) t.skip('the target throttled no token manager request during the run');
     t.check(
-      R('throttling/too-many-requests'),
+      'technical-token-manager/throttling/too-many-requests',
       samples.every((s) => s.status === 429),
       {
         title: 'throttling not answered 429',
@@ -454,7 +509,7 @@ test(
     for (const s of samples)
       if (!s.path.includes('/oauth/token')) checkErrorCodeForm(t, s.status, s.body, `a throttled ${s.path}`);
     const res = await getUserTenants(t, auth, { size: 1 });
-    t.check(R('throttling/too-many-requests'), res.status === 200, {
+    t.check('technical-token-manager/throttling/too-many-requests', res.status === 200, {
       title: 'not served again after throttling',
       expected: 'HTTP 200',
       received: `HTTP ${res.status}`,
