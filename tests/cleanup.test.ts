@@ -89,7 +89,7 @@ describe('nothing is left behind on the target', () => {
       child.stdout.on('data', (d) => {
         out += d;
         // Interrupt in the middle: once a dozen tests have finished.
-        if (!sent && (out.match(/\[(notification|event-management) \d+\//g) ?? []).length >= 12) {
+        if (!sent && (out.match(/ (notification|event-management) › /g) ?? []).length >= 12) {
           sent = true;
           child.kill('SIGINT');
         }

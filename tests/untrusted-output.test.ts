@@ -81,6 +81,8 @@ function poison(value: unknown, key = ''): unknown {
       'verdict',
       'severity',
       'reading',
+      'reasonCode',
+      'state',
     ].includes(key) ||
       /^(technical-token-manager|notification|event-management)$/.test(value) ||
       /^\d+\.\d+\.\d+$/.test(value)
