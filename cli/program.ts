@@ -232,9 +232,9 @@ Examples:
     .addHelpText(
       'after',
       `\nExamples:
-  $ export CONFORMANCE_TOKEN=$(npx conformance token --config run.json)
-  $ export CONFORMANCE_TOKEN=$(npx conformance token --config run.json --principal noScopes)
-  $ export CONFORMANCE_SPACE_AUTH_KEY=$(npx conformance token --config run.json --space-auth-key)\n`,
+  $ npx conformance token --config run.json                      # export CONFORMANCE_TOKEN=$(…)
+  $ npx conformance token --config run.json --principal noScopes
+  $ npx conformance token --config run.json --space-auth-key     # export CONFORMANCE_SPACE_AUTH_KEY=$(…)\n`,
     )
     .action(async (opts) => {
       process.exitCode = await (await import('./token-command.ts')).tokenCommand(opts);

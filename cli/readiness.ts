@@ -427,13 +427,23 @@ export function unjudgedBy(rows: Row[], tests: TestRecord[]): Unjudged {
   const index = new RequirementIndex(tests);
   const gates: Unjudged['gates'] = {};
   const gatedBy = new Map<TestRecord, Row>();
+  // Every piece a test names that is not ready is named in its reason (the first one decides the code).
+  const say = (row: Row) =>
+    `${row.check} ${row.status === 'missing' ? 'is not configured' : `is not ready: ${row.detail}`}`;
   for (const row of notReady) {
     for (const test of index.testsNaming(row.needle!.words, row.needle!.service)) {
-      if (gatedBy.has(test)) continue;
+      const key = testKey(test.service, test.name.split(' > ').pop() ?? test.name);
+      if (gatedBy.has(test)) {
+        gates[key].reason = gates[key].reason.replace(
+          / \(as conformance doctor reports\)$/,
+          `; ${say(row)} (as conformance doctor reports)`,
+        );
+        continue;
+      }
       gatedBy.set(test, row);
-      gates[testKey(test.service, test.name.split(' > ').pop() ?? test.name)] = {
+      gates[key] = {
         code: isPrincipalRow(row) ? 'principal' : 'configuration',
-        reason: `${row.check} ${row.status === 'missing' ? 'is not configured' : `is not ready: ${row.detail}`} (as conformance doctor reports)`,
+        reason: `${say(row)} (as conformance doctor reports)`,
       };
     }
   }

@@ -9,6 +9,22 @@ import { tempDir } from './temp-dir.ts';
 
 const dir = tempDir('alternate');
 
+/**
+ * Rules whose readings came from the triage of the independent deployment's first verdict
+ * (fixtures/independent/TRIAGE.md): the alternate profile does not yet take the other side of
+ * them (a 401 for a malformed host token, a 400 for the int64 range ends, the parameter codes for
+ * multipart form fields, descendants with fields returned without them). The independent
+ * deployment takes that side of the first four; until the alternate profile does too, they are
+ * listed here and must pass.
+ */
+const ALTERNATE_NOT_YET = [
+  'event-management/queries/standard-events-without-type-id',
+  'notification/errors/code-invalid-request-body-property',
+  'notification/errors/code-missing-request-body-property',
+  'notification/recipients/get-by-id',
+  'technical-token-manager/user-tenants/invalid-host-token',
+];
+
 // A second conformant deployment: the reference taking the other side of every reading of ours.
 // The readings cannot fail it; they show as warnings, and --strict fails them.
 describe('the whole suite against the alternate profile of the reference', () => {
@@ -27,8 +43,10 @@ describe('the whole suite against the alternate profile of the reference', () =>
     expect(res.code).toBe(0);
     expect(reportSchemaErrors(report)).toEqual([]);
     const warned = report.rules.filter((r) => r.status === 'warning');
-    const withReadings = loadRules().filter((r) => r.readings?.length);
+    const withReadings = loadRules().filter((r) => r.readings?.length && !ALTERNATE_NOT_YET.includes(r.id));
     expect(warned.map((r) => r.id).sort()).toEqual(withReadings.map((r) => r.id).sort());
+    // The readings the alternate profile does not take the other side of yet: their rules hold.
+    for (const id of ALTERNATE_NOT_YET) expect(report.rules.find((r) => r.id === id)?.status).toBe('passed');
     for (const r of warned) expect(r.warning?.text).toBeTruthy();
     expect(res.stdout).toContain('Warnings (our reading');
     expect(readFileSync(join(reportDir, 'junit.xml'), 'utf8')).toContain('warning: reading');
