@@ -427,23 +427,13 @@ export function unjudgedBy(rows: Row[], tests: TestRecord[]): Unjudged {
   const index = new RequirementIndex(tests);
   const gates: Unjudged['gates'] = {};
   const gatedBy = new Map<TestRecord, Row>();
-  // Every piece a test names that is not ready is named in its reason (the first one decides the code).
-  const say = (row: Row) =>
-    `${row.check} ${row.status === 'missing' ? 'is not configured' : `is not ready: ${row.detail}`}`;
   for (const row of notReady) {
     for (const test of index.testsNaming(row.needle!.words, row.needle!.service)) {
-      const key = testKey(test.service, test.name.split(' > ').pop() ?? test.name);
-      if (gatedBy.has(test)) {
-        gates[key].reason = gates[key].reason.replace(
-          / \(as conformance doctor reports\)$/,
-          `; ${say(row)} (as conformance doctor reports)`,
-        );
-        continue;
-      }
+      if (gatedBy.has(test)) continue;
       gatedBy.set(test, row);
-      gates[key] = {
+      gates[testKey(test.service, test.name.split(' > ').pop() ?? test.name)] = {
         code: isPrincipalRow(row) ? 'principal' : 'configuration',
-        reason: `${say(row)} (as conformance doctor reports)`,
+        reason: `${row.check} ${row.status === 'missing' ? 'is not configured' : `is not ready: ${row.detail}`} (as conformance doctor reports)`,
       };
     }
   }

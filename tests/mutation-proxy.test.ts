@@ -48,7 +48,8 @@ describe('runs against answers spoiled by the mutation proxy', () => {
     it(`${service}, seed ${seed}`, async () => {
       const r = await mutationRun({ service, seed, share: 0.15, budgetMs: 150_000, args: ['--runs', '5'] });
       expect(r.overBudget, r.output).toBe(false);
-      expect(r.code, r.output).toBe(1);
+      // 1 when a rule failed; 5 when the spoiled answers made the target count as unresponsive first.
+      expect([1, 5], r.output).toContain(r.code);
       expect(r.schemaErrors).toEqual([]);
       expect(r.suiteErrors).toEqual([]);
       expect(Object.entries(r.mutations).filter(([k]) => k !== 'untouched').length).toBeGreaterThan(0);
