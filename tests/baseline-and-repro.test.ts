@@ -1,4 +1,5 @@
-import { execFileSync } from 'node:child_process';
+import { execFile } from 'node:child_process';
+import { promisify } from 'node:util';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
@@ -13,6 +14,7 @@ import { tempDir } from './temp-dir.ts';
  * same in the exit code, the console, JUnit, summary.md and a merge of shards; and a failure's
  * reproduction runs as printed.
  */
+const run = promisify(execFile);
 const RULE = 'technical-token-manager/tokens-payload/too-many-user-tenants';
 const SERVICE = ['--service', 'technical-token-manager'];
 
@@ -159,15 +161,17 @@ describe('a reproduction runs as printed', () => {
     expect(token.stdout.trim()).toMatch(/^[\w-]+\.[\w-]+\.[\w-]*$/);
     // The curl as printed, in a shell, with the key from the command: the deployment answers it as
     // in the run (the fault issues tokens for six user tenants).
-    const answer = execFileSync('bash', ['-c', failure.curl!], {
+    // Asynchronously: the reference answers from this process, which must not block while curl waits.
+    const { stdout: answer } = await run('bash', ['-c', failure.curl!], {
       env: { ...process.env, CONFORMANCE_SPACE_AUTH_KEY: key.stdout.trim() },
       encoding: 'utf8',
+      timeout: 30_000,
     });
     expect(answer).toMatch(/^HTTP\/1\.1 200/);
     // Unset, the shell says how to get one, and sends nothing.
     let message = '';
     try {
-      execFileSync('bash', ['-c', failure.curl!], { env: { PATH: process.env.PATH }, encoding: 'utf8', stdio: 'pipe' });
+      await run('bash', ['-c', failure.curl!], { env: { PATH: process.env.PATH }, encoding: 'utf8', timeout: 30_000 });
     } catch (e) {
       message = String((e as { stderr?: string }).stderr);
     }
