@@ -16,5 +16,6 @@ export default defineConfig({
     // core idle half the time (CPU 320 s over 364 s of wall time on two cores).
     maxWorkers: 2,
     setupFiles: ['tests/temp-dir-setup.ts'],
+    globalSetup: ['tests/temp-folder-guard.ts'],
   },
 });
