@@ -358,25 +358,19 @@ describe('a run on the console', () => {
   });
   afterAll(() => target.close());
 
+  /** A short token-manager run against the payload target, with `args` and `env` added. */
+  const runTokenManager = (args: string[], env: Record<string, string>) =>
+    runCli(['run', '--config', config, '--service', 'technical-token-manager', '--runs', '2', '--seed', '1', ...args], {
+      env,
+      timeoutMs: 120_000,
+    });
+
   it('line reporter with colour: a status line, a line per failure, the target’s escapes shown as text', async () => {
-    const res = await runCli(
-      [
-        'run',
-        '--config',
-        config,
-        '--service',
-        'technical-token-manager',
-        '--runs',
-        '2',
-        '--seed',
-        '1',
-        '--reporter',
-        'line',
-        '--report-dir',
-        join(dir, 'line'),
-      ],
-      { env: { FORCE_COLOR: '1', NO_COLOR: '', CI: '' }, timeoutMs: 120_000 },
-    );
+    const res = await runTokenManager(['--reporter', 'line', '--report-dir', join(dir, 'line')], {
+      FORCE_COLOR: '1',
+      NO_COLOR: '',
+      CI: '',
+    });
     expect(res.code, res.stderr).toBe(EXIT.failed);
     const out = res.stdout;
     expect(out).toContain(`${ESC}[1mconformance run${ESC}[22m`);
@@ -424,22 +418,12 @@ describe('a run on the console', () => {
   it('github reporter: an ::error per failed rule titled with its ID, escaped, and the step summary written', async () => {
     const summary = join(dir, 'step-summary.md');
     writeFileSync(summary, '');
-    const res = await runCli(
-      [
-        'run',
-        '--config',
-        config,
-        '--service',
-        'technical-token-manager',
-        '--runs',
-        '2',
-        '--seed',
-        '1',
-        '--report-dir',
-        join(dir, 'gh'),
-      ],
-      { env: { GITHUB_ACTIONS: 'true', CI: 'true', GITHUB_STEP_SUMMARY: summary, NO_COLOR: '1' }, timeoutMs: 120_000 },
-    );
+    const res = await runTokenManager(['--report-dir', join(dir, 'gh')], {
+      GITHUB_ACTIONS: 'true',
+      CI: 'true',
+      GITHUB_STEP_SUMMARY: summary,
+      NO_COLOR: '1',
+    });
     expect(res.code, res.stderr).toBe(EXIT.failed);
     const report = JSON.parse(readFileSync(join(dir, 'gh', 'conformance-report.json'), 'utf8')) as ConformanceReport;
     const failed = report.rules.filter((r) => r.status === 'failed');

@@ -110,31 +110,46 @@ const mutated = (valid: Buffer) =>
       return b;
     });
 
+/**
+ * Writes arbitrary bytes and mutations of `valid` to files of `dir` and hands each to `read`, which
+ * says whether it was read or refused; counts both.
+ */
+function fuzzFiles(
+  dir: string,
+  valid: Buffer,
+  ext: string,
+  numRuns: number,
+  read: (file: string) => 'read' | 'refused',
+): { read: number; refused: number } {
+  const seen = { read: 0, refused: 0 };
+  let n = 0;
+  fc.assert(
+    fc.property(
+      fc.oneof(
+        fc.uint8Array({ maxLength: 512 }).map((a) => Buffer.from(a)),
+        mutated(valid),
+      ),
+      (bytes) => {
+        const file = join(dir, `${n++}${ext}`);
+        writeFileSync(file, bytes);
+        seen[read(file)]++;
+      },
+    ),
+    { numRuns },
+  );
+  return seen;
+}
+
 describe('readers of untrusted input refuse with a typed error and never throw anything else', () => {
   test('HAR: arbitrary bytes and mutations of a valid HAR; what is read can be judged and reported', () => {
     const dir = tempDir('fuzz-har');
     const valid = Buffer.from(JSON.stringify(validHar()));
-    let n = 0;
-    const seen = { read: 0, refused: 0 };
-    fc.assert(
-      fc.property(
-        fc.oneof(
-          fc.uint8Array({ maxLength: 512 }).map((a) => Buffer.from(a)),
-          mutated(valid),
-        ),
-        (bytes) => {
-          const file = join(dir, `${n++}.har`);
-          writeFileSync(file, bytes);
-          let har: Har | undefined;
-          seen[readsOrRefuses(() => (har = readHar(file)))]++;
-          if (har) {
-            const judged = judgeHar(har, ['event-management']);
-            expect(typeof judged.exchanges).toBe('number');
-          }
-        },
-      ),
-      { numRuns: 300 },
-    );
+    const seen = fuzzFiles(dir, valid, '.har', 300, (file) => {
+      let har: Har | undefined;
+      const outcome = readsOrRefuses(() => (har = readHar(file)));
+      if (har) expect(typeof judgeHar(har, ['event-management']).exchanges).toBe('number');
+      return outcome;
+    });
     expect(seen.refused).toBeGreaterThan(0);
     expect(readdirSync(dir).every((f) => f.endsWith('.har'))).toBe(true);
   });
@@ -144,29 +159,18 @@ describe('readers of untrusted input refuse with a typed error and never throw a
     const report = validReport();
     const valid = Buffer.from(JSON.stringify(report));
     expect(parseReport(valid.toString('utf8'), 'valid').rules.length).toBe(report.rules.length);
-    const seen = { read: 0, refused: 0 };
     let n = 0;
-    fc.assert(
-      fc.property(
-        fc.oneof(
-          fc.uint8Array({ maxLength: 512 }).map((a) => Buffer.from(a)),
-          mutated(valid),
-        ),
-        (bytes) => {
-          const file = join(dir, `${n++}.json`);
-          writeFileSync(file, bytes);
-          let read: ConformanceReport | undefined;
-          seen[readsOrRefuses(() => (read = readReportFile(file)))]++;
-          if (read) {
-            compareReports(report, read);
-            const out = join(dir, `out-${n}`);
-            mkdirSync(out);
-            writeOutputs(out, mergeReports([report, read]));
-          }
-        },
-      ),
-      { numRuns: 200 },
-    );
+    const seen = fuzzFiles(dir, valid, '.json', 200, (file) => {
+      let read: ConformanceReport | undefined;
+      const outcome = readsOrRefuses(() => (read = readReportFile(file)));
+      if (read) {
+        compareReports(report, read);
+        const out = join(dir, `out-${n++}`);
+        mkdirSync(out);
+        writeOutputs(out, mergeReports([report, read]));
+      }
+      return outcome;
+    });
     expect(seen.refused).toBeGreaterThan(0);
   });
 });
