@@ -1,3 +1,4 @@
+import { failureBlock, failureBlockLines } from '../reporters/failure-block.ts';
 import { forTerminalLine as t } from '../reporters/untrusted-text.ts';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -61,7 +62,11 @@ export async function replayCommand(reportFile: string, ruleId: string, opts: Re
     const now = again.rules.find((r) => r.id === ruleId);
     if (now?.status === 'failed') {
       process.stdout.write(
-        `STILL FAILS: ${t(ruleId)}\n  Expected: ${t(now.failure?.expected)}\n  Received: ${t(now.failure?.received)}\n${now.failure?.curl ? `  Reproduce with: ${t(now.failure.curl)}\n` : ''}`,
+        [
+          `STILL FAILS: ${t(ruleId)}`,
+          ...(now.failure ? failureBlockLines(failureBlock(now.failure), '  ', t) : []),
+          '',
+        ].join('\n'),
       );
       return 1;
     }

@@ -1,4 +1,5 @@
 import { earlyEnd, type ConformanceReport } from './conformance-report.ts';
+import { failureBlock, failureBlockLines } from './failure-block.ts';
 import { forTerminalLine as t } from './untrusted-text.ts';
 
 /** What a run's profile and gates were: `read-only profile, strict, shard 1/3, baseline known.json`. */
@@ -63,10 +64,7 @@ export function consoleSummary(
     for (const r of failed.slice(0, maxFailures)) {
       lines.push(`  ✗ ${t(r.id)} [${t(r.level)}]`);
       lines.push(`      "${t(r.quote)}"`);
-      if (r.failure) {
-        lines.push(`      Expected: ${t(r.failure.expected)}`);
-        lines.push(`      Received: ${t(String(r.failure.received).slice(0, 200))}`);
-      }
+      if (r.failure) lines.push(...failureBlockLines(failureBlock(r.failure, { receivedMax: 200 }), '      ', t));
       const more = (r.failures?.length ?? 1) - 1;
       if (more > 0)
         lines.push(`      … and ${more} more distinct failure${more > 1 ? 's' : ''} of this rule in the report`);

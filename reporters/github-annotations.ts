@@ -1,4 +1,5 @@
 import type { ConformanceReport } from './conformance-report.ts';
+import { failureBlock, failureBlockLines } from './failure-block.ts';
 
 /** Annotations shown at most: GitHub shows 10 errors per step anyway; the rest are in the summary. */
 export const MAX_ANNOTATIONS = 50;
@@ -29,9 +30,17 @@ export function annotations(report: ConformanceReport): string[] {
   const lines = failed.slice(0, MAX_ANNOTATIONS).map((r) => {
     const f = r.failure;
     const message = [
-      f ? `${f.title}\nExpected: ${f.expected}\nReceived: ${f.received.slice(0, 500)}` : '',
+      f
+        ? [
+            f.title,
+            ...failureBlockLines(
+              // The curl is in the report the annotation's run links to; the replay line stays.
+              failureBlock(f, { receivedMax: 500 }).filter((p) => p.label !== 'Reproduce with'),
+              '',
+            ),
+          ].join('\n')
+        : '',
       `${r.level}: ${r.quote}`,
-      f?.replay ? `Replay: ${f.replay}` : '',
     ]
       .filter(Boolean)
       .join('\n');

@@ -1,4 +1,5 @@
 import type { ConformanceReport, RuleResult } from './conformance-report.ts';
+import { failureBlock, failureBlockLines } from './failure-block.ts';
 import { forXml as esc } from './untrusted-text.ts';
 
 function testcase(r: RuleResult, report: ConformanceReport): string {
@@ -16,9 +17,7 @@ function testcase(r: RuleResult, report: ConformanceReport): string {
   switch (r.status) {
     case 'failed': {
       const f = r.failure;
-      const text = f
-        ? `Expected: ${f.expected}\nReceived: ${f.received}\n${f.counterexample !== undefined ? `Counterexample: ${JSON.stringify(f.counterexample)}\n` : ''}${f.seed !== undefined ? `Seed: ${f.seed} Path: ${f.path ?? ''}\n` : ''}${f.curl ? `Reproduce with:\n${f.curl}\n` : ''}Replay: ${f.replay}`
-        : 'failed';
+      const text = f ? failureBlockLines(failureBlock(f), '').join('\n') : 'failed';
       return `${open}\n      <failure message="${esc(f?.title ?? 'failed')}" type="${esc(r.level)}">${esc(text)}</failure>${props}\n    </testcase>`;
     }
     case 'skipped':

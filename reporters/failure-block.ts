@@ -1,0 +1,57 @@
+import type { RuleFailure } from '../suites/engine/rule-test.ts';
+
+/** One part of a failure block: a label and its text (a curl or a counterexample may span lines). */
+export interface BlockPart {
+  label: 'Expected' | 'Received' | 'Counterexample' | 'Seed' | 'Reproduce with' | 'Replay';
+  text: string;
+}
+
+export interface FailureBlockOptions {
+  /** Received is cut to this many characters (the report keeps it whole). */
+  receivedMax?: number;
+  /** Leave out the curl and the replay line (an annotation that links to the report). */
+  brief?: boolean;
+}
+
+/**
+ * The parts of one failure's block, in the one order every writer shows them (Schemathesis'
+ * failure block): Expected, Received, the shrunk counterexample, seed and path, "Reproduce with:"
+ * the curl, and the command that replays it. Writers escape each part for where they write it.
+ */
+export function failureBlock(
+  f: Pick<RuleFailure, 'expected' | 'received' | 'counterexample' | 'seed' | 'path' | 'curl'> & { replay?: string },
+  opts: FailureBlockOptions = {},
+): BlockPart[] {
+  const received = String(f.received);
+  const parts: BlockPart[] = [
+    { label: 'Expected', text: String(f.expected) },
+    {
+      label: 'Received',
+      text:
+        opts.receivedMax !== undefined && received.length > opts.receivedMax
+          ? `${received.slice(0, opts.receivedMax)}…`
+          : received,
+    },
+  ];
+  if (f.counterexample !== undefined) parts.push({ label: 'Counterexample', text: JSON.stringify(f.counterexample) });
+  if (f.seed !== undefined) parts.push({ label: 'Seed', text: `${f.seed}${f.path ? ` path ${f.path}` : ''}` });
+  if (!opts.brief && f.curl) parts.push({ label: 'Reproduce with', text: f.curl });
+  if (!opts.brief && f.replay) parts.push({ label: 'Replay', text: f.replay });
+  return parts;
+}
+
+/**
+ * The block as text lines: `Label: text`, or the label alone with the text on the lines under it
+ * when the text spans lines (a curl); each line indented by `indent`, every text through `escape`.
+ */
+export function failureBlockLines(
+  parts: readonly BlockPart[],
+  indent: string,
+  escape: (s: string) => string = (s) => s,
+): string[] {
+  return parts.flatMap((p) =>
+    p.text.includes('\n') || p.label === 'Reproduce with'
+      ? [`${indent}${p.label}:`, ...p.text.split('\n').map((l) => `${indent}  ${escape(l)}`)]
+      : [`${indent}${p.label}: ${escape(p.text)}`],
+  );
+}
