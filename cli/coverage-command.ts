@@ -124,11 +124,11 @@ export function coverageRows(entries: Record<string, CoverageEntry>, faultsInsta
   });
 }
 
-/** The listing as the terminal shows it; test titles and paths pass `forTerminalLine`. */
+/** The listing as the terminal shows it; every piece read from a file passes `forTerminalLine`. */
 export function renderCoverageRows(rows: CoverageRow[]): string {
   const out: string[] = [];
   for (const r of rows) {
-    out.push(`${r.id}  ${r.level}${r.testable ? '' : '  not testable'}`);
+    out.push(`${t(r.id)}  ${t(r.level)}${r.testable ? '' : '  not testable'}`);
     for (const x of r.tests)
       out.push(`  test   ${t(x.line === undefined ? x.file : `${x.file}:${x.line}`)}  ${t(x.name)}`);
     if (r.testable && !r.tests.length) out.push('  test   none');
