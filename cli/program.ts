@@ -441,15 +441,52 @@ Examples:
 
   program
     .command('coverage')
-    .description('show which rules have tests and fault variants; --write refreshes suites/coverage.yaml')
-    .option('--write', 'write suites/coverage.yaml')
+    .description(
+      'list, per rule, its tests (file:line) and the fault variants that must make it fail; --write refreshes suites/coverage.yaml',
+    )
+    .option('--service <name...>', 'only rules of these services')
+    .option('--rule <glob...>', 'only rules whose ID matches one of these globs')
+    .option(
+      '--uncovered',
+      'only rules with a gap: a testable rule without a test, a MUST/SHOULD rule without a fault variant',
+    )
+    .option('--json', 'print the listing as JSON')
+    .option('--write', 'write suites/coverage.yaml (the whole list; no filter)')
     .addHelpText(
       'after',
-      `\nExample:
+      `
+Exit codes: 0 every selected testable rule has a test and suites/coverage.yaml is current, 1 not,
+2 bad usage.
+
+Examples:
+  $ npx conformance coverage --service event-management --rule 'event-management/events/*'
+  $ npx conformance coverage --uncovered
+  $ npx conformance coverage --rule 'notification/errors/*' --json
   $ npx conformance coverage --write\n`,
     )
     .action(async (opts) => {
       process.exitCode = await (await import('./coverage-command.ts')).coverageCommand(opts);
+    });
+
+  program
+    .command('explain')
+    .description(
+      'everything on one rule: level, quote, statement and readings; its tests and checks, basis, fault variants, reference lines and mutants',
+    )
+    .argument('<rule-id>', 'the rule, by its full ID')
+    .option('--json', 'print it as one JSON object')
+    .option(
+      '--mutation-result <file...>',
+      'results of `selftest --mutants --out` to read besides those stored in fixtures/mutants/results/',
+    )
+    .addHelpText(
+      'after',
+      `\nExamples:
+  $ npx conformance explain event-management/events/severity-range
+  $ npx conformance explain notification/errors/code-invalid-parameter --json\n`,
+    )
+    .action(async (ruleId: string, opts) => {
+      process.exitCode = await (await import('./explain-command.ts')).explainCommand(ruleId, opts);
     });
 
   program

@@ -2,16 +2,26 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { SERVICES } from '../contracts/services.ts';
-import { buildCoverage, COVERAGE_FILE, renderCoverage } from '../cli/coverage-command.ts';
-import { root } from './run-cli.ts';
+import {
+  buildCoverage,
+  COVERAGE_FILE,
+  coverageRows,
+  renderCoverage,
+  renderCoverageRows,
+  type CoverageRow,
+} from '../cli/coverage-command.ts';
+import { root, runCli } from './run-cli.ts';
 
 const withSuite = SERVICES.filter((s) => {
   const dir = join(root, 'suites', s);
   return existsSync(dir) && readdirSync(dir).some((f) => f.endsWith('.spec.ts'));
 });
 
+// Collected once (the suites' tests are collected, not run) for both blocks.
+const built = buildCoverage();
+
 describe('coverage list (suites/coverage.yaml)', async () => {
-  const coverage = await buildCoverage();
+  const coverage = await built;
 
   it('is up to date (regenerate with `npx conformance coverage --write`)', () => {
     expect(readFileSync(COVERAGE_FILE, 'utf8')).toBe(renderCoverage(coverage));
@@ -25,4 +35,72 @@ describe('coverage list (suites/coverage.yaml)', async () => {
       expect(missing.map(([id]) => id)).toEqual([]);
     });
   }
+});
+
+/** The text of line `line` (1-based) of a project file. */
+const lineOf = (file: string, line: number) => readFileSync(join(root, file), 'utf8').split('\n')[line - 1];
+
+describe('conformance coverage: the listing', async () => {
+  const coverage = await built;
+
+  it('places every test of the list at the call that declares it', () => {
+    const rows = coverageRows(coverage);
+    const tests = rows.flatMap((r) => r.tests);
+    expect(tests.length).toBeGreaterThan(rows.length);
+    expect(tests.filter((x) => x.line === undefined).map((x) => `${x.file} › ${x.name}`)).toEqual([]);
+    const notACall = tests.filter((x) => !/\w*[tT]est\(/.test(lineOf(x.file, x.line!)));
+    expect(notACall.map((x) => `${x.file}:${x.line}`)).toEqual([]);
+  });
+
+  it('shows each rule with its tests (file:line) and fault variants, and says what a rule lacks', () => {
+    const [id, entry] = Object.entries(coverage).find(([, e]) => e.tests.length && e.faults.length)!;
+    const text = renderCoverageRows(coverageRows({ [id]: entry }));
+    expect(text).toMatch(new RegExp(`^${id}  ${entry.level}$`, 'm'));
+    expect(text).toMatch(/^ {2}test {3}suites\/\S+\.spec\.ts:\d+ {2}\S/m);
+    for (const f of entry.faults) expect(text).toContain(`  fault  ${f}\n`);
+
+    const bare: CoverageRow = coverageRows({ 'x/y/z': { level: 'MUST', testable: true, tests: [], faults: [] } })[0];
+    expect(bare.gaps).toEqual(['no-test', 'no-fault-variant']);
+    expect(renderCoverageRows([bare])).toBe('x/y/z  MUST\n  test   none\n  fault  none\n');
+    expect(coverageRows({ 'x/y/z': { level: 'MAY', testable: false, tests: [], faults: [] } })[0].gaps).toEqual([]);
+  });
+
+  it('--service, --rule and --json select and print the rules as data', async () => {
+    const res = await runCli(
+      [
+        'coverage',
+        '--service',
+        'technical-token-manager',
+        '--rule',
+        'technical-token-manager/access-token/*',
+        '--json',
+      ],
+      { timeoutMs: 120_000 },
+    );
+    expect(res.code, res.stderr).toBe(0);
+    const out = JSON.parse(res.stdout) as { rules: CoverageRow[]; summary: Record<string, number>; stale: boolean };
+    const wanted = Object.keys(coverage).filter((id) => id.startsWith('technical-token-manager/access-token/'));
+    expect(out.rules.map((r) => r.id)).toEqual(wanted);
+    expect(out.stale).toBe(false);
+    expect(out.summary.rules).toBe(wanted.length);
+    for (const r of out.rules) {
+      expect(r.tests.map((x) => `${x.file} › ${x.name}`)).toEqual(coverage[r.id].tests);
+      expect(r.tests.every((x) => typeof x.line === 'number')).toBe(true);
+      expect(r.faults).toEqual(coverage[r.id].faults);
+    }
+  }, 150_000);
+
+  it('--uncovered lists only the rules with a gap (none for the token manager)', async () => {
+    const res = await runCli(['coverage', '--service', 'technical-token-manager', '--uncovered'], {
+      timeoutMs: 120_000,
+    });
+    expect(res.code, res.stderr).toBe(0);
+    expect(res.stdout).toMatch(/^0 rules with a gap, 0 testable/m);
+  }, 150_000);
+
+  it('--write takes no filter: it refreshes the whole list', async () => {
+    const res = await runCli(['coverage', '--write', '--service', 'notification']);
+    expect(res.code).toBe(2);
+    expect(res.stderr).toContain('--write refreshes the whole of suites/coverage.yaml');
+  });
 });

@@ -17,6 +17,7 @@ describe('--help', () => {
     const res = await runCli(['--help']);
     expect(res.code).toBe(0);
     expect(commandsOf(res.stdout).length).toBeGreaterThanOrEqual(8);
+    expect(commandsOf(res.stdout)).toEqual(expect.arrayContaining(['explain', 'coverage', 'rules', 'faults']));
     expect(res.stdout).toMatch(/Examples?:\n {2}\$ npx conformance /);
   });
 

@@ -91,6 +91,26 @@ describe('the packed package, installed into an empty folder', () => {
     expect(rules.map((x) => x.id)).toContain('event-management/events/severity-range');
   }, 90_000);
 
+  it('npx conformance explain RULE --json finds the tests, fault variants and reference lines of the package', async () => {
+    const r = await run(
+      'npx',
+      ['--no-install', 'conformance', 'explain', 'event-management/events/severity-range', '--json'],
+      app,
+      60_000,
+    );
+    expect(r.code, r.stderr).toBe(0);
+    const x = JSON.parse(r.stdout) as {
+      tests: { file: string; line: number }[];
+      faults: unknown[];
+      reference: unknown[];
+    };
+    expect(x.tests.length).toBeGreaterThan(0);
+    expect(x.tests.every((t) => t.file.startsWith('suites/') && t.line > 0)).toBe(true);
+    // The package ships the fixtures (`files` in package.json); without them explain says so instead.
+    expect(x.faults.length).toBeGreaterThan(0);
+    expect(x.reference.length).toBeGreaterThan(0);
+  }, 90_000);
+
   it('npx conformance run --service technical-token-manager runs against the embedded reference and passes', async () => {
     const r = await run(
       'npx',
