@@ -66,6 +66,9 @@ export function consoleSummary(
       if (r.failure) {
         lines.push(`      Expected: ${t(r.failure.expected)}`);
         lines.push(`      Received: ${t(String(r.failure.received).slice(0, 200))}`);
+        // As Schemathesis ends a failure: what reproduces it, runnable as printed.
+        if (r.failure.curl) lines.push(`      Reproduce with: ${t(r.failure.curl)}`);
+        if (r.failure.replay) lines.push(`      Replay: ${t(r.failure.replay)}`);
       }
       const more = (r.failures?.length ?? 1) - 1;
       if (more > 0)

@@ -143,6 +143,9 @@ describe(`the README's CI example (${FILE})`, () => {
     expect(res.ran.every((r) => r.step === 'Conformance run' || r.code === 0)).toBe(true);
     expect(res.summary).toMatch(/Conformance failed/);
     expect(res.log).toContain(`::error title=${RULE}`);
+    // The console's failure block ends with what reproduces it.
+    expect(res.log).toMatch(/^ {6}Reproduce with: curl /m);
+    expect(res.log).toContain(`Replay: npx conformance replay conformance-report/conformance-report.json ${RULE}`);
     for (const p of pathsReadLater()) expect(existsSync(join(workspace, p)), p).toBe(true);
     expect(readFileSync(join(workspace, 'conformance-report', 'junit.xml'), 'utf8')).toMatch(/failures="1"/);
   }, 120_000);
@@ -163,6 +166,8 @@ describe(`the README's CI example (${FILE})`, () => {
       res.log.slice(-3000),
     ).toEqual(res.ran.map(() => 0));
     expect(res.summary).toMatch(/Conformance passed/);
+    // The baseline's line is a paragraph of its own, not one more row of the table above it.
+    expect(res.summary).toMatch(/\|\n\nBaseline `known-failures\.json`/);
     for (const p of pathsReadLater()) expect(existsSync(join(workspace, p)), p).toBe(true);
     const junit = readFileSync(join(workspace, 'conformance-report', 'junit.xml'), 'utf8');
     expect(junit).toMatch(/<testsuites [^>]*failures="0"/);
