@@ -3,7 +3,10 @@ import yaml from 'js-yaml';
 import { describe, expect, it } from 'vitest';
 import { LEVELS, loadRules, loadServiceCatalog } from '../contracts/catalog.ts';
 import { SERVICES, type ServiceName } from '../contracts/services.ts';
+import { MIN_RUNS } from '../certification/certification-profile.ts';
+import { DEFAULT_CONCURRENCY, EXIT } from '../cli/run-command.ts';
 import { REPORT_FAULTS } from '../docs/make-screenshots.ts';
+import { DEFAULT_CLEANUP_TIMEOUT_MS } from '../suites/engine/ledger.ts';
 import { loadFaults } from '../fixtures/faults/registry.ts';
 import { docText, figure, matchesOf } from './readme-text.ts';
 
@@ -82,6 +85,21 @@ const readmeFigures: Figure[] = [
     pattern: /a deployment that breaks (\w+) rules/g,
     expected: [WORDS[new Set(faults.filter((f) => REPORT_FAULTS.includes(f.id)).flatMap((f) => f.breaks)).size]],
   },
+  {
+    what: 'the default concurrency',
+    pattern: /\(default ([\d,]+) requests in flight\)/g,
+    expected: [DEFAULT_CONCURRENCY],
+  },
+  {
+    what: 'the default cleanup budget',
+    pattern: /`--cleanup-timeout` \(default `(\d+)s`\)/g,
+    expected: [DEFAULT_CLEANUP_TIMEOUT_MS / 1000],
+  },
+  {
+    what: 'the fewest runs of certification',
+    pattern: /at least the default (\d+) runs per property/g,
+    expected: [MIN_RUNS],
+  },
 ];
 
 /** Figures the guard below lets stand: not counts of the catalog (HTTP 429 is a status code). */
@@ -107,6 +125,24 @@ describe('the figures of the README', () => {
       .map((m) => readme.slice(m.start, m.end))
       .filter((text) => !NOT_COUNTS.includes(text));
     expect(stray, 'counts in README.md no test checks: add a row to readmeFigures').toEqual([]);
+  });
+});
+
+describe('the exit codes of `run`', () => {
+  const codes = [...new Set(Object.values(EXIT))].sort((a, b) => a - b).map(String);
+
+  it('the README’s table lists every code, and no other', () => {
+    const table = docText('README.md').split('Exit codes of `run`')[1]?.split('\n\n')[1] ?? '';
+    expect(matchesOf(table, /^\| `(\d+)` \|/gm).map((m) => m.groups[0])).toEqual(codes);
+  });
+
+  it('the CI example’s comment names every code a run ends with', () => {
+    const comment = /# default in GitHub Actions\)\. (Exit [^\n]+\n(?:\s+#[^\n]+\n)*)/.exec(
+      docText('docs/ci/conformance.yml'),
+    )?.[1];
+    expect(matchesOf(comment ?? '', /\b(\d+) [a-z]/g).map((m) => m.groups[0])).toEqual(
+      codes.filter((c) => Number(c) < 128),
+    );
   });
 });
 
