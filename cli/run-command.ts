@@ -259,7 +259,7 @@ export async function runCommand(opts: RunOptions): Promise<number> {
   const alternate = opts.profile === 'alternate';
   const profile = (alternate ? 'full' : (opts.profile ?? 'full')) as RunContext['profile'];
   // --target is merged before validation: a configuration from a secret may leave `target` out.
-  const config: RunConfig | undefined = alternate
+  let config: RunConfig | undefined = alternate
     ? loadRunConfig(opts.config)?.config
     : loadRunConfig(opts.config, process.env, opts.target)?.config;
   if (alternate && (config || opts.target))
