@@ -31,4 +31,20 @@ describe('loadRunConfig', () => {
       /CONFORMANCE_CONFIG is not valid:\n {2}- target/,
     );
   });
+
+  it('takes --target into a configuration that leaves target out (a secret shared by several targets)', () => {
+    const { target: _, ...withoutTarget } = config;
+    const file = join(tempDir('config-source'), 'no-target.json');
+    writeFileSync(file, JSON.stringify(withoutTarget));
+    const given = 'https://other.example.com';
+    expect(loadRunConfig(file, {}, given)?.config.target).toBe(given);
+    expect(loadRunConfig(undefined, { [CONFIG_ENV]: JSON.stringify(withoutTarget) }, given)?.config.target).toBe(given);
+    // --target replaces the configuration's own, and is validated like it.
+    expect(loadRunConfig(undefined, { [CONFIG_ENV]: JSON.stringify(config) }, given)?.config.target).toBe(given);
+    expect(() => loadRunConfig(file, {}, 'https://other.example.com/api')).toThrow(
+      /with --target: target .* has a path/,
+    );
+    // Without --target, a configuration without target is still refused, naming the field.
+    expect(() => loadRunConfig(file, {})).toThrow(/must have required property 'target'/);
+  });
 });

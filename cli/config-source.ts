@@ -13,12 +13,17 @@ export interface ConfigSource {
   origin: string;
 }
 
-/** The run configuration from `--config FILE`, else from CONFORMANCE_CONFIG; undefined when neither is given. */
+/**
+ * The run configuration from `--config FILE`, else from CONFORMANCE_CONFIG; undefined when neither is
+ * given. `target` (`--target`) replaces the configuration's before it is validated, so a configuration
+ * kept in a secret may leave `target` out.
+ */
 export function loadRunConfig(
   file: string | undefined,
   env: NodeJS.ProcessEnv = process.env,
+  target?: string,
 ): ConfigSource | undefined {
-  if (file) return { config: readRunConfig(file), origin: file };
+  if (file) return { config: readRunConfig(file, target), origin: file };
   const text = env[CONFIG_ENV];
   if (text === undefined || text.trim() === '') return undefined;
   let parsed: unknown;
@@ -28,5 +33,10 @@ export function loadRunConfig(
     // Not JSON.parse's message: V8 quotes the text in it, and the text holds secrets.
     throw new ConfigError(`${CONFIG_ENV} is set but is not valid JSON (it must hold the run configuration itself)`);
   }
-  return { config: validateRunConfig(parsed, CONFIG_ENV), origin: CONFIG_ENV };
+  if (target !== undefined && parsed !== null && typeof parsed === 'object' && !Array.isArray(parsed))
+    parsed = { ...parsed, target };
+  return {
+    config: validateRunConfig(parsed, target !== undefined ? `${CONFIG_ENV} with --target` : CONFIG_ENV),
+    origin: CONFIG_ENV,
+  };
 }

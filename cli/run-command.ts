@@ -15,7 +15,7 @@ import { redactText } from '../suites/engine/redact.ts';
 import { DEFAULT_CLEANUP_TIMEOUT_MS } from '../suites/engine/ledger.ts';
 import { ruleSelected } from '../suites/engine/rule-index.ts';
 import { loadFilterDialect } from '../suites/engine/filter-dialect.ts';
-import { validateRunConfig, type RunConfig } from '../suites/engine/run-config.ts';
+import type { RunConfig } from '../suites/engine/run-config.ts';
 import { CONFIG_ENV, loadRunConfig } from './config-source.ts';
 import type { RunContext } from '../suites/engine/run-context.ts';
 import { collectSuites, runSuites } from '../suites/engine/suite-runner.ts';
@@ -258,18 +258,18 @@ export async function runCommand(opts: RunOptions): Promise<number> {
   // alternate: every rule, against the embedded reference taking the other side of every reading.
   const alternate = opts.profile === 'alternate';
   const profile = (alternate ? 'full' : (opts.profile ?? 'full')) as RunContext['profile'];
-  let config: RunConfig | undefined = loadRunConfig(opts.config)?.config;
+  // --target is merged before validation: a configuration from a secret may leave `target` out.
+  let config: RunConfig | undefined = alternate
+    ? loadRunConfig(opts.config)?.config
+    : loadRunConfig(opts.config, process.env, opts.target)?.config;
   if (alternate && (config || opts.target))
     throw new UsageError(
       `--profile alternate runs the embedded reference in its alternate profile; for a deployment of your own use full${config && !opts.config ? ` (${CONFIG_ENV} is set)` : ''}`,
     );
-  if (opts.target) {
-    if (!config)
-      throw new UsageError(
-        `--target needs --config (or ${CONFIG_ENV}) for the credentials (or run without both to test the embedded reference)`,
-      );
-    config = validateRunConfig({ ...config, target: opts.target }, '--target');
-  }
+  if (opts.target && !config)
+    throw new UsageError(
+      `--target needs --config (or ${CONFIG_ENV}) for the credentials (or run without both to test the embedded reference)`,
+    );
   // A dialect module that cannot be loaded is a configuration error (exit 2), not the suites' failure.
   if (config?.filterDialect !== undefined) await loadFilterDialect(config.filterDialect);
   const fromConfig = config?.options ?? {};

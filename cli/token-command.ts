@@ -1,6 +1,6 @@
 import { existsSync } from 'node:fs';
 import { HttpClient } from '../suites/engine/http-client.ts';
-import { validateRunConfig, type RunConfig } from '../suites/engine/run-config.ts';
+import type { RunConfig } from '../suites/engine/run-config.ts';
 import { spaceAuthKey, TokenError, TokenProvider, type PrincipalName } from '../suites/engine/token-provider.ts';
 import { CONFIG_ENV, loadRunConfig } from './config-source.ts';
 import { UnreachableError, UsageError } from './usage-error.ts';
@@ -21,10 +21,9 @@ const NAMED = ['full', 'noScopes', 'otherTenant', 'operator', 'throttled'];
  * printed to stdout alone, for the `$CONFORMANCE_TOKEN` of a failure's curl. It is written nowhere else.
  */
 export async function tokenCommand(opts: TokenOptions, out: NodeJS.WritableStream = process.stdout): Promise<number> {
-  const source = loadRunConfig(opts.config);
+  const source = loadRunConfig(opts.config, process.env, opts.target);
   if (!source) throw new UsageError(`token needs --config FILE (or ${CONFIG_ENV} holding the configuration)`);
-  let config: RunConfig = source.config;
-  if (opts.target) config = validateRunConfig({ ...config, target: opts.target }, '--target');
+  const config: RunConfig = source.config;
   if (opts.ca && !existsSync(opts.ca)) throw new UsageError(`--ca ${opts.ca}: no such file`);
   const principal = (opts.principal ?? 'full') as PrincipalName;
   if (!NAMED.includes(principal) && !principal.startsWith('without:'))

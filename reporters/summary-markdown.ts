@@ -24,7 +24,9 @@ export function summaryMarkdown(report: ConformanceReport, maxFailures = 20): st
   const accepted = new Set(report.baseline?.accepted ?? []);
   if (report.baseline) {
     const b = report.baseline;
+    // A blank line first: a line right after a table's rows is read as one more row.
     lines.push(
+      '',
       `Baseline ${code(b.file)}: ${b.accepted.length} known failures accepted, ${b.newFailures.length} new, ${b.stale.length} stale`,
       '',
     );

@@ -5,6 +5,8 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { readOperationOf } from '../contracts/read-operations.ts';
 import { referenceRunConfig } from '../cli/reference-config.ts';
 import { createReferenceDeployment, type ReferenceDeployment } from '../fixtures/reference/server.ts';
+import { SERVICES } from '../contracts/services.ts';
+import { docText, figure } from './readme-text.ts';
 import { tempDir } from './temp-dir.ts';
 import { runCli } from './run-cli.ts';
 
@@ -84,6 +86,15 @@ describe('--profile read-only', () => {
         .map(([s, c]) => `${s} ${c.judged} (skipped ${c.skipped})`)
         .join(', ')}\n`,
     );
+    // The README's figures for this profile are this run's: rules judged per service exactly, requests within 15 %.
+    const said =
+      /sends\s+about ([\d,]+) requests and judges \(passed or observed\) ([\d,]+) of the token manager's [\d,]+ rules, ([\d,]+) of\s+notification's [\d,]+ and ([\d,]+) of event management's/.exec(
+        docText('README.md'),
+      );
+    expect(said, 'README.md no longer gives the read-only figures').not.toBeNull();
+    expect(said!.slice(2)).toEqual(SERVICES.map((s) => figure(byService[s]?.judged ?? 0)));
+    const requests = Number(said![1].replace(/,/g, ''));
+    expect(Math.abs(run.arrived.length - requests) / requests, `${run.arrived.length} requests`).toBeLessThan(0.15);
   }, 130_000);
 
   it('still sends nothing that could change a deployment that would accept it', async () => {

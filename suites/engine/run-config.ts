@@ -175,8 +175,8 @@ export function validateRunConfig(value: unknown, origin = 'configuration'): Run
   throw new ConfigError(`${origin} is not valid:\n${[...new Set(problems)].join('\n')}`);
 }
 
-/** Reads and validates a configuration file. */
-export function readRunConfig(file: string): RunConfig {
+/** Reads and validates a configuration file; `target`, when given (`--target`), replaces or supplies the file's. */
+export function readRunConfig(file: string, target?: string): RunConfig {
   let text: string;
   try {
     text = readFileSync(file, 'utf8');
@@ -189,7 +189,9 @@ export function readRunConfig(file: string): RunConfig {
   } catch (e) {
     throw new ConfigError(`configuration file ${file} is not valid JSON: ${(e as Error).message}`);
   }
-  const config = validateRunConfig(parsed, `configuration file ${file}`);
+  if (target !== undefined && parsed !== null && typeof parsed === 'object' && !Array.isArray(parsed))
+    parsed = { ...parsed, target };
+  const config = validateRunConfig(parsed, `configuration file ${file}${target !== undefined ? ' with --target' : ''}`);
   // A dialect module is named relative to the configuration file, as a TCK's porting package is.
   if (config.filterDialect !== undefined)
     config.filterDialect = resolveDialectSetting(config.filterDialect, dirname(file));
