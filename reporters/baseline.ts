@@ -55,3 +55,8 @@ export function applyBaseline(report: ConformanceReport, file: string, known: st
 export function isKnownFailure(report: ConformanceReport, id: string): boolean {
   return !!report.baseline?.accepted.includes(id);
 }
+
+/** `1 known failure`, `3 known failures`. */
+export function knownFailures(n: number): string {
+  return `${n} known failure${n === 1 ? '' : 's'}`;
+}

@@ -1,4 +1,5 @@
 import { earlyEnd, type ConformanceReport } from './conformance-report.ts';
+import { knownFailures } from './baseline.ts';
 import { failureBlock, failureBlockLines } from './failure-block.ts';
 import { forTerminalLine as t } from './untrusted-text.ts';
 
@@ -48,8 +49,10 @@ export function consoleSummary(
     lines.push(
       `  read-only profile: only requests that change nothing were sent; the ${t(c.skipped)} rules skipped include every rule that needs another request`,
     );
+  const known = report.rules.filter((r) => r.status === 'failed' && report.baseline?.accepted.includes(r.id)).length;
+  const failedCount = `${t(Number(c.failed) - known)}${known ? ` (+${known} known)` : ''}`;
   lines.push(
-    `  rules: ${t(report.counts.total)}  passed ${t(c.passed)}  failed ${t(c.failed)}  warning ${t(c.warning)}  observed ${t(c.observed)}  skipped ${t(c.skipped)}  not exercised ${t(c['not-exercised'])}`,
+    `  rules: ${t(report.counts.total)}  passed ${t(c.passed)}  failed ${failedCount}  warning ${t(c.warning)}  observed ${t(c.observed)}  skipped ${t(c.skipped)}  not exercised ${t(c['not-exercised'])}`,
   );
   if (report.http) {
     lines.push(
@@ -75,7 +78,7 @@ export function consoleSummary(
     const b = report.baseline;
     lines.push('');
     lines.push(
-      `Baseline ${t(b.file)}: ${b.accepted.length} known failures accepted (${b.accepted.map(t).join(', ') || 'none'}), ${b.newFailures.length} new, ${b.stale.length} stale`,
+      `Baseline ${t(b.file)}: ${knownFailures(b.accepted.length)} accepted (${b.accepted.map(t).join(', ') || 'none'}), ${b.newFailures.length} new, ${b.stale.length} stale`,
     );
     for (const id of b.stale) lines.push(`  ✗ stale: ${t(id)} now passes; remove it from the baseline`);
   }
