@@ -5,7 +5,7 @@ import { SERVICES, SERVICE_INFO, type ServiceName } from '../contracts/services.
 import type { RuleOutcome } from '../suites/engine/rule-test.ts';
 import type { TestRecord } from '../suites/engine/suite-runner.ts';
 import { redactValue } from '../suites/engine/redact.ts';
-import { shellQuote } from '../suites/engine/curl.ts';
+import { CONFIG_PLACEHOLDER, shellQuote } from '../suites/engine/curl.ts';
 
 export type RuleStatus = 'passed' | 'failed' | 'warning' | 'skipped' | 'observed' | 'not-exercised';
 
@@ -53,6 +53,13 @@ export interface RunFacts {
   reportFile: string;
   /** The configuration file as the user named it, for the replay commands (none: the embedded reference). */
   configFile?: string;
+}
+
+/** A curl whose token hint names the configuration file of the run (as the replay line does), when there was one. */
+function withConfigFile<T extends { curl?: string }>(f: T, facts: Pick<RunFacts, 'configFile'>): T {
+  // The hint sits inside a double-quoted word: a name that would need quoting keeps the placeholder.
+  if (!f.curl || !facts.configFile || !/^[\w@%+=:,./-]+$/.test(facts.configFile)) return f;
+  return { ...f, curl: f.curl.split(CONFIG_PLACEHOLDER).join(`--config ${facts.configFile}`) };
 }
 
 /** The command that replays a rule's failing case, as the user can run it where the run ran. */
@@ -198,7 +205,12 @@ export function judgeRule(
     // Every distinct failure of every test is reported: one never hides another.
     const failures = outcomes
       .filter((x) => x.o.status === 'failed')
-      .flatMap((x) => (x.o.failures ?? (x.o.failure ? [x.o.failure] : [])).map((f) => ({ ...f, test: x.test.name })));
+      .flatMap((x) =>
+        (x.o.failures ?? (x.o.failure ? [x.o.failure] : [])).map((f) => ({
+          ...withConfigFile(f, facts),
+          test: x.test.name,
+        })),
+      );
     // A reading's warning met beside a document failure is kept too (it never masks the failure).
     const warned = outcomes.find((x) => x.o.warning)?.o.warning;
     return {
@@ -206,7 +218,7 @@ export function judgeRule(
       status: 'failed',
       tests: names,
       failure: {
-        ...failed.o.failure!,
+        ...withConfigFile(failed.o.failure!, facts),
         test: failed.test.name,
         replay: replayCommand(facts, rule.id),
       },
@@ -214,7 +226,7 @@ export function judgeRule(
       ...(warned
         ? {
             warning: {
-              ...warned,
+              ...withConfigFile(warned, facts),
               test: outcomes.find((x) => x.o.warning)!.test.name,
               detail: `reading ${warned.reading} (${warned.text}): expected ${warned.expected}; the deployment ${warned.received}`,
             },
@@ -227,7 +239,7 @@ export function judgeRule(
   if (warned && rule.level !== 'UNSPECIFIED') {
     const w = warned.o.warning!;
     const warning = {
-      ...w,
+      ...withConfigFile(w, facts),
       test: warned.test.name,
       detail: `reading ${w.reading} (${w.text}): expected ${w.expected}; the deployment ${w.received}`,
     };
@@ -242,7 +254,7 @@ export function judgeRule(
           severity: 'medium',
           expected: w.expected,
           received: w.received,
-          curl: w.curl,
+          curl: withConfigFile(w, facts).curl,
           exchange: w.exchange,
           test: warned.test.name,
           replay: replayCommand(facts, rule.id),

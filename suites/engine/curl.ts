@@ -29,12 +29,15 @@ const FROM_ENVIRONMENT: Record<string, { variable: string; value: (v: string) =>
   'x-space-auth-key': { variable: 'CONFORMANCE_SPACE_AUTH_KEY', value: () => '', flag: ' --space-auth-key' },
 };
 
+/** Where a curl's hint names the run configuration; the report puts the file the user gave in its place. */
+export const CONFIG_PLACEHOLDER = '--config YOUR-RUN.json';
+
 function fromEnvironment(name: string, value: string): string | undefined {
   const env = FROM_ENVIRONMENT[name.toLowerCase()];
   const prefix = env?.value(value);
   if (!env || prefix === undefined) return undefined;
   // Double quotes so that the shell expands the variable; `\$(` keeps the hint's command from running.
-  return `"${name}: ${prefix}\${${env.variable}:?set it first: export ${env.variable}=\\$(npx conformance token --config YOUR-RUN.json${env.flag})}"`;
+  return `"${name}: ${prefix}\${${env.variable}:?set it first: export ${env.variable}=\\$(npx conformance token ${CONFIG_PLACEHOLDER}${env.flag})}"`;
 }
 
 /** A shell-quoted curl command that reproduces a request: credentials from the environment, none written. */
