@@ -218,6 +218,7 @@ for (const [field, rule] of [
             title: `not refused: POST with an empty ${field}`,
             expected: `HTTP 400 for an empty ${field}`,
             received: seen(res),
+            response: res,
           });
           continue;
         }
@@ -227,6 +228,7 @@ for (const [field, rule] of [
             title: `not refused: POST with ${field} ${JSON.stringify(value)}`,
             expected: 'HTTP 400 for a subject with a space',
             received: seen(res),
+            response: res,
           });
           continue;
         }
