@@ -776,6 +776,27 @@ emTest(
   { budget: 9 },
 );
 
+// "409 conditions: … create event type, … or the same name for the tenant exists": the name is unique
+// within a tenant; another tenant's type of that name is no conflict.
+emTest(
+  ['event-management/event-types/name-exists-409'],
+  "a type named like another tenant's type is created (only the tenant's own names conflict)",
+  async (t) => {
+    if (!t.session.tokens.has('otherTenant'))
+      t.needsPrincipal('principals.otherTenant', 'principals.otherTenant is not configured');
+    const mine = await createType(t, { scope: 'LOCAL' });
+    // No id: a given one is prefixed with the caller's tenant, which the suite may not know for otherTenant.
+    const theirs = await postType(t, { name: mine.name, scope: 'LOCAL', fields: [] }, { as: 'otherTenant' });
+    accepted(
+      t,
+      'event-management/event-types/name-exists-409',
+      theirs,
+      `another tenant's type named like a type of this tenant (${String(mine.name)})`,
+    );
+  },
+  { budget: 4 },
+);
+
 emTest(
   [
     'event-management/event-types/field-name-length',
