@@ -905,37 +905,43 @@ emTest(
     'event-management/event-types/field-filterable-default-false',
     'event-management/event-types/field-required-default-false',
   ],
-  'a field without filterable or required is returned with both false: a filter on it answers 400, events without it are taken',
+  'fields without filterable or required are returned with both false: a filter on each answers 400, events without them are taken',
   async (t) => {
-    const type = await createType(t, { fields: [field('plain', 'STRING')] });
-    const f = (type.fields ?? [])[0] ?? {};
+    // Two fields: the defaults hold for every field, not only the first.
+    const type = await createType(t, { fields: [field('plain', 'STRING'), field('count', 'INTEGER')] });
+    const fields = (type.fields ?? []) as Array<Record<string, unknown>>;
     expect(
       t,
       'event-management/event-types/field-filterable-default-false',
-      f.filterable === false,
+      fields.length === 2 && fields.every((f) => f.filterable === false),
       'filterable does not default to false',
-      'filterable false',
-      JSON.stringify(f),
+      'filterable false on both fields',
+      JSON.stringify(fields),
     );
     expect(
       t,
       'event-management/event-types/field-required-default-false',
-      f.required === false,
+      fields.length === 2 && fields.every((f) => f.required === false),
       'required does not default to false',
-      'required false',
-      JSON.stringify(f),
+      'required false on both fields',
+      JSON.stringify(fields),
     );
-    const q = await send(t, {
-      method: 'GET',
-      path: '/events',
-      query: { filter: where({ typeId: type.id, plain: 'x' }) },
-    });
-    rejected(
-      t,
-      'event-management/event-types/field-filterable-default-false',
-      q,
-      'a filter on a field created without filterable',
-    );
+    for (const [name, value] of [
+      ['plain', 'x'],
+      ['count', 1],
+    ] as const) {
+      const q = await send(t, {
+        method: 'GET',
+        path: '/events',
+        query: { filter: where({ typeId: type.id, [name]: value }) },
+      });
+      rejected(
+        t,
+        'event-management/event-types/field-filterable-default-false',
+        q,
+        `a filter on the field ${name}, created without filterable`,
+      );
+    }
     const ev = (
       await eventually(
         () => postEvent(t, { typeId: type.id, timestamp: iso(-60_000), entityId: entity(t) }),
@@ -949,7 +955,7 @@ emTest(
       'an event without the field created without required',
     );
   },
-  { budget: 4 },
+  { budget: 5 },
 );
 
 emTest(

@@ -479,13 +479,23 @@ test(
   'GET /communicationcategories/{id} answers the documented fields, recipients and templates',
   async (t) => {
     const email = channelId(t, 'email');
+    // Two recipients and two templates: the item fields are judged on every item, not the first.
     const r = await createRecipient(t);
+    const r2 = await createRecipient(t);
     const set = await createTemplateSet(t, { channels: [email] });
+    const set2 = await createTemplateSet(t, { channels: [email] });
     const e = templateOf(t, set, email);
+    const e2 = templateOf(t, set2, email);
     const { id, body } = await createCategory(t, {
       priority: 1,
-      recipients: [{ position: 'CC', recipientId: r.id }],
-      templates: [{ commChannelName: 'Email', templateId: e.templateId, templatesetId: set.id }],
+      recipients: [
+        { position: 'CC', recipientId: r.id },
+        { position: 'BCC', recipientId: r2.id },
+      ],
+      templates: [
+        { commChannelName: 'Email', templateId: e.templateId, templatesetId: set.id },
+        { commChannelName: 'Email', templateId: e2.templateId, templatesetId: set2.id },
+      ],
     });
     const got = await getCategory(t, id);
     const v = view(got);
@@ -516,38 +526,48 @@ test(
         subject: v.subject,
       }),
     });
-    const rec = (Array.isArray(v.recipients) ? v.recipients : []).find((x) => x.recipientId === r.id);
-    const details = Array.isArray(rec?.recipientDetails)
-      ? (rec.recipientDetails as Array<Record<string, unknown>>)
-      : [];
-    const detailOk = details.some(
-      (d) =>
-        d.address === r.email &&
-        d.commChannelName === 'Email' &&
-        typeof d.recipientAddressTypeName === 'string' &&
-        d.recipientId === r.id,
-    );
-    t.verify(
-      'notification/categories/get-fields',
-      !!rec && rec.position === 'CC' && rec.recipientName === r.name && detailOk,
-      {
-        title: 'recipient item wrong',
-        expected: `{position CC, recipientId ${r.id}, recipientName "${r.name}", recipientDetails [{address ${r.email}, commChannelName Email, recipientAddressTypeName, recipientId}]}`,
-        received: JSON.stringify(rec) ?? JSON.stringify(v.recipients),
-      },
-    );
-    const tpl = (Array.isArray(v.templates) ? v.templates : []).find((x) => x.templateId === e.templateId);
-    t.verify(
-      'notification/categories/get-fields',
-      !!tpl && tpl.commChannelName === 'Email' && tpl.templatesetId === set.id && tpl.templatesetName === set.name,
-      {
-        title: 'template item wrong',
-        expected: `{commChannelName Email, templateId ${e.templateId}, templatesetId ${set.id}, templatesetName "${set.name}"}`,
-        received: JSON.stringify(tpl) ?? JSON.stringify(v.templates),
-      },
-    );
+    for (const [who, position] of [
+      [r, 'CC'],
+      [r2, 'BCC'],
+    ] as const) {
+      const rec = (Array.isArray(v.recipients) ? v.recipients : []).find((x) => x.recipientId === who.id);
+      const details = Array.isArray(rec?.recipientDetails)
+        ? (rec.recipientDetails as Array<Record<string, unknown>>)
+        : [];
+      const detailOk = details.some(
+        (d) =>
+          d.address === who.email &&
+          d.commChannelName === 'Email' &&
+          typeof d.recipientAddressTypeName === 'string' &&
+          d.recipientId === who.id,
+      );
+      t.verify(
+        'notification/categories/get-fields',
+        !!rec && rec.position === position && rec.recipientName === who.name && detailOk,
+        {
+          title: 'recipient item wrong',
+          expected: `{position ${position}, recipientId ${who.id}, recipientName "${who.name}", recipientDetails [{address ${who.email}, commChannelName Email, recipientAddressTypeName, recipientId}]}`,
+          received: JSON.stringify(rec) ?? JSON.stringify(v.recipients),
+        },
+      );
+    }
+    for (const [tid, s] of [
+      [e.templateId, set],
+      [e2.templateId, set2],
+    ] as const) {
+      const tpl = (Array.isArray(v.templates) ? v.templates : []).find((x) => x.templateId === tid);
+      t.verify(
+        'notification/categories/get-fields',
+        !!tpl && tpl.commChannelName === 'Email' && tpl.templatesetId === s.id && tpl.templatesetName === s.name,
+        {
+          title: 'template item wrong',
+          expected: `{commChannelName Email, templateId ${tid}, templatesetId ${s.id}, templatesetName "${s.name}"}`,
+          received: JSON.stringify(tpl) ?? JSON.stringify(v.templates),
+        },
+      );
+    }
   },
-  { budget: 5 },
+  { budget: 7 },
 );
 
 test(
