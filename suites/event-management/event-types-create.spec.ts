@@ -870,31 +870,33 @@ emTest(
       '["ON","OFF"]',
       JSON.stringify(back.find((f) => f.type === 'ENUM')),
     );
+    // Each rule holds for every field: the bad one comes after a valid one.
+    const lead = field('lead', 'STRING');
     for (const type of ['TEXT', 'string', 'FLOAT'])
       rejected(
         t,
         'event-management/event-types/field-type-values',
-        await postType(t, typeBody(t, { fields: [field('a', type)] })),
-        `field type ${type}`,
+        await postType(t, typeBody(t, { fields: [lead, field('a', type)] })),
+        `field type ${type} (second field)`,
       );
     rejected(
       t,
       'event-management/event-types/field-type-missing-400',
-      await postType(t, typeBody(t, { fields: [{ name: 'untyped' }] })),
-      'a field without type',
+      await postType(t, typeBody(t, { fields: [lead, { name: 'untyped' }] })),
+      'a field without type (second field)',
     );
     rejected(
       t,
       'event-management/event-types/field-property-missing-400',
-      await postType(t, typeBody(t, { fields: [{ type: 'STRING' }] })),
-      'a field without name',
+      await postType(t, typeBody(t, { fields: [lead, { type: 'STRING' }] })),
+      'a field without name (second field)',
     );
     for (const f of ['level', 5, null])
       rejected(
         t,
         'event-management/event-types/field-property-missing-400',
-        await postType(t, typeBody(t, { fields: [f] })),
-        `a field ${JSON.stringify(f)}`,
+        await postType(t, typeBody(t, { fields: [lead, f] })),
+        `a field ${JSON.stringify(f)} (second field)`,
       );
   },
   { budget: 9 },

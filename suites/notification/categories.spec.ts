@@ -339,12 +339,14 @@ test(
       ['recipientId as text', { position: 'TO', recipientId: String(rs[0].id) }],
       ['recipientGroupId 1.5', { position: 'CC', recipientGroupId: 1.5 }],
     ];
+    // The rule holds for every item: the bad one comes after a valid one.
+    const lead = { position: 'BCC', recipientId: rs[2].id };
     for (const [what, item] of bad)
       refused(
         t,
         'notification/categories/recipient-position',
-        await postCategory(t, categoryBody(t, { recipients: [item] })),
-        `POST with ${what}`,
+        await postCategory(t, categoryBody(t, { recipients: [lead, item] })),
+        `POST with ${what} (second item)`,
         'invalidRequestBodyProperty',
       );
     await t.property(
@@ -353,8 +355,13 @@ test(
         refused(
           t,
           'notification/categories/recipient-position',
-          await putCategory(t, createdId(good)!, { recipients: [{ ...item, operation: 'ADD' }] }),
-          `PUT with ${what}`,
+          await putCategory(t, createdId(good)!, {
+            recipients: [
+              { ...lead, operation: 'ADD' },
+              { ...item, operation: 'ADD' },
+            ],
+          }),
+          `PUT with ${what} (second item)`,
           'invalidRequestBodyProperty',
         );
       },
@@ -396,12 +403,16 @@ test(
       ['templateId as text', { commChannelName: 'Email', templateId: String(e.templateId), templatesetId: set.id }],
       ['templatesetId 1.5', { commChannelName: 'Email', templateId: e.templateId, templatesetId: set.id + 0.5 }],
     ];
+    // The rule holds for every item: the bad one comes after a valid one of the other template.
+    const emailItem = { commChannelName: 'Email', templateId: e.templateId, templatesetId: set.id };
+    const pushItem = { commChannelName: 'Push Notification', templateId: p.templateId, templatesetId: set.id };
     for (const [what, item] of bad) {
+      const lead = String(item.templateId) === String(e.templateId) ? pushItem : emailItem;
       refused(
         t,
         'notification/categories/template-channel',
-        await postCategory(t, categoryBody(t, { templates: [item] })),
-        `a template item with ${what}`,
+        await postCategory(t, categoryBody(t, { templates: [lead, item] })),
+        `a template item with ${what} (second item)`,
         'invalidRequestBodyProperty',
       );
     }
@@ -414,7 +425,10 @@ test(
           t,
           'notification/categories/template-channel',
           await putCategory(t, id, {
-            templates: [{ operation, commChannelName: 'Fax', templateId: e.templateId, templatesetId: set.id }],
+            templates: [
+              { ...pushItem, operation: 'ADD' },
+              { operation, commChannelName: 'Fax', templateId: e.templateId, templatesetId: set.id },
+            ],
           }),
           `a PUT template item with operation ${operation} and commChannelName Fax`,
           'invalidRequestBodyProperty',

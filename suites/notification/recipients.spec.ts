@@ -290,13 +290,15 @@ test(
       ['address ["x@example.com"]', { address: [exampleEmail(t)], addresstypeid: type }],
       ['address {}', { address: {}, addresstypeid: type }],
     ];
+    // The rule holds for every address: the bad one comes after a valid one.
+    const lead = () => ({ address: exampleEmail(t, 'lead'), addresstypeid: type });
     // Errors: "| 400 | missingRequestBodyProperty |": an item without address misses a property.
     for (const [what, item] of bad)
       refused(
         t,
         'notification/recipients/address-string',
-        await postRecipient(t, { recipientname: recipientName(t), recipientdetail: [item] }),
-        `POST with ${what}`,
+        await postRecipient(t, { recipientname: recipientName(t), recipientdetail: [lead(), item] }),
+        `POST with ${what} (second address)`,
         item.address === undefined ? 'missingRequestBodyProperty' : undefined,
       );
     await t.property(
@@ -305,8 +307,8 @@ test(
         refused(
           t,
           'notification/recipients/address-string',
-          await putRecipient(t, update(t, r.id, { recipientdetail: [item] })),
-          `PUT with ${what}`,
+          await putRecipient(t, update(t, r.id, { recipientdetail: [lead(), item] })),
+          `PUT with ${what} (second address)`,
         );
       },
       { rule: 'notification/recipients/address-string', runs: Math.min(t.session.context.runs, 4) },
@@ -324,12 +326,14 @@ test(
     for (const value of cases) {
       const item: Record<string, unknown> = { address: exampleEmail(t) };
       if (value !== undefined) item.addresstypeid = value;
-      const res = await postRecipient(t, { recipientname: recipientName(t), recipientdetail: [item] });
+      // The rule holds for every address: the bad one comes after a valid one.
+      const lead = { address: exampleEmail(t, 'lead'), addresstypeid: type };
+      const res = await postRecipient(t, { recipientname: recipientName(t), recipientdetail: [lead, item] });
       refused(
         t,
         'notification/recipients/address-type-int64',
         res,
-        value === undefined ? 'no addresstypeid' : `addresstypeid ${JSON.stringify(value)}`,
+        `${value === undefined ? 'no addresstypeid' : `addresstypeid ${JSON.stringify(value)}`} (second address)`,
         // Errors: "| 400 | missingRequestBodyProperty |" for the item without addresstypeid.
         value === undefined ? 'missingRequestBodyProperty' : undefined,
       );
