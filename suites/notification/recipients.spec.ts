@@ -22,7 +22,7 @@ import {
   unknownRefused,
   verifyCode,
 } from './notification-client.ts';
-import { createCategory, createRecipient, postRecipient } from './notification-resources.ts';
+import { createCategory, createGroup, createRecipient, postRecipient } from './notification-resources.ts';
 
 /**
  * The code a refused name must carry: whether a blank name is a missing or an invalid property is
@@ -826,8 +826,26 @@ test(
         { position: 'CC', recipientId: keep.id },
       ],
     });
+    // Likewise a group holding both keeps the other member (the group record is "string": judged
+    // where it names its members).
+    const group = await createGroup(t, { members: [r.id, keep.id] });
+    const groupPath = `/recipient/recipientgroup/${group.id}`;
+    const shown = mentions(await send(t, { method: 'GET', path: groupPath }), keep.name);
     const del = await send(t, { method: 'DELETE', path: `/recipient/${r.id}` });
     accepted(t, 'notification/recipients/delete-by-id', del, 'deleting a recipient of the tenant', [200]);
+    if (shown) {
+      const after = await send(t, { method: 'GET', path: groupPath });
+      t.check('notification/recipients/delete-by-id', after.status === 200 && mentions(after, keep.name), {
+        title: 'deleting one recipient removed another from a group',
+        expected: `HTTP 200 for group ${group.id}, still naming ${keep.name}`,
+        received: seen(after),
+        response: after,
+      });
+    } else
+      t.notExercised(
+        'notification/recipients/delete-by-id',
+        'the group record does not name its members, so whether the other member stayed could not be seen',
+      );
     const gone = await getRecipient(t, r.id);
     refused(t, 'notification/recipients/delete-by-id', gone, 'GET of the deleted recipient', 'noMatch', [404]);
     const held = await send(t, { method: 'GET', path: `/communicationcategories/${category.id}` });
@@ -855,5 +873,5 @@ test(
       'invalidParameter',
     );
   },
-  { budget: 9 },
+  { budget: 12 },
 );
