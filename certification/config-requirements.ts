@@ -92,6 +92,7 @@ export const CONFIG_REQUIREMENTS: readonly ConfigRequirement[] = [
   fixture('notification', 'notification.bounceDomain', 'a domain where a publish bounces'),
   fixture('notification', 'notification.bounceLocalPrefix', 'the local-part prefix of bouncing addresses'),
   fixture('notification', 'notification.tenantAdminEmails', 'the email addresses of the host tenant’s admins'),
+  fixture('notification', 'notification.allBroadcast', 'true: the suite may broadcast once to all members'),
 
   principal('event-management', 'noScopes', 'an application granted none of the scopes'),
 

@@ -147,6 +147,22 @@ describe('a check that rests on our reading gives a warning, never a failure (un
     }
   });
 
+  it('a 5xx answer is never a reading: the check fails its rule, soft or hard', () => {
+    const res = { status: 500, headers: {}, contentType: 'application/json', text: '{}', body: {} } as never;
+    const soft = nctx();
+    soft.t.reading('subject-space', S, false, { ...ok, response: res });
+    expect(soft.meta.outcomes[S].status).toBe('failed');
+    expect(soft.meta.outcomes[S].failure?.title).toMatch(/HTTP 500 where reading subject-space/);
+    const hard = nctx();
+    expect(() => hard.t.check(S, false, { ...ok, received: 'HTTP 503 {}', reading: 'subject-space' })).toThrow(
+      /HTTP 503/,
+    );
+    expect(hard.meta.outcomes[S].status).toBe('failed');
+    const fourxx = nctx();
+    fourxx.t.reading('subject-space', S, false, { ...ok, received: 'HTTP 409 {}' });
+    expect(fourxx.meta.outcomes[S].status).toBe('warning');
+  });
+
   it('a reading the catalog does not list for the rule is a suite defect', () => {
     const { t } = nctx();
     expect(() => t.reading('no-such-reading', S, false, ok)).toThrow(/suite defect/);

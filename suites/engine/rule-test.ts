@@ -236,6 +236,7 @@ export class RuleContext {
    */
   check(ruleId: string, ok: boolean, d: FailureDetails): void {
     if (ok) return this.record(ruleId, { status: 'passed' });
+    d = this.serverErrorIsNoReading(d);
     if (d.reading !== undefined) {
       this.recordWarning(ruleId, d.reading, d);
       throw new ReadingStop(`${ruleId}: reading ${d.reading} did not hold`);
@@ -251,6 +252,7 @@ export class RuleContext {
       this.record(ruleId, { status: 'passed' });
       return true;
     }
+    d = this.serverErrorIsNoReading(d);
     if (d.reading !== undefined) {
       this.recordWarning(ruleId, d.reading, d);
       return false;
@@ -268,6 +270,19 @@ export class RuleContext {
    */
   reading(readingId: string, ruleId: string, ok: boolean, d: FailureDetails): boolean {
     return this.verify(ruleId, ok, { ...d, reading: readingId });
+  }
+
+  /**
+   * A 5xx answer is never a reading: no sentence lets a deployment fail on valid or documented
+   * input, so a reading check that met one fails its rule like a document check (the reading named).
+   */
+  private serverErrorIsNoReading(d: FailureDetails): FailureDetails {
+    if (d.reading === undefined) return d;
+    const status =
+      d.response?.status ?? d.exchange?.response?.status ?? Number(/\bHTTP (5\d\d)\b/.exec(d.received)?.[1]);
+    if (!(status >= 500 && status <= 599)) return d;
+    const { reading, ...rest } = d;
+    return { ...rest, title: `HTTP ${status} where reading ${reading} expected an answer: ${d.title}` };
   }
 
   private recordWarning(ruleId: string, readingId: string, d: FailureDetails): void {
@@ -415,14 +430,10 @@ export class RuleContext {
       .finally(() => {
         this.propertyFailures = outer;
       });
-    // What the runs met on other rules than the shrunk failure's (soft checks included) is kept, once per rule.
+    // What the runs met on other rules than the shrunk failure's (soft checks included) is kept:
+    // every distinct failure of each rule (record() drops repeats of one check and caps the count).
     const flush = (except?: string) => {
-      const seen = new Set<string>();
-      for (const f of met) {
-        if (f.ruleId === except || seen.has(f.ruleId)) continue;
-        seen.add(f.ruleId);
-        this.recordFailure(f);
-      }
+      for (const f of met) if (f.ruleId !== except) this.recordFailure(f);
     };
     // Configuration, principals, a target gone and a skip are not counterexamples.
     if (unjudged) {

@@ -3,7 +3,7 @@ import { where } from '../engine/filter-expression.ts';
 import type { HttpResponse } from '../engine/http-client.ts';
 import type { RuleContext } from '../engine/rule-test.ts';
 import { body, emTest, entity, eventually, fixtures, iso, send, seen, embedded } from './em-client.ts';
-import { checkErrorBody, etagOf, expect, reading } from './em-checks.ts';
+import { checkErrorBody, etagOf, expect, reading, verify } from './em-checks.ts';
 import { asRequest, createEvent, createType, field, postEvent, putEvent, standardBody } from './em-resources.ts';
 
 // ---------------------------------------------------------------- events
@@ -524,6 +524,33 @@ emTest(
     );
   },
   { readOnly: true, budget: 1 },
+);
+
+// "304 Not Modified answers a conditional GET whose If-None-Match matches." In HTTP the field is a
+// list of entity tags, compared weakly (RFC 9110, 13.1.2): a list holding the current tag matches,
+// wherever the tag stands in it, and so does the weak form W/"…" of a strong tag.
+emTest(
+  ['event-management/etags/get-event-type-304'],
+  'GET /eventTypes/{id} with an If-None-Match list holding the current ETag (after another tag), or its weak form, answers 304',
+  async (t) => {
+    const path = `/eventTypes/${encodeURIComponent(fixtures(t).standardEventTypeId)}`;
+    const current = (await send(t, { method: 'GET', path })).headers.etag;
+    if (!current) t.skip('GET of the type answered no ETag; judged by etags/event-type-etag-header');
+    const cases: Array<[string, string]> = [[`"conformance-other", ${current}`, 'a list with the current ETag second']];
+    if (current.startsWith('"')) cases.push([`W/${current}`, 'the weak form of the current ETag']);
+    for (const [header, what] of cases) {
+      const res = await send(t, { method: 'GET', path, headers: { 'If-None-Match': header } });
+      verify(
+        t,
+        'event-management/etags/get-event-type-304',
+        res.status === 304 && res.text === '',
+        `If-None-Match with ${what} not answered 304 without a body`,
+        `HTTP 304, no body, for If-None-Match: ${header}`,
+        seen(res),
+      );
+    }
+  },
+  { readOnly: true, budget: 3 },
 );
 
 // ---------------------------------------------------------------- queries

@@ -776,6 +776,27 @@ emTest(
   { budget: 9 },
 );
 
+// "409 conditions: … create event type, … or the same name for the tenant exists": the name is unique
+// within a tenant; another tenant's type of that name is no conflict.
+emTest(
+  ['event-management/event-types/name-exists-409'],
+  "a type named like another tenant's type is created (only the tenant's own names conflict)",
+  async (t) => {
+    if (!t.session.tokens.has('otherTenant'))
+      t.needsPrincipal('principals.otherTenant', 'principals.otherTenant is not configured');
+    const mine = await createType(t, { scope: 'LOCAL' });
+    // No id: a given one is prefixed with the caller's tenant, which the suite may not know for otherTenant.
+    const theirs = await postType(t, { name: mine.name, scope: 'LOCAL', fields: [] }, { as: 'otherTenant' });
+    accepted(
+      t,
+      'event-management/event-types/name-exists-409',
+      theirs,
+      `another tenant's type named like a type of this tenant (${String(mine.name)})`,
+    );
+  },
+  { budget: 4 },
+);
+
 emTest(
   [
     'event-management/event-types/field-name-length',
@@ -849,31 +870,33 @@ emTest(
       '["ON","OFF"]',
       JSON.stringify(back.find((f) => f.type === 'ENUM')),
     );
+    // Each rule holds for every field: the bad one comes after a valid one.
+    const lead = field('lead', 'STRING');
     for (const type of ['TEXT', 'string', 'FLOAT'])
       rejected(
         t,
         'event-management/event-types/field-type-values',
-        await postType(t, typeBody(t, { fields: [field('a', type)] })),
-        `field type ${type}`,
+        await postType(t, typeBody(t, { fields: [lead, field('a', type)] })),
+        `field type ${type} (second field)`,
       );
     rejected(
       t,
       'event-management/event-types/field-type-missing-400',
-      await postType(t, typeBody(t, { fields: [{ name: 'untyped' }] })),
-      'a field without type',
+      await postType(t, typeBody(t, { fields: [lead, { name: 'untyped' }] })),
+      'a field without type (second field)',
     );
     rejected(
       t,
       'event-management/event-types/field-property-missing-400',
-      await postType(t, typeBody(t, { fields: [{ type: 'STRING' }] })),
-      'a field without name',
+      await postType(t, typeBody(t, { fields: [lead, { type: 'STRING' }] })),
+      'a field without name (second field)',
     );
     for (const f of ['level', 5, null])
       rejected(
         t,
         'event-management/event-types/field-property-missing-400',
-        await postType(t, typeBody(t, { fields: [f] })),
-        `a field ${JSON.stringify(f)}`,
+        await postType(t, typeBody(t, { fields: [lead, f] })),
+        `a field ${JSON.stringify(f)} (second field)`,
       );
   },
   { budget: 9 },
@@ -884,37 +907,43 @@ emTest(
     'event-management/event-types/field-filterable-default-false',
     'event-management/event-types/field-required-default-false',
   ],
-  'a field without filterable or required is returned with both false: a filter on it answers 400, events without it are taken',
+  'fields without filterable or required are returned with both false: a filter on each answers 400, events without them are taken',
   async (t) => {
-    const type = await createType(t, { fields: [field('plain', 'STRING')] });
-    const f = (type.fields ?? [])[0] ?? {};
+    // Two fields: the defaults hold for every field, not only the first.
+    const type = await createType(t, { fields: [field('plain', 'STRING'), field('count', 'INTEGER')] });
+    const fields = (type.fields ?? []) as Array<Record<string, unknown>>;
     expect(
       t,
       'event-management/event-types/field-filterable-default-false',
-      f.filterable === false,
+      fields.length === 2 && fields.every((f) => f.filterable === false),
       'filterable does not default to false',
-      'filterable false',
-      JSON.stringify(f),
+      'filterable false on both fields',
+      JSON.stringify(fields),
     );
     expect(
       t,
       'event-management/event-types/field-required-default-false',
-      f.required === false,
+      fields.length === 2 && fields.every((f) => f.required === false),
       'required does not default to false',
-      'required false',
-      JSON.stringify(f),
+      'required false on both fields',
+      JSON.stringify(fields),
     );
-    const q = await send(t, {
-      method: 'GET',
-      path: '/events',
-      query: { filter: where({ typeId: type.id, plain: 'x' }) },
-    });
-    rejected(
-      t,
-      'event-management/event-types/field-filterable-default-false',
-      q,
-      'a filter on a field created without filterable',
-    );
+    for (const [name, value] of [
+      ['plain', 'x'],
+      ['count', 1],
+    ] as const) {
+      const q = await send(t, {
+        method: 'GET',
+        path: '/events',
+        query: { filter: where({ typeId: type.id, [name]: value }) },
+      });
+      rejected(
+        t,
+        'event-management/event-types/field-filterable-default-false',
+        q,
+        `a filter on the field ${name}, created without filterable`,
+      );
+    }
     const ev = (
       await eventually(
         () => postEvent(t, { typeId: type.id, timestamp: iso(-60_000), entityId: entity(t) }),
@@ -928,7 +957,7 @@ emTest(
       'an event without the field created without required',
     );
   },
-  { budget: 4 },
+  { budget: 5 },
 );
 
 emTest(

@@ -488,14 +488,16 @@ emTest(
     const trace = await runCreateJob(t, inputs);
     const items = (trace.final?.details?.resultDescription ?? []) as any[];
     const code = (i: number) => String(items[i]?.resultCode);
-    expect(
-      t,
-      'event-management/events/standard-without-type-id',
-      code(0) === '201' && items[0]?.event?.typeId === fixtures(t).standardEventTypeId,
-      'an event without typeId not created as a standard event',
-      `resultCode "201", typeId ${fixtures(t).standardEventTypeId}`,
-      JSON.stringify(items[0]),
-    );
+    // Every event without typeId, the first and the last of the payload.
+    for (const i of [0, 6])
+      expect(
+        t,
+        'event-management/events/standard-without-type-id',
+        code(i) === '201' && items[i]?.event?.typeId === fixtures(t).standardEventTypeId,
+        `event ${i} of the job, without typeId, not created as a standard event`,
+        `resultCode "201", typeId ${fixtures(t).standardEventTypeId}`,
+        JSON.stringify(items[i]),
+      );
     expect(
       t,
       'event-management/events/custom-field-value-types',
@@ -799,6 +801,60 @@ emTest(
     );
   },
   { budget: 11 },
+);
+
+// "JobResource: id (uuid, read-only), state (ACCEPTED default, IN_PROGRESS, FINISHED, FINISHED_WITH_ERROR)"
+// and "DeleteJobResource: JobResource plus details (resultCode string, resultDescription string: number
+// of events deleted or the error)": a delete job whose typeId names no type (a valid filter) still
+// shows one of the four states at every read, and ends with details.
+emTest(
+  [
+    'event-management/jobs/delete-job-202',
+    'event-management/jobs/initial-state-accepted',
+    'event-management/jobs/delete-details',
+  ],
+  'a delete job on a type that does not exist shows a documented state at every read and ends with details',
+  async (t) => {
+    const res = await startDeleteJob(t, {
+      filter: where({ typeId: `${t.prefix}nosuchtype${randomUUID().slice(0, 8)}` }),
+    });
+    verify(
+      t,
+      'event-management/jobs/delete-job-202',
+      res.status < 500,
+      'a delete job on an unknown type answered a server error',
+      'HTTP 202 (or a 4xx refusal)',
+      seen(res, 160),
+    );
+    if (res.status !== 202)
+      t.skip(`the delete job on an unknown type was not accepted (${seen(res, 160)}): nothing to poll`);
+    const trace = await pollJob(senderOf(t), 'delete', String(body(res).id));
+    for (const { status, job } of trace.seen) {
+      if (status !== 200) continue;
+      verify(
+        t,
+        'event-management/jobs/initial-state-accepted',
+        (JOB_STATES as readonly unknown[]).includes(job.state),
+        'a delete job on an unknown type showed a state outside the four documented',
+        JOB_STATES.join(', '),
+        JSON.stringify(job),
+      );
+    }
+    if (!trace.final) {
+      t.notExercised('event-management/jobs/delete-details', `the job did not end (${seen(trace.last, 160)})`);
+      return;
+    }
+    const details = trace.final.details as Record<string, unknown> | undefined;
+    verify(
+      t,
+      'event-management/jobs/delete-details',
+      typeof details?.resultCode === 'string' && typeof details?.resultDescription === 'string',
+      'a final delete job on an unknown type without details.resultCode and resultDescription',
+      'details with resultCode and resultDescription strings',
+      JSON.stringify(trace.final),
+    );
+  },
+  { budget: 40 },
 );
 
 emTest(

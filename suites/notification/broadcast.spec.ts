@@ -18,8 +18,9 @@ import {
 import { createCategory, createRecipient } from './notification-resources.ts';
 
 // A broadcast that is accepted mails every member of its audience on a real deployment: the suite
-// broadcasts successfully once, to the tenant's admins only, and once more to a sub-tenant's members
-// only where the configuration allows it (fixtures.notification.subTenantBroadcast); every other
+// broadcasts successfully once, to the tenant's admins only, and once more to a sub-tenant's members,
+// and once to all, only where the configuration allows it (fixtures.notification.subTenantBroadcast,
+// fixtures.notification.allBroadcast); every other
 // case is refused before anything is sent (and uses tenantAdminsOnly too, should a deployment
 // wrongly accept it).
 
@@ -326,6 +327,62 @@ test(
     );
   },
   { budget: 1 },
+);
+
+test(
+  ['notification/broadcast/all'],
+  'a broadcast with broadcastType=all addresses the admins of the tenant, who are members of it',
+  async (t) => {
+    // A real broadcast to all mails every member of the tenant and its sub-tenants: sent only where
+    // the configuration allows it and names members it must reach (the tenant's admins).
+    const f = fixturesOf(t);
+    const admins = (t.fixtures.notification as { tenantAdminEmails?: unknown } | undefined)?.tenantAdminEmails;
+    if (f.allBroadcast !== true)
+      t.needsConfiguration(
+        'fixtures.notification.allBroadcast',
+        'fixtures.notification.allBroadcast is not set: the suite broadcasts to all members of the tenant unless told it may',
+      );
+    if (!Array.isArray(admins) || !admins.length || !admins.every((a) => typeof a === 'string'))
+      t.needsConfiguration(
+        'fixtures.notification.tenantAdminEmails',
+        'the configuration names no tenant admins (fixtures.notification.tenantAdminEmails), so whom the broadcast must reach is not known',
+      );
+    // "all (all members of the tenant and its sub-tenants)"; tenantMembersOnly says the tenant's
+    // members include its admins ("all members including admins of the tenant").
+    const { id } = await createCategory(t);
+    const res = await broadcast(t, messageData({ body: {}, messageCategoryId: id, subject: 'ConformanceBroadcast' }), {
+      broadcastType: 'all',
+    });
+    t.check('notification/broadcast/all', res.status === 200, {
+      title: 'a broadcast to all was not accepted',
+      expected: 'HTTP 200 with a SendResponse',
+      received: seen(res),
+      response: res,
+    });
+    const search = await poll(
+      () => searchAudit(t, { messageCategoryId: id }),
+      (s) => s.status !== 200 || entriesOf(s).some((e) => e.messageCategoryId === id),
+    );
+    const entry = entriesOf(search).find((e) => e.messageCategoryId === id);
+    t.check('notification/broadcast/all', !!entry, {
+      title: 'the broadcast to all left no audit entry of its category',
+      expected: `an AuditResponse with messageCategoryId ${id}`,
+      received: seen(search),
+      response: search,
+    });
+    const got = new Set(
+      (Array.isArray(entry!.emails) ? (entry!.emails as unknown[]) : [])
+        .filter((e): e is string => typeof e === 'string')
+        .map((e) => e.toLowerCase()),
+    );
+    const missing = (admins as string[]).filter((a) => !got.has(a.toLowerCase()));
+    t.verify('notification/broadcast/all', missing.length === 0, {
+      title: 'a broadcast to all did not address every admin of the tenant',
+      expected: `emails including ${JSON.stringify(admins)}`,
+      received: `${JSON.stringify([...got].sort())} (missing ${JSON.stringify(missing)})`,
+    });
+  },
+  { budget: 6 },
 );
 
 test(

@@ -218,6 +218,7 @@ for (const [field, rule] of [
             title: `not refused: POST with an empty ${field}`,
             expected: `HTTP 400 for an empty ${field}`,
             received: seen(res),
+            response: res,
           });
           continue;
         }
@@ -227,6 +228,7 @@ for (const [field, rule] of [
             title: `not refused: POST with ${field} ${JSON.stringify(value)}`,
             expected: 'HTTP 400 for a subject with a space',
             received: seen(res),
+            response: res,
           });
           continue;
         }
@@ -337,12 +339,14 @@ test(
       ['recipientId as text', { position: 'TO', recipientId: String(rs[0].id) }],
       ['recipientGroupId 1.5', { position: 'CC', recipientGroupId: 1.5 }],
     ];
+    // The rule holds for every item: the bad one comes after a valid one.
+    const lead = { position: 'BCC', recipientId: rs[2].id };
     for (const [what, item] of bad)
       refused(
         t,
         'notification/categories/recipient-position',
-        await postCategory(t, categoryBody(t, { recipients: [item] })),
-        `POST with ${what}`,
+        await postCategory(t, categoryBody(t, { recipients: [lead, item] })),
+        `POST with ${what} (second item)`,
         'invalidRequestBodyProperty',
       );
     await t.property(
@@ -351,8 +355,13 @@ test(
         refused(
           t,
           'notification/categories/recipient-position',
-          await putCategory(t, createdId(good)!, { recipients: [{ ...item, operation: 'ADD' }] }),
-          `PUT with ${what}`,
+          await putCategory(t, createdId(good)!, {
+            recipients: [
+              { ...lead, operation: 'ADD' },
+              { ...item, operation: 'ADD' },
+            ],
+          }),
+          `PUT with ${what} (second item)`,
           'invalidRequestBodyProperty',
         );
       },
@@ -394,12 +403,16 @@ test(
       ['templateId as text', { commChannelName: 'Email', templateId: String(e.templateId), templatesetId: set.id }],
       ['templatesetId 1.5', { commChannelName: 'Email', templateId: e.templateId, templatesetId: set.id + 0.5 }],
     ];
+    // The rule holds for every item: the bad one comes after a valid one of the other template.
+    const emailItem = { commChannelName: 'Email', templateId: e.templateId, templatesetId: set.id };
+    const pushItem = { commChannelName: 'Push Notification', templateId: p.templateId, templatesetId: set.id };
     for (const [what, item] of bad) {
+      const lead = String(item.templateId) === String(e.templateId) ? pushItem : emailItem;
       refused(
         t,
         'notification/categories/template-channel',
-        await postCategory(t, categoryBody(t, { templates: [item] })),
-        `a template item with ${what}`,
+        await postCategory(t, categoryBody(t, { templates: [lead, item] })),
+        `a template item with ${what} (second item)`,
         'invalidRequestBodyProperty',
       );
     }
@@ -412,7 +425,10 @@ test(
           t,
           'notification/categories/template-channel',
           await putCategory(t, id, {
-            templates: [{ operation, commChannelName: 'Fax', templateId: e.templateId, templatesetId: set.id }],
+            templates: [
+              { ...pushItem, operation: 'ADD' },
+              { operation, commChannelName: 'Fax', templateId: e.templateId, templatesetId: set.id },
+            ],
           }),
           `a PUT template item with operation ${operation} and commChannelName Fax`,
           'invalidRequestBodyProperty',
@@ -477,13 +493,23 @@ test(
   'GET /communicationcategories/{id} answers the documented fields, recipients and templates',
   async (t) => {
     const email = channelId(t, 'email');
+    // Two recipients and two templates: the item fields are judged on every item, not the first.
     const r = await createRecipient(t);
+    const r2 = await createRecipient(t);
     const set = await createTemplateSet(t, { channels: [email] });
+    const set2 = await createTemplateSet(t, { channels: [email] });
     const e = templateOf(t, set, email);
+    const e2 = templateOf(t, set2, email);
     const { id, body } = await createCategory(t, {
       priority: 1,
-      recipients: [{ position: 'CC', recipientId: r.id }],
-      templates: [{ commChannelName: 'Email', templateId: e.templateId, templatesetId: set.id }],
+      recipients: [
+        { position: 'CC', recipientId: r.id },
+        { position: 'BCC', recipientId: r2.id },
+      ],
+      templates: [
+        { commChannelName: 'Email', templateId: e.templateId, templatesetId: set.id },
+        { commChannelName: 'Email', templateId: e2.templateId, templatesetId: set2.id },
+      ],
     });
     const got = await getCategory(t, id);
     const v = view(got);
@@ -514,38 +540,48 @@ test(
         subject: v.subject,
       }),
     });
-    const rec = (Array.isArray(v.recipients) ? v.recipients : []).find((x) => x.recipientId === r.id);
-    const details = Array.isArray(rec?.recipientDetails)
-      ? (rec.recipientDetails as Array<Record<string, unknown>>)
-      : [];
-    const detailOk = details.some(
-      (d) =>
-        d.address === r.email &&
-        d.commChannelName === 'Email' &&
-        typeof d.recipientAddressTypeName === 'string' &&
-        d.recipientId === r.id,
-    );
-    t.verify(
-      'notification/categories/get-fields',
-      !!rec && rec.position === 'CC' && rec.recipientName === r.name && detailOk,
-      {
-        title: 'recipient item wrong',
-        expected: `{position CC, recipientId ${r.id}, recipientName "${r.name}", recipientDetails [{address ${r.email}, commChannelName Email, recipientAddressTypeName, recipientId}]}`,
-        received: JSON.stringify(rec) ?? JSON.stringify(v.recipients),
-      },
-    );
-    const tpl = (Array.isArray(v.templates) ? v.templates : []).find((x) => x.templateId === e.templateId);
-    t.verify(
-      'notification/categories/get-fields',
-      !!tpl && tpl.commChannelName === 'Email' && tpl.templatesetId === set.id && tpl.templatesetName === set.name,
-      {
-        title: 'template item wrong',
-        expected: `{commChannelName Email, templateId ${e.templateId}, templatesetId ${set.id}, templatesetName "${set.name}"}`,
-        received: JSON.stringify(tpl) ?? JSON.stringify(v.templates),
-      },
-    );
+    for (const [who, position] of [
+      [r, 'CC'],
+      [r2, 'BCC'],
+    ] as const) {
+      const rec = (Array.isArray(v.recipients) ? v.recipients : []).find((x) => x.recipientId === who.id);
+      const details = Array.isArray(rec?.recipientDetails)
+        ? (rec.recipientDetails as Array<Record<string, unknown>>)
+        : [];
+      const detailOk = details.some(
+        (d) =>
+          d.address === who.email &&
+          d.commChannelName === 'Email' &&
+          typeof d.recipientAddressTypeName === 'string' &&
+          d.recipientId === who.id,
+      );
+      t.verify(
+        'notification/categories/get-fields',
+        !!rec && rec.position === position && rec.recipientName === who.name && detailOk,
+        {
+          title: 'recipient item wrong',
+          expected: `{position ${position}, recipientId ${who.id}, recipientName "${who.name}", recipientDetails [{address ${who.email}, commChannelName Email, recipientAddressTypeName, recipientId}]}`,
+          received: JSON.stringify(rec) ?? JSON.stringify(v.recipients),
+        },
+      );
+    }
+    for (const [tid, s] of [
+      [e.templateId, set],
+      [e2.templateId, set2],
+    ] as const) {
+      const tpl = (Array.isArray(v.templates) ? v.templates : []).find((x) => x.templateId === tid);
+      t.verify(
+        'notification/categories/get-fields',
+        !!tpl && tpl.commChannelName === 'Email' && tpl.templatesetId === s.id && tpl.templatesetName === s.name,
+        {
+          title: 'template item wrong',
+          expected: `{commChannelName Email, templateId ${tid}, templatesetId ${s.id}, templatesetName "${s.name}"}`,
+          received: JSON.stringify(tpl) ?? JSON.stringify(v.templates),
+        },
+      );
+    }
   },
-  { budget: 5 },
+  { budget: 7 },
 );
 
 test(

@@ -26,6 +26,11 @@ export interface NotificationFixtures {
    * `subTenantId` (a test sub-tenant); without it the suite broadcasts to the tenant's admins only.
    */
   subTenantBroadcast?: boolean;
+  /**
+   * The suite may send one real broadcast with broadcastType=all, which mails every member of the
+   * tenant and of its sub-tenants (test addresses only); `tenantAdminEmails` names whom it must reach.
+   */
+  allBroadcast?: boolean;
   addressTypes?: { email?: number; officeEmail?: number; phone?: number; push?: number; iosPush?: number };
   channels?: { email?: number; sms?: number; push?: number };
   paramTypeId?: number;

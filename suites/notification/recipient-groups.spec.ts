@@ -263,8 +263,9 @@ test(
       refused(
         t,
         'notification/groups/update-operation-enum',
-        await putGroup(t, { groupId: g.id, recipientIds: [item] }),
-        op === undefined ? 'a member item without operation' : `operation ${op}`,
+        // The rule holds for every item: the bad one comes after a valid one.
+        await putGroup(t, { groupId: g.id, recipientIds: [{ operation: 'ADD', recipientId: a.id }, item] }),
+        `${op === undefined ? 'a member item without operation' : `operation ${op}`} (second item)`,
         // Errors: "| 400 | missingRequestBodyProperty |" for the item without operation.
         op === undefined ? 'missingRequestBodyProperty' : undefined,
       );

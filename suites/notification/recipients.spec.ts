@@ -22,7 +22,7 @@ import {
   unknownRefused,
   verifyCode,
 } from './notification-client.ts';
-import { createCategory, createRecipient, postRecipient } from './notification-resources.ts';
+import { createCategory, createGroup, createRecipient, postRecipient } from './notification-resources.ts';
 
 /**
  * The code a refused name must carry: whether a blank name is a missing or an invalid property is
@@ -290,13 +290,15 @@ test(
       ['address ["x@example.com"]', { address: [exampleEmail(t)], addresstypeid: type }],
       ['address {}', { address: {}, addresstypeid: type }],
     ];
+    // The rule holds for every address: the bad one comes after a valid one.
+    const lead = () => ({ address: exampleEmail(t, 'lead'), addresstypeid: type });
     // Errors: "| 400 | missingRequestBodyProperty |": an item without address misses a property.
     for (const [what, item] of bad)
       refused(
         t,
         'notification/recipients/address-string',
-        await postRecipient(t, { recipientname: recipientName(t), recipientdetail: [item] }),
-        `POST with ${what}`,
+        await postRecipient(t, { recipientname: recipientName(t), recipientdetail: [lead(), item] }),
+        `POST with ${what} (second address)`,
         item.address === undefined ? 'missingRequestBodyProperty' : undefined,
       );
     await t.property(
@@ -305,8 +307,8 @@ test(
         refused(
           t,
           'notification/recipients/address-string',
-          await putRecipient(t, update(t, r.id, { recipientdetail: [item] })),
-          `PUT with ${what}`,
+          await putRecipient(t, update(t, r.id, { recipientdetail: [lead(), item] })),
+          `PUT with ${what} (second address)`,
         );
       },
       { rule: 'notification/recipients/address-string', runs: Math.min(t.session.context.runs, 4) },
@@ -324,12 +326,14 @@ test(
     for (const value of cases) {
       const item: Record<string, unknown> = { address: exampleEmail(t) };
       if (value !== undefined) item.addresstypeid = value;
-      const res = await postRecipient(t, { recipientname: recipientName(t), recipientdetail: [item] });
+      // The rule holds for every address: the bad one comes after a valid one.
+      const lead = { address: exampleEmail(t, 'lead'), addresstypeid: type };
+      const res = await postRecipient(t, { recipientname: recipientName(t), recipientdetail: [lead, item] });
       refused(
         t,
         'notification/recipients/address-type-int64',
         res,
-        value === undefined ? 'no addresstypeid' : `addresstypeid ${JSON.stringify(value)}`,
+        `${value === undefined ? 'no addresstypeid' : `addresstypeid ${JSON.stringify(value)}`} (second address)`,
         // Errors: "| 400 | missingRequestBodyProperty |" for the item without addresstypeid.
         value === undefined ? 'missingRequestBodyProperty' : undefined,
       );
@@ -822,8 +826,26 @@ test(
         { position: 'CC', recipientId: keep.id },
       ],
     });
+    // Likewise a group holding both keeps the other member (the group record is "string": judged
+    // where it names its members).
+    const group = await createGroup(t, { members: [r.id, keep.id] });
+    const groupPath = `/recipient/recipientgroup/${group.id}`;
+    const shown = mentions(await send(t, { method: 'GET', path: groupPath }), keep.name);
     const del = await send(t, { method: 'DELETE', path: `/recipient/${r.id}` });
     accepted(t, 'notification/recipients/delete-by-id', del, 'deleting a recipient of the tenant', [200]);
+    if (shown) {
+      const after = await send(t, { method: 'GET', path: groupPath });
+      t.check('notification/recipients/delete-by-id', after.status === 200 && mentions(after, keep.name), {
+        title: 'deleting one recipient removed another from a group',
+        expected: `HTTP 200 for group ${group.id}, still naming ${keep.name}`,
+        received: seen(after),
+        response: after,
+      });
+    } else
+      t.notExercised(
+        'notification/recipients/delete-by-id',
+        'the group record does not name its members, so whether the other member stayed could not be seen',
+      );
     const gone = await getRecipient(t, r.id);
     refused(t, 'notification/recipients/delete-by-id', gone, 'GET of the deleted recipient', 'noMatch', [404]);
     const held = await send(t, { method: 'GET', path: `/communicationcategories/${category.id}` });
@@ -851,5 +873,5 @@ test(
       'invalidParameter',
     );
   },
-  { budget: 9 },
+  { budget: 12 },
 );

@@ -26,6 +26,7 @@ import {
   NO_OTHER,
 } from './notification-client.ts';
 import {
+  createCategory,
   createTemplateSet,
   postTemplateSet,
   setName,
@@ -1055,4 +1056,52 @@ test(
     );
   },
   { budget: 4 },
+);
+
+// "On update: operation is mandatory for file addition or deletion (ADD, DELETE)" and "All template
+// parameters of a set are removed through the template-set delete operation": a deletion removes
+// that template or that set, nothing else. A category naming a template of another set keeps it
+// (GetCommunicationCategory: "templates (array of GetCategoryTemplate)").
+test(
+  ['notification/templates/update-200', 'notification/templates/delete-removes-params'],
+  'deleting a template of one set, then the set, leaves the template of another set that a category names',
+  async (t) => {
+    const email = channelId(t, 'email');
+    const sms = channelId(t, 'sms');
+    const doomed = await createTemplateSet(t, { channels: [email, sms] });
+    const kept = await createTemplateSet(t, { channels: [email] });
+    const keptTemplate = templateOf(t, kept, email);
+    const category = await createCategory(t, {
+      templates: [{ commChannelName: 'Email', templateId: keptTemplate.templateId, templatesetId: kept.id }],
+    });
+    const keepsIt = async (rule: string, after: string) => {
+      const got = await send(t, { method: 'GET', path: `/communicationcategories/${category.id}` });
+      const templates = (got.json as { templates?: unknown } | undefined)?.templates;
+      const listed =
+        Array.isArray(templates) &&
+        templates.some(
+          (x) => !!x && typeof x === 'object' && (x as { templateId?: unknown }).templateId === keptTemplate.templateId,
+        );
+      t.check(rule, got.status === 200 && listed, {
+        title: `${after} removed a template of another set from a category`,
+        expected: `HTTP 200, category ${category.id} still lists template ${keptTemplate.templateId} of set ${kept.id}`,
+        received: seen(got),
+        response: got,
+      });
+    };
+    const del = await putSet(
+      t,
+      doomed.id,
+      templateForm(
+        { templatesetName: doomed.name, templateChannelAndFile: [{ communicationChannel: sms, operation: 'DELETE' }] },
+        [],
+      ),
+    );
+    accepted(t, 'notification/templates/update-200', del, `a DELETE item of set ${doomed.id}`, [200]);
+    await keepsIt('notification/templates/update-200', `deleting a template of set ${doomed.id}`);
+    const gone = await send(t, { method: 'DELETE', path: `/template/${doomed.id}` });
+    accepted(t, 'notification/templates/delete-removes-params', gone, `DELETE /template/${doomed.id}`, [200]);
+    await keepsIt('notification/templates/delete-removes-params', `deleting set ${doomed.id}`);
+  },
+  { budget: 8 },
 );

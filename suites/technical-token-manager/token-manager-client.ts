@@ -197,6 +197,7 @@ export function checkRejectedWithCode(
     title: `${what} not answered 400 ${code}`,
     expected: `HTTP 400 with error code ${code}`,
     received: `HTTP ${res.status} codes ${JSON.stringify(errorCodes(res))} ${res.text.slice(0, 200)}`,
+    response: res,
   };
   // The body of a 400 first: a check that fails ends the test.
   if (res.status === 400) checkErrorBody(t, res);
@@ -216,6 +217,7 @@ export function checkRefused(t: RuleContext, ruleId: string, res: HttpResponse, 
     severity: 'critical' as const,
     expected: 'a 4xx status and no token',
     received: `HTTP ${res.status}${leaked ? ' with a token' : ''} ${res.text.slice(0, 160)}`,
+    response: res,
   };
   const ok = res.status >= 400 && res.status < 500 && !leaked;
   if (reading === undefined) t.check(ruleId, ok, d);
