@@ -540,14 +540,27 @@ test(
         const res = onUpdate
           ? await putSet(t, set.id, templateForm(i, [f]))
           : await postTemplateSet(t, templateForm(i, [f]));
-        refused(
-          t,
-          'notification/templates/channel-id',
-          res,
-          `${onUpdate ? 'PUT' : 'POST'} with communicationChannel ${ch === undefined ? 'missing' : JSON.stringify(ch)}`,
-          // A missing key is a missing property; which code null gets the document does not say.
-          ch === undefined ? 'missingRequestBodyProperty' : ch === null ? undefined : 'invalidRequestBodyProperty',
-        );
+        const what = `${onUpdate ? 'PUT' : 'POST'} with communicationChannel ${ch === undefined ? 'missing' : JSON.stringify(ch)}`;
+        // An ID the listing does not hold: 400 rather than 404 noMatch is our reading.
+        if (ch === unknown)
+          refusedByReading(
+            t,
+            'notification/templates/channel-id',
+            res,
+            what,
+            'listed-id-400',
+            400,
+            'invalidRequestBodyProperty',
+          );
+        else
+          refused(
+            t,
+            'notification/templates/channel-id',
+            res,
+            what,
+            // A missing key is a missing property; which code null gets the document does not say.
+            ch === undefined ? 'missingRequestBodyProperty' : ch === null ? undefined : 'invalidRequestBodyProperty',
+          );
       }
     }
   },
@@ -813,13 +826,19 @@ test(
         t,
         templateForm(info(setName(t), [[email, f.name]], { templateParam: [param(t, { paramTypeId: value })] }), [f]),
       );
-      refused(
-        t,
-        'notification/templates/param-type-id',
-        res,
-        `paramTypeId ${JSON.stringify(value)}`,
-        'invalidRequestBodyProperty',
-      );
+      const what = `paramTypeId ${JSON.stringify(value)}`;
+      // An ID the listing does not hold: 400 rather than 404 noMatch is our reading.
+      if (value === unknown)
+        refusedByReading(
+          t,
+          'notification/templates/param-type-id',
+          res,
+          what,
+          'listed-id-400',
+          400,
+          'invalidRequestBodyProperty',
+        );
+      else refused(t, 'notification/templates/param-type-id', res, what, 'invalidRequestBodyProperty');
     }
     const f = file();
     accepted(
