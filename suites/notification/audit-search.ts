@@ -60,7 +60,7 @@ export async function awaitAuditEntry(
   t: RuleContext,
   address: string,
   filters: Record<string, unknown> = {},
-  field: 'emails' | 'smses' | 'pushNotifications' = 'emails',
+  field: 'emails' | 'smses' | 'pushNotifications' | 'bouncedEmails' = 'emails',
 ): Promise<{ entry?: AuditEntry; res: HttpResponse }> {
   const res = await poll(
     () => searchAudit(t, filters),

@@ -329,8 +329,15 @@ test(
         received: JSON.stringify(samples.map((s) => s.status)),
       },
     );
+    // The Errors table pairs 429 with tooManyRequests; that a 429 carries the code at all is our reading.
+    const foreign = samples.filter((s) => /platform\.core\.generic\.(?!tooManyRequests\b)[A-Za-z]+/.test(s.body));
+    t.check('notification/errors/code-too-many-requests', foreign.length === 0, {
+      title: '429 with a generic code the Errors table lists for another status',
+      expected: 'no generic code other than platform.core.generic.tooManyRequests in a 429 body',
+      received: foreign[0]?.body.slice(0, 200) ?? '',
+    });
     const bad = samples.filter((s) => !s.body.includes('platform.core.generic.tooManyRequests'));
-    t.check('notification/errors/code-too-many-requests', bad.length === 0, {
+    t.reading('generic-code-present', 'notification/errors/code-too-many-requests', bad.length === 0, {
       title: '429 without the code platform.core.generic.tooManyRequests',
       expected: 'the code in every 429 body',
       received: bad[0]?.body.slice(0, 200) ?? '',

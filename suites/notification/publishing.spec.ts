@@ -20,6 +20,7 @@ import {
   unknownRefused,
   NO_OTHER,
   auditTime,
+  poll,
 } from './notification-client.ts';
 import { createCategory, createRecipient, createTemplateSet, templateOf } from './notification-resources.ts';
 
@@ -126,7 +127,14 @@ test(
       expected: `an AuditResponse listing ${to} under emails`,
       received: seen(search),
     });
-    const e = entry!;
+    // endTime may be given only once sending ends (the states move on their own): waited for.
+    const e =
+      typeof entry!.endTime === 'string'
+        ? entry!
+        : ((await poll(
+            async () => (await awaitAuditEntry(t, to)).entry,
+            (x) => typeof x?.endTime === 'string',
+          )) ?? entry!);
     await matchesSchema(t, 'notification/audit/response-fields', e, 'AuditResponse', 'the audit entry');
     const tenant = await homeTenant(t);
     const arrays = ['emails', 'smses', 'pushNotifications', 'bouncedEmails'] as const;
@@ -229,7 +237,10 @@ test(
         hit = await searchAudit(t, { [field]: value });
         ({ all, found } = filtered(entriesOf(hit), (x) => x[field] === value, to));
       }
-      t.verify(rule, hit.status === 200 && all && found, {
+      // Ours missing is judged only when its status stood still across the filtered search: the
+      // filter may have met it in another state than the one read before or after.
+      const moved = field === 'status' && !found && (await awaitAuditEntry(t, to)).entry?.status !== value;
+      t.verify(rule, hit.status === 200 && all && (found || moved), {
         title: `filter ${field} wrong`,
         expected: `only entries with ${field} ${JSON.stringify(value)}, ours among them`,
         received: seen(hit),

@@ -8,6 +8,7 @@ import {
   notificationTest as test,
   foreignRefused,
   refused,
+  refusedByReading,
   seen,
   send,
   unknownRefused,
@@ -158,21 +159,25 @@ test(
       groupName: groupName(t),
       recipientIds: [{ recipientId: own.id }, { recipientId: foreign }],
     });
-    refused(
+    refusedByReading(
       t,
       'notification/groups/members-same-tenant',
       created.res,
       `a group with recipient ${foreign}, not of the tenant`,
+      'listed-id-400',
+      400,
       'invalidRequestBodyProperty',
     );
     const g = await createGroup(t, { members: [own.id] });
     const before = await getGroup(t, g.id);
     const add = await putGroup(t, { groupId: g.id, recipientIds: [{ operation: 'ADD', recipientId: foreign }] });
-    refused(
+    refusedByReading(
       t,
       'notification/groups/members-same-tenant',
       add,
       `ADD of recipient ${foreign}, not of the tenant`,
+      'listed-id-400',
+      400,
       'invalidRequestBodyProperty',
     );
     const after = await getGroup(t, g.id);

@@ -362,11 +362,14 @@ test(
       recipientname: recipientName(t),
       recipientdetail: [{ address: exampleEmail(t), addresstypeid: unknown }],
     });
-    refused(
+    // 400 rather than 404 noMatch is our reading.
+    refusedByReading(
       t,
       'notification/recipients/address-type-from-list',
       bad,
       `addresstypeid ${unknown}, which the listing does not hold`,
+      'listed-id-400',
+      400,
       'invalidRequestBodyProperty',
     );
     const good = await postRecipient(t, {

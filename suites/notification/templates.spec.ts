@@ -541,14 +541,27 @@ test(
         const res = onUpdate
           ? await putSet(t, set.id, templateForm(i, [f]))
           : await postTemplateSet(t, templateForm(i, [f]));
-        refused(
-          t,
-          'notification/templates/channel-id',
-          res,
-          `${onUpdate ? 'PUT' : 'POST'} with communicationChannel ${ch === undefined ? 'missing' : JSON.stringify(ch)}`,
-          // A missing key is a missing property; which code null gets the document does not say.
-          ch === undefined ? 'missingRequestBodyProperty' : ch === null ? undefined : 'invalidRequestBodyProperty',
-        );
+        const what = `${onUpdate ? 'PUT' : 'POST'} with communicationChannel ${ch === undefined ? 'missing' : JSON.stringify(ch)}`;
+        // An ID the listing does not hold: 400 rather than 404 noMatch is our reading.
+        if (ch === unknown)
+          refusedByReading(
+            t,
+            'notification/templates/channel-id',
+            res,
+            what,
+            'listed-id-400',
+            400,
+            'invalidRequestBodyProperty',
+          );
+        else
+          refused(
+            t,
+            'notification/templates/channel-id',
+            res,
+            what,
+            // A missing key is a missing property; which code null gets the document does not say.
+            ch === undefined ? 'missingRequestBodyProperty' : ch === null ? undefined : 'invalidRequestBodyProperty',
+          );
       }
     }
   },
@@ -605,21 +618,33 @@ test(
 
 test(
   ['notification/templates/create-new-set-only', 'notification/errors/code-conflict'],
-  'POST /template/ with the name of an existing set is refused and leaves the set unchanged',
+  'POST /template/ with the name of an existing set leaves that set unchanged (and is refused, by our reading)',
   async (t) => {
     const email = channelId(t, 'email');
     const set = await createTemplateSet(t, { channels: [email] });
     const before = await idList(t, set.id);
     const f = file();
     const res = await postTemplateSet(t, templateForm(info(set.name, [[channelId(t, 'sms'), f.name]]), [f]));
-    refused(
-      t,
+    const what = `a second set named "${set.name}"`;
+    // Set names are never said to be unique: a create taken as a new set of the same name is allowed;
+    // adding to the existing set is not. That the name is refused is our reading.
+    const newId = res.status === 201 ? (res.json as { templatesetId?: unknown } | undefined)?.templatesetId : undefined;
+    t.check(
       'notification/templates/create-new-set-only',
-      res,
-      `a second set named "${set.name}"`,
-      undefined,
-      [409, 400],
+      [409, 400].includes(res.status) || (res.status === 201 && newId !== undefined && newId !== set.id),
+      {
+        title: `${what} neither refused nor created as a new set`,
+        expected: `HTTP 409 or 400, or 201 with a templatesetId other than ${set.id}`,
+        received: seen(res),
+        response: res,
+      },
     );
+    t.reading('set-name-unique', 'notification/templates/create-new-set-only', [409, 400].includes(res.status), {
+      title: `${what} not refused`,
+      expected: 'HTTP 409 or 400',
+      received: seen(res),
+      response: res,
+    });
     verifyCode(t, res, 'conflict');
     const after = await idList(t, set.id);
     t.check('notification/templates/create-new-set-only', after.status === 200 && after.text === before.text, {
@@ -802,13 +827,19 @@ test(
         t,
         templateForm(info(setName(t), [[email, f.name]], { templateParam: [param(t, { paramTypeId: value })] }), [f]),
       );
-      refused(
-        t,
-        'notification/templates/param-type-id',
-        res,
-        `paramTypeId ${JSON.stringify(value)}`,
-        'invalidRequestBodyProperty',
-      );
+      const what = `paramTypeId ${JSON.stringify(value)}`;
+      // An ID the listing does not hold: 400 rather than 404 noMatch is our reading.
+      if (value === unknown)
+        refusedByReading(
+          t,
+          'notification/templates/param-type-id',
+          res,
+          what,
+          'listed-id-400',
+          400,
+          'invalidRequestBodyProperty',
+        );
+      else refused(t, 'notification/templates/param-type-id', res, what, 'invalidRequestBodyProperty');
     }
     const f = file();
     accepted(
@@ -994,7 +1025,8 @@ test(
   ['notification/templates/delete-removes-params', 'notification/errors/code-no-match'],
   'DELETE /template/{id} removes the set with its parameters; an unknown set answers 404',
   async (t) => {
-    const set = await createTemplateSet(t, { channels: [channelId(t, 'email')], params: [param(t)] });
+    const p = param(t);
+    const set = await createTemplateSet(t, { channels: [channelId(t, 'email')], params: [p] });
     accepted(
       t,
       'notification/templates/delete-removes-params',
@@ -1002,14 +1034,19 @@ test(
       'deleting a set',
       [200],
     );
-    refused(
-      t,
+    // The parameters are gone either way: the set is unknown (404), or it has none (200 without them).
+    const params = await send(t, { method: 'GET', path: `/templateparam/${set.id}` });
+    t.check(
       'notification/templates/delete-removes-params',
-      await send(t, { method: 'GET', path: `/templateparam/${set.id}` }),
-      'the parameters of the deleted set',
-      'noMatch',
-      [404],
+      params.status === 404 || (params.status === 200 && !mentions(params, String(p.paramName))),
+      {
+        title: 'the parameters of the deleted set are still answered',
+        expected: `HTTP 404, or 200 without ${String(p.paramName)}`,
+        received: seen(params),
+        response: params,
+      },
     );
+    verifyCode(t, params, 'noMatch');
     refused(
       t,
       'notification/templates/delete-removes-params',
