@@ -24,7 +24,7 @@ const WORDS = ['zero', 'one', 'two', 'three', 'four', 'five', 'six', 'seven', 'e
 /** The rules the alternate profile does not take the other side of yet: the list its test keeps. */
 function alternateNotYet(): string[] {
   const source = docText('tests/alternate-profile.test.ts');
-  const list = /const ALTERNATE_NOT_YET = \[([^\]]*)\]/.exec(source)?.[1];
+  const list = /const ALTERNATE_NOT_YET(?:: string\[\])? = \[([^\]]*)\]/.exec(source)?.[1];
   if (list === undefined) throw new Error('tests/alternate-profile.test.ts no longer holds ALTERNATE_NOT_YET');
   return [...list.matchAll(/'([^']+)'/g)].map((m) => m[1]);
 }
@@ -70,9 +70,9 @@ const readmeFigures: Figure[] = [
   { what: 'fault variants', pattern: /its\s+([\d,]+) fault variants/g, expected: [faults.length] },
   {
     what: 'warnings of the alternate profile',
-    pattern:
-      /exits 0 with\s+([\d,]+) warnings, one for each of the ([\d,]+) rules with readings but the ([\d,]+) whose readings/g,
-    expected: [withReadings.length - notYet.length, withReadings.length, notYet.length],
+    // Every rule with a reading, less those the alternate profile's test lists as not taken yet (none).
+    pattern: /exits 0 with\s+([\d,]+) warnings, one for each of the ([\d,]+) rules with readings/g,
+    expected: [withReadings.length - notYet.length, withReadings.length],
   },
   {
     what: 'rules per service beside the read-only profile’s judged counts',
