@@ -245,6 +245,13 @@ describe('a rule reports every distinct failure it met, each with the request th
     expect(meta.outcomes[A].failure?.curl).toBe("curl -sS 'http://h/filtered'");
   });
 
+  it('a check whose Received is JSON.stringify of nothing fails its rule (no TypeError that would leave it passed)', () => {
+    const { t, meta } = context();
+    t.exchanges.push(exchange(201, '{"id":1}', 'http://h/created'));
+    t.verify(A, false, { title: 'no sharing', expected: 'sharing.modes array', received: JSON.stringify(undefined) });
+    expect(meta.outcomes[A]).toMatchObject({ status: 'failed', failure: { received: 'undefined' } });
+  });
+
   it('a property keeps its shrunk failure and one failure of each other rule it met', async () => {
     const { meta } = context();
     const session = { context: { seed: 1, runs: 20 } };

@@ -226,6 +226,8 @@ export class RuleContext {
   }
 
   private failure(ruleId: string, d: FailureDetails): ConformanceFailure {
+    // Received and Expected may be JSON.stringify of nothing (undefined), whatever their type says.
+    d = { ...d, expected: String(d.expected), received: String(d.received) };
     return new ConformanceFailure(ruleId, { ...d, exchange: this.evidence(d) });
   }
 
@@ -694,9 +696,24 @@ export function ruleTest(
           vitest.skip(err.message);
           return;
         }
-        if (isCodeError(err)) {
+        if (isCodeError(err) || err instanceof SuiteDefect) {
           const at = /suites\/[^\s)]+/.exec(err.stack?.split('\n').find((l) => l.includes('/suites/')) ?? '')?.[0];
-          throw new SuiteDefect(`suite error: ${err.name}: ${err.message}${at ? ` (at ${at})` : ''}`);
+          const defect =
+            err instanceof SuiteDefect
+              ? err
+              : new SuiteDefect(`suite error: ${err.name}: ${err.message}${at ? ` (at ${at})` : ''}`);
+          // The checks after the defect did not run: what passed before it is only part of the test.
+          for (const r of rules) {
+            const o = meta.outcomes[r];
+            if (!o || o.status === 'passed' || o.status === 'not-exercised')
+              meta.outcomes[r] = {
+                status: 'skipped',
+                detail: `the test stopped on a defect of the suite (${defect.message})`,
+                checks: o?.checks,
+                partial: true,
+              };
+          }
+          throw defect;
         }
         if (!isConformanceFailure(err) && !(err instanceof SuiteDefect)) t.attributeError(err);
         if (s.context.allureDir) {
