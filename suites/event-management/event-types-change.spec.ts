@@ -423,7 +423,10 @@ emTest(
     if (!f.globalEventTypeId) fixture(t, 'globalEventTypeId');
     if (!f.sharedEventTypeId) fixture(t, 'sharedEventTypeId');
   },
-  { budget: 10 },
+  {
+    needs: ['fixtures.eventManagement.globalEventTypeId', 'fixtures.eventManagement.sharedEventTypeId'],
+    budget: 10,
+  },
 );
 
 emTest(
@@ -451,7 +454,10 @@ emTest(
       `PATCH of ${big} (${count ?? 'more than 300,000'} events)`,
     );
   },
-  { budget: 2 },
+  {
+    needs: ['fixtures.eventManagement.bigEventTypeId', 'fixtures.eventManagement.bigEventTypeEventCount'],
+    budget: 2,
+  },
 );
 
 emTest(
@@ -488,7 +494,10 @@ emTest(
     // The fixture's ttl as it was.
     if (res.status === 200) await patch(t, limit, { op: 'replace', path: '/ttl', value: x.ttl });
   },
-  { budget: 4 },
+  {
+    needs: ['fixtures.eventManagement.limitEventTypeId', 'fixtures.eventManagement.limitEventTypeEventCount'],
+    budget: 4,
+  },
 );
 
 emTest(
@@ -555,7 +564,7 @@ emTest(
       seen(after.value),
     );
   },
-  { budget: 40 },
+  { needs: ['fixtures.eventManagement.entityIds', 'fixtures.eventManagement.otherTenantEntityId'], budget: 40 },
 );
 
 emTest(
@@ -767,7 +776,7 @@ emTest(
       seen(gone.value, 160),
     );
   },
-  { budget: 14 },
+  { needs: ['fixtures.eventManagement.entityIds'], budget: 14 },
 );
 
 emTest(
@@ -819,5 +828,5 @@ emTest(
       'DELETE of a type shared with the caller',
     );
   },
-  { budget: 10 },
+  { needs: ['fixtures.eventManagement.globalEventTypeId', 'fixtures.eventManagement.sharedEventTypeId'], budget: 10 },
 );

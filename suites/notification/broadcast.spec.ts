@@ -150,7 +150,7 @@ test(
       },
     );
   },
-  { budget: 12 },
+  { needs: ['fixtures.notification.addressTypes.email'], budget: 12 },
 );
 
 test(
@@ -325,7 +325,7 @@ test(
       },
     );
   },
-  { budget: 1 },
+  { needs: ['fixtures.notification.subTenantBroadcast', 'fixtures.notification.subTenantId'], budget: 1 },
 );
 
 test(

@@ -359,7 +359,7 @@ test(
       { rule: 'notification/categories/recipient-position', runs: Math.min(t.session.context.runs, 5) },
     );
   },
-  { budget: 11, budgetPerRun: 1 },
+  { needs: ['fixtures.notification.addressTypes.email'], budget: 11, budgetPerRun: 1 },
 );
 
 test(
@@ -418,7 +418,7 @@ test(
           'invalidRequestBodyProperty',
         );
   },
-  { budget: 10 },
+  { needs: ['fixtures.notification.channels.email', 'fixtures.notification.channels.push'], budget: 10 },
 );
 
 test(
@@ -545,7 +545,7 @@ test(
       },
     );
   },
-  { budget: 5 },
+  { needs: ['fixtures.notification.addressTypes.email', 'fixtures.notification.channels.email'], budget: 5 },
 );
 
 test(
@@ -647,7 +647,14 @@ test(
       },
     );
   },
-  { budget: 4 },
+  {
+    needs: [
+      'fixtures.notification.addressTypes.email',
+      'fixtures.notification.addressTypes.phone',
+      'fixtures.notification.addressTypes.push',
+    ],
+    budget: 4,
+  },
 );
 
 test(
@@ -758,7 +765,7 @@ test(
       },
     );
   },
-  { budget: 10 },
+  { needs: ['fixtures.notification.addressTypes.email', 'fixtures.notification.channels.email'], budget: 10 },
 );
 
 /** The model of a category's recipients: recipient index → position. */
@@ -857,7 +864,7 @@ test(
       { rule: 'notification/categories/update-add-merges', runs: Math.min(t.session.context.runs, 5) },
     );
   },
-  { budget: 2, budgetPerRun: 14 },
+  { needs: ['fixtures.notification.addressTypes.email'], budget: 2, budgetPerRun: 14 },
 );
 
 test(
@@ -921,7 +928,7 @@ test(
       received: `HTTP ${del.status}, ${e.templateId} listed ${n} times, ${e2.templateId} ${other} times`,
     });
   },
-  { budget: 17 },
+  { needs: ['fixtures.notification.addressTypes.email', 'fixtures.notification.channels.email'], budget: 17 },
 );
 
 test(
@@ -1158,7 +1165,7 @@ test(
       received: `recipientCount ${JSON.stringify(item!.recipientCount)}`,
     });
   },
-  { budget: 12 },
+  { needs: ['fixtures.notification.addressTypes.email', 'fixtures.notification.channels.email'], budget: 12 },
 );
 
 test(
@@ -1223,7 +1230,7 @@ test(
       received: seen(noCategory),
     });
   },
-  { budget: 10 },
+  { needs: ['fixtures.notification.addressTypes.email'], budget: 10 },
 );
 
 test(
@@ -1268,5 +1275,5 @@ test(
       received: seen(still),
     });
   },
-  { budget: 7 },
+  { needs: ['principals.otherTenant'], budget: 7 },
 );

@@ -315,7 +315,7 @@ test(
       `a publish with messageCategoryId ${UNKNOWN_ID}, no category of the tenant`,
     );
   },
-  { budget: 14 },
+  { needs: ['fixtures.notification.addressTypes.email'], budget: 14 },
 );
 
 test(
@@ -383,7 +383,17 @@ test(
       });
     }
   },
-  { budget: 24 },
+  {
+    needs: [
+      'fixtures.notification.addressTypes.email',
+      'fixtures.notification.addressTypes.phone',
+      'fixtures.notification.addressTypes.push',
+      'fixtures.notification.channels.email',
+      'fixtures.notification.channels.push',
+      'fixtures.notification.channels.sms',
+    ],
+    budget: 24,
+  },
 );
 
 test(

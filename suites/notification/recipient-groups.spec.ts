@@ -66,7 +66,7 @@ test(
       [200],
     );
   },
-  { budget: 7 },
+  { needs: ['fixtures.notification.addressTypes.email'], budget: 7 },
 );
 
 test(
@@ -143,7 +143,7 @@ test(
     const { res } = await postGroup(t, { groupName: g.name, recipientIds: [] }, 'otherTenant');
     accepted(t, 'notification/groups/name-unique', res, `"${g.name}" in another tenant`, [200]);
   },
-  { budget: 6 },
+  { needs: ['principals.otherTenant'], budget: 6 },
 );
 
 test(
@@ -186,7 +186,7 @@ test(
       },
     );
   },
-  { budget: 12 },
+  { needs: ['fixtures.notification.addressTypes.email'], budget: 12 },
 );
 
 test(
@@ -242,7 +242,7 @@ test(
         `PUT with a DELETE item whose recipientId is ${JSON.stringify(recipientId)}`,
       );
   },
-  { budget: 13, budgetPerRun: 1 },
+  { needs: ['fixtures.notification.addressTypes.email'], budget: 13, budgetPerRun: 1 },
 );
 
 test(
@@ -284,7 +284,7 @@ test(
       received: seen(after),
     });
   },
-  { budget: 12 },
+  { needs: ['fixtures.notification.addressTypes.email'], budget: 12 },
 );
 
 test(
@@ -313,7 +313,7 @@ test(
       },
     );
   },
-  { budget: 9 },
+  { needs: ['fixtures.notification.addressTypes.email'], budget: 9 },
 );
 
 test(

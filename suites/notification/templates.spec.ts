@@ -124,7 +124,7 @@ test(
       },
     );
   },
-  { budget: 2 },
+  { needs: ['fixtures.notification.channels.email', 'fixtures.notification.channels.sms'], budget: 2 },
 );
 
 test(
@@ -192,7 +192,14 @@ test(
       },
     );
   },
-  { budget: 12 },
+  {
+    needs: [
+      'fixtures.notification.channels.email',
+      'fixtures.notification.channels.push',
+      'fixtures.notification.channels.sms',
+    ],
+    budget: 12,
+  },
 );
 
 test(
@@ -231,7 +238,7 @@ test(
     const put = await putSet(t, set.id, templateForm(info(set.name, [[channelId(t, 'sms'), txt.name]]), [txt]));
     refused(t, 'notification/templates/file-extension', put, 'a .txt file added by PUT', 'invalidRequestBodyProperty');
   },
-  { budget: 12 },
+  { needs: ['fixtures.notification.channels.email', 'fixtures.notification.channels.sms'], budget: 12 },
 );
 
 /**
@@ -287,7 +294,7 @@ test(
       remove();
     }
   },
-  { budget: 4, timeout: 120_000 },
+  { needs: ['fixtures.notification.channels.email'], budget: 4, timeout: 120_000 },
 );
 
 test(
@@ -316,7 +323,7 @@ test(
       'missingRequestBodyProperty',
     );
   },
-  { budget: 2 },
+  { needs: ['fixtures.notification.channels.email'], budget: 2 },
 );
 
 test(
@@ -340,7 +347,7 @@ test(
       'missingRequestBodyProperty',
     );
   },
-  { budget: 4 },
+  { needs: ['fixtures.notification.channels.email'], budget: 4 },
 );
 
 test(
@@ -373,7 +380,7 @@ test(
       { rule: 'notification/templates/info-json', runs: Math.min(t.session.context.runs, 4) },
     );
   },
-  { budget: 7, budgetPerRun: 1 },
+  { needs: ['fixtures.notification.channels.email'], budget: 7, budgetPerRun: 1 },
 );
 
 test(
@@ -419,7 +426,7 @@ test(
       'a cut-off multipart body on update',
     );
   },
-  { budget: 6 },
+  { needs: ['fixtures.notification.channels.email'], budget: 6 },
 );
 
 test(
@@ -459,7 +466,7 @@ test(
       }
     }
   },
-  { budget: 12 },
+  { needs: ['fixtures.notification.channels.email', 'fixtures.notification.channels.sms'], budget: 12 },
 );
 
 test(
@@ -480,7 +487,7 @@ test(
       },
     );
   },
-  { budget: 4 },
+  { needs: ['fixtures.notification.channels.email'], budget: 4 },
 );
 
 test(
@@ -551,7 +558,7 @@ test(
       }
     }
   },
-  { budget: 13 },
+  { needs: ['fixtures.notification.channels.email', 'fixtures.notification.channels.push'], budget: 13 },
 );
 
 test(
@@ -599,7 +606,7 @@ test(
       );
     }
   },
-  { budget: 4 },
+  { needs: ['fixtures.notification.channels.email'], budget: 4 },
 );
 
 test(
@@ -627,7 +634,7 @@ test(
       received: seen(after, 120),
     });
   },
-  { budget: 5 },
+  { needs: ['fixtures.notification.channels.email', 'fixtures.notification.channels.sms'], budget: 5 },
 );
 
 test(
@@ -664,7 +671,7 @@ test(
       );
     }
   },
-  { budget: 4 },
+  { needs: ['fixtures.notification.channels.email', 'fixtures.notification.channels.sms'], budget: 4 },
 );
 
 test(
@@ -728,7 +735,14 @@ test(
       },
     );
   },
-  { budget: 6 },
+  {
+    needs: [
+      'fixtures.notification.channels.email',
+      'fixtures.notification.channels.push',
+      'fixtures.notification.channels.sms',
+    ],
+    budget: 6,
+  },
 );
 
 test(
@@ -750,7 +764,7 @@ test(
       },
     );
   },
-  { budget: 4 },
+  { needs: ['fixtures.notification.channels.email', 'fixtures.notification.paramTypeId'], budget: 4 },
 );
 
 test(
@@ -784,7 +798,7 @@ test(
       );
     }
   },
-  { budget: 7 },
+  { needs: ['fixtures.notification.channels.email', 'fixtures.notification.paramTypeId'], budget: 7 },
 );
 
 test(
@@ -818,7 +832,7 @@ test(
       [201],
     );
   },
-  { budget: 6 },
+  { needs: ['fixtures.notification.channels.email', 'fixtures.notification.paramTypeId'], budget: 6 },
 );
 
 test(
@@ -847,7 +861,7 @@ test(
       [404],
     );
   },
-  { budget: 4 },
+  { needs: ['fixtures.notification.channels.email'], budget: 4 },
 );
 
 test(
@@ -871,7 +885,7 @@ test(
       [404],
     );
   },
-  { budget: 4 },
+  { needs: ['fixtures.notification.channels.email', 'fixtures.notification.channels.push'], budget: 4 },
 );
 
 test(
@@ -899,7 +913,7 @@ test(
       });
     } else t.notExercised('notification/templates/list-details', NO_OTHER);
   },
-  { budget: 4 },
+  { needs: ['fixtures.notification.channels.email'], budget: 4 },
 );
 
 test(
@@ -927,7 +941,7 @@ test(
       },
     );
   },
-  { budget: 6 },
+  { needs: ['fixtures.notification.channels.email'], budget: 6 },
 );
 
 test(
@@ -954,7 +968,7 @@ test(
       );
     else t.notExercised('notification/templates/get-set', NO_OTHER);
   },
-  { budget: 6 },
+  { needs: ['fixtures.notification.channels.email'], budget: 6 },
 );
 
 test(
@@ -986,7 +1000,7 @@ test(
       [404],
     );
   },
-  { budget: 6 },
+  { needs: ['fixtures.notification.channels.email', 'fixtures.notification.channels.push'], budget: 6 },
 );
 
 test(
@@ -1026,7 +1040,7 @@ test(
       [404],
     );
   },
-  { budget: 5 },
+  { needs: ['fixtures.notification.channels.email', 'fixtures.notification.paramTypeId'], budget: 5 },
 );
 
 test(
@@ -1054,5 +1068,5 @@ test(
       [404],
     );
   },
-  { budget: 4 },
+  { needs: ['fixtures.notification.channels.email', 'fixtures.notification.paramTypeId'], budget: 4 },
 );

@@ -62,6 +62,7 @@ test(
       requestedAt,
     });
   },
+  { needs: ['tokenManager', 'tokenManager.userTenants:1'] },
 );
 
 test(
@@ -94,6 +95,7 @@ test(
       received: JSON.stringify(jtis),
     });
   },
+  { needs: ['tokenManager'] },
 );
 
 test(
@@ -111,6 +113,7 @@ test(
       received: `HTTP ${res.status} ${res.text.slice(0, 160)}`,
     });
   },
+  { needs: ['tokenManager'] },
 );
 
 test(
@@ -140,6 +143,7 @@ test(
         : `not the Errors body: ${res.contentType} ${res.text.slice(0, 80)}`,
     );
   },
+  { needs: ['tokenManager'] },
 );
 
 test(
@@ -176,7 +180,7 @@ test(
           reading,
         );
   },
-  { budget: 12 },
+  { needs: ['tokenManager'], budget: 12 },
 );
 
 test(
@@ -190,6 +194,7 @@ test(
       res.status === 200 ? 'accepted (HTTP 200 with a token)' : `refused: HTTP ${res.status}`,
     );
   },
+  { needs: ['tokenManager'] },
 );
 
 test(
@@ -212,6 +217,7 @@ test(
       );
     }
   },
+  { needs: ['tokenManager'] },
 );
 
 test(
@@ -226,6 +232,7 @@ test(
       'a token for an unprovisioned tenant',
     );
   },
+  { needs: ['tokenManager'] },
 );
 
 test(
@@ -258,7 +265,7 @@ test(
       { rule: 'technical-token-manager/identification/field-types', runs: Math.min(t.session.context.runs, 20) },
     );
   },
-  { budgetPerRun: 1 },
+  { needs: ['tokenManager'], budgetPerRun: 1 },
 );
 
 test(
@@ -275,6 +282,7 @@ test(
     for (const [what, body] of cases)
       checkRefused(t, 'technical-token-manager/identification/field-types', await getToken(t, body), what);
   },
+  { needs: ['tokenManager'] },
 );
 
 test(
@@ -291,6 +299,7 @@ test(
     }
     t.observe('technical-token-manager/identification/required-fields', seen.join('; '));
   },
+  { needs: ['tokenManager'] },
 );
 
 test(
@@ -317,4 +326,5 @@ test(
         : `not the Errors body: ${res.contentType} ${res.text.slice(0, 80)}`,
     );
   },
+  { needs: ['tokenManager'] },
 );
