@@ -564,7 +564,14 @@ emTest(
       seen(after.value),
     );
   },
-  { needs: ['fixtures.eventManagement.entityIds', 'fixtures.eventManagement.otherTenantEntityId'], budget: 40 },
+  {
+    needs: [
+      'fixtures.eventManagement.entityIds',
+      'fixtures.eventManagement.otherTenantEntityId',
+      'principals.otherTenant',
+    ],
+    budget: 40,
+  },
 );
 
 emTest(
