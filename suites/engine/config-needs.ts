@@ -23,13 +23,15 @@ export interface Blocked {
   key: string;
   code: 'configuration' | 'principal';
   reason: string;
+  /** The other pieces the test needs that are not ready either (from `blockingNeed`). */
+  others?: string[];
 }
 
 /**
  * The pieces the run's readiness check (the one `doctor` prints) found not ready, by key: a
  * principal whose token cannot be obtained, a fixture the target does not hold, a missing piece.
  */
-export type NotReady = Record<string, Omit<Blocked, 'key'>>;
+export type NotReady = Record<string, Pick<Blocked, 'code' | 'reason'>>;
 
 /** The documented names the suites fall back on when the configuration names no core event type. */
 export const FIXTURE_DEFAULTS: Record<string, string> = {
@@ -87,16 +89,20 @@ function keyBlocked(key: ConfigKey, notReady: NotReady, config: RunConfig): Bloc
 }
 
 /**
- * The first declared need that is not ready, or undefined when the test can run: the one test
- * both `doctor` (predicting) and `ruleTest` (not starting the test) apply, so that they agree.
+ * The first declared need that is not ready (with the keys of the others), or undefined when the
+ * test can run: the one test both `doctor` (predicting) and `ruleTest` (not starting the test)
+ * apply, so that they agree.
  */
 export function blockingNeed(needs: readonly ConfigNeed[], notReady: NotReady, config: RunConfig): Blocked | undefined {
+  const found: Blocked[] = [];
   for (const need of needs) {
     const alternatives = typeof need === 'string' ? [need] : need;
     const blocked = alternatives.map((k) => keyBlocked(k, notReady, config));
-    if (blocked.every(Boolean)) return blocked[0];
+    if (blocked.every(Boolean)) found.push(blocked[0]!);
   }
-  return undefined;
+  if (!found.length) return undefined;
+  const others = [...new Set(found.slice(1).map((b) => b.key))].filter((k) => k !== found[0].key);
+  return { ...found[0], ...(others.length ? { others } : {}) };
 }
 
 /** Whether a declaration covers a key a test uses (`tokenManager.userTenants:6` covers `:2`; a list covers each of its keys). */

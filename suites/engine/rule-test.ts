@@ -698,7 +698,8 @@ export function ruleTest(
       // started, so that what a run skips is what `doctor` predicts (cli/readiness.ts).
       const gate = blockingNeed(declared.needs ?? [], s.context.unready ?? {}, s.context.config);
       if (gate) {
-        const reason = `${gate.reason} (as conformance doctor reports)`;
+        const also = gate.others?.length ? `; not ready either: ${gate.others.join(', ')}` : '';
+        const reason = `${gate.reason}${also} (as conformance doctor reports)`;
         for (const r of rules) meta.outcomes[r] = { status: 'skipped', detail: reason, reasonCode: gate.code };
         vitest.skip(reason);
         return;
