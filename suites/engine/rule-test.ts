@@ -166,6 +166,8 @@ export class RuleContext {
   }
 
   private viewOf(s: Session): Session {
+    // A context built without a run (the engine's own unit tests) has no session to view.
+    if (!s.tokens || !s.context) return s;
     const unready = Object.keys(s.context.unready ?? {});
     const checked = new Set<PrincipalName>();
     const tokens = new Proxy(s.tokens, {
