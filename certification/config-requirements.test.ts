@@ -50,12 +50,9 @@ describe('configuration requirements of the certification profile', () => {
     }
   });
 
-  // Pending (issue 29): a run now skips, before it starts them, the tests whose source names a
-  // piece doctor finds not ready (cli/readiness.ts), a reading of the source wider than what each
-  // test needs, so the skips of a bare configuration no longer name exactly the declared pieces.
-  // The list is checked by the test above against the reference's configuration; this equality
-  // comes back when the readiness reads what each test needs rather than its file's words.
-  it.skip('name every piece whose absence makes the suites skip a testable MUST or SHOULD rule, and only those', async () => {
+  // A run skips a test when a piece it declares it needs (RuleTestOptions.needs) is not ready, so
+  // the skips of a bare configuration name exactly the pieces the tests declare.
+  it('name every piece whose absence makes the suites skip a testable MUST or SHOULD rule, and only those', async () => {
     const ref = await startReference({ port: 0 });
     const dir = tempDir('requirements');
     const testable = new Set(

@@ -84,6 +84,7 @@ export const CONFIG_REQUIREMENTS: readonly ConfigRequirement[] = [
   fixture('notification', 'notification.addressTypes.email', 'the email address type ID'),
   fixture('notification', 'notification.addressTypes.phone', 'the phone address type ID'),
   fixture('notification', 'notification.addressTypes.push', 'the push address type ID'),
+  fixture('notification', 'notification.addressTypes.iosPush', 'the iOS push address type ID'),
   fixture('notification', 'notification.channels.email', 'the email channel ID'),
   fixture('notification', 'notification.channels.sms', 'the SMS channel ID'),
   fixture('notification', 'notification.channels.push', 'the push channel ID'),
@@ -102,14 +103,11 @@ export const CONFIG_REQUIREMENTS: readonly ConfigRequirement[] = [
   fixture('event-management', 'eventManagement.entityIds', 'entities of the home tenant that events may name'),
   fixture('event-management', 'eventManagement.sharedEntityId', 'an entity of another tenant shared with this one'),
   fixture('event-management', 'eventManagement.sharedEventTypeId', 'a LOCAL event type of another tenant, shared'),
-  // The run skips a test whose source names a fixture not ready (doctor's reading, cli/readiness.ts):
-  // these two are named beside the filter and event-type ID checks.
-  fixture('event-management', 'eventManagement.sharedEventTypeOwner', 'the tenant that owns sharedEventTypeId'),
-  fixture('event-management', 'eventManagement.assetTypeIds', 'asset types of the entities (assetTypeId filters)'),
   fixture('event-management', 'eventManagement.globalEventTypeId', 'a GLOBAL event type of another tenant'),
   fixture('event-management', 'eventManagement.otherTenantEntityId', 'an entity owned by another tenant'),
   fixture('event-management', 'eventManagement.sharedEventId', 'an event owned by another tenant'),
   fixture('event-management', 'eventManagement.bigEventTypeId', 'an event type holding more than 300,000 events'),
+  fixture('event-management', 'eventManagement.bigEventTypeEventCount', 'how many events bigEventTypeId holds'),
   {
     service: 'event-management',
     path: 'fixtures.subTenantIds',

@@ -1,4 +1,4 @@
-import { existsSync, readFileSync, readdirSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { decodeJwt } from 'jose';
@@ -7,7 +7,7 @@ import { SERVICES, SERVICE_INFO, type ServiceName } from '../contracts/services.
 import { TransportError, type HttpClient } from '../suites/engine/http-client.ts';
 import type { RunConfig } from '../suites/engine/run-config.ts';
 import type { RunContext } from '../suites/engine/run-context.ts';
-import { testKey } from '../suites/engine/rule-test.ts';
+import { blockingNeed, present, valueAt, type Blocked, type NotReady } from '../suites/engine/config-needs.ts';
 import type { TestRecord } from '../suites/engine/suite-runner.ts';
 import { TokenProvider, TokenError, type PrincipalName } from '../suites/engine/token-provider.ts';
 import { PrincipalUnavailable } from '../suites/engine/unjudged.ts';
@@ -25,8 +25,8 @@ export interface Row {
   check: string;
   status: Status;
   detail: string;
-  /** What the suites look for in a test's source to know it needs this piece. */
-  needle?: { words: string[]; service?: ServiceName };
+  /** The configuration key a test declares to need this piece by, when it is not `check`. */
+  key?: string;
   /** The fully granted principal's credentials are refused: the run stops at its start (exit 3). */
   stopsRun?: boolean;
 }
@@ -106,119 +106,6 @@ function tokenScopes(header: string): { scopes: string[]; tenant?: string } | un
   }
 }
 
-function fixtureValue(fixtures: Record<string, unknown>, key: string): unknown {
-  let v: unknown = fixtures;
-  for (const part of key.split('.')) v = v && typeof v === 'object' ? (v as Record<string, unknown>)[part] : undefined;
-  return v;
-}
-
-function present(v: unknown): boolean {
-  if (v === undefined || v === null || v === '') return false;
-  if (Array.isArray(v)) return v.length > 0;
-  if (typeof v === 'object') return Object.keys(v).length > 0;
-  return true;
-}
-
-/**
- * Which tests need a piece of the configuration: a test needs it when its source (from its
- * name to the next test's), or a helper function of its service that it calls, names it. This
- * reads the suites' source, so it names the rules a missing piece will skip as the tests
- * declare them, without running any test.
- */
-export class RequirementIndex {
-  private readonly chunks: { test: TestRecord; text: string }[] = [];
-
-  constructor(tests: TestRecord[]) {
-    const byFile = new Map<string, TestRecord[]>();
-    for (const t of tests) byFile.set(t.file, [...(byFile.get(t.file) ?? []), t]);
-    const helpers = new Map<ServiceName, { name: string; closure: string }[]>();
-    for (const s of SERVICES) helpers.set(s, withCallees(helperFunctions(s)));
-    for (const [file, list] of byFile) {
-      const source = readFileSync(join(root, file), 'utf8');
-      const all = list.map((t) => ({ t, at: source.indexOf(t.name.split(' > ').pop() ?? t.name) }));
-      const located = all.filter((x) => x.at >= 0).sort((a, b) => a.at - b.at);
-      const withHelpers = (t: TestRecord, own: string) => {
-        // Helpers: a called helper function's body counts as the test's, and so on down the calls.
-        let text = own;
-        for (const h of helpers.get(t.service) ?? []) if (calls(own, h.name)) text += `\n${h.closure}`;
-        return text;
-      };
-      located.forEach(({ t, at }, i) => {
-        const own = source.slice(at, i + 1 < located.length ? located[i + 1].at : source.length);
-        this.chunks.push({ test: t, text: withHelpers(t, own) });
-      });
-      // A test whose title is built at run time (a loop over a table) is not found by its title:
-      // the whole file counts as its source, so that what it needs is never missed.
-      for (const { t } of all.filter((x) => x.at < 0)) this.chunks.push({ test: t, text: withHelpers(t, source) });
-    }
-  }
-
-  /** The tests whose source names one of `words` (not as part of a longer name), optionally of one service. */
-  testsNaming(words: string[], service?: ServiceName): TestRecord[] {
-    const patterns = words.map((w) => {
-      const escaped = w.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-      return new RegExp(`${/^\w/.test(w) ? '(?<![\\w.])' : ''}${escaped}${/\w$/.test(w) ? '(?!\\w)' : ''}`);
-    });
-    return this.chunks
-      .filter(({ test, text }) => (!service || test.service === service) && patterns.some((p) => p.test(text)))
-      .map((c) => c.test);
-  }
-}
-
-/** Whether `text` uses a top-level name (calls it, constructs it, reads it). */
-function calls(text: string, name: string): boolean {
-  return new RegExp(`(?<![\\w.$])${name}(?![\\w$])`).test(text);
-}
-
-/** Each helper with the source of every helper it calls, directly or not. */
-function withCallees(helpers: { name: string; text: string }[]): { name: string; closure: string }[] {
-  return helpers.map((h) => {
-    const seen = new Set([h.name]);
-    const queue = [h];
-    let closure = '';
-    for (let cur = queue.shift(); cur; cur = queue.shift()) {
-      closure += `\n${cur.text}`;
-      for (const g of helpers) {
-        if (seen.has(g.name) || !calls(cur.text, g.name)) continue;
-        seen.add(g.name);
-        queue.push(g);
-      }
-    }
-    return { name: h.name, closure };
-  });
-}
-
-/**
- * The top-level functions of a service's suite files, by name, with their source: the helper
- * modules' and those a spec file declares beside its tests (each to its closing brace).
- */
-function helperFunctions(service: ServiceName): { name: string; text: string }[] {
-  const dir = join(root, 'suites', service);
-  if (!existsSync(dir)) return [];
-  const out: { name: string; text: string }[] = [];
-  for (const f of readdirSync(dir).filter((x) => x.endsWith('.ts') && !x.endsWith('.test.ts'))) {
-    const source = readFileSync(join(dir, f), 'utf8');
-    // A top-level declaration ends at its first closing bracket at column 0 (or its line's end,
-    // or the next declaration); functions, classes and values are kept (a table of operations
-    // whose entries call a helper needs what that helper needs).
-    const starts = [
-      ...source.matchAll(/^(?:export )?(?:declare )?(?:async )?(function|const|let|interface|type|class|enum) (\w+)/gm),
-    ];
-    starts.forEach((m, k) => {
-      const next = k + 1 < starts.length ? (starts[k + 1].index ?? source.length) : source.length;
-      const eol = source.indexOf('\n', m.index);
-      // A line of closing brackets only (`}`, `];`, `});`): not a signature's `): Promise<…> {`.
-      const closing = /\n[\]})][\]}),;]*[ \t]*(?=\n|$)/g;
-      closing.lastIndex = m.index;
-      const close = source.slice(m.index, eol).trimEnd().endsWith(';') ? eol : (closing.exec(source)?.index ?? -1);
-      const end = close >= 0 && close < next ? close + 2 : next;
-      const text = source.slice(m.index, end);
-      if (m[1] === 'function' || m[1] === 'const' || m[1] === 'let' || m[1] === 'class') out.push({ name: m[2], text });
-    });
-  }
-  return out;
-}
-
 /**
  * The rows of the configuration's principals (a token for each, and its scopes), the sub-tenant
  * the suites act in, the fixtures (where a read exists, that the target holds them) and what the
@@ -228,29 +115,26 @@ export async function configurationRows(config: RunConfig, http: HttpClient): Pr
   const rows: Row[] = [];
   const scopes = contractScopes();
   const tokens = new TokenProvider(http, config);
-  const names: { name: PrincipalName; label: string; words: string[]; service?: ServiceName }[] = [
-    { name: 'full', label: config.principals?.full ? 'principals.full' : 'tokenManager', words: [] },
-    { name: 'noScopes', label: 'principals.noScopes', words: ["'noScopes'"] },
-    { name: 'otherTenant', label: 'principals.otherTenant', words: ["'otherTenant'", 'hasOtherTenant'] },
-    { name: 'operator', label: 'principals.operator', words: ["'operator'"] },
-    { name: 'throttled', label: 'principals.throttled', words: ["'throttled'"] },
-    ...[...scopes].map(([scope, service]) => ({
+  const names: { name: PrincipalName; label: string }[] = [
+    { name: 'full', label: config.principals?.full ? 'principals.full' : 'tokenManager' },
+    { name: 'noScopes', label: 'principals.noScopes' },
+    { name: 'otherTenant', label: 'principals.otherTenant' },
+    { name: 'operator', label: 'principals.operator' },
+    { name: 'throttled', label: 'principals.throttled' },
+    ...[...scopes.keys()].map((scope) => ({
       name: `without:${scope}` as PrincipalName,
       label: `principals.withoutScope["${scope}"]`,
-      words: ['without:', 'withoutScope'],
-      service,
     })),
   ];
   let fullTenant: string | undefined;
   for (const n of names) {
-    const needle = { words: n.words, service: n.service };
     if (!tokens.has(n.name)) {
       // The throttled principal defaults to the full one.
       if (n.name === 'throttled') {
         rows.push({ check: n.label, status: 'n/a', detail: 'not configured: the 429 probe uses the full principal' });
         continue;
       }
-      rows.push({ check: n.label, status: 'missing', detail: 'not configured', needle });
+      rows.push({ check: n.label, status: 'missing', detail: 'not configured' });
       continue;
     }
     let header: string;
@@ -267,7 +151,6 @@ export async function configurationRows(config: RunConfig, http: HttpClient): Pr
         check: n.label,
         status: 'failed',
         detail: `no token: ${why}`,
-        needle,
         stopsRun: n.name === 'full' && e instanceof PrincipalUnavailable,
       });
       continue;
@@ -299,18 +182,16 @@ export async function configurationRows(config: RunConfig, http: HttpClient): Pr
       check: n.label,
       status: problem ? 'failed' : 'ready',
       detail: `token obtained${claims.tenant ? ` for tenant ${claims.tenant}` : ''}; scopes: ${shown}${problem ? `; ${problem}` : ''}`,
-      needle: problem ? needle : undefined,
     });
   }
 
   const fixtures = config.fixtures ?? {};
   const canRead = tokens.has('full');
   for (const f of FIXTURES) {
-    const v = fixtureValue(fixtures, f.key) ?? f.default;
-    const needle = fixtureNeedle(f.key, config);
+    const v = valueAt(fixtures, f.key) ?? f.default;
     const label = `fixtures.${f.key}`;
     if (!present(v)) {
-      rows.push({ check: label, status: 'missing', detail: 'not configured', needle });
+      rows.push({ check: label, status: 'missing', detail: 'not configured' });
       continue;
     }
     if (!f.read || !canRead || (typeof v !== 'string' && typeof v !== 'number')) {
@@ -331,10 +212,9 @@ export async function configurationRows(config: RunConfig, http: HttpClient): Pr
         check: label,
         status: res.status === 200 ? 'ready' : 'failed',
         detail: `GET ${path} answered HTTP ${res.status}${res.status === 200 ? '' : `: the target does not hold ${JSON.stringify(v)}`}`,
-        needle: res.status === 200 ? undefined : needle,
       });
     } catch (e) {
-      rows.push({ check: label, status: 'failed', detail: `GET ${path}: ${(e as Error).message}`, needle });
+      rows.push({ check: label, status: 'failed', detail: `GET ${path}: ${(e as Error).message}` });
     }
   }
 
@@ -342,7 +222,7 @@ export async function configurationRows(config: RunConfig, http: HttpClient): Pr
   // provisioned for it (a token for the full principal in that tenant).
   const subs = Array.isArray(fixtures.subTenantIds)
     ? (fixtures.subTenantIds as unknown[]).map(String)
-    : Object.keys((fixtureValue(fixtures, 'eventManagement.subTenantEntityIds') as object | undefined) ?? {});
+    : Object.keys((valueAt(fixtures, 'eventManagement.subTenantEntityIds') as object | undefined) ?? {});
   if (subs.length && canRead && config.tokenManager && !config.principals?.full) {
     const sub = subs[0];
     const label = Array.isArray(fixtures.subTenantIds)
@@ -357,7 +237,7 @@ export async function configurationRows(config: RunConfig, http: HttpClient): Pr
         check: label,
         status: 'failed',
         detail: `no token for sub-tenant ${sub}: ${e.message} (the application is not provisioned for it)`,
-        needle: { words: ['subTenantUser'], service: 'event-management' },
+        key: 'fixtures.subTenantIds',
       });
     }
   }
@@ -373,44 +253,19 @@ export async function configurationRows(config: RunConfig, http: HttpClient): Pr
       check: req.path,
       status: 'missing',
       detail: `not configured: ${req.what}`,
-      needle: { ...fixtureNeedle(req.path.replace(/^fixtures\./, ''), config), service: req.service },
     });
   }
   return rows;
 }
 
-/**
- * How the suites' source names a piece of the configuration: a fixture as the suites read it
- * (`fixture(t, 'entityIds')`, `fixtures(t).sharedEventId`, `fixturesOf(t).bounceDomain`,
- * `addressType(t, 'email')`), the user tenants as the number a test asks for (`userTenants(t, 6)`).
- */
-function fixtureNeedle(key: string, config: RunConfig): { words: string[] } {
-  const parts = key.split('.');
-  const last = parts[parts.length - 1];
-  // No suite reads these: the token manager suite takes its tenants from tokenManager.userTenants.
-  if (parts[0] === 'technicalTokenManager') return { words: [] };
-  if (key === 'tokenManager.userTenants') {
-    const have = (config.tokenManager?.userTenants ?? []).filter((u) => u !== config.tokenManager?.hostTenant).length;
-    return { words: [1, 2, 3, 4, 5, 6].filter((n) => n > have).map((n) => `userTenants(t, ${n})`) };
-  }
-  if (parts.length === 1) return { words: [last] };
-  // A key under another (addressTypes.email) is read by its name in quotes or as a member.
-  return { words: [`'${last}'`, `.${last}`] };
-}
-
-/** What the pieces not ready leave unjudged, and the tests a run does not start for them. */
+/** What the pieces not ready leave unjudged, and why a run does not start each test it does not start. */
 export interface Unjudged {
   /** Per row not ready, the rules it leaves unjudged (all their tests need a piece not ready). */
   byRow: { row: Row; rules: string[] }[];
   /** Every rule left unjudged. */
   rules: string[];
-  /** The tests a run does not start, by `testKey`, with the first piece they need that is not ready. */
-  gates: NonNullable<RunContext['unready']>;
-}
-
-/** The rows not ready that some test's source names (the others leave no rule unjudged). */
-export function gatingRows(rows: Row[]): Row[] {
-  return rows.filter((r) => (r.status === 'missing' || r.status === 'failed') && r.needle?.words.length);
+  /** The tests a run does not start, with the first piece they need that is not ready. */
+  blocked: Map<TestRecord, Blocked>;
 }
 
 /** Whether a row is the configuration of a principal (else a fixture or another piece). */
@@ -419,35 +274,61 @@ function isPrincipalRow(row: Row): boolean {
 }
 
 /**
- * The rules the rows not ready leave unjudged: a test needs a row when its source names the
- * row's needle (RequirementIndex); a rule is unjudged when every test that declares it needs one.
+ * The pieces of the configuration the rows find not ready, by the key a test declares to need
+ * them by: what a run hands its tests (`RunContext.unready`). A piece missing from the
+ * configuration needs no entry: `blockingNeed` finds that in the configuration itself.
  */
-export function unjudgedBy(rows: Row[], tests: TestRecord[]): Unjudged {
-  const notReady = gatingRows(rows);
-  const index = new RequirementIndex(tests);
-  const gates: Unjudged['gates'] = {};
-  const gatedBy = new Map<TestRecord, Row>();
-  for (const row of notReady) {
-    for (const test of index.testsNaming(row.needle!.words, row.needle!.service)) {
-      if (gatedBy.has(test)) continue;
-      gatedBy.set(test, row);
-      gates[testKey(test.service, test.name.split(' > ').pop() ?? test.name)] = {
-        code: isPrincipalRow(row) ? 'principal' : 'configuration',
-        reason: `${row.check} ${row.status === 'missing' ? 'is not configured' : `is not ready: ${row.detail}`} (as conformance doctor reports)`,
-      };
-    }
+export function notReadyPieces(rows: Row[]): NotReady {
+  const out: NotReady = {};
+  for (const row of rows) {
+    if (row.status !== 'missing' && row.status !== 'failed') continue;
+    const key = row.key ?? row.check;
+    if (!/^(principals|fixtures|tokenManager)\b/.test(key)) continue;
+    out[key] = {
+      code: isPrincipalRow(row) ? 'principal' : 'configuration',
+      reason: row.status === 'missing' ? `${row.check} is not configured` : `${row.check} is not ready: ${row.detail}`,
+    };
   }
+  return out;
+}
+
+/**
+ * The rules the rows not ready leave unjudged: a test is not started when a piece it declares
+ * to need (`RuleTestOptions.needs`) is not ready (`blockingNeed`, the test `ruleTest` makes
+ * too); a rule is unjudged when every test that declares it is not started. A piece a test needs
+ * that no row names (missing from the configuration) is added to the rows as missing.
+ */
+export function unjudgedBy(rows: Row[], tests: TestRecord[], config: RunConfig): Unjudged {
+  const pieces = notReadyPieces(rows);
+  const blocked = new Map<TestRecord, Blocked>();
+  for (const test of tests) {
+    const b = blockingNeed(test.needs ?? [], pieces, config);
+    if (b) blocked.set(test, b);
+  }
+  const rowOf = (key: string): Row => {
+    const found =
+      rows.find((r) => (r.key ?? r.check) === key) ??
+      rows.find((r) => key.startsWith(`${r.key ?? r.check}:`) && (r.status === 'missing' || r.status === 'failed'));
+    if (found) return found;
+    const row: Row = { check: key, status: 'missing', detail: 'not configured' };
+    rows.push(row);
+    return row;
+  };
   const byRule = new Map<string, TestRecord[]>();
   for (const t of tests) for (const r of t.rules) byRule.set(r, [...(byRule.get(r) ?? []), t]);
-  const rules = [...byRule].filter(([, ts]) => ts.every((t) => gatedBy.has(t))).map(([r]) => r);
+  const rules = [...byRule].filter(([, ts]) => ts.every((t) => blocked.has(t))).map(([r]) => r);
   const unjudgedSet = new Set(rules);
-  const byRow = notReady.map((row) => ({
-    row,
-    rules: [
-      ...new Set([...gatedBy].filter(([, g]) => g === row).flatMap(([t]) => t.rules.filter((r) => unjudgedSet.has(r)))),
-    ].sort(),
-  }));
-  return { byRow, rules: rules.sort(), gates };
+  const rulesOf = new Map<Row, Set<string>>();
+  for (const [test, b] of blocked) {
+    const row = rowOf(b.key);
+    const set = rulesOf.get(row) ?? new Set<string>();
+    for (const r of test.rules) if (unjudgedSet.has(r)) set.add(r);
+    rulesOf.set(row, set);
+  }
+  const byRow = rows
+    .filter((r) => r.status === 'missing' || r.status === 'failed')
+    .map((row) => ({ row, rules: [...(rulesOf.get(row) ?? [])].sort() }));
+  return { byRow, rules: rules.sort(), blocked };
 }
 
 /** The conformance tests and the rules they declare, collected without running them. */

@@ -24,7 +24,7 @@ import { PrincipalUnavailable } from '../suites/engine/unjudged.ts';
 import { THROTTLED_CLIENTS, referenceRunConfig } from './reference-config.ts';
 import { resolveServices } from './rules-command.ts';
 import { markKnownFailures, normaliseAllureResults } from '../reporters/allure-results.ts';
-import { collectTests, configurationRows, gatingRows, unjudgedBy } from './readiness.ts';
+import { collectTests, configurationRows, notReadyPieces, unjudgedBy } from './readiness.ts';
 import { loadReport } from '../certification/compare-reports.ts';
 import { UnreachableError, UsageError } from './usage-error.ts';
 import { parseDuration } from './duration.ts';
@@ -204,10 +204,11 @@ async function gateUnready(config: RunConfig, ctx: RunContext, out: { write(s: s
   });
   try {
     const rows = await configurationRows(config, http);
-    const notReady = gatingRows(rows);
-    if (!notReady.length) return;
-    const unjudged = unjudgedBy(rows, await collectTests(config));
-    ctx.unready = unjudged.gates;
+    ctx.unready = notReadyPieces(rows);
+    if (!Object.keys(ctx.unready).length) return;
+    // The tests themselves decide from their declared needs (ruleTest); this only counts.
+    const unjudged = unjudgedBy(rows, await collectTests(config), config);
+    const notReady = rows.filter((r) => r.status === 'missing' || r.status === 'failed');
     out.write(
       `configuration not ready: ${notReady.map((r) => `${r.check} (${r.status})`).join(', ')}; ${unjudged.rules.length} rules will be skipped (npx conformance doctor lists them)\n`,
     );

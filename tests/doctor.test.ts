@@ -69,7 +69,9 @@ describe('conformance doctor', () => {
     expect(row(res.stdout, 'tokenManager')?.status).toBe('ready');
     const unjudged = res.stdout.split('Not ready (3)')[1] ?? '';
     const section = (check: string) => unjudged.split(`\n  ${check} `)[1]?.split('\n\n')[0] ?? '';
-    expect(section('principals.noScopes')).toContain('event-management/auth/forbidden-403');
+    // The 403 rules are judged by the principals without one scope too; the both-scopes refusal only by noScopes.
+    expect(section('principals.noScopes')).toContain('notification/auth/scope-both-listed');
+    expect(section('principals.noScopes')).not.toContain('event-management/auth/forbidden-403');
     expect(section('principals.operator')).toContain('notification/certificates/operator-lists-all');
     expect(section('fixtures.eventManagement.sharedEventTypeId')).toContain(
       'event-management/event-types/parent-shared-local-400',

@@ -1,3 +1,4 @@
+import { appendFileSync } from 'node:fs';
 import fc from 'fast-check';
 import * as allure from 'allure-js-commons';
 import { forTerminal } from '../../reporters/untrusted-text.ts';
@@ -13,10 +14,12 @@ import {
   type HttpRequest,
   type HttpResponse,
 } from './http-client.ts';
+import { blockingNeed, declares, readyFixtures, within, type ConfigKey, type ConfigNeed } from './config-needs.ts';
 import type { TrackedResource } from './ledger.ts';
 import { redactText, redactValue } from './redact.ts';
 import { STATUS_RANK, type OutcomeStatus } from './outcome-status.ts';
 import { assertKnownRules, readingText, ruleSelected } from './rule-index.ts';
+import type { RunContext } from './run-context.ts';
 import { session, type Session } from './session.ts';
 import { hash, inShard } from './test-selection.ts';
 import type { PrincipalName } from './token-provider.ts';
@@ -93,6 +96,8 @@ export interface RuleTestMeta {
   /** Most requests the test sends (for `--dry-run`). */
   budget: number;
   readOnly: boolean;
+  /** The pieces of the configuration the test needs (`RuleTestOptions.needs`). */
+  needs?: ConfigNeed[];
 }
 
 declare module 'vitest' {
@@ -134,27 +139,90 @@ export class SuiteDefect extends Error {
   override name = 'SuiteDefect';
 }
 
+/** The fixtures a run's tests read: those its readiness check found not ready left out. */
+const fixturesOfRun = new WeakMap<RunContext, Record<string, unknown>>();
+
 /** The handle a rule test receives: HTTP as a principal, checks, observations and the ledger. */
 export class RuleContext {
   readonly exchanges: Exchange[] = [];
+  /**
+   * The run's session as this test sees it: a principal the readiness check found not ready is
+   * not there (`tokens.has` says no), and acting as a principal the test did not first ask
+   * `has` about is a use of it that the test must declare (`need`).
+   */
+  readonly session: Session;
   private softFailures: ConformanceFailure[] = [];
   /** Failures met while a property runs (shrinking meets many): recorded once it has ended. */
   private propertyFailures?: ConformanceFailure[];
 
   constructor(
-    readonly session: Session,
+    session: Session,
     readonly service: ServiceName,
     readonly meta: RuleTestMeta,
     private readonly scope: string,
     private readonly vitest: TestContext,
-  ) {}
+  ) {
+    this.session = this.viewOf(session);
+  }
+
+  private viewOf(s: Session): Session {
+    // A context built without a run (the engine's own unit tests) has no session to view.
+    if (!s.tokens || !s.context) return s;
+    const unready = Object.keys(s.context.unready ?? {});
+    const checked = new Set<PrincipalName>();
+    const tokens = new Proxy(s.tokens, {
+      get: (target, prop) => {
+        if (prop === 'has')
+          return (name: PrincipalName) => {
+            const key = target.configKey(name);
+            const ok = target.has(name) && (name === 'full' || !unready.some((k) => within(key, k)));
+            if (ok) checked.add(name);
+            return ok;
+          };
+        if (prop === 'authorization')
+          return (name: PrincipalName, tenant?: string) => {
+            // A principal asked about first is used where it is there; one used outright is needed.
+            if (name !== 'full' && !checked.has(name)) this.need(target.configKey(name) as ConfigKey);
+            return target.authorization(name, tenant);
+          };
+        const v: unknown = Reflect.get(target, prop, target);
+        return typeof v === 'function' ? (v as (...a: unknown[]) => unknown).bind(target) : v;
+      },
+    });
+    return new Proxy(s, { get: (target, prop) => (prop === 'tokens' ? tokens : Reflect.get(target, prop, target)) });
+  }
 
   get prefix(): string {
     return this.session.context.prefix;
   }
 
+  /** The configured fixtures, without those the run's readiness check found not ready. */
   get fixtures(): Record<string, unknown> {
-    return this.session.context.config.fixtures ?? {};
+    const context = this.session.context;
+    let f = fixturesOfRun.get(context);
+    if (!f) {
+      f = readyFixtures(context.config, context.unready);
+      fixturesOfRun.set(context, f);
+    }
+    return f;
+  }
+
+  /**
+   * Says the test uses a piece of the configuration it cannot do without. The test must declare
+   * it (`RuleTestOptions.needs`): readiness decides from the declarations alone which tests a run
+   * does not start, so an undeclared use is a suite defect (or, while
+   * `CONFORMANCE_RECORD_NEEDS` names a file, a line of it).
+   */
+  need(key: ConfigKey): void {
+    if (declares(this.meta.needs ?? [], key)) return;
+    const record = process.env.CONFORMANCE_RECORD_NEEDS;
+    if (record) {
+      appendFileSync(record, `${JSON.stringify({ test: testKey(this.service, this.vitest.task.name), key })}\n`);
+      return;
+    }
+    throw new SuiteDefect(
+      `suite defect: test "${this.vitest.task.name}" uses ${key} but does not declare it in its needs`,
+    );
   }
 
   /** The last request sent, with its response. */
@@ -344,11 +412,13 @@ export class RuleContext {
 
   /** Ends the test because a fixture (or other piece of the configuration) `key` is missing or wrong. */
   needsConfiguration(key: string, reason: string): never {
+    this.need(key as ConfigKey);
     throw this.unjudged(new ConfigurationUnavailable(key, reason));
   }
 
   /** Ends the test because the principal configured under `key` is missing or cannot get a token. */
   needsPrincipal(key: string, reason: string): never {
+    this.need(key as ConfigKey);
     throw this.unjudged(new PrincipalUnavailable(key, reason));
   }
 
@@ -408,7 +478,7 @@ export class RuleContext {
     // The first run that cannot be judged (configuration, principal, target gone, a skip of the
     // test's own such as a filter the deployment's dialect cannot say) ends the property: later
     // runs and shrinking pass at once instead of asking the target again.
-    let unjudged: Unjudged | undefined;
+    let unjudged: Unjudged | SuiteDefect | undefined;
     const result = await fc
       .check(
         fc.asyncProperty(arb, async (v) => {
@@ -416,7 +486,8 @@ export class RuleContext {
           try {
             await predicate(v);
           } catch (e) {
-            unjudged = e instanceof Unjudged ? e : await this.targetGone(e);
+            // A suite defect is no counterexample either: it ends the property and the test.
+            unjudged = e instanceof Unjudged || e instanceof SuiteDefect ? e : await this.targetGone(e);
             if (!unjudged) throw e;
           }
         }),
@@ -567,6 +638,12 @@ export interface RuleTestOptions {
   budget?: number;
   /** Requests per property run; the budget becomes `budget + budgetPerRun × runs`. */
   budgetPerRun?: number;
+  /**
+   * The pieces of the configuration the test cannot judge its rules without (a list inside the
+   * list: any one of them). A run does not start the test when one is not ready, and `doctor`
+   * predicts that from these alone; a use of a piece not declared is a suite defect (`need`).
+   */
+  needs?: readonly ConfigNeed[];
 }
 
 let scopeCounter = 0;
@@ -593,6 +670,7 @@ export function ruleTest(
     service,
     budget: options.budget ?? 10,
     readOnly: !!options.readOnly,
+    needs: [...(options.needs ?? [])],
   };
   test(
     name,
@@ -631,12 +709,14 @@ export function ruleTest(
         vitest.skip(reason);
         return;
       }
-      // A piece of the configuration `doctor` found not ready: the test is not started, so that
-      // what a run skips is what `doctor` predicts (cli/readiness.ts).
-      const gate = s.context.unready?.[testKey(service, name)];
+      // A piece the test needs is missing, or `doctor`'s check found it not ready: the test is not
+      // started, so that what a run skips is what `doctor` predicts (cli/readiness.ts).
+      const gate = blockingNeed(declared.needs ?? [], s.context.unready ?? {}, s.context.config);
       if (gate) {
-        for (const r of rules) meta.outcomes[r] = { status: 'skipped', detail: gate.reason, reasonCode: gate.code };
-        vitest.skip(gate.reason);
+        const also = gate.others?.length ? `; not ready either: ${gate.others.join(', ')}` : '';
+        const reason = `${gate.reason}${also} (as conformance doctor reports)`;
+        for (const r of rules) meta.outcomes[r] = { status: 'skipped', detail: reason, reasonCode: gate.code };
+        vitest.skip(reason);
         return;
       }
       const scope = `t${++scopeCounter}`;

@@ -1,4 +1,5 @@
 import type { TransportOptions } from './http-client.ts';
+import type { NotReady } from './config-needs.ts';
 import type { RunConfig } from './run-config.ts';
 
 /** Everything a conformance run hands from the command line to the suites (serializable). */
@@ -32,10 +33,10 @@ export interface RunContext extends TransportOptions {
   /** Longest wait for a bulk job to reach a final state, in ms (`--job-deadline`; default 15 s). */
   jobDeadlineMs?: number;
   /**
-   * Tests not to start, by `testKey(service, title)`: they need a piece of the configuration that
-   * the run's readiness check (the one `doctor` prints) found missing or failing.
+   * The pieces of the configuration the run's readiness check (the one `doctor` prints) found
+   * missing or failing, by key: a test that declares it needs one is not started.
    */
-  unready?: Record<string, { code: 'configuration' | 'principal'; reason: string }>;
+  unready?: NotReady;
   /** Where allure-vitest writes its results (none: no Allure output). */
   allureDir?: string;
 }

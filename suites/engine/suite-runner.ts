@@ -5,6 +5,7 @@ import { dirname, join, relative } from 'node:path';
 import { Writable } from 'node:stream';
 import type { ServiceName } from '../../contracts/services.ts';
 import type { RunContext } from './run-context.ts';
+import type { ConfigNeed } from './config-needs.ts';
 import type { RuleOutcome, RuleTestMeta } from './rule-test.ts';
 import { testSelected } from './test-selection.ts';
 
@@ -23,6 +24,8 @@ export interface TestRecord {
   outcomes: Record<string, RuleOutcome>;
   budget: number;
   readOnly: boolean;
+  /** The pieces of the configuration the test declares it needs. */
+  needs?: ConfigNeed[];
   errors: string[];
 }
 
@@ -124,6 +127,7 @@ export function toRecord(tc: any): TestRecord | undefined {
     outcomes: meta.outcomes ?? {},
     budget: meta.budget,
     readOnly: meta.readOnly,
+    needs: meta.needs ?? [],
     errors: (result.errors ?? []).map((e: { message?: string }) => e.message ?? JSON.stringify(e)),
   };
 }
@@ -328,6 +332,7 @@ export async function collectSuites(context: RunContext, services: readonly Serv
           outcomes: {},
           budget: meta.budget + perRun * context.runs,
           readOnly: meta.readOnly,
+          needs: meta.needs ?? [],
           errors: [],
         });
       }

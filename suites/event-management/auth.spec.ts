@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { HttpResponse } from '../engine/http-client.ts';
 import type { RuleContext } from '../engine/rule-test.ts';
+import type { ConfigKey } from '../engine/config-needs.ts';
 import { eq } from '../engine/filter-expression.ts';
 import { emTest, send, seen, writtenFilter, type As } from './em-client.ts';
 import { checkErrorBody, expect, reading } from './em-checks.ts';
@@ -13,6 +14,8 @@ interface Operation {
   scopes: string[];
   /** Sends the operation as a principal; creating operations go through the tracking helpers. */
   call: (t: RuleContext, as: As) => Promise<HttpResponse>;
+  /** The fixtures its request needs (the entities an event names). */
+  needs?: ConfigKey[];
 }
 
 const unknownId = () => randomUUID();
@@ -26,6 +29,7 @@ const OPERATIONS: Operation[] = [
   },
   {
     name: 'POST /events',
+    needs: ['fixtures.eventManagement.entityIds'],
     rule: 'event-management/auth/scopes-create-event',
     scopes: ['em.c', 'em.et.r'],
     call: (t, as) => postEvent(t, standardBody(t), { as }),
@@ -44,6 +48,7 @@ const OPERATIONS: Operation[] = [
   },
   {
     name: 'PUT /events/{eventId}',
+    needs: ['fixtures.eventManagement.entityIds'],
     rule: 'event-management/auth/scopes-update-event',
     scopes: ['em.u', 'em.et.r'],
     call: (t, as) => putEvent(t, unknownId(), '0', standardBody(t, { correlationId: unknownId() }), { as }),
@@ -111,6 +116,7 @@ const OPERATIONS: Operation[] = [
   },
   {
     name: 'POST /createEventsJobs',
+    needs: ['fixtures.eventManagement.entityIds'],
     rule: 'event-management/auth/scopes-create-create-job',
     scopes: ['em.c', 'em.cej.c', 'em.et.r'],
     call: (t, as) => postCreateJob(t, [standardBody(t)], { as }),
@@ -177,7 +183,7 @@ emTest(
       checkErrorBody(t, bogus);
     }
   },
-  { budget: 24 },
+  { needs: ['fixtures.eventManagement.entityIds'], budget: 24 },
 );
 
 emTest(
@@ -203,7 +209,7 @@ emTest(
       checkErrorBody(t, res);
     }
   },
-  { budget: 14 },
+  { needs: ['fixtures.eventManagement.entityIds', 'principals.noScopes'], budget: 14 },
 );
 
 for (const op of OPERATIONS) {
@@ -268,7 +274,11 @@ for (const op of OPERATIONS) {
           seen(res),
         );
       },
-      { budget: op.scopes.length > 1 ? 2 : 1, readOnly: op.name.startsWith('GET') },
+      {
+        needs: [`principals.withoutScope["${scope}"]`, ...(op.needs ?? [])],
+        budget: op.scopes.length > 1 ? 2 : 1,
+        readOnly: op.name.startsWith('GET'),
+      },
     );
   }
 }
@@ -293,5 +303,5 @@ emTest(
     }
     t.observe('event-management/auth/all-scopes-required', seenText.join('; '));
   },
-  { budget: 6 },
+  { needs: ['fixtures.eventManagement.entityIds'], budget: 6 },
 );

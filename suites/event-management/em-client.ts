@@ -264,6 +264,7 @@ export function fixtures(t: RuleContext): EmFixtures {
  * missing otherwise).
  */
 export async function subTenantUser(t: RuleContext): Promise<string> {
+  t.need('fixtures.subTenantIds');
   const subs = (t.fixtures.subTenantIds as string[] | undefined) ?? Object.keys(fixtures(t).subTenantEntityIds ?? {});
   if (!subs.length)
     t.needsConfiguration('fixtures.subTenantIds', 'no sub-tenant is configured (fixtures.subTenantIds)');
@@ -288,6 +289,7 @@ export function fixture<K extends keyof EmFixtures>(
   key: K,
   why = 'this rule',
 ): NonNullable<EmFixtures[K]> {
+  t.need(`fixtures.eventManagement.${String(key)}`);
   const v = fixtures(t)[key];
   if (v === undefined || v === null || (Array.isArray(v) && v.length === 0))
     t.needsConfiguration(

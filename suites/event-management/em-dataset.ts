@@ -24,6 +24,8 @@ export function fileDataset(label: string): (t: RuleContext) => Promise<Dataset>
   cleanupAfterFile(scope);
   let pending: Promise<Dataset | string> | undefined;
   return async (t) => {
+    // Every test that reads the dataset needs what its first reader needed to write it.
+    t.need('fixtures.eventManagement.entityIds');
     pending ??= (async () => {
       const type = await createType(
         t,

@@ -246,7 +246,7 @@ emTest(
       await c.run(model, real);
     }
   },
-  { budget: 15, budgetPerRun: 10, timeout: 120_000 },
+  { needs: ['fixtures.eventManagement.entityIds'], budget: 15, budgetPerRun: 10, timeout: 120_000 },
 );
 
 // ---------------------------------------------------------------- event types
@@ -600,7 +600,7 @@ emTest(
       seen(changed.value, 160),
     );
   },
-  { budget: 8 },
+  { needs: ['fixtures.eventManagement.entityIds'], budget: 8 },
 );
 
 emTest(

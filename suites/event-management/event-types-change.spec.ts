@@ -427,7 +427,10 @@ emTest(
     if (!f.globalEventTypeId) fixture(t, 'globalEventTypeId');
     if (!f.sharedEventTypeId) fixture(t, 'sharedEventTypeId');
   },
-  { budget: 10 },
+  {
+    needs: ['fixtures.eventManagement.globalEventTypeId', 'fixtures.eventManagement.sharedEventTypeId'],
+    budget: 10,
+  },
 );
 
 emTest(
@@ -455,7 +458,10 @@ emTest(
       `PATCH of ${big} (${count ?? 'more than 300,000'} events)`,
     );
   },
-  { budget: 2 },
+  {
+    needs: ['fixtures.eventManagement.bigEventTypeId', 'fixtures.eventManagement.bigEventTypeEventCount'],
+    budget: 2,
+  },
 );
 
 emTest(
@@ -492,7 +498,10 @@ emTest(
     // The fixture's ttl as it was.
     if (res.status === 200) await patch(t, limit, { op: 'replace', path: '/ttl', value: x.ttl });
   },
-  { budget: 4 },
+  {
+    needs: ['fixtures.eventManagement.limitEventTypeId', 'fixtures.eventManagement.limitEventTypeEventCount'],
+    budget: 4,
+  },
 );
 
 emTest(
@@ -559,7 +568,14 @@ emTest(
       seen(after.value),
     );
   },
-  { budget: 40 },
+  {
+    needs: [
+      'fixtures.eventManagement.entityIds',
+      'fixtures.eventManagement.otherTenantEntityId',
+      'principals.otherTenant',
+    ],
+    budget: 40,
+  },
 );
 
 emTest(
@@ -766,7 +782,7 @@ emTest(
       seen(gone.value, 160),
     );
   },
-  { budget: 14 },
+  { needs: ['fixtures.eventManagement.entityIds'], budget: 14 },
 );
 
 emTest(
@@ -818,5 +834,5 @@ emTest(
       'DELETE of a type shared with the caller',
     );
   },
-  { budget: 10 },
+  { needs: ['fixtures.eventManagement.globalEventTypeId', 'fixtures.eventManagement.sharedEventTypeId'], budget: 10 },
 );

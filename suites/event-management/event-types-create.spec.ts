@@ -300,7 +300,7 @@ emTest(
       JSON.stringify(body(got.value).sharing),
     );
   },
-  { budget: 5 },
+  { needs: ['fixtures.eventManagement.entityIds'], budget: 5 },
 );
 
 emTest(
@@ -711,7 +711,7 @@ emTest(
       'a parentId that is a shared LOCAL type of another tenant',
     );
   },
-  { budget: 8 },
+  { needs: ['fixtures.eventManagement.sharedEventTypeId'], budget: 8 },
 );
 
 emTest(
@@ -957,7 +957,7 @@ emTest(
       'an event without the field created without required',
     );
   },
-  { budget: 5 },
+  { needs: ['fixtures.eventManagement.entityIds'], budget: 5 },
 );
 
 emTest(
@@ -1213,5 +1213,5 @@ emTest(
       );
     }
   },
-  { budget: 6 },
+  { needs: ['fixtures.subTenantIds'], budget: 6 },
 );

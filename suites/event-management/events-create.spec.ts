@@ -175,7 +175,7 @@ emTest(
       seen(viaLocation),
     );
   },
-  { budget: 6 },
+  { needs: ['fixtures.eventManagement.entityIds'], budget: 6 },
 );
 
 emTest(
@@ -227,7 +227,7 @@ emTest(
       `${body(a).id} and ${body(b).id}`,
     );
   },
-  { budget: 2 },
+  { needs: ['fixtures.eventManagement.entityIds'], budget: 2 },
 );
 
 /** Sends one standard field value and judges the answer against its rule. */
@@ -283,7 +283,7 @@ emTest(
       runs: Math.min(t.session.context.runs, 25),
     });
   },
-  { budget: 32, budgetPerRun: 1 },
+  { needs: ['fixtures.eventManagement.entityIds'], budget: 32, budgetPerRun: 1 },
 );
 
 emTest(
@@ -317,7 +317,7 @@ emTest(
     ] as const)
       rejected(t, 'event-management/events/entity-id-or-timestamp-missing-400', await postEvent(t, json), what);
   },
-  { budget: 5 },
+  { needs: ['fixtures.eventManagement.entityIds'], budget: 5 },
 );
 
 emTest(
@@ -360,7 +360,7 @@ emTest(
     ] as const)
       await judge(timestampOf(form, 120_000));
   },
-  { budgetPerRun: 1, budget: 10 },
+  { needs: ['fixtures.eventManagement.entityIds'], budgetPerRun: 1, budget: 10 },
 );
 
 emTest(
@@ -408,7 +408,7 @@ emTest(
       'an event of a type with ttl 1 that is 12 hours old',
     );
   },
-  { budget: 8 },
+  { needs: ['fixtures.eventManagement.entityIds'], budget: 8 },
 );
 
 emTest(
@@ -444,7 +444,7 @@ emTest(
       seen(bad),
     );
   },
-  { budget: 3 },
+  { needs: ['fixtures.eventManagement.entityIds'], budget: 3 },
 );
 
 emTest(
@@ -468,7 +468,7 @@ emTest(
       'a correlationId of 37 characters',
     );
   },
-  { budget: 2 },
+  { needs: ['fixtures.eventManagement.entityIds'], budget: 2 },
 );
 
 emTest(
@@ -482,7 +482,7 @@ emTest(
       'typeId BaseEvent',
     );
   },
-  { budget: 1 },
+  { needs: ['fixtures.eventManagement.entityIds'], budget: 1 },
 );
 
 emTest(
@@ -532,7 +532,7 @@ emTest(
       );
     } else t.notExercised('event-management/events/type-not-found-404', NO_OTHER);
   },
-  { budget: 4 },
+  { needs: ['fixtures.eventManagement.entityIds'], budget: 4 },
 );
 
 emTest(
@@ -547,7 +547,7 @@ emTest(
       'an entityId shared by another tenant',
     );
   },
-  { budget: 1 },
+  { needs: ['fixtures.eventManagement.entityIds', 'fixtures.eventManagement.sharedEntityId'], budget: 1 },
 );
 
 emTest(
@@ -562,7 +562,7 @@ emTest(
       'a shared LOCAL type of another tenant',
     );
   },
-  { budget: 1 },
+  { needs: ['fixtures.eventManagement.entityIds', 'fixtures.eventManagement.sharedEventTypeId'], budget: 1 },
 );
 
 emTest(
@@ -608,7 +608,7 @@ emTest(
       JSON.stringify(sharing),
     );
   },
-  { budget: 1 },
+  { needs: ['fixtures.eventManagement.entityIds'], budget: 1 },
 );
 
 emTest(
@@ -665,5 +665,5 @@ emTest(
       404,
     );
   },
-  { budget: 7 },
+  { needs: ['fixtures.eventManagement.entityIds'], budget: 7 },
 );

@@ -83,7 +83,7 @@ emTest(
       () => `differs in ${wrong.map(([k]) => k).join(', ')}: ${JSON.stringify(body(res))}`,
     );
   },
-  { budget: 49, budgetPerRun: 1 },
+  { needs: ['fixtures.eventManagement.entityIds'], budget: 49, budgetPerRun: 1 },
 );
 
 emTest(
@@ -144,5 +144,5 @@ emTest(
       'no value for an own required field',
     );
   },
-  { budget: 8 },
+  { needs: ['fixtures.eventManagement.entityIds'], budget: 8 },
 );

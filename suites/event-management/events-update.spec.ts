@@ -130,7 +130,7 @@ emTest(
       JSON.stringify(instances.map((x) => [x.id, x.etag])),
     );
   },
-  { budget: 8 },
+  { needs: ['fixtures.eventManagement.entityIds'], budget: 8 },
 );
 
 /** The event a property changes, with the etag of its last successful update. */
@@ -203,7 +203,7 @@ emTest(
       seen(after),
     );
   },
-  { budget: 52, budgetPerRun: 2 },
+  { needs: ['fixtures.eventManagement.entityIds'], budget: 52, budgetPerRun: 2 },
 );
 
 emTest(
@@ -283,7 +283,7 @@ emTest(
       'PUT of a custom event without typeId',
     );
   },
-  { budget: 14 },
+  { needs: ['fixtures.eventManagement.entityIds', 'fixtures.eventManagement.standardEventTypeId'], budget: 14 },
 );
 
 emTest(
@@ -354,7 +354,7 @@ emTest(
       seen(ok),
     );
   },
-  { budget: 10 },
+  { needs: ['fixtures.eventManagement.entityIds'], budget: 10 },
 );
 
 emTest(
@@ -370,7 +370,7 @@ emTest(
       `a field created without updatable is returned with updatable ${JSON.stringify(flag)}; changing its value by PUT answered HTTP ${res.status}`,
     );
   },
-  { budget: 4 },
+  { needs: ['fixtures.eventManagement.entityIds'], budget: 4 },
 );
 
 emTest(
@@ -425,5 +425,5 @@ emTest(
       });
     }
   },
-  { budget: 5 },
+  { needs: ['fixtures.eventManagement.entityIds', 'fixtures.eventManagement.sharedEventId'], budget: 5 },
 );

@@ -188,7 +188,7 @@ emTest(
     step('DELETE /eventTypes/{id}', del.value, [204]);
     typeDeleted(type.id);
   },
-  { budget: 40 },
+  { needs: ['fixtures.eventManagement.entityIds'], budget: 40 },
 );
 
 emTest(
@@ -225,7 +225,7 @@ emTest(
       );
     }
   },
-  { budget: 10 },
+  { needs: ['fixtures.eventManagement.entityIds'], budget: 10 },
 );
 
 emTest(
@@ -269,5 +269,5 @@ emTest(
       `POST /events answered HTTP ${res.status}; notification-related headers: ${hints.join(', ') || 'none'}; nothing else about notifications is visible to a client`,
     );
   },
-  { budget: 1 },
+  { needs: ['fixtures.eventManagement.entityIds'], budget: 1 },
 );

@@ -204,5 +204,5 @@ emTest(
       await c.run(model, real);
     }
   },
-  { budget: 12, budgetPerRun: 10, timeout: 120_000 },
+  { needs: ['fixtures.eventManagement.entityIds'], budget: 12, budgetPerRun: 10, timeout: 120_000 },
 );

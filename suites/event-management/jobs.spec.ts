@@ -374,7 +374,7 @@ emTest(
       `${jobs} jobs polled to the end; state sequences seen: ${distinct.join(', ')}; backwards moves: ${notes.backwards.length ? notes.backwards.join(', ') : 'none'}; final states that changed: ${notes.finalChanged.length ? notes.finalChanged.join(', ') : 'none'}; details before a final state: ${notes.detailsEarly.length ? notes.detailsEarly.join(', ') : 'never'}`,
     );
   },
-  { budget: 20, budgetPerRun: 31, timeout: 120_000 },
+  { needs: ['fixtures.eventManagement.entityIds'], budget: 20, budgetPerRun: 31, timeout: 120_000 },
 );
 
 // ---------------------------------------------------------------- create jobs
@@ -455,7 +455,7 @@ emTest(
       got,
     );
   },
-  { budget: 21 },
+  { needs: ['fixtures.eventManagement.entityIds'], budget: 21 },
 );
 
 emTest(
@@ -547,7 +547,7 @@ emTest(
       );
     }
   },
-  { budget: 14 },
+  { needs: ['fixtures.eventManagement.entityIds'], budget: 14 },
 );
 
 // ---------------------------------------------------------------- delete jobs
@@ -666,7 +666,7 @@ emTest(
       JSON.stringify(none.value.final?.details),
     );
   },
-  { budget: 60 },
+  { needs: ['fixtures.eventManagement.entityIds'], budget: 60 },
 );
 
 emTest(
@@ -722,7 +722,7 @@ emTest(
       seen(earlier, 160),
     );
   },
-  { budget: 16 },
+  { needs: ['fixtures.eventManagement.entityIds'], budget: 16 },
 );
 
 emTest(
@@ -937,5 +937,5 @@ emTest(
       );
     }
   },
-  { budget: 3 },
+  { needs: ['fixtures.eventManagement.entityIds'], budget: 3 },
 );

@@ -205,7 +205,7 @@ emTest(
     const beyond = await getEvents(t, { filter: where({ typeId: d.typeId }), page: 3, size: 20 });
     beyondTheLast(t, beyond, eventsOf(beyond).length);
   },
-  { budget: 6, readOnly: false },
+  { needs: ['fixtures.eventManagement.entityIds'], budget: 6, readOnly: false },
 );
 
 emTest(
@@ -224,7 +224,7 @@ emTest(
     );
     await responseSchema(t, 'event-management/queries/events-200', res, 'queryEvents');
   },
-  { budget: 2 },
+  { needs: ['fixtures.subTenantIds'], budget: 2 },
 );
 
 emTest(
@@ -265,7 +265,7 @@ emTest(
     for (const page of [-1, '0.5', 'first'])
       outOfBounds(t, 'event-management/queries/page-default-and-minimum', await q({ page }), `page ${page}`);
   },
-  { readOnly: false, budget: 11 },
+  { needs: ['fixtures.eventManagement.entityIds'], readOnly: false, budget: 11 },
 );
 
 emTest(
@@ -325,7 +325,7 @@ emTest(
       { rule: 'event-management/queries/page-object', runs: Math.min(t.session.context.runs, 6) },
     );
   },
-  { readOnly: false, budgetPerRun: 12 },
+  { needs: ['fixtures.eventManagement.entityIds'], readOnly: false, budgetPerRun: 12 },
 );
 
 emTest(
@@ -404,7 +404,7 @@ emTest(
       'sort on an unknown field',
     );
   },
-  { readOnly: false, budget: 8 },
+  { needs: ['fixtures.eventManagement.entityIds'], readOnly: false, budget: 8 },
 );
 
 // ---------------------------------------------------------------- filters
@@ -504,7 +504,7 @@ emTest(
       { rule: 'event-management/queries/events-filter-fields', runs: t.session.context.runs },
     );
   },
-  { readOnly: false, budgetPerRun: 1, budget: 3 },
+  { needs: ['fixtures.eventManagement.entityIds'], readOnly: false, budgetPerRun: 1, budget: 3 },
 );
 
 emTest(
@@ -551,7 +551,7 @@ emTest(
       );
     }
   },
-  { budget: 12 },
+  { needs: ['fixtures.eventManagement.entityIds'], budget: 12 },
 );
 
 emTest(
@@ -613,7 +613,7 @@ emTest(
       );
     }
   },
-  { budget: 14 },
+  { needs: ['fixtures.eventManagement.entityIds'], budget: 14 },
 );
 
 /** One forbidden filter: the rule it breaks and why. */
@@ -724,7 +724,13 @@ for (const rule of [...new Set(FORBIDDEN.map((f) => f.rule))]) {
         rejected(t, rule, await getEvents(t, { filter: f }), c.what);
       }
     },
-    { readOnly: rule !== 'event-management/queries/events-non-filterable-400', budget: cases.length },
+    {
+      // The non-filterable rule's events are those of the file's dataset, which names entities.
+      needs:
+        rule === 'event-management/queries/events-non-filterable-400' ? ['fixtures.eventManagement.entityIds'] : [],
+      readOnly: rule !== 'event-management/queries/events-non-filterable-400',
+      budget: cases.length,
+    },
   );
 }
 
@@ -831,7 +837,14 @@ emTest(
       JSON.stringify(ids(parent).sort()),
     );
   },
-  { budget: 14 },
+  {
+    needs: [
+      'fixtures.eventManagement.assetTypeIds',
+      'fixtures.eventManagement.entityIds',
+      'fixtures.eventManagement.parentAssetId',
+    ],
+    budget: 14,
+  },
 );
 
 emTest(
@@ -966,7 +979,7 @@ emTest(
       );
     }
   },
-  { budget: 28 },
+  { needs: ['fixtures.eventManagement.entityIds'], budget: 28 },
 );
 
 emTest(
@@ -1041,7 +1054,7 @@ emTest(
       () => `${JSON.stringify(eventsOf(at).map((e) => e.timestamp))} ${seen(at, 100)}`,
     );
   },
-  { budget: 20 },
+  { needs: ['fixtures.eventManagement.entityIds'], budget: 20 },
 );
 
 emTest(
@@ -1102,5 +1115,5 @@ emTest(
       JSON.stringify(idsOf(next)),
     );
   },
-  { readOnly: false, budget: 5 },
+  { needs: ['fixtures.eventManagement.entityIds'], readOnly: false, budget: 5 },
 );

@@ -149,7 +149,7 @@ emTest(
       eventEtag = Number(body(put).etag);
     }
   },
-  { budget: 20 },
+  { needs: ['fixtures.eventManagement.entityIds'], budget: 20 },
 );
 
 emTest(
@@ -305,7 +305,11 @@ emTest(
       );
     } else t.notExercised('event-management/sharing/modes', NO_OTHER);
   },
-  { readOnly: true, budget: 14 },
+  {
+    needs: ['fixtures.eventManagement.sharedEventId', 'fixtures.eventManagement.sharedEventTypeId'],
+    readOnly: true,
+    budget: 14,
+  },
 );
 
 emTest(
@@ -346,7 +350,7 @@ emTest(
       seen(list, 160),
     );
   },
-  { budget: 6 },
+  { needs: ['fixtures.eventManagement.entityIds'], budget: 6 },
 );
 
 emTest(
@@ -385,5 +389,5 @@ emTest(
       seen(res, 160),
     );
   },
-  { budget: 6 },
+  { needs: ['fixtures.eventManagement.otherTenantEntityId', 'principals.otherTenant'], budget: 6 },
 );

@@ -111,7 +111,7 @@ emTest(
       lags,
     );
   },
-  { budget: 120 },
+  { needs: ['fixtures.eventManagement.entityIds'], budget: 120 },
 );
 
 emTest(
@@ -137,5 +137,5 @@ emTest(
       seen(res.value, 160),
     );
   },
-  { budget: 20 },
+  { needs: ['fixtures.eventManagement.entityIds'], budget: 20 },
 );

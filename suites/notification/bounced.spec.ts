@@ -168,7 +168,7 @@ test(
     });
     release();
   },
-  { budget: 30 },
+  { needs: ['fixtures.notification.bounceDomain', 'fixtures.notification.bounceLocalPrefix'], budget: 30 },
 );
 
 test(

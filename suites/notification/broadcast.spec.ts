@@ -163,7 +163,7 @@ test(
       },
     );
   },
-  { budget: 12 },
+  { needs: ['fixtures.notification.addressTypes.email'], budget: 12 },
 );
 
 test(
@@ -338,7 +338,7 @@ test(
       },
     );
   },
-  { budget: 1 },
+  { needs: ['fixtures.notification.subTenantBroadcast', 'fixtures.notification.subTenantId'], budget: 1 },
 );
 
 test(

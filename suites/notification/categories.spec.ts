@@ -368,7 +368,7 @@ test(
       { rule: 'notification/categories/recipient-position', runs: Math.min(t.session.context.runs, 5) },
     );
   },
-  { budget: 11, budgetPerRun: 1 },
+  { needs: ['fixtures.notification.addressTypes.email'], budget: 11, budgetPerRun: 1 },
 );
 
 test(
@@ -434,7 +434,7 @@ test(
           'invalidRequestBodyProperty',
         );
   },
-  { budget: 10 },
+  { needs: ['fixtures.notification.channels.email', 'fixtures.notification.channels.push'], budget: 10 },
 );
 
 test(
@@ -581,7 +581,7 @@ test(
       );
     }
   },
-  { budget: 7 },
+  { needs: ['fixtures.notification.addressTypes.email', 'fixtures.notification.channels.email'], budget: 7 },
 );
 
 test(
@@ -683,7 +683,14 @@ test(
       },
     );
   },
-  { budget: 4 },
+  {
+    needs: [
+      'fixtures.notification.addressTypes.email',
+      'fixtures.notification.addressTypes.phone',
+      'fixtures.notification.addressTypes.push',
+    ],
+    budget: 4,
+  },
 );
 
 test(
@@ -794,7 +801,7 @@ test(
       },
     );
   },
-  { budget: 10 },
+  { needs: ['fixtures.notification.addressTypes.email', 'fixtures.notification.channels.email'], budget: 10 },
 );
 
 /** The model of a category's recipients: recipient index → position. */
@@ -893,7 +900,7 @@ test(
       { rule: 'notification/categories/update-add-merges', runs: Math.min(t.session.context.runs, 5) },
     );
   },
-  { budget: 2, budgetPerRun: 14 },
+  { needs: ['fixtures.notification.addressTypes.email'], budget: 2, budgetPerRun: 14 },
 );
 
 test(
@@ -957,7 +964,7 @@ test(
       received: `HTTP ${del.status}, ${e.templateId} listed ${n} times, ${e2.templateId} ${other} times`,
     });
   },
-  { budget: 17 },
+  { needs: ['fixtures.notification.addressTypes.email', 'fixtures.notification.channels.email'], budget: 17 },
 );
 
 test(
@@ -1194,7 +1201,7 @@ test(
       received: `recipientCount ${JSON.stringify(item!.recipientCount)}`,
     });
   },
-  { budget: 12 },
+  { needs: ['fixtures.notification.addressTypes.email', 'fixtures.notification.channels.email'], budget: 12 },
 );
 
 test(
@@ -1259,7 +1266,7 @@ test(
       received: seen(noCategory),
     });
   },
-  { budget: 10 },
+  { needs: ['fixtures.notification.addressTypes.email'], budget: 10 },
 );
 
 test(
@@ -1304,5 +1311,5 @@ test(
       received: seen(still),
     });
   },
-  { budget: 7 },
+  { needs: ['principals.otherTenant'], budget: 7 },
 );

@@ -301,7 +301,7 @@ test(
       received: seen(mine),
     });
   },
-  { budget: 6 },
+  { needs: ['principals.otherTenant'], budget: 6 },
 );
 
 test(
@@ -321,5 +321,5 @@ test(
       received: seen(all),
     });
   },
-  { budget: 3 },
+  { needs: ['principals.operator'], budget: 3 },
 );

@@ -48,6 +48,7 @@ export function fixturesOf(t: RuleContext): NotificationFixtures {
 
 /** An address type ID of the configuration, or a skip naming the missing key. */
 export function addressType(t: RuleContext, kind: keyof NonNullable<NotificationFixtures['addressTypes']>): number {
+  t.need(`fixtures.notification.addressTypes.${kind}`);
   const id = fixturesOf(t).addressTypes?.[kind];
   if (!Number.isInteger(id))
     t.needsConfiguration(
@@ -59,6 +60,7 @@ export function addressType(t: RuleContext, kind: keyof NonNullable<Notification
 
 /** A channel ID of the configuration, or a skip naming the missing key. */
 export function channelId(t: RuleContext, kind: keyof NonNullable<NotificationFixtures['channels']>): number {
+  t.need(`fixtures.notification.channels.${kind}`);
   const id = fixturesOf(t).channels?.[kind];
   if (!Number.isInteger(id))
     t.needsConfiguration(
@@ -70,6 +72,7 @@ export function channelId(t: RuleContext, kind: keyof NonNullable<NotificationFi
 
 /** The parameter type ID of the configuration, or a skip. */
 export function paramTypeId(t: RuleContext): number {
+  t.need('fixtures.notification.paramTypeId');
   const id = fixturesOf(t).paramTypeId;
   if (!Number.isInteger(id))
     t.needsConfiguration(

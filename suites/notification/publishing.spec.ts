@@ -326,7 +326,7 @@ test(
       `a publish with messageCategoryId ${UNKNOWN_ID}, no category of the tenant`,
     );
   },
-  { budget: 14 },
+  { needs: ['fixtures.notification.addressTypes.email'], budget: 14 },
 );
 
 test(
@@ -394,7 +394,17 @@ test(
       });
     }
   },
-  { budget: 24 },
+  {
+    needs: [
+      'fixtures.notification.addressTypes.email',
+      'fixtures.notification.addressTypes.phone',
+      'fixtures.notification.addressTypes.push',
+      'fixtures.notification.channels.email',
+      'fixtures.notification.channels.push',
+      'fixtures.notification.channels.sms',
+    ],
+    budget: 24,
+  },
 );
 
 test(

@@ -67,7 +67,7 @@ test(
       [200],
     );
   },
-  { budget: 7 },
+  { needs: ['fixtures.notification.addressTypes.email'], budget: 7 },
 );
 
 test(
@@ -144,7 +144,7 @@ test(
     const { res } = await postGroup(t, { groupName: g.name, recipientIds: [] }, 'otherTenant');
     accepted(t, 'notification/groups/name-unique', res, `"${g.name}" in another tenant`, [200]);
   },
-  { budget: 6 },
+  { needs: ['principals.otherTenant'], budget: 6 },
 );
 
 test(
@@ -191,7 +191,7 @@ test(
       },
     );
   },
-  { budget: 12 },
+  { needs: ['fixtures.notification.addressTypes.email'], budget: 12 },
 );
 
 test(
@@ -247,7 +247,7 @@ test(
         `PUT with a DELETE item whose recipientId is ${JSON.stringify(recipientId)}`,
       );
   },
-  { budget: 13, budgetPerRun: 1 },
+  { needs: ['fixtures.notification.addressTypes.email'], budget: 13, budgetPerRun: 1 },
 );
 
 test(
@@ -290,7 +290,7 @@ test(
       received: seen(after),
     });
   },
-  { budget: 12 },
+  { needs: ['fixtures.notification.addressTypes.email'], budget: 12 },
 );
 
 test(
@@ -319,7 +319,7 @@ test(
       },
     );
   },
-  { budget: 9 },
+  { needs: ['fixtures.notification.addressTypes.email'], budget: 9 },
 );
 
 test(

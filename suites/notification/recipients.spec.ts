@@ -82,7 +82,7 @@ test(
       received: seen(got),
     });
   },
-  { budget: 3 },
+  { needs: ['fixtures.notification.addressTypes.email'], budget: 3 },
 );
 
 /** Email addresses: the charset is letters, digits, `_`, `.` and `@`; one foreign character breaks it. */
@@ -179,7 +179,7 @@ test(
       'invalidRequestBodyProperty',
     );
   },
-  { budget: 11, budgetPerRun: 2 },
+  { needs: ['fixtures.notification.addressTypes.email'], budget: 11, budgetPerRun: 2 },
 );
 
 /**
@@ -241,7 +241,7 @@ test(
       { rule: 'notification/recipients/phone-e164', runs: Math.min(t.session.context.runs, 5) },
     );
   },
-  { budget: 10, budgetPerRun: 2 },
+  { needs: ['fixtures.notification.addressTypes.phone'], budget: 10, budgetPerRun: 2 },
 );
 
 test(
@@ -274,7 +274,7 @@ test(
         );
     }
   },
-  { budget: 8 },
+  { needs: ['fixtures.notification.addressTypes.iosPush', 'fixtures.notification.addressTypes.push'], budget: 8 },
 );
 
 test(
@@ -314,7 +314,7 @@ test(
       { rule: 'notification/recipients/address-string', runs: Math.min(t.session.context.runs, 4) },
     );
   },
-  { budget: 7, budgetPerRun: 1 },
+  { needs: ['fixtures.notification.addressTypes.email'], budget: 7, budgetPerRun: 1 },
 );
 
 test(
@@ -339,7 +339,7 @@ test(
       );
     }
   },
-  { budget: 5 },
+  { needs: ['fixtures.notification.addressTypes.email'], budget: 5 },
 );
 
 test(
@@ -378,7 +378,7 @@ test(
     });
     accepted(t, 'notification/recipients/address-type-from-list', good, `listed addresstypeid ${type}`, [201]);
   },
-  { budget: 5 },
+  { needs: ['fixtures.notification.addressTypes.email'], budget: 5 },
 );
 
 test(
@@ -512,7 +512,7 @@ test(
       'invalidRequestBodyProperty',
     );
   },
-  { budget: 13, budgetPerRun: 2 },
+  { needs: ['fixtures.notification.addressTypes.email'], budget: 13, budgetPerRun: 2 },
 );
 
 test(
@@ -554,7 +554,7 @@ test(
       [200],
     );
   },
-  { budget: 9 },
+  { needs: ['fixtures.notification.addressTypes.email'], budget: 9 },
 );
 
 test(
@@ -574,7 +574,7 @@ test(
     );
     accepted(t, 'notification/recipients/name-unique', other, `"${a.name}" in another tenant`, [201]);
   },
-  { budget: 4 },
+  { needs: ['fixtures.notification.addressTypes.email', 'principals.otherTenant'], budget: 4 },
 );
 
 test(
@@ -608,7 +608,7 @@ test(
       { rule: 'notification/recipients/recipientdetail-array', runs: Math.min(t.session.context.runs, 4) },
     );
   },
-  { budget: 6, budgetPerRun: 1 },
+  { needs: ['fixtures.notification.addressTypes.email'], budget: 6, budgetPerRun: 1 },
 );
 
 test(
@@ -648,7 +648,7 @@ test(
       `an update of recipient ${UNKNOWN_ID}, which does not exist`,
     );
   },
-  { budget: 6 },
+  { needs: ['fixtures.notification.addressTypes.email'], budget: 6 },
 );
 
 test(
@@ -688,7 +688,7 @@ test(
       },
     );
   },
-  { budget: 7 },
+  { needs: ['fixtures.notification.addressTypes.email'], budget: 7 },
 );
 
 test(
@@ -711,7 +711,7 @@ test(
     const bad = await searchRecipients(t, 42);
     refused(t, 'notification/recipients/search-by-name', bad, 'a search whose name is the number 42');
   },
-  { budget: 7 },
+  { needs: ['fixtures.notification.addressTypes.email'], budget: 7 },
 );
 
 test(
@@ -733,7 +733,7 @@ test(
       );
     }
   },
-  { budget: 6 },
+  { needs: ['fixtures.notification.addressTypes.email'], budget: 6 },
 );
 
 test(
@@ -764,7 +764,7 @@ test(
       received: seen(still),
     });
   },
-  { budget: 8 },
+  { needs: ['fixtures.notification.addressTypes.email', 'principals.otherTenant'], budget: 8 },
 );
 
 test(
@@ -809,7 +809,7 @@ test(
         'noMatch',
       );
   },
-  { budget: 11 },
+  { needs: ['fixtures.notification.addressTypes.email'], budget: 11 },
 );
 
 test(
@@ -876,5 +876,5 @@ test(
       'invalidParameter',
     );
   },
-  { budget: 12 },
+  { needs: ['fixtures.notification.addressTypes.email'], budget: 12 },
 );

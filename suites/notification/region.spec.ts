@@ -62,7 +62,7 @@ test(
       received: seen(found),
     });
   },
-  { budget: 2 },
+  { needs: ['fixtures.notification.addressTypes.email', 'fixtures.notification.addressTypes.phone'], budget: 2 },
 );
 
 test(
@@ -96,7 +96,7 @@ test(
       },
     );
   },
-  { budget: 4 },
+  { needs: ['fixtures.notification.addressTypes.email', 'fixtures.notification.addressTypes.phone'], budget: 4 },
 );
 
 /** The seeded India-region recipient of the configuration, or a skip. */
@@ -146,7 +146,7 @@ test(
     });
     await publishRefused(t, id, 'a publish reaching an India-region recipient of the category');
   },
-  { budget: 5 },
+  { needs: ['fixtures.notification.addressTypes.email', 'fixtures.notification.restrictedRecipientId'], budget: 5 },
 );
 
 test(
@@ -158,5 +158,5 @@ test(
     const { id } = await createCategory(t, { recipients: [{ position: 'TO', recipientGroupId: g.id }] });
     await publishRefused(t, id, 'a publish reaching an India-region recipient through a recipient group');
   },
-  { budget: 5 },
+  { needs: ['fixtures.notification.restrictedRecipientId'], budget: 5 },
 );

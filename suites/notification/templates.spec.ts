@@ -125,7 +125,7 @@ test(
       },
     );
   },
-  { budget: 2 },
+  { needs: ['fixtures.notification.channels.email', 'fixtures.notification.channels.sms'], budget: 2 },
 );
 
 test(
@@ -193,7 +193,14 @@ test(
       },
     );
   },
-  { budget: 12 },
+  {
+    needs: [
+      'fixtures.notification.channels.email',
+      'fixtures.notification.channels.push',
+      'fixtures.notification.channels.sms',
+    ],
+    budget: 12,
+  },
 );
 
 test(
@@ -232,7 +239,7 @@ test(
     const put = await putSet(t, set.id, templateForm(info(set.name, [[channelId(t, 'sms'), txt.name]]), [txt]));
     refused(t, 'notification/templates/file-extension', put, 'a .txt file added by PUT', 'invalidRequestBodyProperty');
   },
-  { budget: 12 },
+  { needs: ['fixtures.notification.channels.email', 'fixtures.notification.channels.sms'], budget: 12 },
 );
 
 /**
@@ -288,7 +295,7 @@ test(
       remove();
     }
   },
-  { budget: 4, timeout: 120_000 },
+  { needs: ['fixtures.notification.channels.email'], budget: 4, timeout: 120_000 },
 );
 
 test(
@@ -317,7 +324,7 @@ test(
       'missingRequestBodyProperty',
     );
   },
-  { budget: 2 },
+  { needs: ['fixtures.notification.channels.email'], budget: 2 },
 );
 
 test(
@@ -341,7 +348,7 @@ test(
       'missingRequestBodyProperty',
     );
   },
-  { budget: 4 },
+  { needs: ['fixtures.notification.channels.email'], budget: 4 },
 );
 
 test(
@@ -374,7 +381,7 @@ test(
       { rule: 'notification/templates/info-json', runs: Math.min(t.session.context.runs, 4) },
     );
   },
-  { budget: 7, budgetPerRun: 1 },
+  { needs: ['fixtures.notification.channels.email'], budget: 7, budgetPerRun: 1 },
 );
 
 test(
@@ -420,7 +427,7 @@ test(
       'a cut-off multipart body on update',
     );
   },
-  { budget: 6 },
+  { needs: ['fixtures.notification.channels.email'], budget: 6 },
 );
 
 test(
@@ -460,7 +467,7 @@ test(
       }
     }
   },
-  { budget: 12 },
+  { needs: ['fixtures.notification.channels.email', 'fixtures.notification.channels.sms'], budget: 12 },
 );
 
 test(
@@ -481,7 +488,7 @@ test(
       },
     );
   },
-  { budget: 4 },
+  { needs: ['fixtures.notification.channels.email'], budget: 4 },
 );
 
 test(
@@ -565,7 +572,7 @@ test(
       }
     }
   },
-  { budget: 13 },
+  { needs: ['fixtures.notification.channels.email', 'fixtures.notification.channels.push'], budget: 13 },
 );
 
 test(
@@ -613,7 +620,7 @@ test(
       );
     }
   },
-  { budget: 4 },
+  { needs: ['fixtures.notification.channels.email'], budget: 4 },
 );
 
 test(
@@ -653,7 +660,7 @@ test(
       received: seen(after, 120),
     });
   },
-  { budget: 5 },
+  { needs: ['fixtures.notification.channels.email', 'fixtures.notification.channels.sms'], budget: 5 },
 );
 
 test(
@@ -690,7 +697,7 @@ test(
       );
     }
   },
-  { budget: 4 },
+  { needs: ['fixtures.notification.channels.email', 'fixtures.notification.channels.sms'], budget: 4 },
 );
 
 test(
@@ -754,7 +761,14 @@ test(
       },
     );
   },
-  { budget: 6 },
+  {
+    needs: [
+      'fixtures.notification.channels.email',
+      'fixtures.notification.channels.push',
+      'fixtures.notification.channels.sms',
+    ],
+    budget: 6,
+  },
 );
 
 test(
@@ -776,7 +790,7 @@ test(
       },
     );
   },
-  { budget: 4 },
+  { needs: ['fixtures.notification.channels.email', 'fixtures.notification.paramTypeId'], budget: 4 },
 );
 
 test(
@@ -810,7 +824,7 @@ test(
       );
     }
   },
-  { budget: 7 },
+  { needs: ['fixtures.notification.channels.email', 'fixtures.notification.paramTypeId'], budget: 7 },
 );
 
 test(
@@ -850,7 +864,7 @@ test(
       [201],
     );
   },
-  { budget: 6 },
+  { needs: ['fixtures.notification.channels.email', 'fixtures.notification.paramTypeId'], budget: 6 },
 );
 
 test(
@@ -879,7 +893,7 @@ test(
       [404],
     );
   },
-  { budget: 4 },
+  { needs: ['fixtures.notification.channels.email'], budget: 4 },
 );
 
 test(
@@ -903,7 +917,7 @@ test(
       [404],
     );
   },
-  { budget: 4 },
+  { needs: ['fixtures.notification.channels.email', 'fixtures.notification.channels.push'], budget: 4 },
 );
 
 test(
@@ -931,7 +945,7 @@ test(
       });
     } else t.notExercised('notification/templates/list-details', NO_OTHER);
   },
-  { budget: 4 },
+  { needs: ['fixtures.notification.channels.email'], budget: 4 },
 );
 
 test(
@@ -959,7 +973,7 @@ test(
       },
     );
   },
-  { budget: 6 },
+  { needs: ['fixtures.notification.channels.email'], budget: 6 },
 );
 
 test(
@@ -986,7 +1000,7 @@ test(
       );
     else t.notExercised('notification/templates/get-set', NO_OTHER);
   },
-  { budget: 6 },
+  { needs: ['fixtures.notification.channels.email'], budget: 6 },
 );
 
 test(
@@ -1018,7 +1032,7 @@ test(
       [404],
     );
   },
-  { budget: 6 },
+  { needs: ['fixtures.notification.channels.email', 'fixtures.notification.channels.push'], budget: 6 },
 );
 
 test(
@@ -1064,7 +1078,7 @@ test(
       [404],
     );
   },
-  { budget: 5 },
+  { needs: ['fixtures.notification.channels.email', 'fixtures.notification.paramTypeId'], budget: 5 },
 );
 
 test(
@@ -1092,7 +1106,7 @@ test(
       [404],
     );
   },
-  { budget: 4 },
+  { needs: ['fixtures.notification.channels.email', 'fixtures.notification.paramTypeId'], budget: 4 },
 );
 
 // "On update: operation is mandatory for file addition or deletion (ADD, DELETE)" and "All template

@@ -62,6 +62,7 @@ test(
       requestedAt,
     });
   },
+  { needs: ['tokenManager', 'tokenManager.userTenants:1'] },
 );
 
 test(
@@ -94,6 +95,7 @@ test(
       received: JSON.stringify(jtis),
     });
   },
+  { needs: ['tokenManager'] },
 );
 
 test(
@@ -111,6 +113,7 @@ test(
       received: `HTTP ${res.status} ${res.text.slice(0, 160)}`,
     });
   },
+  { needs: ['tokenManager'] },
 );
 
 test(
@@ -140,6 +143,7 @@ test(
         : `not the Errors body: ${res.contentType} ${res.text.slice(0, 80)}`,
     );
   },
+  { needs: ['tokenManager'] },
 );
 
 test(
@@ -176,7 +180,7 @@ test(
           reading,
         );
   },
-  { budget: 12 },
+  { needs: ['tokenManager'], budget: 12 },
 );
 
 test(
@@ -190,6 +194,7 @@ test(
       res.status === 200 ? 'accepted (HTTP 200 with a token)' : `refused: HTTP ${res.status}`,
     );
   },
+  { needs: ['tokenManager'] },
 );
 
 test(
@@ -212,6 +217,7 @@ test(
       );
     }
   },
+  { needs: ['tokenManager'] },
 );
 
 test(
@@ -228,6 +234,7 @@ test(
       'unprovisioned-tenant-refused',
     );
   },
+  { needs: ['tokenManager'] },
 );
 
 test(
@@ -261,7 +268,7 @@ test(
       { rule: 'technical-token-manager/identification/field-types', runs: Math.min(t.session.context.runs, 20) },
     );
   },
-  { budgetPerRun: 1 },
+  { needs: ['tokenManager'], budgetPerRun: 1 },
 );
 
 test(
@@ -283,6 +290,7 @@ test(
       received: `HTTP ${res.status} ${res.text.slice(0, 160)}`,
     });
   },
+  { needs: ['tokenManager'] },
 );
 
 test(
@@ -299,6 +307,7 @@ test(
     }
     t.observe('technical-token-manager/identification/required-fields', seen.join('; '));
   },
+  { needs: ['tokenManager'] },
 );
 
 test(
@@ -325,4 +334,5 @@ test(
         : `not the Errors body: ${res.contentType} ${res.text.slice(0, 80)}`,
     );
   },
+  { needs: ['tokenManager'] },
 );

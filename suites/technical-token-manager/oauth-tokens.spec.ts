@@ -94,6 +94,7 @@ test(
       received: JSON.stringify(jtis),
     });
   },
+  { needs: ['tokenManager', 'tokenManager.userTenants:5'] },
 );
 
 test(
@@ -115,6 +116,7 @@ test(
       '6 user tenants',
     );
   },
+  { needs: ['tokenManager', 'tokenManager.userTenants:6'] },
 );
 
 test(
@@ -134,6 +136,7 @@ test(
       },
     );
   },
+  { needs: ['tokenManager'] },
 );
 
 test(
@@ -156,6 +159,7 @@ test(
       'host-tenant-alone',
     );
   },
+  { needs: ['tokenManager', 'tokenManager.userTenants:1'] },
 );
 
 test(
@@ -176,6 +180,7 @@ test(
       'an empty userTenantIds',
     );
   },
+  { needs: ['tokenManager'] },
 );
 
 test(
@@ -197,6 +202,7 @@ test(
       'an empty hostTenantId',
     );
   },
+  { needs: ['tokenManager', 'tokenManager.userTenants:1'] },
 );
 
 test(
@@ -225,6 +231,7 @@ test(
       'an empty user tenant ID',
     );
   },
+  { needs: ['tokenManager', 'tokenManager.userTenants:1'] },
 );
 
 test(
@@ -250,6 +257,7 @@ test(
       checkErrorBody(t, res);
     }
   },
+  { needs: ['tokenManager', 'tokenManager.userTenants:1'] },
 );
 
 test(
@@ -298,6 +306,7 @@ test(
     });
     checkErrorBody(t, cut);
   },
+  { needs: ['tokenManager', 'tokenManager.userTenants:1'] },
 );
 
 test(
@@ -320,6 +329,7 @@ test(
       );
     }
   },
+  { needs: ['tokenManager', 'tokenManager.userTenants:1'] },
 );
 
 test(
@@ -350,4 +360,5 @@ test(
     );
     checkErrorCodeForm(t, withBearer.status, withBearer.text, 'POST /oauthTokens with only a bearer token');
   },
+  { needs: ['tokenManager', 'tokenManager.userTenants:1'] },
 );

@@ -9,13 +9,15 @@ export const SERVICE = 'technical-token-manager' as const;
 
 /** The fully granted application of the run, or a skip when the run has only static tokens. */
 export function application(t: RuleContext): ClientCredentials & { userTenants?: string[] } {
+  t.need('tokenManager');
   const tm = t.session.context.config.tokenManager;
   if (!tm) t.needsPrincipal('tokenManager', 'the run configuration has no tokenManager credentials');
   return tm;
 }
 
 /** User tenants provisioned to the application, from the configuration (at least `n`), or a skip. */
-export function userTenants(t: RuleContext, n: number): string[] {
+export function userTenants(t: RuleContext, n: 1 | 2 | 3 | 4 | 5 | 6): string[] {
+  t.need(`tokenManager.userTenants:${n}`);
   const list = (application(t).userTenants ?? []).filter((u) => u !== application(t).hostTenant);
   if (list.length < n)
     t.needsConfiguration(

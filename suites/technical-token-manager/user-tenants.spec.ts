@@ -171,6 +171,7 @@ test(
       );
     checkCoherent(t, res, 0, 500);
   },
+  { needs: ['tokenManager'] },
 );
 
 test(
@@ -191,6 +192,7 @@ test(
       received: `HTTP ${list.status} ${list.text.slice(0, 200)}`,
     });
   },
+  { needs: ['tokenManager'] },
 );
 
 test(
@@ -270,6 +272,7 @@ test(
     }
     t.observe('technical-token-manager/user-tenants/size-maximum', seen.join('; '));
   },
+  { needs: ['tokenManager'] },
 );
 
 test(
@@ -300,6 +303,7 @@ test(
     });
     if (huge.status === 400) checkErrorBody(t, huge);
   },
+  { needs: ['tokenManager'] },
 );
 
 test(
@@ -357,6 +361,7 @@ test(
       'user-tenant-token-unidentified',
     );
   },
+  { needs: ['tokenManager', 'tokenManager.userTenants:1'] },
 );
 
 test(
@@ -388,6 +393,7 @@ test(
       },
     );
   },
+  { needs: ['tokenManager'] },
 );
 
 test(
@@ -412,6 +418,7 @@ test(
     );
     checkErrorCodeForm(t, res.status, res.text, 'GET /userTenants without km.usr');
   },
+  { needs: ['principals.withoutScope["km.usr"]'] },
 );
 
 test(
@@ -463,6 +470,7 @@ test(
       if (res.status === 200) checkShape(t, res);
     }
   },
+  { needs: ['tokenManager'] },
 );
 
 test(
@@ -515,5 +523,5 @@ test(
       received: `HTTP ${res.status}`,
     });
   },
-  { budget: 25 },
+  { needs: ['tokenManager'], budget: 25 },
 );
