@@ -794,7 +794,7 @@ emTest(
       `another tenant's type named like a type of this tenant (${String(mine.name)})`,
     );
   },
-  { budget: 4 },
+  { needs: ['principals.otherTenant'], budget: 4 },
 );
 
 emTest(

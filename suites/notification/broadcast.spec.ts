@@ -394,7 +394,7 @@ test(
       received: `${JSON.stringify([...got].sort())} (missing ${JSON.stringify(missing)})`,
     });
   },
-  { budget: 6 },
+  { needs: ['fixtures.notification.allBroadcast', 'fixtures.notification.tenantAdminEmails'], budget: 6 },
 );
 
 test(

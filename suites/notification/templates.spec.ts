@@ -1154,5 +1154,5 @@ test(
     accepted(t, 'notification/templates/delete-removes-params', gone, `DELETE /template/${doomed.id}`, [200]);
     await keepsIt('notification/templates/delete-removes-params', `deleting set ${doomed.id}`);
   },
-  { budget: 8 },
+  { needs: ['fixtures.notification.channels.email', 'fixtures.notification.channels.sms'], budget: 8 },
 );
