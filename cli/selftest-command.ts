@@ -457,7 +457,9 @@ export async function selftestCommand(opts: SelftestOptions): Promise<number> {
 export async function faultsCommand(opts: { json?: boolean }): Promise<void> {
   const faults = await loadFaults();
   if (opts.json) {
-    process.stdout.write(`${JSON.stringify(faults, null, 2)}\n`);
+    // Seams are code (functions, patterns): the listing names what each variant breaks.
+    const listed = faults.map(({ seams: _seams, ...fault }) => fault);
+    process.stdout.write(`${JSON.stringify(listed, null, 2)}\n`);
     return;
   }
   for (const f of faults)
