@@ -4,7 +4,7 @@ import { SERVICE_INFO } from '../contracts/services.ts';
 import { HttpClient, TransportError, type HttpResponse } from '../suites/engine/http-client.ts';
 import { loadFilterDialect } from '../suites/engine/filter-dialect.ts';
 import { probeDialect } from '../suites/engine/filter-dialect-probe.ts';
-import { validateRunConfig, type RunConfig } from '../suites/engine/run-config.ts';
+import { type RunConfig } from '../suites/engine/run-config.ts';
 import { TokenProvider } from '../suites/engine/token-provider.ts';
 import { CONFIG_ENV, loadRunConfig } from './config-source.ts';
 import { collectTests, configurationRows, unjudgedBy, type Row } from './readiness.ts';
@@ -31,10 +31,10 @@ function pad(s: string, n: number): string {
 
 /** `conformance doctor`: checks a configuration against its target without running the suites. */
 export async function doctorCommand(opts: DoctorOptions, out: NodeJS.WritableStream = process.stdout): Promise<number> {
-  const source = loadRunConfig(opts.config);
+  // --target is merged before validation, as `run` does: a configuration kept in a secret may leave target out.
+  const source = loadRunConfig(opts.config, process.env, opts.target);
   if (!source) throw new UsageError(`doctor needs --config FILE (or ${CONFIG_ENV} holding the configuration)`);
-  let config: RunConfig = source.config;
-  if (opts.target) config = validateRunConfig({ ...config, target: opts.target }, '--target');
+  const config: RunConfig = source.config;
   if (opts.ca && !existsSync(opts.ca)) throw new UsageError(`--ca ${opts.ca}: no such file`);
   const dialect = await loadFilterDialect(config.filterDialect);
   const timeoutMs =

@@ -50,6 +50,14 @@ describe('conformance doctor', () => {
     expect(res.code).toBe(0);
   }, 120_000);
 
+  it('takes the target from --target when the configuration leaves it out (a configuration kept in a secret)', async () => {
+    const file = writeConfig('no-target.json', (c) => delete (c as { target?: string }).target);
+    const res = await runCli(['doctor', '--config', file, '--target', ref.baseUrl], { timeoutMs: 90_000 });
+    expect(res.stderr).toBe('');
+    expect(row(res.stdout, 'reachable')?.status).toBe('ready');
+    expect(res.code).toBe(0);
+  }, 120_000);
+
   it('names a wrong secret, a missing principal and a bad fixture, with the rules each leaves unjudged, and exits 1', async () => {
     const file = writeConfig('bad.json', (c) => {
       (c.principals!.noScopes as { clientSecret: string }).clientSecret = 'not-the-secret';
