@@ -41,8 +41,9 @@ export function failureBlock(
 }
 
 /**
- * The block as text lines: `Label: text`, or the label alone with the text on the lines under it
- * when the text spans lines (a curl); each line indented by `indent`, every text through `escape`.
+ * The block as text lines: `Label: text`, the curl on the line under its label; each line indented
+ * by `indent`, every text through `escape` whole (a line break the text carries is the escape's to
+ * show: it never starts a line of its own, where a target could write "Conformance PASSED").
  */
 export function failureBlockLines(
   parts: readonly BlockPart[],
@@ -50,8 +51,8 @@ export function failureBlockLines(
   escape: (s: string) => string = (s) => s,
 ): string[] {
   return parts.flatMap((p) =>
-    p.text.includes('\n') || p.label === 'Reproduce with'
-      ? [`${indent}${p.label}:`, ...p.text.split('\n').map((l) => `${indent}  ${escape(l)}`)]
+    p.label === 'Reproduce with'
+      ? [`${indent}${p.label}:`, `${indent}  ${escape(p.text)}`]
       : [`${indent}${p.label}: ${escape(p.text)}`],
   );
 }
