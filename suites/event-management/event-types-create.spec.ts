@@ -470,12 +470,18 @@ emTest(
     );
     const { name: _n, ...noName } = typeBody(t);
     rejected(t, 'event-management/event-types/name-missing-400', await postType(t, noName), 'no name');
-    rejected(
+    // "Required; at most 64 characters" sets no minimum: that an empty name counts as missing is our reading.
+    const empty = await postType(t, typeBody(t, { name: '' }));
+    reading(
       t,
+      'empty-name-missing',
       'event-management/event-types/name-missing-400',
-      await postType(t, typeBody(t, { name: '' })),
-      'an empty name',
+      empty.status === 400,
+      'an empty name taken',
+      'HTTP 400 for an empty name',
+      () => seen(empty),
     );
+    if (empty.status === 400) checkErrorBody(t, empty);
     rejected(
       t,
       'event-management/event-types/name-missing-400',

@@ -475,7 +475,7 @@ test(
 
 test(
   ['technical-token-manager/throttling/too-many-requests', 'technical-token-manager/errors/code-form'],
-  'throttled requests are answered 429 and served again later',
+  'throttled requests are answered 429',
   async (t) => {
     // A short burst of cheap reads (within the run's own rate and concurrency limits): a
     // deployment that throttles at this level shows how it answers; one that does not is skipped.
@@ -516,10 +516,12 @@ test(
     // POST /oauth/token's failures have a body "of unspecified format": its codes are not judged.
     for (const s of samples)
       if (!s.path.includes('/oauth/token')) checkErrorCodeForm(t, s.status, s.body, `a throttled ${s.path}`);
+    // "Throttling thresholds: not shown": no wait is long enough by the document, so a request after
+    // the burst may still be throttled; it is judged only for being answered 200 or 429.
     const res = await getUserTenants(t, auth, { size: 1 });
-    t.check('technical-token-manager/throttling/too-many-requests', res.status === 200, {
-      title: 'not served again after throttling',
-      expected: 'HTTP 200',
+    t.check('technical-token-manager/throttling/too-many-requests', res.status === 200 || res.status === 429, {
+      title: 'a request after throttling answered with another status than 200 or 429',
+      expected: 'HTTP 200, or 429 while still throttled',
       received: `HTTP ${res.status}`,
     });
   },
