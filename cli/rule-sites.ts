@@ -269,8 +269,11 @@ function calleeBefore(text: string, open: number): { name: string; at: number } 
     if (j + 1 === end || /\d/.test(text[j + 1])) break;
     parts.unshift(text.slice(j + 1, end));
     at = j + 1;
+    const before = j;
     skipSpace();
-    if (text[j] !== '.') break;
+    // A dot at the end of an earlier line is the end of a sentence in a comment, not a member
+    // access: formatted code puts a chain's dot at the start of the line.
+    if (text[j] !== '.' || text.slice(j, before + 1).includes('\n')) break;
     j--;
   }
   return parts.length ? { name: parts.join('.'), at } : undefined;
