@@ -1,7 +1,7 @@
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { tempDir } from '../../tests/temp-dir.ts';
 import { ConfigError } from './config-error.ts';
 import { defaultDialect, jsonOperatorsDialect, loadFilterDialect } from './filter-dialect.ts';
 import {
@@ -102,7 +102,7 @@ describe('filter dialects', () => {
     expect((await loadFilterDialect(undefined)).name).toBe('default');
     expect((await loadFilterDialect('json-operators')).name).toBe('json-operators');
     await expect(loadFilterDialect('sql')).rejects.toThrow(/filterDialect: unknown dialect "sql"/);
-    const dir = mkdtempSync(join(tmpdir(), 'dialect-'));
+    const dir = tempDir('dialect');
     const good = join(dir, 'good.ts');
     writeFileSync(
       good,
