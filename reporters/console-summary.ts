@@ -49,7 +49,8 @@ export function consoleSummary(
     lines.push(
       `  read-only profile: only requests that change nothing were sent; the ${t(c.skipped)} rules skipped include every rule that needs another request`,
     );
-  const known = report.rules.filter((r) => r.status === 'failed' && report.baseline?.accepted.includes(r.id)).length;
+  // The baseline's accepted entries are exactly its listed rules that failed.
+  const known = report.baseline?.accepted.length ?? 0;
   const failedCount = `${t(Number(c.failed) - known)}${known ? ` (+${known} known)` : ''}`;
   lines.push(
     `  rules: ${t(report.counts.total)}  passed ${t(c.passed)}  failed ${failedCount}  warning ${t(c.warning)}  observed ${t(c.observed)}  skipped ${t(c.skipped)}  not exercised ${t(c['not-exercised'])}`,

@@ -1,6 +1,6 @@
 import type { RuleFailure } from '../suites/engine/rule-test.ts';
 
-/** One part of a failure block: a label and its text (a curl or a counterexample may span lines). */
+/** One part of a failure block: a label and its text. */
 export interface BlockPart {
   label: 'Expected' | 'Received' | 'Counterexample' | 'Seed' | 'Reproduce with' | 'Replay';
   text: string;
@@ -9,8 +9,6 @@ export interface BlockPart {
 export interface FailureBlockOptions {
   /** Received is cut to this many characters (the report keeps it whole). */
   receivedMax?: number;
-  /** Leave out the curl and the replay line (an annotation that links to the report). */
-  brief?: boolean;
 }
 
 /**
@@ -35,8 +33,8 @@ export function failureBlock(
   ];
   if (f.counterexample !== undefined) parts.push({ label: 'Counterexample', text: JSON.stringify(f.counterexample) });
   if (f.seed !== undefined) parts.push({ label: 'Seed', text: `${f.seed}${f.path ? ` path ${f.path}` : ''}` });
-  if (!opts.brief && f.curl) parts.push({ label: 'Reproduce with', text: f.curl });
-  if (!opts.brief && f.replay) parts.push({ label: 'Replay', text: f.replay });
+  if (f.curl) parts.push({ label: 'Reproduce with', text: f.curl });
+  if (f.replay) parts.push({ label: 'Replay', text: f.replay });
   return parts;
 }
 
