@@ -25,7 +25,7 @@ export function roundTrip(
   for (const [rule, o] of Object.entries(outcomes)) {
     const run = report.rules.find((r) => r.id === rule);
     // A rule the run left out (--rule, --service) is not compared.
-    if (!run || (run.status === 'skipped' && /not selected/.test(run.reason ?? ''))) continue;
+    if (!run || run.reasonCode === 'not-selected') continue;
     compared++;
     if (run.status !== o.status) differences.push({ rule, run: run.status, audit: o.status });
   }

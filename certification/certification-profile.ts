@@ -49,7 +49,7 @@ export function profileProblems(report: ConformanceReport, claimed: readonly Ser
     if (rule.level !== 'MUST' && rule.level !== 'SHOULD') continue;
     const r = byId.get(rule.id);
     if (!r) absent.push(rule.id);
-    else if (r.status === 'skipped' && isConfigurationSkip(r.reason)) {
+    else if (isConfigurationSkip(r)) {
       const why = r.reason ?? '';
       unconfigured.set(why, [...(unconfigured.get(why) ?? []), rule.id]);
     }

@@ -1,5 +1,6 @@
 import type { ServiceName } from '../contracts/services.ts';
 import type { RunConfig } from '../suites/engine/run-config.ts';
+import type { RuleResult } from '../reporters/conformance-report.ts';
 
 /** A piece of the run configuration without which some testable MUST/SHOULD rule of a service is skipped. */
 export interface ConfigRequirement {
@@ -137,7 +138,10 @@ export function pathsNamedIn(reason: string): string[] {
   return [...found];
 }
 
-/** Whether a skip reason is a missing configuration piece (rather than the target's behaviour or the run's scope). */
-export function isConfigurationSkip(reason: string | undefined): boolean {
-  return !!reason && (pathsNamedIn(reason).length > 0 || /\bnot configured\b/.test(reason));
+/**
+ * Whether a rule was skipped for a piece of the configuration (a fixture, a principal, the filter
+ * dialect) rather than for the target's behaviour or the run's scope: the report's reason code says.
+ */
+export function isConfigurationSkip(r: Pick<RuleResult, 'status' | 'reasonCode'>): boolean {
+  return r.status === 'skipped' && (r.reasonCode === 'configuration' || r.reasonCode === 'principal');
 }

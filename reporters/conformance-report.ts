@@ -3,6 +3,7 @@ import { readFileSync } from 'node:fs';
 import { contractPath, type Level, type Rule } from '../contracts/catalog.ts';
 import { SERVICES, SERVICE_INFO, type ServiceName } from '../contracts/services.ts';
 import type { RuleOutcome } from '../suites/engine/rule-test.ts';
+import type { ReasonCode } from '../suites/engine/unjudged.ts';
 import type { TestRecord } from '../suites/engine/suite-runner.ts';
 import { redactValue } from '../suites/engine/redact.ts';
 import { CONFIG_PLACEHOLDER, shellQuote } from '../suites/engine/curl.ts';
@@ -180,8 +181,15 @@ export function judgeRule(
   const covering = tests.filter((t) => t.rules.includes(rule.id));
   const names = covering.map((t) => t.name);
   if (!facts.services.includes(service))
-    return { ...base, status: 'skipped', reason: 'service not selected', tests: names };
-  if (rule.testable === false) return { ...base, status: 'skipped', reason: untestableReason(rule.note), tests: names };
+    return { ...base, status: 'skipped', reason: 'service not selected', reasonCode: 'not-selected', tests: names };
+  if (rule.testable === false)
+    return {
+      ...base,
+      status: 'skipped',
+      reason: untestableReason(rule.note),
+      reasonCode: 'not-testable',
+      tests: names,
+    };
   const outcomes = covering.flatMap((t) => (t.outcomes[rule.id] ? [{ test: t, o: t.outcomes[rule.id] }] : []));
   if (rule.level === 'UNSPECIFIED') {
     const seen = outcomes.filter((x) => ['observed', 'failed', 'warning'].includes(x.o.status));
@@ -278,7 +286,8 @@ export function judgeRule(
   }
   // A skip naming the configuration is the one to act on: it is shown over a test's own.
   const skipped =
-    outcomes.find((x) => x.o.status === 'skipped' && x.o.reasonCode) ?? outcomes.find((x) => x.o.status === 'skipped');
+    outcomes.find((x) => x.o.status === 'skipped' && ACTIONABLE.has(x.o.reasonCode)) ??
+    outcomes.find((x) => x.o.status === 'skipped');
   if (skipped) return { ...base, status: 'skipped', reason: skipped.o.detail, ...code(skipped.o), tests: names };
   const stoppedBefore = facts.stopped
     ? `${facts.stopped.detail} before its tests ran`
@@ -286,14 +295,22 @@ export function judgeRule(
       ? 'the run was interrupted before its tests ran'
       : undefined;
   // A run stopped before a suite file started has no record of the file's tests.
+  const stoppedCode: Pick<RuleResult, 'reasonCode'> =
+    facts.stopped?.reason === 'target-unresponsive' ? { reasonCode: 'target-unresponsive' } : {};
   if (covering.length === 0)
-    return { ...base, status: 'not-exercised', reason: stoppedBefore ?? 'no test covers this rule', tests: names };
+    return {
+      ...base,
+      status: 'not-exercised',
+      reason: stoppedBefore ?? 'no test covers this rule',
+      ...(stoppedBefore ? stoppedCode : { reasonCode: 'no-test' }),
+      tests: names,
+    };
   const why = outcomes.find((x) => x.o.detail)?.o;
   return {
     ...base,
     status: 'not-exercised',
     reason: stoppedBefore ?? why?.detail ?? 'its tests ended before checking it',
-    ...(stoppedBefore || !why ? {} : code(why)),
+    ...(stoppedBefore ? stoppedCode : why ? code(why) : {}),
     tests: names,
   };
 }
@@ -313,7 +330,10 @@ export function untestableReason(note: string | undefined): string {
   return kept || 'not testable from outside';
 }
 
-/** The reason code of an outcome, as a report field (none for a test's own skip). */
+/** Skips that name something the user can act on (a key, a principal, the target's transport): shown first. */
+const ACTIONABLE = new Set<ReasonCode | undefined>(['configuration', 'principal', 'transport']);
+
+/** The reason code of an outcome, as a report field. */
 function code(o: RuleOutcome): Pick<RuleResult, 'reasonCode'> {
   return o.reasonCode ? { reasonCode: o.reasonCode } : {};
 }

@@ -30,7 +30,7 @@ import {
   TransportFailure,
   Unjudged,
   ConfigurationUnavailable,
-  type UnjudgedCode,
+  type ReasonCode,
 } from './unjudged.ts';
 
 export type { OutcomeStatus };
@@ -60,7 +60,7 @@ export interface RuleOutcome {
   /** For `observed`: what was seen. For `skipped`/`not-exercised`: why. */
   detail?: string;
   /** For `skipped`/`not-exercised` by configuration, principal or transport: the stable code of why. */
-  reasonCode?: UnjudgedCode;
+  reasonCode?: ReasonCode;
   /** How many checks of the rule held in this test; a rule is passed only when at least one did. */
   checks?: number;
   /**
@@ -432,8 +432,13 @@ export class RuleContext {
     for (const id of this.meta.rules) {
       const prev = this.meta.outcomes[id];
       if (prev?.status === 'failed' || prev?.status === 'warning' || prev?.status === 'observed') continue;
-      const code = e.code === 'test' ? {} : { reasonCode: e.code };
-      this.meta.outcomes[id] = { status: e.status, detail, ...code, checks: prev?.checks, partial: prev?.partial };
+      this.meta.outcomes[id] = {
+        status: e.status,
+        detail,
+        reasonCode: e.code,
+        checks: prev?.checks,
+        partial: prev?.partial,
+      };
     }
     return e;
   }
@@ -684,7 +689,8 @@ export function ruleTest(
       if (options.budgetPerRun) meta.budget += options.budgetPerRun * s.context.runs;
       vitest.task.meta.conformance = meta;
       if (!rules.some((r) => ruleSelected(r, s.context.ruleGlobs))) {
-        for (const r of rules) meta.outcomes[r] = { status: 'skipped', detail: 'not selected by --rule' };
+        for (const r of rules)
+          meta.outcomes[r] = { status: 'skipped', detail: 'not selected by --rule', reasonCode: 'not-selected' };
         vitest.skip();
         return;
       }
@@ -693,19 +699,25 @@ export function ruleTest(
           meta.outcomes[r] = {
             status: 'not-exercised',
             detail: `run by another shard than ${s.context.shard.index}/${s.context.shard.total}`,
+            reasonCode: 'other-shard',
           };
         vitest.skip();
         return;
       }
       if (s.context.profile === 'read-only' && !options.readOnly) {
         for (const r of rules)
-          meta.outcomes[r] = { status: 'skipped', detail: 'changes the target; skipped by --profile read-only' };
+          meta.outcomes[r] = {
+            status: 'skipped',
+            detail: 'changes the target; skipped by --profile read-only',
+            reasonCode: 'read-only',
+          };
         vitest.skip();
         return;
       }
       if (s.http.unresponsiveSince !== undefined) {
         const reason = unresponsiveReason(s);
-        for (const r of rules) meta.outcomes[r] = { status: 'not-exercised', detail: reason };
+        for (const r of rules)
+          meta.outcomes[r] = { status: 'not-exercised', detail: reason, reasonCode: 'target-unresponsive' };
         vitest.skip(reason);
         return;
       }
@@ -730,7 +742,11 @@ export function ruleTest(
         await fn(t);
         t.finish();
         for (const r of rules)
-          meta.outcomes[r] ??= { status: 'not-exercised', detail: 'the test ran no check of this rule' };
+          meta.outcomes[r] ??= {
+            status: 'not-exercised',
+            detail: 'the test ran no check of this rule',
+            reasonCode: 'no-check',
+          };
         await allureWarnings(s.context.allureDir, meta);
       } catch (err) {
         const unresponsive =
@@ -741,7 +757,7 @@ export function ruleTest(
           const reason = unresponsiveReason(s);
           for (const r of rules)
             if (meta.outcomes[r]?.status !== 'failed')
-              meta.outcomes[r] = { status: 'not-exercised', detail: reason, reasonCode: 'transport' };
+              meta.outcomes[r] = { status: 'not-exercised', detail: reason, reasonCode: 'target-unresponsive' };
           vitest.skip(reason);
           return;
         }
@@ -760,6 +776,7 @@ export function ruleTest(
               meta.outcomes[r] = {
                 status: 'skipped',
                 detail: `the test ended at a reading that did not hold (${err.message})`,
+                reasonCode: 'reading-stop',
                 checks: o?.checks,
                 partial: true,
               };
@@ -772,7 +789,11 @@ export function ruleTest(
           // only part of its rules' checks, so none of them is reported passed.
           for (const r of rules)
             if (meta.outcomes[r]?.status !== 'failed')
-              meta.outcomes[r] = { status: 'skipped', detail: `${err.message} (a test of this rule needs it)` };
+              meta.outcomes[r] = {
+                status: 'skipped',
+                detail: `${err.message} (a test of this rule needs it)`,
+                reasonCode: 'read-only',
+              };
           vitest.skip(err.message);
           return;
         }
@@ -789,6 +810,7 @@ export function ruleTest(
               meta.outcomes[r] = {
                 status: 'skipped',
                 detail: `the test stopped on a defect of the suite (${defect.message})`,
+                reasonCode: 'suite-defect',
                 checks: o?.checks,
                 partial: true,
               };

@@ -234,7 +234,7 @@ export async function runSuites(
           newlyFailed.push(id);
         }
       // The target stopped answering (rule-test.ts): the files left are not started at all.
-      if (Object.values(rec.outcomes).some((o) => o.detail?.startsWith('target unresponsive since'))) cancel?.();
+      if (Object.values(rec.outcomes).some((o) => o.reasonCode === 'target-unresponsive')) cancel?.();
       if (!counted.has(tc.id)) return;
       done.set(rec.service, (done.get(rec.service) ?? 0) + 1);
       const sum = (m: Map<ServiceName, number>) => [...m.values()].reduce((a, b) => a + b, 0);

@@ -12,6 +12,49 @@ import type { TokenError } from './token-provider.ts';
 export type UnjudgedCode = 'configuration' | 'principal' | 'transport' | 'test';
 
 /**
+ * Why a rule's outcome is not a verdict of the target, as code reads it (never the prose of the
+ * detail): the codes above, and
+ * - `not-selected`: left out by `--rule` or `--service`;
+ * - `other-shard`: its test is run by another shard;
+ * - `read-only`: its test changes the target and the profile is read-only;
+ * - `target-unresponsive`: the target stopped answering before the test could judge it (the run
+ *   then starts no further file);
+ * - `no-check`: its test ran and no check of it was reached;
+ * - `reading-stop`: its test ended at a reading that did not hold, before its checks;
+ * - `suite-defect`: its test stopped on a defect of the suite;
+ * - `not-testable`: the catalog marks it as not testable from outside;
+ * - `no-test`: no test covers it.
+ */
+export type ReasonCode =
+  | UnjudgedCode
+  | 'not-selected'
+  | 'other-shard'
+  | 'read-only'
+  | 'target-unresponsive'
+  | 'no-check'
+  | 'reading-stop'
+  | 'suite-defect'
+  | 'not-testable'
+  | 'no-test';
+
+/** Every reason code, in the order of the report schema's enum. */
+export const REASON_CODES: readonly ReasonCode[] = [
+  'configuration',
+  'principal',
+  'transport',
+  'test',
+  'not-selected',
+  'other-shard',
+  'read-only',
+  'target-unresponsive',
+  'no-check',
+  'reading-stop',
+  'suite-defect',
+  'not-testable',
+  'no-test',
+];
+
+/**
  * A test could not judge its rules for a reason that is not the target's conformance. The rule
  * wrapper maps it to `skipped` (or `not-exercised`) with the reason and code, never to `failed`;
  * fast-check properties pass it through instead of taking it for a counterexample.

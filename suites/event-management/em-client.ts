@@ -13,7 +13,7 @@ import type { HttpResponse, QueryValue } from '../engine/http-client.ts';
 import { ruleTest, type RuleContext, type RuleTestOptions, type SendOptions } from '../engine/rule-test.ts';
 import { session, type Session } from '../engine/session.ts';
 import { TokenError } from '../engine/token-provider.ts';
-import { PrincipalUnavailable } from '../engine/unjudged.ts';
+import { PrincipalUnavailable, Unjudged } from '../engine/unjudged.ts';
 
 export const SERVICE = 'event-management' as const;
 export const BASE_PATH = SERVICE_INFO[SERVICE].basePath;
@@ -133,6 +133,11 @@ export async function dialectRefusal(
   return `declare the deployment's filter dialect: ${verdict.summary} (this test writes ${refused.join(', ')}; set "filterDialect" in the run configuration, see the README)`;
 }
 
+/** A filter the run's dialect cannot carry leaves its rules unjudged: the configuration's `filterDialect`, never a verdict. */
+export function dialectUnjudged(reason: string): Unjudged {
+  return new Unjudged('configuration', 'skipped', reason, 'filterDialect');
+}
+
 /**
  * A filter written in the run's dialect, to be sent without the dialect check: for requests
  * whose rule does not rest on the filter (a refusal for a missing scope).
@@ -162,14 +167,14 @@ export function senderOf(t: RuleContext): Sender {
     const operators = expressionOperators(req);
     if (!operators.length) return t.send(req as Parameters<RuleContext['send']>[0], { as, tenant });
     const refusal = await dialectRefusal(t, operators);
-    if (refusal) t.skip(refusal);
+    if (refusal) throw t.unjudged(dialectUnjudged(refusal));
     const dialect = await t.session.filterDialect;
     let out: ReturnType<typeof encoded>;
     try {
       out = encoded(req, dialect);
     } catch (e) {
       // What a dialect cannot write (or a dialect module that throws) is configuration, never a verdict.
-      t.skip(cannotWrite(dialect, undefined, e));
+      throw t.unjudged(dialectUnjudged(cannotWrite(dialect, undefined, e)));
     }
     return t.send(out, { as, tenant });
   };
