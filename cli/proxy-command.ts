@@ -6,7 +6,6 @@ import { startProxy } from '../audit/proxy.ts';
 import { SERVICES, isServiceName, type ServiceName } from '../contracts/services.ts';
 import { consoleSummary } from '../reporters/console-summary.ts';
 import { writeOutputs } from '../reporters/outputs.ts';
-import { assembleHar } from '../suites/engine/har.ts';
 import { toolVersion } from './tool-version.ts';
 import { targetRootProblem } from '../suites/engine/run-config.ts';
 import { UsageError } from './usage-error.ts';
@@ -58,7 +57,6 @@ export async function proxyCommand(opts: {
   });
   await proxy.close();
   const harFile = join(reportDir, 'exchanges.har');
-  assembleHar(linesFile, harFile, toolVersion());
   const { report, coverage } = auditReport(
     { outcomes: proxy.judge.outcomes(), exchanges: proxy.judge.exchanges },
     {
@@ -70,7 +68,7 @@ export async function proxyCommand(opts: {
       sources: [harFile],
     },
   );
-  const files = [...writeOutputs(reportDir, report), harFile];
+  const files = writeOutputs(reportDir, report, undefined, { harLines: linesFile, creatorVersion: toolVersion() });
   process.stdout.write(
     `\n${signal}: ${proxy.count()} exchanges recorded; ${coverage.judged} of the ${coverage.passiveRules} passively judgeable rules (of ${coverage.catalogRules} in the catalog) judged\n`,
   );

@@ -6,7 +6,6 @@ import { loadRules } from '../contracts/catalog.ts';
 import { startReference, type RunningReference } from '../fixtures/reference/server.ts';
 import { buildReport, type RunStop } from '../reporters/conformance-report.ts';
 import { writeOutputs } from '../reporters/outputs.ts';
-import { assembleHar } from '../suites/engine/har.ts';
 import { consoleSummary } from '../reporters/console-summary.ts';
 import { applyBaseline, readBaseline } from '../reporters/baseline.ts';
 import { HttpClient, TransportError } from '../suites/engine/http-client.ts';
@@ -23,7 +22,6 @@ import { TokenProvider, registerConfigSecrets } from '../suites/engine/token-pro
 import { PrincipalUnavailable } from '../suites/engine/unjudged.ts';
 import { THROTTLED_CLIENTS, referenceRunConfig } from './reference-config.ts';
 import { resolveServices } from './rules-command.ts';
-import { markKnownFailures, normaliseAllureResults } from '../reporters/allure-results.ts';
 import { collectTests, configurationRows, notReadyPieces, unjudgedBy } from './readiness.ts';
 import { loadReport } from '../certification/compare-reports.ts';
 import { UnreachableError, UsageError } from './usage-error.ts';
@@ -454,7 +452,6 @@ export async function runCommand(opts: RunOptions): Promise<number> {
     } finally {
       if (!opts.quiet) reporter.onTestsEnd();
     }
-    if (existsSync(context.allureDir)) normaliseAllureResults(context.allureDir);
     const stateFile = context.ledgerFile.replace(/\.jsonl$/, '.state.json');
     const state = existsSync(stateFile)
       ? (JSON.parse(readFileSync(stateFile, 'utf8')) as {
@@ -510,14 +507,13 @@ export async function runCommand(opts: RunOptions): Promise<number> {
       ...(opts.config ? { configFile: opts.config } : {}),
     });
     if (context.shard) report.shard = `${context.shard.index}/${context.shard.total}`;
-    if (baseline && opts.baseline) {
-      report = applyBaseline(report, opts.baseline, baseline);
-      if (existsSync(context.allureDir)) markKnownFailures(context.allureDir, report.baseline!.accepted, opts.baseline);
-    }
-    const files = writeOutputs(reportDir, report, previous);
-    assembleHar(context.harFile, join(reportDir, 'exchanges.har'), toolVersion());
-    files.push(join(reportDir, 'exchanges.har'));
-    if (existsSync(join(reportDir, 'allure-results'))) files.push(join(reportDir, 'allure-results/'));
+    if (baseline && opts.baseline) report = applyBaseline(report, opts.baseline, baseline);
+    const files = writeOutputs(reportDir, report, previous, {
+      harLines: context.harFile,
+      allureDir: context.allureDir,
+      creatorVersion: toolVersion(),
+      ...(opts.baseline ? { baselineFile: opts.baseline } : {}),
+    });
     if (!opts.quiet) {
       const head = consoleHeadline(report);
       terminal.line();
