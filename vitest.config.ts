@@ -5,7 +5,7 @@ import { defineConfig } from 'vitest/config';
 export default defineConfig({
   test: {
     include: [
-      '{contracts,generators,reporters,fixtures,cli,certification,tests,audit}/**/*.test.ts',
+      '{contracts,generators,reporters,fixtures,cli,certification,tests,audit,selftest}/**/*.test.ts',
       'suites/engine/**/*.test.ts',
     ],
     testTimeout: 30_000,

@@ -421,12 +421,12 @@ Examples:
   program
     .command('selftest-mutants-lane', { hidden: true })
     .argument('<file>')
-    .action(async (file) => (await import('./mutants-command.ts')).mutantsLaneCommand(file));
+    .action(async (file) => (await import('../selftest/mutant-lane.ts')).mutantsLaneCommand(file));
 
   program
     .command('selftest-lane', { hidden: true })
     .argument('<file>')
-    .action(async (file) => (await import('./selftest-command.ts')).selftestLaneCommand(file));
+    .action(async (file) => (await import('../selftest/variant-lane.ts')).selftestLaneCommand(file));
 
   program
     .command('faults')

@@ -1,20 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import {
-  carryKills,
-  isTransportFailure,
-  onlyWithFault,
-  listMutants,
-  loadTriage,
-  TRIAGE_DIR,
-  triageFileOf,
-  triageKey,
-  triageOf,
-  type MutantRow,
-  type MutantsResult,
-  type TriageEntry,
-} from '../cli/mutants-command.ts';
+import { carryKills } from '../selftest/mutants.ts';
+import { isTransportFailure } from '../selftest/mutant-lane.ts';
+import { listMutants, onlyWithFault } from '../selftest/instrument.ts';
+import { loadTriage, TRIAGE_DIR, triageFileOf, triageKey, triageOf, type TriageEntry } from '../selftest/triage.ts';
+import type { MutantRow, MutantsResult } from '../selftest/mutant-row.ts';
 import { SERVICES } from '../contracts/services.ts';
 import { runCli } from './run-cli.ts';
 

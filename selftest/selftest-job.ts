@@ -4,7 +4,7 @@
 import { startReference, type RunningReference } from '../fixtures/reference/server.ts';
 import type { RunContext } from '../suites/engine/run-context.ts';
 import { replaceSession } from '../suites/engine/session.ts';
-import { probesThrottling, referenceRunConfig } from './reference-config.ts';
+import { probesThrottling, referenceRunConfig } from '../cli/reference-config.ts';
 import type { FaultVariant } from '../fixtures/faults/fault-variant.ts';
 
 export interface SelftestJobSpec {

@@ -1,5 +1,5 @@
 // Runs inside the mutation self-test's vitest worker, where the reference deployment's modules are
-// served instrumented with mutant schemata (see mutants-command.ts). Each generated spec file calls
+// served instrumented with mutant schemata (see instrument.ts and mutant-lane.ts). Each generated spec file calls
 // one of these before importing the suites' spec files it needs: the mutant is switched on through
 // the instrumented code's own global namespace, much as a fault variant is switched on.
 import { appendFileSync, writeFileSync } from 'node:fs';

@@ -1,0 +1,213 @@
+// Stryker's instrumenter places every mutant of the reference's rule-enforcing files into one
+// instrumented copy (mutant schemata); a mutant is switched on at run time through the
+// instrumented code's global namespace (see mutant-job.ts).
+import { readdirSync, readFileSync } from 'node:fs';
+import { join, relative } from 'node:path';
+import picomatch from 'picomatch';
+import { SERVICES, type ServiceName } from '../contracts/services.ts';
+import { UsageError } from '../cli/usage-error.ts';
+import { projectRoot } from './lane-worker.ts';
+import type { MutantGroup, MutantRow } from './mutant-row.ts';
+
+/** The reference's files that enforce rules: not its server shell, seed data, test helpers or tests. */
+const REFERENCE_FILES = 'fixtures/reference/{technical-token-manager,notification,event-management,shared}/**/*.ts';
+const NOT_RULE_CODE = [
+  '**/*.test.ts',
+  '**/test-*.ts',
+  '**/seed.ts',
+  '**/seed-data.ts',
+  '**/fault-switch.ts',
+  // How seam sets compose: with no variant on, the reference's own seams pass through untouched.
+  'fixtures/reference/shared/seams.ts',
+  '**/context.ts',
+  '**/model.ts',
+  '**/scopes.ts',
+  // The process-wide key pair cache: made once, before any mutant is on, and a mutant of it would
+  // leave every later deployment of the lane without a key (not the rules' code either way).
+  '**/signing-key.ts',
+];
+
+const collapse = (s: string) => s.replace(/\s+/g, ' ').trim().slice(0, 160);
+
+interface Location {
+  start: { line: number; column: number };
+  end: { line: number; column: number };
+}
+
+/** The source text at a location of Stryker's (lines and columns from 0). */
+function textAt(source: string[], loc: Location): string {
+  const lines = source.slice(loc.start.line, loc.end.line + 1);
+  if (!lines.length) return '';
+  if (lines.length === 1) return lines[0].slice(loc.start.column, loc.end.column);
+  lines[0] = lines[0].slice(loc.start.column);
+  lines[lines.length - 1] = lines[lines.length - 1].slice(0, loc.end.column);
+  return lines.join('\n');
+}
+
+/** Minimal view of a babel node path, as Stryker's ignorers receive it. */
+interface NodePathLike {
+  node: unknown;
+  key?: string | number | null;
+  parentPath?: NodePathLike | null;
+}
+
+/** Whether an AST node contains a fault switch (`fault('…')`, `faultActive(…)`, `ctx.fault(…)`). */
+function hasFaultSwitch(node: unknown): boolean {
+  if (!node || typeof node !== 'object') return false;
+  const n = node as Record<string, unknown> & { type?: string };
+  if (n.type === 'CallExpression') {
+    const callee = n.callee as { type?: string; name?: string; property?: { name?: string } };
+    const name = callee.type === 'Identifier' ? callee.name : callee.property?.name;
+    if (name === 'fault' || name === 'faultActive') return true;
+  }
+  for (const [k, v] of Object.entries(n)) {
+    if (k === 'loc' || k === 'start' || k === 'end' || k === 'leadingComments' || k === 'trailingComments') continue;
+    if (Array.isArray(v) ? v.some(hasFaultSwitch) : typeof v === 'object' && hasFaultSwitch(v)) return true;
+  }
+  return false;
+}
+
+/** Whether a node is a fault switch call itself (`fault('…')`, `ctx.fault('…')`, `faultActive(…)`). */
+function isFaultSwitch(node: unknown): boolean {
+  const n = node as { type?: string } | undefined;
+  return n?.type === 'CallExpression' && hasFaultSwitch({ ...n, arguments: [] });
+}
+
+/**
+ * Whether a condition can hold only while a fault is on: a fault switch, or a conjunction with one
+ * (`x && fault('…')`), or a disjunction of such. `x && !fault('…')` is not: with every fault off
+ * it is `x`, the reference's own condition.
+ */
+export function onlyWithFault(node: unknown): boolean {
+  const n = node as { type?: string; operator?: string; left?: unknown; right?: unknown; expression?: unknown };
+  if (!n || typeof n !== 'object') return false;
+  if (isFaultSwitch(n)) return true;
+  if (n.type === 'ParenthesizedExpression' || n.type === 'TSAsExpression' || n.type === 'TSNonNullExpression')
+    return onlyWithFault(n.expression);
+  if (n.type === 'LogicalExpression' && n.operator === '&&') return onlyWithFault(n.left) || onlyWithFault(n.right);
+  if (n.type === 'LogicalExpression' && n.operator === '||') return onlyWithFault(n.left) && onlyWithFault(n.right);
+  return false;
+}
+
+/**
+ * Leaves the fault variants' code alone: a fault switch, and what runs or decides only when one
+ * is on, are not the reference's behaviour (switching a fault on is what the hand-written variants
+ * do). The reference's own conditions beside a switch (`x && !fault('…')`) are mutated.
+ */
+const faultSwitchIgnorer = {
+  shouldIgnore(path: NodePathLike): string | undefined {
+    if (isFaultSwitch(path.node)) return 'a fault switch';
+    const parent = path.parentPath?.node as { type?: string; test?: unknown } | undefined;
+    if (
+      parent &&
+      (parent.type === 'IfStatement' || parent.type === 'ConditionalExpression') &&
+      (path.key === 'test' || path.key === 'consequent') &&
+      onlyWithFault(parent.test)
+    )
+      return 'runs only with a fault variant on';
+    if (parent && parent.type === 'LogicalExpression') {
+      const { left, right, operator } = parent as { left?: unknown; right?: unknown; operator?: string };
+      // `fault('…') && y`: y is never evaluated while the fault is off
+      if (path.key === 'right' && operator === '&&' && onlyWithFault(left)) return 'runs only with a fault variant on';
+      // `x && fault('…')`: false whatever x is while the fault is off
+      if (path.key === 'left' && operator === '&&' && onlyWithFault(right)) return 'decides nothing with the fault off';
+    }
+    return undefined;
+  },
+};
+
+export interface Instrumented {
+  /** Instrumented source by absolute path. */
+  code: Record<string, string>;
+  mutants: MutantRow[];
+}
+
+const quietLogger = {
+  debug() {},
+  info() {},
+  trace() {},
+  warn(m: string) {
+    process.stderr.write(`${m}\n`);
+  },
+  error(m: string) {
+    process.stderr.write(`${m}\n`);
+  },
+  fatal(m: string) {
+    process.stderr.write(`${m}\n`);
+  },
+  isTraceEnabled: () => false,
+  isDebugEnabled: () => false,
+  isInfoEnabled: () => false,
+  isWarnEnabled: () => true,
+  isErrorEnabled: () => true,
+  isFatalEnabled: () => true,
+};
+
+function groupOf(file: string): MutantGroup {
+  const dir = file.split('/')[2];
+  return (SERVICES as readonly string[]).includes(dir) ? (dir as ServiceName) : 'shared';
+}
+
+/** The reference's rule-enforcing files (relative paths), those matching `globs` when given. */
+export function mutatedFiles(services: readonly ServiceName[], globs: string[]): string[] {
+  const all = [...new Set(readdirRecursive(join(projectRoot, 'fixtures/reference')))]
+    .map((f) => `fixtures/reference/${f}`)
+    .filter((f) => picomatch.isMatch(f, REFERENCE_FILES) && !picomatch.isMatch(f, NOT_RULE_CODE))
+    .filter((f) => {
+      const g = groupOf(f);
+      return g === 'shared' || services.includes(g);
+    });
+  return (globs.length ? all.filter((f) => globs.some((g) => picomatch.isMatch(f, g))) : all).sort();
+}
+
+function readdirRecursive(dir: string): string[] {
+  return readdirSync(dir, { recursive: true, encoding: 'utf8' }).map((f) => f.split('\\').join('/'));
+}
+
+/** Instruments `files` with every mutant Stryker makes of them. */
+export async function instrument(files: string[]): Promise<Instrumented> {
+  let mod: typeof import('@stryker-mutator/instrumenter');
+  try {
+    mod = await import('@stryker-mutator/instrumenter');
+  } catch {
+    throw new UsageError('--mutants needs the development dependencies (npm ci): @stryker-mutator/instrumenter');
+  }
+  const sources = files.map((f) => ({
+    name: join(projectRoot, f),
+    content: readFileSync(join(projectRoot, f), 'utf8'),
+  }));
+  const instrumenter = new mod.Instrumenter(quietLogger);
+  const result = await instrumenter.instrument(
+    sources.map((s) => ({ ...s, mutate: true })),
+    { plugins: null, excludedMutations: [], ignorers: [faultSwitchIgnorer] },
+  );
+  const lines = new Map(sources.map((s) => [s.name, s.content.split('\n')]));
+  const code: Record<string, string> = {};
+  for (const f of result.files) code[f.name] = f.content;
+  const mutants: MutantRow[] = result.mutants
+    .filter((m) => m.status !== 'Ignored')
+    .map((m) => {
+      const file = relative(projectRoot, m.fileName);
+      return {
+        id: m.id,
+        file,
+        line: m.location.start.line + 1,
+        group: groupOf(file),
+        mutator: m.mutatorName,
+        original: collapse(textAt(lines.get(m.fileName) ?? [], m.location)),
+        at: collapse(lines.get(m.fileName)?.[m.location.start.line] ?? ''),
+        replacement: collapse(m.replacement ?? ''),
+        status: 'no-coverage',
+        killedBy: [],
+        specFiles: 0,
+        tests: 0,
+        durationMs: 0,
+      };
+    });
+  return { code, mutants };
+}
+
+/** Every mutant Stryker makes of the rule-enforcing files of `services` (those matching `globs`). */
+export async function listMutants(services: readonly ServiceName[], globs: string[] = []): Promise<MutantRow[]> {
+  return (await instrument(mutatedFiles(services, globs))).mutants;
+}
