@@ -24,6 +24,14 @@ import {
   type TimestampCase,
 } from './em-arbitraries.ts';
 import { createEvent, createType, daysAgo, postEvent, standardBody } from './em-resources.ts';
+import { contractBound } from '../engine/contract-bounds.ts';
+
+/** The longest correlationId the contract takes. */
+const CORRELATION_ID_MAX = contractBound(
+  'event-management',
+  '#/components/schemas/BaseEvent/properties/correlationId',
+  'maxLength',
+);
 
 const STANDARD_FIELDS = { severity: 42, description: 'conformance event', code: 'CONF-1', acknowledged: false };
 
@@ -449,23 +457,24 @@ emTest(
 
 emTest(
   ['event-management/events/correlation-id-too-long-400'],
-  'correlationId: 36 characters are accepted, 37 answer 400',
+  `correlationId: ${CORRELATION_ID_MAX} characters are accepted, one more answers 400`,
   async (t) => {
-    // A uuid is 36 characters: the longest correlationId the document's type allows.
-    const res36 = await postEvent(t, standardBody(t, { correlationId: randomUUID() }));
+    // A uuid, padded or cut to the contract's bound: a correlationId like those the service makes.
+    const sized = (n: number) => randomUUID().padEnd(n, 'x').slice(0, n);
+    const atLimit = await postEvent(t, standardBody(t, { correlationId: sized(CORRELATION_ID_MAX) }));
     expect(
       t,
       'event-management/events/correlation-id-too-long-400',
-      res36.status === 201,
-      'a correlationId of 36 characters refused',
+      atLimit.status === 201,
+      `a correlationId of ${CORRELATION_ID_MAX} characters refused`,
       'HTTP 201',
-      seen(res36),
+      seen(atLimit),
     );
     rejected(
       t,
       'event-management/events/correlation-id-too-long-400',
-      await postEvent(t, standardBody(t, { correlationId: `${randomUUID()}x` })),
-      'a correlationId of 37 characters',
+      await postEvent(t, standardBody(t, { correlationId: sized(CORRELATION_ID_MAX + 1) })),
+      `a correlationId of ${CORRELATION_ID_MAX + 1} characters`,
     );
   },
   { needs: ['fixtures.eventManagement.entityIds'], budget: 2 },
