@@ -11,10 +11,43 @@ const dir = tempDir('alternate');
 
 /**
  * Rules with readings the alternate profile does not take the other side of yet (each must pass).
- * Empty: it takes the other side of every reading of the catalog, those from the triage of the
- * independent deployment's first verdict (fixtures/independent/TRIAGE.md) included.
+ * Those of event management and notification wait for seams of their references (answers, page
+ * objects, job processing) that are being written; the token manager's signed-jwt waits for the
+ * suite to read the claims of an encrypted token.
  */
-const ALTERNATE_NOT_YET: string[] = [];
+const ALTERNATE_NOT_YET: string[] = [
+  // signed-jwt: a five-part JWE would leave the claims the other token rules read unreadable.
+  'technical-token-manager/access-token/access-token-jwt',
+  // type-etag-increases: an etag that changes without increasing needs the etags of the type store.
+  'event-management/etags/event-type-etag-counter',
+  // spring-data-page: no seam shapes the page object of a query answer.
+  'event-management/queries/page-object',
+  // events-judged-in-job: refusing a payload whole needs the validation of the job itself.
+  'event-management/jobs/create-job-202',
+  // invalid-event-alone: stopping at the first invalid event needs the processing of the job.
+  'event-management/jobs/create-job-creates-events',
+  // The notification readings below need answer shapers the notification reference has no seam for yet.
+  'notification/recipients/address-types-listed', // address-type-names
+  'notification/recipients/delete-by-id', // held-record-deletable, unknown-delete-404, non-integer-id-400
+  'notification/groups/update-operation-enum', // operation-required
+  'notification/groups/delete-by-id', // held-record-deletable, unknown-delete-404
+  'notification/categories/get-not-found', // non-integer-id-400
+  'notification/categories/get-recipient-groups', // recgroup-value-checked
+  'notification/categories/search-fields-required', // unsupported-fields-refused
+  'notification/bounced/remove-body-required', // email-list-required
+  'notification/templates/file-size-limit', // oversize-400
+  'notification/templates/channel-and-file-required-on-create', // empty-list-refused
+  'notification/templates/content-text-plain', // content-as-uploaded
+  'notification/templates/id-list', // unknown-set-404
+  'notification/templates/params-listed', // unknown-set-404
+  'notification/publish/category-reaches-sms-and-push', // audit-lists-addresses
+  'notification/audit/time-range-format', // time-format-strict
+  'notification/certificates/update', // unknown-certificate-404
+  'notification/certificates/delete', // unknown-delete-404
+  'notification/lookups/channels', // channel-ids-listed
+  'notification/errors/channel-error-message', // error-message-http-status
+  'notification/errors/bad-input-not-5xx', // oversized-string-no-5xx
+];
 
 // A second conformant deployment: the reference taking the other side of every reading of ours.
 // The readings cannot fail it; they show as warnings, and --strict fails them.

@@ -221,6 +221,12 @@ export function embedded(res: HttpResponse, key: string): Array<Record<string, a
 }
 
 /** A filter in the suite's neutral notation, for titles and Expected/Received. */
+/** Whether a query answer's page carries its four integers ("Page: size, totalElements, totalPages, number (integers)"). */
+export function pageIntegers(page: unknown): boolean {
+  const pg = (page ?? {}) as Record<string, unknown>;
+  return ['size', 'totalElements', 'totalPages', 'number'].every((k) => Number.isInteger(pg[k]));
+}
+
 export const shown = (f: FilterExpr) => describeFilter(f);
 
 /** An ISO UTC timestamp `offsetMs` from now. */

@@ -752,22 +752,21 @@ emTest(
     );
     // "Event (BaseEvent, request)" lists typeId, correlationId, timestamp and entityId, and a type's parent is
     // BaseEvent by default ("parentId | Default BaseEvent"): a field of one of those names exists in a parent type.
-    for (const name of ['typeId', 'correlationId', 'entityId'])
+    // Which words are reserved ("reserved words of the database or language", 400) is not shown, and BaseEvent's
+    // keys may be among them (timestamp is one of SQL's): a 400 answers them as well as the 409.
+    for (const [name, type] of [
+      ['typeId', 'STRING'],
+      ['correlationId', 'STRING'],
+      ['entityId', 'STRING'],
+      ['timestamp', 'TIMESTAMP'],
+    ])
       rejected(
         t,
         'event-management/event-types/field-in-parent-409',
-        await postType(t, typeBody(t, { fields: [field(name, 'STRING')] })),
+        await postType(t, typeBody(t, { fields: [field(name, type)] })),
         `a field named ${name} (a field of BaseEvent)`,
-        [409],
+        [409, 400],
       );
-    // timestamp is a reserved word of SQL too: a 400 for a reserved word answers it as well as the 409.
-    rejected(
-      t,
-      'event-management/event-types/field-in-parent-409',
-      await postType(t, typeBody(t, { fields: [field('timestamp', 'TIMESTAMP')] })),
-      'a field named timestamp (a field of BaseEvent)',
-      [409, 400],
-    );
   },
   { budget: 9 },
 );

@@ -43,12 +43,32 @@ function startDeleteJob(t: RuleContext, json: unknown): Promise<HttpResponse> {
   return send(t, { method: 'POST', path: '/deleteEventsJobs', json });
 }
 
+/**
+ * The answer to a create job some of whose events are invalid: "more than 50 events in the payload" is
+ * the only 400 the document lists, and the job reports "the input event on failure", so the job is
+ * accepted and its invalid events fail in it; a service may also refuse such a payload whole (400), as
+ * the table of 400s is not said to be complete: that it does not is our reading. A 5xx is never right.
+ */
+function judgeMixedCreateJob(t: RuleContext, res: HttpResponse, what: string): void {
+  const rule = 'event-management/jobs/create-job-202';
+  expect(t, rule, [202, 400].includes(res.status), `a create job refused: ${what}`, 'HTTP 202 (or 400)', seen(res));
+  reading(t, 'events-judged-in-job', rule, res.status === 202, `the payload refused whole: ${what}`, 'HTTP 202', () =>
+    seen(res),
+  );
+}
+
 /** Runs a create job to its end; skips when it cannot (the job rules judge that elsewhere). */
-async function runCreateJob(t: RuleContext, events: unknown[]): Promise<JobTrace> {
+async function runCreateJob(
+  t: RuleContext,
+  events: unknown[],
+  opts: { someInvalid?: boolean } = {},
+): Promise<JobTrace> {
   const res = await postCreateJob(t, events);
-  if (t.declares('event-management/jobs/create-job-202'))
-    accepted(t, 'event-management/jobs/create-job-202', res, `a create job of ${events.length} events`, [202]);
-  else if (res.status !== 202) t.skip(`a create job was refused (${seen(res, 160)}); judged by jobs/create-job-202`);
+  const what = `a create job of ${events.length} events`;
+  if (t.declares('event-management/jobs/create-job-202') && opts.someInvalid) judgeMixedCreateJob(t, res, what);
+  else if (t.declares('event-management/jobs/create-job-202'))
+    accepted(t, 'event-management/jobs/create-job-202', res, what, [202]);
+  if (res.status !== 202) t.skip(`a create job was refused (${seen(res, 160)}); judged by jobs/create-job-202`);
   const trace = await pollJob(senderOf(t), 'create', String(body(res).id));
   noteCreateJobResults(t, trace.final?.details);
   if (trace.undocumented)
@@ -108,14 +128,19 @@ class StartCreateJob implements fc.AsyncCommand<JobsModel, JobsReal> {
         : { typeId: r.typeId, timestamp: iso(-60_000), entityId: entity(r.t, i) },
     );
     const res = await postCreateJob(r.t, events);
-    expect(
-      r.t,
-      'event-management/jobs/create-job-202',
-      res.status === 202,
-      'a create job refused',
-      'HTTP 202',
-      seen(res, 160),
-    );
+    if (this.valid.every(Boolean))
+      expect(
+        r.t,
+        'event-management/jobs/create-job-202',
+        res.status === 202,
+        'a create job refused',
+        'HTTP 202',
+        seen(res, 160),
+      );
+    else {
+      judgeMixedCreateJob(r.t, res, this.toString());
+      if (res.status !== 202) return;
+    }
     expect(
       r.t,
       'event-management/jobs/initial-state-accepted',
@@ -485,7 +510,7 @@ emTest(
       { typeId: type.id, timestamp: iso(-60_000), entityId: entity(t), need: null },
       standardBody(t, { code: 'JOB2' }),
     ];
-    const trace = await runCreateJob(t, inputs);
+    const trace = await runCreateJob(t, inputs, { someInvalid: true });
     const items = (trace.final?.details?.resultDescription ?? []) as any[];
     const code = (i: number) => String(items[i]?.resultCode);
     // Every event without typeId, the first and the last of the payload.
@@ -525,15 +550,18 @@ emTest(
       [5, 'event-management/events/required-field-missing-400', 'an event whose required field is null'],
     ] as const)
       expect(t, rule, code(i) === '400', `${what} not refused with 400`, 'resultCode "400"', JSON.stringify(items[i]));
-    expect(
+    // The per-item results do not say that the job goes on after a failed event: that the last, valid,
+    // event is still created is our reading.
+    reading(
       t,
+      'invalid-event-alone',
       'event-management/jobs/create-job-creates-events',
       code(6) === '201' && items.length === inputs.length,
       'invalid events stopped the valid ones',
       'the last (valid) event created',
-      JSON.stringify(items[6]),
+      () => JSON.stringify(items[6]),
     );
-    for (const i of [0, 1, 6]) {
+    for (const i of [0, 1, 6].filter((n) => code(n) === '201')) {
       const got = await eventually(
         () => send(t, { method: 'GET', path: `/events/${items[i]?.event?.id}` }),
         (x) => x.status === 200,

@@ -3,7 +3,7 @@ import { responseSchema } from '../engine/checks/index.ts';
 import type { HttpResponse } from '../engine/http-client.ts';
 import type { RuleContext } from '../engine/rule-test.ts';
 import { and, eq, isIn, ne, sortBy, startsWith, where } from '../engine/filter-expression.ts';
-import { body, emTest, eventually, send, seen, shown, embedded, type EmQuery } from './em-client.ts';
+import { body, emTest, eventually, pageIntegers, send, seen, shown, embedded, type EmQuery } from './em-client.ts';
 import { beyondTheLast, expect, outOfBounds, reading, rejected } from './em-checks.ts';
 import { createType } from './em-resources.ts';
 
@@ -108,13 +108,21 @@ emTest(
           expect(
             t,
             'event-management/queries/page-object',
-            res.status === 200 &&
-              pg.size === size &&
-              pg.number === p &&
-              pg.totalElements === 5 &&
-              pg.totalPages === pages,
+            res.status === 200 && pageIntegers(pg) && pg.totalElements === 5 && pg.totalPages === pages,
             `type page ${p} of size ${size} misdescribed`,
-            `size ${size}, number ${p}, totalElements 5, totalPages ${pages}`,
+            `integers; totalElements 5, totalPages ${pages}`,
+            JSON.stringify(pg),
+          );
+          // "Page: size, totalElements, totalPages, number (integers)": the totals are named for what they
+          // count; size as the size asked for (not the items of this page) and number as the index asked
+          // for (counted from 0) are our reading.
+          reading(
+            t,
+            'spring-data-page',
+            'event-management/queries/page-object',
+            pg.size === size && pg.number === p,
+            `type page ${p} of size ${size}: size or number is not the one asked for`,
+            `size ${size}, number ${p}`,
             JSON.stringify(pg),
           );
           const links = body(res)._links ?? {};

@@ -27,6 +27,7 @@ import {
   fixtures,
   subTenantUser,
   iso,
+  pageIntegers,
   send,
   seen,
   shown,
@@ -98,9 +99,18 @@ emTest(
     expect(
       t,
       'event-management/queries/page-object',
-      page.number === 0 && page.totalElements === DATASET_SIZE && page.totalPages === Math.ceil(DATASET_SIZE / 20),
+      pageIntegers(page) && page.totalElements === DATASET_SIZE && page.totalPages === Math.ceil(DATASET_SIZE / 20),
       'page does not describe the answer',
-      `number 0, totalElements ${DATASET_SIZE}, totalPages 3`,
+      `integers; totalElements ${DATASET_SIZE}, totalPages 3`,
+      JSON.stringify(page),
+    );
+    reading(
+      t,
+      'spring-data-page',
+      'event-management/queries/page-object',
+      page.number === 0,
+      'page.number is not the index of the page asked for',
+      'number 0',
       JSON.stringify(page),
     );
     expect(
@@ -180,10 +190,19 @@ emTest(
     expect(
       t,
       'event-management/queries/page-object',
-      eventsOf(last).length === 5 && body(last).page?.number === 2,
+      eventsOf(last).length === 5,
       'the last page does not hold the rest',
-      '5 events, number 2',
+      '5 events',
       () => `${eventsOf(last).length} events ${JSON.stringify(body(last).page)}`,
+    );
+    reading(
+      t,
+      'spring-data-page',
+      'event-management/queries/page-object',
+      body(last).page?.number === 2,
+      'page.number is not the page asked for',
+      'number 2',
+      () => JSON.stringify(body(last).page),
     );
     expect(
       t,
@@ -289,13 +308,18 @@ emTest(
           expect(
             t,
             'event-management/queries/page-object',
-            res.status === 200 &&
-              pg.size === size &&
-              pg.number === p &&
-              pg.totalElements === DATASET_SIZE &&
-              pg.totalPages === pages,
+            res.status === 200 && pageIntegers(pg) && pg.totalElements === DATASET_SIZE && pg.totalPages === pages,
             `page ${p} of size ${size} misdescribed`,
-            `size ${size}, number ${p}, totalElements ${DATASET_SIZE}, totalPages ${pages}`,
+            `integers; totalElements ${DATASET_SIZE}, totalPages ${pages}`,
+            JSON.stringify(pg),
+          );
+          reading(
+            t,
+            'spring-data-page',
+            'event-management/queries/page-object',
+            pg.size === size && pg.number === p,
+            `page ${p} of size ${size}: size or number is not the one asked for`,
+            `size ${size}, number ${p}`,
             JSON.stringify(pg),
           );
           for (const id of idsOf(res)) {

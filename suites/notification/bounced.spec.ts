@@ -15,6 +15,7 @@ import {
 } from './notification-client.ts';
 import { awaitAuditEntry, lists } from './audit-search.ts';
 import { trackBounce } from './notification-resources.ts';
+import { answeredByReading, CLIENT_ERRORS } from './answered-by-reading.ts';
 
 const PATH = '/communicationcategories/bouncedEmailIds';
 
@@ -179,11 +180,15 @@ test(
   ],
   'DELETE /communicationcategories/bouncedEmailIds without an emailList of strings is refused',
   async (t) => {
-    refused(
+    // emailList is not marked required: a body without it may remove nothing. Refusing it is our reading.
+    answeredByReading(
       t,
       'notification/bounced/remove-body-required',
       await send(t, { method: 'DELETE', path: PATH, json: {} }),
       'a body without emailList',
+      'email-list-required',
+      [200, 204, ...CLIENT_ERRORS],
+      400,
       'missingRequestBodyProperty',
     );
     // "emailList (array of string, ...)": one item that is not a string is enough.

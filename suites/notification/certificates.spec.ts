@@ -15,6 +15,7 @@ import {
   send,
 } from './notification-client.ts';
 import { certificateEmail, createCertificate, postCertificate } from './notification-resources.ts';
+import { answeredByReading } from './answered-by-reading.ts';
 
 // GET /certificatestore/ is declared only as "string" (the email IDs of the calling tenant): the
 // suite looks there for the email IDs it stored.
@@ -214,13 +215,20 @@ test(
       expected: `${emailid} listed`,
       received: seen(list),
     });
-    refused(
+    // A PUT for an email ID without a certificate: 404 noMatch, or a certificate stored (PUT may create);
+    // the document does not say which. 404 is our reading; one stored is deleted again.
+    const absent = certificateEmail(t);
+    const res = await put(t, absent, { fileName: `${t.prefix}.cer`, ownerid: `${t.prefix}owner` });
+    if (res.status === 200) await del(t, absent);
+    answeredByReading(
       t,
       'notification/certificates/update',
-      await put(t, certificateEmail(t), { fileName: `${t.prefix}.cer`, ownerid: `${t.prefix}owner` }),
+      res,
       'a PUT for an email ID without a certificate',
+      'unknown-certificate-404',
+      [200, 404],
+      404,
       'noMatch',
-      [404],
     );
   },
   { budget: 5 },
@@ -255,13 +263,16 @@ test(
       expected: `no ${emailid}`,
       received: seen(list),
     });
-    refused(
+    // DELETE of what is gone: 404 noMatch, or an idempotent success; the document does not say which.
+    answeredByReading(
       t,
       'notification/certificates/delete',
       await del(t, emailid),
       'deleting it a second time',
+      'unknown-delete-404',
+      [200, 204, 404],
+      404,
       'noMatch',
-      [404],
     );
   },
   { budget: 5 },

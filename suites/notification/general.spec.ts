@@ -99,6 +99,8 @@ interface Malformed {
   strict: boolean;
   /** The body is not well-formed JSON (general/json-bodies: 400). */
   notJson?: boolean;
+  /** No sentence makes the input malformed: no 5xx is our reading `reading`. */
+  reading?: string;
   apply: (req: HttpRequest) => HttpRequest;
 }
 
@@ -141,6 +143,9 @@ const MALFORMED: Malformed[] = [
   {
     kind: 'strings of 100000 characters',
     strict: false,
+    // No field length nor message size is shown ("maximum message size: not shown"), and 500
+    // internalServerError "may occur on any operation": a storage limit failing the server is allowed.
+    reading: 'oversized-string-no-5xx',
     apply: (r) => ({
       ...r,
       json: Object.fromEntries(Object.keys((r.json as object) ?? { name: 1 }).map((k) => [k, 'x'.repeat(100_000)])),
@@ -219,11 +224,13 @@ test(
       const req = m.apply(plain);
       const res = await send(t, req);
       const ok = m.strict ? res.status >= 400 && res.status < 500 : res.status < 500;
-      t.check('notification/errors/bad-input-not-5xx', ok, {
+      const d = {
         title: `${op.method} ${op.path} with ${m.kind} ${m.strict ? 'not refused' : 'failed the server'}`,
         expected: m.strict ? 'a 4xx status' : 'no 5xx status',
         received: seen(res, 160),
-      });
+      };
+      if (m.reading) t.reading(m.reading, 'notification/errors/bad-input-not-5xx', ok, d);
+      else t.check('notification/errors/bad-input-not-5xx', ok, d);
       if (m.notJson && op.json !== undefined) {
         t.check('notification/general/json-bodies', res.status === 400, {
           title: `${op.method} ${op.path} with ${m.kind} not answered 400`,

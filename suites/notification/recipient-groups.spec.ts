@@ -16,6 +16,7 @@ import {
   NO_OTHER,
 } from './notification-client.ts';
 import { createCategory, createGroup, createRecipient, groupName, postGroup } from './notification-resources.ts';
+import { answeredByReading } from './answered-by-reading.ts';
 
 // The group records are declared only as "string": membership and names are judged by what a
 // record mentions (the unique recipient and group names the suite chose), never by field names.
@@ -262,19 +263,36 @@ test(
       t.skip(
         'the group record (declared only as "string") does not show its members\' names, so membership cannot be observed',
       );
-    for (const op of ['MERGE', 'add', undefined]) {
-      const item: Record<string, unknown> = { recipientId: b.id };
-      if (op !== undefined) item.operation = op;
+    for (const op of ['MERGE', 'add']) {
       refused(
         t,
         'notification/groups/update-operation-enum',
         // The rule holds for every item: the bad one comes after a valid one.
-        await putGroup(t, { groupId: g.id, recipientIds: [{ operation: 'ADD', recipientId: a.id }, item] }),
-        `${op === undefined ? 'a member item without operation' : `operation ${op}`} (second item)`,
-        // Errors: "| 400 | missingRequestBodyProperty |" for the item without operation.
-        op === undefined ? 'missingRequestBodyProperty' : undefined,
+        await putGroup(t, {
+          groupId: g.id,
+          recipientIds: [
+            { operation: 'ADD', recipientId: a.id },
+            { operation: op, recipientId: b.id },
+          ],
+        }),
+        `operation ${op} (second item)`,
       );
     }
+    // operation is not marked required: an item without it may be taken as ADD. That it is refused
+    // (400 missingRequestBodyProperty) is our reading; it adds b at most, which the next step does too.
+    answeredByReading(
+      t,
+      'notification/groups/update-operation-enum',
+      await putGroup(t, {
+        groupId: g.id,
+        recipientIds: [{ operation: 'ADD', recipientId: a.id }, { recipientId: b.id }],
+      }),
+      'a member item without operation (second item)',
+      'operation-required',
+      [200, 400],
+      400,
+      'missingRequestBodyProperty',
+    );
     const res = await putGroup(t, {
       groupId: g.id,
       recipientIds: [
@@ -442,13 +460,19 @@ test(
         { position: 'CC', recipientGroupId: keep.id },
       ],
     });
-    accepted(
+    // A group a category holds: "409 conflict" may occur on any operation, so a refusal to delete a
+    // record still referenced is allowed; that it is deleted is our reading.
+    const del = await send(t, { method: 'DELETE', path: `/recipient/recipientgroup/${g.id}` });
+    answeredByReading(
       t,
       'notification/groups/delete-by-id',
-      await send(t, { method: 'DELETE', path: `/recipient/recipientgroup/${g.id}` }),
-      'deleting a group of the tenant',
-      [200],
+      del,
+      'deleting a group of the tenant that a category holds',
+      'held-record-deletable',
+      [200, 409],
+      200,
     );
+    if (del.status !== 200) t.skip('the group a category holds was not deleted (409): the rest is not exercised');
     refused(
       t,
       'notification/groups/delete-by-id',
@@ -472,13 +496,16 @@ test(
       expected: `HTTP 200 for category ${category.id} (GET ?recGroup=true), recipientGroups holding ${keep.id}`,
       received: seen(held),
     });
-    refused(
+    // DELETE of what is gone: 404 noMatch, or an idempotent success; the document does not say which.
+    answeredByReading(
       t,
       'notification/groups/delete-by-id',
       await send(t, { method: 'DELETE', path: `/recipient/recipientgroup/${g.id}` }),
       'deleting it a second time',
+      'unknown-delete-404',
+      [200, 204, 404],
+      404,
       'noMatch',
-      [404],
     );
   },
   { budget: 9 },

@@ -23,6 +23,7 @@ import {
   verifyCode,
 } from './notification-client.ts';
 import { createCategory, createGroup, createRecipient, postRecipient } from './notification-resources.ts';
+import { answeredByReading, CLIENT_ERRORS } from './answered-by-reading.ts';
 
 /**
  * The code a refused name must carry: whether a blank name is a missing or an invalid property is
@@ -394,10 +395,17 @@ test(
     ]
       .filter(([, re]) => !(re as RegExp).test(text))
       .map(([k]) => k);
-    t.check('notification/recipients/address-types-listed', res.status === 200 && missing.length === 0, {
+    t.check('notification/recipients/address-types-listed', res.status === 200, {
+      title: 'address types not listed',
+      expected: 'HTTP 200',
+      received: seen(res),
+    });
+    // The address type record is not shown: finding the three kinds by words of ours (mail, phone or
+    // SMS, push or Android/iOS) is our reading; the configured IDs below are judged on the document.
+    t.reading('address-type-names', 'notification/recipients/address-types-listed', missing.length === 0, {
       title: 'address types incomplete',
-      expected: 'HTTP 200 naming email, phone and Android/iOS push types',
-      received: `${missing.length ? `missing ${missing.join(', ')} — ` : ''}${seen(res)}`,
+      expected: 'types named for email, phone and Android/iOS push',
+      received: `missing ${missing.join(', ')} — ${seen(res)}`,
     });
     const ids = Object.values(fixturesOf(t).addressTypes ?? {}).filter((id): id is number => Number.isInteger(id));
     const unlisted = ids.filter((id) => !mentionsInteger(res, id));
@@ -835,7 +843,18 @@ test(
     const groupPath = `/recipient/recipientgroup/${group.id}`;
     const shown = mentions(await send(t, { method: 'GET', path: groupPath }), keep.name);
     const del = await send(t, { method: 'DELETE', path: `/recipient/${r.id}` });
-    accepted(t, 'notification/recipients/delete-by-id', del, 'deleting a recipient of the tenant', [200]);
+    // A recipient a category and a group hold: "409 conflict" may occur on any operation, so a refusal
+    // to delete a record still referenced is allowed; that it is deleted is our reading.
+    answeredByReading(
+      t,
+      'notification/recipients/delete-by-id',
+      del,
+      'deleting a recipient of the tenant that a category and a group hold',
+      'held-record-deletable',
+      [200, 409],
+      200,
+    );
+    if (del.status !== 200) t.skip('the recipient a category holds was not deleted (409): the rest is not exercised');
     if (shown) {
       const after = await send(t, { method: 'GET', path: groupPath });
       t.check('notification/recipients/delete-by-id', after.status === 200 && mentions(after, keep.name), {
@@ -860,19 +879,26 @@ test(
       expected: `HTTP 200 for category ${category.id}, recipients holding ${keep.id}`,
       received: seen(held),
     });
-    refused(
+    // DELETE of what is gone: 404 noMatch, or an idempotent success; the document does not say which.
+    answeredByReading(
       t,
       'notification/recipients/delete-by-id',
       await send(t, { method: 'DELETE', path: `/recipient/${r.id}` }),
       'deleting it a second time',
+      'unknown-delete-404',
+      [200, 204, 404],
+      404,
       'noMatch',
-      [404],
     );
-    refused(
+    // "path id (int64)": "abc" is refused; 400 rather than a 404 of routing is our reading.
+    answeredByReading(
       t,
       'notification/recipients/delete-by-id',
       await send(t, { method: 'DELETE', path: '/recipient/abc' }),
       'DELETE of id "abc"',
+      'non-integer-id-400',
+      CLIENT_ERRORS,
+      400,
       'invalidParameter',
     );
   },

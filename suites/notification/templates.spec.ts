@@ -34,6 +34,7 @@ import {
   templateOf,
   type CreatedSet,
 } from './notification-resources.ts';
+import { answeredByReading, CLIENT_ERRORS } from './answered-by-reading.ts';
 
 // Template set records (GET of a set, searches, listings, parameter lists) are declared only as
 // "string": the suite looks there for the names and IDs it chose or got from CreateTemplate.
@@ -278,11 +279,16 @@ test(
         t,
         templateForm(info(setName(t, 'big'), [[email, over]]), [{ name: over, content: tooBig }]),
       );
-      refused(
+      // "at most 16777215 bytes per file" settles the refusal; 400 rather than, say, 413 of a gateway
+      // ("Any other status of most operations") is our reading.
+      answeredByReading(
         t,
         'notification/templates/file-size-limit',
         res,
         'a file of 16777216 bytes',
+        'oversize-400',
+        CLIENT_ERRORS,
+        400,
         'invalidRequestBodyProperty',
       );
       const at = `${tag()}.html`;
@@ -502,14 +508,27 @@ test(
       const f = file();
       const i: Record<string, unknown> = { templatesetName: setName(t) };
       if (items) i.templateChannelAndFile = items;
-      // A missing key is a missing property; which code an empty list gets the document does not say.
-      refused(
-        t,
-        'notification/templates/channel-and-file-required-on-create',
-        await postTemplateSet(t, templateForm(i, [f])),
-        items ? 'an empty templateChannelAndFile' : 'no templateChannelAndFile',
-        items ? undefined : 'missingRequestBodyProperty',
-      );
+      const res = await postTemplateSet(t, templateForm(i, [f]));
+      // A missing key is a missing property ("Required on create"). An empty list is present: that it
+      // is refused too is our reading (which code it gets the document does not say).
+      if (!items)
+        refused(
+          t,
+          'notification/templates/channel-and-file-required-on-create',
+          res,
+          'no templateChannelAndFile',
+          'missingRequestBodyProperty',
+        );
+      else
+        answeredByReading(
+          t,
+          'notification/templates/channel-and-file-required-on-create',
+          res,
+          'an empty templateChannelAndFile',
+          'empty-list-refused',
+          [200, 201, ...CLIENT_ERRORS],
+          400,
+        );
     }
   },
   { budget: 2 },
@@ -875,12 +894,25 @@ test(
     const set = await createTemplateSet(t, { channels: [email] });
     const tpl = templateOf(t, set, email);
     const res = await send(t, { method: 'GET', path: `/template/templatecontent/${tpl.templateId}` });
+    // "200 text/plain string" of the template: its content, naming what the file names. That it is the
+    // file byte for byte (not stored processed) is our reading.
+    const label = `${set.name} channel ${email}`;
     t.check(
       'notification/templates/content-text-plain',
-      res.status === 200 && res.contentType === 'text/plain' && res.text === set.contents.get(email),
+      res.status === 200 && res.contentType === 'text/plain' && res.text.includes(label),
       {
-        title: 'template content not answered as uploaded text/plain',
-        expected: `HTTP 200 text/plain ${set.contents.get(email)}`,
+        title: 'template content not answered as text/plain',
+        expected: `HTTP 200 text/plain holding "${label}"`,
+        received: seen(res),
+      },
+    );
+    t.reading(
+      'content-as-uploaded',
+      'notification/templates/content-text-plain',
+      res.text === set.contents.get(email),
+      {
+        title: 'template content not answered as uploaded',
+        expected: String(set.contents.get(email)),
         received: seen(res),
       },
     );
@@ -908,13 +940,17 @@ test(
       expected: set.templates.map((x) => x.templateId).join(', '),
       received: seen(res),
     });
-    refused(
+    // A set ID naming no set: 404 noMatch, or the set's (empty) list of template IDs; the document gives
+    // this listing no not-found answer. 404 is our reading.
+    answeredByReading(
       t,
       'notification/templates/id-list',
       await idList(t, UNKNOWN_ID),
       `unknown set ${UNKNOWN_ID}`,
+      'unknown-set-404',
+      [200, 404],
+      404,
       'noMatch',
-      [404],
     );
   },
   { needs: ['fixtures.notification.channels.email', 'fixtures.notification.channels.push'], budget: 4 },
@@ -1097,13 +1133,16 @@ test(
         received: seen(res),
       },
     );
-    refused(
+    // A set ID naming no set: 404 noMatch, or an empty list of parameters; 404 is our reading.
+    answeredByReading(
       t,
       'notification/templates/params-listed',
       await send(t, { method: 'GET', path: `/templateparam/${UNKNOWN_ID}` }),
       `unknown set ${UNKNOWN_ID}`,
+      'unknown-set-404',
+      [200, 404],
+      404,
       'noMatch',
-      [404],
     );
   },
   { needs: ['fixtures.notification.channels.email', 'fixtures.notification.paramTypeId'], budget: 4 },

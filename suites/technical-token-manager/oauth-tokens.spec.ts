@@ -213,7 +213,7 @@ test(
     'technical-token-manager/errors/logref',
     'technical-token-manager/transport/json',
   ],
-  'POST /oauthTokens with a tenant not provisioned is answered 400 invalidRequestBody',
+  'POST /oauthTokens with a tenant ID naming no tenant is answered 400 invalidRequestBody',
   async (t) => {
     const app = application(t);
     checkRejectedWithCode(

@@ -227,6 +227,22 @@ export function checkRefused(t: RuleContext, ruleId: string, res: HttpResponse, 
 }
 
 /**
+ * Whether `token` is a JWT in compact form (RFC 7519 section 3): three (JWS) or five (JWE)
+ * base64url segments whose first is a JSON object (the JOSE header, readable in either form).
+ */
+export function isCompactJwt(token: unknown): boolean {
+  if (typeof token !== 'string') return false;
+  const parts = token.split('.');
+  if (![3, 5].includes(parts.length) || !parts.every((p) => /^[A-Za-z0-9_-]*$/.test(p))) return false;
+  try {
+    const header: unknown = JSON.parse(Buffer.from(parts[0], 'base64url').toString('utf8'));
+    return typeof header === 'object' && header !== null && !Array.isArray(header);
+  } catch {
+    return false;
+  }
+}
+
+/**
  * The AccessTokenResponse rules, judged on a token of either operation (POST /oauth/token or an
  * item of POST /oauthTokens): only the rules the calling test declares are checked. `tenant` is
  * the tenant the token was asked for; a JWT without a ten claim leaves that part unjudged.
@@ -261,11 +277,19 @@ export function checkAccessTokenResponse(
     received: `missing ${missing.join(', ')}`,
   });
   const jwt = decodeToken(body.access_token);
-  verify('technical-token-manager/access-token/access-token-jwt', !!jwt, {
+  // "JWT bearer technical token" settles a compact JWT; that it is signed (a JWS, its claims readable)
+  // rather than encrypted (a five-part JWE) is our reading.
+  verify('technical-token-manager/access-token/access-token-jwt', isCompactJwt(body.access_token), {
     title: 'access_token is not a compact JWT',
-    expected: 'header.claims.signature, base64url JSON',
+    expected: 'a JWS or JWE in compact form, base64url segments with a JSON header',
     received: typeof body.access_token,
   });
+  if (isCompactJwt(body.access_token))
+    reading('signed-jwt', 'technical-token-manager/access-token/access-token-jwt', !!jwt, {
+      title: 'access_token is not a JWS with a readable claims set',
+      expected: 'header.claims.signature, base64url JSON',
+      received: `${String(body.access_token).split('.').length} segments`,
+    });
   // A field the answer leaves out is judged by access-token/fields alone (all-six-fields).
   if ('token_type' in body)
     verify(

@@ -239,11 +239,13 @@ test(
       expected: 'every tenant of tokenManager.userTenants listed',
       received: `missing ${missing.join(', ')}`,
     });
-    const sample = all[all.length - 1];
+    // A listed tenant from the middle of the listing (not the first ones, which the configuration
+    // names for other tests). No sentence links the listing to issuance: that it gets a token is our reading.
+    const sample = all[Math.floor(all.length / 2)];
     if (sample) {
       const app = application(t);
       const tok = await getToken(t, identification(app, sample));
-      t.verify('technical-token-manager/user-tenants/provisioned-ids', tok.status === 200, {
+      t.reading('listed-tenant-token', 'technical-token-manager/user-tenants/provisioned-ids', tok.status === 200, {
         title: 'a listed tenant gets no token',
         expected: `HTTP 200 for userTenant ${sample}`,
         received: `HTTP ${tok.status}`,
