@@ -16,7 +16,7 @@ export function figure(n: number): string {
 export function matchesOf(text: string, pattern: RegExp): { groups: string[]; start: number; end: number }[] {
   if (!pattern.global) throw new Error(`${pattern} must be global`);
   return [...text.matchAll(pattern)].map((m) => ({
-    groups: m.slice(1),
+    groups: m.slice(1).filter((g) => g !== undefined),
     start: m.index,
     end: m.index + m[0].length,
   }));
