@@ -8,6 +8,7 @@ import { SERVICES, type ServiceName } from '../contracts/services.ts';
 import { UsageError } from '../cli/usage-error.ts';
 import { projectRoot } from './lane-worker.ts';
 import type { MutantGroup, MutantRow } from './mutant-row.ts';
+import { triageKey } from './triage.ts';
 
 /** The reference's files that enforce rules: not its server shell, seed data, test helpers or tests. */
 const REFERENCE_FILES = 'fixtures/reference/{technical-token-manager,notification,event-management,shared}/**/*.ts';
@@ -197,6 +198,7 @@ export async function instrument(files: string[]): Promise<Instrumented> {
         original: collapse(textAt(lines.get(m.fileName) ?? [], m.location)),
         at: collapse(lines.get(m.fileName)?.[m.location.start.line] ?? ''),
         replacement: collapse(m.replacement ?? ''),
+        nth: 1,
         status: 'no-coverage',
         killedBy: [],
         specFiles: 0,
@@ -204,6 +206,13 @@ export async function instrument(files: string[]): Promise<Instrumented> {
         durationMs: 0,
       };
     });
+  // Numbers the mutants that share file, key and line text, in source order.
+  const seen = new Map<string, number>();
+  for (const m of [...mutants].sort((a, b) => a.file.localeCompare(b.file) || a.line - b.line)) {
+    const k = `${triageKey(m)}\u0000${m.at}`;
+    m.nth = (seen.get(k) ?? 0) + 1;
+    seen.set(k, m.nth);
+  }
   return { code, mutants };
 }
 

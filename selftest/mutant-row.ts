@@ -16,6 +16,11 @@ export interface MutantRow {
   replacement: string;
   /** The source line the mutant starts on, whitespace collapsed (see TriageEntry.at). */
   at: string;
+  /**
+   * 1 for the first mutant of its file with this key and line text, 2 for the next (in source
+   * order): with `at`, names one mutant even where a line is repeated (see TriageEntry.nth).
+   */
+  nth: number;
   status: MutantStatus;
   /** The rules that failed against the mutant (the killing rules). */
   killedBy: string[];

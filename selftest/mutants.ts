@@ -83,7 +83,7 @@ function readEarlier(file: string): MutantRow[] {
  * mutants reached by no test always run again. Returns how many were carried.
  */
 export function carryKills(earlier: MutantRow[], chosen: MutantRow[]): number {
-  const rowKey = (m: MutantRow) => `${triageKey(m)}\u0000${m.at}`;
+  const rowKey = (m: MutantRow) => `${triageKey(m)}\u0000${m.at}\u0000${m.nth ?? 1}`;
   const kills = new Map(earlier.filter((m) => DETECTED.includes(m.status)).map((m) => [rowKey(m), m]));
   let n = 0;
   for (const m of chosen) {

@@ -15,9 +15,12 @@ export interface TriageEntry {
   replacement: string;
   /**
    * The source line the mutant starts on (whitespace collapsed), for a key that more than one
-   * mutant of the file shares (`false` -> `true` in two places); without it, the entry names all.
+   * mutant of the file shares (`false` -> `true` in two places).
    */
   at?: string;
+  /** Which of the mutants sharing key and `at` (1: the first in source order), where a line is repeated. */
+  nth?: number;
+  /** What observable answer the mutant changes, or why none changes. */
   reason: string;
 }
 
@@ -37,8 +40,16 @@ export function triageKey(m: Pick<TriageEntry, 'file' | 'mutator' | 'original' |
   return [m.file, m.mutator, m.original, m.replacement].join('\u0000');
 }
 
-/** The triage entry that explains a mutant, if any (one with `at` only for the mutant on that line). */
+/** Whether an entry names a mutant: same key, and the same line (and place among its twins) where it gives them. */
+export function names(t: TriageEntry, m: MutantRow): boolean {
+  return (
+    triageKey(t) === triageKey(m) &&
+    (t.at === undefined || t.at === m.at) &&
+    (t.nth === undefined || t.nth === m.nth)
+  );
+}
+
+/** The triage entry that explains a mutant, if any. */
 export function triageOf(triage: TriageEntry[], m: MutantRow): TriageEntry | undefined {
-  const key = triageKey(m);
-  return triage.find((t) => triageKey(t) === key && (t.at === undefined || t.at === m.at));
+  return triage.find((t) => names(t, m));
 }
