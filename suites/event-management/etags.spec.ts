@@ -1,196 +1,75 @@
 import fc from 'fast-check';
 import { where } from '../engine/filter-expression.ts';
-import type { HttpResponse } from '../engine/http-client.ts';
 import type { RuleContext } from '../engine/rule-test.ts';
 import { body, emTest, entity, eventually, fixtures, iso, send, seen, embedded } from './em-client.ts';
-import { checkErrorBody, etagOf, expect, reading, verify } from './em-checks.ts';
+import { expect, verify } from './em-checks.ts';
 import { asRequest, createEvent, createType, field, postEvent, putEvent, standardBody } from './em-resources.ts';
+import { contractBound } from '../engine/contract-bounds.ts';
+import { readCurrent, type Versioned } from './versioned/model.ts';
+import { Get } from './versioned/get.ts';
+import { GetIfNoneMatchCurrent } from './versioned/get-if-none-match-current.ts';
+import { GetIfNoneMatchStale } from './versioned/get-if-none-match-stale.ts';
+import { WriteCurrent } from './versioned/write-current.ts';
+import { WriteStale } from './versioned/write-stale.ts';
+import { WriteOtherEtag } from './versioned/write-other-etag.ts';
+import { WriteWithoutIfMatch } from './versioned/write-without-if-match.ts';
+import { DeleteOtherEtag } from './versioned/delete-other-etag.ts';
+import { DeleteWithoutIfMatch } from './versioned/delete-without-if-match.ts';
 
-// ---------------------------------------------------------------- events
+const TTL_MAX = contractBound('event-management', '#/components/schemas/EventType/properties/ttl', 'maximum');
 
-/**
- * A request without the required If-Match (or with one naming no etag) is refused, which the
- * document settles (the header is required); that the refusal is 400 is our reading
- * (if-match-missing-400): 428, or 412 (409 on DELETE) for a value that cannot match, read it too.
- */
-function ifMatchRefused(t: RuleContext, rule: string, res: HttpResponse, what: string): void {
-  expect(t, rule, res.status >= 400 && res.status < 500, `${what} not refused`, 'a 4xx refusal', seen(res, 160));
-  reading(t, 'if-match-missing-400', rule, res.status === 400, `${what} not answered 400`, 'HTTP 400', () =>
-    seen(res, 160),
-  );
+// ---------------------------------------------------------------- the versioned-resource model
+
+/** An event as the model's resource: PUT of its severity; its etag an incremental counter. */
+function eventResource(t: RuleContext, id: string, request: Record<string, unknown>): Versioned {
+  return {
+    t,
+    noun: 'event',
+    write: { method: 'PUT', what: 'severity' },
+    path: `/events/${id}`,
+    rules: {
+      etagHeader: 'event-management/etags/event-etag-header',
+      get304: 'event-management/etags/get-event-304',
+      counter: 'event-management/events/etag-counter',
+      writeOk: 'event-management/events/update-200',
+      writeStale: 'event-management/etags/update-event-stale-412',
+      writeIfMatchRequired: 'event-management/etags/update-event-if-match-required',
+    },
+    send: (ifMatch, severity) => putEvent(t, id, ifMatch, { ...request, severity }),
+    counter: 'increases',
+  };
 }
 
-interface EventModel {
-  etag: number;
-  /** Etags the event had before (stale now). */
-  stale: number[];
-}
-
-interface EventReal {
-  t: RuleContext;
-  id: string;
-  request: Record<string, unknown>;
-}
-
-/** Reads the event until its etag is the model's (a change may take 100 ms to show). */
-async function readEvent(m: EventModel, r: EventReal): Promise<HttpResponse> {
-  const res = (
-    await eventually(
-      () => send(r.t, { method: 'GET', path: `/events/${r.id}` }),
-      (x) => x.status === 200 && body(x).etag === m.etag,
-    )
-  ).value;
-  expect(
-    r.t,
-    'event-management/events/etag-counter',
-    res.status === 200 && body(res).etag === m.etag,
-    'the etag changed without a successful PUT (or the event is gone)',
-    `etag ${m.etag}`,
-    seen(res, 160),
-  );
-  return res;
-}
-
-class GetEvent implements fc.AsyncCommand<EventModel, EventReal> {
-  check = () => true;
-  async run(m: EventModel, r: EventReal) {
-    const res = await readEvent(m, r);
-    expect(
-      r.t,
-      'event-management/etags/event-etag-header',
-      etagOf(res) === m.etag,
-      'GET ETag header does not identify the current etag',
-      `ETag "${m.etag}"`,
-      res.headers.etag ?? '(none)',
-    );
-  }
-  toString = () => 'GET';
-}
-
-class GetEventIfNoneMatchCurrent implements fc.AsyncCommand<EventModel, EventReal> {
-  check = () => true;
-  async run(m: EventModel, r: EventReal) {
-    const current = await readEvent(m, r);
-    const res = await send(r.t, {
-      method: 'GET',
-      path: `/events/${r.id}`,
-      headers: { 'If-None-Match': current.headers.etag ?? String(m.etag) },
-    });
-    expect(
-      r.t,
-      'event-management/etags/get-event-304',
-      res.status === 304 && res.text === '',
-      'a matching If-None-Match not answered 304 without a body',
-      'HTTP 304, no body',
-      seen(res, 160),
-    );
-  }
-  toString = () => 'GET If-None-Match current';
-}
-
-class GetEventIfNoneMatchStale implements fc.AsyncCommand<EventModel, EventReal> {
-  check = (m: Readonly<EventModel>) => m.stale.length > 0;
-  async run(m: EventModel, r: EventReal) {
-    await readEvent(m, r);
-    const old = m.stale[m.stale.length - 1];
-    const res = await send(r.t, { method: 'GET', path: `/events/${r.id}`, headers: { 'If-None-Match': String(old) } });
-    expect(
-      r.t,
-      'event-management/etags/get-event-304',
-      res.status === 200 && body(res).etag === m.etag,
-      'an outdated If-None-Match not answered 200 with the event',
-      `HTTP 200 with etag ${m.etag}`,
-      seen(res, 160),
-    );
-  }
-  toString = () => 'GET If-None-Match stale';
-}
-
-class PutCurrent implements fc.AsyncCommand<EventModel, EventReal> {
-  constructor(readonly severity: number) {}
-  check = () => true;
-  async run(m: EventModel, r: EventReal) {
-    const res = await putEvent(r.t, r.id, String(m.etag), { ...r.request, severity: this.severity });
-    expect(
-      r.t,
-      'event-management/events/update-200',
-      res.status === 200,
-      'PUT with the current etag refused',
-      'HTTP 200',
-      seen(res, 160),
-    );
-    const etag = body(res).etag;
-    expect(
-      r.t,
-      'event-management/events/etag-counter',
-      Number.isInteger(etag) && etag > m.etag,
-      'a successful PUT did not increase the etag',
-      `an integer above ${m.etag}`,
-      String(etag),
-    );
-    expect(
-      r.t,
-      'event-management/etags/event-etag-header',
-      etagOf(res) === etag,
-      'PUT ETag header does not identify the new etag',
-      `ETag "${etag}"`,
-      res.headers.etag ?? '(none)',
-    );
-    m.stale.push(m.etag);
-    m.etag = etag;
-  }
-  toString = () => `PUT current severity=${this.severity}`;
-}
-
-class PutStale implements fc.AsyncCommand<EventModel, EventReal> {
-  constructor(readonly pick: number) {}
-  check = (m: Readonly<EventModel>) => m.stale.length > 0;
-  async run(m: EventModel, r: EventReal) {
-    const old = m.stale[this.pick % m.stale.length];
-    const res = await putEvent(r.t, r.id, String(old), { ...r.request, severity: 99 });
-    expect(
-      r.t,
-      'event-management/etags/update-event-stale-412',
-      res.status === 412,
-      'PUT with a stale If-Match not answered 412',
-      'HTTP 412',
-      seen(res, 160),
-    );
-    checkErrorBody(r.t, res);
-  }
-  toString = () => `PUT stale #${this.pick}`;
-}
-
-class PutUnknownEtag implements fc.AsyncCommand<EventModel, EventReal> {
-  constructor(readonly ahead: number) {}
-  check = () => true;
-  async run(m: EventModel, r: EventReal) {
-    const res = await putEvent(r.t, r.id, String(m.etag + this.ahead), { ...r.request, severity: 98 });
-    expect(
-      r.t,
-      'event-management/etags/update-event-stale-412',
-      res.status === 412,
-      'PUT with an If-Match the event never had not answered 412',
-      'HTTP 412',
-      seen(res, 160),
-    );
-  }
-  toString = () => `PUT etag+${this.ahead}`;
-}
-
-class PutWithoutIfMatch implements fc.AsyncCommand<EventModel, EventReal> {
-  constructor(readonly header: string | undefined) {}
-  check = () => true;
-  async run(m: EventModel, r: EventReal) {
-    const res = await putEvent(r.t, r.id, this.header, { ...r.request, severity: 97 });
-    ifMatchRefused(
-      r.t,
-      'event-management/etags/update-event-if-match-required',
-      res,
-      `PUT ${this.header === undefined ? 'without If-Match' : `with If-Match ${this.header}`}`,
-    );
-  }
-  toString = () => (this.header === undefined ? 'PUT without If-Match' : `PUT If-Match ${this.header}`);
+/** An event type as the model's resource: PATCH of its ttl, DELETE; its etag an int64 (that it increases: a reading). */
+function typeResource(t: RuleContext, id: string): Versioned {
+  const path = `/eventTypes/${encodeURIComponent(id)}`;
+  return {
+    t,
+    noun: 'type',
+    write: { method: 'PATCH', what: 'ttl' },
+    path,
+    rules: {
+      etagHeader: 'event-management/etags/event-type-etag-header',
+      get304: 'event-management/etags/get-event-type-304',
+      counter: 'event-management/etags/event-type-etag-counter',
+      writeOk: 'event-management/event-types/patch-200',
+      writeStale: 'event-management/etags/patch-event-type-stale-412',
+      writeIfMatchRequired: 'event-management/etags/patch-event-type-if-match-required',
+      deleteStale: 'event-management/etags/delete-event-type-stale-409',
+      deleteIfMatchRequired: 'event-management/etags/delete-event-type-if-match-required',
+    },
+    send: (ifMatch, ttl) =>
+      send(t, {
+        method: 'PATCH',
+        path,
+        headers: ifMatch === undefined ? {} : { 'If-Match': ifMatch },
+        json: { op: 'replace', path: '/ttl', value: ttl },
+      }),
+    shownValue: (res) => body(res).ttl,
+    // "etag (int64)" and the If-Match precondition settle a new integer; unlike an event's ("incremental
+    // counter"), a type's etag is not said to increase: that it does is our reading.
+    counter: { changesAndReading: 'type-etag-increases' },
+  };
 }
 
 emTest(
@@ -208,249 +87,46 @@ emTest(
   async (t) => {
     const commands = fc.commands(
       [
-        fc.constant(new GetEvent()),
-        fc.constant(new GetEventIfNoneMatchCurrent()),
-        fc.constant(new GetEventIfNoneMatchStale()),
-        fc.integer({ min: 1, max: 99 }).map((s) => new PutCurrent(s)),
-        fc.nat(5).map((n) => new PutStale(n)),
-        fc.integer({ min: 1, max: 1000 }).map((n) => new PutUnknownEtag(n)),
-        fc.constantFrom(undefined, 'abc', '"x"').map((h) => new PutWithoutIfMatch(h)),
+        fc.constant(new Get()),
+        fc.constant(new GetIfNoneMatchCurrent()),
+        fc.constant(new GetIfNoneMatchStale()),
+        fc.integer({ min: 1, max: 99 }).map((s) => new WriteCurrent(s)),
+        fc.nat(5).map((n) => new WriteStale(n)),
+        fc.integer({ min: 1, max: 1000 }).map((n) => new WriteOtherEtag(n)),
+        fc.constantFrom(undefined, 'abc', '"x"').map((h) => new WriteWithoutIfMatch(h)),
       ],
       { maxCommands: 7 },
     );
+    const start = async () => {
+      const e = await createEvent(t, standardBody(t, { severity: 1 }));
+      return { real: eventResource(t, e.id, asRequest(e)), model: { etag: e.etag, stale: [], value: 1 } };
+    };
     await t.property(
       commands,
       async (cmds) => {
-        const e = await createEvent(t, standardBody(t, { severity: 1 }));
-        const real: EventReal = { t, id: e.id, request: asRequest(e) };
-        const model: EventModel = { etag: e.etag, stale: [] };
+        const { model, real } = await start();
         await fc.asyncModelRun(() => ({ model, real }), cmds);
-        await readEvent(model, real);
+        await readCurrent(model, real);
       },
       { rule: 'event-management/events/etag-counter', runs: Math.min(t.session.context.runs, 8) },
     );
     // Every command at least once, whatever the property drew.
-    const e = await createEvent(t, standardBody(t, { severity: 1 }));
-    const real: EventReal = { t, id: e.id, request: asRequest(e) };
-    const model: EventModel = { etag: e.etag, stale: [] };
+    const { model, real } = await start();
     for (const c of [
-      new GetEvent(),
-      new GetEventIfNoneMatchCurrent(),
-      new PutCurrent(5),
-      new PutStale(0),
-      new PutUnknownEtag(3),
-      new PutWithoutIfMatch(undefined),
-      new PutWithoutIfMatch('abc'),
-      new GetEventIfNoneMatchStale(),
+      new Get(),
+      new GetIfNoneMatchCurrent(),
+      new WriteCurrent(5),
+      new WriteStale(0),
+      new WriteOtherEtag(3),
+      new WriteWithoutIfMatch(undefined),
+      new WriteWithoutIfMatch('abc'),
+      new GetIfNoneMatchStale(),
     ]) {
       await c.run(model, real);
     }
   },
   { needs: ['fixtures.eventManagement.entityIds'], budget: 15, budgetPerRun: 10, timeout: 120_000 },
 );
-
-// ---------------------------------------------------------------- event types
-
-interface TypeModel {
-  etag: number;
-  ttl: number;
-}
-
-interface TypeReal {
-  t: RuleContext;
-  id: string;
-}
-
-const typePath = (r: TypeReal) => `/eventTypes/${encodeURIComponent(r.id)}`;
-
-async function readType(m: TypeModel, r: TypeReal): Promise<HttpResponse> {
-  const res = (
-    await eventually(
-      () => send(r.t, { method: 'GET', path: typePath(r) }),
-      (x) => x.status === 200 && body(x).etag === m.etag,
-    )
-  ).value;
-  expect(
-    r.t,
-    'event-management/etags/event-type-etag-counter',
-    res.status === 200 && body(res).etag === m.etag && body(res).ttl === m.ttl,
-    'the type changed without a successful PATCH (or is gone)',
-    `etag ${m.etag}, ttl ${m.ttl}`,
-    seen(res, 160),
-  );
-  return res;
-}
-
-class GetType implements fc.AsyncCommand<TypeModel, TypeReal> {
-  check = () => true;
-  async run(m: TypeModel, r: TypeReal) {
-    const res = await readType(m, r);
-    expect(
-      r.t,
-      'event-management/etags/event-type-etag-header',
-      etagOf(res) === m.etag,
-      'GET ETag header does not identify the type etag',
-      `ETag "${m.etag}"`,
-      res.headers.etag ?? '(none)',
-    );
-  }
-  toString = () => 'GET type';
-}
-
-class GetTypeIfNoneMatch implements fc.AsyncCommand<TypeModel, TypeReal> {
-  check = () => true;
-  async run(m: TypeModel, r: TypeReal) {
-    const current = await readType(m, r);
-    const res = await send(r.t, {
-      method: 'GET',
-      path: typePath(r),
-      headers: { 'If-None-Match': current.headers.etag ?? String(m.etag) },
-    });
-    expect(
-      r.t,
-      'event-management/etags/get-event-type-304',
-      res.status === 304 && res.text === '',
-      'a matching If-None-Match not answered 304 without a body',
-      'HTTP 304, no body',
-      seen(res, 160),
-    );
-  }
-  toString = () => 'GET type If-None-Match current';
-}
-
-class PatchCurrent implements fc.AsyncCommand<TypeModel, TypeReal> {
-  constructor(readonly ttl: number) {}
-  check = () => true;
-  async run(m: TypeModel, r: TypeReal) {
-    const res = await send(r.t, {
-      method: 'PATCH',
-      path: typePath(r),
-      headers: { 'If-Match': String(m.etag) },
-      json: { op: 'replace', path: '/ttl', value: this.ttl },
-    });
-    expect(
-      r.t,
-      'event-management/event-types/patch-200',
-      res.status === 200 && body(res).ttl === this.ttl,
-      'PATCH of ttl with the current etag refused',
-      `HTTP 200 with ttl ${this.ttl}`,
-      seen(res, 160),
-    );
-    const etag = body(res).etag;
-    // "etag (int64)" and the If-Match precondition settle a new integer; unlike an event's ("incremental
-    // counter"), a type's etag is not said to increase: that it does is our reading.
-    expect(
-      r.t,
-      'event-management/etags/event-type-etag-counter',
-      Number.isInteger(etag) && etag !== m.etag,
-      'a successful PATCH did not change the etag',
-      `an integer other than ${m.etag}`,
-      String(etag),
-    );
-    reading(
-      r.t,
-      'type-etag-increases',
-      'event-management/etags/event-type-etag-counter',
-      etag > m.etag,
-      'a successful PATCH did not increase the etag',
-      `an integer above ${m.etag}`,
-      String(etag),
-    );
-    expect(
-      r.t,
-      'event-management/etags/event-type-etag-header',
-      etagOf(res) === etag,
-      'PATCH ETag header does not identify the new etag',
-      `ETag "${etag}"`,
-      res.headers.etag ?? '(none)',
-    );
-    m.etag = etag;
-    m.ttl = this.ttl;
-  }
-  toString = () => `PATCH ttl=${this.ttl}`;
-}
-
-class PatchStale implements fc.AsyncCommand<TypeModel, TypeReal> {
-  constructor(readonly offset: number) {}
-  check = (m: Readonly<TypeModel>) => m.etag + this.offset >= 0;
-  async run(m: TypeModel, r: TypeReal) {
-    const res = await send(r.t, {
-      method: 'PATCH',
-      path: typePath(r),
-      headers: { 'If-Match': String(m.etag + this.offset) },
-      json: { op: 'replace', path: '/ttl', value: 77 },
-    });
-    expect(
-      r.t,
-      'event-management/etags/patch-event-type-stale-412',
-      res.status === 412,
-      'PATCH with a differing If-Match not answered 412',
-      'HTTP 412',
-      seen(res, 160),
-    );
-  }
-  toString = () => `PATCH etag${this.offset > 0 ? '+' : ''}${this.offset}`;
-}
-
-class PatchWithoutIfMatch implements fc.AsyncCommand<TypeModel, TypeReal> {
-  constructor(readonly header: string | undefined) {}
-  check = () => true;
-  async run(m: TypeModel, r: TypeReal) {
-    const res = await send(r.t, {
-      method: 'PATCH',
-      path: typePath(r),
-      headers: this.header === undefined ? {} : { 'If-Match': this.header },
-      json: { op: 'replace', path: '/ttl', value: 78 },
-    });
-    ifMatchRefused(
-      r.t,
-      'event-management/etags/patch-event-type-if-match-required',
-      res,
-      `PATCH ${this.header === undefined ? 'without If-Match' : `with If-Match ${this.header}`}`,
-    );
-  }
-  toString = () => (this.header === undefined ? 'PATCH without If-Match' : `PATCH If-Match ${this.header}`);
-}
-
-class DeleteStale implements fc.AsyncCommand<TypeModel, TypeReal> {
-  constructor(readonly offset: number) {}
-  check = (m: Readonly<TypeModel>) => m.etag + this.offset >= 0;
-  async run(m: TypeModel, r: TypeReal) {
-    const res = await send(r.t, {
-      method: 'DELETE',
-      path: typePath(r),
-      headers: { 'If-Match': String(m.etag + this.offset) },
-    });
-    expect(
-      r.t,
-      'event-management/etags/delete-event-type-stale-409',
-      res.status === 409,
-      'DELETE with a differing If-Match not answered 409',
-      'HTTP 409',
-      seen(res, 160),
-    );
-  }
-  toString = () => `DELETE etag${this.offset > 0 ? '+' : ''}${this.offset}`;
-}
-
-class DeleteWithoutIfMatch implements fc.AsyncCommand<TypeModel, TypeReal> {
-  constructor(readonly header: string | undefined) {}
-  check = () => true;
-  async run(m: TypeModel, r: TypeReal) {
-    const res = await send(r.t, {
-      method: 'DELETE',
-      path: typePath(r),
-      headers: this.header === undefined ? {} : { 'If-Match': this.header },
-    });
-    ifMatchRefused(
-      r.t,
-      'event-management/etags/delete-event-type-if-match-required',
-      res,
-      `DELETE ${this.header === undefined ? 'without If-Match' : `with If-Match ${this.header}`}`,
-    );
-  }
-  toString = () => (this.header === undefined ? 'DELETE without If-Match' : `DELETE If-Match ${this.header}`);
-}
 
 const nonZero = fc.oneof(fc.integer({ min: -3, max: -1 }), fc.integer({ min: 1, max: 500 }));
 
@@ -469,43 +145,43 @@ emTest(
   async (t) => {
     const commands = fc.commands(
       [
-        fc.constant(new GetType()),
-        fc.constant(new GetTypeIfNoneMatch()),
-        fc.integer({ min: 1, max: 1825 }).map((n) => new PatchCurrent(n)),
-        nonZero.map((n) => new PatchStale(n)),
-        fc.constantFrom(undefined, 'abc').map((h) => new PatchWithoutIfMatch(h)),
-        nonZero.map((n) => new DeleteStale(n)),
+        fc.constant(new Get()),
+        fc.constant(new GetIfNoneMatchCurrent()),
+        fc.integer({ min: 1, max: TTL_MAX }).map((n) => new WriteCurrent(n)),
+        nonZero.map((n) => new WriteOtherEtag(n)),
+        fc.constantFrom(undefined, 'abc').map((h) => new WriteWithoutIfMatch(h)),
+        nonZero.map((n) => new DeleteOtherEtag(n)),
         fc.constantFrom(undefined, 'abc').map((h) => new DeleteWithoutIfMatch(h)),
       ],
       { maxCommands: 7 },
     );
+    const start = async () => {
+      const type = await createType(t);
+      return { real: typeResource(t, type.id), model: { etag: type.etag, stale: [], value: type.ttl } };
+    };
     await t.property(
       commands,
       async (cmds) => {
-        const type = await createType(t);
-        const real: TypeReal = { t, id: type.id };
-        const model: TypeModel = { etag: type.etag, ttl: type.ttl };
+        const { model, real } = await start();
         await fc.asyncModelRun(() => ({ model, real }), cmds);
-        await readType(model, real);
+        await readCurrent(model, real);
       },
       { rule: 'event-management/etags/event-type-etag-counter', runs: Math.min(t.session.context.runs, 6) },
     );
-    const type = await createType(t);
-    const real: TypeReal = { t, id: type.id };
-    const model: TypeModel = { etag: type.etag, ttl: type.ttl };
+    const { model, real } = await start();
     for (const c of [
-      new GetType(),
-      new GetTypeIfNoneMatch(),
-      new PatchCurrent(40),
-      new PatchStale(-1),
-      new PatchStale(5),
-      new PatchWithoutIfMatch(undefined),
-      new PatchWithoutIfMatch('abc'),
-      new DeleteStale(-1),
-      new DeleteStale(3),
+      new Get(),
+      new GetIfNoneMatchCurrent(),
+      new WriteCurrent(40),
+      new WriteOtherEtag(-1),
+      new WriteOtherEtag(5),
+      new WriteWithoutIfMatch(undefined),
+      new WriteWithoutIfMatch('abc'),
+      new DeleteOtherEtag(-1),
+      new DeleteOtherEtag(3),
       new DeleteWithoutIfMatch(undefined),
       new DeleteWithoutIfMatch('abc'),
-      new GetType(),
+      new Get(),
     ]) {
       await c.run(model, real);
     }

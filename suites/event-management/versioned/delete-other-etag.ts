@@ -1,0 +1,28 @@
+import type fc from 'fast-check';
+import { send, seen } from '../em-client.ts';
+import { expect } from '../em-checks.ts';
+import type { Versioned, VersionedModel } from './model.ts';
+
+/** A DELETE with an If-Match `offset` away from the current etag: 409 (the resource stays). */
+export class DeleteOtherEtag implements fc.AsyncCommand<VersionedModel, Versioned> {
+  constructor(readonly offset: number) {}
+  check = (m: Readonly<VersionedModel>) => this.offset !== 0 && m.etag + this.offset >= 0;
+  async run(m: VersionedModel, r: Versioned) {
+    const rule = r.rules.deleteStale;
+    if (!rule) throw new Error(`the ${r.noun} model has no DELETE`);
+    const res = await send(r.t, {
+      method: 'DELETE',
+      path: r.path,
+      headers: { 'If-Match': String(m.etag + this.offset) },
+    });
+    expect(
+      r.t,
+      rule,
+      res.status === 409,
+      'DELETE with a differing If-Match not answered 409',
+      'HTTP 409',
+      seen(res, 160),
+    );
+  }
+  toString = () => `DELETE etag${this.offset > 0 ? '+' : ''}${this.offset}`;
+}

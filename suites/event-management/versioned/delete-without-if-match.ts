@@ -1,0 +1,25 @@
+import type fc from 'fast-check';
+import { send } from '../em-client.ts';
+import { ifMatchRefused, type Versioned, type VersionedModel } from './model.ts';
+
+/** A DELETE without If-Match, or with one that names no etag: refused. */
+export class DeleteWithoutIfMatch implements fc.AsyncCommand<VersionedModel, Versioned> {
+  constructor(readonly header: string | undefined) {}
+  check = () => true;
+  async run(_m: VersionedModel, r: Versioned) {
+    const rule = r.rules.deleteIfMatchRequired;
+    if (!rule) throw new Error(`the ${r.noun} model has no DELETE`);
+    const res = await send(r.t, {
+      method: 'DELETE',
+      path: r.path,
+      headers: this.header === undefined ? {} : { 'If-Match': this.header },
+    });
+    ifMatchRefused(
+      r.t,
+      rule,
+      res,
+      `DELETE ${this.header === undefined ? 'without If-Match' : `with If-Match ${this.header}`}`,
+    );
+  }
+  toString = () => (this.header === undefined ? 'DELETE without If-Match' : `DELETE If-Match ${this.header}`);
+}

@@ -1,0 +1,80 @@
+// The versioned-resource model: an event and an event type are both resources with an integer
+// etag, read with GET (and If-None-Match), written with If-Match (PUT of an event, PATCH of a
+// type), the type also deleted with If-Match. One model and one command per file serve both.
+import type { HttpResponse } from '../../engine/http-client.ts';
+import type { RuleContext } from '../../engine/rule-test.ts';
+import { body, eventually, send, seen } from '../em-client.ts';
+import { expect, reading } from '../em-checks.ts';
+
+/** What the model knows of the resource: its etag, the etags it had, and the value last written. */
+export interface VersionedModel {
+  etag: number;
+  /** Etags the resource had before (stale now). */
+  stale: number[];
+  /** The value the writes change (an event's severity, a type's ttl). */
+  value: number;
+}
+
+/** The rules each step of the model judges, per resource. */
+export interface VersionedRules {
+  etagHeader: string;
+  get304: string;
+  counter: string;
+  writeOk: string;
+  writeStale: string;
+  writeIfMatchRequired: string;
+  deleteStale?: string;
+  deleteIfMatchRequired?: string;
+}
+
+/** The resource under test, as the commands reach it. */
+export interface Versioned {
+  t: RuleContext;
+  noun: 'event' | 'type';
+  /** How steps name its write and the value it changes (`PUT` of `severity`, `PATCH` of `ttl`). */
+  write: { method: 'PUT' | 'PATCH'; what: string };
+  path: string;
+  rules: VersionedRules;
+  /** Sends a write of `value` with `ifMatch` as the If-Match header (undefined: none). */
+  send(ifMatch: string | undefined, value: number): Promise<HttpResponse>;
+  /** The written value an answer shows (undefined: it does not show it, as a PUT's answer need not). */
+  shownValue?(res: HttpResponse): unknown;
+  /**
+   * How the etag moves on a write: an event's is an "incremental counter" (the document); a
+   * type's is only said to be an int64 that a precondition compares, so that it increases is our
+   * reading (`type-etag-increases`).
+   */
+  counter: 'increases' | { changesAndReading: string };
+}
+
+/**
+ * A request without the required If-Match (or with one naming no etag) is refused, which the
+ * document settles (the header is required); that the refusal is 400 is our reading
+ * (if-match-missing-400): 428, or 412 (409 on DELETE) for a value that cannot match, read it too.
+ */
+export function ifMatchRefused(t: RuleContext, rule: string, res: HttpResponse, what: string): void {
+  expect(t, rule, res.status >= 400 && res.status < 500, `${what} not refused`, 'a 4xx refusal', seen(res, 160));
+  reading(t, 'if-match-missing-400', rule, res.status === 400, `${what} not answered 400`, 'HTTP 400', () =>
+    seen(res, 160),
+  );
+}
+
+/** Reads the resource until its etag is the model's (a change may take 100 ms to show); judges that nothing else moved it. */
+export async function readCurrent(m: VersionedModel, r: Versioned): Promise<HttpResponse> {
+  const res = (
+    await eventually(
+      () => send(r.t, { method: 'GET', path: r.path }),
+      (x) => x.status === 200 && body(x).etag === m.etag,
+    )
+  ).value;
+  const shown = r.shownValue ? r.shownValue(res) : m.value;
+  expect(
+    r.t,
+    r.rules.counter,
+    res.status === 200 && body(res).etag === m.etag && shown === m.value,
+    `the ${r.noun} changed without a successful ${r.write.method} (or is gone)`,
+    r.shownValue ? `etag ${m.etag}, ${r.write.what} ${m.value}` : `etag ${m.etag}`,
+    seen(res, 160),
+  );
+  return res;
+}

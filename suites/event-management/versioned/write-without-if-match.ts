@@ -1,0 +1,18 @@
+import type fc from 'fast-check';
+import { ifMatchRefused, type Versioned, type VersionedModel } from './model.ts';
+
+/** A write without If-Match, or with one that names no etag (`abc`): refused. */
+export class WriteWithoutIfMatch implements fc.AsyncCommand<VersionedModel, Versioned> {
+  constructor(readonly header: string | undefined) {}
+  check = () => true;
+  async run(m: VersionedModel, r: Versioned) {
+    const res = await r.send(this.header, m.value === 97 ? 96 : 97);
+    ifMatchRefused(
+      r.t,
+      r.rules.writeIfMatchRequired,
+      res,
+      `${r.write.method} ${this.header === undefined ? 'without If-Match' : `with If-Match ${this.header}`}`,
+    );
+  }
+  toString = () => (this.header === undefined ? 'write without If-Match' : `write If-Match ${this.header}`);
+}
