@@ -18,6 +18,7 @@ import { blockingNeed, declares, readyFixtures, within, type ConfigKey, type Con
 import type { TrackedResource } from './ledger.ts';
 import { redactText, redactValue } from './redact.ts';
 import { STATUS_RANK, type OutcomeStatus } from './outcome-status.ts';
+import { checkedExchangeOf, type CheckedExchange, type ResponseCheck } from './checks/response-check.ts';
 import { assertKnownRules, readingText, ruleSelected } from './rule-index.ts';
 import type { RunContext } from './run-context.ts';
 import { session, type Session } from './session.ts';
@@ -375,6 +376,27 @@ export class RuleContext {
         exchange: exchange ? redactValue(exchange) : undefined,
       },
     });
+  }
+
+  /**
+   * Runs a check of the registry on one response and records what it found on the rules this test
+   * declares (a rule the test does not declare is left to the checks that run after every request).
+   */
+  judgeResponse(
+    check: ResponseCheck,
+    res: HttpResponse,
+    x: CheckedExchange | undefined = checkedExchangeOf(res),
+  ): void {
+    if (!x) return;
+    for (const f of check.check(x))
+      if (this.declares(f.rule))
+        this.verify(f.rule, f.ok, {
+          title: f.title,
+          severity: check.severity,
+          expected: f.expected,
+          received: f.received,
+          response: res,
+        });
   }
 
   /** Whether this test declares a rule (helpers shared by tests check only what the test declares). */

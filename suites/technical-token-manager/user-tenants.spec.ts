@@ -379,7 +379,7 @@ test(
         received: `HTTP ${res.status}`,
       },
     );
-    checkErrorCodeForm(t, res.status, res.text, 'GET /userTenants without a token');
+    checkErrorBody(t, res);
     // The application's Basic credential of the token operations is not a bearer token either.
     const basic = await getUserTenants(t, spaceAuthKey(application(t)));
     t.check(
@@ -416,7 +416,7 @@ test(
         received: `HTTP ${res.status}`,
       },
     );
-    checkErrorCodeForm(t, res.status, res.text, 'GET /userTenants without km.usr');
+    checkErrorBody(t, res);
   },
   { needs: ['principals.withoutScope["km.usr"]'] },
 );
@@ -514,8 +514,7 @@ test(
       },
     );
     // POST /oauth/token's failures have a body "of unspecified format": its codes are not judged.
-    for (const s of samples)
-      if (!s.path.includes('/oauth/token')) checkErrorCodeForm(t, s.status, s.body, `a throttled ${s.path}`);
+    for (const s of samples) if (!s.path.includes('/oauth/token')) checkErrorCodeForm(t, s.status, s.body, s.path);
     // "Throttling thresholds: not shown": no wait is long enough by the document, so a request after
     // the burst may still be throttled; it is judged only for being answered 200 or 429.
     const res = await getUserTenants(t, auth, { size: 1 });
