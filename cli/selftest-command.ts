@@ -11,6 +11,7 @@ import { startReference } from '../fixtures/reference/server.ts';
 import type { ConformanceReport } from '../reporters/conformance-report.ts';
 import type { RunContext } from '../suites/engine/run-context.ts';
 import { collectSuites, toRecord, vitestOptions, type TestRecord } from '../suites/engine/suite-runner.ts';
+import { judgedRules } from '../suites/engine/checks/response-checks.ts';
 import { ruleSelected } from '../suites/engine/rule-index.ts';
 import { buildReport } from '../reporters/conformance-report.ts';
 import { loadRules, type Rule } from '../contracts/catalog.ts';
@@ -353,7 +354,7 @@ export async function specFilesByRule(services: ServiceName[]): Promise<Map<stri
   const context = collectContext(services);
   const byRule = new Map<string, Set<string>>();
   for (const t of await collectSuites(context, services))
-    for (const r of t.rules) (byRule.get(r) ?? byRule.set(r, new Set()).get(r)!).add(t.file);
+    for (const r of judgedRules(t.service, t.rules)) (byRule.get(r) ?? byRule.set(r, new Set()).get(r)!).add(t.file);
   return byRule;
 }
 

@@ -1,20 +1,8 @@
-import { emErrorBody } from '../engine/checks/em-error-body.ts';
-import { emHalJson } from '../engine/checks/em-hal-json.ts';
 import type { HttpResponse } from '../engine/http-client.ts';
 import type { RuleContext } from '../engine/rule-test.ts';
 import { defaultDialect } from '../engine/filter-dialect.ts';
 import { between, where, type FilterExpr } from '../engine/filter-expression.ts';
 import { seen, send } from './em-client.ts';
-
-/** The documented error body and its content type (the registry's em-error-body), on the rules the test declares. */
-export function checkErrorBody(t: RuleContext, res: HttpResponse): void {
-  t.judgeResponse(emErrorBody, res);
-}
-
-/** A successful response with a body is application/hal+json (the registry's em-hal-json), when the test declares it. */
-export function checkHal(t: RuleContext, res: HttpResponse): void {
-  t.judgeResponse(emHalJson, res);
-}
 
 /** Input that breaks `rule` is rejected (400 unless told), with the documented error body. */
 export function rejected(
@@ -29,7 +17,6 @@ export function rejected(
     expected: `HTTP ${statuses.join(' or ')} for ${what}`,
     received: seen(res),
   });
-  checkErrorBody(t, res);
 }
 
 /**
@@ -54,7 +41,6 @@ export function refusedAs(
     expected: `HTTP ${status}`,
     received: res.status === status ? '' : seen(res),
   });
-  checkErrorBody(t, res);
 }
 
 /**
@@ -68,7 +54,6 @@ export function outOfBounds(t: RuleContext, rule: string, res: HttpResponse, wha
     expected: `HTTP 400 for ${what}`,
     received: res.status === 400 ? '' : seen(res),
   });
-  checkErrorBody(t, res);
 }
 
 /**
@@ -132,7 +117,6 @@ export function accepted(
     expected: `HTTP ${statuses.join(' or ')} for ${what}`,
     received: seen(res),
   });
-  checkHal(t, res);
 }
 
 /** The details of a check; what the deployment did is worked out only when the check fails. */

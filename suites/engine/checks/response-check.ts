@@ -1,6 +1,6 @@
-import { SERVICE_INFO, SERVICES, type ServiceName } from '../../../contracts/services.ts';
+import { SERVICE_INFO, type ServiceName } from '../../../contracts/services.ts';
 import type { Severity } from '../failure.ts';
-import { exchangeOf, type HttpResponse } from '../http-client.ts';
+import type { HttpResponse } from '../http-client.ts';
 
 /** What a response check sees of one exchange, sent by a test or read from recorded traffic. */
 export interface CheckedExchange {
@@ -74,23 +74,4 @@ export function answerOf(x: CheckedExchange, max = 160): string {
 /** A finding whose Received is worked out only when the check did not hold. */
 export function finding(rule: string, ok: boolean, title: string, expected: string, received: () => string): Finding {
   return { rule, ok, title, expected, received: ok ? '' : received() };
-}
-
-/** The exchange a check sees of a response the suite received (undefined when its request is not known). */
-export function checkedExchangeOf(res: HttpResponse): CheckedExchange | undefined {
-  const e = exchangeOf(res);
-  if (!e) return undefined;
-  const path = new URL(e.request.url).pathname;
-  const service = SERVICES.find(
-    (s) => path.startsWith(`${SERVICE_INFO[s].basePath}/`) || path === SERVICE_INFO[s].basePath,
-  );
-  return {
-    service,
-    method: e.request.method.toUpperCase(),
-    path,
-    status: res.status,
-    contentType: res.contentType,
-    text: res.text,
-    json: res.json,
-  };
 }
