@@ -248,12 +248,14 @@ export class RuleContext {
       headers.authorization = await this.session.tokens.authorization(as, opts.tenant);
     }
     const path = `${SERVICE_INFO[service].basePath}${req.path}`;
+    let sent: Exchange | undefined;
     const res = await this.session.http.send({ ...req, path, headers }, (e) => {
       e.tag = { test: this.vitest.task.name, rules: this.meta.rules };
+      sent = e;
       this.exchanges.push(e);
       if (this.exchanges.length > 20) this.exchanges.shift();
     });
-    if (service === this.service) this.judgeEveryResponse(checkedExchange(service, req, res), res);
+    if (service === this.service) this.judgeEveryResponse(checkedExchange(service, req, res), res, sent);
     return res;
   }
 
@@ -263,7 +265,7 @@ export class RuleContext {
    * its check held on an answer and fails, with that answer's exchange, when it did not. The test
    * goes on either way (it fails at its end); rules the run's `--rule` does not select are left.
    */
-  private judgeEveryResponse(x: CheckedExchange, res: HttpResponse): void {
+  private judgeEveryResponse(x: CheckedExchange, res: HttpResponse, exchange: Exchange | undefined): void {
     for (const check of RESPONSE_CHECKS)
       for (const f of check.check(x)) {
         if (!ruleSelected(f.rule, this.session.context.ruleGlobs)) continue;
@@ -274,6 +276,7 @@ export class RuleContext {
           expected: f.expected,
           received: f.received,
           response: res,
+          exchange,
         });
       }
   }
