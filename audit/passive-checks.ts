@@ -1,4 +1,5 @@
-import { EM_ERROR_MEDIA_TYPE, isEmErrorBody } from '../contracts/error-bodies.ts';
+import { RESPONSE_CHECKS } from '../suites/engine/checks/response-checks.ts';
+import type { ResponseCheck } from '../suites/engine/checks/response-check.ts';
 import type { RecordedExchange } from './recorded-exchange.ts';
 
 /** What a passive check found about one rule on one exchange. */
@@ -21,9 +22,6 @@ export interface PassiveCheck {
   /** Sees every exchange before the first is judged, when the whole traffic is at hand (a HAR file). */
   prescan?(x: RecordedExchange, state: Map<string, unknown>): void;
 }
-
-const ERROR_TYPE = EM_ERROR_MEDIA_TYPE;
-const HAL_TYPE = 'application/hal+json';
 
 function seen(x: RecordedExchange, max = 160): string {
   const body = x.text.length > max ? `${x.text.slice(0, max)}…` : x.text;
@@ -51,6 +49,32 @@ function op(x: RecordedExchange): string | undefined {
 function etagValue(value: string | undefined): number | undefined {
   const m = /^\s*(?:W\/)?"?(-?\d+)"?\s*$/.exec(value ?? '');
   return m ? Number(m[1]) : undefined;
+}
+
+/**
+ * A check of the suites' registry that judges one response on its own, run on a recorded exchange:
+ * the same function judges the traffic a run sends and the traffic an audit reads.
+ */
+function fromRegistry(check: ResponseCheck): PassiveCheck {
+  return {
+    name: check.title,
+    rules: check.rules,
+    judge(x) {
+      if (x.status === 0 || x.error) return [];
+      return check
+        .check({
+          service: x.service,
+          method: x.method,
+          path: x.path,
+          status: x.status,
+          contentType: x.contentType,
+          text: x.text,
+          json: x.json,
+          truncated: x.truncated,
+        })
+        .map((f) => ({ ...f, title: `${f.title}: ${where(x)}` }));
+    },
+  };
 }
 
 // ---------------------------------------------------------------- credentials and scopes
@@ -271,109 +295,7 @@ const notificationErrorCodes: PassiveCheck = {
   },
 };
 
-const emErrorBody: PassiveCheck = {
-  name: 'event management error body and content type',
-  rules: ['event-management/errors/error-body', 'event-management/errors/error-content-type'],
-  judge(x) {
-    if (x.service !== 'event-management' || !answered(x) || x.status < 400 || x.truncated) return [];
-    const out: PassiveVerdict[] = [];
-    if (x.text.trim())
-      out.push(
-        verdict(
-          'event-management/errors/error-content-type',
-          x.contentType === ERROR_TYPE,
-          x,
-          'error not sent as application/vnd.error+json',
-          `Content-Type ${ERROR_TYPE}`,
-        ),
-      );
-    out.push(
-      verdict(
-        'event-management/errors/error-body',
-        isEmErrorBody(x.json),
-        x,
-        'error body is not an array of {logref, message}',
-        '[{"logref": uuid, "message": string}, …]',
-      ),
-    );
-    return out;
-  },
-};
-
-const ttmErrorBody: PassiveCheck = {
-  name: 'token manager error body, code form and logref',
-  rules: [
-    'technical-token-manager/errors/body-shape',
-    'technical-token-manager/errors/code-form',
-    'technical-token-manager/errors/logref',
-  ],
-  judge(x) {
-    const id = op(x);
-    // 429 answers count: their bodies carry error codes too.
-    if (x.service !== 'technical-token-manager' || x.status === 0 || x.error || x.truncated) return [];
-    if (id !== 'getOauthTokens' && id !== 'getUserTenantsByHost') return [];
-    if (x.status < 400) return [];
-    const errors = (x.json as { errors?: unknown } | undefined)?.errors;
-    const items = Array.isArray(errors) ? (errors as Array<Record<string, unknown>>) : [];
-    const out: PassiveVerdict[] = [];
-    if (x.status === 400)
-      out.push(
-        verdict(
-          'technical-token-manager/errors/body-shape',
-          x.contentType === 'application/json' &&
-            items.length > 0 &&
-            items.every(
-              (e) => !!e && typeof e.code === 'string' && typeof e.logref === 'string' && typeof e.message === 'string',
-            ),
-          x,
-          'error body is not {"errors": [{code, logref, message}]}',
-          'application/json {"errors": [{"code", "logref", "message"}, …]}',
-        ),
-      );
-    for (const e of items) {
-      if (e && typeof e.code === 'string')
-        out.push(
-          verdict(
-            'technical-token-manager/errors/code-form',
-            /^platform\.core\.[^.]+\.[^.]+$/.test(e.code),
-            x,
-            `error code ${e.code} is not platform.core.<area>.<name>`,
-            'platform.core.<area>.<name>',
-          ),
-        );
-      if (e && 'logref' in e)
-        out.push(
-          verdict(
-            'technical-token-manager/errors/logref',
-            typeof e.logref === 'string' && e.logref.length > 0,
-            x,
-            'logref is not a non-empty string',
-            'a non-empty logref',
-          ),
-        );
-    }
-    return out;
-  },
-};
-
 // ---------------------------------------------------------------- event management responses
-
-const emHal: PassiveCheck = {
-  name: 'event management success is application/hal+json',
-  rules: ['event-management/general/hal-json-responses'],
-  judge(x) {
-    if (x.service !== 'event-management' || ![200, 201, 202].includes(x.status) || !x.text.trim()) return [];
-    return [
-      verdict(
-        'event-management/general/hal-json-responses',
-        x.contentType === HAL_TYPE,
-        x,
-        'success not sent as application/hal+json',
-        `Content-Type ${HAL_TYPE}`,
-      ),
-    ];
-  },
-};
 
 const EVENT_FIELDS = ['id', 'typeId', 'correlationId', 'timestamp', 'entityId', 'etag', '_links'];
 const TYPE_FIELDS = ['id', 'name', 'parentId', 'ttl', 'etag', 'owner', 'scope', 'fields', '_links'];
@@ -674,9 +596,7 @@ export const PASSIVE_CHECKS: readonly PassiveCheck[] = [
   noCredentials,
   missingScope,
   notificationErrorCodes,
-  emErrorBody,
-  ttmErrorBody,
-  emHal,
+  ...RESPONSE_CHECKS.map(fromRegistry),
   emRequiredFields,
   ifMatchRequired,
   etagSequence,

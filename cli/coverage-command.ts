@@ -7,6 +7,7 @@ import type { FaultVariant } from '../fixtures/faults/fault-variant.ts';
 import { forTerminalLine as t } from '../reporters/untrusted-text.ts';
 import { ruleSelected } from '../suites/engine/rule-index.ts';
 import type { RunContext } from '../suites/engine/run-context.ts';
+import { RESPONSE_CHECKS, responseCheckFile } from '../suites/engine/checks/response-checks.ts';
 import { collectSuites } from '../suites/engine/suite-runner.ts';
 import { resolveServices } from './rules-command.ts';
 import { declares, suiteSites } from './rule-sites.ts';
@@ -14,6 +15,9 @@ import { UsageError } from './usage-error.ts';
 
 export const COVERAGE_FILE = fileURLToPath(new URL('../suites/coverage.yaml', import.meta.url));
 const FAULTS_REGISTRY = fileURLToPath(new URL('../fixtures/faults/registry.ts', import.meta.url));
+
+/** How the coverage list names what a response check judges: every answer of every test. */
+export const EVERY_ANSWER = 'every answer a test receives';
 
 export interface CoverageEntry {
   level: string;
@@ -61,10 +65,13 @@ async function coverageOf(
     entries[r.id] = {
       level: r.level,
       testable: r.testable !== false,
-      tests: tests
-        .filter((x) => x.rules.includes(r.id))
-        .map((x) => `${x.file} › ${x.name}`)
-        .sort(),
+      tests: [
+        ...tests.filter((x) => x.rules.includes(r.id)).map((x) => `${x.file} › ${x.name}`),
+        // A check of the registry that judges every answer a test receives covers its rules in every test.
+        ...RESPONSE_CHECKS.filter((c) => c.rules.includes(r.id)).map(
+          (c) => `${responseCheckFile(c)} › ${EVERY_ANSWER}`,
+        ),
+      ].sort(),
       faults: (faults ?? [])
         .filter((f) => f.breaks.includes(r.id))
         .map((f) => f.id)
@@ -99,6 +106,16 @@ export interface CoverageRow {
   gaps: ('no-test' | 'no-fault-variant')[];
 }
 
+/** The line of a response check's file that defines the check (`export const …: ResponseCheck`). */
+function checkLine(file: string): { line?: number } {
+  const path = fileURLToPath(new URL(`../${file}`, import.meta.url));
+  if (!existsSync(path)) return {};
+  const i = readFileSync(path, 'utf8')
+    .split('\n')
+    .findIndex((l) => /^export const \w+: ResponseCheck = /.test(l));
+  return i < 0 ? {} : { line: i + 1 };
+}
+
 /** Whether the rule's entry should carry a fault variant: testable MUST and SHOULD rules. */
 const wantsFault = (e: CoverageEntry) => e.testable && (e.level === 'MUST' || e.level === 'SHOULD');
 
@@ -115,6 +132,7 @@ export function coverageRows(entries: Record<string, CoverageEntry>, faultsInsta
       testable: e.testable,
       tests: e.tests.map((name) => {
         const file = name.split(' › ')[0];
+        if (name.endsWith(` › ${EVERY_ANSWER}`)) return { file, ...checkLine(file), name: EVERY_ANSWER };
         const d = declarations.find((x) => x.file === file && declares(x, name));
         return { file, ...(d ? { line: d.line } : {}), name: name.slice(file.length + 3) };
       }),

@@ -12,6 +12,7 @@ import { HttpClient, TransportError } from '../suites/engine/http-client.ts';
 import { LEFTOVER_AGE_MS } from '../suites/engine/leftovers.ts';
 import { redactText } from '../suites/engine/redact.ts';
 import { DEFAULT_CLEANUP_TIMEOUT_MS } from '../suites/engine/ledger.ts';
+import { judgedRules } from '../suites/engine/checks/response-checks.ts';
 import { ruleSelected } from '../suites/engine/rule-index.ts';
 import { loadFilterDialect } from '../suites/engine/filter-dialect.ts';
 import type { RunConfig } from '../suites/engine/run-config.ts';
@@ -352,7 +353,7 @@ export async function runCommand(opts: RunOptions): Promise<number> {
 
   if (opts.dryRun) {
     const tests = (await collectSuites(context, services)).filter((t) =>
-      t.rules.some((r) => ruleSelected(r, ruleGlobs)),
+      judgedRules(t.service, t.rules).some((r) => ruleSelected(r, ruleGlobs)),
     );
     const runnable = tests.filter((t) => profile === 'full' || t.readOnly);
     out.write(

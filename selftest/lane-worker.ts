@@ -10,6 +10,7 @@ import type { Rule } from '../contracts/catalog.ts';
 import { buildReport, type ConformanceReport } from '../reporters/conformance-report.ts';
 import type { RunContext } from '../suites/engine/run-context.ts';
 import { collectSuites, toRecord, vitestOptions, type TestRecord } from '../suites/engine/suite-runner.ts';
+import { judgedRules } from '../suites/engine/checks/response-checks.ts';
 
 export const projectRoot = fileURLToPath(new URL('..', import.meta.url));
 
@@ -35,7 +36,7 @@ export function collectContext(services: ServiceName[]): RunContext {
 export async function specFilesByRule(services: ServiceName[]): Promise<Map<string, Set<string>>> {
   const byRule = new Map<string, Set<string>>();
   for (const t of await collectSuites(collectContext(services), services))
-    for (const r of t.rules) (byRule.get(r) ?? byRule.set(r, new Set()).get(r)!).add(t.file);
+    for (const r of judgedRules(t.service, t.rules)) (byRule.get(r) ?? byRule.set(r, new Set()).get(r)!).add(t.file);
   return byRule;
 }
 

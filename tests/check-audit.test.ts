@@ -37,7 +37,10 @@ function checkedRules(service: string): string[] {
   >;
   return Object.entries(coverage)
     .filter(
-      ([id, e]) => id.startsWith(`${service}/`) && (e.tests ?? []).some((t) => t.startsWith(`suites/${service}/`)),
+      ([id, e]) =>
+        id.startsWith(`${service}/`) &&
+        // A response check of the engine's registry judges its rules on every answer of the service's tests.
+        (e.tests ?? []).some((t) => t.startsWith(`suites/${service}/`) || t.startsWith('suites/engine/checks/')),
     )
     .map(([id]) => id);
 }

@@ -18,6 +18,8 @@ import { blockingNeed, declares, readyFixtures, within, type ConfigKey, type Con
 import type { TrackedResource } from './ledger.ts';
 import { redactText, redactValue } from './redact.ts';
 import { STATUS_RANK, type OutcomeStatus } from './outcome-status.ts';
+import { checkedExchange, type CheckedExchange } from './checks/response-check.ts';
+import { judgedRules, RESPONSE_CHECKS } from './checks/response-checks.ts';
 import { assertKnownRules, readingText, ruleSelected } from './rule-index.ts';
 import type { RunContext } from './run-context.ts';
 import { session, type Session } from './session.ts';
@@ -152,6 +154,8 @@ export class RuleContext {
    */
   readonly session: Session;
   private softFailures: ConformanceFailure[] = [];
+  /** The rules the test declares (the response checks add those they judge to `meta.rules`). */
+  private readonly declared: ReadonlySet<string>;
   /** Failures met while a property runs (shrinking meets many): recorded once it has ended. */
   private propertyFailures?: ConformanceFailure[];
 
@@ -163,6 +167,7 @@ export class RuleContext {
     private readonly vitest: TestContext,
   ) {
     this.session = this.viewOf(session);
+    this.declared = new Set(meta.rules);
   }
 
   private viewOf(s: Session): Session {
@@ -243,11 +248,37 @@ export class RuleContext {
       headers.authorization = await this.session.tokens.authorization(as, opts.tenant);
     }
     const path = `${SERVICE_INFO[service].basePath}${req.path}`;
-    return this.session.http.send({ ...req, path, headers }, (e) => {
+    let sent: Exchange | undefined;
+    const res = await this.session.http.send({ ...req, path, headers }, (e) => {
       e.tag = { test: this.vitest.task.name, rules: this.meta.rules };
+      sent = e;
       this.exchanges.push(e);
       if (this.exchanges.length > 20) this.exchanges.shift();
     });
+    if (service === this.service) this.judgeEveryResponse(checkedExchange(service, req, res), res, sent);
+    return res;
+  }
+
+  /**
+   * Runs every response check of the registry on an answer this test received, and records what
+   * each found on its rules, whether the test declares them or not: a rule judged so passes when
+   * its check held on an answer and fails, with that answer's exchange, when it did not. The test
+   * goes on either way (it fails at its end); rules the run's `--rule` does not select are left.
+   */
+  private judgeEveryResponse(x: CheckedExchange, res: HttpResponse, exchange: Exchange | undefined): void {
+    for (const check of RESPONSE_CHECKS)
+      for (const f of check.check(x)) {
+        if (!ruleSelected(f.rule, this.session.context.ruleGlobs)) continue;
+        if (!this.meta.rules.includes(f.rule)) this.meta.rules.push(f.rule);
+        this.verify(f.rule, f.ok, {
+          title: f.title,
+          severity: check.severity,
+          expected: f.expected,
+          received: f.received,
+          response: res,
+          exchange,
+        });
+      }
   }
 
   private record(ruleId: string, outcome: RuleOutcome): void {
@@ -379,7 +410,7 @@ export class RuleContext {
 
   /** Whether this test declares a rule (helpers shared by tests check only what the test declares). */
   declares(ruleId: string): boolean {
-    return this.meta.rules.includes(ruleId);
+    return this.declared.has(ruleId);
   }
 
   /** Records what the target does for a rule the document leaves open (never fails). */
@@ -431,6 +462,8 @@ export class RuleContext {
     const detail = redactText(e.message);
     for (const id of this.meta.rules) {
       const prev = this.meta.outcomes[id];
+      // What a response check judged on the answers the test did receive stands.
+      if (!this.declared.has(id)) continue;
       if (prev?.status === 'failed' || prev?.status === 'warning' || prev?.status === 'observed') continue;
       this.meta.outcomes[id] = {
         status: e.status,
@@ -685,10 +718,10 @@ export function ruleTest(
     },
     async (vitest) => {
       const s = session();
-      const meta: RuleTestMeta = { ...declared, outcomes: {} };
+      const meta: RuleTestMeta = { ...declared, rules: [...declared.rules], outcomes: {} };
       if (options.budgetPerRun) meta.budget += options.budgetPerRun * s.context.runs;
       vitest.task.meta.conformance = meta;
-      if (!rules.some((r) => ruleSelected(r, s.context.ruleGlobs))) {
+      if (!judgedRules(service, rules).some((r) => ruleSelected(r, s.context.ruleGlobs))) {
         for (const r of rules)
           meta.outcomes[r] = { status: 'skipped', detail: 'not selected by --rule', reasonCode: 'not-selected' };
         vitest.skip();

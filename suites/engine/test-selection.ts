@@ -1,4 +1,5 @@
 import type { ServiceName } from '../../contracts/services.ts';
+import { judgedRules } from './checks/response-checks.ts';
 import { ruleSelected } from './rule-index.ts';
 import type { RunContext } from './run-context.ts';
 
@@ -24,7 +25,7 @@ export function testSelected(
   test: { service: ServiceName; name: string; rules: readonly string[]; readOnly: boolean },
 ): boolean {
   return (
-    test.rules.some((r) => ruleSelected(r, context.ruleGlobs)) &&
+    judgedRules(test.service, test.rules).some((r) => ruleSelected(r, context.ruleGlobs)) &&
     inShard(context, test.service, test.name) &&
     (context.profile !== 'read-only' || test.readOnly)
   );

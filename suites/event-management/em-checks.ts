@@ -1,45 +1,8 @@
-import { EM_ERROR_MEDIA_TYPE, isEmErrorBody } from '../../contracts/error-bodies.ts';
 import type { HttpResponse } from '../engine/http-client.ts';
 import type { RuleContext } from '../engine/rule-test.ts';
 import { defaultDialect } from '../engine/filter-dialect.ts';
 import { between, where, type FilterExpr } from '../engine/filter-expression.ts';
 import { seen, send } from './em-client.ts';
-
-const ERROR_TYPE = EM_ERROR_MEDIA_TYPE;
-const HAL_TYPE = 'application/hal+json';
-
-/**
- * The documented error body (a non-empty array of { logref uuid, message string }) and its
- * content type; judges only the error rules the calling test declares.
- */
-export function checkErrorBody(t: RuleContext, res: HttpResponse): void {
-  if (res.status < 400) return;
-  if (t.declares('event-management/errors/error-content-type') && res.text.trim()) {
-    t.verify('event-management/errors/error-content-type', res.contentType === ERROR_TYPE, {
-      title: 'error not sent as application/vnd.error+json',
-      expected: `Content-Type ${ERROR_TYPE}`,
-      received: `${res.contentType || '(none)'} — ${seen(res, 120)}`,
-    });
-  }
-  if (t.declares('event-management/errors/error-body')) {
-    const ok = isEmErrorBody(res.json);
-    t.verify('event-management/errors/error-body', ok, {
-      title: 'error body is not an array of {logref, message}',
-      expected: '[{"logref": uuid, "message": string}, …]',
-      received: seen(res, 200),
-    });
-  }
-}
-
-/** A successful response with a body is application/hal+json (when the test declares that rule). */
-export function checkHal(t: RuleContext, res: HttpResponse): void {
-  if (!t.declares('event-management/general/hal-json-responses') || ![200, 201, 202].includes(res.status)) return;
-  t.verify('event-management/general/hal-json-responses', res.contentType === HAL_TYPE, {
-    title: 'success not sent as application/hal+json',
-    expected: `Content-Type ${HAL_TYPE}`,
-    received: `${res.contentType || '(none)'} — HTTP ${res.status}`,
-  });
-}
 
 /** Input that breaks `rule` is rejected (400 unless told), with the documented error body. */
 export function rejected(
@@ -54,7 +17,6 @@ export function rejected(
     expected: `HTTP ${statuses.join(' or ')} for ${what}`,
     received: seen(res),
   });
-  checkErrorBody(t, res);
 }
 
 /**
@@ -79,7 +41,6 @@ export function refusedAs(
     expected: `HTTP ${status}`,
     received: res.status === status ? '' : seen(res),
   });
-  checkErrorBody(t, res);
 }
 
 /**
@@ -93,7 +54,6 @@ export function outOfBounds(t: RuleContext, rule: string, res: HttpResponse, wha
     expected: `HTTP 400 for ${what}`,
     received: res.status === 400 ? '' : seen(res),
   });
-  checkErrorBody(t, res);
 }
 
 /**
@@ -157,7 +117,6 @@ export function accepted(
     expected: `HTTP ${statuses.join(' or ')} for ${what}`,
     received: seen(res),
   });
-  checkHal(t, res);
 }
 
 /** The details of a check; what the deployment did is worked out only when the check fails. */

@@ -80,8 +80,6 @@ emTest(
     'event-management/etags/update-event-if-match-required',
     'event-management/events/etag-counter',
     'event-management/events/update-200',
-    'event-management/errors/error-body',
-    'event-management/errors/error-content-type',
   ],
   'event ETags (model): a PUT with the current etag changes it, nothing else does; stale or missing If-Match is refused; If-None-Match answers 304',
   async (t) => {

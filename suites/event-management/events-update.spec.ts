@@ -214,7 +214,6 @@ emTest(
     'event-management/events/timestamp-not-updatable',
     'event-management/events/entity-id-not-updatable',
     'event-management/events/update-type-id-missing-400',
-    'event-management/errors/error-body',
   ],
   'PUT /events/{id}: correlationId, timestamp and entityId are required and cannot change, nor can typeId',
   async (t) => {
@@ -374,11 +373,7 @@ emTest(
 );
 
 emTest(
-  [
-    'event-management/events/update-not-found-404',
-    'event-management/events/update-shared-event-400',
-    'event-management/errors/error-body',
-  ],
+  ['event-management/events/update-not-found-404', 'event-management/events/update-shared-event-400'],
   'PUT of an unknown event answers 404; PUT of an event shared by another tenant answers 400',
   async (t) => {
     rejected(

@@ -1,7 +1,7 @@
 import { where } from '../engine/filter-expression.ts';
 import type { HttpResponse } from '../engine/http-client.ts';
 import { BASE_PATH, body, emTest, entity, eventually, iso, pollJob, send, seen, senderOf } from './em-client.ts';
-import { checkErrorBody, checkHal, expect, rejected, verify } from './em-checks.ts';
+import { expect, rejected, verify } from './em-checks.ts';
 import { createEvent, createType, field, typeDeleted, postCreateJob, postEvent, standardBody } from './em-resources.ts';
 
 const isAbsolute = (href: unknown) => typeof href === 'string' && /^https?:\/\/[^/]+\//.test(href);
@@ -12,13 +12,11 @@ emTest(
     'event-management/info/links',
     'event-management/info/templated-filter-links',
     'event-management/general/base-path',
-    'event-management/general/hal-json-responses',
   ],
   'GET / answers the billboard with absolute, templated links under the base path',
   async (t) => {
     const res = await send(t, { method: 'GET', path: '/' });
     expect(t, 'event-management/info/billboard', res.status === 200, 'billboard not served', 'HTTP 200', seen(res));
-    checkHal(t, res);
     // The document lists the links bare ("self.href; events, …") and serves application/hal+json,
     // where links live under _links: either placement is one the documents allow.
     const top = body(res);
@@ -73,7 +71,6 @@ emTest(
   [
     'event-management/general/base-path',
     'event-management/general/major-version-path',
-    'event-management/general/hal-json-responses',
     'event-management/auth/oauth2-schemes',
   ],
   'every documented operation is served under /api/eventmanagement/v3 to a bearer token',
@@ -96,7 +93,6 @@ emTest(
         `HTTP ${statuses.join(' or ')}`,
         seen(res),
       );
-      checkHal(t, res);
       for (const href of [res.headers.location, body(res)._links?.self?.href].filter(
         (h): h is string => typeof h === 'string',
       )) {
@@ -192,11 +188,7 @@ emTest(
 );
 
 emTest(
-  [
-    'event-management/general/json-request-bodies',
-    'event-management/errors/error-body',
-    'event-management/errors/error-content-type',
-  ],
+  ['event-management/general/json-request-bodies'],
   'a request body that is not valid JSON is answered 400 with the error body by every operation that takes one',
   async (t) => {
     const type = await createType(t);
@@ -229,11 +221,10 @@ emTest(
 );
 
 emTest(
-  ['event-management/errors/error-codes', 'event-management/errors/error-body'],
+  ['event-management/errors/error-codes'],
   'what an error body carries besides logref and message (machine-readable codes are not documented)',
   async (t) => {
     const res = await send(t, { method: 'GET', path: '/events', query: { size: 501 } });
-    checkErrorBody(t, res);
     const items = Array.isArray(res.json) ? (res.json as Array<Record<string, unknown>>) : [];
     const keys = [...new Set(items.flatMap((i) => (i && typeof i === 'object' ? Object.keys(i) : [])))];
     t.observe(

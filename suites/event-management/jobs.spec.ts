@@ -410,7 +410,6 @@ emTest(
     'event-management/jobs/create-more-than-50-400',
     'event-management/jobs/create-events-required',
     'event-management/jobs/create-details',
-    'event-management/errors/error-body',
   ],
   'a create job takes 1 to 50 events; 51, none, or events that are not an array answer 400',
   async (t) => {
@@ -760,7 +759,6 @@ emTest(
     'event-management/jobs/delete-filter-no-type-id-400',
     'event-management/jobs/delete-filter-type-id-equality',
     'event-management/jobs/delete-job-deletes-matches',
-    'event-management/errors/error-body',
   ],
   'a delete job whose filter is missing, not valid JSON, without typeId, or with a typeId expression that is not one plain equality answers 400',
   async (t) => {
@@ -887,7 +885,7 @@ emTest(
 );
 
 emTest(
-  ['event-management/jobs/not-found-404', 'event-management/errors/error-body'],
+  ['event-management/jobs/not-found-404'],
   'GET of an unknown job, of a job under the other kind, or of an id that is not a uuid answers 404',
   async (t) => {
     for (const kind of ['createEventsJobs', 'deleteEventsJobs']) {

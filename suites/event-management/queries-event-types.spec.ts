@@ -171,7 +171,6 @@ emTest(
     'event-management/queries/event-types-size-default',
     'event-management/queries/event-types-size-above-100-400',
     'event-management/queries/page-default-and-minimum',
-    'event-management/errors/error-body',
   ],
   'GET /eventTypes pages by 20 by default and takes size 1 to 100; other sizes and negative pages answer 400',
   async (t) => {
@@ -285,7 +284,6 @@ emTest(
     'event-management/queries/event-types-non-filterable-400',
     'event-management/queries/event-types-non-sortable-400',
     'event-management/queries/filter-json',
-    'event-management/errors/error-body',
   ],
   'GET /eventTypes answers 400 to a filter or sort on a field other than id, name, owner and scope, and to a filter that is not JSON',
   async (t) => {

@@ -252,7 +252,6 @@ emTest(
     'event-management/queries/events-size-above-500-400',
     'event-management/queries/events-size-below-1-400',
     'event-management/queries/page-default-and-minimum',
-    'event-management/errors/error-body',
   ],
   'GET /events takes size 1 to 500 and page from 0; other values answer 400',
   async (t) => {
@@ -353,11 +352,7 @@ emTest(
 );
 
 emTest(
-  [
-    'event-management/queries/events-sort-filterable',
-    'event-management/queries/events-non-sortable-400',
-    'event-management/errors/error-body',
-  ],
+  ['event-management/queries/events-sort-filterable', 'event-management/queries/events-non-sortable-400'],
   'sort on a filterable field orders the events; sort on a field that is not filterable answers 400',
   async (t) => {
     const d = await dataset(t);
@@ -734,7 +729,7 @@ const FORBIDDEN: Forbidden[] = [
 for (const rule of [...new Set(FORBIDDEN.map((f) => f.rule))]) {
   const cases = FORBIDDEN.filter((f) => f.rule === rule);
   emTest(
-    [rule, 'event-management/errors/error-body', 'event-management/errors/error-content-type'],
+    [rule],
     `GET /events answers 400 to ${cases.map((c) => c.what).join('; ')}`,
     async (t) => {
       const d = rule === 'event-management/queries/events-non-filterable-400' ? await dataset(t) : undefined;

@@ -1,5 +1,6 @@
 import { decodeJwt, decodeProtectedHeader, type JWTPayload } from 'jose';
 import type { HttpResponse } from '../engine/http-client.ts';
+import { ttmErrorBody } from '../engine/checks/ttm-error-body.ts';
 import { registerSecret } from '../engine/redact.ts';
 import type { RuleContext } from '../engine/rule-test.ts';
 import type { ClientCredentials } from '../engine/run-config.ts';
@@ -121,64 +122,37 @@ export function errorCodes(res: HttpResponse): string[] {
 }
 
 /**
- * The documented Errors body of a 400: application/json, `errors[]` of code, logref and
- * message strings, each code of the form platform.core.<area>.<name>.
+ * A documented 400 is answered as JSON ("Request and response bodies are JSON"); its Errors body
+ * is judged by the registry's ttm-error-body after every request.
  */
-export function checkErrorBody(t: RuleContext, res: HttpResponse): void {
+export function checkErrorJson(t: RuleContext, res: HttpResponse): void {
+  if (res.status !== 400) return;
   t.verify('technical-token-manager/transport/json', res.contentType === 'application/json', {
     title: 'error answered without application/json',
     expected: 'Content-Type application/json',
     received: res.contentType || '(none)',
   });
-  const errors = (res.json as { errors?: unknown } | undefined)?.errors;
-  const items = Array.isArray(errors) ? (errors as Array<Record<string, unknown>>) : [];
-  const shapeOk =
-    items.length > 0 && items.every((e) => e && ['code', 'logref', 'message'].every((k) => typeof e[k] === 'string'));
-  t.verify('technical-token-manager/errors/body-shape', shapeOk, {
-    title: 'error body is not the documented Errors body',
-    expected: '{"errors":[{"code":string,"logref":string,"message":string}, …]}',
-    received: res.text.slice(0, 300) || '(empty body)',
-  });
-  if (!shapeOk) return;
-  const badCode = items.find((e) => !/^platform\.core\.[^.\s]+\.[^.\s]+$/.test(String(e.code)));
-  t.verify('technical-token-manager/errors/code-form', !badCode, {
-    title: 'error code not of the form platform.core.<area>.<name>',
-    expected: 'platform.core.<area>.<name>',
-    received: String(badCode?.code),
-  });
-  t.verify(
-    'technical-token-manager/errors/logref',
-    items.every((e) => String(e.logref).trim() !== ''),
-    {
-      title: 'empty logref',
-      expected: 'a non-empty logref',
-      received: JSON.stringify(items.map((e) => e.logref)),
-    },
-  );
 }
 
 /**
- * The form of every error code of an answer of another status than 400 (401, 403, 429): the
- * document gives those statuses no body, but any code the service sends has the documented
- * form. An answer without an Errors body gives nothing to judge and is passed over.
+ * The form of every error code of an answer the test did not receive itself (a throttled answer
+ * the client absorbed): the registry's ttm-error-body on its status and body, for the operation
+ * at `path`. An answer without an Errors body gives nothing to judge and is passed over.
  */
-export function checkErrorCodeForm(t: RuleContext, status: number, text: string, where: string): void {
+export function checkErrorCodeForm(t: RuleContext, status: number, text: string, path: string): void {
   if (!t.declares('technical-token-manager/errors/code-form')) return;
-  let errors: unknown;
+  let json: unknown;
   try {
-    errors = (JSON.parse(text) as { errors?: unknown } | null)?.errors;
+    json = JSON.parse(text);
   } catch {
     return;
   }
-  if (!Array.isArray(errors)) return;
-  const codes = (errors as Array<{ code?: unknown } | null>).map((e) => e?.code).filter((c) => c !== undefined);
-  if (!codes.length) return;
-  const bad = codes.find((c) => typeof c !== 'string' || !/^platform\.core\.[^.\s]+\.[^.\s]+$/.test(c));
-  t.verify('technical-token-manager/errors/code-form', bad === undefined, {
-    title: `error code of a ${status} not of the form platform.core.<area>.<name> (${where})`,
-    expected: 'platform.core.<area>.<name>',
-    received: JSON.stringify(bad),
-  });
+  const method = path.endsWith('/userTenants') ? 'GET' : 'POST';
+  const x = { service: SERVICE, method, path, status, contentType: '', text, json };
+  // Only the code form: the body of a 400 is judged on the answers the test receives.
+  const form = ttmErrorBody.check(x).filter((f) => f.rule === 'technical-token-manager/errors/code-form');
+  for (const f of form)
+    t.verify(f.rule, f.ok, { title: `${f.title} (a throttled ${path})`, expected: f.expected, received: f.received });
 }
 
 /**
@@ -202,7 +176,7 @@ export function checkRejectedWithCode(
     response: res,
   };
   // The body of a 400 first: a check that fails ends the test.
-  if (res.status === 400) checkErrorBody(t, res);
+  checkErrorJson(t, res);
   if (reading === undefined) t.check(ruleId, ok, d);
   else t.reading(reading, ruleId, ok, d);
 }

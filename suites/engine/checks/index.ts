@@ -1,9 +1,9 @@
-// The registry of named checks every suite uses; each takes the rule ID it judges.
-export { statusCode } from './status-code.ts';
-export { contentType } from './content-type.ts';
-export { requiredHeaders } from './required-headers.ts';
+// The registry of named checks every suite uses. Checks of one response on its own (`RESPONSE_CHECKS`)
+// run after every request a test sends and on every exchange an audit reads; the others take the
+// rule ID they judge from the test that calls them.
 export { responseSchema, matchesSchema } from './response-schema.ts';
 export { missingCredentialsRejected, missingScopeRejected } from './auth-enforced.ts';
-export { invalidRejected, validAccepted } from './data-acceptance.ts';
 export { describeResponse } from './describe-response.ts';
 export { observeTargetScheme } from './target-scheme.ts';
+export { RESPONSE_CHECKS, responseCheckRules } from './response-checks.ts';
+export type { CheckedExchange, Finding, ResponseCheck } from './response-check.ts';
