@@ -1,0 +1,346 @@
+import { randomUUID } from 'node:crypto';
+import { eq } from '../engine/filter-expression.ts';
+import { body, emTest, entity, eventually, fixture, fixtures, iso, send, seen, senderOf } from './em-client.ts';
+import { accepted, expect, reading, rejected } from './em-checks.ts';
+import {
+  createEvent,
+  createType,
+  field,
+  postEvent,
+  runDeleteJob,
+  trackForeignEvents,
+  typeDeleted,
+} from './em-resources.ts';
+import { pathOf, current, patch, patchField, patchAttribute, remove } from './event-types-change-support.ts';
+
+emTest(
+  ['event-management/event-types/patch-global-to-local-400'],
+  "GLOBAL to LOCAL answers 400 while another tenant has events of the type, 200 when only the owner's events exist and once the other tenant's are deleted",
+  async (t) => {
+    const foreignEntity = fixture(t, 'otherTenantEntityId');
+    if (!t.session.tokens.has('otherTenant'))
+      t.needsPrincipal('principals.otherTenant', 'principals.otherTenant is not configured');
+    const used = await createType(t, { scope: 'GLOBAL', fields: [field('v', 'INTEGER')] });
+    const ownOnly = await createType(t, { scope: 'GLOBAL', fields: [field('v', 'INTEGER')] });
+    const release = trackForeignEvents(t, used.id, 'otherTenant');
+    const foreign = await eventually(
+      () =>
+        postEvent(
+          t,
+          { typeId: used.id, timestamp: iso(-60_000), entityId: foreignEntity, v: 1 },
+          { as: 'otherTenant' },
+        ),
+      (r) => r.status !== 404,
+    );
+    if (foreign.value.status !== 201)
+      t.skip(`the other tenant could not create an event of the GLOBAL type (${seen(foreign.value, 160)})`);
+    // PATCH 400: "scope change GLOBAL to LOCAL while events of another tenant exist": the owner's own
+    // events are no such condition, and do not lift it either.
+    await createEvent(t, { typeId: used.id, timestamp: iso(-60_000), entityId: entity(t), v: 1 });
+    rejected(
+      t,
+      'event-management/event-types/patch-global-to-local-400',
+      await patch(t, used.id, { op: 'replace', path: '/scope', value: 'LOCAL' }),
+      'GLOBAL to LOCAL while another tenant (and the owner) has events of the type',
+    );
+    await createEvent(t, { typeId: ownOnly.id, timestamp: iso(-60_000), entityId: entity(t), v: 1 });
+    const ok = await patchAttribute(t, ownOnly.id, 'replace', 'scope', 'LOCAL');
+    expect(
+      t,
+      'event-management/event-types/patch-global-to-local-400',
+      ok.status === 200 && body(ok).scope === 'LOCAL',
+      "GLOBAL to LOCAL of a type with only the owner's events refused",
+      'HTTP 200, scope LOCAL',
+      seen(ok),
+    );
+    // Once the other tenant has deleted its events, no events of another tenant exist.
+    try {
+      await runDeleteJob(senderOf(t), eq('typeId', used.id), 'otherTenant');
+    } catch (e) {
+      t.notExercised(
+        'event-management/event-types/patch-global-to-local-400',
+        `the other tenant's events could not be deleted: ${(e as Error).message}`,
+      );
+      return;
+    }
+    release();
+    const after = await eventually(
+      () => patch(t, used.id, { op: 'replace', path: '/scope', value: 'LOCAL' }),
+      (r) => r.status === 200,
+    );
+    expect(
+      t,
+      'event-management/event-types/patch-global-to-local-400',
+      after.ok && body(after.value).scope === 'LOCAL',
+      "GLOBAL to LOCAL still refused after the other tenant's events were deleted",
+      'HTTP 200, scope LOCAL',
+      seen(after.value),
+    );
+  },
+  {
+    needs: [
+      'fixtures.eventManagement.entityIds',
+      'fixtures.eventManagement.otherTenantEntityId',
+      'principals.otherTenant',
+    ],
+    budget: 40,
+  },
+);
+
+emTest(
+  [
+    'event-management/event-types/reserved-field-name-400',
+    'event-management/event-types/field-name-too-long-400',
+    'event-management/event-types/field-type-missing-400',
+    'event-management/event-types/field-property-missing-400',
+    'event-management/event-types/filterable-link-400',
+    'event-management/event-types/more-than-10-filterable-400',
+    'event-management/event-types/enum-values-missing-400',
+    'event-management/event-types/values-for-non-enum-400',
+    'event-management/event-types/values-not-strings-400',
+    'event-management/event-types/values-duplicated-400',
+    'event-management/event-types/enum-member-max-36',
+  ],
+  'PATCH adding a field applies the field rules of creation',
+  async (t) => {
+    const type = await createType(t, {
+      fields: Array.from({ length: 10 }, (_, i) => field(`k${i}`, 'INTEGER', { filterable: true })),
+    });
+    const add = (value: unknown) => patch(t, type.id, { op: 'add', path: '/fields', value });
+    const cases: Array<[string, unknown, string]> = [
+      [
+        'event-management/event-types/reserved-field-name-400',
+        { name: 'select', type: 'STRING' },
+        'a field named "select"',
+      ],
+      [
+        'event-management/event-types/field-name-too-long-400',
+        { name: `f${'x'.repeat(64)}`, type: 'STRING' },
+        'a field name of 65 characters',
+      ],
+      ['event-management/event-types/field-type-missing-400', { name: 'untyped' }, 'a field without type'],
+      ['event-management/event-types/field-property-missing-400', { type: 'STRING' }, 'a field without name'],
+      [
+        'event-management/event-types/filterable-link-400',
+        { name: 'url', type: 'LINK', filterable: true },
+        'a filterable LINK field',
+      ],
+      [
+        'event-management/event-types/more-than-10-filterable-400',
+        { name: 'eleventh', type: 'STRING', filterable: true },
+        'an 11th filterable field',
+      ],
+      [
+        'event-management/event-types/enum-values-missing-400',
+        { name: 'state', type: 'ENUM' },
+        'an ENUM field without values',
+      ],
+      [
+        'event-management/event-types/values-for-non-enum-400',
+        { name: 'txt', type: 'STRING', values: ['a'] },
+        'values on a STRING field',
+      ],
+      [
+        'event-management/event-types/values-not-strings-400',
+        { name: 'state', type: 'ENUM', values: ['a', 2] },
+        'ENUM values with a number',
+      ],
+      [
+        'event-management/event-types/values-duplicated-400',
+        { name: 'state', type: 'ENUM', values: ['a', 'a'] },
+        'duplicated ENUM values',
+      ],
+      [
+        'event-management/event-types/enum-member-max-36',
+        { name: 'state', type: 'ENUM', values: ['m'.repeat(37)] },
+        'an ENUM member of 37 characters',
+      ],
+    ];
+    for (const [rule, value, what] of cases) {
+      const res = await add(value);
+      // Which words are reserved is our reading (the document names neither database nor language).
+      if (rule === 'event-management/event-types/reserved-field-name-400')
+        reading(
+          t,
+          'reserved-word-list',
+          rule,
+          res.status === 400,
+          `not rejected: PATCH adding ${what}`,
+          'HTTP 400',
+          () => seen(res),
+        );
+      else rejected(t, rule, res, `PATCH adding ${what}`);
+    }
+    accepted(
+      t,
+      'event-management/event-types/enum-member-max-36',
+      await add({ name: 'state', type: 'ENUM', values: ['m'.repeat(36)] }),
+      'PATCH adding an ENUM field with a member of 36 characters',
+      [200],
+    );
+  },
+  { budget: 26 },
+);
+
+emTest(
+  [
+    'event-management/event-types/filterable-link-400',
+    'event-management/event-types/more-than-10-filterable-400',
+    'event-management/event-types/more-than-100-fields-400',
+    'event-management/event-types/patch-add-field',
+  ],
+  "PATCH keeps a type's limits: no LINK field made filterable, no 11th filterable field, no 101st field",
+  async (t) => {
+    // Field: "a LINK field cannot be filterable; at most 10 filterable fields per type"; Limits: "Fields per
+    // event type | 100; filterable fields 10". They hold for the type, however its fields came to be.
+    const link = await createType(t, { fields: [field('url', 'LINK')] });
+    rejected(
+      t,
+      'event-management/event-types/filterable-link-400',
+      await patchField(t, link.id, 'url', 'filterable', true),
+      'PATCH making a LINK field filterable',
+    );
+    // Nine filterable fields of eleven: the tenth may become filterable ("at most 10 filterable fields per
+    // type" counts the filterable ones), the eleventh not.
+    const nine = await createType(t, {
+      fields: [
+        ...Array.from({ length: 9 }, (_, i) => field(`k${i}`, 'INTEGER', { filterable: true })),
+        field('p', 'STRING'),
+        field('q', 'STRING'),
+      ],
+    });
+    const tenth = await patchField(t, nine.id, 'p', 'filterable', true);
+    accepted(
+      t,
+      'event-management/event-types/more-than-10-filterable-400',
+      tenth,
+      'PATCH making the 10th of 11 fields filterable',
+      [200],
+    );
+    if (tenth.status === 200)
+      rejected(
+        t,
+        'event-management/event-types/more-than-10-filterable-400',
+        await patchField(t, nine.id, 'q', 'filterable', true, { etagAtLeast: Number(body(tenth).etag) }),
+        'PATCH making an 11th field filterable',
+      );
+    const full = await createType(t, { fields: Array.from({ length: 99 }, (_, i) => field(`f${i}`, 'STRING')) });
+    const hundredth = await patchAttribute(t, full.id, 'add', 'fields', field('f99', 'STRING'));
+    accepted(t, 'event-management/event-types/patch-add-field', hundredth, 'PATCH adding the 100th field', [200]);
+    if (hundredth.status !== 200) return;
+    rejected(
+      t,
+      'event-management/event-types/more-than-100-fields-400',
+      await patch(
+        t,
+        full.id,
+        { op: 'add', path: '/fields', value: field('f100', 'STRING') },
+        { etagAtLeast: Number(body(hundredth).etag) },
+      ),
+      'PATCH adding a 101st field',
+    );
+  },
+  { budget: 12 },
+);
+
+emTest(
+  [
+    'event-management/event-types/delete-204',
+    'event-management/event-types/delete-with-children-400',
+    'event-management/event-types/delete-with-events-400',
+  ],
+  'DELETE with the current etag removes an own type without events or children (204, then 404); a type with a child or with events answers 400',
+  async (t) => {
+    const parent = await createType(t);
+    const child = await createType(t, { parentId: parent.id });
+    await current(t, child.id);
+    rejected(
+      t,
+      'event-management/event-types/delete-with-children-400',
+      await remove(t, parent.id),
+      'DELETE of a type with a child type',
+    );
+    const withEvents = await createType(t, { fields: [field('v', 'INTEGER')] });
+    await createEvent(t, { typeId: withEvents.id, timestamp: iso(-60_000), entityId: entity(t), v: 1 });
+    rejected(
+      t,
+      'event-management/event-types/delete-with-events-400',
+      await remove(t, withEvents.id),
+      'DELETE of a type with events',
+    );
+    const res = await remove(t, child.id);
+    expect(
+      t,
+      'event-management/event-types/delete-204',
+      res.status === 204,
+      'DELETE of an own type without events refused',
+      'HTTP 204',
+      seen(res),
+    );
+    typeDeleted(child.id);
+    const gone = await eventually(
+      () => send(t, { method: 'GET', path: pathOf(child.id) }),
+      (r) => r.status === 404,
+    );
+    expect(
+      t,
+      'event-management/event-types/delete-204',
+      gone.ok,
+      'the deleted type is still served',
+      'HTTP 404',
+      seen(gone.value, 160),
+    );
+  },
+  { needs: ['fixtures.eventManagement.entityIds'], budget: 14 },
+);
+
+emTest(
+  [
+    'event-management/event-types/delete-standard-types-400',
+    'event-management/event-types/delete-not-owner-400',
+    'event-management/event-types/delete-receiver-400',
+    'event-management/event-types/delete-not-found-404',
+  ],
+  'DELETE of BaseEvent, the standard type, a type of another tenant or one shared with the caller answers 400; of an unknown type 404',
+  async (t) => {
+    const f = fixtures(t);
+    rejected(
+      t,
+      'event-management/event-types/delete-standard-types-400',
+      await remove(t, f.baseEventTypeId),
+      'DELETE of BaseEvent',
+    );
+    rejected(
+      t,
+      'event-management/event-types/delete-standard-types-400',
+      await remove(t, f.standardEventTypeId),
+      'DELETE of the standard event type',
+    );
+    rejected(
+      t,
+      'event-management/event-types/delete-not-found-404',
+      await send(t, {
+        method: 'DELETE',
+        path: pathOf(`${t.prefix}nosuchtype${randomUUID().slice(0, 8)}`),
+        headers: { 'If-Match': '0' },
+      }),
+      'DELETE of an unknown type',
+      [404],
+    );
+    const global = fixture(t, 'globalEventTypeId');
+    rejected(
+      t,
+      'event-management/event-types/delete-not-owner-400',
+      await remove(t, global),
+      'DELETE of a GLOBAL type owned by another tenant',
+    );
+    const shared = fixture(t, 'sharedEventTypeId');
+    rejected(
+      t,
+      'event-management/event-types/delete-receiver-400',
+      await remove(t, shared, { includeShared: true }),
+      'DELETE of a type shared with the caller',
+    );
+  },
+  { needs: ['fixtures.eventManagement.globalEventTypeId', 'fixtures.eventManagement.sharedEventTypeId'], budget: 10 },
+);

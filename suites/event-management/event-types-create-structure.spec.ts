@@ -1,0 +1,455 @@
+import { where } from '../engine/filter-expression.ts';
+import fc from 'fast-check';
+import type { HttpResponse } from '../engine/http-client.ts';
+import { body, emTest, entity, eventually, fixture, fixtures, iso, send, seen } from './em-client.ts';
+import { boundaryCases } from '../engine/contract-bounds.ts';
+import { accepted, expect, reading, rejected } from './em-checks.ts';
+import { createType, field, postEvent, postType, typeBody } from './em-resources.ts';
+import {
+  FIELD_TYPES,
+  fieldsNamed,
+  FIELD_NAME,
+  FIELD_NAME_MAX,
+  sendBoundary,
+  filled,
+} from './event-types-create-support.ts';
+
+emTest(
+  ['event-management/event-types/scope-values'],
+  'scope takes LOCAL and GLOBAL and defaults to LOCAL; other values answer 400',
+  async (t) => {
+    for (const scope of ['LOCAL', 'GLOBAL']) {
+      const res = await postType(t, typeBody(t, { scope }));
+      expect(
+        t,
+        'event-management/event-types/scope-values',
+        res.status === 201 && body(res).scope === scope,
+        `scope ${scope} refused`,
+        `HTTP 201 with scope ${scope}`,
+        seen(res),
+      );
+    }
+    const none = await postType(t, typeBody(t));
+    expect(
+      t,
+      'event-management/event-types/scope-values',
+      none.status === 201 && body(none).scope === 'LOCAL',
+      'scope does not default to LOCAL',
+      'scope LOCAL',
+      seen(none),
+    );
+    for (const scope of ['global', 'PUBLIC', 1])
+      rejected(
+        t,
+        'event-management/event-types/scope-values',
+        await postType(t, typeBody(t, { scope })),
+        `scope ${JSON.stringify(scope)}`,
+      );
+  },
+  { budget: 6 },
+);
+
+emTest(
+  ['event-management/event-types/fields-required', 'event-management/event-types/more-than-100-fields-400'],
+  'fields is required and takes 0 to 100 fields; 101 answer 400',
+  async (t) => {
+    const { fields: _f, ...noFields } = typeBody(t);
+    rejected(t, 'event-management/event-types/fields-required', await postType(t, noFields), 'no fields');
+    rejected(
+      t,
+      'event-management/event-types/fields-required',
+      await postType(t, typeBody(t, { fields: 'level' })),
+      'fields not an array',
+    );
+    accepted(
+      t,
+      'event-management/event-types/fields-required',
+      await postType(t, typeBody(t, { fields: [] })),
+      'an empty fields array',
+    );
+    const hundred = await postType(t, typeBody(t, { fields: fieldsNamed(100) }));
+    accepted(t, 'event-management/event-types/fields-required', hundred, '100 fields');
+    expect(
+      t,
+      'event-management/event-types/fields-required',
+      (body(hundred).fields ?? []).length === 100,
+      'not all 100 fields kept',
+      '100 fields',
+      String((body(hundred).fields ?? []).length),
+    );
+    rejected(
+      t,
+      'event-management/event-types/more-than-100-fields-400',
+      await postType(t, typeBody(t, { fields: fieldsNamed(101) })),
+      '101 fields',
+    );
+  },
+  { budget: 5 },
+);
+
+emTest(
+  ['event-management/event-types/reserved-type-name-400', 'event-management/event-types/reserved-field-name-400'],
+  'reserved words of the database or language are refused as type and field names',
+  async (t) => {
+    // The document does not name the database or the language: which words are reserved is our
+    // reading (SQL and JavaScript/Java keywords), so a refusal that does not come is a warning.
+    const reserved = (rule: string, res: HttpResponse, what: string) => {
+      reading(t, 'reserved-word-list', rule, res.status === 400, `not rejected: ${what}`, 'HTTP 400', () => seen(res));
+    };
+    for (const name of ['select', 'table', 'class', 'null'])
+      reserved(
+        'event-management/event-types/reserved-type-name-400',
+        await postType(t, typeBody(t, { name })),
+        `type name "${name}"`,
+      );
+    for (const name of ['select', 'from', 'function', 'true'])
+      reserved(
+        'event-management/event-types/reserved-field-name-400',
+        await postType(t, typeBody(t, { fields: [field(name, 'STRING')] })),
+        `field name "${name}"`,
+      );
+    accepted(
+      t,
+      'event-management/event-types/reserved-field-name-400',
+      await postType(t, typeBody(t, { fields: [field('selection', 'STRING')] })),
+      'field name "selection" (not reserved)',
+    );
+  },
+  { budget: 9 },
+);
+
+emTest(
+  ['event-management/event-types/inheritance-depth-4', 'event-management/event-types/inheritance-depth-above-4-400'],
+  'a chain of four types below BaseEvent is taken; a fifth level answers 400',
+  async (t) => {
+    let parent = fixtures(t).baseEventTypeId;
+    for (let depth = 1; depth <= 4; depth++) {
+      const res = (
+        await eventually(
+          () => postType(t, typeBody(t, { parentId: parent, fields: [field(`d${depth}`, 'STRING')] })),
+          (r) => r.status !== 404,
+        )
+      ).value;
+      // Depth counted below BaseEvent (its child is at depth 1): the fourth level rests on that reading;
+      // counting BaseEvent itself, the fourth level below it would be depth 5.
+      if (depth < 4)
+        accepted(t, 'event-management/event-types/inheritance-depth-4', res, `a type at inheritance depth ${depth}`);
+      else if (
+        !reading(
+          t,
+          'depth-below-base-event',
+          'event-management/event-types/inheritance-depth-4',
+          res.status === 201,
+          'valid input refused: a type at inheritance depth 4 (the fourth level below BaseEvent)',
+          'HTTP 201',
+          () => seen(res),
+        )
+      ) {
+        t.notExercised(
+          'event-management/event-types/inheritance-depth-above-4-400',
+          'the fourth level below BaseEvent was refused (depth counted with BaseEvent), so no fifth level could be built',
+        );
+        return;
+      }
+      parent = body(res).id;
+    }
+    const fifth = (
+      await eventually(
+        () => postType(t, typeBody(t, { parentId: parent })),
+        (r) => r.status !== 404,
+      )
+    ).value;
+    rejected(t, 'event-management/event-types/inheritance-depth-above-4-400', fifth, 'a type at inheritance depth 5');
+  },
+  { budget: 8 },
+);
+
+emTest(
+  [
+    'event-management/event-types/global-with-local-parent-400',
+    'event-management/event-types/parent-shared-local-400',
+    'event-management/event-types/create-201',
+  ],
+  'a GLOBAL type with a LOCAL parent, or with a shared LOCAL parent of another tenant, answers 400',
+  async (t) => {
+    const local = await createType(t);
+    rejected(
+      t,
+      'event-management/event-types/global-with-local-parent-400',
+      (
+        await eventually(
+          () => postType(t, typeBody(t, { parentId: local.id, scope: 'GLOBAL' })),
+          (r) => r.status !== 404,
+        )
+      ).value,
+      'a GLOBAL type under a LOCAL parent',
+    );
+    const global = await createType(t, { scope: 'GLOBAL' });
+    accepted(
+      t,
+      'event-management/event-types/create-201',
+      (
+        await eventually(
+          () => postType(t, typeBody(t, { parentId: global.id, scope: 'GLOBAL' })),
+          (r) => r.status !== 404,
+        )
+      ).value,
+      'a GLOBAL type under a GLOBAL parent',
+    );
+    const shared = fixture(t, 'sharedEventTypeId');
+    rejected(
+      t,
+      'event-management/event-types/parent-shared-local-400',
+      await postType(t, typeBody(t, { parentId: shared })),
+      'a parentId that is a shared LOCAL type of another tenant',
+    );
+  },
+  { needs: ['fixtures.eventManagement.sharedEventTypeId'], budget: 8 },
+);
+
+emTest(
+  [
+    'event-management/event-types/id-exists-409',
+    'event-management/event-types/name-exists-409',
+    'event-management/event-types/field-in-parent-409',
+  ],
+  'a second type with the same id or name, or a field of a parent type, answers 409',
+  async (t) => {
+    const first = await createType(t, { fields: [field('inherited', 'STRING')] });
+    rejected(
+      t,
+      'event-management/event-types/id-exists-409',
+      await postType(t, typeBody(t, { id: first.id })),
+      'the id of an existing type',
+      [409],
+    );
+    rejected(
+      t,
+      'event-management/event-types/name-exists-409',
+      await postType(t, typeBody(t, { name: first.name })),
+      'the name of an existing type of the tenant',
+      [409],
+    );
+    rejected(
+      t,
+      'event-management/event-types/field-in-parent-409',
+      await postType(t, typeBody(t, { parentId: first.id, fields: [field('inherited', 'STRING')] })),
+      'a field the parent type has',
+      [409],
+    );
+    rejected(
+      t,
+      'event-management/event-types/field-in-parent-409',
+      await postType(
+        t,
+        typeBody(t, { parentId: fixtures(t).standardEventTypeId, fields: [field('severity', 'INTEGER')] }),
+      ),
+      'severity under PlatformStandardEvent',
+      [409],
+    );
+    // "Event (BaseEvent, request)" lists typeId, correlationId, timestamp and entityId, and a type's parent is
+    // BaseEvent by default ("parentId | Default BaseEvent"): a field of one of those names exists in a parent type.
+    // Which words are reserved ("reserved words of the database or language", 400) is not shown, and BaseEvent's
+    // keys may be among them (timestamp is one of SQL's): a 400 answers them as well as the 409.
+    for (const [name, type] of [
+      ['typeId', 'STRING'],
+      ['correlationId', 'STRING'],
+      ['entityId', 'STRING'],
+      ['timestamp', 'TIMESTAMP'],
+    ])
+      rejected(
+        t,
+        'event-management/event-types/field-in-parent-409',
+        await postType(t, typeBody(t, { fields: [field(name, type)] })),
+        `a field named ${name} (a field of BaseEvent)`,
+        [409, 400],
+      );
+  },
+  { budget: 9 },
+);
+
+// "409 conditions: … create event type, … or the same name for the tenant exists": the name is unique
+// within a tenant; another tenant's type of that name is no conflict.
+emTest(
+  ['event-management/event-types/name-exists-409'],
+  "a type named like another tenant's type is created (only the tenant's own names conflict)",
+  async (t) => {
+    if (!t.session.tokens.has('otherTenant'))
+      t.needsPrincipal('principals.otherTenant', 'principals.otherTenant is not configured');
+    const mine = await createType(t, { scope: 'LOCAL' });
+    // No id: a given one is prefixed with the caller's tenant, which the suite may not know for otherTenant.
+    const theirs = await postType(t, { name: mine.name, scope: 'LOCAL', fields: [] }, { as: 'otherTenant' });
+    accepted(
+      t,
+      'event-management/event-types/name-exists-409',
+      theirs,
+      `another tenant's type named like a type of this tenant (${String(mine.name)})`,
+    );
+  },
+  { needs: ['principals.otherTenant'], budget: 4 },
+);
+
+emTest(
+  [
+    'event-management/event-types/field-name-length',
+    'event-management/event-types/field-name-too-long-400',
+    'event-management/event-types/duplicate-field-name-400',
+  ],
+  `field names of up to ${FIELD_NAME_MAX} characters are taken, longer ones answer 400, and two fields of one name answer 400 (property)`,
+  async (t) => {
+    await t.property(
+      fc.tuple(fc.integer({ min: 1, max: FIELD_NAME_MAX + 26 }), fc.constantFrom('a', 'Z', '9')),
+      async ([n, ch]) => {
+        const name = `f${ch.repeat(n - 1)}`;
+        const res = await postType(t, typeBody(t, { fields: [field(name, 'STRING')] }));
+        if (n <= FIELD_NAME_MAX)
+          accepted(t, 'event-management/event-types/field-name-length', res, `a field name of ${n} characters`);
+        else
+          rejected(t, 'event-management/event-types/field-name-too-long-400', res, `a field name of ${n} characters`);
+      },
+      { rule: 'event-management/event-types/field-name-length', runs: Math.min(t.session.context.runs, 10) },
+    );
+    await sendBoundary(
+      t,
+      // Field names are spelled in ASCII here: whether other letters are allowed is not the rule's point.
+      boundaryCases('event-management', FIELD_NAME, 'a field name', {
+        keyword: 'maxLength',
+        fill: (n, ch) => filled(t, n, ch, 'f'),
+        wide: [],
+      }),
+      (name) => postType(t, typeBody(t, { fields: [field(name as string, 'STRING')] })),
+      {
+        ok: 'event-management/event-types/field-name-length',
+        bad: 'event-management/event-types/field-name-too-long-400',
+      },
+    );
+    rejected(
+      t,
+      'event-management/event-types/duplicate-field-name-400',
+      await postType(t, typeBody(t, { fields: [field('twin', 'STRING'), field('twin', 'INTEGER')] })),
+      'two fields named "twin"',
+    );
+  },
+  { budget: 3, budgetPerRun: 3 },
+);
+
+emTest(
+  [
+    'event-management/event-types/field-type-values',
+    'event-management/event-types/field-type-missing-400',
+    'event-management/event-types/field-property-missing-400',
+    'event-management/event-types/enum-values-rule',
+  ],
+  'each documented field type is taken (ENUM with its values); another type, no type, no name or a field that is no object answer 400',
+  async (t) => {
+    const fields = FIELD_TYPES.map((type) =>
+      field(`v${type.toLowerCase()}`, type, type === 'ENUM' ? { values: ['ON', 'OFF'] } : {}),
+    );
+    const res = await postType(t, typeBody(t, { fields }));
+    accepted(t, 'event-management/event-types/field-type-values', res, 'one field of each documented type');
+    const back = (body(res).fields ?? []) as any[];
+    expect(
+      t,
+      'event-management/event-types/field-type-values',
+      FIELD_TYPES.every((ty) => back.some((f) => f.type === ty)),
+      'not every field type kept',
+      FIELD_TYPES.join(', '),
+      JSON.stringify(back.map((f) => f.type)),
+    );
+    expect(
+      t,
+      'event-management/event-types/enum-values-rule',
+      JSON.stringify(back.find((f) => f.type === 'ENUM')?.values) === JSON.stringify(['ON', 'OFF']),
+      'the ENUM values are not kept',
+      '["ON","OFF"]',
+      JSON.stringify(back.find((f) => f.type === 'ENUM')),
+    );
+    // Each rule holds for every field: the bad one comes after a valid one.
+    const lead = field('lead', 'STRING');
+    for (const type of ['TEXT', 'string', 'FLOAT'])
+      rejected(
+        t,
+        'event-management/event-types/field-type-values',
+        await postType(t, typeBody(t, { fields: [lead, field('a', type)] })),
+        `field type ${type} (second field)`,
+      );
+    rejected(
+      t,
+      'event-management/event-types/field-type-missing-400',
+      await postType(t, typeBody(t, { fields: [lead, { name: 'untyped' }] })),
+      'a field without type (second field)',
+    );
+    rejected(
+      t,
+      'event-management/event-types/field-property-missing-400',
+      await postType(t, typeBody(t, { fields: [lead, { type: 'STRING' }] })),
+      'a field without name (second field)',
+    );
+    for (const f of ['level', 5, null])
+      rejected(
+        t,
+        'event-management/event-types/field-property-missing-400',
+        await postType(t, typeBody(t, { fields: [lead, f] })),
+        `a field ${JSON.stringify(f)} (second field)`,
+      );
+  },
+  { budget: 9 },
+);
+
+emTest(
+  [
+    'event-management/event-types/field-filterable-default-false',
+    'event-management/event-types/field-required-default-false',
+  ],
+  'fields without filterable or required are returned with both false: a filter on each answers 400, events without them are taken',
+  async (t) => {
+    // Two fields: the defaults hold for every field, not only the first.
+    const type = await createType(t, { fields: [field('plain', 'STRING'), field('count', 'INTEGER')] });
+    const fields = (type.fields ?? []) as Array<Record<string, unknown>>;
+    expect(
+      t,
+      'event-management/event-types/field-filterable-default-false',
+      fields.length === 2 && fields.every((f) => f.filterable === false),
+      'filterable does not default to false',
+      'filterable false on both fields',
+      JSON.stringify(fields),
+    );
+    expect(
+      t,
+      'event-management/event-types/field-required-default-false',
+      fields.length === 2 && fields.every((f) => f.required === false),
+      'required does not default to false',
+      'required false on both fields',
+      JSON.stringify(fields),
+    );
+    for (const [name, value] of [
+      ['plain', 'x'],
+      ['count', 1],
+    ] as const) {
+      const q = await send(t, {
+        method: 'GET',
+        path: '/events',
+        query: { filter: where({ typeId: type.id, [name]: value }) },
+      });
+      rejected(
+        t,
+        'event-management/event-types/field-filterable-default-false',
+        q,
+        `a filter on the field ${name}, created without filterable`,
+      );
+    }
+    const ev = (
+      await eventually(
+        () => postEvent(t, { typeId: type.id, timestamp: iso(-60_000), entityId: entity(t) }),
+        (r) => r.status !== 404,
+      )
+    ).value;
+    accepted(
+      t,
+      'event-management/event-types/field-required-default-false',
+      ev,
+      'an event without the field created without required',
+    );
+  },
+  { needs: ['fixtures.eventManagement.entityIds'], budget: 5 },
+);

@@ -1,0 +1,47 @@
+// What the events-create spec files share.
+import type { RuleContext } from '../engine/rule-test.ts';
+import { body, seen } from './em-client.ts';
+import { accepted, expect, reading, rejected } from './em-checks.ts';
+import { type FieldCase } from './em-arbitraries.ts';
+import { postEvent, standardBody } from './em-resources.ts';
+import { contractBound } from '../engine/contract-bounds.ts';
+
+/** The longest correlationId the contract takes. */
+export const CORRELATION_ID_MAX = contractBound(
+  'event-management',
+  '#/components/schemas/BaseEvent/properties/correlationId',
+  'maxLength',
+);
+
+export const STANDARD_FIELDS = { severity: 42, description: 'conformance event', code: 'CONF-1', acknowledged: false };
+
+/** Sends one standard field value and judges the answer against its rule. */
+export async function judgeStandardField(t: RuleContext, c: FieldCase): Promise<void> {
+  const res = await postEvent(t, standardBody(t, { [c.field]: c.value }));
+  // A value valid only on our reading of "characters": its refusal is a warning, and the test goes on.
+  if (
+    c.valid &&
+    c.reading &&
+    !reading(
+      t,
+      c.reading,
+      c.rule,
+      res.status === 201,
+      `valid input refused: POST /events with ${c.what}`,
+      'HTTP 201',
+      () => seen(res),
+    )
+  )
+    return;
+  if (c.valid) {
+    accepted(t, c.rule, res, `POST /events with ${c.what}`);
+    expect(
+      t,
+      c.rule,
+      body(res)[c.field] === c.value,
+      `${c.field} not stored as sent`,
+      JSON.stringify(c.value).slice(0, 80),
+      String(JSON.stringify(body(res)[c.field])).slice(0, 80),
+    );
+  } else rejected(t, c.rule, res, `POST /events with ${c.what}`);
+}

@@ -1,0 +1,234 @@
+import { randomUUID } from 'node:crypto';
+import { and, eq, isIn, ne, where, type FilterExpr } from '../engine/filter-expression.ts';
+import type { HttpResponse } from '../engine/http-client.ts';
+import {
+  JOB_STATES,
+  body,
+  emTest,
+  entity,
+  fixtures,
+  iso,
+  pollJob,
+  send,
+  seen,
+  senderOf,
+  inexpressible,
+  writtenFilter,
+} from './em-client.ts';
+import { expect, refusedAs, rejected, verify } from './em-checks.ts';
+import { createType, marker } from './em-resources.ts';
+import { startDeleteJob } from './jobs-support.ts';
+
+emTest(
+  [
+    'event-management/jobs/delete-filter-invalid-json-400',
+    'event-management/jobs/delete-filter-no-type-id-400',
+    'event-management/jobs/delete-filter-type-id-equality',
+    'event-management/jobs/delete-job-deletes-matches',
+  ],
+  'a delete job whose filter is missing, not valid JSON, without typeId, or with a typeId expression that is not one plain equality answers 400',
+  async (t) => {
+    const typeId = `${t.prefix}nosuchtype`;
+    rejected(
+      t,
+      'event-management/jobs/delete-job-deletes-matches',
+      await startDeleteJob(t, {}),
+      'a delete job without filter',
+    );
+    // "deleteEventsJob has filter (required JSON object)": a null body has none.
+    rejected(
+      t,
+      'event-management/jobs/delete-job-deletes-matches',
+      await startDeleteJob(t, null),
+      'a delete job whose body is null',
+    );
+    rejected(
+      t,
+      'event-management/jobs/delete-filter-invalid-json-400',
+      await startDeleteJob(t, { filter: '{"typeId": ' }),
+      'a filter string that is not JSON',
+    );
+    rejected(
+      t,
+      'event-management/jobs/delete-filter-invalid-json-400',
+      await startDeleteJob(t, { filter: 42 }),
+      'a filter that is a number',
+    );
+    rejected(
+      t,
+      'event-management/jobs/delete-filter-no-type-id-400',
+      await startDeleteJob(t, { filter: where({ source: marker(t) }) }),
+      'a filter without typeId',
+    );
+    // The conjunction of nothing: an empty filter in any dialect.
+    rejected(
+      t,
+      'event-management/jobs/delete-filter-no-type-id-400',
+      await startDeleteJob(t, { filter: and() }),
+      'an empty filter',
+    );
+    for (const [f, what] of [
+      [ne('typeId', typeId), 'a negated typeId'],
+      [isIn('typeId', [typeId]), 'typeId with in'],
+      [and(eq('typeId', typeId), and(eq('typeId', fixtures(t).standardEventTypeId))), 'two typeId expressions'],
+    ] as Array<[FilterExpr, string]>) {
+      const cannot = await inexpressible(t, f);
+      if (cannot) t.notExercised('event-management/jobs/delete-filter-type-id-equality', `${what}: ${cannot}`);
+      else
+        rejected(
+          t,
+          'event-management/jobs/delete-filter-type-id-equality',
+          await startDeleteJob(t, { filter: f }),
+          what,
+        );
+    }
+    // The same filter as its JSON text ("filter (required JSON object)" of a "string, JSON-encoded" query filter).
+    const asString = await startDeleteJob(t, { filter: JSON.stringify(await writtenFilter(t, eq('typeId', typeId))) });
+    verify(
+      t,
+      'event-management/jobs/delete-filter-invalid-json-400',
+      asString.status === 202,
+      'a filter given as a JSON string refused',
+      'HTTP 202',
+      seen(asString, 160),
+    );
+  },
+  { budget: 11 },
+);
+
+// "JobResource: id (uuid, read-only), state (ACCEPTED default, IN_PROGRESS, FINISHED, FINISHED_WITH_ERROR)"
+// and "DeleteJobResource: JobResource plus details (resultCode string, resultDescription string: number
+// of events deleted or the error)": a delete job whose typeId names no type (a valid filter) still
+// shows one of the four states at every read, and ends with details.
+emTest(
+  [
+    'event-management/jobs/delete-job-202',
+    'event-management/jobs/initial-state-accepted',
+    'event-management/jobs/delete-details',
+  ],
+  'a delete job on a type that does not exist shows a documented state at every read and ends with details',
+  async (t) => {
+    const res = await startDeleteJob(t, {
+      filter: where({ typeId: `${t.prefix}nosuchtype${randomUUID().slice(0, 8)}` }),
+    });
+    verify(
+      t,
+      'event-management/jobs/delete-job-202',
+      res.status < 500,
+      'a delete job on an unknown type answered a server error',
+      'HTTP 202 (or a 4xx refusal)',
+      seen(res, 160),
+    );
+    if (res.status !== 202)
+      t.skip(`the delete job on an unknown type was not accepted (${seen(res, 160)}): nothing to poll`);
+    const trace = await pollJob(senderOf(t), 'delete', String(body(res).id));
+    for (const { status, job } of trace.seen) {
+      if (status !== 200) continue;
+      verify(
+        t,
+        'event-management/jobs/initial-state-accepted',
+        (JOB_STATES as readonly unknown[]).includes(job.state),
+        'a delete job on an unknown type showed a state outside the four documented',
+        JOB_STATES.join(', '),
+        JSON.stringify(job),
+      );
+    }
+    if (!trace.final) {
+      t.notExercised('event-management/jobs/delete-details', `the job did not end (${seen(trace.last, 160)})`);
+      return;
+    }
+    const details = trace.final.details as Record<string, unknown> | undefined;
+    verify(
+      t,
+      'event-management/jobs/delete-details',
+      typeof details?.resultCode === 'string' && typeof details?.resultDescription === 'string',
+      'a final delete job on an unknown type without details.resultCode and resultDescription',
+      'details with resultCode and resultDescription strings',
+      JSON.stringify(trace.final),
+    );
+  },
+  { budget: 40 },
+);
+
+emTest(
+  ['event-management/jobs/not-found-404'],
+  'GET of an unknown job, of a job under the other kind, or of an id that is not a uuid answers 404',
+  async (t) => {
+    for (const kind of ['createEventsJobs', 'deleteEventsJobs']) {
+      rejected(
+        t,
+        'event-management/jobs/not-found-404',
+        await send(t, { method: 'GET', path: `/${kind}/${randomUUID()}` }),
+        `GET /${kind}/{unknown}`,
+        [404],
+      );
+      refusedAs(
+        t,
+        'event-management/jobs/not-found-404',
+        'malformed-id-404',
+        await send(t, { method: 'GET', path: `/${kind}/not-a-uuid` }),
+        `GET /${kind}/not-a-uuid`,
+        404,
+      );
+    }
+    const job = await startDeleteJob(t, { filter: eq('typeId', `${t.prefix}nosuchtype`) });
+    if (job.status === 202) {
+      rejected(
+        t,
+        'event-management/jobs/not-found-404',
+        await send(t, { method: 'GET', path: `/createEventsJobs/${body(job).id}` }),
+        'a delete job read as a create job',
+        [404],
+      );
+      // A job is its tenant's: for another tenant it is not found (a 4xx; 404 rather than 403 is our reading).
+      if (t.session.tokens.has('otherTenant'))
+        refusedAs(
+          t,
+          'event-management/jobs/not-found-404',
+          'foreign-record-404',
+          await send(t, { method: 'GET', path: `/deleteEventsJobs/${body(job).id}`, as: 'otherTenant' }),
+          'a delete job of another tenant',
+          404,
+        );
+    }
+  },
+  { budget: 7 },
+);
+
+emTest(
+  ['event-management/jobs/client-id-ignored'],
+  'a job id sent in the body of POST /createEventsJobs or /deleteEventsJobs does not become the job id',
+  async (t) => {
+    const type = await createType(t);
+    const cases: Array<[string, () => Promise<HttpResponse>, string]> = [];
+    const createId = randomUUID();
+    cases.push([
+      'POST /createEventsJobs',
+      () =>
+        send(t, {
+          method: 'POST',
+          path: '/createEventsJobs',
+          json: { id: createId, events: [{ typeId: type.id, timestamp: iso(-60_000), entityId: entity(t) }] },
+        }),
+      createId,
+    ]);
+    const deleteId = randomUUID();
+    cases.push([
+      'POST /deleteEventsJobs',
+      () => startDeleteJob(t, { id: deleteId, filter: eq('typeId', type.id) }),
+      deleteId,
+    ]);
+    for (const [what, post, sent] of cases) {
+      const res = await post();
+      expect(
+        t,
+        'event-management/jobs/client-id-ignored',
+        res.status === 400 || (res.status === 202 && body(res).id !== sent),
+        `${what} took the id sent in the body`,
+        `HTTP 400, or 202 with an id other than ${sent}`,
+        seen(res, 200),
+      );
+    }
+  },
+  { needs: ['fixtures.eventManagement.entityIds'], budget: 3 },
+);

@@ -1,0 +1,326 @@
+// What the jobs spec files share.
+import fc from 'fast-check';
+import { where, type FilterExpr } from '../engine/filter-expression.ts';
+import type { HttpResponse } from '../engine/http-client.ts';
+import type { RuleContext } from '../engine/rule-test.ts';
+import {
+  FINAL_STATES,
+  JOB_STATES,
+  UUID,
+  body,
+  entity,
+  eventually,
+  iso,
+  pollJob,
+  decodeResultEvents,
+  send,
+  seen,
+  senderOf,
+  type JobTrace,
+  shown,
+} from './em-client.ts';
+import { accepted, expect, reading } from './em-checks.ts';
+import { noteCreateJobResults, postCreateJob } from './em-resources.ts';
+
+export const rank = (state: unknown) => JOB_STATES.indexOf(state as (typeof JOB_STATES)[number]);
+export const isFinal = (state: unknown) => (FINAL_STATES as readonly unknown[]).includes(state);
+
+export function startDeleteJob(t: RuleContext, json: unknown): Promise<HttpResponse> {
+  return send(t, { method: 'POST', path: '/deleteEventsJobs', json });
+}
+
+/**
+ * The answer to a create job some of whose events are invalid: "more than 50 events in the payload" is
+ * the only 400 the document lists, and the job reports "the input event on failure", so the job is
+ * accepted and its invalid events fail in it; a service may also refuse such a payload whole (400), as
+ * the table of 400s is not said to be complete: that it does not is our reading. A 5xx is never right.
+ */
+export function judgeMixedCreateJob(t: RuleContext, res: HttpResponse, what: string): void {
+  const rule = 'event-management/jobs/create-job-202';
+  expect(t, rule, [202, 400].includes(res.status), `a create job refused: ${what}`, 'HTTP 202 (or 400)', seen(res));
+  reading(t, 'events-judged-in-job', rule, res.status === 202, `the payload refused whole: ${what}`, 'HTTP 202', () =>
+    seen(res),
+  );
+}
+
+/** Runs a create job to its end; skips when it cannot (the job rules judge that elsewhere). */
+export async function runCreateJob(
+  t: RuleContext,
+  events: unknown[],
+  opts: { someInvalid?: boolean } = {},
+): Promise<JobTrace> {
+  const res = await postCreateJob(t, events);
+  const what = `a create job of ${events.length} events`;
+  if (t.declares('event-management/jobs/create-job-202') && opts.someInvalid) judgeMixedCreateJob(t, res, what);
+  else if (t.declares('event-management/jobs/create-job-202'))
+    accepted(t, 'event-management/jobs/create-job-202', res, what, [202]);
+  if (res.status !== 202) t.skip(`a create job was refused (${seen(res, 160)}); judged by jobs/create-job-202`);
+  const trace = await pollJob(senderOf(t), 'create', String(body(res).id));
+  noteCreateJobResults(t, trace.final?.details);
+  if (trace.undocumented)
+    t.skip(
+      `the create job showed state ${JSON.stringify(trace.undocumented.state)}, outside the documented; judged by jobs/initial-state-accepted`,
+    );
+  if (!trace.final)
+    t.skip(`the create job did not reach a final state (${seen(trace.last, 160)}); judged by jobs/transitions`);
+  return trace;
+}
+
+/** Runs a delete job to its end. */
+export async function runDeleteJob(t: RuleContext, f: FilterExpr): Promise<JobTrace> {
+  const res = await startDeleteJob(t, { filter: f });
+  if (t.declares('event-management/jobs/delete-job-202'))
+    accepted(t, 'event-management/jobs/delete-job-202', res, `a delete job for ${shown(f)}`, [202]);
+  else if (res.status !== 202) t.skip(`a delete job was refused (${seen(res, 160)}); judged by jobs/delete-job-202`);
+  const trace = await pollJob(senderOf(t), 'delete', String(body(res).id));
+  if (trace.undocumented)
+    t.skip(
+      `the delete job showed state ${JSON.stringify(trace.undocumented.state)}, outside the documented; judged by jobs/initial-state-accepted`,
+    );
+  if (!trace.final)
+    t.skip(`the delete job did not reach a final state (${seen(trace.last, 160)}); judged by jobs/transitions`);
+  return trace;
+}
+
+// ---------------------------------------------------------------- model
+export interface JobEntry {
+  kind: 'create' | 'delete';
+  id: string;
+  /** Expected outcome per input event of a create job: true when it must be created. */
+  valid?: boolean[];
+  states: string[];
+  judged: boolean;
+}
+
+export interface JobsModel {
+  jobs: JobEntry[];
+}
+
+export interface JobsReal {
+  t: RuleContext;
+  typeId: string;
+  /** What was seen about transitions (the document shows none). */
+  notes: { backwards: string[]; finalChanged: string[]; detailsEarly: string[]; sequences: string[] };
+}
+
+export class StartCreateJob implements fc.AsyncCommand<JobsModel, JobsReal> {
+  constructor(readonly valid: boolean[]) {}
+  check = () => true;
+  async run(m: JobsModel, r: JobsReal) {
+    const events = this.valid.map((ok, i) =>
+      ok
+        ? { typeId: r.typeId, timestamp: iso(-60_000 - i * 1000), entityId: entity(r.t, i), n: i }
+        : { typeId: r.typeId, timestamp: iso(-60_000), entityId: entity(r.t, i) },
+    );
+    const res = await postCreateJob(r.t, events);
+    if (this.valid.every(Boolean))
+      expect(
+        r.t,
+        'event-management/jobs/create-job-202',
+        res.status === 202,
+        'a create job refused',
+        'HTTP 202',
+        seen(res, 160),
+      );
+    else {
+      judgeMixedCreateJob(r.t, res, this.toString());
+      if (res.status !== 202) return;
+    }
+    expect(
+      r.t,
+      'event-management/jobs/initial-state-accepted',
+      body(res).state === 'ACCEPTED',
+      'the 202 of a create job is not ACCEPTED',
+      'state ACCEPTED',
+      JSON.stringify(body(res)),
+    );
+    expect(
+      r.t,
+      'event-management/jobs/job-id-uuid',
+      UUID.test(String(body(res).id)),
+      'the job id is not a uuid',
+      'a uuid',
+      String(body(res).id),
+    );
+    m.jobs.push({ kind: 'create', id: String(body(res).id), valid: this.valid, states: ['ACCEPTED'], judged: false });
+  }
+  toString = () => `create job [${this.valid.map((v) => (v ? 'ok' : 'bad')).join(',')}]`;
+}
+
+export class StartDeleteJob implements fc.AsyncCommand<JobsModel, JobsReal> {
+  check = () => true;
+  async run(m: JobsModel, r: JobsReal) {
+    // Selects nothing (n is never negative): the model's create jobs stay intact.
+    const res = await startDeleteJob(r.t, { filter: where({ typeId: r.typeId, n: -1 }) });
+    expect(
+      r.t,
+      'event-management/jobs/delete-job-202',
+      res.status === 202,
+      'a delete job refused',
+      'HTTP 202',
+      seen(res, 160),
+    );
+    expect(
+      r.t,
+      'event-management/jobs/initial-state-accepted',
+      body(res).state === 'ACCEPTED',
+      'the 202 of a delete job is not ACCEPTED',
+      'state ACCEPTED',
+      JSON.stringify(body(res)),
+    );
+    expect(
+      r.t,
+      'event-management/jobs/job-id-uuid',
+      UUID.test(String(body(res).id)),
+      'the job id is not a uuid',
+      'a uuid',
+      String(body(res).id),
+    );
+    m.jobs.push({ kind: 'delete', id: String(body(res).id), states: ['ACCEPTED'], judged: false });
+  }
+  toString = () => 'delete job (selects nothing)';
+}
+
+/** Checks one status read of a job against what was seen before. */
+export async function observeJob(r: JobsReal, job: JobEntry, res: HttpResponse): Promise<void> {
+  const t = r.t;
+  const rule =
+    job.kind === 'create' ? 'event-management/jobs/get-create-job-200' : 'event-management/jobs/get-delete-job-200';
+  expect(t, rule, res.status === 200, `GET of a ${job.kind} job not answered 200`, 'HTTP 200', seen(res, 160));
+  const j = body(res);
+  expect(t, 'event-management/jobs/job-id-uuid', j.id === job.id, 'the job id changed', job.id, String(j.id));
+  expect(
+    t,
+    'event-management/jobs/initial-state-accepted',
+    rank(j.state) >= 0,
+    'a job state outside the four documented',
+    JOB_STATES.join(', '),
+    String(j.state),
+  );
+  const last = job.states[job.states.length - 1];
+  if (rank(j.state) < rank(last)) r.notes.backwards.push(`${last} -> ${j.state}`);
+  if (isFinal(last) && j.state !== last) r.notes.finalChanged.push(`${last} -> ${j.state}`);
+  if (isFinal(last))
+    expect(
+      t,
+      'event-management/jobs/final-state-kept',
+      j.state === last,
+      'a job left its final state',
+      `state ${last} again (a job ends in FINISHED or FINISHED_WITH_ERROR)`,
+      `${job.states.join(' > ')} > ${String(j.state)}`,
+    );
+  if (!isFinal(j.state) && j.details !== undefined) r.notes.detailsEarly.push(String(j.state));
+  if (j.state !== last) job.states.push(String(j.state));
+  if (!isFinal(j.state)) return;
+  expect(
+    t,
+    'event-management/jobs/details-in-final-states',
+    j.details !== undefined && j.details !== null,
+    `a ${j.state} job without details`,
+    'details',
+    JSON.stringify(j),
+  );
+  if (job.judged) return;
+  job.judged = true;
+  if (job.kind === 'delete') {
+    expect(
+      t,
+      'event-management/jobs/delete-details',
+      typeof j.details?.resultCode === 'string' && typeof j.details?.resultDescription === 'string',
+      'delete job details are not resultCode and resultDescription strings',
+      'details.resultCode, details.resultDescription strings',
+      JSON.stringify(j.details),
+    );
+    return;
+  }
+  const raw = JSON.stringify(j.details)?.slice(0, 300) ?? '';
+  const asText = decodeResultEvents(j);
+  reading(
+    t,
+    'result-event-object',
+    'event-management/jobs/create-details',
+    !asText,
+    'a create job result gives event as JSON text',
+    'event as a JSON object',
+    raw,
+  );
+  noteCreateJobResults(t, j.details);
+  const items = j.details?.resultDescription;
+  const valid = job.valid ?? [];
+  const list: any[] = Array.isArray(items) ? items : [];
+  const created = list.filter((it) => String(it?.resultCode) === '201');
+  const failed = list.filter((it) => String(it?.resultCode) !== '201');
+  const createdNs = created.map((it) => it?.event?.n).sort();
+  const wantNs = valid.flatMap((v, i) => (v ? [i] : [])).sort();
+  // One item per input event, each valid one created and each invalid one an error with its event: the document.
+  expect(
+    t,
+    'event-management/jobs/create-details',
+    list.length === valid.length &&
+      created.every((it) => typeof it?.event?.id === 'string') &&
+      JSON.stringify(createdNs) === JSON.stringify(wantNs) &&
+      failed.every((it) => typeof it?.errorMessage === 'string' && !!it?.event),
+    'the create job results do not match the input',
+    `one item per event: ${valid.map((v) => (v ? '201 with the event' : 'an error with the input event')).join(', ')}`,
+    String(JSON.stringify(items)).slice(0, 300),
+  );
+  // In input order: our reading.
+  reading(
+    t,
+    'results-in-input-order',
+    'event-management/jobs/create-details',
+    list.every((it, i) =>
+      valid[i] ? String(it?.resultCode) === '201' && it.event?.n === i : String(it?.resultCode) !== '201',
+    ),
+    'the create job results are not in input order',
+    valid.map((v) => (v ? '201' : 'error')).join(', '),
+    () => String(JSON.stringify(items)).slice(0, 300),
+  );
+  for (const it of (items as any[]).filter((x) => String(x?.resultCode) === '201')) {
+    const got = await eventually(
+      () => send(t, { method: 'GET', path: `/events/${it.event.id}` }),
+      (x) => x.status === 200,
+    );
+    expect(
+      t,
+      'event-management/jobs/create-job-creates-events',
+      got.ok,
+      'an event the job reports created is not readable',
+      `HTTP 200 for ${it.event.id}`,
+      seen(got.value, 160),
+    );
+  }
+}
+
+export class PollJob implements fc.AsyncCommand<JobsModel, JobsReal> {
+  constructor(readonly pick: number) {}
+  check = (m: Readonly<JobsModel>) => m.jobs.length > 0;
+  async run(m: JobsModel, r: JobsReal) {
+    const job = m.jobs[this.pick % m.jobs.length];
+    const res = await send(r.t, {
+      method: 'GET',
+      path: `/${job.kind === 'create' ? 'createEventsJobs' : 'deleteEventsJobs'}/${job.id}`,
+    });
+    await observeJob(r, job, res);
+  }
+  toString = () => `poll #${this.pick}`;
+}
+
+export class AwaitJob implements fc.AsyncCommand<JobsModel, JobsReal> {
+  constructor(readonly pick: number) {}
+  check = (m: Readonly<JobsModel>) => m.jobs.length > 0;
+  async run(m: JobsModel, r: JobsReal) {
+    const job = m.jobs[this.pick % m.jobs.length];
+    const trace = await pollJob(senderOf(r.t), job.kind, job.id);
+    for (const s of trace.seen) await observeJob(r, job, { ...trace.last, status: s.status, json: s.job });
+    expect(
+      r.t,
+      job.kind === 'create' ? 'event-management/jobs/get-create-job-200' : 'event-management/jobs/get-delete-job-200',
+      !!trace.final,
+      'a job did not reach a final state',
+      'FINISHED or FINISHED_WITH_ERROR',
+      seen(trace.last, 160),
+    );
+  }
+  toString = () => `await #${this.pick}`;
+}

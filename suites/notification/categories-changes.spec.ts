@@ -1,0 +1,452 @@
+import fc from 'fast-check';
+import {
+  addressType,
+  UNKNOWN_ID,
+  accepted,
+  exampleEmail,
+  channelId,
+  fixturesOf,
+  notificationTest as test,
+  refused,
+  seen,
+  send,
+  unknownRefused,
+  tag,
+} from './notification-client.ts';
+import {
+  createCategory,
+  createGroup,
+  createRecipient,
+  createTemplateSet,
+  templateOf,
+} from './notification-resources.ts';
+import { answeredByReading, CLIENT_ERRORS } from './answered-by-reading.ts';
+import {
+  getCategory,
+  putCategory,
+  view,
+  listIn,
+  AddRecipient,
+  DeleteRecipient,
+  type Position,
+  type Members,
+  type Real,
+} from './categories-support.ts';
+
+test(
+  ['notification/categories/get-recipient-groups', 'notification/errors/code-invalid-parameter'],
+  "GET /communicationcategories/{id}?recGroup=true lists the category's groups; another recGroup is refused",
+  async (t) => {
+    const g = await createGroup(t);
+    const { id } = await createCategory(t, { recipients: [{ position: 'BCC', recipientGroupId: g.id }] });
+    const got = await getCategory(t, id, { recGroup: 'true' });
+    const item = listIn(got, 'recipientGroups').find((x) => x.recipientGroupId === g.id);
+    t.check(
+      'notification/categories/get-recipient-groups',
+      got.status === 200 && !!item && item.recipientGroupName === g.name && item.position === 'BCC',
+      {
+        title: 'recipient group not listed with recGroup=true',
+        expected: `recipientGroups holding {recipientGroupId ${g.id}, recipientGroupName "${g.name}", position BCC}`,
+        received: seen(got),
+      },
+    );
+    // "recGroup (string true/false, optional, ...)": false is one of the two values.
+    const without = await getCategory(t, id, { recGroup: 'false' });
+    t.check('notification/categories/get-recipient-groups', without.status === 200, {
+      title: 'recGroup=false refused',
+      expected: 'HTTP 200 (false is one of the values true/false)',
+      received: seen(without),
+    });
+    // A value other than true/false may be refused or read as false: refusing it is our reading.
+    answeredByReading(
+      t,
+      'notification/categories/get-recipient-groups',
+      await getCategory(t, id, { recGroup: 'yes' }),
+      'recGroup=yes',
+      'recgroup-value-checked',
+      [200, ...CLIENT_ERRORS],
+      400,
+      'invalidParameter',
+    );
+  },
+  { budget: 7 },
+);
+
+test(
+  ['notification/categories/get-fields'],
+  "GET /communicationcategories/{id} names each recipient address's channel: SMS for a phone, Push Notification for a push address",
+  async (t) => {
+    const email = exampleEmail(t, 'chan');
+    const phone = `+4930${String(Date.now()).slice(-7)}`;
+    const android = JSON.stringify({ token: `${t.prefix}${String(Date.now()).slice(-6)}`, platform: 'android' });
+    // The iOS push type where the run configuration names it.
+    const ios = fixturesOf(t).addressTypes?.iosPush;
+    const iosAddress = JSON.stringify({ deviceToken: `${t.prefix}ios`, bundle: 'com.example.app' });
+    const want: Array<[string, string]> = [
+      [email, 'Email'],
+      [phone, 'SMS'],
+      [android, 'Push Notification'],
+      ...(Number.isInteger(ios) ? [[iosAddress, 'Push Notification'] as [string, string]] : []),
+    ];
+    const r = await createRecipient(t, {
+      email,
+      details: [
+        { address: email, addresstypeid: addressType(t, 'email') },
+        { address: phone, addresstypeid: addressType(t, 'phone') },
+        { address: android, addresstypeid: addressType(t, 'push') },
+        ...(Number.isInteger(ios) ? [{ address: iosAddress, addresstypeid: ios }] : []),
+      ],
+    });
+    const { id } = await createCategory(t, { recipients: [{ position: 'TO', recipientId: r.id }] });
+    const got = await getCategory(t, id);
+    const rec = listIn(got, 'recipients').find((x) => x.recipientId === r.id);
+    const details = Array.isArray(rec?.recipientDetails)
+      ? (rec.recipientDetails as Array<Record<string, unknown>>)
+      : [];
+    const named = want.map(([address]) => details.find((d) => d.address === address)?.commChannelName);
+    // "recipientDetails (array: address string, commChannelName enum Email/SMS/Push Notification, ...)"
+    t.check(
+      'notification/categories/get-fields',
+      got.status === 200 && want.every(([, channel], i) => named[i] === channel),
+      {
+        title: "an address's channel misnamed in recipientDetails",
+        expected: want.map(([a, c]) => `${a}: ${c}`).join(', '),
+        received: got.status === 200 ? want.map(([a], i) => `${a}: ${String(named[i])}`).join(', ') : seen(got),
+      },
+    );
+  },
+  {
+    needs: [
+      'fixtures.notification.addressTypes.email',
+      'fixtures.notification.addressTypes.phone',
+      'fixtures.notification.addressTypes.push',
+    ],
+    budget: 4,
+  },
+);
+
+test(
+  ['notification/categories/delete-ids-required', 'notification/errors/code-missing-parameter'],
+  'DELETE /communicationcategories/ without categoryIds is refused with 400',
+  async (t) => {
+    refused(
+      t,
+      'notification/categories/delete-ids-required',
+      await send(t, { method: 'DELETE', path: '/communicationcategories/' }),
+      'a DELETE without categoryIds',
+      'missingParameter',
+    );
+  },
+  { budget: 1 },
+);
+
+test(
+  [
+    'notification/categories/delete-ids-format',
+    'notification/errors/code-invalid-parameter',
+    'notification/errors/code-no-match',
+  ],
+  'DELETE /communicationcategories/ refuses categoryIds that are not integer IDs (400) and unknown IDs (404)',
+  async (t) => {
+    const { id } = await createCategory(t);
+    for (const ids of ['abc', `${id};${id}`, `${id},x`, '1.5']) {
+      refused(
+        t,
+        'notification/categories/delete-ids-format',
+        await send(t, { method: 'DELETE', path: '/communicationcategories/', query: { categoryIds: ids } }),
+        `categoryIds=${ids}`,
+        'invalidParameter',
+      );
+    }
+    unknownRefused(
+      t,
+      'notification/categories/delete-ids-format',
+      await send(t, {
+        method: 'DELETE',
+        path: '/communicationcategories/',
+        query: { categoryIds: String(UNKNOWN_ID) },
+      }),
+      `categoryIds=${UNKNOWN_ID} (unknown)`,
+    );
+    const still = await getCategory(t, id);
+    t.check('notification/categories/delete-ids-format', still.status === 200, {
+      title: 'a refused DELETE removed the category',
+      expected: 'HTTP 200',
+      received: seen(still),
+    });
+  },
+  { budget: 8 },
+);
+
+test(
+  ['notification/categories/delete-204'],
+  'DELETE /communicationcategories/?categoryIds=a,b answers 204 and deletes both',
+  async (t) => {
+    const a = await createCategory(t);
+    const b = await createCategory(t);
+    const res = await send(t, {
+      method: 'DELETE',
+      path: '/communicationcategories/',
+      query: { categoryIds: `${a.id},${b.id}` },
+    });
+    accepted(t, 'notification/categories/delete-204', res, `categoryIds=${a.id},${b.id}`, [204]);
+    for (const id of [a.id, b.id]) {
+      const got = await getCategory(t, id);
+      t.check('notification/categories/delete-204', got.status === 404, {
+        title: `category ${id} still there`,
+        expected: 'HTTP 404',
+        received: seen(got),
+      });
+    }
+  },
+  { budget: 5 },
+);
+
+test(
+  ['notification/categories/update-operation-enum'],
+  'PUT /communicationcategories/{id} refuses recipient and template items without ADD or DELETE',
+  async (t) => {
+    const email = channelId(t, 'email');
+    const r = await createRecipient(t);
+    const set = await createTemplateSet(t, { channels: [email] });
+    const e = templateOf(t, set, email);
+    const { id } = await createCategory(t);
+    const recipient = { position: 'TO', recipientId: r.id };
+    const template = { commChannelName: 'Email', templateId: e.templateId, templatesetId: set.id };
+    const cases: Array<[string, Record<string, unknown>]> = [
+      ['a recipient item without operation', { recipients: [recipient] }],
+      ['a recipient item with operation MERGE', { recipients: [{ ...recipient, operation: 'MERGE' }] }],
+      ['a recipient item with operation "add"', { recipients: [{ ...recipient, operation: 'add' }] }],
+      ['a template item without operation', { templates: [template] }],
+      ['a template item with operation REPLACE', { templates: [{ ...template, operation: 'REPLACE' }] }],
+    ];
+    for (const [what, body] of cases)
+      refused(t, 'notification/categories/update-operation-enum', await putCategory(t, id, body), what);
+    const after = await getCategory(t, id);
+    t.check(
+      'notification/categories/update-operation-enum',
+      listIn(after, 'recipients').length === 0 && listIn(after, 'templates').length === 0,
+      {
+        title: 'a refused update changed the category',
+        expected: 'no recipients and no templates',
+        received: seen(after),
+      },
+    );
+  },
+  { needs: ['fixtures.notification.addressTypes.email', 'fixtures.notification.channels.email'], budget: 10 },
+);
+
+test(
+  ['notification/categories/update-add-merges', 'notification/categories/update-delete-removes'],
+  'ADD items add or merge (new position, no duplicate) and DELETE items remove category recipients (model-based)',
+  async (t) => {
+    const recipients = [(await createRecipient(t)).id, (await createRecipient(t)).id];
+    const index = fc.integer({ min: 0, max: recipients.length - 1 });
+    const command = fc.oneof(
+      {
+        arbitrary: fc
+          .tuple(index, fc.constantFrom<Position>('TO', 'CC', 'BCC'))
+          .map(([i, p]): fc.AsyncCommand<Members, Real> => new AddRecipient(i, p)),
+        weight: 2,
+      },
+      { arbitrary: index.map((i): fc.AsyncCommand<Members, Real> => new DeleteRecipient(i)), weight: 1 },
+    );
+    // A plain array of commands (not fc.commands, whose replay metadata is not a plain value): the
+    // shrunk counterexample is the list of command labels.
+    await t.property(
+      fc.array(command, { minLength: 1, maxLength: 6 }),
+      async (cmds) => {
+        const { id } = await createCategory(t);
+        await fc.asyncModelRun(() => ({ model: new Map() as Members, real: { t, categoryId: id, recipients } }), cmds);
+      },
+      { rule: 'notification/categories/update-add-merges', runs: Math.min(t.session.context.runs, 5) },
+    );
+  },
+  { needs: ['fixtures.notification.addressTypes.email'], budget: 2, budgetPerRun: 14 },
+);
+
+test(
+  ['notification/categories/update-add-merges', 'notification/categories/update-delete-removes'],
+  'step by step: a recipient ADDed again takes the new position; a template ADDed twice is held once; DELETE removes that one alone',
+  async (t) => {
+    const email = channelId(t, 'email');
+    const r = await createRecipient(t);
+    const set = await createTemplateSet(t, { channels: [email] });
+    const e = templateOf(t, set, email);
+    // A second recipient and a second template stay through the DELETE of the first ones.
+    const r2 = await createRecipient(t);
+    const set2 = await createTemplateSet(t, { channels: [email] });
+    const e2 = templateOf(t, set2, email);
+    const { id } = await createCategory(t, {
+      recipients: [
+        { position: 'TO', recipientId: r.id },
+        { position: 'CC', recipientId: r2.id },
+      ],
+      templates: [{ commChannelName: 'Email', templateId: e2.templateId, templatesetId: set2.id }],
+    });
+    const merge = await putCategory(t, id, { recipients: [{ operation: 'ADD', position: 'BCC', recipientId: r.id }] });
+    const merged = listIn(await getCategory(t, id), 'recipients')
+      .filter((x) => x.recipientId === r.id)
+      .map((x) => x.position);
+    t.check('notification/categories/update-add-merges', merge.status === 204 && JSON.stringify(merged) === '["BCC"]', {
+      title: 'ADD of a recipient the category has did not merge',
+      expected: 'HTTP 204 and the recipient listed once, at BCC',
+      received: `HTTP ${merge.status}, positions ${JSON.stringify(merged)}`,
+    });
+    const drop = await putCategory(t, id, {
+      recipients: [{ operation: 'DELETE', position: 'BCC', recipientId: r.id }],
+    });
+    const held = listIn(await getCategory(t, id), 'recipients');
+    const left = held.filter((x) => x.recipientId === r.id).length;
+    const kept = held.filter((x) => x.recipientId === r2.id).length;
+    t.check('notification/categories/update-delete-removes', drop.status === 204 && left === 0 && kept === 1, {
+      title: 'recipient DELETE not applied to that recipient alone',
+      expected: `HTTP 204, recipient ${r.id} gone and recipient ${r2.id} still listed`,
+      received: `HTTP ${drop.status}, ${r.id} listed ${left} times, ${r2.id} ${kept} times`,
+    });
+    const item = { commChannelName: 'Email', templateId: e.templateId, templatesetId: set.id };
+    const count = async () =>
+      listIn(await getCategory(t, id), 'templates').filter((x) => x.templateId === e.templateId).length;
+    for (const round of [1, 2]) {
+      const res = await putCategory(t, id, { templates: [{ ...item, operation: 'ADD' }] });
+      const n = await count();
+      t.check('notification/categories/update-add-merges', res.status === 204 && n === 1, {
+        title: `template ADD #${round} not held once`,
+        expected: 'HTTP 204 and the template listed once',
+        received: `HTTP ${res.status}, listed ${n} times`,
+      });
+    }
+    const del = await putCategory(t, id, { templates: [{ ...item, operation: 'DELETE' }] });
+    const templates = listIn(await getCategory(t, id), 'templates');
+    const n = templates.filter((x) => x.templateId === e.templateId).length;
+    const other = templates.filter((x) => x.templateId === e2.templateId).length;
+    t.check('notification/categories/update-delete-removes', del.status === 204 && n === 0 && other === 1, {
+      title: 'template DELETE not applied to that template alone',
+      expected: `HTTP 204, template ${e.templateId} gone and template ${e2.templateId} still listed`,
+      received: `HTTP ${del.status}, ${e.templateId} listed ${n} times, ${e2.templateId} ${other} times`,
+    });
+  },
+  { needs: ['fixtures.notification.addressTypes.email', 'fixtures.notification.channels.email'], budget: 17 },
+);
+
+test(
+  ['notification/categories/update-add-merges', 'notification/categories/update-delete-removes'],
+  'step by step: a recipient group ADDed again takes the new position, held once; a second group ADDed beside it is added; DELETE removes it',
+  async (t) => {
+    const g = await createGroup(t);
+    const { id } = await createCategory(t);
+    const groupsOf = async () => listIn(await getCategory(t, id, { recGroup: 'true' }), 'recipientGroups');
+    const positions = async () => (await groupsOf()).filter((x) => x.recipientGroupId === g.id).map((x) => x.position);
+    for (const position of ['TO', 'BCC']) {
+      const res = await putCategory(t, id, { recipients: [{ operation: 'ADD', position, recipientGroupId: g.id }] });
+      const held = await positions();
+      t.check(
+        'notification/categories/update-add-merges',
+        res.status === 204 && JSON.stringify(held) === `["${position}"]`,
+        {
+          title: `group ADD at ${position} not held once at ${position}`,
+          expected: `HTTP 204 and the group listed once (GET ?recGroup=true), at ${position}`,
+          received: `HTTP ${res.status}, positions ${JSON.stringify(held)}`,
+        },
+      );
+    }
+    // "ADD supports new or merge": a group the category lacks is added, the group it has keeps its position.
+    const other = await createGroup(t);
+    const added = await putCategory(t, id, {
+      recipients: [{ operation: 'ADD', position: 'CC', recipientGroupId: other.id }],
+    });
+    const both = (await groupsOf())
+      .filter((x) => x.recipientGroupId === g.id || x.recipientGroupId === other.id)
+      .map((x) => `${String(x.recipientGroupId)}:${String(x.position)}`)
+      .sort();
+    const want = [`${g.id}:BCC`, `${other.id}:CC`].sort();
+    t.check(
+      'notification/categories/update-add-merges',
+      added.status === 204 && JSON.stringify(both) === JSON.stringify(want),
+      {
+        title: 'ADD of a second recipient group did not add it beside the first',
+        expected: `HTTP 204 and the groups ${want.join(', ')} (GET ?recGroup=true)`,
+        received: `HTTP ${added.status}, groups ${both.join(', ') || 'none'}`,
+      },
+    );
+    const del = await putCategory(t, id, {
+      recipients: [{ operation: 'DELETE', position: 'BCC', recipientGroupId: g.id }],
+    });
+    const after = await groupsOf();
+    const left = after.filter((x) => x.recipientGroupId === g.id).map((x) => x.position);
+    const kept = after.some((x) => x.recipientGroupId === other.id);
+    t.check('notification/categories/update-delete-removes', del.status === 204 && left.length === 0 && kept, {
+      title: 'recipient group DELETE not applied to that group alone',
+      expected: `HTTP 204, group ${g.id} gone and group ${other.id} still held (GET ?recGroup=true)`,
+      received: `HTTP ${del.status}, positions of ${g.id} ${JSON.stringify(left)}, ${other.id} ${kept ? 'held' : 'gone'}`,
+    });
+  },
+  { budget: 14 },
+);
+
+test(
+  [
+    'notification/categories/update-204',
+    'notification/categories/update-204-body-contradiction',
+    'notification/errors/code-no-match',
+  ],
+  'PUT /communicationcategories/{id} answers 204 and applies the change; an unknown ID answers 404',
+  async (t) => {
+    const { id, body } = await createCategory(t);
+    const before = view(await getCategory(t, id));
+    const res = await putCategory(t, id, { subject: 'ChangedSubject', priority: 5 });
+    accepted(t, 'notification/categories/update-204', res, 'a valid update', [204]);
+    t.observe(
+      'notification/categories/update-204-body-contradiction',
+      res.text ? `204 with a body (${res.contentType}): ${res.text.slice(0, 80)}` : '204 with no body',
+    );
+    const got = await getCategory(t, id);
+    // The change is the fields given: msgCategoryName and from, not given, stay as they were.
+    t.check(
+      'notification/categories/update-204',
+      view(got).subject === 'ChangedSubject' &&
+        view(got).priority === 5 &&
+        view(got).msgCategoryName === body.msgCategoryName &&
+        view(got).from === before.from,
+      {
+        title: 'update not applied, or a field not given changed',
+        expected: `subject ChangedSubject, priority 5, msgCategoryName ${String(body.msgCategoryName)} and from ${JSON.stringify(before.from)} kept`,
+        received: seen(got),
+      },
+    );
+    // "Same fields as CreateCommunicationCategory": the name and the application name are updated too.
+    const name = `${t.prefix}renamed${tag()}`;
+    const app = `${t.prefix}newapp`;
+    accepted(
+      t,
+      'notification/categories/update-204',
+      await putCategory(t, id, { msgCategoryName: name, from: app }),
+      'an update of msgCategoryName and from',
+      [204],
+    );
+    const renamed = await getCategory(t, id);
+    const from = view(renamed).from;
+    t.check(
+      'notification/categories/update-204',
+      view(renamed).msgCategoryName === name &&
+        typeof from === 'string' &&
+        from.includes(app) &&
+        view(renamed).subject === 'ChangedSubject' &&
+        view(renamed).priority === 5,
+      {
+        title: 'update of msgCategoryName or from not applied, or a field not given changed',
+        expected: `msgCategoryName ${name}, from built of ${app}, subject ChangedSubject and priority 5 kept`,
+        received: seen(renamed),
+      },
+    );
+    refused(
+      t,
+      'notification/categories/update-204',
+      await putCategory(t, UNKNOWN_ID, { subject: 'Whatever' }),
+      `an update of category ${UNKNOWN_ID}`,
+      'noMatch',
+      [404],
+    );
+  },
+  { budget: 8 },
+);

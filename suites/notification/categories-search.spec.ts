@@ -1,0 +1,253 @@
+import {
+  UNKNOWN_ID,
+  accepted,
+  channelId,
+  fixturesOf,
+  hasOtherTenant,
+  notificationTest as test,
+  foreignRefused,
+  refused,
+  seen,
+  send,
+  unknownRefused,
+} from './notification-client.ts';
+import {
+  createCategory,
+  createRecipient,
+  createTemplateSet,
+  groupName,
+  postGroup,
+  templateOf,
+} from './notification-resources.ts';
+import { answeredByReading, CLIENT_ERRORS } from './answered-by-reading.ts';
+import { getCategory, putCategory, view, listIn } from './categories-support.ts';
+
+test(
+  [
+    'notification/categories/search-fields-required',
+    'notification/errors/code-missing-parameter',
+    'notification/errors/code-invalid-parameter',
+  ],
+  'GET /communicationcategories/search/ needs fields of recipient_count and channels',
+  async (t) => {
+    refused(
+      t,
+      'notification/categories/search-fields-required',
+      await send(t, { method: 'GET', path: '/communicationcategories/search/' }),
+      'a search without fields',
+      'missingParameter',
+    );
+    // "supported: recipient_count, channels" lists what works: refusing other names (rather than
+    // computing only the supported ones) is our reading.
+    for (const fields of ['name', 'recipient_count,owner', 'RECIPIENT_COUNT']) {
+      answeredByReading(
+        t,
+        'notification/categories/search-fields-required',
+        await send(t, { method: 'GET', path: '/communicationcategories/search/', query: { fields } }),
+        `fields=${fields}`,
+        'unsupported-fields-refused',
+        [200, ...CLIENT_ERRORS],
+        400,
+        'invalidParameter',
+      );
+    }
+    for (const fields of ['recipient_count', 'channels']) {
+      accepted(
+        t,
+        'notification/categories/search-fields-required',
+        await send(t, { method: 'GET', path: '/communicationcategories/search/', query: { fields } }),
+        `fields=${fields}`,
+        [200],
+      );
+    }
+  },
+  { readOnly: true, budget: 6 },
+);
+
+test(
+  ['notification/categories/search-result'],
+  'GET /communicationcategories/search/?fields=recipient_count,channels gives counts and channel names per category',
+  async (t) => {
+    const email = channelId(t, 'email');
+    // The SMS and push channel IDs where the run configuration gives them (email alone otherwise).
+    const channels = fixturesOf(t).channels ?? {};
+    const more = (
+      [
+        [channels.sms, 'SMS', 'SMS'],
+        [channels.push, 'Push Notification', 'push notification'],
+      ] as const
+    ).filter(([id]) => Number.isInteger(id)) as ReadonlyArray<readonly [number, string, string]>;
+    const r1 = await createRecipient(t);
+    const r2 = await createRecipient(t);
+    // Two members that are not recipients of the category themselves: 2 direct, 4 reached in all.
+    const m1 = await createRecipient(t);
+    const m2 = await createRecipient(t);
+    // One template per channel: "channelNames (array of string: email, SMS, push notification)".
+    const set = await createTemplateSet(t, { channels: [email, ...more.map(([id]) => id)] });
+    const group = await postGroup(t, {
+      groupName: groupName(t),
+      recipientIds: [{ recipientId: m1.id }, { recipientId: m2.id }],
+    });
+    const recipients: Array<Record<string, unknown>> = [
+      { position: 'TO', recipientId: r1.id },
+      { position: 'CC', recipientId: r2.id },
+    ];
+    if (group.id !== undefined) recipients.push({ position: 'BCC', recipientGroupId: group.id });
+    const { id, body } = await createCategory(t, {
+      recipients,
+      templates: [
+        { commChannelName: 'Email', templateId: templateOf(t, set, email).templateId, templatesetId: set.id },
+        ...more.map(([id, commChannelName]) => ({
+          commChannelName,
+          templateId: templateOf(t, set, id).templateId,
+          templatesetId: set.id,
+        })),
+      ],
+    });
+    const res = await send(t, {
+      method: 'GET',
+      path: '/communicationcategories/search/',
+      query: { fields: 'recipient_count,channels' },
+    });
+    const items = (Array.isArray(res.json) ? res.json : [res.json]) as Array<Record<string, unknown> | undefined>;
+    const item = items.find((x) => x?.msgCategoryId === id);
+    t.check('notification/categories/search-result', res.status === 200 && !!item, {
+      title: 'category not in the search result',
+      expected: `HTTP 200 with msgCategoryId ${id}`,
+      received: seen(res),
+    });
+    const names = Array.isArray(item!.channelNames) ? (item!.channelNames as unknown[]) : [];
+    const groups = group.id === undefined ? 0 : 1;
+    // Whether the recipients of the category's groups count is our reading: either count is a count of recipients.
+    const counts = groups ? [2, 4] : [2];
+    t.check(
+      'notification/categories/search-result',
+      item!.msgCategoryName === body.msgCategoryName &&
+        counts.includes(item!.recipientCount as number) &&
+        item!.recipientGroupCount === groups &&
+        ['email', ...more.map(([, , listed]) => listed)].every((n) => names.includes(n)) &&
+        names.every((n) => ['email', 'SMS', 'push notification'].includes(n as string)),
+      {
+        title: 'search item wrong',
+        expected: `msgCategoryName ${String(body.msgCategoryName)}, recipientCount ${counts.join(' or ')}, recipientGroupCount ${groups}, channelNames [${['email', ...more.map(([, , listed]) => listed)].join(', ')}]`,
+        received: JSON.stringify(item),
+      },
+    );
+    t.reading('recipient-count-direct', 'notification/categories/search-result', item!.recipientCount === 2, {
+      title: 'recipientCount counts the members of the groups too',
+      expected: 'recipientCount 2 (the recipients named directly; the group is counted in recipientGroupCount)',
+      received: `recipientCount ${JSON.stringify(item!.recipientCount)}`,
+    });
+  },
+  { needs: ['fixtures.notification.addressTypes.email', 'fixtures.notification.channels.email'], budget: 12 },
+);
+
+test(
+  ['notification/categories/unsubscribe', 'notification/errors/code-no-match'],
+  'POST /communicationcategories/unsubscribe/recipients removes the recipients from the category',
+  async (t) => {
+    const r1 = await createRecipient(t);
+    const r2 = await createRecipient(t);
+    const { id } = await createCategory(t, {
+      recipients: [
+        { position: 'TO', recipientId: r1.id },
+        { position: 'CC', recipientId: r2.id },
+      ],
+    });
+    const path = '/communicationcategories/unsubscribe/recipients';
+    const res = await send(t, {
+      method: 'POST',
+      path,
+      json: { msgCategoryId: id, recipients: [{ recipientId: r1.id }] },
+    });
+    accepted(t, 'notification/categories/unsubscribe', res, 'unsubscribing one recipient', [200]);
+    // "recipients (array of objects with recipientId int64)": a bare ID is not such an object.
+    refused(
+      t,
+      'notification/categories/unsubscribe',
+      await send(t, { method: 'POST', path, json: { msgCategoryId: id, recipients: [r2.id] } }),
+      `recipients [${r2.id}] (an ID, not an object with recipientId)`,
+    );
+    const got = await getCategory(t, id);
+    const ids = listIn(got, 'recipients').map((x) => x.recipientId);
+    t.check('notification/categories/unsubscribe', !ids.includes(r1.id) && ids.includes(r2.id), {
+      title: 'unsubscribe not applied',
+      expected: `recipients without ${r1.id}, with ${r2.id}`,
+      received: JSON.stringify(ids),
+    });
+    unknownRefused(
+      t,
+      'notification/categories/unsubscribe',
+      await send(t, {
+        method: 'POST',
+        path,
+        json: { msgCategoryId: UNKNOWN_ID, recipients: [{ recipientId: r2.id }] },
+      }),
+      `msgCategoryId ${UNKNOWN_ID}`,
+    );
+    // The document lists the two fields without marking them required: a 400 without either is our reading.
+    const noRecipients = await send(t, { method: 'POST', path, json: { msgCategoryId: id } });
+    t.reading('unsubscribe-fields-required', 'notification/categories/unsubscribe', noRecipients.status === 400, {
+      title: 'not refused: an unsubscribe without recipients',
+      expected: 'HTTP 400 for an unsubscribe without recipients',
+      received: seen(noRecipients),
+    });
+    const noCategory = await send(t, { method: 'POST', path, json: { recipients: [{ recipientId: r2.id }] } });
+    t.check('notification/categories/unsubscribe', noCategory.status >= 400 && noCategory.status < 500, {
+      title: 'not refused: an unsubscribe without msgCategoryId',
+      expected: 'a 4xx status for an unsubscribe naming no category (400 by our reading)',
+      received: seen(noCategory),
+    });
+    t.reading('unsubscribe-fields-required', 'notification/categories/unsubscribe', noCategory.status === 400, {
+      title: 'an unsubscribe without msgCategoryId not answered 400',
+      expected: 'HTTP 400 for an unsubscribe without msgCategoryId',
+      received: seen(noCategory),
+    });
+  },
+  { needs: ['fixtures.notification.addressTypes.email'], budget: 10 },
+);
+
+test(
+  ['notification/categories/tenant-isolation', 'notification/errors/code-no-match'],
+  'another tenant neither reads, updates, deletes nor lists a category',
+  async (t) => {
+    if (!hasOtherTenant(t))
+      t.needsPrincipal('principals.otherTenant', 'needs the otherTenant principal (a second tenant)');
+    const { id } = await createCategory(t);
+    foreignRefused(
+      t,
+      'notification/categories/tenant-isolation',
+      await getCategory(t, id, undefined, 'otherTenant'),
+      "another tenant's GET",
+    );
+    foreignRefused(
+      t,
+      'notification/categories/tenant-isolation',
+      await putCategory(t, id, { subject: 'Hijacked' }, 'otherTenant'),
+      "another tenant's PUT",
+    );
+    foreignRefused(
+      t,
+      'notification/categories/tenant-isolation',
+      await send(t, { method: 'DELETE', path: '/communicationcategories/', query: { categoryIds: id } }, 'otherTenant'),
+      "another tenant's DELETE",
+    );
+    const list = await send(t, { method: 'GET', path: '/communicationcategories/' }, 'otherTenant');
+    const leaked =
+      Array.isArray(list.json) && (list.json as Array<Record<string, unknown>>).some((x) => x?.msgCategoryId === id);
+    t.check('notification/categories/tenant-isolation', !leaked, {
+      title: 'another tenant lists the category',
+      severity: 'critical',
+      expected: `no category ${id}`,
+      received: seen(list),
+    });
+    const still = await getCategory(t, id);
+    t.check('notification/categories/tenant-isolation', still.status === 200 && view(still).subject !== 'Hijacked', {
+      title: "the category changed after another tenant's requests",
+      severity: 'critical',
+      expected: 'HTTP 200, subject unchanged',
+      received: seen(still),
+    });
+  },
+  { needs: ['principals.otherTenant'], budget: 7 },
+);

@@ -1,0 +1,224 @@
+// What the categories spec files share.
+import fc from 'fast-check';
+import type { JsonSchema } from '../../generators/index.ts';
+import type { HttpResponse } from '../engine/http-client.ts';
+import type { RuleContext } from '../engine/rule-test.ts';
+import { contractOf } from '../engine/schemas.ts';
+import { accepted, notificationTest as test, refused, seen, send, tag } from './notification-client.ts';
+import { categoryBody, createCategory, postCategory } from './notification-resources.ts';
+
+export type Position = 'TO' | 'CC' | 'BCC';
+
+export interface CategoryView {
+  createdby?: unknown;
+  from?: unknown;
+  msgCategoryId?: unknown;
+  msgCategoryName?: unknown;
+  priority?: unknown;
+  subject?: unknown;
+  recipients?: Array<{
+    position?: unknown;
+    recipientId?: unknown;
+    recipientName?: unknown;
+    recipientDetails?: unknown;
+  }>;
+  recipientGroups?: Array<{ position?: unknown; recipientGroupId?: unknown; recipientGroupName?: unknown }>;
+  templates?: Array<{
+    commChannelName?: unknown;
+    templateId?: unknown;
+    templatesetId?: unknown;
+    templatesetName?: unknown;
+  }>;
+}
+
+export function getCategory(t: RuleContext, id: number | string, query?: Record<string, string>, as?: 'otherTenant') {
+  return send(t, { method: 'GET', path: `/communicationcategories/${id}`, query }, as);
+}
+
+export function putCategory(t: RuleContext, id: number | string, body: unknown, as?: 'otherTenant') {
+  return send(t, { method: 'PUT', path: `/communicationcategories/${id}`, json: body }, as);
+}
+
+export function view(res: HttpResponse): CategoryView {
+  return res.json && typeof res.json === 'object' ? res.json : {};
+}
+
+/**
+ * A list of a category as GET answered it: its objects, or none when the field is missing or not a
+ * list (a malformed answer then fails the check that reads it, instead of stopping the test).
+ */
+export function listIn<K extends 'recipients' | 'templates' | 'recipientGroups'>(
+  res: HttpResponse,
+  key: K,
+): NonNullable<CategoryView[K]> {
+  const v: unknown = view(res)[key];
+  return (Array.isArray(v) ? v.filter((x) => x !== null && typeof x === 'object') : []) as NonNullable<CategoryView[K]>;
+}
+
+/** The documented CreateCommunicationCategory property schema of a field. */
+export async function propertySchema(field: string): Promise<JsonSchema> {
+  const doc = await contractOf('notification');
+  return ((doc.components?.schemas?.CreateCommunicationCategory as JsonSchema).properties ?? {})[field];
+}
+
+/** Alphanumeric fields: letters and digits only; a sign or another type breaks them. */
+export function alphanumericCase(t: RuleContext, signs: readonly string[]) {
+  return fc.oneof(
+    fc.stringMatching(/^[A-Za-z0-9]{1,12}$/).map((s) => ({ value: `${t.prefix}${s}` as unknown, valid: true })),
+    fc
+      .tuple(fc.stringMatching(/^[A-Za-z0-9]{1,6}$/), fc.constantFrom(...signs))
+      .map(([s, c]) => ({ value: `${t.prefix}${c}${s}` as unknown, valid: false })),
+    fc.constant({ value: 42, valid: false }),
+  );
+}
+
+for (const [field, rule] of [
+  ['msgCategoryName', 'notification/categories/name-alphanumeric'],
+  ['subject', 'notification/categories/subject-alphanumeric'],
+] as const) {
+  test(
+    [rule, 'notification/errors/code-invalid-request-body-property'],
+    `a category ${field} is taken alphanumeric only (property, create and update)`,
+    async (t) => {
+      const { id } = await createCategory(t);
+      // The edges first: signs on create, a sign on update, an empty text, another type.
+      const edges: Array<[unknown, boolean]> = [
+        [`${t.prefix}-x`, false],
+        [`${t.prefix} x`, false],
+        ['', false],
+        [42, false],
+        [`${t.prefix}!x`, true],
+      ];
+      for (const [value, onUpdate] of edges) {
+        const res = onUpdate
+          ? await putCategory(t, id, { [field]: value })
+          : await postCategory(t, categoryBody(t, { [field]: value }));
+        // Whether an empty text is "Alphanumeric only" is our reading, not the document's.
+        if (value === '') {
+          t.reading('empty-not-alphanumeric', rule, res.status === 400, {
+            title: `not refused: POST with an empty ${field}`,
+            expected: `HTTP 400 for an empty ${field}`,
+            received: seen(res),
+            response: res,
+          });
+          continue;
+        }
+        // Whether a space breaks "Alphanumeric only" is our reading, not the document's.
+        if (value === `${t.prefix} x`) {
+          t.reading(field === 'subject' ? 'subject-space' : 'category-name-space', rule, res.status === 400, {
+            title: `not refused: POST with ${field} ${JSON.stringify(value)}`,
+            expected: 'HTTP 400 for a subject with a space',
+            received: seen(res),
+            response: res,
+          });
+          continue;
+        }
+        refused(
+          t,
+          rule,
+          res,
+          `${onUpdate ? 'PUT' : 'POST'} with ${field} ${JSON.stringify(value)}`,
+          'invalidRequestBodyProperty',
+        );
+      }
+      await t.property(
+        fc.tuple(alphanumericCase(t, ['!', '<', '-', '_', '.', '&']), fc.boolean()),
+        async ([{ value, valid }, onUpdate]) => {
+          // Valid names get a unique tail so that no two categories of the run share one.
+          const v = valid && field === 'msgCategoryName' ? `${value as string}${tag()}` : value;
+          const res = onUpdate
+            ? await putCategory(t, id, { [field]: v })
+            : await postCategory(t, categoryBody(t, { [field]: v }));
+          if (valid)
+            accepted(
+              t,
+              rule,
+              res,
+              `${onUpdate ? 'PUT' : 'POST'} with ${field} ${JSON.stringify(v)}`,
+              onUpdate ? [204] : [201],
+            );
+          else
+            refused(
+              t,
+              rule,
+              res,
+              `${onUpdate ? 'PUT' : 'POST'} with ${field} ${JSON.stringify(v)}`,
+              'invalidRequestBodyProperty',
+            );
+        },
+        { rule: rule, runs: Math.min(t.session.context.runs, 10) },
+      );
+    },
+    { budget: 6, budgetPerRun: 1 },
+  );
+}
+
+/** The model of a category's recipients: recipient index → position. */
+export type Members = Map<number, Position>;
+export interface Real {
+  t: RuleContext;
+  categoryId: number;
+  recipients: number[];
+}
+
+/** Compares the recipients GET answers with the model: each member once, at its position, and nobody else. */
+export async function compare(model: Members, real: Real, rule: string, after: string): Promise<void> {
+  const got = await getCategory(real.t, real.categoryId);
+  const listed = listIn(got, 'recipients')
+    .map((x) => `${String(x.recipientId)}:${String(x.position)}`)
+    .sort();
+  const want = [...model].map(([i, p]) => `${real.recipients[i]}:${p}`).sort();
+  real.t.check(rule, got.status === 200 && JSON.stringify(listed) === JSON.stringify(want), {
+    title: `recipients wrong after ${after}`,
+    expected: `[${want.join(', ')}]`,
+    received: `[${listed.join(', ')}] (${seen(got, 100)})`,
+  });
+}
+
+/** PUT with an ADD item: a new recipient is added, an existing one takes the new position. */
+export class AddRecipient implements fc.AsyncCommand<Members, Real> {
+  /** What a failure prints (kept as data: counterexamples are stored as plain values). */
+  readonly label: string;
+  constructor(
+    readonly index: number,
+    readonly position: Position,
+  ) {
+    this.label = this.toString();
+  }
+  check(): boolean {
+    return true;
+  }
+  async run(model: Members, real: Real): Promise<void> {
+    const res = await putCategory(real.t, real.categoryId, {
+      recipients: [{ operation: 'ADD', position: this.position, recipientId: real.recipients[this.index] }],
+    });
+    accepted(real.t, 'notification/categories/update-add-merges', res, this.toString(), [204]);
+    model.set(this.index, this.position);
+    await compare(model, real, 'notification/categories/update-add-merges', this.toString());
+  }
+  toString(): string {
+    return `ADD recipient#${this.index} at ${this.position}`;
+  }
+}
+
+/** PUT with a DELETE item: the recipient is removed. */
+export class DeleteRecipient implements fc.AsyncCommand<Members, Real> {
+  readonly label: string;
+  constructor(readonly index: number) {
+    this.label = this.toString();
+  }
+  check(model: Readonly<Members>): boolean {
+    return model.has(this.index);
+  }
+  async run(model: Members, real: Real): Promise<void> {
+    const res = await putCategory(real.t, real.categoryId, {
+      recipients: [{ operation: 'DELETE', position: model.get(this.index), recipientId: real.recipients[this.index] }],
+    });
+    accepted(real.t, 'notification/categories/update-delete-removes', res, this.toString(), [204]);
+    model.delete(this.index);
+    await compare(model, real, 'notification/categories/update-delete-removes', this.toString());
+  }
+  toString(): string {
+    return `DELETE recipient#${this.index}`;
+  }
+}

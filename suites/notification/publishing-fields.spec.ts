@@ -1,0 +1,186 @@
+import fc from 'fast-check';
+import { boundaryValues } from '../../generators/index.ts';
+import { accepted, exampleEmail, notificationTest as test, refused, seen } from './notification-client.ts';
+import { message, publish, broadcast, publishSchema } from './publishing-support.ts';
+
+test(
+  ['notification/publish/recipients-valid-emails', 'notification/errors/code-invalid-request-body-property'],
+  'recipientsTo holding an invalid address, or not a string, is refused',
+  async (t) => {
+    const good = exampleEmail(t, 'ok');
+    const cases: unknown[] = [
+      'not-an-address',
+      `${t.prefix}@`,
+      `@example.com`,
+      `${good},${exampleEmail(t, 'b')}`,
+      `${good};not-an-address`,
+      `${good} ${exampleEmail(t, 'c')}`,
+      `${t.prefix} x@example.com`,
+      [good],
+      42,
+    ];
+    for (const value of cases) {
+      refused(
+        t,
+        'notification/publish/recipients-valid-emails',
+        await publish(t, message(t, { recipientsTo: value })),
+        `recipientsTo ${JSON.stringify(value)}`,
+        'invalidRequestBodyProperty',
+      );
+    }
+    // "Semicolon-separated valid email addresses": a domain of three labels is one.
+    const sub = exampleEmail(t, 'sub').replace('@', '@mail.');
+    accepted(
+      t,
+      'notification/publish/recipients-valid-emails',
+      await publish(t, message(t, { recipientsTo: `${good};${sub}` })),
+      `recipientsTo "${good};${sub}"`,
+      [204],
+    );
+  },
+  { budget: 10 },
+);
+
+test(
+  ['notification/publish/from-charset', 'notification/errors/code-invalid-request-body-property'],
+  'a from with characters other than letters, digits, _, . and -, or not a string, is refused (publish and broadcast)',
+  async (t) => {
+    const cases = fc
+      .tuple(fc.stringMatching(/^[A-Za-z0-9_.-]{0,6}$/), fc.constantFrom('@', ' ', '!', '#', '/', '+', ','))
+      .map(([s, c]) => `${t.prefix}${c}${s}` as unknown);
+    for (const from of [`${t.prefix}@example.com`, `${t.prefix} x`, `${t.prefix}!`, 42, ['x']]) {
+      refused(
+        t,
+        'notification/publish/from-charset',
+        await publish(t, message(t, { from })),
+        `from ${JSON.stringify(from)}`,
+        'invalidRequestBodyProperty',
+      );
+    }
+    await t.property(
+      cases,
+      async (from) => {
+        refused(
+          t,
+          'notification/publish/from-charset',
+          await publish(t, message(t, { from })),
+          `from ${JSON.stringify(from)}`,
+          'invalidRequestBodyProperty',
+        );
+      },
+      { rule: 'notification/publish/from-charset', runs: Math.min(t.session.context.runs, 8) },
+    );
+    const b = await broadcast(t, {
+      body: { message: 'Conformance' },
+      from: `${t.prefix}@example.com`,
+      subject: 'Conformance',
+    });
+    refused(
+      t,
+      'notification/publish/from-charset',
+      b,
+      'a broadcast whose from holds "@"',
+      'invalidRequestBodyProperty',
+    );
+  },
+  { budget: 6, budgetPerRun: 1 },
+);
+
+test(
+  ['notification/publish/subject-alphanumeric', 'notification/errors/code-invalid-request-body-property'],
+  'a subject with other than letters and digits, or not a string, is refused (publish and broadcast)',
+  async (t) => {
+    const cases = fc
+      .tuple(fc.stringMatching(/^[A-Za-z0-9]{0,6}$/), fc.constantFrom('!', '<', '-', '_', '.', '?'))
+      .map(([s, c]) => `Subject${c}${s}` as unknown);
+    // Whether a space breaks "Alphanumeric" is our reading, not the document's.
+    const spaced = await publish(t, message(t, { subject: 'Hello world' }));
+    t.reading('subject-space', 'notification/publish/subject-alphanumeric', spaced.status === 400, {
+      title: 'not refused: subject "Hello world"',
+      expected: 'HTTP 400 for a subject with a space',
+      received: seen(spaced),
+    });
+    for (const subject of ['Hello!', '<b>Hi</b>', 42, true]) {
+      refused(
+        t,
+        'notification/publish/subject-alphanumeric',
+        await publish(t, message(t, { subject })),
+        `subject ${JSON.stringify(subject)}`,
+        'invalidRequestBodyProperty',
+      );
+    }
+    await t.property(
+      cases,
+      async (subject) => {
+        refused(
+          t,
+          'notification/publish/subject-alphanumeric',
+          await publish(t, message(t, { subject })),
+          `subject ${JSON.stringify(subject)}`,
+          'invalidRequestBodyProperty',
+        );
+      },
+      { rule: 'notification/publish/subject-alphanumeric', runs: Math.min(t.session.context.runs, 8) },
+    );
+    const b = await broadcast(t, { body: { message: 'Conformance' }, from: t.prefix, subject: 'Hello world!' });
+    refused(
+      t,
+      'notification/publish/subject-alphanumeric',
+      b,
+      'a broadcast whose subject is "Hello world!"',
+      'invalidRequestBodyProperty',
+    );
+  },
+  { budget: 6, budgetPerRun: 1 },
+);
+
+test(
+  ['notification/publish/priority-values', 'notification/errors/code-invalid-request-body-property'],
+  'a message priority other than 1 or 3 is refused (every boundary of the contract, publish and broadcast)',
+  async (t) => {
+    // The contract's enum gives 1 and 3 (accepted by the publishes above); 0, 2 and 4 and other types break it.
+    const invalid = [
+      ...boundaryValues(await publishSchema('priority'))
+        .filter((b) => !b.valid)
+        .map((b) => b.value),
+      5,
+      '1',
+      1.5,
+    ];
+    for (const priority of invalid) {
+      refused(
+        t,
+        'notification/publish/priority-values',
+        await publish(t, message(t, { priority })),
+        `priority ${JSON.stringify(priority)}`,
+        'invalidRequestBodyProperty',
+      );
+    }
+    const b = await broadcast(t, {
+      body: { message: 'Conformance' },
+      from: t.prefix,
+      subject: 'Conformance',
+      priority: 5,
+    });
+    refused(t, 'notification/publish/priority-values', b, 'a broadcast with priority 5', 'invalidRequestBodyProperty');
+  },
+  { budget: 8 },
+);
+
+test(
+  ['notification/publish/recipient-field-name'],
+  "how a publish naming its recipients recipientTo (the rule text's name) is answered",
+  async (t) => {
+    const m = message(t);
+    const to = m.recipientsTo;
+    delete m.recipientsTo;
+    const res = await publish(t, { ...m, recipientTo: to });
+    t.observe(
+      'notification/publish/recipient-field-name',
+      res.status === 204
+        ? "recipientTo accepted (HTTP 204): the deployment reads the rule text's name"
+        : `recipientTo alone refused: ${seen(res, 160)}`,
+    );
+  },
+  { budget: 1 },
+);

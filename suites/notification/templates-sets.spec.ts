@@ -1,0 +1,260 @@
+import {
+  UNKNOWN_ID,
+  accepted,
+  channelId,
+  hasOtherTenant,
+  integersIn,
+  mentions,
+  mentionsInteger,
+  notificationTest as test,
+  foreignRefused,
+  refused,
+  seen,
+  send,
+  templateForm,
+  verifyCode,
+  NO_OTHER,
+} from './notification-client.ts';
+import { createCategory, createTemplateSet, setName, templateOf, type CreatedSet } from './notification-resources.ts';
+import { answeredByReading } from './answered-by-reading.ts';
+import { putSet, idList, file, info, param } from './templates-support.ts';
+
+test(
+  ['notification/templates/list-details'],
+  'GET /template/templatelistdetails lists every set of the tenant with its templates, and none of another tenant',
+  async (t) => {
+    const set = await createTemplateSet(t, { channels: [channelId(t, 'email')] });
+    const res = await send(t, { method: 'GET', path: '/template/templatelistdetails' });
+    t.check(
+      'notification/templates/list-details',
+      res.status === 200 && mentions(res, set.name) && set.templates.every((x) => mentionsInteger(res, x.templateId)),
+      {
+        title: 'the set or its templates not listed',
+        expected: `"${set.name}" with templates ${set.templates.map((x) => x.templateId).join(', ')}`,
+        received: seen(res),
+      },
+    );
+    if (hasOtherTenant(t)) {
+      const other = await send(t, { method: 'GET', path: '/template/templatelistdetails' }, 'otherTenant');
+      t.check('notification/templates/list-details', other.status === 200 && !mentions(other, set.name), {
+        title: 'another tenant lists the set',
+        severity: 'critical',
+        expected: `no "${set.name}"`,
+        received: seen(other),
+      });
+    } else t.notExercised('notification/templates/list-details', NO_OTHER);
+  },
+  { needs: ['fixtures.notification.channels.email'], budget: 4 },
+);
+
+test(
+  ['notification/templates/search-name-required', 'notification/errors/code-missing-parameter'],
+  'GET /template/templatesets needs templatesetname and lists the matching sets',
+  async (t) => {
+    const email = channelId(t, 'email');
+    refused(
+      t,
+      'notification/templates/search-name-required',
+      await send(t, { method: 'GET', path: '/template/templatesets' }),
+      'a search without templatesetname',
+      'missingParameter',
+    );
+    const a = await createTemplateSet(t, { channels: [email], name: setName(t, 'alpha') });
+    const b = await createTemplateSet(t, { channels: [email], name: setName(t, 'beta') });
+    const res = await send(t, { method: 'GET', path: '/template/templatesets', query: { templatesetname: a.name } });
+    t.check(
+      'notification/templates/search-name-required',
+      res.status === 200 && mentions(res, a.name) && !mentions(res, b.name),
+      {
+        title: 'search by name wrong',
+        expected: `HTTP 200 naming "${a.name}", not "${b.name}"`,
+        received: seen(res),
+      },
+    );
+  },
+  { needs: ['fixtures.notification.channels.email'], budget: 6 },
+);
+
+test(
+  ['notification/templates/get-set', 'notification/errors/code-no-match', 'notification/errors/code-invalid-parameter'],
+  "GET /template/templatesets/{id}: 200 for a set, 404 for unknown or another tenant's, 400 for a non-integer",
+  async (t) => {
+    const set = await createTemplateSet(t, { channels: [channelId(t, 'email')] });
+    const get = (id: number | string, as?: 'otherTenant') =>
+      send(t, { method: 'GET', path: `/template/templatesets/${id}` }, as);
+    const ok = await get(set.id);
+    t.check('notification/templates/get-set', ok.status === 200 && mentions(ok, set.name), {
+      title: 'set not served',
+      expected: `HTTP 200 naming "${set.name}"`,
+      received: seen(ok),
+    });
+    refused(t, 'notification/templates/get-set', await get(UNKNOWN_ID), `unknown set ${UNKNOWN_ID}`, 'noMatch', [404]);
+    refused(t, 'notification/templates/get-set', await get('abc'), 'id "abc"', 'invalidParameter');
+    if (hasOtherTenant(t))
+      foreignRefused(
+        t,
+        'notification/templates/get-set',
+        await get(set.id, 'otherTenant'),
+        "another tenant's GET of the set",
+      );
+    else t.notExercised('notification/templates/get-set', NO_OTHER);
+  },
+  { needs: ['fixtures.notification.channels.email'], budget: 6 },
+);
+
+test(
+  ['notification/templates/update-200', 'notification/errors/code-no-match'],
+  'PUT /template/{id} answers 200 and adds the file; an unknown set answers 404',
+  async (t) => {
+    const email = channelId(t, 'email');
+    const push = channelId(t, 'push');
+    const set: CreatedSet = await createTemplateSet(t, { channels: [email] });
+    const before = integersIn((await idList(t, set.id)).json);
+    const f = file();
+    const res = await putSet(t, set.id, templateForm(info(set.name, [[push, f.name]]), [f]));
+    accepted(t, 'notification/templates/update-200', res, 'adding a push template', [200]);
+    const ids = await idList(t, set.id);
+    const after = integersIn(ids.json);
+    const grew = [...before].every((n) => after.has(n)) && [...after].some((n) => !before.has(n));
+    t.check('notification/templates/update-200', ids.status === 200 && grew, {
+      title: 'the added template is not in the set',
+      expected: `the IDs ${[...before].join(', ')} and one more`,
+      received: seen(ids),
+    });
+    const g = file();
+    refused(
+      t,
+      'notification/templates/update-200',
+      await putSet(t, UNKNOWN_ID, templateForm(info(setName(t), [[push, g.name]]), [g])),
+      `an update of set ${UNKNOWN_ID}`,
+      'noMatch',
+      [404],
+    );
+  },
+  { needs: ['fixtures.notification.channels.email', 'fixtures.notification.channels.push'], budget: 6 },
+);
+
+test(
+  ['notification/templates/delete-removes-params', 'notification/errors/code-no-match'],
+  'DELETE /template/{id} removes the set with its parameters; an unknown set answers 404',
+  async (t) => {
+    const p = param(t);
+    const set = await createTemplateSet(t, { channels: [channelId(t, 'email')], params: [p] });
+    accepted(
+      t,
+      'notification/templates/delete-removes-params',
+      await send(t, { method: 'DELETE', path: `/template/${set.id}` }),
+      'deleting a set',
+      [200],
+    );
+    // The parameters are gone either way: the set is unknown (404), or it has none (200 without them).
+    const params = await send(t, { method: 'GET', path: `/templateparam/${set.id}` });
+    t.check(
+      'notification/templates/delete-removes-params',
+      params.status === 404 || (params.status === 200 && !mentions(params, String(p.paramName))),
+      {
+        title: 'the parameters of the deleted set are still answered',
+        expected: `HTTP 404, or 200 without ${String(p.paramName)}`,
+        received: seen(params),
+        response: params,
+      },
+    );
+    verifyCode(t, params, 'noMatch');
+    refused(
+      t,
+      'notification/templates/delete-removes-params',
+      await send(t, { method: 'GET', path: `/template/templatesets/${set.id}` }),
+      'GET of the deleted set',
+      'noMatch',
+      [404],
+    );
+    refused(
+      t,
+      'notification/templates/delete-removes-params',
+      await send(t, { method: 'DELETE', path: `/template/${set.id}` }),
+      'deleting it a second time',
+      'noMatch',
+      [404],
+    );
+  },
+  { needs: ['fixtures.notification.channels.email', 'fixtures.notification.paramTypeId'], budget: 5 },
+);
+
+test(
+  ['notification/templates/params-listed', 'notification/errors/code-no-match'],
+  "GET /templateparam/{id} answers the set's parameters; an unknown set answers 404",
+  async (t) => {
+    const p = param(t);
+    const set = await createTemplateSet(t, { channels: [channelId(t, 'email')], params: [p] });
+    const res = await send(t, { method: 'GET', path: `/templateparam/${set.id}` });
+    t.check(
+      'notification/templates/params-listed',
+      res.status === 200 && mentions(res, p.paramName as string) && mentions(res, p.placeHolderName as string),
+      {
+        title: 'parameter not listed',
+        expected: `HTTP 200 naming ${String(p.paramName)} and ${String(p.placeHolderName)}`,
+        received: seen(res),
+      },
+    );
+    // A set ID naming no set: 404 noMatch, or an empty list of parameters; 404 is our reading.
+    answeredByReading(
+      t,
+      'notification/templates/params-listed',
+      await send(t, { method: 'GET', path: `/templateparam/${UNKNOWN_ID}` }),
+      `unknown set ${UNKNOWN_ID}`,
+      'unknown-set-404',
+      [200, 404],
+      404,
+      'noMatch',
+    );
+  },
+  { needs: ['fixtures.notification.channels.email', 'fixtures.notification.paramTypeId'], budget: 4 },
+);
+
+// "On update: operation is mandatory for file addition or deletion (ADD, DELETE)" and "All template
+// parameters of a set are removed through the template-set delete operation": a deletion removes
+// that template or that set, nothing else. A category naming a template of another set keeps it
+// (GetCommunicationCategory: "templates (array of GetCategoryTemplate)").
+test(
+  ['notification/templates/update-200', 'notification/templates/delete-removes-params'],
+  'deleting a template of one set, then the set, leaves the template of another set that a category names',
+  async (t) => {
+    const email = channelId(t, 'email');
+    const sms = channelId(t, 'sms');
+    const doomed = await createTemplateSet(t, { channels: [email, sms] });
+    const kept = await createTemplateSet(t, { channels: [email] });
+    const keptTemplate = templateOf(t, kept, email);
+    const category = await createCategory(t, {
+      templates: [{ commChannelName: 'Email', templateId: keptTemplate.templateId, templatesetId: kept.id }],
+    });
+    const keepsIt = async (rule: string, after: string) => {
+      const got = await send(t, { method: 'GET', path: `/communicationcategories/${category.id}` });
+      const templates = (got.json as { templates?: unknown } | undefined)?.templates;
+      const listed =
+        Array.isArray(templates) &&
+        templates.some(
+          (x) => !!x && typeof x === 'object' && (x as { templateId?: unknown }).templateId === keptTemplate.templateId,
+        );
+      t.check(rule, got.status === 200 && listed, {
+        title: `${after} removed a template of another set from a category`,
+        expected: `HTTP 200, category ${category.id} still lists template ${keptTemplate.templateId} of set ${kept.id}`,
+        received: seen(got),
+        response: got,
+      });
+    };
+    const del = await putSet(
+      t,
+      doomed.id,
+      templateForm(
+        { templatesetName: doomed.name, templateChannelAndFile: [{ communicationChannel: sms, operation: 'DELETE' }] },
+        [],
+      ),
+    );
+    accepted(t, 'notification/templates/update-200', del, `a DELETE item of set ${doomed.id}`, [200]);
+    await keepsIt('notification/templates/update-200', `deleting a template of set ${doomed.id}`);
+    const gone = await send(t, { method: 'DELETE', path: `/template/${doomed.id}` });
+    accepted(t, 'notification/templates/delete-removes-params', gone, `DELETE /template/${doomed.id}`, [200]);
+    await keepsIt('notification/templates/delete-removes-params', `deleting set ${doomed.id}`);
+  },
+  { needs: ['fixtures.notification.channels.email', 'fixtures.notification.channels.sms'], budget: 8 },
+);

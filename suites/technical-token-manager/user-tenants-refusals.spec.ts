@@ -1,0 +1,169 @@
+import { setTimeout as sleep } from 'node:timers/promises';
+import {
+  application,
+  checkErrorJson,
+  checkErrorCodeForm,
+  errorCodes,
+  getUserTenants,
+  hostToken,
+} from './token-manager-client.ts';
+import { spaceAuthKey } from '../engine/token-provider.ts';
+import { test, ids, checkShape } from './user-tenants-support.ts';
+
+test(
+  ['technical-token-manager/auth/user-tenants-token-required'],
+  'GET /userTenants without a token is refused',
+  async (t) => {
+    const res = await getUserTenants(t, null);
+    t.check(
+      'technical-token-manager/auth/user-tenants-token-required',
+      res.status >= 400 && res.status < 500 && ids(res).length === 0,
+      {
+        title: 'tenant list served without a token',
+        severity: 'critical',
+        expected: '4xx and no tenant list',
+        received: `HTTP ${res.status}`,
+      },
+    );
+    // The application's Basic credential of the token operations is not a bearer token either.
+    const basic = await getUserTenants(t, spaceAuthKey(application(t)));
+    t.check(
+      'technical-token-manager/auth/user-tenants-token-required',
+      basic.status >= 400 && basic.status < 500 && ids(basic).length === 0,
+      {
+        title: 'tenant list served, or the request failed, with a Basic credential instead of a token',
+        severity: 'critical',
+        expected: '4xx and no tenant list',
+        received: `HTTP ${basic.status}`,
+      },
+    );
+  },
+  { needs: ['tokenManager'] },
+);
+
+test(
+  ['technical-token-manager/auth/user-tenants-scope'],
+  'GET /userTenants with a token lacking km.usr is refused',
+  async (t) => {
+    if (!t.session.tokens.has('without:km.usr'))
+      t.needsPrincipal(
+        'principals.withoutScope["km.usr"]',
+        'no principal without km.usr is configured (principals.withoutScope["km.usr"])',
+      );
+    const res = await getUserTenants(t, await t.session.tokens.authorization('without:km.usr'));
+    t.check(
+      'technical-token-manager/auth/user-tenants-scope',
+      res.status >= 400 && res.status < 500 && ids(res).length === 0,
+      {
+        title: 'tenant list served to a token without km.usr',
+        severity: 'critical',
+        expected: '4xx and no tenant list',
+        received: `HTTP ${res.status}`,
+      },
+    );
+  },
+  { needs: ['principals.withoutScope["km.usr"]'] },
+);
+
+test(
+  [
+    'technical-token-manager/user-tenants/query-types',
+    'technical-token-manager/transport/json',
+    'technical-token-manager/user-tenants/shape',
+    'technical-token-manager/page/field-types',
+    'technical-token-manager/user-tenants/at-most-500',
+  ],
+  'GET /userTenants with a malformed page or size is answered 400',
+  async (t) => {
+    const auth = await hostToken(t);
+    // Not integers: the document types both as integers. A negative page and size 0: the document
+    // gives no lower bound, so refusing them is our reading (page-size-lower-bound).
+    const cases: Array<[Record<string, string | number>, string?]> = [
+      [{ page: 'abc' }],
+      [{ size: '1.5' }],
+      [{ page: -1 }, 'page-size-lower-bound'],
+      [{ size: 0 }, 'page-size-lower-bound'],
+    ];
+    for (const [q, reading] of cases) {
+      const res = await getUserTenants(t, auth, q);
+      const d = {
+        title: `${JSON.stringify(q)} not answered 400`,
+        expected: 'HTTP 400',
+        received: `HTTP ${res.status}`,
+      };
+      if (reading === undefined) t.check('technical-token-manager/user-tenants/query-types', res.status === 400, d);
+      else t.reading(reading, 'technical-token-manager/user-tenants/query-types', res.status === 400, d);
+      if (res.status === 400) checkErrorJson(t, res);
+      // The Errors table binds pageSizeForUserTenantsExceeded to "Requested page size above the
+      // maximum supported": a size of 1.5 or 0 is above no maximum.
+      if (res.status === 400 && q.size !== undefined)
+        t.verify(
+          'technical-token-manager/user-tenants/query-types',
+          !errorCodes(res).includes('platform.core.keymanager.pageSizeForUserTenantsExceeded'),
+          {
+            title: `${JSON.stringify(q)} answered as a page size above the maximum`,
+            expected: 'a code other than platform.core.keymanager.pageSizeForUserTenantsExceeded',
+            received: errorCodes(res).join(', '),
+          },
+        );
+      // A deployment that takes page -1 or size 0 (the other side of page-size-lower-bound) still
+      // answers a UserTenantResponse whose Page fields are integers ("| totalPages | integer |").
+      if (res.status === 200) checkShape(t, res);
+    }
+  },
+  { needs: ['tokenManager'] },
+);
+
+test(
+  ['technical-token-manager/throttling/too-many-requests', 'technical-token-manager/errors/code-form'],
+  'throttled requests are answered 429',
+  async (t) => {
+    // A short burst of cheap reads (within the run's own rate and concurrency limits): a
+    // deployment that throttles at this level shows how it answers; one that does not is skipped.
+    // With --probe-throttling the burst is sent as the `throttled` principal when there is one.
+    const probe = t.session.context.probeThrottling && t.session.tokens.has('throttled');
+    const auth = probe ? await t.session.tokens.authorization('throttled') : await hostToken(t);
+    // Probing, one request and an idle second come first: a throttle must serve a client again once
+    // it has waited, also when its burst starts after a pause.
+    if (probe) {
+      await getUserTenants(t, auth, { size: 1 });
+      await sleep(1_100);
+    }
+    const burst = await Promise.all(
+      Array.from({ length: probe ? 12 : 20 }, () => getUserTenants(t, auth, { size: 1 })),
+    );
+    // A refusal of a valid read in the burst with another status than 429 (a 503 with or without
+    // Retry-After) is throttling answered the wrong way, whatever the engine kept as a sample.
+    const odd = burst.filter((r) => r.status !== 200 && r.status !== 429);
+    if (odd.length)
+      t.check('technical-token-manager/throttling/too-many-requests', false, {
+        title: 'a burst of valid requests answered with another status than 200 or 429',
+        expected: 'HTTP 200, or 429 when throttled',
+        received: `HTTP ${odd.map((r) => r.status).join(', ')} ${odd[0].text.slice(0, 160)}`,
+      });
+    const samples = t.session.http.stats.throttleSamples.filter((s) =>
+      s.path.startsWith('/api/technicaltokenmanager/'),
+    );
+    if (!samples.length) t.skip('the target throttled no token manager request during the run');
+    t.check(
+      'technical-token-manager/throttling/too-many-requests',
+      samples.every((s) => s.status === 429),
+      {
+        title: 'throttling not answered 429',
+        expected: 'HTTP 429',
+        received: JSON.stringify(samples.map((s) => s.status)),
+      },
+    );
+    // POST /oauth/token's failures have a body "of unspecified format": its codes are not judged.
+    for (const s of samples) if (!s.path.includes('/oauth/token')) checkErrorCodeForm(t, s.status, s.body, s.path);
+    // "Throttling thresholds: not shown": no wait is long enough by the document, so a request after
+    // the burst may still be throttled; it is judged only for being answered 200 or 429.
+    const res = await getUserTenants(t, auth, { size: 1 });
+    t.check('technical-token-manager/throttling/too-many-requests', res.status === 200 || res.status === 429, {
+      title: 'a request after throttling answered with another status than 200 or 429',
+      expected: 'HTTP 200, or 429 while still throttled',
+      received: `HTTP ${res.status}`,
+    });
+  },
+  { needs: ['tokenManager'], budget: 25 },
+);
