@@ -102,6 +102,7 @@ export default tseslint.config(
       'suites/event-management/queries-events.spec.ts',
       'suites/event-management/queries-events-filters.spec.ts',
       'suites/event-management/queries-events-support.ts',
+      'suites/event-management/queries-events-parameters.spec.ts',
       'suites/event-management/sharing.spec.ts',
       'suites/event-management/sweep.ts',
       'suites/event-management/visibility.spec.ts',

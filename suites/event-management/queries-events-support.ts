@@ -14,11 +14,8 @@ import {
 } from '../engine/filter-expression.ts';
 import type { HttpResponse } from '../engine/http-client.ts';
 import type { RuleContext } from '../engine/rule-test.ts';
-import { body, emTest, eventually, fixtures, send, embedded, inexpressible, type EmQuery } from './em-client.ts';
-import { rejected } from './em-checks.ts';
-import { DATASET_SIZE, GROUPS, fileDataset, type Dataset } from './em-dataset.ts';
-
-export const dataset = fileDataset('queries-events');
+import { body, eventually, fixtures, send, embedded, type EmQuery } from './em-client.ts';
+import { DATASET_SIZE, GROUPS, type Dataset } from './em-dataset.ts';
 
 export const eventsOf = (res: HttpResponse) => embedded(res, 'events');
 export const idsOf = (res: HttpResponse) => eventsOf(res).map((e) => String(e.id));
@@ -150,30 +147,3 @@ export const FORBIDDEN: Forbidden[] = [
   { rule: 'event-management/queries/filter-json', what: 'a filter that is JSON null', filter: () => 'null' },
   { rule: 'event-management/queries/filter-json', what: 'a filter that is a JSON string', filter: () => '"typeId"' },
 ];
-
-for (const rule of [...new Set(FORBIDDEN.map((f) => f.rule))]) {
-  const cases = FORBIDDEN.filter((f) => f.rule === rule);
-  emTest(
-    [rule],
-    `GET /events answers 400 to ${cases.map((c) => c.what).join('; ')}`,
-    async (t) => {
-      const d = rule === 'event-management/queries/events-non-filterable-400' ? await dataset(t) : undefined;
-      for (const c of cases) {
-        const f = c.filter(t, d?.typeId ?? fixtures(t).standardEventTypeId);
-        const cannot = typeof f === 'string' ? undefined : await inexpressible(t, f);
-        if (cannot) {
-          t.notExercised(rule, `${c.what}: ${cannot}`);
-          continue;
-        }
-        rejected(t, rule, await getEvents(t, { filter: f }), c.what);
-      }
-    },
-    {
-      // The non-filterable rule's events are those of the file's dataset, which names entities.
-      needs:
-        rule === 'event-management/queries/events-non-filterable-400' ? ['fixtures.eventManagement.entityIds'] : [],
-      readOnly: rule !== 'event-management/queries/events-non-filterable-400',
-      budget: cases.length,
-    },
-  );
-}

@@ -1,19 +1,12 @@
 import fc from 'fast-check';
 import { responseSchema } from '../engine/checks/index.ts';
 import { and, eq, or, satisfies, sortBy, where, type SortExpr } from '../engine/filter-expression.ts';
-import {
-  body,
-  emTest,
-  subTenantUser,
-  pageIntegers,
-  seen,
-  shown,
-  dialectVerdict,
-  type EmQuery,
-} from './em-client.ts';
+import { body, emTest, subTenantUser, pageIntegers, seen, shown, dialectVerdict, type EmQuery } from './em-client.ts';
 import { beyondTheLast, expect, outOfBounds, reading, rejected } from './em-checks.ts';
-import { DATASET_SIZE } from './em-dataset.ts';
-import { dataset, eventsOf, idsOf, getEvents, datasetVisible, atom } from './queries-events-support.ts';
+import { DATASET_SIZE, fileDataset } from './em-dataset.ts';
+import { eventsOf, idsOf, getEvents, datasetVisible, atom } from './queries-events-support.ts';
+
+const dataset = fileDataset('queries-events');
 
 // ---------------------------------------------------------------- paging and order
 

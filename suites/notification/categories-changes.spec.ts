@@ -1,4 +1,5 @@
 import fc from 'fast-check';
+import { matchesSchema } from '../engine/checks/index.ts';
 import {
   addressType,
   UNKNOWN_ID,
@@ -6,12 +7,12 @@ import {
   exampleEmail,
   channelId,
   fixturesOf,
+  homeTenant,
   notificationTest as test,
   refused,
   seen,
   send,
   unknownRefused,
-  tag,
 } from './notification-client.ts';
 import {
   createCategory,
@@ -32,6 +33,133 @@ import {
   type Members,
   type Real,
 } from './categories-support.ts';
+
+test(
+  ['notification/categories/get-fields'],
+  'GET /communicationcategories/{id} answers the documented fields, recipients and templates',
+  async (t) => {
+    const email = channelId(t, 'email');
+    // Two recipients and two templates: the item fields are judged on every item, not the first.
+    const r = await createRecipient(t);
+    const r2 = await createRecipient(t);
+    const set = await createTemplateSet(t, { channels: [email] });
+    const set2 = await createTemplateSet(t, { channels: [email] });
+    const e = templateOf(t, set, email);
+    const e2 = templateOf(t, set2, email);
+    const { id, body } = await createCategory(t, {
+      priority: 1,
+      recipients: [
+        { position: 'CC', recipientId: r.id },
+        { position: 'BCC', recipientId: r2.id },
+      ],
+      templates: [
+        { commChannelName: 'Email', templateId: e.templateId, templatesetId: set.id },
+        { commChannelName: 'Email', templateId: e2.templateId, templatesetId: set2.id },
+      ],
+    });
+    const got = await getCategory(t, id);
+    const v = view(got);
+    t.check('notification/categories/get-fields', got.status === 200, {
+      title: 'category not served',
+      expected: 'HTTP 200',
+      received: seen(got),
+    });
+    await matchesSchema(t, 'notification/categories/get-fields', got.json, 'GetCommunicationCategory', 'the category');
+    const tenant = await homeTenant(t);
+    const top =
+      typeof v.createdby === 'string' &&
+      (!tenant || v.createdby === tenant) &&
+      typeof v.from === 'string' &&
+      v.msgCategoryId === id &&
+      v.msgCategoryName === body.msgCategoryName &&
+      v.priority === 1 &&
+      v.subject === body.subject;
+    t.verify('notification/categories/get-fields', top, {
+      title: 'top-level fields wrong',
+      expected: `createdby ${tenant ?? '(the tenant)'}, from, msgCategoryId ${id}, msgCategoryName ${String(body.msgCategoryName)}, priority 1, subject ${String(body.subject)}`,
+      received: JSON.stringify({
+        createdby: v.createdby,
+        from: v.from,
+        msgCategoryId: v.msgCategoryId,
+        msgCategoryName: v.msgCategoryName,
+        priority: v.priority,
+        subject: v.subject,
+      }),
+    });
+    for (const [who, position] of [
+      [r, 'CC'],
+      [r2, 'BCC'],
+    ] as const) {
+      const rec = (Array.isArray(v.recipients) ? v.recipients : []).find((x) => x.recipientId === who.id);
+      const details = Array.isArray(rec?.recipientDetails)
+        ? (rec.recipientDetails as Array<Record<string, unknown>>)
+        : [];
+      const detailOk = details.some(
+        (d) =>
+          d.address === who.email &&
+          d.commChannelName === 'Email' &&
+          typeof d.recipientAddressTypeName === 'string' &&
+          d.recipientId === who.id,
+      );
+      t.verify(
+        'notification/categories/get-fields',
+        !!rec && rec.position === position && rec.recipientName === who.name && detailOk,
+        {
+          title: 'recipient item wrong',
+          expected: `{position ${position}, recipientId ${who.id}, recipientName "${who.name}", recipientDetails [{address ${who.email}, commChannelName Email, recipientAddressTypeName, recipientId}]}`,
+          received: JSON.stringify(rec) ?? JSON.stringify(v.recipients),
+        },
+      );
+    }
+    for (const [tid, s] of [
+      [e.templateId, set],
+      [e2.templateId, set2],
+    ] as const) {
+      const tpl = (Array.isArray(v.templates) ? v.templates : []).find((x) => x.templateId === tid);
+      t.verify(
+        'notification/categories/get-fields',
+        !!tpl && tpl.commChannelName === 'Email' && tpl.templatesetId === s.id && tpl.templatesetName === s.name,
+        {
+          title: 'template item wrong',
+          expected: `{commChannelName Email, templateId ${tid}, templatesetId ${s.id}, templatesetName "${s.name}"}`,
+          received: JSON.stringify(tpl) ?? JSON.stringify(v.templates),
+        },
+      );
+    }
+  },
+  { needs: ['fixtures.notification.addressTypes.email', 'fixtures.notification.channels.email'], budget: 7 },
+);
+
+test(
+  [
+    'notification/categories/get-not-found',
+    'notification/errors/code-no-match',
+    'notification/errors/code-invalid-parameter',
+  ],
+  'GET /communicationcategories/{id}: 404 for an unknown ID, 400 for a non-integer',
+  async (t) => {
+    refused(
+      t,
+      'notification/categories/get-not-found',
+      await getCategory(t, UNKNOWN_ID),
+      `unknown category ${UNKNOWN_ID}`,
+      'noMatch',
+      [404],
+    );
+    // "path id (int64)": "abc" is refused; 400 rather than a 404 of routing is our reading.
+    answeredByReading(
+      t,
+      'notification/categories/get-not-found',
+      await getCategory(t, 'abc'),
+      'id "abc"',
+      'non-integer-id-400',
+      CLIENT_ERRORS,
+      400,
+      'invalidParameter',
+    );
+  },
+  { readOnly: true, budget: 2 },
+);
 
 test(
   ['notification/categories/get-recipient-groups', 'notification/errors/code-invalid-parameter'],
@@ -327,126 +455,4 @@ test(
     });
   },
   { needs: ['fixtures.notification.addressTypes.email', 'fixtures.notification.channels.email'], budget: 17 },
-);
-
-test(
-  ['notification/categories/update-add-merges', 'notification/categories/update-delete-removes'],
-  'step by step: a recipient group ADDed again takes the new position, held once; a second group ADDed beside it is added; DELETE removes it',
-  async (t) => {
-    const g = await createGroup(t);
-    const { id } = await createCategory(t);
-    const groupsOf = async () => listIn(await getCategory(t, id, { recGroup: 'true' }), 'recipientGroups');
-    const positions = async () => (await groupsOf()).filter((x) => x.recipientGroupId === g.id).map((x) => x.position);
-    for (const position of ['TO', 'BCC']) {
-      const res = await putCategory(t, id, { recipients: [{ operation: 'ADD', position, recipientGroupId: g.id }] });
-      const held = await positions();
-      t.check(
-        'notification/categories/update-add-merges',
-        res.status === 204 && JSON.stringify(held) === `["${position}"]`,
-        {
-          title: `group ADD at ${position} not held once at ${position}`,
-          expected: `HTTP 204 and the group listed once (GET ?recGroup=true), at ${position}`,
-          received: `HTTP ${res.status}, positions ${JSON.stringify(held)}`,
-        },
-      );
-    }
-    // "ADD supports new or merge": a group the category lacks is added, the group it has keeps its position.
-    const other = await createGroup(t);
-    const added = await putCategory(t, id, {
-      recipients: [{ operation: 'ADD', position: 'CC', recipientGroupId: other.id }],
-    });
-    const both = (await groupsOf())
-      .filter((x) => x.recipientGroupId === g.id || x.recipientGroupId === other.id)
-      .map((x) => `${String(x.recipientGroupId)}:${String(x.position)}`)
-      .sort();
-    const want = [`${g.id}:BCC`, `${other.id}:CC`].sort();
-    t.check(
-      'notification/categories/update-add-merges',
-      added.status === 204 && JSON.stringify(both) === JSON.stringify(want),
-      {
-        title: 'ADD of a second recipient group did not add it beside the first',
-        expected: `HTTP 204 and the groups ${want.join(', ')} (GET ?recGroup=true)`,
-        received: `HTTP ${added.status}, groups ${both.join(', ') || 'none'}`,
-      },
-    );
-    const del = await putCategory(t, id, {
-      recipients: [{ operation: 'DELETE', position: 'BCC', recipientGroupId: g.id }],
-    });
-    const after = await groupsOf();
-    const left = after.filter((x) => x.recipientGroupId === g.id).map((x) => x.position);
-    const kept = after.some((x) => x.recipientGroupId === other.id);
-    t.check('notification/categories/update-delete-removes', del.status === 204 && left.length === 0 && kept, {
-      title: 'recipient group DELETE not applied to that group alone',
-      expected: `HTTP 204, group ${g.id} gone and group ${other.id} still held (GET ?recGroup=true)`,
-      received: `HTTP ${del.status}, positions of ${g.id} ${JSON.stringify(left)}, ${other.id} ${kept ? 'held' : 'gone'}`,
-    });
-  },
-  { budget: 14 },
-);
-
-test(
-  [
-    'notification/categories/update-204',
-    'notification/categories/update-204-body-contradiction',
-    'notification/errors/code-no-match',
-  ],
-  'PUT /communicationcategories/{id} answers 204 and applies the change; an unknown ID answers 404',
-  async (t) => {
-    const { id, body } = await createCategory(t);
-    const before = view(await getCategory(t, id));
-    const res = await putCategory(t, id, { subject: 'ChangedSubject', priority: 5 });
-    accepted(t, 'notification/categories/update-204', res, 'a valid update', [204]);
-    t.observe(
-      'notification/categories/update-204-body-contradiction',
-      res.text ? `204 with a body (${res.contentType}): ${res.text.slice(0, 80)}` : '204 with no body',
-    );
-    const got = await getCategory(t, id);
-    // The change is the fields given: msgCategoryName and from, not given, stay as they were.
-    t.check(
-      'notification/categories/update-204',
-      view(got).subject === 'ChangedSubject' &&
-        view(got).priority === 5 &&
-        view(got).msgCategoryName === body.msgCategoryName &&
-        view(got).from === before.from,
-      {
-        title: 'update not applied, or a field not given changed',
-        expected: `subject ChangedSubject, priority 5, msgCategoryName ${String(body.msgCategoryName)} and from ${JSON.stringify(before.from)} kept`,
-        received: seen(got),
-      },
-    );
-    // "Same fields as CreateCommunicationCategory": the name and the application name are updated too.
-    const name = `${t.prefix}renamed${tag()}`;
-    const app = `${t.prefix}newapp`;
-    accepted(
-      t,
-      'notification/categories/update-204',
-      await putCategory(t, id, { msgCategoryName: name, from: app }),
-      'an update of msgCategoryName and from',
-      [204],
-    );
-    const renamed = await getCategory(t, id);
-    const from = view(renamed).from;
-    t.check(
-      'notification/categories/update-204',
-      view(renamed).msgCategoryName === name &&
-        typeof from === 'string' &&
-        from.includes(app) &&
-        view(renamed).subject === 'ChangedSubject' &&
-        view(renamed).priority === 5,
-      {
-        title: 'update of msgCategoryName or from not applied, or a field not given changed',
-        expected: `msgCategoryName ${name}, from built of ${app}, subject ChangedSubject and priority 5 kept`,
-        received: seen(renamed),
-      },
-    );
-    refused(
-      t,
-      'notification/categories/update-204',
-      await putCategory(t, UNKNOWN_ID, { subject: 'Whatever' }),
-      `an update of category ${UNKNOWN_ID}`,
-      'noMatch',
-      [404],
-    );
-  },
-  { budget: 8 },
 );

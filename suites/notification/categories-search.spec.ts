@@ -10,9 +10,11 @@ import {
   seen,
   send,
   unknownRefused,
+  tag,
 } from './notification-client.ts';
 import {
   createCategory,
+  createGroup,
   createRecipient,
   createTemplateSet,
   groupName,
@@ -21,6 +23,128 @@ import {
 } from './notification-resources.ts';
 import { answeredByReading, CLIENT_ERRORS } from './answered-by-reading.ts';
 import { getCategory, putCategory, view, listIn } from './categories-support.ts';
+
+test(
+  ['notification/categories/update-add-merges', 'notification/categories/update-delete-removes'],
+  'step by step: a recipient group ADDed again takes the new position, held once; a second group ADDed beside it is added; DELETE removes it',
+  async (t) => {
+    const g = await createGroup(t);
+    const { id } = await createCategory(t);
+    const groupsOf = async () => listIn(await getCategory(t, id, { recGroup: 'true' }), 'recipientGroups');
+    const positions = async () => (await groupsOf()).filter((x) => x.recipientGroupId === g.id).map((x) => x.position);
+    for (const position of ['TO', 'BCC']) {
+      const res = await putCategory(t, id, { recipients: [{ operation: 'ADD', position, recipientGroupId: g.id }] });
+      const held = await positions();
+      t.check(
+        'notification/categories/update-add-merges',
+        res.status === 204 && JSON.stringify(held) === `["${position}"]`,
+        {
+          title: `group ADD at ${position} not held once at ${position}`,
+          expected: `HTTP 204 and the group listed once (GET ?recGroup=true), at ${position}`,
+          received: `HTTP ${res.status}, positions ${JSON.stringify(held)}`,
+        },
+      );
+    }
+    // "ADD supports new or merge": a group the category lacks is added, the group it has keeps its position.
+    const other = await createGroup(t);
+    const added = await putCategory(t, id, {
+      recipients: [{ operation: 'ADD', position: 'CC', recipientGroupId: other.id }],
+    });
+    const both = (await groupsOf())
+      .filter((x) => x.recipientGroupId === g.id || x.recipientGroupId === other.id)
+      .map((x) => `${String(x.recipientGroupId)}:${String(x.position)}`)
+      .sort();
+    const want = [`${g.id}:BCC`, `${other.id}:CC`].sort();
+    t.check(
+      'notification/categories/update-add-merges',
+      added.status === 204 && JSON.stringify(both) === JSON.stringify(want),
+      {
+        title: 'ADD of a second recipient group did not add it beside the first',
+        expected: `HTTP 204 and the groups ${want.join(', ')} (GET ?recGroup=true)`,
+        received: `HTTP ${added.status}, groups ${both.join(', ') || 'none'}`,
+      },
+    );
+    const del = await putCategory(t, id, {
+      recipients: [{ operation: 'DELETE', position: 'BCC', recipientGroupId: g.id }],
+    });
+    const after = await groupsOf();
+    const left = after.filter((x) => x.recipientGroupId === g.id).map((x) => x.position);
+    const kept = after.some((x) => x.recipientGroupId === other.id);
+    t.check('notification/categories/update-delete-removes', del.status === 204 && left.length === 0 && kept, {
+      title: 'recipient group DELETE not applied to that group alone',
+      expected: `HTTP 204, group ${g.id} gone and group ${other.id} still held (GET ?recGroup=true)`,
+      received: `HTTP ${del.status}, positions of ${g.id} ${JSON.stringify(left)}, ${other.id} ${kept ? 'held' : 'gone'}`,
+    });
+  },
+  { budget: 14 },
+);
+
+test(
+  [
+    'notification/categories/update-204',
+    'notification/categories/update-204-body-contradiction',
+    'notification/errors/code-no-match',
+  ],
+  'PUT /communicationcategories/{id} answers 204 and applies the change; an unknown ID answers 404',
+  async (t) => {
+    const { id, body } = await createCategory(t);
+    const before = view(await getCategory(t, id));
+    const res = await putCategory(t, id, { subject: 'ChangedSubject', priority: 5 });
+    accepted(t, 'notification/categories/update-204', res, 'a valid update', [204]);
+    t.observe(
+      'notification/categories/update-204-body-contradiction',
+      res.text ? `204 with a body (${res.contentType}): ${res.text.slice(0, 80)}` : '204 with no body',
+    );
+    const got = await getCategory(t, id);
+    // The change is the fields given: msgCategoryName and from, not given, stay as they were.
+    t.check(
+      'notification/categories/update-204',
+      view(got).subject === 'ChangedSubject' &&
+        view(got).priority === 5 &&
+        view(got).msgCategoryName === body.msgCategoryName &&
+        view(got).from === before.from,
+      {
+        title: 'update not applied, or a field not given changed',
+        expected: `subject ChangedSubject, priority 5, msgCategoryName ${String(body.msgCategoryName)} and from ${JSON.stringify(before.from)} kept`,
+        received: seen(got),
+      },
+    );
+    // "Same fields as CreateCommunicationCategory": the name and the application name are updated too.
+    const name = `${t.prefix}renamed${tag()}`;
+    const app = `${t.prefix}newapp`;
+    accepted(
+      t,
+      'notification/categories/update-204',
+      await putCategory(t, id, { msgCategoryName: name, from: app }),
+      'an update of msgCategoryName and from',
+      [204],
+    );
+    const renamed = await getCategory(t, id);
+    const from = view(renamed).from;
+    t.check(
+      'notification/categories/update-204',
+      view(renamed).msgCategoryName === name &&
+        typeof from === 'string' &&
+        from.includes(app) &&
+        view(renamed).subject === 'ChangedSubject' &&
+        view(renamed).priority === 5,
+      {
+        title: 'update of msgCategoryName or from not applied, or a field not given changed',
+        expected: `msgCategoryName ${name}, from built of ${app}, subject ChangedSubject and priority 5 kept`,
+        received: seen(renamed),
+      },
+    );
+    refused(
+      t,
+      'notification/categories/update-204',
+      await putCategory(t, UNKNOWN_ID, { subject: 'Whatever' }),
+      `an update of category ${UNKNOWN_ID}`,
+      'noMatch',
+      [404],
+    );
+  },
+  { budget: 8 },
+);
 
 test(
   [

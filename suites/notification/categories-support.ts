@@ -4,8 +4,7 @@ import type { JsonSchema } from '../../generators/index.ts';
 import type { HttpResponse } from '../engine/http-client.ts';
 import type { RuleContext } from '../engine/rule-test.ts';
 import { contractOf } from '../engine/schemas.ts';
-import { accepted, notificationTest as test, refused, seen, send, tag } from './notification-client.ts';
-import { categoryBody, createCategory, postCategory } from './notification-resources.ts';
+import { accepted, seen, send } from './notification-client.ts';
 
 export type Position = 'TO' | 'CC' | 'BCC';
 
@@ -69,87 +68,6 @@ export function alphanumericCase(t: RuleContext, signs: readonly string[]) {
       .tuple(fc.stringMatching(/^[A-Za-z0-9]{1,6}$/), fc.constantFrom(...signs))
       .map(([s, c]) => ({ value: `${t.prefix}${c}${s}` as unknown, valid: false })),
     fc.constant({ value: 42, valid: false }),
-  );
-}
-
-for (const [field, rule] of [
-  ['msgCategoryName', 'notification/categories/name-alphanumeric'],
-  ['subject', 'notification/categories/subject-alphanumeric'],
-] as const) {
-  test(
-    [rule, 'notification/errors/code-invalid-request-body-property'],
-    `a category ${field} is taken alphanumeric only (property, create and update)`,
-    async (t) => {
-      const { id } = await createCategory(t);
-      // The edges first: signs on create, a sign on update, an empty text, another type.
-      const edges: Array<[unknown, boolean]> = [
-        [`${t.prefix}-x`, false],
-        [`${t.prefix} x`, false],
-        ['', false],
-        [42, false],
-        [`${t.prefix}!x`, true],
-      ];
-      for (const [value, onUpdate] of edges) {
-        const res = onUpdate
-          ? await putCategory(t, id, { [field]: value })
-          : await postCategory(t, categoryBody(t, { [field]: value }));
-        // Whether an empty text is "Alphanumeric only" is our reading, not the document's.
-        if (value === '') {
-          t.reading('empty-not-alphanumeric', rule, res.status === 400, {
-            title: `not refused: POST with an empty ${field}`,
-            expected: `HTTP 400 for an empty ${field}`,
-            received: seen(res),
-            response: res,
-          });
-          continue;
-        }
-        // Whether a space breaks "Alphanumeric only" is our reading, not the document's.
-        if (value === `${t.prefix} x`) {
-          t.reading(field === 'subject' ? 'subject-space' : 'category-name-space', rule, res.status === 400, {
-            title: `not refused: POST with ${field} ${JSON.stringify(value)}`,
-            expected: 'HTTP 400 for a subject with a space',
-            received: seen(res),
-            response: res,
-          });
-          continue;
-        }
-        refused(
-          t,
-          rule,
-          res,
-          `${onUpdate ? 'PUT' : 'POST'} with ${field} ${JSON.stringify(value)}`,
-          'invalidRequestBodyProperty',
-        );
-      }
-      await t.property(
-        fc.tuple(alphanumericCase(t, ['!', '<', '-', '_', '.', '&']), fc.boolean()),
-        async ([{ value, valid }, onUpdate]) => {
-          // Valid names get a unique tail so that no two categories of the run share one.
-          const v = valid && field === 'msgCategoryName' ? `${value as string}${tag()}` : value;
-          const res = onUpdate
-            ? await putCategory(t, id, { [field]: v })
-            : await postCategory(t, categoryBody(t, { [field]: v }));
-          if (valid)
-            accepted(
-              t,
-              rule,
-              res,
-              `${onUpdate ? 'PUT' : 'POST'} with ${field} ${JSON.stringify(v)}`,
-              onUpdate ? [204] : [201],
-            );
-          else
-            refused(
-              t,
-              rule,
-              res,
-              `${onUpdate ? 'PUT' : 'POST'} with ${field} ${JSON.stringify(v)}`,
-              'invalidRequestBodyProperty',
-            );
-        },
-        { rule: rule, runs: Math.min(t.session.context.runs, 10) },
-      );
-    },
-    { budget: 6, budgetPerRun: 1 },
   );
 }
 

@@ -2,7 +2,6 @@ import fc from 'fast-check';
 import { boundaryValues } from '../../generators/index.ts';
 import { matchesSchema } from '../engine/checks/index.ts';
 import {
-  UNKNOWN_ID,
   accepted,
   channelId,
   fixturesOf,
@@ -12,6 +11,7 @@ import {
   refused,
   seen,
   send,
+  tag,
   NO_OTHER,
 } from './notification-client.ts';
 import {
@@ -23,8 +23,15 @@ import {
   postCategory,
   templateOf,
 } from './notification-resources.ts';
-import { answeredByReading, CLIENT_ERRORS } from './answered-by-reading.ts';
-import { getCategory, putCategory, view, listIn, propertySchema, type Position } from './categories-support.ts';
+import {
+  getCategory,
+  putCategory,
+  view,
+  listIn,
+  propertySchema,
+  alphanumericCase,
+  type Position,
+} from './categories-support.ts';
 
 test(
   ['notification/categories/create-201-id'],
@@ -115,6 +122,87 @@ test(
   },
   { budget: 3 },
 );
+
+for (const [field, rule] of [
+  ['msgCategoryName', 'notification/categories/name-alphanumeric'],
+  ['subject', 'notification/categories/subject-alphanumeric'],
+] as const) {
+  test(
+    [rule, 'notification/errors/code-invalid-request-body-property'],
+    `a category ${field} is taken alphanumeric only (property, create and update)`,
+    async (t) => {
+      const { id } = await createCategory(t);
+      // The edges first: signs on create, a sign on update, an empty text, another type.
+      const edges: Array<[unknown, boolean]> = [
+        [`${t.prefix}-x`, false],
+        [`${t.prefix} x`, false],
+        ['', false],
+        [42, false],
+        [`${t.prefix}!x`, true],
+      ];
+      for (const [value, onUpdate] of edges) {
+        const res = onUpdate
+          ? await putCategory(t, id, { [field]: value })
+          : await postCategory(t, categoryBody(t, { [field]: value }));
+        // Whether an empty text is "Alphanumeric only" is our reading, not the document's.
+        if (value === '') {
+          t.reading('empty-not-alphanumeric', rule, res.status === 400, {
+            title: `not refused: POST with an empty ${field}`,
+            expected: `HTTP 400 for an empty ${field}`,
+            received: seen(res),
+            response: res,
+          });
+          continue;
+        }
+        // Whether a space breaks "Alphanumeric only" is our reading, not the document's.
+        if (value === `${t.prefix} x`) {
+          t.reading(field === 'subject' ? 'subject-space' : 'category-name-space', rule, res.status === 400, {
+            title: `not refused: POST with ${field} ${JSON.stringify(value)}`,
+            expected: 'HTTP 400 for a subject with a space',
+            received: seen(res),
+            response: res,
+          });
+          continue;
+        }
+        refused(
+          t,
+          rule,
+          res,
+          `${onUpdate ? 'PUT' : 'POST'} with ${field} ${JSON.stringify(value)}`,
+          'invalidRequestBodyProperty',
+        );
+      }
+      await t.property(
+        fc.tuple(alphanumericCase(t, ['!', '<', '-', '_', '.', '&']), fc.boolean()),
+        async ([{ value, valid }, onUpdate]) => {
+          // Valid names get a unique tail so that no two categories of the run share one.
+          const v = valid && field === 'msgCategoryName' ? `${value as string}${tag()}` : value;
+          const res = onUpdate
+            ? await putCategory(t, id, { [field]: v })
+            : await postCategory(t, categoryBody(t, { [field]: v }));
+          if (valid)
+            accepted(
+              t,
+              rule,
+              res,
+              `${onUpdate ? 'PUT' : 'POST'} with ${field} ${JSON.stringify(v)}`,
+              onUpdate ? [204] : [201],
+            );
+          else
+            refused(
+              t,
+              rule,
+              res,
+              `${onUpdate ? 'PUT' : 'POST'} with ${field} ${JSON.stringify(v)}`,
+              'invalidRequestBodyProperty',
+            );
+        },
+        { rule: rule, runs: Math.min(t.session.context.runs, 10) },
+      );
+    },
+    { budget: 6, budgetPerRun: 1 },
+  );
+}
 
 test(
   ['notification/categories/priority-values', 'notification/errors/code-invalid-request-body-property'],
@@ -330,131 +418,4 @@ test(
     } else t.notExercised('notification/categories/list', NO_OTHER);
   },
   { budget: 4 },
-);
-
-test(
-  ['notification/categories/get-fields'],
-  'GET /communicationcategories/{id} answers the documented fields, recipients and templates',
-  async (t) => {
-    const email = channelId(t, 'email');
-    // Two recipients and two templates: the item fields are judged on every item, not the first.
-    const r = await createRecipient(t);
-    const r2 = await createRecipient(t);
-    const set = await createTemplateSet(t, { channels: [email] });
-    const set2 = await createTemplateSet(t, { channels: [email] });
-    const e = templateOf(t, set, email);
-    const e2 = templateOf(t, set2, email);
-    const { id, body } = await createCategory(t, {
-      priority: 1,
-      recipients: [
-        { position: 'CC', recipientId: r.id },
-        { position: 'BCC', recipientId: r2.id },
-      ],
-      templates: [
-        { commChannelName: 'Email', templateId: e.templateId, templatesetId: set.id },
-        { commChannelName: 'Email', templateId: e2.templateId, templatesetId: set2.id },
-      ],
-    });
-    const got = await getCategory(t, id);
-    const v = view(got);
-    t.check('notification/categories/get-fields', got.status === 200, {
-      title: 'category not served',
-      expected: 'HTTP 200',
-      received: seen(got),
-    });
-    await matchesSchema(t, 'notification/categories/get-fields', got.json, 'GetCommunicationCategory', 'the category');
-    const tenant = await homeTenant(t);
-    const top =
-      typeof v.createdby === 'string' &&
-      (!tenant || v.createdby === tenant) &&
-      typeof v.from === 'string' &&
-      v.msgCategoryId === id &&
-      v.msgCategoryName === body.msgCategoryName &&
-      v.priority === 1 &&
-      v.subject === body.subject;
-    t.verify('notification/categories/get-fields', top, {
-      title: 'top-level fields wrong',
-      expected: `createdby ${tenant ?? '(the tenant)'}, from, msgCategoryId ${id}, msgCategoryName ${String(body.msgCategoryName)}, priority 1, subject ${String(body.subject)}`,
-      received: JSON.stringify({
-        createdby: v.createdby,
-        from: v.from,
-        msgCategoryId: v.msgCategoryId,
-        msgCategoryName: v.msgCategoryName,
-        priority: v.priority,
-        subject: v.subject,
-      }),
-    });
-    for (const [who, position] of [
-      [r, 'CC'],
-      [r2, 'BCC'],
-    ] as const) {
-      const rec = (Array.isArray(v.recipients) ? v.recipients : []).find((x) => x.recipientId === who.id);
-      const details = Array.isArray(rec?.recipientDetails)
-        ? (rec.recipientDetails as Array<Record<string, unknown>>)
-        : [];
-      const detailOk = details.some(
-        (d) =>
-          d.address === who.email &&
-          d.commChannelName === 'Email' &&
-          typeof d.recipientAddressTypeName === 'string' &&
-          d.recipientId === who.id,
-      );
-      t.verify(
-        'notification/categories/get-fields',
-        !!rec && rec.position === position && rec.recipientName === who.name && detailOk,
-        {
-          title: 'recipient item wrong',
-          expected: `{position ${position}, recipientId ${who.id}, recipientName "${who.name}", recipientDetails [{address ${who.email}, commChannelName Email, recipientAddressTypeName, recipientId}]}`,
-          received: JSON.stringify(rec) ?? JSON.stringify(v.recipients),
-        },
-      );
-    }
-    for (const [tid, s] of [
-      [e.templateId, set],
-      [e2.templateId, set2],
-    ] as const) {
-      const tpl = (Array.isArray(v.templates) ? v.templates : []).find((x) => x.templateId === tid);
-      t.verify(
-        'notification/categories/get-fields',
-        !!tpl && tpl.commChannelName === 'Email' && tpl.templatesetId === s.id && tpl.templatesetName === s.name,
-        {
-          title: 'template item wrong',
-          expected: `{commChannelName Email, templateId ${tid}, templatesetId ${s.id}, templatesetName "${s.name}"}`,
-          received: JSON.stringify(tpl) ?? JSON.stringify(v.templates),
-        },
-      );
-    }
-  },
-  { needs: ['fixtures.notification.addressTypes.email', 'fixtures.notification.channels.email'], budget: 7 },
-);
-
-test(
-  [
-    'notification/categories/get-not-found',
-    'notification/errors/code-no-match',
-    'notification/errors/code-invalid-parameter',
-  ],
-  'GET /communicationcategories/{id}: 404 for an unknown ID, 400 for a non-integer',
-  async (t) => {
-    refused(
-      t,
-      'notification/categories/get-not-found',
-      await getCategory(t, UNKNOWN_ID),
-      `unknown category ${UNKNOWN_ID}`,
-      'noMatch',
-      [404],
-    );
-    // "path id (int64)": "abc" is refused; 400 rather than a 404 of routing is our reading.
-    answeredByReading(
-      t,
-      'notification/categories/get-not-found',
-      await getCategory(t, 'abc'),
-      'id "abc"',
-      'non-integer-id-400',
-      CLIENT_ERRORS,
-      400,
-      'invalidParameter',
-    );
-  },
-  { readOnly: true, budget: 2 },
 );
