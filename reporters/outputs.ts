@@ -76,7 +76,6 @@ export function writeOutputs(
     writeOutputFile(file, o.render(report, previous));
     return file;
   });
-  if (traces)
-    for (const o of TRACED_OUTPUTS) if (o.finish(dir, traces, report)) written.push(join(dir, o.file));
+  if (traces) for (const o of TRACED_OUTPUTS) if (o.finish(dir, traces, report)) written.push(join(dir, o.file));
   return written;
 }

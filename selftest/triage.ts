@@ -43,9 +43,7 @@ export function triageKey(m: Pick<TriageEntry, 'file' | 'mutator' | 'original' |
 /** Whether an entry names a mutant: same key, and the same line (and place among its twins) where it gives them. */
 export function names(t: TriageEntry, m: MutantRow): boolean {
   return (
-    triageKey(t) === triageKey(m) &&
-    (t.at === undefined || t.at === m.at) &&
-    (t.nth === undefined || t.nth === m.nth)
+    triageKey(t) === triageKey(m) && (t.at === undefined || t.at === m.at) && (t.nth === undefined || t.nth === m.nth)
   );
 }
 
