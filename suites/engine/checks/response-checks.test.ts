@@ -112,6 +112,17 @@ describe('the response checks', () => {
     expect(findings(x('notification', 'GET', '/api/notification/v3/x', 404, 'text/plain', 'no'))).toEqual([]);
     expect(findings(x('technical-token-manager', 'POST', `${TTM}/oauth/token`, 400, 'text/plain', 'no'))).toEqual([]);
   });
+
+  it('take an error body whose items are no objects as the body shape’s failure, never as their own error', () => {
+    for (const items of [['x'], [1, null], [[]]]) {
+      const found = findings(
+        x('technical-token-manager', 'POST', `${TTM}/oauthTokens`, 400, 'application/json', { errors: items }),
+      );
+      expect(found.find((f) => f.rule === 'technical-token-manager/errors/body-shape')?.ok, JSON.stringify(items)).toBe(
+        false,
+      );
+    }
+  });
 });
 
 describe('after every request a test sends', () => {

@@ -53,8 +53,9 @@ export const ttmErrorBody: ResponseCheck = {
         ),
       );
     }
-    for (const e of items) {
-      if (e && e.code !== undefined)
+    // An item that is no object is the body shape's failure (on a 400); code and logref are read from objects only.
+    for (const e of items.filter((i) => typeof i === 'object' && i !== null && !Array.isArray(i))) {
+      if (e.code !== undefined)
         out.push(
           finding(
             'technical-token-manager/errors/code-form',
@@ -64,7 +65,7 @@ export const ttmErrorBody: ResponseCheck = {
             () => JSON.stringify(e.code),
           ),
         );
-      if (e && 'logref' in e)
+      if ('logref' in e)
         out.push(
           finding(
             'technical-token-manager/errors/logref',
