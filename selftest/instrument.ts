@@ -20,6 +20,8 @@ const NOT_RULE_CODE = [
   '**/fault-switch.ts',
   // How seam sets compose: with no variant on, the reference's own seams pass through untouched.
   'fixtures/reference/shared/seams.ts',
+  // Shapers of answers only fault variants and the alternate profile give: the reference never calls them.
+  'fixtures/reference/notification/answer-shapers.ts',
   '**/context.ts',
   '**/model.ts',
   '**/scopes.ts',
