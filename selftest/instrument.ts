@@ -8,6 +8,7 @@ import { SERVICES, type ServiceName } from '../contracts/services.ts';
 import { UsageError } from '../cli/usage-error.ts';
 import { projectRoot } from './lane-worker.ts';
 import type { MutantGroup, MutantRow } from './mutant-row.ts';
+import { messageTextIgnorer, type NodePathLike } from './message-text.ts';
 import { triageKey } from './triage.ts';
 
 /** The reference's files that enforce rules: not its server shell, seed data, test helpers or tests. */
@@ -45,13 +46,6 @@ function textAt(source: string[], loc: Location): string {
   lines[0] = lines[0].slice(loc.start.column);
   lines[lines.length - 1] = lines[lines.length - 1].slice(0, loc.end.column);
   return lines.join('\n');
-}
-
-/** Minimal view of a babel node path, as Stryker's ignorers receive it. */
-interface NodePathLike {
-  node: unknown;
-  key?: string | number | null;
-  parentPath?: NodePathLike | null;
 }
 
 /** Whether an AST node contains a fault switch (`fault('…')`, `faultActive(…)`, `ctx.fault(…)`). */
@@ -182,7 +176,7 @@ export async function instrument(files: string[]): Promise<Instrumented> {
   const instrumenter = new mod.Instrumenter(quietLogger);
   const result = await instrumenter.instrument(
     sources.map((s) => ({ ...s, mutate: true })),
-    { plugins: null, excludedMutations: [], ignorers: [faultSwitchIgnorer] },
+    { plugins: null, excludedMutations: [], ignorers: [faultSwitchIgnorer, messageTextIgnorer] },
   );
   const lines = new Map(sources.map((s) => [s.name, s.content.split('\n')]));
   const code: Record<string, string> = {};

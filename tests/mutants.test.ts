@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { carryKills } from '../selftest/mutants.ts';
 import { isTransportFailure } from '../selftest/mutant-lane.ts';
 import { listMutants, onlyWithFault } from '../selftest/instrument.ts';
+import { messageTextIgnorer } from '../selftest/message-text.ts';
 import { loadTriage, names, TRIAGE_DIR, triageFileOf, triageKey, type TriageEntry } from '../selftest/triage.ts';
 import type { MutantRow, MutantsResult } from '../selftest/mutant-row.ts';
 import { SERVICES } from '../contracts/services.ts';
@@ -67,6 +68,49 @@ describe('mutation self-test', () => {
     expect(onlyWithFault(and(x, not(call('fault'))))).toBe(false);
     expect(onlyWithFault(or(call('fault'), x))).toBe(false);
     expect(onlyWithFault(call('validate'))).toBe(false);
+  });
+
+  it('leaves out the words of an error message, never its status, code or the value it reads', async () => {
+    const { Instrumenter } = await import('@stryker-mutator/instrumenter');
+    const quiet = new Proxy({}, { get: (_t, k) => (String(k).startsWith('is') ? () => false : () => undefined) });
+    const code = [
+      "export const a = (n: number) => (n > 2 ? invalidBody(`too long: ${n > 9 ? 'x' : 'y'}`) : noMatch('none'));",
+      "export const b = (reply: unknown) => sendError(reply, 'invalidParameter', 'bad page');",
+      "export const c = () => new NotificationError('conflict', 'taken');",
+      "export const d = (v: string) => requiredString({}, 'name', v);",
+    ].join('\n');
+    const mutantsOf = async (name: string) =>
+      (
+        await new Instrumenter(quiet as never).instrument([{ name, content: code, mutate: true }], {
+          plugins: null,
+          excludedMutations: [],
+          ignorers: [messageTextIgnorer],
+        })
+      ).mutants
+        .filter((m) => m.status !== 'Ignored')
+        .map(
+          (m) =>
+            `${m.mutatorName}: ${code.split('\n')[m.location.start.line].slice(m.location.start.column, m.location.end.column)}`,
+        );
+    const notification = await mutantsOf('/x/fixtures/reference/notification/t.ts');
+    // the status decision stays, and the codes, and a literal that is not a message
+    expect(notification).toContain('ConditionalExpression: n > 2');
+    expect(notification).toContain("StringLiteral: 'invalidParameter'");
+    expect(notification).toContain("StringLiteral: 'conflict'");
+    expect(notification).toContain("StringLiteral: 'name'");
+    // the words of the messages, and all that only builds them, go
+    const gone = [
+      "StringLiteral: `too long: ${n > 9 ? 'x' : 'y'}`",
+      "StringLiteral: 'x'",
+      'ConditionalExpression: n > 9',
+      "StringLiteral: 'none'",
+      "StringLiteral: 'bad page'",
+      "StringLiteral: 'taken'",
+    ];
+    expect(notification.filter((m) => gone.includes(m))).toEqual([]);
+    // the token manager's messages come from per-code templates and stay mutated
+    const tokenManager = await mutantsOf('/x/fixtures/reference/technical-token-manager/t.ts');
+    expect(tokenManager).toContain("StringLiteral: 'none'");
   });
 
   it('carries an earlier kill over to the same mutant only (--since), never a survivor', () => {
