@@ -4,6 +4,7 @@ import { SERVICES, type ServiceName } from '../contracts/services.ts';
 import { buildReport, type ConformanceReport } from '../reporters/conformance-report.ts';
 import type { Har, HarEntry } from '../suites/engine/har.ts';
 import type { RuleOutcome } from '../suites/engine/rule-test.ts';
+import { readingText } from '../suites/engine/rule-index.ts';
 import type { TestRecord } from '../suites/engine/suite-runner.ts';
 import { PASSIVE_CHECKS, type PassiveCheck, type PassiveVerdict } from './passive-checks.ts';
 import { recordedExchange, type RecordedExchange } from './recorded-exchange.ts';
@@ -26,6 +27,8 @@ export class PassiveJudge {
   private readonly states = new Map<PassiveCheck, Map<string, unknown>>();
   private readonly held = new Map<string, number>();
   private readonly failures = new Map<string, PassiveVerdict>();
+  /** Per rule, the first verdict of a reading that did not hold (a warning unless the rule fails). */
+  private readonly warnings = new Map<string, PassiveVerdict>();
   private index = 0;
   exchanges = 0;
 
@@ -59,7 +62,9 @@ export class PassiveJudge {
       }
       for (const v of verdicts) {
         if (v.ok) this.held.set(v.rule, (this.held.get(v.rule) ?? 0) + 1);
-        else if (!this.failures.has(v.rule)) {
+        else if (v.reading !== undefined) {
+          if (!this.warnings.has(v.rule)) this.warnings.set(v.rule, v);
+        } else if (!this.failures.has(v.rule)) {
           this.failures.set(v.rule, v);
           fresh.push({ rule: v.rule, verdict: v });
         }
@@ -75,11 +80,22 @@ export class PassiveJudge {
       for (const rule of check.rules) {
         if (!this.services.includes(rule.split('/')[0] as ServiceName)) continue;
         const failed = this.failures.get(rule);
+        const warned = this.warnings.get(rule);
+        const warning = warned && {
+          reading: warned.reading!,
+          text: readingText(rule, warned.reading!) ?? '',
+          title: warned.title,
+          expected: warned.expected,
+          received: warned.received,
+        };
         if (failed) {
           out[rule] = {
             status: 'failed',
             failure: { title: failed.title, severity: 'high', expected: failed.expected, received: failed.received },
+            ...(warning ? { warning } : {}),
           };
+        } else if (warning) {
+          out[rule] = { status: 'warning', warning };
         } else if (this.held.get(rule)) {
           out[rule] = { status: 'passed', checks: this.held.get(rule) };
         } else {

@@ -224,6 +224,20 @@ describe('passive judgement of recorded traffic', () => {
     ).outcomes;
     expect(cut['event-management/errors/error-body'].status).toBe('not-exercised');
   });
+
+  it("judges a notification generic code as the suite does: another status's code fails, no code is the reading", () => {
+    const json = { 'content-type': 'application/json' };
+    const judge = (body: unknown) =>
+      judgeHar(har([entry('GET', `${NO}/recipient/9`, {}, { status: 404, headers: json, body })])).outcomes[
+        'notification/errors/code-no-match'
+      ];
+    expect(judge({ code: 'platform.core.generic.noMatch' }).status).toBe('passed');
+    expect(judge({ code: 'platform.core.generic.conflict' }).status).toBe('failed');
+    expect(judge({ message: 'no such recipient' })).toMatchObject({
+      status: 'warning',
+      warning: { reading: 'generic-code-present' },
+    });
+  });
 });
 
 describe('HAR entries', () => {

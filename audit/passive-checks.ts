@@ -9,6 +9,8 @@ export interface PassiveVerdict {
   title: string;
   expected: string;
   received: string;
+  /** The catalog reading the verdict rests on: when it does not hold, the rule gets a warning. */
+  reading?: string;
 }
 
 /**
@@ -84,7 +86,6 @@ const noCredentials: PassiveCheck = {
   rules: [
     'event-management/auth/unauthorized-401',
     'notification/auth/token-required',
-    'notification/errors/code-unauthorized',
     'technical-token-manager/auth/user-tenants-token-required',
     'technical-token-manager/auth/space-auth-key-required',
   ],
@@ -120,11 +121,7 @@ const noCredentials: PassiveCheck = {
       return [
         verdict('event-management/auth/unauthorized-401', x.status === 401, x, 'no token was not refused', 'HTTP 401'),
       ];
-    const out = [
-      verdict('notification/auth/token-required', x.status === 401, x, 'no token was not refused', 'HTTP 401'),
-    ];
-    if (x.status === 401) out.push(codeVerdict(x, 'unauthorized'));
-    return out;
+    return [verdict('notification/auth/token-required', x.status === 401, x, 'no token was not refused', 'HTTP 401')];
   },
 };
 
@@ -198,12 +195,7 @@ const NOTIFICATION_NAMED = new Set(SCOPE_RULES.filter((r) => r.rule.startsWith('
 
 const missingScope: PassiveCheck = {
   name: 'token without the operation scope is refused',
-  rules: [
-    ...SCOPE_RULES.map((r) => r.rule),
-    'notification/auth/scope-admin',
-    'event-management/auth/forbidden-403',
-    'notification/errors/code-forbidden',
-  ],
+  rules: [...SCOPE_RULES.map((r) => r.rule), 'notification/auth/scope-admin', 'event-management/auth/forbidden-403'],
   judge(x) {
     if (!answered(x) || !x.op || !x.scopes) return [];
     // An expired token may be refused with 401 before its scopes are looked at.
@@ -251,47 +243,8 @@ const missingScope: PassiveCheck = {
             'HTTP 403 with the error body (an array)',
           ),
         );
-      if (x.service === 'notification' && x.status === 403) out.push(codeVerdict(x, 'forbidden'));
     }
     return out;
-  },
-};
-
-// ---------------------------------------------------------------- error bodies
-
-const NOTIFICATION_CODES: Record<number, string> = {
-  401: 'unauthorized',
-  403: 'forbidden',
-  404: 'noMatch',
-  409: 'conflict',
-  429: 'tooManyRequests',
-};
-const NOTIFICATION_CODE_RULES: Record<string, string> = {
-  unauthorized: 'notification/errors/code-unauthorized',
-  forbidden: 'notification/errors/code-forbidden',
-  noMatch: 'notification/errors/code-no-match',
-  conflict: 'notification/errors/code-conflict',
-  tooManyRequests: 'notification/errors/code-too-many-requests',
-};
-
-function codeVerdict(x: RecordedExchange, suffix: string): PassiveVerdict {
-  return verdict(
-    NOTIFICATION_CODE_RULES[suffix],
-    x.text.includes(`platform.core.generic.${suffix}`),
-    x,
-    `HTTP ${x.status} without the code platform.core.generic.${suffix}`,
-    `the text platform.core.generic.${suffix} in the body`,
-  );
-}
-
-const notificationErrorCodes: PassiveCheck = {
-  name: 'notification error carries its generic code',
-  rules: ['notification/errors/code-no-match', 'notification/errors/code-conflict'],
-  judge(x) {
-    if (x.service !== 'notification' || x.error || x.truncated) return [];
-    const suffix = NOTIFICATION_CODES[x.status];
-    if (suffix !== 'noMatch' && suffix !== 'conflict') return [];
-    return [codeVerdict(x, suffix)];
   },
 };
 
@@ -580,22 +533,10 @@ const ttmPageFields: PassiveCheck = {
   },
 };
 
-// ---------------------------------------------------------------- throttling
-
-const notificationThrottle: PassiveCheck = {
-  name: 'a throttled notification request carries tooManyRequests',
-  rules: ['notification/errors/code-too-many-requests'],
-  judge(x) {
-    if (x.service !== 'notification' || x.status !== 429 || x.truncated) return [];
-    return [codeVerdict(x, 'tooManyRequests')];
-  },
-};
-
 /** Every passive check, in the order they judge an exchange. */
 export const PASSIVE_CHECKS: readonly PassiveCheck[] = [
   noCredentials,
   missingScope,
-  notificationErrorCodes,
   ...RESPONSE_CHECKS.map(fromRegistry),
   emRequiredFields,
   ifMatchRequired,
@@ -603,7 +544,6 @@ export const PASSIVE_CHECKS: readonly PassiveCheck[] = [
   jobStates,
   emPageObject,
   ttmPageFields,
-  notificationThrottle,
 ];
 
 /** The rules some passive check judges. */

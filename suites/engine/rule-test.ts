@@ -277,6 +277,7 @@ export class RuleContext {
           received: f.received,
           response: res,
           exchange,
+          ...(f.reading ? { reading: f.reading } : {}),
         });
       }
   }

@@ -25,6 +25,11 @@ export interface Finding {
   title: string;
   expected: string;
   received: string;
+  /**
+   * The catalog reading of `rule` this finding rests on: when it does not hold the rule gets the
+   * reading's warning, never a failure.
+   */
+  reading?: string;
 }
 
 /**

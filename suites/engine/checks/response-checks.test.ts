@@ -89,6 +89,21 @@ const CASES: Array<{ rule: string; keeps: CheckedExchange; breaks: CheckedExchan
   },
 ];
 
+const NOTE = '/api/notification/v3';
+const generic = (suffix: string) => ({ code: `platform.core.generic.${suffix}`, message: 'm' });
+for (const [status, rule, own, other] of [
+  [401, 'notification/errors/code-unauthorized', 'unauthorized', 'forbidden'],
+  [403, 'notification/errors/code-forbidden', 'forbidden', 'unauthorized'],
+  [404, 'notification/errors/code-no-match', 'noMatch', 'invalidParameter'],
+  [409, 'notification/errors/code-conflict', 'conflict', 'invalidRequestBodyProperty'],
+  [429, 'notification/errors/code-too-many-requests', 'tooManyRequests', 'noMatch'],
+] as const)
+  CASES.push({
+    rule,
+    keeps: x('notification', 'GET', `${NOTE}/recipient/1`, status, 'application/json', generic(own)),
+    breaks: x('notification', 'GET', `${NOTE}/recipient/1`, status, 'application/json', generic(other)),
+  });
+
 const findings = (e: CheckedExchange) => RESPONSE_CHECKS.flatMap((c) => c.check(e));
 
 describe('the response checks', () => {
@@ -109,8 +124,26 @@ describe('the response checks', () => {
   );
 
   it('judge nothing of an answer of another service, or of an operation without the documented body', () => {
-    expect(findings(x('notification', 'GET', '/api/notification/v3/x', 404, 'text/plain', 'no'))).toEqual([]);
+    expect(findings(x('notification', 'GET', `${NOTE}/x`, 400, 'text/plain', 'no'))).toEqual([]);
+    expect(
+      findings(x('event-management', 'GET', `${EM}/x`, 404, 'application/vnd.error+json', generic('x'))).filter((f) =>
+        f.rule.startsWith('notification/'),
+      ),
+    ).toEqual([]);
     expect(findings(x('technical-token-manager', 'POST', `${TTM}/oauth/token`, 400, 'text/plain', 'no'))).toEqual([]);
+  });
+
+  it('take a notification error without any generic code as the reading generic-code-present, never as a failure', () => {
+    const found = findings(
+      x('notification', 'DELETE', `${NOTE}/recipient/9`, 404, 'application/json', { message: 'm' }),
+    );
+    expect(found.filter((f) => !f.ok)).toEqual([
+      expect.objectContaining({ rule: 'notification/errors/code-no-match', reading: 'generic-code-present' }),
+    ]);
+    const foreign = findings(
+      x('notification', 'DELETE', `${NOTE}/recipient/9`, 404, 'application/json', generic('conflict')),
+    );
+    expect(foreign.filter((f) => !f.ok).map((f) => f.reading)).toEqual([undefined, 'generic-code-present']);
   });
 
   it('take an error body whose items are no objects as the body shape’s failure, never as their own error', () => {

@@ -1,11 +1,17 @@
 import type { ServiceName } from '../../../contracts/services.ts';
 import { emErrorBody } from './em-error-body.ts';
 import { emHalJson } from './em-hal-json.ts';
+import { notificationGenericCode } from './notification-generic-code.ts';
 import type { ResponseCheck } from './response-check.ts';
 import { ttmErrorBody } from './ttm-error-body.ts';
 
 /** Every check of one response on its own, in the order they judge an exchange. */
-export const RESPONSE_CHECKS: readonly ResponseCheck[] = [emErrorBody, emHalJson, ttmErrorBody];
+export const RESPONSE_CHECKS: readonly ResponseCheck[] = [
+  emErrorBody,
+  emHalJson,
+  ttmErrorBody,
+  notificationGenericCode,
+];
 
 /** The rules the response checks judge. */
 export function responseCheckRules(): Set<string> {
