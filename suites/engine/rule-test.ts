@@ -685,6 +685,29 @@ export interface RuleTestOptions {
   needs?: readonly ConfigNeed[];
 }
 
+/** What one row of a table of tests declares: its rules, its name and its options. */
+export interface RowDeclaration {
+  rules: readonly string[];
+  name: string;
+  options?: RuleTestOptions;
+}
+
+/**
+ * One test per row of a table (the per-resource and per-field repeats of one rule shape): each row
+ * declares its own rules and name, and the test body receives the row.
+ */
+export function ruleTestEach<Row>(
+  service: ServiceName,
+  rows: readonly Row[],
+  declare: (row: Row) => RowDeclaration,
+  fn: (t: RuleContext, row: Row) => Promise<void>,
+): void {
+  for (const row of rows) {
+    const d = declare(row);
+    ruleTest(service, d.rules, d.name, (t) => fn(t, row), d.options);
+  }
+}
+
 let scopeCounter = 0;
 
 /**

@@ -3,7 +3,14 @@ import { decodeJwt } from 'jose';
 import { exchangeOf, type FormPart, type HttpRequest, type HttpResponse } from '../engine/http-client.ts';
 import type { FailureDetails } from '../engine/failure.ts';
 import { describeResponse } from '../engine/checks/index.ts';
-import { ruleTest, type RuleContext, type RuleTestOptions, type SendOptions } from '../engine/rule-test.ts';
+import {
+  ruleTest,
+  ruleTestEach,
+  type RowDeclaration,
+  type RuleContext,
+  type RuleTestOptions,
+  type SendOptions,
+} from '../engine/rule-test.ts';
 
 export const SERVICE = 'notification' as const;
 
@@ -16,6 +23,13 @@ export function notificationTest(
 ): void {
   ruleTest(SERVICE, rules, name, fn, options);
 }
+
+/** One notification test per row of a table (see `ruleTestEach`). */
+notificationTest.each = <Row>(
+  rows: readonly Row[],
+  declare: (row: Row) => RowDeclaration,
+  fn: (t: RuleContext, row: Row) => Promise<void>,
+): void => ruleTestEach(SERVICE, rows, declare, fn);
 
 /** The identifiers of seeded data the run configuration may carry under `fixtures.notification`. */
 export interface NotificationFixtures {

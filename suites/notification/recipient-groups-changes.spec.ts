@@ -1,6 +1,5 @@
 import {
   UNKNOWN_ID,
-  accepted,
   hasOtherTenant,
   mentions,
   notificationTest as test,
@@ -8,74 +7,11 @@ import {
   refused,
   seen,
   send,
-  unknownRefused,
   NO_OTHER,
 } from './notification-client.ts';
-import { createCategory, createGroup, createRecipient, groupName } from './notification-resources.ts';
+import { createCategory, createGroup, groupName } from './notification-resources.ts';
 import { answeredByReading } from './answered-by-reading.ts';
-import { getGroup, putGroup, searchGroups } from './recipient-groups-support.ts';
-
-test(
-  ['notification/groups/update-keeps-omitted-name'],
-  'PUT /recipient/recipientgroup without groupName keeps the name; with one renames',
-  async (t) => {
-    const r = await createRecipient(t);
-    const g = await createGroup(t);
-    const keep = await putGroup(t, { groupId: g.id, recipientIds: [{ operation: 'ADD', recipientId: r.id }] });
-    const kept = await getGroup(t, g.id);
-    t.check('notification/groups/update-keeps-omitted-name', keep.status === 200 && mentions(kept, g.name), {
-      title: 'name lost by an update without groupName',
-      expected: `the group still named "${g.name}"`,
-      received: `PUT HTTP ${keep.status}; GET ${seen(kept)}`,
-    });
-    const renamed = groupName(t, 'renamed');
-    const put = await putGroup(t, { groupId: g.id, groupName: renamed });
-    const got = await getGroup(t, g.id);
-    t.check(
-      'notification/groups/update-keeps-omitted-name',
-      put.status === 200 && mentions(got, renamed) && !mentions(got, g.name),
-      {
-        title: 'rename not applied',
-        expected: `the group named "${renamed}"`,
-        received: `PUT HTTP ${put.status}; GET ${seen(got)}`,
-      },
-    );
-  },
-  { needs: ['fixtures.notification.addressTypes.email'], budget: 9 },
-);
-
-test(
-  [
-    'notification/groups/update-by-id',
-    'notification/errors/code-missing-request-body-property',
-    'notification/errors/code-no-match',
-  ],
-  'PUT /recipient/recipientgroup updates the group named by groupId; without it 400, an unknown one 404',
-  async (t) => {
-    const g = await createGroup(t);
-    accepted(
-      t,
-      'notification/groups/update-by-id',
-      await putGroup(t, { groupId: g.id, groupName: groupName(t, 'upd') }),
-      'an update naming the group',
-      [200],
-    );
-    refused(
-      t,
-      'notification/groups/update-by-id',
-      await putGroup(t, { groupName: groupName(t) }),
-      'an update without groupId',
-      'missingRequestBodyProperty',
-    );
-    unknownRefused(
-      t,
-      'notification/groups/update-by-id',
-      await putGroup(t, { groupId: UNKNOWN_ID, groupName: groupName(t) }),
-      `an update of group ${UNKNOWN_ID}`,
-    );
-  },
-  { budget: 6 },
-);
+import { getGroup, searchGroups } from './recipient-groups-support.ts';
 
 test(
   ['notification/groups/search-by-name'],

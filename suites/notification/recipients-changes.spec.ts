@@ -13,7 +13,6 @@ import {
   refusedByReading,
   seen,
   send,
-  unknownRefused,
 } from './notification-client.ts';
 import { createCategory, createGroup, createRecipient, postRecipient } from './notification-resources.ts';
 import { answeredByReading, CLIENT_ERRORS } from './answered-by-reading.ts';
@@ -71,86 +70,6 @@ test(
     );
   },
   { needs: ['fixtures.notification.addressTypes.email'], budget: 6, budgetPerRun: 1 },
-);
-
-test(
-  [
-    'notification/recipients/update-by-id',
-    'notification/errors/code-missing-request-body-property',
-    'notification/errors/code-no-match',
-  ],
-  'PUT /recipient/ updates the recipient named by recipientid; without it 400, an unknown one 404',
-  async (t) => {
-    const r = await createRecipient(t);
-    const email = exampleEmail(t, 'new');
-    const ok = await putRecipient(
-      t,
-      update(t, r.id, { recipientdetail: [{ address: email, addresstypeid: addressType(t, 'email') }] }),
-    );
-    accepted(t, 'notification/recipients/update-by-id', ok, 'an update naming the recipient', [200]);
-    const got = await getRecipient(t, r.id);
-    t.check('notification/recipients/update-by-id', got.status === 200 && mentions(got, email), {
-      title: 'update not applied',
-      expected: `the recipient lists ${email}`,
-      received: seen(got),
-    });
-    const missing = await putRecipient(t, { recipientname: r.name });
-    refused(
-      t,
-      'notification/recipients/update-by-id',
-      missing,
-      'an update without recipientid',
-      'missingRequestBodyProperty',
-    );
-    const unknown = await putRecipient(t, update(t, UNKNOWN_ID, { recipientname: recipientName(t) }));
-    unknownRefused(
-      t,
-      'notification/recipients/update-by-id',
-      unknown,
-      `an update of recipient ${UNKNOWN_ID}, which does not exist`,
-    );
-  },
-  { needs: ['fixtures.notification.addressTypes.email'], budget: 6 },
-);
-
-test(
-  ['notification/recipients/update-keeps-omitted-name'],
-  'PUT /recipient/ without recipientname keeps the name; with one renames',
-  async (t) => {
-    const r = await createRecipient(t);
-    const keep = await putRecipient(
-      t,
-      update(t, r.id, {
-        recipientdetail: [{ address: exampleEmail(t, 'kept'), addresstypeid: addressType(t, 'email') }],
-      }),
-    );
-    t.check('notification/recipients/update-keeps-omitted-name', keep.status === 200, {
-      title: 'update without a name refused',
-      expected: 'HTTP 200',
-      received: seen(keep),
-    });
-    const kept = await getRecipient(t, r.id);
-    t.check('notification/recipients/update-keeps-omitted-name', kept.status === 200 && mentions(kept, r.name), {
-      title: 'name lost by an update without recipientname',
-      expected: `the recipient still named "${r.name}"`,
-      received: seen(kept),
-    });
-    const renamed = recipientName(t, 'Renamed');
-    const put = await putRecipient(t, update(t, r.id, { recipientname: renamed }));
-    const got = await getRecipient(t, r.id);
-    t.check(
-      'notification/recipients/update-keeps-omitted-name',
-      put.status === 200 && mentions(got, renamed) && !mentions(got, r.name),
-      {
-        title: 'rename not applied',
-        expected: `the recipient named "${renamed}"`,
-        received: `PUT HTTP ${put.status}; GET ${seen(got)}`,
-        // The evidence is the request that failed: the PUT when it was refused.
-        response: put.status === 200 ? got : put,
-      },
-    );
-  },
-  { needs: ['fixtures.notification.addressTypes.email'], budget: 7 },
 );
 
 test(

@@ -1,0 +1,158 @@
+// The updates of recipients and recipient groups, one table: each is named by an ID in the body,
+// refused without it and unknown with an ID that names nothing, and keeps a name it is not given.
+import type { HttpResponse } from '../engine/http-client.ts';
+import type { ConfigNeed } from '../engine/config-needs.ts';
+import type { RuleContext } from '../engine/rule-test.ts';
+import {
+  UNKNOWN_ID,
+  accepted,
+  exampleEmail,
+  mentions,
+  notificationTest as test,
+  recipientName,
+  refused,
+  seen,
+  unknownRefused,
+} from './notification-client.ts';
+import { createGroup, createRecipient, groupName } from './notification-resources.ts';
+import { getGroup, putGroup } from './recipient-groups-support.ts';
+import { getRecipient, putRecipient, update } from './recipients-support.ts';
+
+interface UpdatedById {
+  /** How the document names the resource in the test's name. */
+  resource: string;
+  put: string;
+  /** The body field that names the resource to update. */
+  idField: string;
+  nameField: string;
+  rules: { byId: string; keepsName: string };
+  needs: { byId: ConfigNeed[]; keepsName: ConfigNeed[] };
+  create(t: RuleContext): Promise<{ id: number; name: string }>;
+  send(t: RuleContext, body: unknown): Promise<HttpResponse>;
+  read(t: RuleContext, id: number): Promise<HttpResponse>;
+  /** A body that names the resource and changes something but its name, and a text it then shows. */
+  change(t: RuleContext, id: number): { body: Record<string, unknown>; shows?: string };
+  /** A body that names the resource and changes something, without its name. */
+  keep(t: RuleContext, id: number): Promise<Record<string, unknown>>;
+  /** A body renaming the resource. */
+  rename(t: RuleContext, id: number, name: string): Record<string, unknown>;
+  newName(t: RuleContext): string;
+}
+
+const RESOURCES: readonly UpdatedById[] = [
+  {
+    resource: 'recipient',
+    put: 'PUT /recipient/',
+    idField: 'recipientid',
+    nameField: 'recipientname',
+    rules: {
+      byId: 'notification/recipients/update-by-id',
+      keepsName: 'notification/recipients/update-keeps-omitted-name',
+    },
+    needs: {
+      byId: ['fixtures.notification.addressTypes.email'],
+      keepsName: ['fixtures.notification.addressTypes.email'],
+    },
+    create: (t) => createRecipient(t),
+    send: (t, body) => putRecipient(t, body),
+    read: (t, id) => getRecipient(t, id),
+    change(t, id) {
+      const email = exampleEmail(t, 'new');
+      return { body: update(t, id, {}, email), shows: email };
+    },
+    keep: (t, id) => Promise.resolve(update(t, id, {}, exampleEmail(t, 'kept'))),
+    rename: (t, id, name) => update(t, id, { recipientname: name }),
+    newName: (t) => recipientName(t, 'Renamed'),
+  },
+  {
+    resource: 'recipient group',
+    put: 'PUT /recipient/recipientgroup',
+    idField: 'groupId',
+    nameField: 'groupName',
+    rules: {
+      byId: 'notification/groups/update-by-id',
+      keepsName: 'notification/groups/update-keeps-omitted-name',
+    },
+    needs: { byId: [], keepsName: ['fixtures.notification.addressTypes.email'] },
+    create: (t) => createGroup(t),
+    send: (t, body) => putGroup(t, body),
+    read: (t, id) => getGroup(t, id),
+    change: (t, id) => ({ body: { groupId: id, groupName: groupName(t, 'upd') } }),
+    async keep(t, id) {
+      const member = await createRecipient(t);
+      return { groupId: id, recipientIds: [{ operation: 'ADD', recipientId: member.id }] };
+    },
+    rename: (_t, id, name) => ({ groupId: id, groupName: name }),
+    newName: (t) => groupName(t, 'renamed'),
+  },
+];
+
+test.each(
+  RESOURCES,
+  (r) => ({
+    rules: [
+      r.rules.byId,
+      'notification/errors/code-missing-request-body-property',
+      'notification/errors/code-no-match',
+    ],
+    name: `${r.put} updates the ${r.resource} named by ${r.idField}; without it 400, an unknown one 404`,
+    options: { needs: r.needs.byId, budget: 6 },
+  }),
+  async (t, r) => {
+    const created = await r.create(t);
+    const change = r.change(t, created.id);
+    accepted(t, r.rules.byId, await r.send(t, change.body), `an update naming the ${r.resource}`, [200]);
+    if (change.shows !== undefined) {
+      const got = await r.read(t, created.id);
+      t.check(r.rules.byId, got.status === 200 && mentions(got, change.shows), {
+        title: 'update not applied',
+        expected: `the ${r.resource} lists ${change.shows}`,
+        received: seen(got),
+      });
+    }
+    const withoutId = { [r.nameField]: r.newName(t) };
+    refused(
+      t,
+      r.rules.byId,
+      await r.send(t, withoutId),
+      `an update without ${r.idField}`,
+      'missingRequestBodyProperty',
+    );
+    unknownRefused(
+      t,
+      r.rules.byId,
+      await r.send(t, { ...r.change(t, UNKNOWN_ID).body, [r.nameField]: r.newName(t) }),
+      `an update of ${r.resource} ${UNKNOWN_ID}, which does not exist`,
+    );
+  },
+);
+
+test.each(
+  RESOURCES,
+  (r) => ({
+    rules: [r.rules.keepsName],
+    name: `${r.put} without ${r.nameField} keeps the name; with one renames`,
+    options: { needs: r.needs.keepsName, budget: 9 },
+  }),
+  async (t, r) => {
+    const created = await r.create(t);
+    const keep = await r.send(t, await r.keep(t, created.id));
+    const kept = await r.read(t, created.id);
+    t.check(r.rules.keepsName, keep.status === 200 && kept.status === 200 && mentions(kept, created.name), {
+      title: `name lost by an update without ${r.nameField}`,
+      expected: `the ${r.resource} still named "${created.name}"`,
+      received: `PUT HTTP ${keep.status}; GET ${seen(kept)}`,
+      response: keep.status === 200 ? kept : keep,
+    });
+    const renamed = r.newName(t);
+    const put = await r.send(t, r.rename(t, created.id, renamed));
+    const got = await r.read(t, created.id);
+    t.check(r.rules.keepsName, put.status === 200 && mentions(got, renamed) && !mentions(got, created.name), {
+      title: 'rename not applied',
+      expected: `the ${r.resource} named "${renamed}"`,
+      received: `PUT HTTP ${put.status}; GET ${seen(got)}`,
+      // The evidence is the request that failed: the PUT when it was refused.
+      response: put.status === 200 ? got : put,
+    });
+  },
+);
