@@ -61,9 +61,11 @@ interface Frame {
   /** For `[`: the array is an argument of the call of the frame below. */
   argument?: boolean;
   /** For `${`: the template it interrupts, read so far (`${…}` standing for each expression). */
-  template?: { value: string; start: number };
+  template?: { value: string; start: number; named?: boolean };
   /** For `(`: the next string literal directly inside is the title of the test just declared. */
   awaitingTitle?: boolean;
+  /** For the `(` of a table's `….each(rows, declare, fn)`: its title is the literal after `name:` inside it. */
+  eachTitle?: boolean;
   declaration?: TestDeclaration;
   declared?: SuiteSite[];
 }
@@ -101,9 +103,18 @@ export function scanRuleLiterals(
     return lo + 1;
   };
   let lastSignificant = '';
+  // Whether the tokens just read are `name :` (where a table's row declaration gives its title).
+  let lastWord = '';
+  let afterNameColon = false;
 
-  const literal = (value: string, at: number) => {
+  const literal = (value: string, at: number, named = afterNameColon) => {
     const top = stack.at(-1);
+    afterNameColon = false;
+    const each = named ? [...stack].reverse().find((f) => f.eachTitle) : undefined;
+    if (each?.declaration) {
+      each.eachTitle = false;
+      each.declaration.title = value;
+    }
     if (top?.open === '(' && top.awaitingTitle) {
       top.awaitingTitle = false;
       if (top.declaration) top.declaration.title = value;
@@ -140,7 +151,7 @@ export function scanRuleLiterals(
 
   // Reads template text from `i` (after a backtick, or after the `}` closing a `${`); returns the
   // index after the closing backtick, or after `${` (a frame is pushed, holding the text so far).
-  const template = (i: number, so: { value: string; start: number }): number => {
+  const template = (i: number, so: { value: string; start: number; named?: boolean }): number => {
     let j = i;
     let value = so.value;
     while (j < text.length) {
@@ -149,10 +160,10 @@ export function scanRuleLiterals(
         value += text[j + 1] ?? '';
         j += 2;
       } else if (c === '`') {
-        literal(value, so.start);
+        literal(value, so.start, so.named);
         return j + 1;
       } else if (c === '$' && text[j + 1] === '{') {
-        stack.push({ open: '${', template: { value: `${value}\${…}`, start: so.start } });
+        stack.push({ open: '${', template: { value: `${value}\${…}`, start: so.start, named: so.named } });
         return j + 2;
       } else value += text[j++];
     }
@@ -183,7 +194,7 @@ export function scanRuleLiterals(
       continue;
     }
     if (c === '`') {
-      i = template(i + 1, { value: '', start: i });
+      i = template(i + 1, { value: '', start: i, named: afterNameColon });
       lastSignificant = 'x';
       continue;
     }
@@ -209,13 +220,20 @@ export function scanRuleLiterals(
         top.declaration = { file, line: lineOf(top.calleeAt ?? i), call: top.callee };
         tests.push(top.declaration);
       }
-      stack.push({
+      const frame: Frame = {
         open: c,
         ...(callee && !/^(if|for|while|switch|catch|function|return)$/.test(callee.name)
           ? { callee: callee.name, calleeAt: callee.at }
           : {}),
         argument,
-      });
+      };
+      if (frame.callee?.endsWith('.each') && DECLARES_TESTS.test(frame.callee)) {
+        frame.declaration = { file, line: lineOf(frame.calleeAt ?? i), call: frame.callee };
+        frame.eachTitle = true;
+        tests.push(frame.declaration);
+      }
+      stack.push(frame);
+      afterNameColon = false;
       lastSignificant = c;
       i++;
       continue;
@@ -239,12 +257,15 @@ export function scanRuleLiterals(
     const word = WORD.exec(text);
     if (word) {
       lastSignificant = word[0] === 'return' ? 'return' : 'x';
+      lastWord = word[0];
+      afterNameColon = false;
       i += word[0].length;
       continue;
     }
     // Any other punctuation ends a title wait: the argument after the list was not a literal.
     const top = stack.at(-1);
     if (top?.awaitingTitle && c !== ',') top.awaitingTitle = false;
+    afterNameColon = c === ':' && lastSignificant === 'x' && lastWord === 'name';
     lastSignificant = c;
     i++;
   }
