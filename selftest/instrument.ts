@@ -8,7 +8,7 @@ import { SERVICES, type ServiceName } from '../contracts/services.ts';
 import { UsageError } from '../cli/usage-error.ts';
 import { projectRoot } from './lane-worker.ts';
 import type { MutantGroup, MutantRow } from './mutant-row.ts';
-import { messageTextIgnorer, type NodePathLike } from './message-text.ts';
+import { messageTextIgnorer } from './message-text.ts';
 import { triageKey } from './triage.ts';
 
 /** The reference's files that enforce rules: not its server shell, seed data, test helpers or tests. */
@@ -18,7 +18,7 @@ const NOT_RULE_CODE = [
   '**/test-*.ts',
   '**/seed.ts',
   '**/seed-data.ts',
-  '**/fault-switch.ts',
+  '**/reference-context.ts',
   // How seam sets compose: with no variant on, the reference's own seams pass through untouched.
   'fixtures/reference/shared/seams.ts',
   // Shapers of answers only fault variants and the alternate profile give: the reference never calls them.
@@ -47,71 +47,6 @@ function textAt(source: string[], loc: Location): string {
   lines[lines.length - 1] = lines[lines.length - 1].slice(0, loc.end.column);
   return lines.join('\n');
 }
-
-/** Whether an AST node contains a fault switch (`fault('…')`, `faultActive(…)`, `ctx.fault(…)`). */
-function hasFaultSwitch(node: unknown): boolean {
-  if (!node || typeof node !== 'object') return false;
-  const n = node as Record<string, unknown> & { type?: string };
-  if (n.type === 'CallExpression') {
-    const callee = n.callee as { type?: string; name?: string; property?: { name?: string } };
-    const name = callee.type === 'Identifier' ? callee.name : callee.property?.name;
-    if (name === 'fault' || name === 'faultActive') return true;
-  }
-  for (const [k, v] of Object.entries(n)) {
-    if (k === 'loc' || k === 'start' || k === 'end' || k === 'leadingComments' || k === 'trailingComments') continue;
-    if (Array.isArray(v) ? v.some(hasFaultSwitch) : typeof v === 'object' && hasFaultSwitch(v)) return true;
-  }
-  return false;
-}
-
-/** Whether a node is a fault switch call itself (`fault('…')`, `ctx.fault('…')`, `faultActive(…)`). */
-function isFaultSwitch(node: unknown): boolean {
-  const n = node as { type?: string } | undefined;
-  return n?.type === 'CallExpression' && hasFaultSwitch({ ...n, arguments: [] });
-}
-
-/**
- * Whether a condition can hold only while a fault is on: a fault switch, or a conjunction with one
- * (`x && fault('…')`), or a disjunction of such. `x && !fault('…')` is not: with every fault off
- * it is `x`, the reference's own condition.
- */
-export function onlyWithFault(node: unknown): boolean {
-  const n = node as { type?: string; operator?: string; left?: unknown; right?: unknown; expression?: unknown };
-  if (!n || typeof n !== 'object') return false;
-  if (isFaultSwitch(n)) return true;
-  if (n.type === 'ParenthesizedExpression' || n.type === 'TSAsExpression' || n.type === 'TSNonNullExpression')
-    return onlyWithFault(n.expression);
-  if (n.type === 'LogicalExpression' && n.operator === '&&') return onlyWithFault(n.left) || onlyWithFault(n.right);
-  if (n.type === 'LogicalExpression' && n.operator === '||') return onlyWithFault(n.left) && onlyWithFault(n.right);
-  return false;
-}
-
-/**
- * Leaves the fault variants' code alone: a fault switch, and what runs or decides only when one
- * is on, are not the reference's behaviour (switching a fault on is what the hand-written variants
- * do). The reference's own conditions beside a switch (`x && !fault('…')`) are mutated.
- */
-const faultSwitchIgnorer = {
-  shouldIgnore(path: NodePathLike): string | undefined {
-    if (isFaultSwitch(path.node)) return 'a fault switch';
-    const parent = path.parentPath?.node as { type?: string; test?: unknown } | undefined;
-    if (
-      parent &&
-      (parent.type === 'IfStatement' || parent.type === 'ConditionalExpression') &&
-      (path.key === 'test' || path.key === 'consequent') &&
-      onlyWithFault(parent.test)
-    )
-      return 'runs only with a fault variant on';
-    if (parent && parent.type === 'LogicalExpression') {
-      const { left, right, operator } = parent as { left?: unknown; right?: unknown; operator?: string };
-      // `fault('…') && y`: y is never evaluated while the fault is off
-      if (path.key === 'right' && operator === '&&' && onlyWithFault(left)) return 'runs only with a fault variant on';
-      // `x && fault('…')`: false whatever x is while the fault is off
-      if (path.key === 'left' && operator === '&&' && onlyWithFault(right)) return 'decides nothing with the fault off';
-    }
-    return undefined;
-  },
-};
 
 export interface Instrumented {
   /** Instrumented source by absolute path. */
@@ -176,7 +111,7 @@ export async function instrument(files: string[]): Promise<Instrumented> {
   const instrumenter = new mod.Instrumenter(quietLogger);
   const result = await instrumenter.instrument(
     sources.map((s) => ({ ...s, mutate: true })),
-    { plugins: null, excludedMutations: [], ignorers: [faultSwitchIgnorer, messageTextIgnorer] },
+    { plugins: null, excludedMutations: [], ignorers: [messageTextIgnorer] },
   );
   const lines = new Map(sources.map((s) => [s.name, s.content.split('\n')]));
   const code: Record<string, string> = {};

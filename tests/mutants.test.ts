@@ -3,7 +3,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { carryKills } from '../selftest/mutants.ts';
 import { isTransportFailure } from '../selftest/mutant-lane.ts';
-import { listMutants, onlyWithFault } from '../selftest/instrument.ts';
+import { listMutants } from '../selftest/instrument.ts';
 import { messageTextIgnorer } from '../selftest/message-text.ts';
 import { loadTriage, names, TRIAGE_DIR, triageFileOf, triageKey, type TriageEntry } from '../selftest/triage.ts';
 import type { MutantRow, MutantsResult } from '../selftest/mutant-row.ts';
@@ -53,21 +53,6 @@ describe('mutation self-test', () => {
       false,
     );
     expect(isTransportFailure(undefined)).toBe(false);
-  });
-
-  it('leaves alone only what runs or decides with a fault on, not the reference condition beside a switch', () => {
-    const call = (name: string) => ({ type: 'CallExpression', callee: { type: 'Identifier', name }, arguments: [] });
-    const not = (argument: unknown) => ({ type: 'UnaryExpression', operator: '!', argument });
-    const and = (left: unknown, right: unknown) => ({ type: 'LogicalExpression', operator: '&&', left, right });
-    const or = (left: unknown, right: unknown) => ({ type: 'LogicalExpression', operator: '||', left, right });
-    const x = { type: 'Identifier', name: 'x' };
-    expect(onlyWithFault(call('fault'))).toBe(true);
-    expect(onlyWithFault(and(x, call('fault')))).toBe(true);
-    expect(onlyWithFault(or(call('fault'), and(x, call('faultActive'))))).toBe(true);
-    expect(onlyWithFault(not(call('fault')))).toBe(false);
-    expect(onlyWithFault(and(x, not(call('fault'))))).toBe(false);
-    expect(onlyWithFault(or(call('fault'), x))).toBe(false);
-    expect(onlyWithFault(call('validate'))).toBe(false);
   });
 
   it('leaves out the words of an error message, never its status, code or the value it reads', async () => {
