@@ -1,9 +1,7 @@
 import {
-  UNKNOWN_ID,
   hasOtherTenant,
   mentions,
   notificationTest as test,
-  foreignRefused,
   refused,
   seen,
   send,
@@ -53,38 +51,6 @@ test(
     refused(t, 'notification/groups/search-by-name', bad, 'a group search whose name is the number 42');
   },
   { budget: 11 },
-);
-
-test(
-  ['notification/groups/get-by-id', 'notification/errors/code-no-match', 'notification/errors/code-invalid-parameter'],
-  "GET /recipient/recipientgroup/{id}: 200 for a group, 404 for unknown or another tenant's, 400 for a non-integer",
-  async (t) => {
-    const g = await createGroup(t);
-    const ok = await getGroup(t, g.id);
-    t.check('notification/groups/get-by-id', ok.status === 200 && mentions(ok, g.name), {
-      title: 'group not served',
-      expected: `HTTP 200 naming "${g.name}"`,
-      received: seen(ok),
-    });
-    refused(
-      t,
-      'notification/groups/get-by-id',
-      await getGroup(t, UNKNOWN_ID),
-      `unknown group ${UNKNOWN_ID}`,
-      'noMatch',
-      [404],
-    );
-    refused(t, 'notification/groups/get-by-id', await getGroup(t, 'abc'), 'id "abc"', 'invalidParameter');
-    if (hasOtherTenant(t))
-      foreignRefused(
-        t,
-        'notification/groups/get-by-id',
-        await getGroup(t, g.id, 'otherTenant'),
-        "another tenant's GET of the group",
-      );
-    else t.notExercised('notification/groups/get-by-id', NO_OTHER);
-  },
-  { budget: 7 },
 );
 
 test(

@@ -1,6 +1,5 @@
 import fc from 'fast-check';
 import {
-  UNKNOWN_ID,
   accepted,
   addressType,
   exampleEmail,
@@ -10,7 +9,6 @@ import {
   notificationTest as test,
   recipientName,
   refused,
-  refusedByReading,
   seen,
   send,
 } from './notification-client.ts';
@@ -146,51 +144,6 @@ test(
     });
   },
   { needs: ['fixtures.notification.addressTypes.email', 'principals.otherTenant'], budget: 8 },
-);
-
-test(
-  [
-    'notification/recipients/get-by-id',
-    'notification/errors/code-no-match',
-    'notification/errors/code-invalid-parameter',
-  ],
-  'GET /recipient/{id}: 200 for a recipient, 404 for an unknown ID, 400 for a non-integer',
-  async (t) => {
-    const r = await createRecipient(t);
-    const ok = await getRecipient(t, r.id);
-    accepted(t, 'notification/recipients/get-by-id', ok, 'a recipient of the tenant', [200]);
-    refused(
-      t,
-      'notification/recipients/get-by-id',
-      await getRecipient(t, UNKNOWN_ID),
-      `unknown recipient ${UNKNOWN_ID}`,
-      'noMatch',
-      [404],
-    );
-    refused(t, 'notification/recipients/get-by-id', await getRecipient(t, 'abc'), 'id "abc"', 'invalidParameter');
-    // "path id (int64)": text around digits and values beyond the int64 range are not an int64;
-    // the range's own ends are int64 values that name no recipient.
-    for (const id of ['x1', '1x', '9223372036854775808', '-9223372036854775809'])
-      refused(
-        t,
-        'notification/recipients/get-by-id',
-        await getRecipient(t, id),
-        `id "${id}" (not an int64)`,
-        'invalidParameter',
-      );
-    // Refused is settled; 404 rather than 400 for IDs no deployment issues is our reading.
-    for (const id of ['9223372036854775807', '-9223372036854775808'])
-      refusedByReading(
-        t,
-        'notification/recipients/get-by-id',
-        await getRecipient(t, id),
-        `unknown recipient ${id}`,
-        'int64-range-ends-404',
-        404,
-        'noMatch',
-      );
-  },
-  { needs: ['fixtures.notification.addressTypes.email'], budget: 11 },
 );
 
 test(

@@ -7,7 +7,6 @@ import {
   mentions,
   mentionsInteger,
   notificationTest as test,
-  foreignRefused,
   refused,
   seen,
   send,
@@ -71,33 +70,6 @@ test(
         received: seen(res),
       },
     );
-  },
-  { needs: ['fixtures.notification.channels.email'], budget: 6 },
-);
-
-test(
-  ['notification/templates/get-set', 'notification/errors/code-no-match', 'notification/errors/code-invalid-parameter'],
-  "GET /template/templatesets/{id}: 200 for a set, 404 for unknown or another tenant's, 400 for a non-integer",
-  async (t) => {
-    const set = await createTemplateSet(t, { channels: [channelId(t, 'email')] });
-    const get = (id: number | string, as?: 'otherTenant') =>
-      send(t, { method: 'GET', path: `/template/templatesets/${id}` }, as);
-    const ok = await get(set.id);
-    t.check('notification/templates/get-set', ok.status === 200 && mentions(ok, set.name), {
-      title: 'set not served',
-      expected: `HTTP 200 naming "${set.name}"`,
-      received: seen(ok),
-    });
-    refused(t, 'notification/templates/get-set', await get(UNKNOWN_ID), `unknown set ${UNKNOWN_ID}`, 'noMatch', [404]);
-    refused(t, 'notification/templates/get-set', await get('abc'), 'id "abc"', 'invalidParameter');
-    if (hasOtherTenant(t))
-      foreignRefused(
-        t,
-        'notification/templates/get-set',
-        await get(set.id, 'otherTenant'),
-        "another tenant's GET of the set",
-      );
-    else t.notExercised('notification/templates/get-set', NO_OTHER);
   },
   { needs: ['fixtures.notification.channels.email'], budget: 6 },
 );
