@@ -1,6 +1,6 @@
 import { setFlagsFromString } from 'node:v8';
 import { randomBytes, randomInt } from 'node:crypto';
-import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, rmSync } from 'node:fs';
 import { basename, isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { loadRules } from '../contracts/catalog.ts';
 import { startReference, type RunningReference } from '../fixtures/reference/server.ts';
@@ -428,7 +428,6 @@ export async function runCommand(opts: RunOptions): Promise<number> {
     unlock = lockReportDir(reportDir);
     context.ledgerFile = join(reportDir, 'ledger.jsonl');
     rmSync(context.ledgerFile, { force: true });
-    rmSync(context.ledgerFile.replace(/\.jsonl$/, '.state.json'), { force: true });
     rmSync(join(reportDir, 'allure-results'), { recursive: true, force: true });
     context.allureDir = join(reportDir, 'allure-results');
     context.harFile = join(reportDir, 'exchanges.har.jsonl');
@@ -453,14 +452,7 @@ export async function runCommand(opts: RunOptions): Promise<number> {
     } finally {
       if (!opts.quiet) reporter.onTestsEnd();
     }
-    const stateFile = context.ledgerFile.replace(/\.jsonl$/, '.state.json');
-    const state = existsSync(stateFile)
-      ? (JSON.parse(readFileSync(stateFile, 'utf8')) as {
-          http: never;
-          cleanup?: { created: number; deleted: number; outstanding: Array<{ service: string }> };
-          unresponsiveSince?: number;
-        })
-      : undefined;
+    const state = result.state;
     const stopped: RunStop | undefined = timedOut
       ? { reason: 'timed-out', detail: `the run reached --max-time ${opts.maxTime}` }
       : state?.unresponsiveSince !== undefined

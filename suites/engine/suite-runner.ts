@@ -4,6 +4,7 @@ import { fileURLToPath } from 'node:url';
 import { dirname, join, relative } from 'node:path';
 import { Writable } from 'node:stream';
 import type { ServiceName } from '../../contracts/services.ts';
+import type { RunState } from './run-state.ts';
 import type { RunContext } from './run-context.ts';
 import type { ConfigNeed } from './config-needs.ts';
 import type { RuleOutcome, RuleTestMeta } from './rule-test.ts';
@@ -34,6 +35,8 @@ export interface SuiteRunResult {
   interrupted: boolean;
   /** Errors outside tests (a suite file that could not be loaded, a hook that threw). */
   unhandledErrors: string[];
+  /** What the worker handed back at the end of the suites (undefined: the file never ended). */
+  state?: RunState;
 }
 
 /** One selected test's end, with the run's overall counters (never past their totals). */
@@ -208,6 +211,7 @@ export async function runSuites(
   const reported = new Set<string>();
   const failedRules = new Set<string>();
   let interrupted = false;
+  let state: RunState | undefined;
   let cancel: (() => void) | undefined;
   // Only the tests the run executes are counted and reported: `--rule`, `--shard` and the
   // read-only profile skip the others inside the test (their outcomes still reach the report).
@@ -248,6 +252,9 @@ export async function runSuites(
         newlyFailed,
         test: rec,
       });
+    },
+    onTestModuleEnd(module: any) {
+      state = (module.meta() as { runState?: RunState }).runState ?? state;
     },
     onUnhandledError(error: { message?: string }) {
       unhandledErrors.push(error?.message ?? JSON.stringify(error));
@@ -302,7 +309,7 @@ export async function runSuites(
     await vitest.close();
     rmSync(generated.dir, { recursive: true, force: true });
   }
-  return { tests, interrupted, unhandledErrors };
+  return { tests, interrupted, unhandledErrors, state };
 }
 
 /** The tests a run would execute, with their rules and request budgets, without sending anything. */

@@ -1,10 +1,11 @@
-import { existsSync, writeFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { afterAll, afterEach, beforeAll } from 'vitest';
 import type { ServiceName } from '../../contracts/services.ts';
 import { SERVICE_INFO } from '../../contracts/services.ts';
 import { isLeftover, type Sweeper } from './leftovers.ts';
 import { redactValue } from './redact.ts';
+import type { RunState } from './run-state.ts';
 import { flushHar, session } from './session.ts';
 
 // Once per run, before the first test: what earlier runs that crashed left on the target
@@ -51,8 +52,11 @@ afterEach(({ task }) => {
 });
 
 // After each suite file: sweep whatever the file's tests left behind, and hand the run's
-// counters (requests, 429s absorbed, resources created and deleted) to the command line.
-afterAll(async () => {
+// counters (requests, 429s absorbed, resources created and deleted) to the command line on the
+// file's task meta, which vitest sends to the main process with the file's result.
+// vitest reads the hook's first parameter (the context) only as a destructuring pattern.
+// eslint-disable-next-line no-empty-pattern
+afterAll(async ({}, file) => {
   const s = session();
   // A test the run stopped (a signal, --max-time, a test's timeout) may still have a request under
   // way whose creation is noted only when it answers: the cleanup waits for it, and sweeps again
@@ -65,29 +69,21 @@ afterAll(async () => {
     if (s.ledger.size === tracked) break;
   }
   flushHar();
-  const file = s.context.ledgerFile?.replace(/\.jsonl$/, '.state.json');
-  if (!file) return;
-  writeFileSync(
-    file,
-    JSON.stringify(
-      redactValue({
-        http: {
-          requests: s.http.stats.requests,
-          throttled: s.http.stats.throttled,
-          retriedAfter429: s.http.stats.retriedAfter429,
-          transportErrors: s.http.stats.transportErrors,
-        },
-        unresponsiveSince: s.http.unresponsiveSince,
-        throttleSamples: s.http.stats.throttleSamples,
-        cleanup: {
-          created: s.ledger.stats.created,
-          deleted: s.ledger.stats.deleted,
-          outstanding: s.ledger.outstanding(),
-          failures: s.ledger.stats.cleanupFailures,
-          budgetSpent: s.ledger.stats.gaveUp,
-          leftoversSwept: s.leftoverSweep ? await s.leftoverSweep : 0,
-        },
-      }),
-    ),
-  );
+  file.meta.runState = redactValue({
+    http: {
+      requests: s.http.stats.requests,
+      throttled: s.http.stats.throttled,
+      retriedAfter429: s.http.stats.retriedAfter429,
+      transportErrors: s.http.stats.transportErrors,
+    },
+    unresponsiveSince: s.http.unresponsiveSince,
+    cleanup: {
+      created: s.ledger.stats.created,
+      deleted: s.ledger.stats.deleted,
+      outstanding: s.ledger.outstanding(),
+      failures: s.ledger.stats.cleanupFailures,
+      budgetSpent: s.ledger.stats.gaveUp,
+      leftoversSwept: s.leftoverSweep ? await s.leftoverSweep : 0,
+    },
+  }) satisfies RunState;
 });
