@@ -3,9 +3,7 @@ import {
   accepted,
   channelId,
   fixturesOf,
-  hasOtherTenant,
   notificationTest as test,
-  foreignRefused,
   refused,
   seen,
   send,
@@ -329,49 +327,4 @@ test(
     });
   },
   { needs: ['fixtures.notification.addressTypes.email'], budget: 10 },
-);
-
-test(
-  ['notification/categories/tenant-isolation', 'notification/errors/code-no-match'],
-  'another tenant neither reads, updates, deletes nor lists a category',
-  async (t) => {
-    if (!hasOtherTenant(t))
-      t.needsPrincipal('principals.otherTenant', 'needs the otherTenant principal (a second tenant)');
-    const { id } = await createCategory(t);
-    foreignRefused(
-      t,
-      'notification/categories/tenant-isolation',
-      await getCategory(t, id, undefined, 'otherTenant'),
-      "another tenant's GET",
-    );
-    foreignRefused(
-      t,
-      'notification/categories/tenant-isolation',
-      await putCategory(t, id, { subject: 'Hijacked' }, 'otherTenant'),
-      "another tenant's PUT",
-    );
-    foreignRefused(
-      t,
-      'notification/categories/tenant-isolation',
-      await send(t, { method: 'DELETE', path: '/communicationcategories/', query: { categoryIds: id } }, 'otherTenant'),
-      "another tenant's DELETE",
-    );
-    const list = await send(t, { method: 'GET', path: '/communicationcategories/' }, 'otherTenant');
-    const leaked =
-      Array.isArray(list.json) && (list.json as Array<Record<string, unknown>>).some((x) => x?.msgCategoryId === id);
-    t.check('notification/categories/tenant-isolation', !leaked, {
-      title: 'another tenant lists the category',
-      severity: 'critical',
-      expected: `no category ${id}`,
-      received: seen(list),
-    });
-    const still = await getCategory(t, id);
-    t.check('notification/categories/tenant-isolation', still.status === 200 && view(still).subject !== 'Hijacked', {
-      title: "the category changed after another tenant's requests",
-      severity: 'critical',
-      expected: 'HTTP 200, subject unchanged',
-      received: seen(still),
-    });
-  },
-  { needs: ['principals.otherTenant'], budget: 7 },
 );

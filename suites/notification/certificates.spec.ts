@@ -1,14 +1,11 @@
 import fc from 'fast-check';
-import type { RuleContext } from '../engine/rule-test.ts';
 import {
   accepted,
   CERTIFICATE_TEXT,
   OTHER_CERTIFICATE_TEXT,
   certificateForm,
-  hasOtherTenant,
   mentions,
   notificationTest as test,
-  foreignRefused,
   refused,
   refusedByReading,
   seen,
@@ -16,25 +13,7 @@ import {
 } from './notification-client.ts';
 import { certificateEmail, createCertificate, postCertificate } from './notification-resources.ts';
 import { answeredByReading } from './answered-by-reading.ts';
-
-// GET /certificatestore/ is declared only as "string" (the email IDs of the calling tenant): the
-// suite looks there for the email IDs it stored.
-
-function listing(t: RuleContext, as?: 'otherTenant' | 'operator') {
-  return send(t, { method: 'GET', path: '/certificatestore/' }, as);
-}
-
-function put(t: RuleContext, emailid: string, p: Parameters<typeof certificateForm>[0], as?: 'otherTenant') {
-  return send(
-    t,
-    { method: 'PUT', path: `/certificatestore/${encodeURIComponent(emailid)}`, form: certificateForm(p) },
-    as,
-  );
-}
-
-function del(t: RuleContext, emailid: string, as?: 'otherTenant') {
-  return send(t, { method: 'DELETE', path: `/certificatestore/${encodeURIComponent(emailid)}` }, as);
-}
+import { del, listing, put } from './certificates-support.ts';
 
 test(
   ['notification/certificates/create-201-id'],
@@ -276,43 +255,6 @@ test(
     );
   },
   { budget: 5 },
-);
-
-test(
-  ['notification/certificates/list-calling-tenant', 'notification/errors/code-no-match'],
-  'another tenant neither lists, replaces nor deletes a stored certificate',
-  async (t) => {
-    if (!hasOtherTenant(t))
-      t.needsPrincipal('principals.otherTenant', 'needs the otherTenant principal (a second tenant)');
-    const emailid = await createCertificate(t);
-    const other = await listing(t, 'otherTenant');
-    t.check('notification/certificates/list-calling-tenant', other.status === 200 && !mentions(other, emailid), {
-      title: 'another tenant lists the email ID',
-      severity: 'critical',
-      expected: `HTTP 200 without ${emailid}`,
-      received: seen(other),
-    });
-    foreignRefused(
-      t,
-      'notification/certificates/list-calling-tenant',
-      await put(t, emailid, { fileName: `${t.prefix}.cer`, ownerid: 'intruder' }, 'otherTenant'),
-      "another tenant's PUT",
-    );
-    foreignRefused(
-      t,
-      'notification/certificates/list-calling-tenant',
-      await del(t, emailid, 'otherTenant'),
-      "another tenant's DELETE",
-    );
-    const mine = await listing(t);
-    t.check('notification/certificates/list-calling-tenant', mine.status === 200 && mentions(mine, emailid), {
-      title: "the certificate is gone after another tenant's requests",
-      severity: 'critical',
-      expected: `${emailid} listed`,
-      received: seen(mine),
-    });
-  },
-  { needs: ['principals.otherTenant'], budget: 6 },
 );
 
 test(

@@ -3,7 +3,6 @@ import {
   accepted,
   addressType,
   exampleEmail,
-  foreignRefused,
   hasOtherTenant,
   mentions,
   notificationTest as test,
@@ -113,37 +112,6 @@ test(
     }
   },
   { needs: ['fixtures.notification.addressTypes.email'], budget: 6 },
-);
-
-test(
-  ['notification/recipients/tenant-isolation', 'notification/errors/code-no-match'],
-  'another tenant neither finds nor reads, updates or deletes a recipient',
-  async (t) => {
-    if (!hasOtherTenant(t))
-      t.needsPrincipal('principals.otherTenant', 'needs the otherTenant principal (a second tenant)');
-    const r = await createRecipient(t);
-    const search = await searchRecipients(t, '', 'otherTenant');
-    t.check('notification/recipients/tenant-isolation', search.status === 200 && !mentions(search, r.name), {
-      title: 'another tenant lists the recipient',
-      severity: 'critical',
-      expected: `HTTP 200 without "${r.name}"`,
-      received: seen(search),
-    });
-    const get = await getRecipient(t, r.id, 'otherTenant');
-    foreignRefused(t, 'notification/recipients/tenant-isolation', get, "another tenant's GET of the recipient");
-    const put = await putRecipient(t, update(t, r.id, { recipientname: recipientName(t, 'Hijacked') }), 'otherTenant');
-    foreignRefused(t, 'notification/recipients/tenant-isolation', put, "another tenant's PUT of the recipient");
-    const del = await send(t, { method: 'DELETE', path: `/recipient/${r.id}` }, 'otherTenant');
-    foreignRefused(t, 'notification/recipients/tenant-isolation', del, "another tenant's DELETE of the recipient");
-    const still = await getRecipient(t, r.id);
-    t.check('notification/recipients/tenant-isolation', still.status === 200 && mentions(still, r.name), {
-      title: "the recipient changed after another tenant's requests",
-      severity: 'critical',
-      expected: `HTTP 200 naming "${r.name}"`,
-      received: seen(still),
-    });
-  },
-  { needs: ['fixtures.notification.addressTypes.email', 'principals.otherTenant'], budget: 8 },
 );
 
 test(

@@ -1,0 +1,159 @@
+// Tenant isolation of categories, recipients and stored certificates, one table: another tenant
+// does not see the record in its listing, its requests naming the record are refused (404 rather
+// than 403 is the reading foreign-resource-404), and the record is intact after them.
+import type { ConfigNeed } from '../engine/config-needs.ts';
+import type { HttpResponse } from '../engine/http-client.ts';
+import type { RuleContext } from '../engine/rule-test.ts';
+import { getCategory, putCategory, view } from './categories-support.ts';
+import { del, listing, put } from './certificates-support.ts';
+import {
+  foreignRefused,
+  hasOtherTenant,
+  mentions,
+  notificationTest as test,
+  recipientName,
+  seen,
+  send,
+} from './notification-client.ts';
+import { createCategory, createCertificate, createRecipient } from './notification-resources.ts';
+import { getRecipient, putRecipient, searchRecipients, update } from './recipients-support.ts';
+
+/** A record the home tenant holds: the key its requests name it by, and a text it shows. */
+interface Held {
+  key: number | string;
+  shows: string;
+}
+
+interface Isolated {
+  resource: string;
+  rule: string;
+  needs: ConfigNeed[];
+  budget: number;
+  create(t: RuleContext): Promise<Held>;
+  /** Another tenant's listing, and whether it shows the record. */
+  otherList(t: RuleContext, held: Held): Promise<{ res: HttpResponse; shown: boolean }>;
+  /** Another tenant's requests naming the record. */
+  foreign: ReadonlyArray<{ what: string; send(t: RuleContext, held: Held): Promise<HttpResponse> }>;
+  /** The home tenant's read of the record afterwards, and whether it is unchanged. */
+  intact(t: RuleContext, held: Held): Promise<{ res: HttpResponse; ok: boolean }>;
+}
+
+const HIJACKED = 'Hijacked';
+
+const ISOLATED: readonly Isolated[] = [
+  {
+    resource: 'category',
+    rule: 'notification/categories/tenant-isolation',
+    needs: ['principals.otherTenant'],
+    budget: 7,
+    async create(t) {
+      const { id } = await createCategory(t);
+      return { key: id, shows: String(id) };
+    },
+    async otherList(t, held) {
+      const res = await send(t, { method: 'GET', path: '/communicationcategories/' }, 'otherTenant');
+      const shown =
+        Array.isArray(res.json) &&
+        (res.json as Array<Record<string, unknown>>).some((x) => x?.msgCategoryId === held.key);
+      return { res, shown };
+    },
+    foreign: [
+      { what: 'GET', send: (t, h) => getCategory(t, h.key, undefined, 'otherTenant') },
+      { what: 'PUT', send: (t, h) => putCategory(t, h.key, { subject: HIJACKED }, 'otherTenant') },
+      {
+        what: 'DELETE',
+        send: (t, h) =>
+          send(
+            t,
+            { method: 'DELETE', path: '/communicationcategories/', query: { categoryIds: h.key } },
+            'otherTenant',
+          ),
+      },
+    ],
+    async intact(t, held) {
+      const res = await getCategory(t, held.key);
+      return { res, ok: res.status === 200 && view(res).subject !== HIJACKED };
+    },
+  },
+  {
+    resource: 'recipient',
+    rule: 'notification/recipients/tenant-isolation',
+    needs: ['fixtures.notification.addressTypes.email', 'principals.otherTenant'],
+    budget: 8,
+    async create(t) {
+      const r = await createRecipient(t);
+      return { key: r.id, shows: r.name };
+    },
+    async otherList(t, held) {
+      const res = await searchRecipients(t, '', 'otherTenant');
+      return { res, shown: res.status !== 200 || mentions(res, held.shows) };
+    },
+    foreign: [
+      { what: 'GET', send: (t, h) => getRecipient(t, h.key, 'otherTenant') },
+      {
+        what: 'PUT',
+        send: (t, h) =>
+          putRecipient(t, update(t, h.key as number, { recipientname: recipientName(t, HIJACKED) }), 'otherTenant'),
+      },
+      { what: 'DELETE', send: (t, h) => send(t, { method: 'DELETE', path: `/recipient/${h.key}` }, 'otherTenant') },
+    ],
+    async intact(t, held) {
+      const res = await getRecipient(t, held.key);
+      return { res, ok: res.status === 200 && mentions(res, held.shows) };
+    },
+  },
+  {
+    resource: 'stored certificate',
+    rule: 'notification/certificates/list-calling-tenant',
+    needs: ['principals.otherTenant'],
+    budget: 6,
+    async create(t) {
+      const emailid = await createCertificate(t);
+      return { key: emailid, shows: emailid };
+    },
+    async otherList(t, held) {
+      const res = await listing(t, 'otherTenant');
+      return { res, shown: res.status !== 200 || mentions(res, held.shows) };
+    },
+    foreign: [
+      {
+        what: 'PUT',
+        send: (t, h) => put(t, h.key as string, { fileName: `${t.prefix}.cer`, ownerid: 'intruder' }, 'otherTenant'),
+      },
+      { what: 'DELETE', send: (t, h) => del(t, h.key as string, 'otherTenant') },
+    ],
+    async intact(t, held) {
+      const res = await listing(t);
+      return { res, ok: res.status === 200 && mentions(res, held.shows) };
+    },
+  },
+];
+
+test.each(
+  ISOLATED,
+  (r) => ({
+    rules: [r.rule, 'notification/errors/code-no-match'],
+    name: `another tenant neither lists nor changes a ${r.resource} (${r.foreign.map((f) => f.what).join(', ')} refused)`,
+    options: { needs: r.needs, budget: r.budget },
+  }),
+  async (t, r) => {
+    if (!hasOtherTenant(t))
+      t.needsPrincipal('principals.otherTenant', 'needs the otherTenant principal (a second tenant)');
+    const held = await r.create(t);
+    const listed = await r.otherList(t, held);
+    t.check(r.rule, !listed.shown, {
+      title: `another tenant lists the ${r.resource}`,
+      severity: 'critical',
+      expected: `HTTP 200 without ${held.shows}`,
+      received: seen(listed.res),
+    });
+    for (const f of r.foreign) foreignRefused(t, r.rule, await f.send(t, held), `another tenant's ${f.what}`);
+    const after = await r.intact(t, held);
+    t.check(r.rule, after.ok, {
+      title: `the ${r.resource} changed after another tenant's requests`,
+      severity: 'critical',
+      expected: `HTTP 200 showing ${held.shows}, unchanged`,
+      received: seen(after.res),
+    });
+  },
+);
