@@ -9,6 +9,7 @@ import { UsageError } from '../cli/usage-error.ts';
 import { projectRoot } from './lane-worker.ts';
 import type { MutantGroup, MutantRow } from './mutant-row.ts';
 import { messageTextIgnorer } from './message-text.ts';
+import { seamArgumentIgnorer } from './seam-arguments.ts';
 import { triageKey } from './triage.ts';
 
 /** The reference's files that enforce rules: not its server shell, seed data, test helpers or tests. */
@@ -111,7 +112,7 @@ export async function instrument(files: string[]): Promise<Instrumented> {
   const instrumenter = new mod.Instrumenter(quietLogger);
   const result = await instrumenter.instrument(
     sources.map((s) => ({ ...s, mutate: true })),
-    { plugins: null, excludedMutations: [], ignorers: [messageTextIgnorer] },
+    { plugins: null, excludedMutations: [], ignorers: [messageTextIgnorer, seamArgumentIgnorer] },
   );
   const lines = new Map(sources.map((s) => [s.name, s.content.split('\n')]));
   const code: Record<string, string> = {};

@@ -5,6 +5,7 @@ import { carryKills } from '../selftest/mutants.ts';
 import { isTransportFailure } from '../selftest/mutant-lane.ts';
 import { listMutants } from '../selftest/instrument.ts';
 import { messageTextIgnorer } from '../selftest/message-text.ts';
+import { PASS_THROUGH_SEAMS, seamArgumentIgnorer } from '../selftest/seam-arguments.ts';
 import { loadTriage, names, TRIAGE_DIR, triageFileOf, triageKey, type TriageEntry } from '../selftest/triage.ts';
 import type { MutantRow, MutantsResult } from '../selftest/mutant-row.ts';
 import { SERVICES } from '../contracts/services.ts';
@@ -96,6 +97,34 @@ describe('mutation self-test', () => {
     // the token manager's messages come from per-code templates and stay mutated
     const tokenManager = await mutantsOf('/x/fixtures/reference/technical-token-manager/t.ts');
     expect(tokenManager).toContain("StringLiteral: 'none'");
+  });
+
+  it('leaves out what only seams read: the where of a pass-through seam, what a refusal is about', async () => {
+    const { Instrumenter } = await import('@stryker-mutator/instrumenter');
+    const quiet = new Proxy({}, { get: (_t, k) => (String(k).startsWith('is') ? () => false : () => undefined) });
+    const code = [
+      "export const a = (seams: S, at: At, v: string) => seams.body(v.trim(), { ...at, field: 'x' });",
+      "export const b = (seams: S, v: string) => seams.checks.address(v, 'y');",
+      "export const c = (e: E) => about(e, { kind: 'not-held' });",
+    ].join('\n');
+    const made = (
+      await new Instrumenter(quiet as never).instrument(
+        [{ name: '/x/fixtures/reference/notification/t.ts', content: code, mutate: true }],
+        { plugins: null, excludedMutations: [], ignorers: [seamArgumentIgnorer] },
+      )
+    ).mutants
+      .filter((m) => m.status !== 'Ignored')
+      .map(
+        (m) =>
+          `${m.mutatorName}: ${code.split('\n')[m.location.start.line].slice(m.location.start.column, m.location.end.column)}`,
+      );
+    expect(PASS_THROUGH_SEAMS.notification.has('body')).toBe(true);
+    // the value a seam passes through, and a named validator's arguments (not a pass-through seam), stay
+    expect(made).toContain('MethodExpression: v.trim()');
+    expect(made).toContain("StringLiteral: 'y'");
+    expect(made).not.toContain("ObjectLiteral: { ...at, field: 'x' }");
+    expect(made).not.toContain("StringLiteral: 'x'");
+    expect(made).not.toContain("StringLiteral: 'not-held'");
   });
 
   it('carries an earlier kill over to the same mutant only (--since), never a survivor', () => {
