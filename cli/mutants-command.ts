@@ -21,7 +21,7 @@ export async function mutantsCommand(opts: MutantsOptions): Promise<number> {
     log('');
     for (const [g, s] of Object.entries(result.score))
       log(
-        `${g.padEnd(24)} killed ${s.killed}, undetected ${s.undetected}, equivalent ${s.equivalent}${s.notRun ? `, not run ${s.notRun}` : ''}: score ${(s.score * 100).toFixed(1)}%`,
+        `${g.padEnd(24)} killed ${s.killed}${s.byWarning ? ` (${s.byWarning} by a warning)` : ''}, undetected ${s.undetected}, equivalent ${s.equivalent}${s.notRun ? `, not run ${s.notRun}` : ''}: score ${(s.score * 100).toFixed(1)}%`,
       );
     log(`time: ${(result.durationMs / 1000).toFixed(1)} s (coverage run ${(result.coverageMs / 1000).toFixed(1)} s)`);
   }

@@ -45,6 +45,8 @@ export interface MutantLanePayload {
 export interface LaneResult {
   mutant: string;
   failed: string[];
+  /** Rules whose reading did not hold (the reference gives none: the mutant took the other side). */
+  warned?: string[];
   /**
    * Every failed rule failed on a transport error (an answer not complete in time, a connection
    * lost): on a loaded machine that may be the machine, not the mutant.
@@ -171,6 +173,7 @@ export async function mutantsLaneCommand(file: string): Promise<void> {
     const r: LaneResult = {
       mutant: job.mutant,
       failed: failedRules.map((x) => x.id),
+      warned: report.rules.filter((x) => x.status === 'warning').map((x) => x.id),
       transportOnly: failedRules.length > 0 && failedRules.every((x) => isTransportFailure(x.failure)),
       stopped: hits?.stopped,
       errors: report.errors,

@@ -22,8 +22,13 @@ export interface MutantRow {
    */
   nth: number;
   status: MutantStatus;
-  /** The rules that failed against the mutant (the killing rules). */
+  /** The rules that failed against the mutant (the killing rules), or whose reading it broke. */
   killedBy: string[];
+  /**
+   * Killed by a warning: no rule failed, but a reading did not hold (the reference breaks none,
+   * so the mutant took the other side of it), as the self-test counts a reading's fault variant.
+   */
+  byWarning?: boolean;
   /** The spec files the mutant ran against. */
   specFiles: number;
   /** The tests it ran against, when not every test of those files (0: all of them). */
@@ -40,7 +45,10 @@ export interface MutantRow {
 export interface MutantsResult {
   mutants: MutantRow[];
   made: Record<string, number>;
-  score: Record<string, { killed: number; undetected: number; equivalent: number; notRun: number; score: number }>;
+  score: Record<
+    string,
+    { killed: number; byWarning: number; undetected: number; equivalent: number; notRun: number; score: number }
+  >;
   sample?: { size: number; seed: number };
   coverageMs: number;
   durationMs: number;

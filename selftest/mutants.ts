@@ -89,7 +89,7 @@ export function carryKills(earlier: MutantRow[], chosen: MutantRow[]): number {
   for (const m of chosen) {
     const k = kills.get(rowKey(m));
     if (!k) continue;
-    Object.assign(m, { status: k.status, killedBy: k.killedBy, reason: k.reason, carried: true });
+    Object.assign(m, { status: k.status, killedBy: k.killedBy, byWarning: k.byWarning, reason: k.reason, carried: true });
     n++;
   }
   return n;
@@ -294,19 +294,24 @@ export async function runMutants(opts: MutantsOptions, log: (line: string) => vo
   const verdict = (r: LaneResult, m: MutantRow) => {
     m.durationMs += r.durationMs;
     m.killedBy = r.failed;
+    m.byWarning = undefined;
     if (r.hits > r.limit) {
       m.status = 'timeout';
       m.reason = r.errors[0] ?? `reached ${r.hits} times (limit ${r.limit})`;
     } else if (r.failed.length) {
       m.status = 'killed';
       if (r.transportOnly) m.reason = TRANSPORT_ONLY;
+    } else if (r.warned?.length && !r.errors.length) {
+      m.status = 'killed';
+      m.byWarning = true;
+      m.killedBy = r.warned;
     } else if (r.errors.length) {
       m.status = 'crashed';
       m.reason = r.errors[0].split('\n')[0].slice(0, 200);
     } else m.status = 'survived';
   };
   const line = (m: MutantRow, r: LaneResult, tag: string) =>
-    `  [${tag}] ${m.file}:${m.line} ${m.mutator} ${m.status}${m.killedBy.length ? ` by ${m.killedBy.slice(0, 3).join(', ')}` : ''}${m.status === 'survived' ? `: ${m.original} -> ${m.replacement}` : ''} (${(r.durationMs / 1000).toFixed(1)} s, ${m.tests ? `${m.tests} tests in ` : ''}${m.specFiles} files)`;
+    `  [${tag}] ${m.file}:${m.line} ${m.mutator} ${m.status}${m.killedBy.length ? ` by ${m.byWarning ? 'a warning on ' : ''}${m.killedBy.slice(0, 3).join(', ')}` : ''}${m.status === 'survived' ? `: ${m.original} -> ${m.replacement}` : ''} (${(r.durationMs / 1000).toFixed(1)} s, ${m.tests ? `${m.tests} tests in ` : ''}${m.specFiles} files)`;
   const stoppedEarly = new Set<string>();
   await pool(tasks, width, 180_000, (r) => {
     const m = byId.get(r.mutant);
@@ -373,6 +378,7 @@ export async function runMutants(opts: MutantsOptions, log: (line: string) => vo
     const undetected = own.filter((m) => m.status === 'survived' || m.status === 'no-coverage').length;
     score[g] = {
       killed,
+      byWarning: own.filter((m) => m.status === 'killed' && m.byWarning).length,
       undetected,
       equivalent: own.filter((m) => m.status === 'equivalent').length,
       notRun: own.filter((m) => m.status === 'not-run').length,
