@@ -89,7 +89,13 @@ export function carryKills(earlier: MutantRow[], chosen: MutantRow[]): number {
   for (const m of chosen) {
     const k = kills.get(rowKey(m));
     if (!k) continue;
-    Object.assign(m, { status: k.status, killedBy: k.killedBy, byWarning: k.byWarning, reason: k.reason, carried: true });
+    Object.assign(m, {
+      status: k.status,
+      killedBy: k.killedBy,
+      byWarning: k.byWarning,
+      reason: k.reason,
+      carried: true,
+    });
     n++;
   }
   return n;
