@@ -41,7 +41,7 @@ export const MESSAGE_ARGUMENTS: Readonly<Record<string, Readonly<Record<string, 
 };
 
 /** The service folder of a reference file's path (`…/fixtures/reference/<folder>/…`). */
-function folderOf(filename: string | undefined): string | undefined {
+export function folderOf(filename: string | undefined): string | undefined {
   return filename?.split(/[\\/]/).find((_, i, parts) => parts[i - 1] === 'reference' && parts[i - 2] === 'fixtures');
 }
 

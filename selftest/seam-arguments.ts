@@ -6,7 +6,7 @@ import { EVENT_MANAGEMENT_SEAMS } from '../fixtures/reference/event-management/s
 import { NOTIFICATION_SEAMS } from '../fixtures/reference/notification/seams.ts';
 import { unchanged } from '../fixtures/reference/shared/seams.ts';
 import { TOKEN_MANAGER_SEAMS } from '../fixtures/reference/technical-token-manager/seams.ts';
-import type { NodePathLike } from './message-text.ts';
+import { folderOf, type NodePathLike } from './message-text.ts';
 
 /** Per service folder, the seams whose reference value is `unchanged`. */
 export const PASS_THROUGH_SEAMS: Readonly<Record<string, ReadonlySet<string>>> = Object.fromEntries(
@@ -40,10 +40,6 @@ function isSeams(node: Node | undefined): boolean {
     );
   if (node.type === 'CallExpression') return /Seams$/.test(node.callee?.name ?? '');
   return false;
-}
-
-function folderOf(filename: string | undefined): string | undefined {
-  return filename?.split(/[\\/]/).find((_, i, parts) => parts[i - 1] === 'reference' && parts[i - 2] === 'fixtures');
 }
 
 export const seamArgumentIgnorer = {

@@ -17,6 +17,23 @@ import { runCli } from './run-cli.ts';
 // The whole set is `npx conformance selftest --mutants` (see the README's Performance section).
 const CI_SAMPLE = ['--sample', '12', '--seed', '1'];
 
+/** The mutants Stryker makes of `code` as the file `name`, with `ignorer`, each as `Mutator: original text`. */
+async function mutantsMade(name: string, code: string, ignorer: object): Promise<string[]> {
+  const { Instrumenter } = await import('@stryker-mutator/instrumenter');
+  const quiet = new Proxy({}, { get: (_t, k) => (String(k).startsWith('is') ? () => false : () => undefined) });
+  const lines = code.split('\n');
+  const result = await new Instrumenter(quiet as never).instrument([{ name, content: code, mutate: true }], {
+    plugins: null,
+    excludedMutations: [],
+    ignorers: [ignorer as never],
+  });
+  return result.mutants
+    .filter((m) => m.status !== 'Ignored')
+    .map(
+      (m) => `${m.mutatorName}: ${lines[m.location.start.line].slice(m.location.start.column, m.location.end.column)}`,
+    );
+}
+
 describe('mutation self-test', () => {
   it('keeps a triage list whose every entry has a reason and names exactly one mutant the reference yields', async () => {
     const triage = loadTriage();
@@ -57,27 +74,13 @@ describe('mutation self-test', () => {
   });
 
   it('leaves out the words of an error message, never its status, code or the value it reads', async () => {
-    const { Instrumenter } = await import('@stryker-mutator/instrumenter');
-    const quiet = new Proxy({}, { get: (_t, k) => (String(k).startsWith('is') ? () => false : () => undefined) });
     const code = [
       "export const a = (n: number) => (n > 2 ? invalidBody(`too long: ${n > 9 ? 'x' : 'y'}`) : noMatch('none'));",
       "export const b = (reply: unknown) => sendError(reply, 'invalidParameter', 'bad page');",
       "export const c = () => new NotificationError('conflict', 'taken');",
       "export const d = (v: string) => requiredString({}, 'name', v);",
     ].join('\n');
-    const mutantsOf = async (name: string) =>
-      (
-        await new Instrumenter(quiet as never).instrument([{ name, content: code, mutate: true }], {
-          plugins: null,
-          excludedMutations: [],
-          ignorers: [messageTextIgnorer],
-        })
-      ).mutants
-        .filter((m) => m.status !== 'Ignored')
-        .map(
-          (m) =>
-            `${m.mutatorName}: ${code.split('\n')[m.location.start.line].slice(m.location.start.column, m.location.end.column)}`,
-        );
+    const mutantsOf = (name: string) => mutantsMade(name, code, messageTextIgnorer);
     const notification = await mutantsOf('/x/fixtures/reference/notification/t.ts');
     // the status decision stays, and the codes, and a literal that is not a message
     expect(notification).toContain('ConditionalExpression: n > 2');
@@ -100,24 +103,12 @@ describe('mutation self-test', () => {
   });
 
   it('leaves out what only seams read: the where of a pass-through seam, what a refusal is about', async () => {
-    const { Instrumenter } = await import('@stryker-mutator/instrumenter');
-    const quiet = new Proxy({}, { get: (_t, k) => (String(k).startsWith('is') ? () => false : () => undefined) });
     const code = [
       "export const a = (seams: S, at: At, v: string) => seams.body(v.trim(), { ...at, field: 'x' });",
       "export const b = (seams: S, v: string) => seams.checks.address(v, 'y');",
       "export const c = (e: E) => about(e, { kind: 'not-held' });",
     ].join('\n');
-    const made = (
-      await new Instrumenter(quiet as never).instrument(
-        [{ name: '/x/fixtures/reference/notification/t.ts', content: code, mutate: true }],
-        { plugins: null, excludedMutations: [], ignorers: [seamArgumentIgnorer] },
-      )
-    ).mutants
-      .filter((m) => m.status !== 'Ignored')
-      .map(
-        (m) =>
-          `${m.mutatorName}: ${code.split('\n')[m.location.start.line].slice(m.location.start.column, m.location.end.column)}`,
-      );
+    const made = await mutantsMade('/x/fixtures/reference/notification/t.ts', code, seamArgumentIgnorer);
     expect(PASS_THROUGH_SEAMS.notification.has('body')).toBe(true);
     // the value a seam passes through, and a named validator's arguments (not a pass-through seam), stay
     expect(made).toContain('MethodExpression: v.trim()');
