@@ -32,7 +32,7 @@ Examples:
     .description(
       'run the suites against a deployment (default: the embedded reference deployment) and write the report',
     )
-    .option('--target <url>', "base URL of the deployment (overrides the config's target)")
+    .option('--target <url>', "base URL of the deployment (default: CONFORMANCE_TARGET, else the config's target)")
     .option(
       '--config <file>',
       'run configuration (the format `serve --write-config` writes; default: the JSON in CONFORMANCE_CONFIG)',
@@ -126,7 +126,7 @@ Exit codes:
       'check a run configuration against its target without running the suites: reachable, TLS, tokens and scopes, fixtures, clock skew',
     )
     .option('--config <file>', 'the run configuration to check (default: the JSON in CONFORMANCE_CONFIG)')
-    .option('--target <url>', "base URL of the deployment (overrides the config's target)")
+    .option('--target <url>', "base URL of the deployment (default: CONFORMANCE_TARGET, else the config's target)")
     .option('--ca <file>', 'PEM file of a private certificate authority for HTTPS targets')
     .option('--insecure', "do not verify the target's TLS certificate")
     .option('--timeout <duration>', 'timeout of one request (e.g. 500ms, 10s; a bare number is milliseconds)')
@@ -224,7 +224,7 @@ Examples:
       "print a bearer token of a principal of the configuration, for a failure's curl ($CONFORMANCE_TOKEN); it is written nowhere else",
     )
     .option('--config <file>', 'the run configuration (or CONFORMANCE_CONFIG holding it)')
-    .option('--target <url>', "base URL of the deployment (overrides the config's target)")
+    .option('--target <url>', "base URL of the deployment (default: CONFORMANCE_TARGET, else the config's target)")
     .option('--principal <name>', 'full (default), noScopes, otherTenant, operator, throttled or without:SCOPE')
     .option('--space-auth-key', 'print the X-SPACE-AUTH-KEY of the principal instead ($CONFORMANCE_SPACE_AUTH_KEY)')
     .option('--ca <file>', 'PEM file of a private certificate authority for HTTPS targets')
@@ -307,10 +307,13 @@ Examples:
     .description('re-run the recorded failing case of a rule and say whether it still fails')
     .argument('<report>', 'a conformance-report.json')
     .argument('<rule-id>', 'the rule to replay')
-    .option('--target <url>', 'another deployment to replay against')
+    .option(
+      '--target <url>',
+      "the deployment to replay against (default: CONFORMANCE_TARGET, else the configuration's target; never the report's unless named here)",
+    )
     .option(
       '--config <file>',
-      'run configuration with the credentials (needed unless the report is of the embedded reference)',
+      'run configuration with the credentials (default: the JSON in CONFORMANCE_CONFIG; needed unless the report is of the embedded reference)',
     )
     .addHelpText(
       'after',

@@ -7,6 +7,16 @@ import type { ConformanceReport } from '../reporters/conformance-report.ts';
 import { readReportFile } from '../reporters/read-report.ts';
 import { runCommand } from './run-command.ts';
 import { UsageError } from './usage-error.ts';
+import { CONFIG_ENV, loadRunConfig } from './config-source.ts';
+
+/** The origin of a URL (as written when it does not parse). */
+function originOf(url: string): string {
+  try {
+    return new URL(url).origin;
+  } catch {
+    return url;
+  }
+}
 
 export interface ReplayOptions {
   target?: string;
@@ -26,18 +36,27 @@ export async function replayCommand(reportFile: string, ruleId: string, opts: Re
     process.stdout.write(
       `note: ${t(ruleId)} did not fail in that run (it was ${t(rule.status)}); replaying its tests anyway\n`,
     );
-  if (!report.embeddedReference && !opts.config) {
-    throw new UsageError(
-      `the report is of ${t(report.target)}; give --config with the credentials (reports never hold secrets)`,
-    );
-  }
   const f = rule.failure;
-  // The report's own target unless --target says otherwise; the config gives credentials only.
-  const target = opts.target ?? (report.embeddedReference ? undefined : report.target);
+  // Credentials go only to a target the user named: --target, CONFORMANCE_TARGET, or the target of
+  // their own configuration; never to the one a report names (a report is anyone's to hand over).
+  const source = loadRunConfig(opts.config, process.env, opts.target);
+  if (!report.embeddedReference && !source)
+    throw new UsageError(
+      `the report is of ${t(report.target)}; give --config with the credentials (or ${CONFIG_ENV}; reports never hold secrets)`,
+    );
+  let target: string | undefined;
+  if (source) {
+    target = source.config.target;
+    const theirs = originOf(report.target);
+    if (!report.embeddedReference && source.targetFrom === 'configuration' && originOf(target) !== theirs)
+      throw new UsageError(
+        `the report is of ${t(theirs)}, your configuration's target is ${t(originOf(target))}: replay sends your credentials only to a target you name; add --target ${t(originOf(target))} to replay against yours (or --target with the report's, if you mean to send them there)`,
+      );
+  }
   process.stdout.write(
     `replaying ${t(ruleId)} against ${
       target
-        ? `${t(target)} (${opts.target ? '--target' : "the report's target"})`
+        ? `${t(target)} (${source?.targetFrom === 'configuration' ? "your configuration's target" : source?.targetFrom})`
         : 'a fresh embedded reference deployment (the report was of one)'
     }\n`,
   );
@@ -64,7 +83,8 @@ export async function replayCommand(reportFile: string, ruleId: string, opts: Re
       process.stdout.write(
         [
           `STILL FAILS: ${t(ruleId)}`,
-          ...(now.failure ? failureBlockLines(failureBlock(now.failure), '  ', t) : []),
+          // Without the replay line: it names this replay's own report, gone once it ends.
+          ...(now.failure ? failureBlockLines(failureBlock({ ...now.failure, replay: undefined }), '  ', t) : []),
           '',
         ].join('\n'),
       );

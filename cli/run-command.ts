@@ -11,12 +11,13 @@ import { applyBaseline, readBaseline } from '../reporters/baseline.ts';
 import { HttpClient, TransportError } from '../suites/engine/http-client.ts';
 import { LEFTOVER_AGE_MS } from '../suites/engine/leftovers.ts';
 import { redactText } from '../suites/engine/redact.ts';
+import { announceStop } from '../suites/engine/run-stop.ts';
 import { DEFAULT_CLEANUP_TIMEOUT_MS } from '../suites/engine/ledger.ts';
 import { judgedRules } from '../suites/engine/checks/response-checks.ts';
 import { ruleSelected } from '../suites/engine/rule-index.ts';
 import { loadFilterDialect } from '../suites/engine/filter-dialect.ts';
 import type { RunConfig } from '../suites/engine/run-config.ts';
-import { CONFIG_ENV, loadRunConfig } from './config-source.ts';
+import { CONFIG_ENV, TARGET_ENV, loadRunConfig, namedTarget } from './config-source.ts';
 import type { RunContext } from '../suites/engine/run-context.ts';
 import { collectSuites, runSuites } from '../suites/engine/suite-runner.ts';
 import { TokenProvider, registerConfigSecrets } from '../suites/engine/token-provider.ts';
@@ -133,20 +134,22 @@ function num(
 }
 
 /**
- * The report's path for the replay commands it carries: relative to where the run ran, or, when the
- * folder lies elsewhere, from the folder itself, never the absolute path of the machine that ran it.
+ * The report's path for the replay commands it carries: relative to where the run ran (`../` and
+ * all), so that the line runs there as printed; never the absolute path of the machine that ran it.
  */
 function portableReportFile(reportDir: string): string {
   const rel = relative(process.cwd(), reportDir);
-  const base = rel && !rel.startsWith('..') && !isAbsolute(rel) ? rel : basename(reportDir);
+  const base = rel && !isAbsolute(rel) ? rel : rel === '' ? '.' : basename(reportDir);
   return `${base.split(sep).join('/')}/conformance-report.json`;
 }
 
 export { toolVersion };
 
 /** Checks that the target answers at all and accepts the configured credentials (exit 3 otherwise). */
-async function preflight(config: RunConfig, ctx: RunContext): Promise<void> {
+async function preflight(config: RunConfig, ctx: RunContext, stop: AbortSignal): Promise<void> {
   const http = new HttpClient({
+    stop,
+    abortInFlight: true,
     target: config.target,
     timeoutMs: ctx.timeoutMs,
     maxBodyBytes: ctx.maxBodyBytes,
@@ -188,8 +191,15 @@ async function preflight(config: RunConfig, ctx: RunContext): Promise<void> {
  * missing or failing are not started, and their rules are skipped naming that piece, so that a
  * run skips what `doctor` predicts, and a slip of the configuration never becomes a failure.
  */
-async function gateUnready(config: RunConfig, ctx: RunContext, out: { write(s: string): unknown }): Promise<void> {
+async function gateUnready(
+  config: RunConfig,
+  ctx: RunContext,
+  out: { write(s: string): unknown },
+  stop: AbortSignal,
+): Promise<void> {
   const http = new HttpClient({
+    stop,
+    abortInFlight: true,
     target: config.target,
     timeoutMs: ctx.timeoutMs,
     maxBodyBytes: ctx.maxBodyBytes,
@@ -226,12 +236,15 @@ async function gateUnready(config: RunConfig, ctx: RunContext, out: { write(s: s
 function sweepHint(
   context: RunContext,
   configFile: string | undefined,
+  configFromEnvironment: boolean,
   startedAt: string,
   outstanding: Array<{ service: string }>,
 ): string {
   const services = [...new Set(outstanding.map((o) => o.service))];
   const from = new Date(Date.parse(startedAt) + LEFTOVER_AGE_MS).toISOString();
-  return `they carry the prefix ${context.prefix}; the leftover sweep deletes them from ${from} on: npx conformance run --config ${configFile ?? 'run.json'} --service ${services.join(' ')}`;
+  const config = configFile ? ` --config ${configFile}` : configFromEnvironment ? '' : ' --config run.json';
+  // No target: the sweep goes where its reader's --target, CONFORMANCE_TARGET or configuration says.
+  return `they carry the prefix ${context.prefix}; the leftover sweep deletes them from ${from} on, at a run of the same services against the same target: npx conformance run${config} --service ${services.join(' ')}`;
 }
 
 export { UnreachableError };
@@ -266,9 +279,10 @@ export async function runCommand(opts: RunOptions): Promise<number> {
     throw new UsageError(
       `--profile alternate runs the embedded reference in its alternate profile; for a deployment of your own use full${config && !opts.config ? ` (${CONFIG_ENV} is set)` : ''}`,
     );
-  if (opts.target && !config)
+  const named = namedTarget(opts.target);
+  if (named && !config && !alternate)
     throw new UsageError(
-      `--target needs --config (or ${CONFIG_ENV}) for the credentials (or run without both to test the embedded reference)`,
+      `${named.from === '--target' ? '--target' : `${TARGET_ENV} (set in the environment)`} needs --config (or ${CONFIG_ENV}) for the credentials (or run without both to test the embedded reference)`,
     );
   // A dialect module that cannot be loaded is a configuration error (exit 2), not the suites' failure.
   if (config?.filterDialect !== undefined) await loadFilterDialect(config.filterDialect);
@@ -379,6 +393,7 @@ export async function runCommand(opts: RunOptions): Promise<number> {
     signal = sig;
     say(`${sig}: stopping the run, cleaning up and writing a partial report…`);
     abort.abort();
+    announceStop(runId);
   };
   let timedOut = false;
   const maxTimer =
@@ -389,6 +404,7 @@ export async function runCommand(opts: RunOptions): Promise<number> {
           timedOut = true;
           say(`--max-time ${opts.maxTime} reached: stopping the run, cleaning up and writing the report…`);
           abort.abort();
+          announceStop(runId);
         }, maxTimeMs);
   let unlock: (() => void) | undefined;
   const sigint = () => onSignal('SIGINT');
@@ -421,8 +437,8 @@ export async function runCommand(opts: RunOptions): Promise<number> {
       }
     }
     registerConfigSecrets(config);
-    await preflight(config, context);
-    if (!reference) await gateUnready(config, context, out);
+    await preflight(config, context, abort.signal);
+    if (!reference && !abort.signal.aborted) await gateUnready(config, context, out, abort.signal);
     mkdirSync(reportDir, { recursive: true });
     // A second run writing into the same folder would mix its results into this one's.
     unlock = lockReportDir(reportDir);
@@ -464,7 +480,7 @@ export async function runCommand(opts: RunOptions): Promise<number> {
     const cleanup = state?.cleanup && {
       ...state.cleanup,
       ...(state.cleanup.outstanding.length
-        ? { sweep: sweepHint(context, opts.config, startedAt, state.cleanup.outstanding) }
+        ? { sweep: sweepHint(context, opts.config, !opts.config && !reference, startedAt, state.cleanup.outstanding) }
         : {}),
     };
     let report = buildReport(selectedRules, result.tests, {
@@ -497,7 +513,7 @@ export async function runCommand(opts: RunOptions): Promise<number> {
       services,
       strict: !!opts.strict,
       reportFile: portableReportFile(reportDir),
-      ...(opts.config ? { configFile: opts.config } : {}),
+      ...(opts.config ? { configFile: opts.config } : config && !reference ? { configFromEnvironment: true } : {}),
     });
     if (context.shard) report.shard = `${context.shard.index}/${context.shard.total}`;
     if (baseline && opts.baseline) report = applyBaseline(report, opts.baseline, baseline);

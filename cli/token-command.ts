@@ -4,6 +4,7 @@ import type { RunConfig } from '../suites/engine/run-config.ts';
 import { spaceAuthKey, TokenError, TokenProvider, type PrincipalName } from '../suites/engine/token-provider.ts';
 import { CONFIG_ENV, loadRunConfig } from './config-source.ts';
 import { UnreachableError, UsageError } from './usage-error.ts';
+import { writeUnguarded } from '../reporters/terminal.ts';
 
 export interface TokenOptions {
   config?: string;
@@ -48,7 +49,7 @@ export async function tokenCommand(opts: TokenOptions, out: NodeJS.WritableStrea
     if (!p) throw new UsageError(`the configuration has no principal ${principal}`);
     if (opts.spaceAuthKey) {
       if ('token' in p) throw new UsageError(`principal ${principal} is a static token: it has no X-SPACE-AUTH-KEY`);
-      out.write(`${spaceAuthKey(p)}\n`);
+      writeUnguarded(out, `${spaceAuthKey(p)}\n`);
       return 0;
     }
     let header: string;
@@ -58,7 +59,7 @@ export async function tokenCommand(opts: TokenOptions, out: NodeJS.WritableStrea
       if (e instanceof TokenError) throw new UnreachableError(`no token for ${principal}: ${e.message}`);
       throw e;
     }
-    out.write(`${header.replace(/^Bearer\s+/i, '')}\n`);
+    writeUnguarded(out, `${header.replace(/^Bearer\s+/i, '')}\n`);
     return 0;
   } finally {
     await http.close();

@@ -54,16 +54,30 @@ export interface RunFacts {
   reportFile: string;
   /** The configuration file as the user named it, for the replay commands (none: the embedded reference). */
   configFile?: string;
+  /** The configuration came from CONFORMANCE_CONFIG: the commands a report prints read it there too. */
+  configFromEnvironment?: boolean;
 }
 
-/** A curl whose token hint names the configuration file of the run (as the replay line does), when there was one. */
-function withConfigFile<T extends { curl?: string }>(f: T, facts: Pick<RunFacts, 'configFile'>): T {
+/**
+ * A curl whose token hint names the configuration of the run (the file, or nothing when it came
+ * from CONFORMANCE_CONFIG, which `conformance token` reads), as the replay line does.
+ */
+function withConfigFile<T extends { curl?: string }>(
+  f: T,
+  facts: Pick<RunFacts, 'configFile' | 'configFromEnvironment'>,
+): T {
+  if (!f.curl) return f;
+  if (facts.configFromEnvironment) return { ...f, curl: f.curl.split(` ${CONFIG_PLACEHOLDER}`).join('') };
   // The hint sits inside a double-quoted word: a name that would need quoting keeps the placeholder.
-  if (!f.curl || !facts.configFile || !/^[\w@%+=:,./-]+$/.test(facts.configFile)) return f;
+  if (!facts.configFile || !/^[\w@%+=:,./-]+$/.test(facts.configFile)) return f;
   return { ...f, curl: f.curl.split(CONFIG_PLACEHOLDER).join(`--config ${facts.configFile}`) };
 }
 
-/** The command that replays a rule's failing case, as the user can run it where the run ran. */
+/**
+ * The command that replays a rule's failing case, as the user can run it where the run ran. It
+ * names no target: replay sends the credentials to the one its reader names (`--target`,
+ * CONFORMANCE_TARGET, their configuration's), never to the report's.
+ */
 export function replayCommand(facts: Pick<RunFacts, 'reportFile' | 'configFile'>, ruleId: string): string {
   const word = (s: string) => (/^[\w@%+=:,./-]+$/.test(s) ? s : shellQuote(s));
   return `npx conformance replay ${word(facts.reportFile)} ${ruleId}${facts.configFile ? ` --config ${word(facts.configFile)}` : ''}`;
@@ -167,7 +181,12 @@ export function gatingFailures(rules: readonly RuleResult[]): RuleResult[] {
 export function judgeRule(
   rule: Rule,
   tests: TestRecord[],
-  facts: Pick<RunFacts, 'services' | 'interrupted' | 'reportFile' | 'configFile' | 'stopped'> & { strict?: boolean },
+  facts: Pick<
+    RunFacts,
+    'services' | 'interrupted' | 'reportFile' | 'configFile' | 'configFromEnvironment' | 'stopped'
+  > & {
+    strict?: boolean;
+  },
 ): RuleResult {
   const service = rule.id.split('/')[0] as ServiceName;
   const base = {
@@ -295,8 +314,9 @@ export function judgeRule(
       ? 'the run was interrupted before its tests ran'
       : undefined;
   // A run stopped before a suite file started has no record of the file's tests.
-  const stoppedCode: Pick<RuleResult, 'reasonCode'> =
-    facts.stopped?.reason === 'target-unresponsive' ? { reasonCode: 'target-unresponsive' } : {};
+  const stoppedCode: Pick<RuleResult, 'reasonCode'> = {
+    reasonCode: facts.stopped?.reason === 'target-unresponsive' ? 'target-unresponsive' : 'interrupted',
+  };
   if (covering.length === 0)
     return {
       ...base,
@@ -310,7 +330,7 @@ export function judgeRule(
     ...base,
     status: 'not-exercised',
     reason: stoppedBefore ?? why?.detail ?? 'its tests ended before checking it',
-    ...(stoppedBefore ? stoppedCode : why ? code(why) : {}),
+    ...(stoppedBefore ? stoppedCode : why?.reasonCode ? code(why) : { reasonCode: 'no-check' }),
     tests: names,
   };
 }

@@ -1,10 +1,12 @@
 /**
  * The one sanctioned way past the console guard (`guardStream`): the tool's own colour (SGR) and
  * the live status line's carriage return and erase-line sequences. Text is given as pieces; every
- * piece is neutralised with `forTerminalLine` before the tool's sequences are put around it, so a
- * target's escape sequences still print as `\xNN` with colour on.
+ * piece is redacted and neutralised with `forTerminalLine` before the tool's sequences are put
+ * around it, so a target's escape sequences still print as `\xNN` with colour on, and a secret as
+ * `[REDACTED]`.
  */
-import { forTerminalLine } from './untrusted-text.ts';
+import { redactText } from '../suites/engine/redact.ts';
+import { asText, forTerminalLine } from './untrusted-text.ts';
 
 type Write = (chunk: string) => boolean;
 
@@ -30,6 +32,14 @@ const rawWrites = new WeakMap<object, Write>();
 /** Keeps `stream`'s own write function (call it before `guardStream`): only `Terminal` uses it. */
 export function keepRawWrite(stream: { write: (chunk: string) => boolean }): void {
   if (!rawWrites.has(stream)) rawWrites.set(stream, stream.write.bind<Write>(stream));
+}
+
+/**
+ * Writes `text` past the console guard, unredacted: only for what a command prints on purpose into
+ * a pipe (`conformance token`, whose output is a credential the user asked for).
+ */
+export function writeUnguarded(stream: { write: (chunk: string) => boolean }, text: string): void {
+  (rawWrites.get(stream) ?? stream.write.bind(stream))(text);
 }
 
 /** Whether to colour: `NO_COLOR` says no, `FORCE_COLOR` (not 0) says yes, else a terminal that is not dumb. */
@@ -73,7 +83,7 @@ export class Terminal {
     let room = max;
     for (const p of pieces) {
       if (room <= 0) break;
-      let text = forTerminalLine(typeof p === 'string' ? p : p.text);
+      let text = forTerminalLine(redactText(asText(typeof p === 'string' ? p : p.text)));
       if ([...text].length > room) text = `${[...text].slice(0, Math.max(0, room - 1)).join('')}…`;
       room -= [...text].length;
       if (typeof p === 'string' || !this.options.colour) out += text;

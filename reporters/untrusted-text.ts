@@ -1,3 +1,5 @@
+import { redactText } from '../suites/engine/redact.ts';
+
 /**
  * The one place that neutralises text other people control (a target's answers, a HAR, a report
  * or a bundle someone handed over) for where it is written: a terminal, an HTML page, Markdown or
@@ -21,7 +23,7 @@ export function forTerminal(text: unknown): string {
 }
 
 /** Any value as text: strings as they are, other values as JSON (what a report or HAR holds). */
-function asText(value: unknown): string {
+export function asText(value: unknown): string {
   if (typeof value === 'string') return value;
   if (value === undefined || value === null) return '';
   if (typeof value === 'number' || typeof value === 'boolean' || typeof value === 'bigint') return String(value);
@@ -85,8 +87,10 @@ type Writable = { write: (chunk: string | Uint8Array, ...rest: never[]) => boole
 const guarded = new WeakSet<object>();
 
 /**
- * Makes `stream` show every control character written to it (but newline and tab) as `\xNN`,
- * whatever wrote it: the console's last line of defence against escape sequences from a target.
+ * Makes `stream` show every control character written to it (but newline and tab) as `\xNN`, and
+ * every secret the run registered as `[REDACTED]`, whatever wrote it (an internal error's message
+ * and stack included): the console's last line of defence against escape sequences from a target
+ * and against a secret in a message.
  */
 export function guardStream(stream: Writable): void {
   if (guarded.has(stream)) return;
@@ -94,7 +98,7 @@ export function guardStream(stream: Writable): void {
   const write = stream.write.bind(stream) as (chunk: unknown, ...rest: unknown[]) => boolean;
   (stream as { write: unknown }).write = (chunk: unknown, ...rest: unknown[]): boolean => {
     const text = typeof chunk === 'string' ? chunk : Buffer.isBuffer(chunk) ? chunk.toString('utf8') : chunk;
-    return write(typeof text === 'string' ? forTerminal(text) : text, ...rest);
+    return write(typeof text === 'string' ? forTerminal(redactText(text)) : text, ...rest);
   };
 }
 

@@ -1,12 +1,13 @@
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import { readFileSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { join, relative } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { referenceRunConfig } from '../cli/reference-config.ts';
 import { startReference, type RunningReference } from '../fixtures/reference/server.ts';
 import type { ConformanceReport } from '../reporters/conformance-report.ts';
-import { runCli, type CliResult } from './run-cli.ts';
+import { startAttackTarget } from './credential-attacks.ts';
+import { root, runCli, type CliResult } from './run-cli.ts';
 import { tempDir } from './temp-dir.ts';
 
 /**
@@ -136,45 +137,81 @@ describe('a baseline reaches every artifact', () => {
 });
 
 describe('a reproduction runs as printed', () => {
-  test('the replay line names the config as given and a relative report path; replay targets the report', async () => {
+  test('the replay line names the config as given and the report from where the run ran; replay goes to the configured target', async () => {
     const failure = report(join(dir, 'first')).rules.find((r) => r.id === RULE)!.failure!;
-    expect(failure.replay).toBe(
-      `npx conformance replay ${join(dir, 'first').split('/').at(-1)}/conformance-report.json ${RULE} --config ${config}`,
-    );
+    const reportPath = `${relative(root, join(dir, 'first'))}/conformance-report.json`;
+    expect(failure.replay).toBe(`npx conformance replay ${reportPath} ${RULE} --config ${config}`);
     expect(failure.replay).not.toContain(process.cwd());
-    const res = await runCli(['replay', join(dir, 'first', 'conformance-report.json'), RULE, '--config', config], {
-      timeoutMs: 120_000,
+    // The line as printed, in a shell, where the run ran.
+    const { stdout } = await run('bash', ['-c', failure.replay ?? ''], {
+      cwd: root,
+      env: { ...process.env, CONFORMANCE_TARGET: '', CONFORMANCE_CONFIG: '' },
+      encoding: 'utf8',
+      timeout: 120_000,
+    }).catch((e: { stdout: string; code: number }) => {
+      expect(e.code).toBe(1);
+      return e;
     });
-    expect(res.stdout).toContain(`against ${ref.baseUrl} (the report's target)`);
-    expect(res.code).toBe(1);
+    expect(stdout).toContain(`against ${ref.baseUrl} (your configuration's target)`);
+    expect(stdout).toContain(`STILL FAILS: ${RULE}`);
   }, 130_000);
 
-  test('the curl takes its credentials from the environment, which `conformance token` prints', async () => {
+  test('the curl sends to CONFORMANCE_TARGET with the credentials `conformance token` prints for it', async () => {
     const failure = report(join(dir, 'first')).rules.find((r) => r.id === RULE)!.failure!;
+    // No host in it: the reader of a report or a log sends to the deployment they name.
+    expect(failure.curl).not.toContain(new URL(ref.baseUrl).host);
     // POST /oauthTokens authenticates with the X-SPACE-AUTH-KEY; other requests with a bearer token.
     expect(failure.curl).toContain('${CONFORMANCE_SPACE_AUTH_KEY:?');
-    const key = await runCli(['token', '--config', config, '--space-auth-key']);
+    const env = { CONFORMANCE_TARGET: ref.baseUrl };
+    const key = await runCli(['token', '--config', config, '--space-auth-key'], { env });
     expect(key.code, key.stderr).toBe(0);
     expect(key.stdout.trim()).toMatch(/^Basic [A-Za-z0-9+/=]+$/);
-    const token = await runCli(['token', '--config', config]);
+    const token = await runCli(['token', '--config', config], { env });
     expect(token.code, token.stderr).toBe(0);
     expect(token.stdout.trim()).toMatch(/^[\w-]+\.[\w-]+\.[\w-]*$/);
     // The curl as printed, in a shell, with the key from the command: the deployment answers it as
     // in the run (the fault issues tokens for six user tenants).
     // Asynchronously: the reference answers from this process, which must not block while curl waits.
     const { stdout: answer } = await run('bash', ['-c', failure.curl!], {
-      env: { ...process.env, CONFORMANCE_SPACE_AUTH_KEY: key.stdout.trim() },
+      env: { ...process.env, ...env, CONFORMANCE_SPACE_AUTH_KEY: key.stdout.trim() },
       encoding: 'utf8',
       timeout: 30_000,
     });
     expect(answer).toMatch(/^HTTP\/1\.1 200/);
-    // Unset, the shell says how to get one, and sends nothing.
-    let message = '';
+    // Unset, the shell says how to set each, and sends nothing.
+    const message = async (extra: Record<string, string>) => {
+      try {
+        await run('bash', ['-c', failure.curl!], {
+          env: { PATH: process.env.PATH, ...extra },
+          encoding: 'utf8',
+          timeout: 30_000,
+        });
+      } catch (e) {
+        return String((e as { stderr?: string }).stderr);
+      }
+      return '';
+    };
+    expect(await message({})).toContain('CONFORMANCE_TARGET: set it to the deployment to send this to');
+    expect(await message(env)).toContain(`npx conformance token --config ${config}`);
+  });
+
+  test("someone else's report: replay refuses to send the configured credentials to the host it names", async () => {
+    const attacker = await startAttackTarget('echo-keys');
     try {
-      await run('bash', ['-c', failure.curl!], { env: { PATH: process.env.PATH }, encoding: 'utf8', timeout: 30_000 });
-    } catch (e) {
-      message = String((e as { stderr?: string }).stderr);
+      const crafted = { ...report(join(dir, 'first')), target: attacker.url };
+      const file = join(dir, 'handed-over.json');
+      writeFileSync(file, JSON.stringify(crafted));
+      const res = await runCli(['replay', file, RULE, '--config', config], { timeoutMs: 60_000 });
+      expect(res.code).toBe(2);
+      const lines = res.stderr.trim().split('\n');
+      expect(lines).toHaveLength(1);
+      expect(lines[0]).toContain(attacker.url);
+      expect(lines[0]).toContain(ref.baseUrl);
+      expect(attacker.requests).toBe(0);
+      // Its curls name no host: followed with the reader's own configuration, they go to the reader's target.
+      for (const r of crafted.rules) if (r.failure?.curl) expect(r.failure.curl).not.toContain(attacker.url);
+    } finally {
+      await attacker.close();
     }
-    expect(message).toContain('npx conformance token --config');
   });
 });

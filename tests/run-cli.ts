@@ -20,7 +20,15 @@ export function runCli(
       cwd: root,
       // Outside GitHub Actions unless a test says otherwise: the runs a test makes fail on
       // purpose must not annotate this repository's own CI job or write to its step summary.
-      env: { ...process.env, GITHUB_ACTIONS: '', GITHUB_STEP_SUMMARY: '', ...opts.env },
+      // Nor with a target or a configuration a developer exported for pasting curls.
+      env: {
+        ...process.env,
+        GITHUB_ACTIONS: '',
+        GITHUB_STEP_SUMMARY: '',
+        CONFORMANCE_TARGET: '',
+        CONFORMANCE_CONFIG: '',
+        ...opts.env,
+      },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     let stdout = '';

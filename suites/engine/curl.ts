@@ -40,9 +40,33 @@ function fromEnvironment(name: string, value: string): string | undefined {
   return `"${name}: ${prefix}\${${env.variable}:?set it first: export ${env.variable}=\\$(npx conformance token ${CONFIG_PLACEHOLDER}${env.flag})}"`;
 }
 
-/** A shell-quoted curl command that reproduces a request: credentials from the environment, none written. */
+/**
+ * Where a curl's request goes: the deployment its reader names in CONFORMANCE_TARGET, never the
+ * host the run was against. A curl travels (a report, a CI log, a ticket), and the credentials it
+ * takes from its reader's environment must reach that reader's deployment only.
+ */
+export const TARGET_FROM_ENVIRONMENT =
+  '"${CONFORMANCE_TARGET:?set it to the deployment to send this to, e.g. export CONFORMANCE_TARGET=https://staging.example.com}"';
+
+/** The path and query of an absolute URL as written (no normalisation: a test may send odd paths on purpose). */
+function pathOf(url: string): string {
+  const origin = /^[a-z][a-z0-9+.-]*:\/\/[^/?#]*/i.exec(url);
+  return origin ? url.slice(origin[0].length) : url;
+}
+
+/**
+ * A shell-quoted curl command that reproduces a request: the target and the credentials from the
+ * environment of whoever runs it, none written.
+ */
 export function toCurl(req: CurlRequest): string {
-  const parts = ['curl', '-sS', '-i', '-X', req.method.toUpperCase(), shellQuote(redactText(req.url))];
+  const parts = [
+    'curl',
+    '-sS',
+    '-i',
+    '-X',
+    req.method.toUpperCase(),
+    `${TARGET_FROM_ENVIRONMENT}${shellQuote(redactText(pathOf(req.url)))}`,
+  ];
   for (const [k, v] of Object.entries(redactHeaders(req.headers))) {
     if (req.form && k.toLowerCase() === 'content-type') continue;
     parts.push('-H', fromEnvironment(k, req.headers[k] ?? '') ?? shellQuote(`${k}: ${v}`));

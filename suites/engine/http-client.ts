@@ -2,8 +2,10 @@ import { readFileSync } from 'node:fs';
 import { Agent, FormData, request as undiciRequest } from 'undici';
 import { readOperationOf } from '../../contracts/read-operations.ts';
 import { toCurl, type CurlRequest } from './curl.ts';
-import { redactText, registerSecret } from './redact.ts';
+import { SERVICE_INFO } from '../../contracts/services.ts';
+import { redactText, registerIssuedTokens } from './redact.ts';
 import { RequestPacer, Semaphore, sleep } from './load-control.ts';
+import { inCleanup, sleepUnless } from './run-stop.ts';
 
 export type QueryValue = string | number | boolean | undefined | null;
 
@@ -80,7 +82,8 @@ export class TransportError extends Error {
   constructor(
     readonly code: TransportErrorCode,
     message: string,
-    readonly exchange: Exchange,
+    /** The request as far as it went (none when it was not sent at all: the run is stopping). */
+    readonly exchange?: Exchange,
   ) {
     super(message);
     this.name = 'TransportError';
@@ -128,6 +131,13 @@ export interface HttpClientOptions extends TransportOptions {
   breakAfter?: number;
   /** Refuse (ReadOnlyRefusal, nothing sent) every request outside the contracts' read operations. */
   readOnly?: boolean;
+  /**
+   * The run is stopping once this aborts: no wait is kept any more (a 429 is handed to the caller
+   * as it is), and no request is sent but the cleanup's (`asCleanup`).
+   */
+  stop?: AbortSignal;
+  /** With `stop`: requests under way are aborted too (the checks before the tests start). */
+  abortInFlight?: boolean;
 }
 
 /** Counters of what the client did, for the report. */
@@ -195,16 +205,18 @@ function withLazyCurl(e: Omit<Exchange, 'curl'>): Exchange {
   }) as Exchange;
 }
 
-/** Token fields of an answer (RFC 6749 §5.1): whatever asked for it, a token is a secret from the moment it exists. */
-const TOKEN_FIELDS = ['access_token', 'refresh_token', 'id_token'];
+const TOKEN_OPERATIONS = new Set(
+  ['/oauth/token', '/oauthTokens'].map((p) => `${SERVICE_INFO['technical-token-manager'].basePath}${p}`),
+);
 
-function registerIssuedTokens(json: unknown): void {
-  if (!json || typeof json !== 'object' || Array.isArray(json)) return;
-  for (const f of TOKEN_FIELDS) {
-    const v = (json as Record<string, unknown>)[f];
-    // A word a target sends as a token is not taken for one (it would hide that word everywhere).
-    if (typeof v === 'string' && v.length >= 8) registerSecret(v);
-  }
+/**
+ * The tokens the token manager issues to the suite are secrets from the moment they exist: those
+ * of a token operation's answer are registered before the exchange is recorded. Fields of any
+ * other answer are not (a target could otherwise choose words for the report to hide).
+ */
+function registerTokensOf(req: HttpRequest, status: number, json: unknown): void {
+  if (status >= 200 && status < 300 && req.method.toUpperCase() === 'POST' && TOKEN_OPERATIONS.has(req.path))
+    registerIssuedTokens(json);
 }
 
 /** Parses `Retry-After` (seconds or an HTTP date) into milliseconds. */
@@ -290,9 +302,16 @@ export class HttpClient {
     }
   }
 
+  /** Whether the run is stopping and this request is not one the cleanup sends. */
+  private stopping(): boolean {
+    return !!this.options.stop?.aborted && (!!this.options.abortInFlight || !inCleanup());
+  }
+
   private async sendCounted(req: HttpRequest, onExchange?: (e: Exchange) => void): Promise<HttpResponse> {
     if (this.options.readOnly && !readOperationOf(req.method, req.path))
       throw new ReadOnlyRefusal(req.method, req.path);
+    if (this.stopping())
+      throw new TransportError('ABORTED', `${req.method.toUpperCase()} ${req.path}: not sent: the run is stopping`);
     if (Date.now() < this.openUntil) {
       const url = this.url(req.path, req.query);
       const exchange = withLazyCurl({ request: { method: req.method, url, headers: {} }, error: 'UNRESPONSIVE' });
@@ -307,6 +326,8 @@ export class HttpClient {
     for (let attempt = 0; ; attempt++) {
       const res = await this.slots.run(async () => {
         await this.pacer.wait();
+        if (this.stopping())
+          throw new TransportError('ABORTED', `${req.method.toUpperCase()} ${req.path}: not sent: the run is stopping`);
         return this.sendOnce(req, onExchange);
       });
       if (res.status !== 429) {
@@ -331,11 +352,12 @@ export class HttpClient {
           retryAfter: res.headers['retry-after'],
         });
       }
-      if (attempt >= this.options.max429Retries) return res;
+      if (attempt >= this.options.max429Retries || this.options.stop?.aborted) return res;
       const wait = Math.min(retryAfterMs(res.headers['retry-after']), this.options.maxRetryAfterMs);
       this.stats.retriedAfter429++;
       this.pacer.backOff(wait);
-      await sleep(wait);
+      await sleepUnless(wait, this.options.stop);
+      if (this.options.stop?.aborted) return res;
     }
   }
 
@@ -394,6 +416,7 @@ export class HttpClient {
         maxRedirections: 0,
         headersTimeout: timeoutMs,
         bodyTimeout: timeoutMs,
+        ...(this.options.abortInFlight && this.options.stop ? { signal: this.options.stop } : {}),
       } as Parameters<typeof undiciRequest>[1]);
       const chunks: Buffer[] = [];
       let size = 0;
@@ -427,7 +450,7 @@ export class HttpClient {
           jsonError = (e as Error).message;
         }
       }
-      registerIssuedTokens(json);
+      registerTokensOf(req, res.statusCode, json);
       exchange.response = { status: res.statusCode, headers: flat, body: clip(text) };
       this.failureScore = Math.max(0, this.failureScore - HEALTH_RECOVERY);
       exchange.timeMs = performance.now() - started;

@@ -1,5 +1,6 @@
 import { appendFileSync } from 'node:fs';
 import { redactText, redactValue } from './redact.ts';
+import { STOP_CLEANUP_MS, asCleanup } from './run-stop.ts';
 
 export interface TrackedResource {
   service: string;
@@ -47,11 +48,26 @@ export class ResourceLedger {
   private readonly entries: Entry[] = [];
   readonly stats: LedgerStats = { created: 0, deleted: 0, cleanupFailures: [], wastedMs: 0, gaveUp: false };
 
+  /** When the run began to stop (performance.now()), once it does. */
+  private stoppedAt?: number;
+
   constructor(
     private readonly file?: string,
     /** The run's cleanup budget in ms (`--cleanup-timeout`). */
     private readonly budgetMs = Infinity,
-  ) {}
+    /** Aborts when the run is stopping: then the cleanup has STOP_CLEANUP_MS left, whatever the budget. */
+    stop?: AbortSignal,
+  ) {
+    const stopped = () => (this.stoppedAt ??= performance.now());
+    if (stop?.aborted) stopped();
+    else stop?.addEventListener('abort', stopped, { once: true });
+  }
+
+  /** What is left of the cleanup budget (ms): its failures' share, and once the run stops, what the stop leaves. */
+  private left(): number {
+    const left = this.budgetMs - this.stats.wastedMs;
+    return this.stoppedAt === undefined ? left : Math.min(left, this.stoppedAt + STOP_CLEANUP_MS - performance.now());
+  }
 
   private log(event: string, e: TrackedResource, extra: Record<string, unknown> = {}): void {
     if (!this.file) return;
@@ -90,7 +106,7 @@ export class ResourceLedger {
       .reverse()
       .sort((a, b) => Number(!!a.slow) - Number(!!b.slow));
     for (const e of mine) {
-      const left = this.budgetMs - this.stats.wastedMs;
+      const left = this.left();
       if (left <= 0) {
         this.stats.gaveUp = true;
         return;
@@ -99,11 +115,18 @@ export class ResourceLedger {
       let timer: NodeJS.Timeout | undefined;
       try {
         await Promise.race([
-          e.cleanup(),
+          asCleanup(() => e.cleanup()),
           new Promise<never>((_, reject) => {
             if (Number.isFinite(left))
               timer = setTimeout(
-                () => reject(new CleanupBudgetSpent(`not deleted within the cleanup budget of ${this.budgetMs} ms`)),
+                () =>
+                  reject(
+                    new CleanupBudgetSpent(
+                      this.stoppedAt === undefined
+                        ? `not deleted within the cleanup budget of ${this.budgetMs} ms`
+                        : `not deleted within the ${STOP_CLEANUP_MS} ms a stopping run leaves its cleanup`,
+                    ),
+                  ),
                 left,
               );
           }),

@@ -1,10 +1,22 @@
 import { Worker } from 'node:worker_threads';
 import { describe, expect, it } from 'vitest';
 import { loadRules } from '../../contracts/catalog.ts';
-import { toCurl } from './curl.ts';
+import { TARGET_FROM_ENVIRONMENT, toCurl } from './curl.ts';
 import { harEntry } from './har.ts';
 import type { Exchange } from './http-client.ts';
-import { REDACTED, redactHeaders, redactText, redactValue, registerCredentials, registerSecret } from './redact.ts';
+import {
+  REDACTED,
+  isRegisteredSecret,
+  redactHeaders,
+  redactText,
+  redactValue,
+  registerCredentials,
+  registerIssuedToken,
+  registerIssuedTokens,
+  registerSecret,
+  MAX_ISSUED_TOKENS,
+} from './redact.ts';
+import { spaceAuthKey } from './token-provider.ts';
 
 const jwt = 'eyJhbGciOiJSUzI1NiJ9.eyJ0ZW4iOiJ4In0.c2lnbmF0dXJlLXBhcnQ';
 
@@ -79,6 +91,58 @@ describe('redaction', () => {
       a: [{ clientSecret: REDACTED, access_token: REDACTED, note: `t ${REDACTED}` }],
     });
   });
+
+  it('never changes a key, but for the header names a target sent', () => {
+    registerSecret('key-like-value-91');
+    expect(redactValue({ 'key-like-value-91': 1, headers: { 'x-key-like-value-91': 'v key-like-value-91' } })).toEqual({
+      'key-like-value-91': 1,
+      headers: { [`x-${REDACTED}`]: `v ${REDACTED}` },
+    });
+  });
+});
+
+describe('a target that sends huge or many tokens', () => {
+  // Tokens of 40 KiB and more once made one regular expression of every secret too large for V8,
+  // whose error quoted every secret.
+  it.each([40 * 1024, 64 * 1024, 1024 * 1024])('redacts an issued token of %i characters, whole or cut', (size) => {
+    const token = `${'tok9'.repeat(size / 4 - 1)}${String(size).slice(-4).padStart(4, 'z')}`;
+    registerIssuedToken(token);
+    const secretOfConfig = `cfg-secret-${size}-x`;
+    registerSecret(secretOfConfig);
+    expect(() => redactText('nothing here')).not.toThrow();
+    expect(redactText(`a ${token} b ${secretOfConfig} c`)).toBe(`a ${REDACTED} b ${REDACTED} c`);
+    expect(redactText(`cut ${token.slice(0, 8192)}…(${size} bytes)`)).toBe(`cut ${REDACTED}…(${size} bytes)`);
+  });
+
+  it("never takes a target's word for a secret: short tokens and the report's own words stay readable", () => {
+    for (const word of ['event-management', 'startedAt', 'technical-token-manager/tokens-payload/invalid-user-tenant'])
+      registerIssuedTokens({ access_token: word, id_token: word, refresh_token: word });
+    expect(isRegisteredSecret('event-management')).toBe(false);
+    expect(isRegisteredSecret('startedAt')).toBe(false);
+    expect(redactText('event-management/events/severity-range startedAt')).toBe(
+      'event-management/events/severity-range startedAt',
+    );
+  });
+
+  it('registers the tokens of a POST /oauthTokens answer, at any position of its list', () => {
+    const tokens = ['first-token-0123456789abcdef', 'second-token-0123456789abcdef', 'third-token-0123456789abcde'];
+    registerIssuedTokens({
+      oauthTokens: tokens.map((access_token) => ({ userTenantId: 't', token: { access_token } })),
+    });
+    for (const tok of tokens) expect(redactText(`>${tok}<`)).toBe(`>${REDACTED}<`);
+  });
+});
+
+describe('a key built from a secret', () => {
+  // A wrong key the suite sends (the secret with a character added, an unknown client with the
+  // real secret) decodes to the real secret: it is registered before it can be echoed.
+  it('is registered as soon as it is built', () => {
+    const id = 'client-derived-keys';
+    const secret = 'derived-S3cret-value';
+    const wrongSecret = spaceAuthKey({ clientId: id, clientSecret: `${secret}x` }).slice('Basic '.length);
+    const unknownClient = spaceAuthKey({ clientId: 'p-unknown', clientSecret: secret }).slice('Basic '.length);
+    for (const key of [wrongSecret, unknownClient]) expect(redactText(`echo ${key};`)).toBe(`echo ${REDACTED};`);
+  });
 });
 
 describe('the documents', () => {
@@ -136,8 +200,18 @@ describe('curl', () => {
       body: `{"name":"O'Brien"}`,
     });
     expect(cmd).toBe(
-      `curl -sS -i -X POST 'http://h/p?q=it'\\''s' -H "authorization: Bearer \${CONFORMANCE_TOKEN:?set it first: export CONFORMANCE_TOKEN=\\$(npx conformance token --config YOUR-RUN.json)}" -H 'content-type: application/json' --data-raw '{"name":"O'\\''Brien"}'`,
+      `curl -sS -i -X POST ${TARGET_FROM_ENVIRONMENT}'/p?q=it'\\''s' -H "authorization: Bearer \${CONFORMANCE_TOKEN:?set it first: export CONFORMANCE_TOKEN=\\$(npx conformance token --config YOUR-RUN.json)}" -H 'content-type: application/json' --data-raw '{"name":"O'\\''Brien"}'`,
     );
     expect(cmd).not.toContain(jwt);
+  });
+});
+
+// Last: it fills the share of a target's tokens for the rest of the file.
+describe('a target that floods the run with tokens', () => {
+  it("keeps the configuration's secrets once a target's tokens have filled their share, and never throws", () => {
+    for (let i = 0; i < MAX_ISSUED_TOKENS + 50; i++) registerIssuedToken(`flood-token-${i}-${'q'.repeat(20)}`);
+    registerSecret('still-a-secret-after-the-flood');
+    expect(() => redactText('x'.repeat(100_000))).not.toThrow();
+    expect(redactText('echo flood-token-3-qqqqqqqqqqqqqqqqqqqq.')).toBe(`echo ${REDACTED}.`);
   });
 });

@@ -1,4 +1,7 @@
 import { BroadcastChannel } from 'node:worker_threads';
+import { loadRules } from '../../contracts/catalog.ts';
+import { SERVICES } from '../../contracts/services.ts';
+import { SecretMatcher } from './secret-matcher.ts';
 
 /** Headers whose values are credentials and never leave the process unredacted. */
 export const SECRET_HEADERS = ['authorization', 'x-space-auth-key', 'cookie', 'set-cookie', 'proxy-authorization'];
@@ -21,9 +24,7 @@ function credentialShaped(v: string): boolean {
   return /\d/.test(v) || (v.length >= 20 && /[a-z]/.test(v) && /[A-Z]/.test(v));
 }
 
-const knownSecrets = new Set<string>();
-/** One alternation of every registered secret, longest first; rebuilt when one is added. */
-let secretPattern: RegExp | undefined;
+const secrets = new SecretMatcher();
 
 // The suites run in a worker thread, the reports are written by the main thread: each secret
 // registered in one thread reaches the others, so that whichever thread writes redacts it.
@@ -34,7 +35,7 @@ function sharedChannel(): BroadcastChannel {
     channel = new BroadcastChannel(CHANNEL);
     channel.onmessage = (e) => {
       const data = (e as { data?: unknown }).data;
-      if (Array.isArray(data)) for (const v of data) if (typeof v === 'string') addSecret(v);
+      if (Array.isArray(data)) for (const v of data) if (typeof v === 'string') secrets.add(v);
     };
     // Listening must not keep a process or a worker alive.
     (channel as unknown as { unref?: () => void }).unref?.();
@@ -43,28 +44,26 @@ function sharedChannel(): BroadcastChannel {
 }
 sharedChannel();
 
-function addSecret(value: string): boolean {
-  if (knownSecrets.has(value)) return false;
-  knownSecrets.add(value);
-  secretPattern = undefined;
-  return true;
-}
-
-function escapeRegExp(s: string): string {
-  return s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-}
-
-/** Registers a value (client secret, token) that must never be printed, in every form it may be echoed in. */
-export function registerSecret(value: string | undefined): void {
-  if (!value || value.length < 4) return;
+function addForms(value: string): void {
   const forms = [value, encodeURIComponent(value), JSON.stringify(value).slice(1, -1)];
-  const added = forms.filter((f) => addSecret(f));
+  const added = forms.filter((f) => secrets.add(f));
   if (added.length) sharedChannel().postMessage(added);
+}
+
+/**
+ * Registers a value of the configuration (client secret, static token) or one derived from it,
+ * in every form it may be echoed in. Never throws, whatever its length.
+ */
+export function registerSecret(value: string | undefined): void {
+  if (typeof value !== 'string' || !value) return;
+  addForms(value);
 }
 
 /**
  * Registers a client's credentials: its secret, and `clientId:clientSecret` in base64 (the
  * X-SPACE-AUTH-KEY) padded, unpadded and url-safe, since a target may echo it in any of them.
+ * Every key the suite builds from a secret (a wrong one included) is registered this way before
+ * it is sent.
  */
 export function registerCredentials(clientId: string, clientSecret: string): void {
   registerSecret(clientSecret);
@@ -75,19 +74,88 @@ export function registerCredentials(clientId: string, clientSecret: string): voi
   registerSecret(pair.toString('base64url'));
 }
 
-/** Replaces every registered secret, anything shaped like a JWT and credential-shaped Basic/Bearer values. */
+/** Shortest token taken from a target as a secret: shorter ones are words, not credentials. */
+const MIN_ISSUED_TOKEN = 16;
+/**
+ * Tokens from a target kept at most, so that a target cannot make the set of secrets grow without
+ * bound; the configuration's secrets (a bounded set) are always kept.
+ */
+export const MAX_ISSUED_TOKENS = 4096;
+let issued = 0;
+
+let vocabulary: string | undefined;
+/** The words a report is made of: rule IDs, services, the documents' quotes and our statements. */
+function ownVocabulary(): string {
+  if (vocabulary === undefined) {
+    try {
+      const rules = loadRules();
+      vocabulary = [
+        ...SERVICES,
+        ...rules.flatMap((r) => [
+          r.id,
+          r.source.quote,
+          r.source.section,
+          r.statement,
+          r.note ?? '',
+          ...(r.readings ?? []).flatMap((x) => [x.id, x.reading]),
+        ]),
+      ].join('\n');
+    } catch {
+      vocabulary = SERVICES.join('\n');
+    }
+  }
+  return vocabulary;
+}
+
+/**
+ * Registers a token the suite obtained from the token manager. A target chooses its tokens: one
+ * that is short, or that is one of the report's own words, is not taken for a secret (it would
+ * hide rule IDs, services or the documents' quotes everywhere); a header carrying it is redacted
+ * by name all the same.
+ */
+export function registerIssuedToken(value: unknown): void {
+  if (typeof value !== 'string' || value.length < MIN_ISSUED_TOKEN) return;
+  if (issued >= MAX_ISSUED_TOKENS || ownVocabulary().includes(value)) return;
+  issued++;
+  addForms(value);
+}
+
+/** The token fields of a token endpoint's answer (RFC 6749 §5.1), at its top level and in a list of them. */
+const TOKEN_FIELDS = ['access_token', 'refresh_token', 'id_token'];
+
+/**
+ * Registers the tokens of an answer of the token manager's token operations (`POST /oauth/token`:
+ * the fields at the top level; `POST /oauthTokens`: those of each `oauthTokens[].token`).
+ */
+export function registerIssuedTokens(json: unknown): void {
+  const bodies: unknown[] = [json];
+  const list = (json as { oauthTokens?: unknown } | undefined)?.oauthTokens;
+  if (Array.isArray(list)) for (const item of list.slice(0, 1000)) bodies.push((item as { token?: unknown })?.token);
+  for (const body of bodies) {
+    if (!body || typeof body !== 'object' || Array.isArray(body)) continue;
+    for (const f of TOKEN_FIELDS) registerIssuedToken((body as Record<string, unknown>)[f]);
+  }
+}
+
+/** Whether `value` is registered as a secret (for tests). */
+export function isRegisteredSecret(value: string): boolean {
+  return secrets.has(value);
+}
+
+/** Replaces every registered secret, anything shaped like a JWT and credential-shaped Basic/Bearer values. Never throws. */
 export function redactText(text: string): string {
   // A check's Expected/Received may be JSON.stringify of nothing (undefined), whatever its type says.
   let out = typeof text === 'string' ? text : String(text);
-  if (knownSecrets.size) {
-    secretPattern ??= new RegExp(
-      [...knownSecrets]
-        .sort((a, b) => b.length - a.length)
-        .map(escapeRegExp)
-        .join('|'),
-      'g',
-    );
-    out = out.replace(secretPattern, REDACTED);
+  const ranges = secrets.ranges(out);
+  if (ranges.length) {
+    const parts: string[] = [];
+    let at = 0;
+    for (const [start, end] of ranges) {
+      parts.push(out.slice(at, start), REDACTED);
+      at = end;
+    }
+    parts.push(out.slice(at));
+    out = parts.join('');
   }
   return out
     .replace(CREDENTIAL_FIELD, (_m, head: string, tail: string) => `${head}${REDACTED}${tail}`)
@@ -97,7 +165,10 @@ export function redactText(text: string): string {
     );
 }
 
-/** A copy of `headers` with credential headers redacted (names too, should a target put a secret in one). */
+/**
+ * A copy of `headers` with credential headers redacted, and every other value and every name passed
+ * through the redactor (a name is what a target sent, should it put a secret in one).
+ */
 export function redactHeaders(headers: Record<string, string | undefined>): Record<string, string> {
   const out: Record<string, string> = {};
   for (const [k, v] of Object.entries(headers)) {
@@ -107,15 +178,27 @@ export function redactHeaders(headers: Record<string, string | undefined>): Reco
   return out;
 }
 
-/** Deep copy of a JSON-like value with every string, and every key, redacted. */
+function isStringRecord(v: unknown): v is Record<string, string> {
+  return !!v && typeof v === 'object' && !Array.isArray(v) && Object.values(v).every((x) => typeof x === 'string');
+}
+
+/**
+ * Deep copy of a JSON-like value with every string redacted. Keys are never changed (a report's
+ * keys are the tool's own words), but for a `headers` record, whose names a target sent
+ * (`redactHeaders`); the value of a key that names a credential is redacted whole.
+ */
 export function redactValue<T>(value: T): T {
   if (typeof value === 'string') return redactText(value) as T;
   if (Array.isArray(value)) return value.map((v) => redactValue(v)) as T;
   if (value && typeof value === 'object') {
     const out: Record<string, unknown> = {};
     for (const [k, v] of Object.entries(value)) {
-      out[redactText(k)] =
-        SECRET_HEADERS.includes(k.toLowerCase()) || /secret|password|access_token/i.test(k) ? REDACTED : redactValue(v);
+      out[k] =
+        SECRET_HEADERS.includes(k.toLowerCase()) || /secret|password|access_token/i.test(k)
+          ? REDACTED
+          : k === 'headers' && isStringRecord(v)
+            ? redactHeaders(v)
+            : redactValue(v);
     }
     return out as T;
   }

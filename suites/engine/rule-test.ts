@@ -17,6 +17,7 @@ import {
 import { blockingNeed, declares, readyFixtures, within, type ConfigKey, type ConfigNeed } from './config-needs.ts';
 import type { TrackedResource } from './ledger.ts';
 import { redactText, redactValue } from './redact.ts';
+import { stopSignalOf } from './run-stop.ts';
 import { STATUS_RANK, type OutcomeStatus } from './outcome-status.ts';
 import { checkedExchange, type CheckedExchange } from './checks/response-check.ts';
 import { judgedRules, RESPONSE_CHECKS } from './checks/response-checks.ts';
@@ -815,6 +816,20 @@ export function ruleTest(
           for (const r of rules)
             if (meta.outcomes[r]?.status !== 'failed')
               meta.outcomes[r] = { status: 'not-exercised', detail: reason, reasonCode: 'target-unresponsive' };
+          vitest.skip(reason);
+          return;
+        }
+        if (
+          err instanceof TransportError &&
+          err.code === 'ABORTED' &&
+          s.context.runId &&
+          stopSignalOf(s.context.runId).aborted
+        ) {
+          // The run is stopping (a signal, --max-time): what this test had not judged stays unjudged.
+          const reason = 'the run stopped (a signal or --max-time) before this test judged it';
+          for (const r of rules)
+            if (meta.outcomes[r]?.status !== 'failed')
+              meta.outcomes[r] = { status: 'not-exercised', detail: reason, reasonCode: 'interrupted' };
           vitest.skip(reason);
           return;
         }

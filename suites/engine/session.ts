@@ -4,6 +4,7 @@ import type { DialectVerdict } from './filter-dialect-probe.ts';
 import { HarRecorder } from './har.ts';
 import { HttpClient } from './http-client.ts';
 import { DEFAULT_CLEANUP_TIMEOUT_MS, ResourceLedger } from './ledger.ts';
+import { stopSignalOf } from './run-stop.ts';
 import type { RunContext } from './run-context.ts';
 import { TokenProvider } from './token-provider.ts';
 
@@ -65,6 +66,7 @@ function newSession(context: RunContext): Session {
     maxRetryAfterMs: MAX_RETRY_AFTER_MS,
     breakAfter: 8,
     readOnly: context.profile === 'read-only',
+    stop: stopSignalOf(context.runId),
   });
   if (context.harFile) {
     const har = new HarRecorder(context.harFile);
@@ -79,6 +81,10 @@ function newSession(context: RunContext): Session {
     http,
     filterDialect,
     tokens: new TokenProvider(http, context.config),
-    ledger: new ResourceLedger(context.ledgerFile, context.cleanupTimeoutMs ?? DEFAULT_CLEANUP_TIMEOUT_MS),
+    ledger: new ResourceLedger(
+      context.ledgerFile,
+      context.cleanupTimeoutMs ?? DEFAULT_CLEANUP_TIMEOUT_MS,
+      stopSignalOf(context.runId),
+    ),
   };
 }

@@ -194,6 +194,26 @@ function runFile(services: readonly ServiceName[]): { dir: string; file: string 
 }
 
 /**
+ * Makes vitest without the SIGINT and SIGTERM handlers its logger adds while it is made: they end
+ * the process at once, and a signal in that window would leave no report. The run's own handlers
+ * stop it instead (cleanup, then the report).
+ */
+async function withoutExitOnSignal<T>(make: () => Promise<T>): Promise<T> {
+  // Put back as it was (the same function), so it is kept unbound.
+  // eslint-disable-next-line @typescript-eslint/unbound-method
+  const once = process.once;
+  process.once = function (this: NodeJS.Process, event: string | symbol, listener: (...args: any[]) => void) {
+    if (event === 'SIGINT' || event === 'SIGTERM') return this;
+    return once.call(this, event, listener);
+  } as typeof process.once;
+  try {
+    return await make();
+  } finally {
+    process.once = once;
+  }
+}
+
+/**
  * Runs the conformance suites of the given services in one vitest worker (so that the rate
  * limit, the token cache and the ledger are shared), and collects each test's rule outcomes.
  */
@@ -266,18 +286,20 @@ export async function runSuites(
     ...(context.allureDir ? [['allure-vitest/reporter', { resultsDir: context.allureDir }]] : []),
   ];
   const generated = runFile(services);
-  const vitest = await createVitest(
-    'test',
-    {
-      ...vitestOptions(context, services, reporters),
-      include: [generated.file],
-      ...cachedTransforms(),
-      // More tests than request slots are under way, so that a slot freed by one test's answer is
-      // taken by another while the first one works out its next request.
-      maxConcurrency: context.concurrency * 2,
-    },
-    { plugins: [uncachedRunFiles(generated.dir)] },
-    vitestStreams(),
+  const vitest = await withoutExitOnSignal(() =>
+    createVitest(
+      'test',
+      {
+        ...vitestOptions(context, services, reporters),
+        include: [generated.file],
+        ...cachedTransforms(),
+        // More tests than request slots are under way, so that a slot freed by one test's answer is
+        // taken by another while the first one works out its next request.
+        maxConcurrency: context.concurrency * 2,
+      },
+      { plugins: [uncachedRunFiles(generated.dir)] },
+      vitestStreams(),
+    ),
   );
   // vitest's logger exits the process on SIGINT/SIGTERM; the run must instead stop its tests,
   // clean up what they created and write a partial report, so those handlers are taken off.
@@ -315,11 +337,8 @@ export async function runSuites(
 /** The tests a run would execute, with their rules and request budgets, without sending anything. */
 export async function collectSuites(context: RunContext, services: readonly ServiceName[]): Promise<TestRecord[]> {
   const { createVitest } = await import('vitest/node');
-  const vitest = await createVitest(
-    'test',
-    { ...vitestOptions(context, services, [{}]), ...cachedTransforms() },
-    {},
-    vitestStreams(),
+  const vitest = await withoutExitOnSignal(() =>
+    createVitest('test', { ...vitestOptions(context, services, [{}]), ...cachedTransforms() }, {}, vitestStreams()),
   );
   try {
     const result = await vitest.collect();

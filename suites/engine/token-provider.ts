@@ -1,6 +1,6 @@
 import { SERVICE_INFO } from '../../contracts/services.ts';
 import type { Exchange, HttpClient } from './http-client.ts';
-import { registerCredentials, registerSecret } from './redact.ts';
+import { registerCredentials, registerIssuedToken, registerSecret } from './redact.ts';
 import type { ClientCredentials, PrincipalConfig, RunConfig } from './run-config.ts';
 import { PrincipalUnavailable } from './unjudged.ts';
 
@@ -21,8 +21,13 @@ export class TokenError extends Error {
 
 const RENEW_BEFORE_MS = 60_000;
 
-/** Base64 of `clientId:clientSecret`, the documented X-SPACE-AUTH-KEY form. */
+/**
+ * Base64 of `clientId:clientSecret`, the documented X-SPACE-AUTH-KEY form. What it encodes is
+ * registered for redaction first: a key built from a secret (a deliberately wrong one too) gives
+ * the secret back to whoever decodes an echo of it.
+ */
 export function spaceAuthKey(c: Pick<ClientCredentials, 'clientId' | 'clientSecret'>): string {
+  registerCredentials(c.clientId, c.clientSecret);
   return `Basic ${Buffer.from(`${c.clientId}:${c.clientSecret}`).toString('base64')}`;
 }
 
@@ -148,7 +153,7 @@ export class TokenProvider {
         exchange,
       );
     }
-    registerSecret(body.access_token);
+    registerIssuedToken(body.access_token);
     const lifetimeMs = typeof body.expires_in === 'number' && body.expires_in > 0 ? body.expires_in * 1000 : 300_000;
     return { header: `Bearer ${body.access_token}`, lifetimeMs };
   }

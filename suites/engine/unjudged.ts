@@ -19,6 +19,7 @@ export type UnjudgedCode = 'configuration' | 'principal' | 'transport' | 'test';
  * - `read-only`: its test changes the target and the profile is read-only;
  * - `target-unresponsive`: the target stopped answering before the test could judge it (the run
  *   then starts no further file);
+ * - `interrupted`: the run stopped (a signal, `--max-time`) before the test could judge it;
  * - `no-check`: its test ran and no check of it was reached;
  * - `reading-stop`: its test ended at a reading that did not hold, before its checks;
  * - `suite-defect`: its test stopped on a defect of the suite;
@@ -31,6 +32,7 @@ export type ReasonCode =
   | 'other-shard'
   | 'read-only'
   | 'target-unresponsive'
+  | 'interrupted'
   | 'no-check'
   | 'reading-stop'
   | 'suite-defect'
@@ -47,6 +49,7 @@ export const REASON_CODES: readonly ReasonCode[] = [
   'other-shard',
   'read-only',
   'target-unresponsive',
+  'interrupted',
   'no-check',
   'reading-stop',
   'suite-defect',

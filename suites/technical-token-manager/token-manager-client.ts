@@ -1,7 +1,7 @@
 import { decodeJwt, decodeProtectedHeader, type JWTPayload } from 'jose';
 import type { HttpResponse } from '../engine/http-client.ts';
 import { ttmErrorBody } from '../engine/checks/ttm-error-body.ts';
-import { registerSecret } from '../engine/redact.ts';
+import { registerIssuedToken } from '../engine/redact.ts';
 import type { RuleContext } from '../engine/rule-test.ts';
 import type { ClientCredentials } from '../engine/run-config.ts';
 import { spaceAuthKey } from '../engine/token-provider.ts';
@@ -93,7 +93,7 @@ export async function hostToken(t: RuleContext): Promise<string> {
       `no host-tenant token (POST /oauth/token answered HTTP ${res.status}); judged by tokens/host-tenant-as-user-tenant`,
     );
   }
-  registerSecret(tok);
+  registerIssuedToken(tok);
   return `Bearer ${tok}`;
 }
 

@@ -11,7 +11,7 @@ import {
   tokensPayload,
   userTenants,
 } from './token-manager-client.ts';
-import { registerSecret } from '../engine/redact.ts';
+import { registerIssuedToken } from '../engine/redact.ts';
 import { test, body, ids, checkShape, checkCoherent } from './user-tenants-support.ts';
 
 test(
@@ -106,7 +106,7 @@ test(
       ?.oauthTokens ?? [])[0]?.token?.access_token;
     if (!token)
       t.skip(`POST /oauthTokens gave no host token (HTTP ${res.status}); judged by tokens/host-tenant-as-user-tenant`);
-    registerSecret(token);
+    registerIssuedToken(token);
     const list = await getUserTenants(t, `Bearer ${token}`);
     t.check('technical-token-manager/auth/host-token-accepted', list.status === 200, {
       title: 'host token from POST /oauthTokens refused',

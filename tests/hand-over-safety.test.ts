@@ -1,0 +1,184 @@
+import { spawn } from 'node:child_process';
+import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { join, relative } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { loadRules } from '../contracts/catalog.ts';
+import type { ConformanceReport } from '../reporters/conformance-report.ts';
+import { reportSchemaErrors } from '../reporters/report-schema.ts';
+import { attackRunConfig, leakedSecrets, startAttackTarget, type AttackTarget } from './credential-attacks.ts';
+import { root, runCli } from './run-cli.ts';
+import { tempDir } from './temp-dir.ts';
+
+// What a target, a report or a log handed from one person to another can do to the credentials of
+// whoever runs the suite: each attack of the hand-over issue, as the attacker would try it.
+
+function filesUnder(dir: string): string[] {
+  return readdirSync(dir).flatMap((f) => {
+    const p = join(dir, f);
+    return statSync(p).isDirectory() ? filesUnder(p) : [p];
+  });
+}
+
+/** Every secret of `config` found in the console and in each file under `dir`, by where. */
+function leaks(dir: string, console: string, config: ReturnType<typeof attackRunConfig>): Record<string, string[]> {
+  const found: Record<string, string[]> = {};
+  const outputs = [{ f: '(console)', text: console }];
+  if (existsSync(dir))
+    for (const f of filesUnder(dir)) outputs.push({ f: relative(dir, f), text: readFileSync(f, 'latin1') });
+  for (const { f, text } of outputs) {
+    const l = leakedSecrets(text, config);
+    if (l.length) found[f] = l;
+  }
+  return found;
+}
+
+function readReport(dir: string): ConformanceReport {
+  return JSON.parse(readFileSync(join(dir, 'conformance-report.json'), 'utf8')) as ConformanceReport;
+}
+
+describe('a target that hands out huge tokens and chooses words of the report as tokens', () => {
+  let target: AttackTarget;
+  beforeAll(async () => {
+    target = await startAttackTarget('huge-tokens');
+  });
+  afterAll(() => target?.close());
+
+  it('cannot crash the run nor make it print a secret; the report keeps its own words', async () => {
+    const dir = tempDir('huge-tokens');
+    const config = attackRunConfig(target.url);
+    const file = join(dir, 'run.json');
+    writeFileSync(file, JSON.stringify(config));
+    const out = join(dir, 'out');
+    const res = await runCli(['run', '--config', file, '--report-dir', out, '--runs', '2'], { timeoutMs: 180_000 });
+    // 1: the target breaks rules; never 70 (an internal error) with no report.
+    expect(res.code, res.stderr.slice(-2000)).toBe(1);
+    expect(res.stdout + res.stderr).not.toMatch(/internal error|Regular expression too large/);
+    expect(leaks(out, res.stdout + res.stderr, config)).toEqual({});
+    const report = readReport(out);
+    expect(reportSchemaErrors(report)).toEqual([]);
+    // "event-management" and "startedAt" came back as tokens: no rule ID, service or key is redacted.
+    expect(report.rules.map((r) => r.id)).toEqual(loadRules().map((r) => r.id));
+    expect(report.startedAt).toMatch(/^\d{4}-/);
+    // The report stays one the tool's own readers take.
+    const compared = await runCli([
+      'compare',
+      join(out, 'conformance-report.json'),
+      join(out, 'conformance-report.json'),
+    ]);
+    expect(compared.code, compared.stderr).toBe(0);
+  }, 200_000);
+
+  it('`doctor` against it prints no secret and no internal error', async () => {
+    const dir = tempDir('huge-tokens-doctor');
+    const config = attackRunConfig(target.url);
+    const file = join(dir, 'run.json');
+    writeFileSync(file, JSON.stringify(config));
+    const res = await runCli(['doctor', '--config', file], { timeoutMs: 120_000 });
+    expect(res.code).not.toBe(70);
+    expect(res.stdout + res.stderr).not.toMatch(/internal error|Regular expression too large/);
+    expect(leaks(join(dir, 'none'), res.stdout + res.stderr, config)).toEqual({});
+  }, 130_000);
+});
+
+describe('a target that echoes the keys it receives', () => {
+  let target: AttackTarget;
+  beforeAll(async () => {
+    target = await startAttackTarget('echo-keys');
+  });
+  afterAll(() => target?.close());
+
+  it("gives back no secret: the suite's wrong keys, built from the real secret, are redacted too", async () => {
+    const dir = tempDir('echo-keys');
+    const config = attackRunConfig(target.url, 5);
+    const file = join(dir, 'run.json');
+    writeFileSync(file, JSON.stringify(config));
+    const out = join(dir, 'out');
+    const res = await runCli(
+      ['run', '--config', file, '--report-dir', out, '--rule', 'technical-token-manager/auth/space-auth-key-basic'],
+      { timeoutMs: 120_000 },
+    );
+    expect([0, 1]).toContain(res.code);
+    // The wrong keys were sent, and echoed.
+    const secret = config.tokenManager!.clientSecret;
+    const decoded = target.keys.map((k) => Buffer.from(k.replace(/^Basic\s+/, ''), 'base64').toString('latin1'));
+    expect(decoded).toContain(`${config.tokenManager!.clientId}:${secret}x`);
+    expect(decoded.some((d) => d.endsWith(`unknown:${secret}`))).toBe(true);
+    expect(leaks(out, res.stdout + res.stderr, config)).toEqual({});
+  }, 130_000);
+});
+
+/** Runs `conformance run` and sends SIGTERM once its tests begin; resolves with how long it took to end after. */
+function terminatedRun(args: string[]): Promise<{ code: number | null; out: string; afterSignalMs: number }> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [join(root, 'bin/conformance.js'), ...args], {
+      cwd: root,
+      env: { ...process.env, GITHUB_ACTIONS: '', CONFORMANCE_TARGET: '', CONFORMANCE_CONFIG: '' },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let out = '';
+    let sentAt = 0;
+    const onData = (d: Buffer) => {
+      out += d.toString('utf8');
+      // The line printed as the suites start: the run is past its start and into its tests.
+      if (!sentAt && /^services: /m.test(out)) {
+        sentAt = Date.now();
+        child.kill('SIGTERM');
+      }
+    };
+    child.stdout.on('data', onData);
+    child.stderr.on('data', onData);
+    const timer = setTimeout(() => {
+      child.kill('SIGKILL');
+      reject(new Error(`the run did not end\n${out.slice(-2000)}`));
+    }, 240_000);
+    child.on('close', (code) => {
+      clearTimeout(timer);
+      resolve({ code, out, afterSignalMs: sentAt ? Date.now() - sentAt : -1 });
+    });
+  });
+}
+
+describe('a target that answers 429 with Retry-After: 999999', () => {
+  let forever: AttackTarget;
+  let writes: AttackTarget;
+  beforeAll(async () => {
+    forever = await startAttackTarget('throttle-forever');
+    writes = await startAttackTarget('throttle-writes');
+  });
+  afterAll(async () => {
+    await forever?.close();
+    await writes?.close();
+  });
+
+  it('cannot hold a run past --max-time: it stops at the start, with a report', async () => {
+    const dir = tempDir('throttle-max-time');
+    const file = join(dir, 'run.json');
+    writeFileSync(file, JSON.stringify(attackRunConfig(forever.url)));
+    const started = Date.now();
+    const res = await runCli(['run', '--config', file, '--report-dir', join(dir, 'out'), '--max-time', '3s'], {
+      timeoutMs: 120_000,
+    });
+    const seconds = (Date.now() - started) / 1000;
+    expect(res.code, res.stdout.slice(-1500)).toBe(4);
+    expect(readReport(join(dir, 'out')).stopped?.reason).toBe('timed-out');
+    // --max-time 3s, and the time it takes to start and write the report: far from the 10
+    // minutes the readiness check's waits once added up to.
+    expect(seconds).toBeLessThan(60);
+  }, 130_000);
+
+  it('cannot hold a run past SIGTERM: its tests stop and it ends with a report within 30 s', async () => {
+    const dir = tempDir('throttle-sigterm');
+    const file = join(dir, 'run.json');
+    writeFileSync(file, JSON.stringify(attackRunConfig(writes.url)));
+    const res = await terminatedRun(['run', '--config', file, '--report-dir', join(dir, 'out')]);
+    expect(res.afterSignalMs).toBeGreaterThan(0);
+    expect(res.code, res.out.slice(-3000)).toBe(143);
+    // Kubernetes' grace period between SIGTERM and SIGKILL.
+    expect(res.afterSignalMs).toBeLessThan(30_000);
+    const report = readReport(join(dir, 'out'));
+    expect(report.interrupted).toBe(true);
+    const unjudged = report.rules.filter((r) => r.status === 'not-exercised');
+    expect(unjudged.length).toBeGreaterThan(0);
+    expect(unjudged.filter((r) => !r.reasonCode)).toEqual([]);
+  }, 250_000);
+});
