@@ -15,6 +15,11 @@ export interface ProxyOptions {
   linesFile: string;
   /** Called once per rule, when an exchange first makes it fail. */
   onFailure?: (f: PassiveFailure) => void;
+  /**
+   * Requests answered at once with `status` and `body`, never forwarded, recorded or judged
+   * (`conformance proxy`: a foreign Host, a request from another site).
+   */
+  refuse: (req: http.IncomingMessage) => { status: number; body: string } | undefined;
 }
 
 export interface RunningProxy {
@@ -64,9 +69,10 @@ class BodyTap {
 }
 
 /**
- * A reverse proxy: every request is forwarded to the target unchanged (hop-by-hop headers
- * aside) and its answer streamed back; each exchange is then recorded and judged, after the
- * client has its answer, so that judging adds nothing to the latency the client sees.
+ * A reverse proxy: every request it does not refuse is forwarded to the target unchanged
+ * (hop-by-hop headers aside) and its answer streamed back; each exchange is then recorded and
+ * judged, after the client has its answer, so that judging adds nothing to the latency the client
+ * sees.
  */
 export async function startProxy(opts: ProxyOptions): Promise<RunningProxy> {
   const target = new URL(opts.target);
@@ -78,6 +84,15 @@ export async function startProxy(opts: ProxyOptions): Promise<RunningProxy> {
   let count = 0;
 
   const server = http.createServer((req, res) => {
+    const refusal = opts.refuse(req);
+    if (refusal) {
+      res.writeHead(refusal.status, {
+        'content-type': 'text/plain; charset=utf-8',
+        'x-content-type-options': 'nosniff',
+      });
+      res.end(refusal.body);
+      return;
+    }
     const startedAt = performance.timeOrigin + performance.now();
     const started = performance.now();
     const headers: Record<string, string | string[]> = {};

@@ -272,6 +272,16 @@ Examples:
     .description('serve the reference deployment of all three services')
     .option('--host <host>', 'interface to listen on', '127.0.0.1')
     .option('--port <port>', 'port (0: any free port)', '4010')
+    .option(
+      '--allow-host <name>',
+      'answer to this host name too, on any port, or NAME:PORT on that one (repeatable; default: only 127.0.0.1, localhost, [::1] and --host, on --port)',
+      collect,
+    )
+    .option(
+      '--allow-origin <origin>',
+      'serve requests a page of this origin sends (repeatable; default: none from another site)',
+      collect,
+    )
     .option('--write-config <file>', 'write a run configuration for this deployment')
     .option('--throttle <n>', 'requests per second per client; beyond it 429 with Retry-After')
     .option(
@@ -296,7 +306,8 @@ Examples:
       `\nExamples:
   $ npx conformance serve --port 4010 --write-config run.json
   $ npx conformance serve --port 0 --fault access-token-not-a-jwt --write-config broken.json
-  $ npx conformance serve --profile alternate --write-config alternate.json\n`,
+  $ npx conformance serve --profile alternate --write-config alternate.json
+  $ npx conformance serve --host 0.0.0.0 --allow-host conformance-reference.test.svc  # in a container, reached by that name\n`,
     )
     .action(async (opts) => {
       await (await import('./serve-command.ts')).serveCommand(opts);
@@ -368,6 +379,16 @@ Examples:
     .requiredOption('--target <url>', 'base URL of the deployment')
     .option('--listen <port>', 'port to listen on (0: any free port)', '4020')
     .option('--host <host>', 'interface to listen on', '127.0.0.1')
+    .option(
+      '--allow-host <name>',
+      'answer to this host name too, on any port, or NAME:PORT on that one (repeatable; default: only 127.0.0.1, localhost, [::1] and --host, on --listen)',
+      collect,
+    )
+    .option(
+      '--allow-origin <origin>',
+      'forward requests a page of this origin sends (repeatable; default: none from another site)',
+      collect,
+    )
     .option('--service <name...>', 'only judge these services')
     .addOption(
       new Option('--report-dir <dir>', 'where the HAR and the reports go')
@@ -378,7 +399,8 @@ Examples:
       'after',
       `\nExamples:
   $ npx conformance proxy --target https://staging.example.com --listen 4020
-  $ npx conformance proxy --target http://127.0.0.1:4010 --service notification --report-dir proxy-report\n`,
+  $ npx conformance proxy --target http://127.0.0.1:4010 --service notification --report-dir proxy-report
+  $ npx conformance proxy --target https://staging.example.com --allow-origin http://localhost:5173  # a UI in the browser\n`,
     )
     .action(async (opts) => {
       process.exitCode = await (await import('./proxy-command.ts')).proxyCommand(opts);

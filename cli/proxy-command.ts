@@ -6,6 +6,7 @@ import { startProxy } from '../audit/proxy.ts';
 import { SERVICES, isServiceName, type ServiceName } from '../contracts/services.ts';
 import { consoleSummary } from '../reporters/console-summary.ts';
 import { writeOutputs } from '../reporters/outputs.ts';
+import { ownHostGuard } from './own-host-guard.ts';
 import { toolVersion } from './tool-version.ts';
 import { targetRootProblem } from '../suites/engine/run-config.ts';
 import { UsageError } from './usage-error.ts';
@@ -18,6 +19,8 @@ export async function proxyCommand(opts: {
   target: string;
   listen: string;
   host: string;
+  allowHost?: string[];
+  allowOrigin?: string[];
   service?: string[];
   reportDir: string;
 }): Promise<number> {
@@ -35,6 +38,14 @@ export async function proxyCommand(opts: {
     throw new UsageError(`--listen takes a port from 0 to 65535, not "${opts.listen}"`);
   for (const s of opts.service ?? []) if (!isServiceName(s)) throw new UsageError(`--service ${s}: no such service`);
   const services = (opts.service ?? [...SERVICES]) as ServiceName[];
+  // A page in the user's browser must not reach the target through the proxy, nor write the HAR
+  // the verdict is judged from: only requests addressed to the proxy itself, from no other site.
+  const refuse = ownHostGuard({
+    listenHost: opts.host,
+    allowHosts: opts.allowHost,
+    allowOrigins: opts.allowOrigin,
+    report: (line) => process.stderr.write(`conformance proxy: ${line}\n`),
+  });
   const reportDir = resolve(opts.reportDir);
   mkdirSync(reportDir, { recursive: true });
   const linesFile = join(reportDir, 'exchanges.har.jsonl');
@@ -46,6 +57,7 @@ export async function proxyCommand(opts: {
     port,
     services,
     linesFile,
+    refuse,
     onFailure: (f) =>
       process.stdout.write(`FAIL ${t(f.rule)}: ${t(f.verdict.title)} — expected ${t(f.verdict.expected)}\n`),
   });

@@ -28,6 +28,7 @@ import { collectTests, configurationRows, notReadyPieces, unjudgedBy } from './r
 import { loadReport } from '../certification/compare-reports.ts';
 import { UnreachableError, UsageError } from './usage-error.ts';
 import { parseDuration } from './duration.ts';
+import { ownHostGuard } from './own-host-guard.ts';
 import { toolVersion } from './tool-version.ts';
 import { lockReportDir } from './report-lock.ts';
 import { gatingFailures, type ConformanceReport } from '../reporters/conformance-report.ts';
@@ -421,6 +422,8 @@ export async function runCommand(opts: RunOptions): Promise<number> {
         throttle: 8,
         throttledClients: THROTTLED_CLIENTS,
         alternate,
+        // Reached by the run's own requests only, at its loopback address.
+        refuse: ownHostGuard({ listenHost: '127.0.0.1' }),
       });
       config = referenceRunConfig(reference, reference.baseUrl);
       context.config = config;

@@ -3,11 +3,14 @@ import { loadFaults } from '../fixtures/faults/registry.ts';
 import { startReference } from '../fixtures/reference/server.ts';
 import { referenceRunConfig } from './reference-config.ts';
 import { parseDuration } from './duration.ts';
+import { ownHostGuard } from './own-host-guard.ts';
 import { UsageError } from './usage-error.ts';
 
 export interface ServeOptions {
   host: string;
   port: string;
+  allowHost?: string[];
+  allowOrigin?: string[];
   writeConfig?: string;
   throttle?: string;
   visibilityDelay?: string;
@@ -31,9 +34,18 @@ export async function serveCommand(opts: ServeOptions): Promise<void> {
   const unknown = (opts.fault ?? []).filter((f) => !known.has(f));
   if (unknown.length)
     throw new UsageError(`unknown fault variant ${unknown.join(', ')}; \`conformance faults\` lists them`);
+  // A page in the user's browser must not reach the deployment (DNS rebinding, a cross-site
+  // form): only requests addressed to this server, from no other site.
+  const refuse = ownHostGuard({
+    listenHost: opts.host,
+    allowHosts: opts.allowHost,
+    allowOrigins: opts.allowOrigin,
+    report: (line) => process.stderr.write(`conformance serve: ${line}\n`),
+  });
   const ref = await startReference({
     host: opts.host,
     port,
+    refuse,
     throttle: nonNegativeInt(opts.throttle, '--throttle') || undefined,
     visibilityDelayMs: parseDuration(opts.visibilityDelay, '--visibility-delay', { bare: 'ms', minMs: 0 }),
     latencyMs: parseDuration(opts.latency, '--latency', { bare: 'ms', minMs: 0 }),

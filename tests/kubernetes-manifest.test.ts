@@ -8,13 +8,35 @@ import { buildProgram } from '../cli/program.ts';
 import { root } from './run-cli.ts';
 import { tempDir } from './temp-dir.ts';
 
+interface SecurityContext {
+  runAsNonRoot?: boolean;
+  runAsUser?: number;
+  privileged?: boolean;
+  allowPrivilegeEscalation?: boolean;
+  readOnlyRootFilesystem?: boolean;
+  capabilities?: { add?: string[]; drop?: string[] };
+  seccompProfile?: { type: string };
+}
+
 interface Container {
   name: string;
   image: string;
   command?: string[];
   args?: string[];
   resources?: { requests?: { memory?: string }; limits?: { memory?: string } };
-  volumeMounts?: Array<{ name: string; mountPath: string }>;
+  securityContext?: SecurityContext;
+  volumeMounts?: Array<{ name: string; mountPath: string; readOnly?: boolean }>;
+}
+
+interface PodSpec {
+  automountServiceAccountToken?: boolean;
+  hostNetwork?: boolean;
+  hostPID?: boolean;
+  hostIPC?: boolean;
+  securityContext?: SecurityContext;
+  containers: Container[];
+  initContainers?: Container[];
+  volumes?: Array<{ name: string } & Record<string, unknown>>;
 }
 
 interface Manifest {
@@ -24,7 +46,7 @@ interface Manifest {
     completionMode?: string;
     completions?: number;
     parallelism?: number;
-    template: { spec: { containers: Container[]; initContainers?: Container[] } };
+    template: { spec: PodSpec };
   };
 }
 
@@ -141,5 +163,133 @@ describe('deploy/kubernetes/conformance-run.yaml', () => {
     expect(mib(shard.resources!.limits!.memory!)).toBeGreaterThanOrEqual(614);
     expect(mib(shard.resources!.requests!.memory!)).toBeGreaterThanOrEqual(483);
     expect(mib(shard.resources!.requests!.memory!)).toBeLessThanOrEqual(mib(shard.resources!.limits!.memory!));
+  });
+});
+
+/** A pod's container as the Pod Security admission sees it: its own settings over the pod's. */
+interface Placed {
+  pod: PodSpec;
+  container: Container;
+}
+
+const effective = <K extends keyof SecurityContext>({ pod, container }: Placed, key: K): SecurityContext[K] =>
+  container.securityContext?.[key] ?? pod.securityContext?.[key];
+
+/** The volume mounted at `path`, when the container may write to it. */
+function writableVolume({ pod, container }: Placed, path: string) {
+  const mount = container.volumeMounts?.find((m) => m.mountPath === path && !m.readOnly);
+  return pod.volumes?.find((v) => v.name === mount?.name);
+}
+
+// Pod Security Standards, "restricted" (kubernetes.io/docs/concepts/security/pod-security-standards),
+// and a read-only root filesystem with the two folders a run writes to (the manifest's header).
+const RESTRICTED_VOLUME_TYPES = [
+  'configMap',
+  'csi',
+  'downwardAPI',
+  'emptyDir',
+  'ephemeral',
+  'persistentVolumeClaim',
+  'projected',
+  'secret',
+];
+
+/** Each requirement, and a change to a conforming pod that breaks it (so its check is shown to bite). */
+const REQUIREMENTS: Array<{ name: string; holds: (p: Placed) => boolean; break: (p: Placed) => void }> = [
+  {
+    name: 'no service-account token mounted',
+    holds: ({ pod }) => pod.automountServiceAccountToken === false,
+    break: ({ pod }) => delete pod.automountServiceAccountToken,
+  },
+  {
+    name: 'runAsNonRoot, and not as uid 0',
+    holds: (p) => effective(p, 'runAsNonRoot') === true && effective(p, 'runAsUser') !== 0,
+    break: ({ pod }) => delete pod.securityContext!.runAsNonRoot,
+  },
+  {
+    name: 'seccompProfile RuntimeDefault',
+    holds: (p) => effective(p, 'seccompProfile')?.type === 'RuntimeDefault',
+    break: ({ pod }) => delete pod.securityContext!.seccompProfile,
+  },
+  {
+    name: 'allowPrivilegeEscalation false',
+    holds: (p) => effective(p, 'allowPrivilegeEscalation') === false,
+    break: ({ container }) => delete container.securityContext!.allowPrivilegeEscalation,
+  },
+  {
+    name: 'capabilities: drop ALL, add none',
+    holds: ({ container }) =>
+      !!container.securityContext?.capabilities?.drop?.includes('ALL') &&
+      !container.securityContext.capabilities.add?.length,
+    break: ({ container }) => (container.securityContext!.capabilities = { drop: ['NET_RAW'] }),
+  },
+  {
+    name: 'not privileged, no host namespaces',
+    holds: ({ pod, container }) =>
+      container.securityContext?.privileged !== true && !pod.hostNetwork && !pod.hostPID && !pod.hostIPC,
+    break: ({ pod }) => (pod.hostNetwork = true),
+  },
+  {
+    name: 'readOnlyRootFilesystem',
+    holds: (p) => effective(p, 'readOnlyRootFilesystem') === true,
+    break: ({ container }) => delete container.securityContext!.readOnlyRootFilesystem,
+  },
+  {
+    name: 'a writable emptyDir at /tmp (the temp folder)',
+    holds: (p) => !!writableVolume(p, '/tmp')?.emptyDir,
+    break: ({ container }) => (container.volumeMounts = container.volumeMounts!.filter((m) => m.mountPath !== '/tmp')),
+  },
+  {
+    name: "the run's claim writable at /reports",
+    holds: (p) => !!writableVolume(p, '/reports')?.persistentVolumeClaim,
+    break: ({ container }) => (container.volumeMounts = container.volumeMounts!.map((m) => ({ ...m, readOnly: true }))),
+  },
+  {
+    name: 'volumes of the types the profile allows',
+    holds: ({ pod }) =>
+      (pod.volumes ?? []).every((v) =>
+        Object.keys(v).every((k) => k === 'name' || RESTRICTED_VOLUME_TYPES.includes(k)),
+      ),
+    break: ({ pod }) => pod.volumes!.push({ name: 'host', hostPath: { path: '/' } }),
+  },
+];
+
+/** Every container (init containers too) of every Job's pod template. */
+function placedContainers(docs: Manifest[]): Array<{ where: string } & Placed> {
+  return docs
+    .filter((d) => d.kind === 'Job')
+    .flatMap((job) => {
+      const pod = job.spec.template.spec;
+      return [...(pod.initContainers ?? []), ...pod.containers].map((container) => ({
+        where: `${job.metadata.name}/${container.name}`,
+        pod,
+        container,
+      }));
+    });
+}
+
+describe('deploy/kubernetes/conformance-run.yaml meets the Pod Security "restricted" profile', () => {
+  const placed = placedContainers(render({ RUN: 'r', SHARDS: 2, SEED: 1 }));
+
+  it('has the three containers it runs (the shard, the merge and its wait)', () => {
+    expect(placed.map((p) => p.where).sort()).toEqual([
+      'conformance-merge-r/merge',
+      'conformance-merge-r/wait-for-shards',
+      'conformance-shards-r/shard',
+    ]);
+  });
+
+  it.each(placed.flatMap((p) => REQUIREMENTS.map((r) => ({ ...p, requirement: r.name, holds: r.holds }))))(
+    '$where: $requirement',
+    ({ holds, pod, container }) => {
+      expect(holds({ pod, container })).toBe(true);
+    },
+  );
+
+  it.each(REQUIREMENTS)('the check of "$name" fails a pod without it', ({ holds, break: breakIt }) => {
+    for (const p of placedContainers(render({ RUN: 'r', SHARDS: 2, SEED: 1 }))) {
+      breakIt(p);
+      expect(holds(p), p.where).toBe(false);
+    }
   });
 });
