@@ -1,5 +1,4 @@
-import { ConfigError } from '../suites/engine/config-error.ts';
-import { readRunConfig, validateRunConfig, type RunConfig } from '../suites/engine/run-config.ts';
+import { parseRunConfigJson, readRunConfig, validateRunConfig, type RunConfig } from '../suites/engine/run-config.ts';
 
 /**
  * The environment variable that may hold the run configuration itself (its JSON), for containers
@@ -50,13 +49,8 @@ export function loadRunConfig(
   if (file) return { config: readRunConfig(file, target), origin: file, targetFrom };
   const text = env[CONFIG_ENV];
   if (text === undefined || text.trim() === '') return undefined;
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(text);
-  } catch {
-    // Not JSON.parse's message: V8 quotes the text in it, and the text holds secrets.
-    throw new ConfigError(`${CONFIG_ENV} is set but is not valid JSON (it must hold the run configuration itself)`);
-  }
+  // The variable holds the configuration itself, not a file's name.
+  let parsed = parseRunConfigJson(text, `${CONFIG_ENV} (the run configuration itself)`);
   if (target !== undefined && parsed !== null && typeof parsed === 'object' && !Array.isArray(parsed))
     parsed = { ...parsed, target };
   return {

@@ -9,9 +9,10 @@ import { keepRawWrite } from '../reporters/terminal.ts';
 // A reader that goes away (`conformance run | head`) must not crash the run: the report is
 // still written; only the console output stops.
 // Whatever reaches the console passes the terminal guard: a target's, a bundle's or a report's
-// escape sequences are shown as text, never acted on by the terminal.
-// The tool's own colour and status line go through `Terminal` (reporters/terminal.ts), which
-// keeps the raw write and neutralises all text it is given.
+// escape sequences and CI workflow commands are shown as text, never acted on by the terminal or
+// the CI runner reading the log.
+// The tool's own colour, status line and workflow commands go through `Terminal`
+// (reporters/terminal.ts), which keeps the raw write and neutralises all text it is given.
 for (const stream of [process.stdout, process.stderr]) {
   keepRawWrite(stream);
   guardStream(stream);

@@ -1,8 +1,5 @@
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { decodeJwt } from 'jose';
-import yaml from 'js-yaml';
+import { contractScopes } from '../contracts/contract.ts';
 import { SERVICES, SERVICE_INFO, type ServiceName } from '../contracts/services.ts';
 import { TransportError, type HttpClient } from '../suites/engine/http-client.ts';
 import type { RunConfig } from '../suites/engine/run-config.ts';
@@ -16,8 +13,6 @@ import { missingRequirements } from '../certification/config-requirements.ts';
 // What `doctor` checks of a configuration, and what a run leaves unjudged for each piece not
 // ready: `doctor` prints it, `run` computes the same and does not start the tests it names, so
 // that a run skips exactly what `doctor` predicted.
-
-const root = fileURLToPath(new URL('..', import.meta.url));
 
 export type Status = 'ready' | 'missing' | 'failed' | 'n/a';
 
@@ -73,22 +68,6 @@ const FIXTURES: { key: string; default?: string; read?: (id: string) => { servic
   { key: 'eventManagement.otherTenantEntityId' },
   { key: 'eventManagement.subTenantEntityIds' },
 ];
-
-/** The OAuth scopes the three contracts declare, by service. */
-export function contractScopes(): Map<string, ServiceName> {
-  const out = new Map<string, ServiceName>();
-  for (const s of SERVICES) {
-    const doc = yaml.load(readFileSync(join(root, 'contracts', s, 'openapi.yaml'), 'utf8')) as {
-      components?: {
-        securitySchemes?: Record<string, { flows?: Record<string, { scopes?: Record<string, string> }> }>;
-      };
-    };
-    for (const scheme of Object.values(doc.components?.securitySchemes ?? {}))
-      for (const flow of Object.values(scheme.flows ?? {}))
-        for (const scope of Object.keys(flow.scopes ?? {})) out.set(scope, s);
-  }
-  return out;
-}
 
 /** The scopes a token names (`scope` claim: a list or space-separated), or undefined when it is not a JWT. */
 function tokenScopes(header: string): { scopes: string[]; tenant?: string } | undefined {

@@ -360,7 +360,8 @@ export async function runCommand(opts: RunOptions): Promise<number> {
     baseline: opts.baseline,
   });
   if (opts.dryRun) out.write(`conformance run — seed ${seed} — ${profileLine}\n`);
-  else if (headline)
+  else if (!opts.quiet) reporter.onStart?.();
+  if (headline)
     terminal.line({ style: 'bold', text: 'conformance run' }, ` — seed ${seed} — `, {
       style: 'cyan',
       text: profileLine,
@@ -536,6 +537,7 @@ export async function runCommand(opts: RunOptions): Promise<number> {
     if (signal) return signal === 'SIGINT' ? EXIT.sigint : EXIT.sigterm;
     return exitCodeOf(report);
   } finally {
+    if (!opts.quiet) reporter.onEnd?.();
     unlock?.();
     clearTimeout(maxTimer);
     process.off('SIGINT', sigint);

@@ -1,7 +1,9 @@
+import { readFileSync } from 'node:fs';
 import SwaggerParser from '@apidevtools/swagger-parser';
+import yaml from 'js-yaml';
 import type { OpenAPIV3_1 } from 'openapi-types';
 import { contractPath } from './catalog.ts';
-import type { ServiceName } from './services.ts';
+import { SERVICES, type ServiceName } from './services.ts';
 
 export type OpenApiDocument = OpenAPIV3_1.Document;
 
@@ -20,6 +22,22 @@ export async function loadContract(service: ServiceName): Promise<OpenApiDocumen
 /** Parses a service's OpenAPI document with every `$ref` resolved in place. */
 export async function loadDereferencedContract(service: ServiceName): Promise<OpenApiDocument> {
   return (await SwaggerParser.dereference(openApiPath(service))) as OpenApiDocument;
+}
+
+/** Every OAuth scope the contracts' security schemes name, with the service that names it. */
+export function contractScopes(): Map<string, ServiceName> {
+  const out = new Map<string, ServiceName>();
+  for (const s of SERVICES) {
+    const doc = yaml.load(readFileSync(openApiPath(s), 'utf8')) as {
+      components?: {
+        securitySchemes?: Record<string, { flows?: Record<string, { scopes?: Record<string, string> }> }>;
+      };
+    };
+    for (const scheme of Object.values(doc.components?.securitySchemes ?? {}))
+      for (const flow of Object.values(scheme.flows ?? {}))
+        for (const scope of Object.keys(flow.scopes ?? {})) out.set(scope, s);
+  }
+  return out;
 }
 
 export interface OperationRef {

@@ -1,23 +1,9 @@
 import type { ConformanceReport } from './conformance-report.ts';
 import { failureBlock, failureBlockLines } from './failure-block.ts';
+import { forWorkflowCommand, forWorkflowCommandProperty } from './untrusted-text.ts';
 
 /** Annotations shown at most: GitHub shows 10 errors per step anyway; the rest are in the summary. */
 export const MAX_ANNOTATIONS = 50;
-
-// Terminal control characters (C0 but tab and line breaks, DEL, C1): the target's answers reach
-// the log through the annotations, and must not drive the reader's terminal.
-// eslint-disable-next-line no-control-regex
-const CONTROL = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f]/g;
-
-/** A workflow command's message, escaped as GitHub's runner unescapes it: %, CR, LF. */
-export function escapeData(text: string): string {
-  return text.replace(CONTROL, '').replace(/%/g, '%25').replace(/\r/g, '%0D').replace(/\n/g, '%0A');
-}
-
-/** A workflow command's property value: the message's escapes, and `:` and `,`, which end a property. */
-export function escapeProperty(text: string): string {
-  return escapeData(text).replace(/:/g, '%3A').replace(/,/g, '%2C');
-}
 
 /**
  * One `::error` workflow command per failed rule (titled with the rule ID; the message says what
@@ -44,11 +30,11 @@ export function annotations(report: ConformanceReport): string[] {
     ]
       .filter(Boolean)
       .join('\n');
-    return `::error title=${escapeProperty(r.id)}::${escapeData(message)}`;
+    return `::error title=${forWorkflowCommandProperty(r.id)}::${forWorkflowCommand(message)}`;
   });
   if (failed.length > MAX_ANNOTATIONS)
     lines.push(
-      `::error title=${escapeProperty('more failed rules')}::${failed.length - MAX_ANNOTATIONS} more in the report`,
+      `::error title=${forWorkflowCommandProperty('more failed rules')}::${failed.length - MAX_ANNOTATIONS} more in the report`,
     );
   return lines;
 }

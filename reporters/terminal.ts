@@ -1,9 +1,9 @@
 /**
- * The one sanctioned way past the console guard (`guardStream`): the tool's own colour (SGR) and
- * the live status line's carriage return and erase-line sequences. Text is given as pieces; every
- * piece is redacted and neutralised with `forTerminalLine` before the tool's sequences are put
- * around it, so a target's escape sequences still print as `\xNN` with colour on, and a secret as
- * `[REDACTED]`.
+ * The one sanctioned way past the console guard (`guardStream`): the tool's own colour (SGR), the
+ * live status line's carriage return and erase-line sequences, and the tool's own GitHub workflow
+ * commands. Text is given as pieces; every piece is redacted and neutralised with `forTerminalLine`
+ * before the tool's sequences are put around it, so a target's escape sequences still print as
+ * `\xNN` with colour on, its workflow commands as `##\[` and `:\:`, and a secret as `[REDACTED]`.
  */
 import { redactText } from '../suites/engine/redact.ts';
 import { asText, forTerminalLine } from './untrusted-text.ts';
@@ -123,6 +123,20 @@ export class Terminal {
     if (!this.statusShown) return;
     this.write(ERASE_LINE);
     this.statusShown = false;
+  }
+
+  /**
+   * One of the tool's own workflow commands (`::error title=…::…`, `::stop-commands::…`), written
+   * as it is: the caller has built it with `forWorkflowCommand`, so it is one line without controls.
+   */
+  workflowCommand(command: string): void {
+    // eslint-disable-next-line no-control-regex
+    if (!/^::[\w-]+(?: [^:]*)?::/.test(command) || /[\u0000-\u001f\u007f-\u009f]/.test(command))
+      throw new Error(`not one workflow command line: ${forTerminalLine(command).slice(0, 80)}`);
+    const status = this.lastStatus;
+    this.clearStatus();
+    this.write(`${command}\n`);
+    if (status) this.status(...status);
   }
 
   /** Raw text without a newline of its own (the dot reporter's marks), neutralised like a line. */

@@ -2,9 +2,9 @@ import { redactText } from '../suites/engine/redact.ts';
 
 /**
  * The one place that neutralises text other people control (a target's answers, a HAR, a report
- * or a bundle someone handed over) for where it is written: a terminal, an HTML page, Markdown or
- * XML. Every writer calls it at the point of writing; the console guard (`guardStream`) is the
- * second line, for anything a writer forgot.
+ * or a bundle someone handed over) for where it is written: a terminal or a CI log, an HTML page,
+ * Markdown, XML or a GitHub workflow command. Every writer calls it at the point of writing; the
+ * console guard (`guardStream`) is the second line, for anything a writer forgot.
  */
 
 // C0 controls but tab and newline, DEL, C1 controls, and the Unicode characters that reorder or
@@ -17,9 +17,29 @@ function visible(c: string): string {
   return code <= 0xff ? `\\x${code.toString(16).padStart(2, '0')}` : `\\u${code.toString(16).padStart(4, '0')}`;
 }
 
-/** `text` with every control character but newline and tab shown as `\xNN`: safe to print on any terminal. */
-export function forTerminal(text: unknown): string {
+/** `text` with every control character but newline and tab shown as `\xNN`. */
+function controlsShown(text: unknown): string {
   return asText(text).replace(TERMINAL_UNSAFE, visible);
+}
+
+// GitHub's runner reads a workflow command in any line of a step's output: the legacy `##[name]`
+// anywhere in the line, `::name::` at its start once leading white space is trimmed. A target's
+// text gets a backslash in each, `##\[` and `:\:`, which the runner does not read and a person
+// still does. (The run also stops the runner's commands while it prints: github-reporter.ts.)
+const LEGACY_COMMAND = /##\[/g;
+const LINE_START_COMMAND = /(^|\n)([^\S\n]*)::/g;
+
+/** `s` with no workflow command GitHub's runner would read: `##[` shown as `##\[` anywhere, `::` at a line's start as `:\:`. */
+function commandsInert(s: string): string {
+  return s.replace(LEGACY_COMMAND, '##\\[').replace(LINE_START_COMMAND, '$1$2:\\:');
+}
+
+/**
+ * `text` with every control character but newline and tab shown as `\xNN`, and no workflow command
+ * a CI runner would read (`##\[`, a line's leading `:\:`): safe to print on any terminal or CI log.
+ */
+export function forTerminal(text: unknown): string {
+  return commandsInert(controlsShown(text));
 }
 
 /** Any value as text: strings as they are, other values as JSON (what a report or HAR holds). */
@@ -43,12 +63,16 @@ const HTML_ENTITIES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': 
 
 /** `text` as HTML text or an attribute value: markup shown as text, control characters shown as `\xNN`. */
 export function forHtml(text: unknown): string {
-  return forTerminal(text).replace(/[&<>"']/g, (c) => HTML_ENTITIES[c]);
+  return controlsShown(text).replace(/[&<>"']/g, (c) => HTML_ENTITIES[c]);
 }
 
-/** Text in an XML 1.0 document (JUnit): escaped, and the characters XML forbids even escaped shown as `\xNN`. */
+/**
+ * Text in an XML 1.0 document (JUnit): escaped, the characters XML forbids even escaped shown as
+ * `\xNN`, and workflow commands broken as for a terminal (CI steps that read JUnit print its
+ * failure messages to their log).
+ */
 export function forXml(text: unknown): string {
-  return forHtml(text).replace(
+  return forHtml(forTerminal(text)).replace(
     /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]|[\uFFFE\uFFFF]/g,
     visible,
   );
@@ -63,7 +87,8 @@ const MARKDOWN_SPECIAL = /[\\`*_[\]|<>&~@#]/g;
  * characters shown, on one line, at most `max` characters.
  */
 export function forMarkdown(text: unknown, max = Infinity): string {
-  let s = forTerminal(text).replace(/\s+/g, ' ');
+  // `#` and `[` are escaped below, so a legacy workflow command is broken too.
+  let s = controlsShown(text).replace(/\s+/g, ' ');
   if (s.length > max) s = `${s.slice(0, max)}…`;
   return s.replace(MARKDOWN_SPECIAL, (c) =>
     c === '<' ? '&lt;' : c === '>' ? '&gt;' : c === '&' ? '&amp;' : c === '|' ? '\\|' : `\\${c}`,
@@ -72,6 +97,7 @@ export function forMarkdown(text: unknown, max = Infinity): string {
 
 /** `text` as a Markdown code span: shown literally, whatever backticks or markup it holds. */
 export function markdownCode(text: unknown, max = Infinity): string {
+  // A summary.md printed to a CI log must not carry a workflow command inside its code spans.
   let s = forTerminal(text).replace(/\s+/g, ' ').trim();
   if (s.length > max) s = `${s.slice(0, max)}…`;
   // A code span cannot hold `|` inside a table cell unescaped, nor HTML; `&lt;` is not decoded in code.
@@ -82,15 +108,31 @@ export function markdownCode(text: unknown, max = Infinity): string {
   return `${fence}${pad}${s || ' '}${pad}${fence}`;
 }
 
+/**
+ * `text` as the message of one of the tool's own GitHub workflow commands (`::error …::message`):
+ * shown as for a terminal (a carriage return as `\x0d`), then `%` and line feeds escaped as the
+ * runner unescapes them, so the command stays one line.
+ */
+export function forWorkflowCommand(text: unknown): string {
+  return forTerminal(text).replace(/%/g, '%25').replace(/\n/g, '%0A');
+}
+
+/** `text` as a property value of a workflow command (`title=…`): the message's escapes, and `:` and `,`, which end a property. */
+export function forWorkflowCommandProperty(text: unknown): string {
+  return forWorkflowCommand(text).replace(/:/g, '%3A').replace(/,/g, '%2C');
+}
+
 type Writable = { write: (chunk: string | Uint8Array, ...rest: never[]) => boolean };
 
 const guarded = new WeakSet<object>();
 
 /**
  * Makes `stream` show every control character written to it (but newline and tab) as `\xNN`, and
- * every secret the run registered as `[REDACTED]`, whatever wrote it (an internal error's message
- * and stack included): the console's last line of defence against escape sequences from a target
- * and against a secret in a message.
+ * Makes `stream` show every control character written to it (but newline and tab) as `\xNN`, every
+ * workflow command as `##\[` or `:\:`, and every secret the run registered as `[REDACTED]`,
+ * whatever wrote it (an internal error's message and stack included): the console's last line of
+ * defence against a target's escape sequences and CI commands and against a secret in a message.
+ * (The tool's own colour and commands go past it through `Terminal`.)
  */
 export function guardStream(stream: Writable): void {
   if (guarded.has(stream)) return;

@@ -4,7 +4,6 @@ import { join } from 'node:path';
 import yaml from 'js-yaml';
 import { afterEach, describe, expect, it } from 'vitest';
 import { referenceRunConfig, THROTTLED_CLIENTS } from '../cli/reference-config.ts';
-import { escapeData, escapeProperty } from '../reporters/github-annotations.ts';
 import { startReference, type RunningReference } from '../fixtures/reference/server.ts';
 import { root } from './run-cli.ts';
 import { tempDir } from './temp-dir.ts';
@@ -142,12 +141,6 @@ describe('the GitHub Action (action.yml)', () => {
     expect(Object.keys(action.outputs)).toEqual(expect.arrayContaining(['verdict', 'report-dir', 'failed']));
     // Inputs reach scripts as variables: an input spliced into a script's text could run as code.
     for (const step of action.runs.steps) expect(step.run ?? '', step.name).not.toMatch(/\$\{\{/);
-  });
-
-  it('escapes annotation data and properties as the runner unescapes them', () => {
-    expect(escapeData('100% done\r\nnext')).toBe('100%25 done%0D%0Anext');
-    expect(escapeProperty('a: b, c%\n')).toBe('a%3A b%2C c%25%0A');
-    expect(escapeData('bell\u0007 and \u001b[31mred')).toBe('bell and [31mred');
   });
 
   it('against a conformant deployment: summary, outputs verdict=passed and failed=0, exit 0', async () => {

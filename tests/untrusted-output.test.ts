@@ -4,6 +4,9 @@ import { createServer, request, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { annotations } from '../reporters/github-annotations.ts';
+import type { ConformanceReport } from '../reporters/conformance-report.ts';
+import { commandShapedLines, honouredCommands } from './github-runner.ts';
 import { hostileRunConfig } from './hostile-target.ts';
 import { root, runCli, type CliResult } from './run-cli.ts';
 import { tempDir } from './temp-dir.ts';
@@ -12,11 +15,17 @@ import { tempDir } from './temp-dir.ts';
  * Everything a target answers, and every report, HAR or bundle handed to the tool, is someone
  * else's text. Each command is fed this payload and its console and every file it writes are
  * searched for it acting: terminal escapes (window title, clipboard, a line overwritten to say
- * PASSED), markup, Markdown links and mentions.
+ * PASSED), markup, Markdown links and mentions, and GitHub workflow commands (a word masked in the
+ * rest of the log, an annotation planted, an output set, the tool's own annotations stopped).
  */
+const WORKFLOW_COMMANDS = '##[add-mask]Conformance ##[error title=planted]planted ##[set-output name=verdict;]passed';
 const PAYLOAD =
   '\u001b]0;PWNED\u0007\u001b]52;c;Y3VybCBldmlsLmV4YW1wbGV8c2g=\u0007\r\u001b[2K\n\nConformance PASSED\u009b1m\u202e' +
-  '<script>alert(1)</script><img src=x onerror=alert(2)>|**bold**[link](javascript:alert(3)) @everyone';
+  '<script>alert(1)</script><img src=x onerror=alert(2)>|**bold**[link](javascript:alert(3)) @everyone' +
+  `${WORKFLOW_COMMANDS}\n::set-output name=verdict::passed\n  ::add-mask::seed\n::stop-commands::planted`;
+
+/** The tool's own workflow commands (the github reporter's): the only lines a runner may act on. */
+const OWN_COMMAND = /^::(stop-commands::[0-9a-f]{32}|[0-9a-f]{32}::$|error title=[^:]+::)/;
 
 // eslint-disable-next-line no-control-regex
 const TERMINAL_ACTING = /[\u0000-\u0008\u000B-\u001F\u007F-\u009F\u2028\u2029\u202A-\u202E\u2066-\u2069]/;
@@ -34,6 +43,8 @@ function hazards(res: CliResult, dirs: string[]): string[] {
   const console = res.stdout + res.stderr;
   if (TERMINAL_ACTING.test(console)) found.push(`console: ${JSON.stringify(TERMINAL_ACTING.exec(console)![0])}`);
   if (/^\s*Conformance PASSED/m.test(console)) found.push('console: a line saying "Conformance PASSED"');
+  for (const l of commandShapedLines(console).filter((c) => !OWN_COMMAND.test(c)))
+    found.push(`console: a workflow command ${JSON.stringify(l.slice(0, 120))}`);
   for (const f of dirs.flatMap(filesUnder)) {
     const text = readFileSync(f, 'utf8');
     const m = TERMINAL_ACTING.exec(text.replace(/\r\n/g, '\n'));
@@ -41,6 +52,8 @@ function hazards(res: CliResult, dirs: string[]): string[] {
     if (/\.(html|xml|md)$/.test(f) && /<script>alert|<img src=x/.test(text)) found.push(`${f}: the payload's markup`);
     if (f.endsWith('.md') && /(?<!\\)\]\(javascript:|(?<![\\`])@everyone|(?<!\\)\*\*bold/.test(text))
       found.push(`${f}: the payload's Markdown`);
+    // A summary or a JUnit file printed to a CI log (`cat summary.md`, a JUnit step) must not act there either.
+    if (/\.(md|xml)$/.test(f) && commandShapedLines(text).length) found.push(`${f}: a workflow command`);
   }
   return found;
 }
@@ -51,7 +64,12 @@ async function startPayloadTarget(): Promise<{ url: string; close(): Promise<voi
     req.resume();
     const body = req.url?.includes('/oauth/token')
       ? { access_token: 'eyJhbGciOiJub25lIn0.eyJ0ZW4iOiJ4In0.', token_type: 'bearer', expires_in: 3600 }
-      : { errors: [{ code: PAYLOAD, message: PAYLOAD, logref: PAYLOAD }], id: PAYLOAD, name: PAYLOAD };
+      : // The commands lead the code: the console's Received shows its first 200 characters.
+        {
+          errors: [{ code: `${WORKFLOW_COMMANDS} ${PAYLOAD}`, message: PAYLOAD, logref: PAYLOAD }],
+          id: PAYLOAD,
+          name: PAYLOAD,
+        };
     res.writeHead(req.url?.includes('/oauth/token') ? 200 : 400, { 'content-type': 'application/json' });
     res.end(JSON.stringify(body));
   });
@@ -106,7 +124,20 @@ beforeAll(async () => {
   writeFileSync(config, hostileRunConfig({ url: target.url, counts: {}, close: target.close }, 's3cret-value'));
   runDir = join(work, 'run');
   runResult = await runCli(
-    ['run', '--config', config, '--service', 'technical-token-manager', '--report-dir', runDir, '--max-time', '60s'],
+    [
+      'run',
+      '--config',
+      config,
+      '--service',
+      'technical-token-manager',
+      '--report-dir',
+      runDir,
+      '--max-time',
+      '60s',
+      // As in GitHub Actions: its log is where workflow commands act.
+      '--reporter',
+      'github',
+    ],
     { timeoutMs: 120_000 },
   );
 }, 130_000);
@@ -115,10 +146,23 @@ afterAll(async () => {
 });
 
 describe('untrusted text reaches no terminal, page or summary as anything but text', () => {
-  test('run: a target answering escapes and markup', () => {
+  test('run: a target answering escapes, markup and workflow commands', () => {
     expect(runResult.code).toBe(1);
     expect(readFileSync(join(runDir, 'conformance-report.json'), 'utf8')).toContain('PWNED');
     expect(hazards(runResult, [runDir]).join('\n')).toBe('');
+  });
+
+  test('run --reporter github: the runner acts on the tool’s own commands only, its annotations among them', () => {
+    const report = JSON.parse(readFileSync(join(runDir, 'conformance-report.json'), 'utf8')) as ConformanceReport;
+    const [stop, resume, ...errors] = honouredCommands(runResult.stdout);
+    expect(stop.command).toBe('stop-commands');
+    expect(resume.line).toBe(`::${stop.data}::`);
+    expect(errors.length).toBeGreaterThan(0);
+    expect(errors.map((c) => c.line)).toEqual(annotations(report));
+    expect(errors.map((c) => c.data).join('\n')).toContain('##\\[error title=planted]planted');
+    // The list's Received line shows the target's commands, broken.
+    expect(runResult.stdout).toMatch(/^ +Received: "##\\\[add-mask\]Conformance ##\\\[error title=planted\]/m);
+    expect(honouredCommands(runResult.stderr)).toEqual([]);
   });
 
   test('merge: a shard report whose every free string carries the payload', async () => {

@@ -8,9 +8,9 @@ import { appendFileSync, existsSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { ConformanceReport } from '../../reporters/conformance-report.ts';
-import { escapeData, escapeProperty } from '../../reporters/github-annotations.ts';
+import { forWorkflowCommand, forWorkflowCommandProperty } from '../../reporters/untrusted-text.ts';
 
-export { annotations, escapeData, escapeProperty, MAX_ANNOTATIONS } from '../../reporters/github-annotations.ts';
+export { annotations, MAX_ANNOTATIONS } from '../../reporters/github-annotations.ts';
 
 /** The Action's outputs: the verdict (or `error` when no report was written), the failed count, the report folder. */
 export function actionOutputs(report: ConformanceReport | undefined, reportDir: string): Record<string, string> {
@@ -38,7 +38,7 @@ function main(argv: string[]): void {
     );
   if (!report)
     process.stdout.write(
-      `::error title=${escapeProperty('conformance run')}::${escapeData(`the run wrote no report (exit ${exitCode}): see the step's log`)}\n`,
+      `::error title=${forWorkflowCommandProperty('conformance run')}::${forWorkflowCommand(`the run wrote no report (exit ${exitCode}): see the step's log`)}\n`,
     );
 }
 

@@ -19,11 +19,15 @@ export interface TestEnd extends ProgressEvent {
 export interface ConsoleReporter {
   /** Prints the run's headline and notes (seed, target, services, stopping). */
   readonly headline: boolean;
+  /** Before the run's first line (GitHub's stops the runner reading workflow commands in the log). */
+  onStart?(): void;
   onTest(e: TestEnd): void;
   /** The tests are over: a live status line goes away before the summary. */
   onTestsEnd(): void;
   /** After the summary: what else the reporter writes (GitHub's annotations and step summary). */
   onReport?(report: ConformanceReport): void;
+  /** The run is over, however it ended: what `onStart` began is ended. */
+  onEnd?(): void;
 }
 
 export const REPORTER_NAMES = ['list', 'line', 'dot', 'github', 'quiet'] as const;

@@ -126,7 +126,7 @@ describe('filter dialects', () => {
       module: './d.ts',
     });
     expect(() => validateRunConfig({ ...base, filterDialect: 'sql' })).toThrow(
-      /filterDialect: must be equal to one of/,
+      /filterDialect: must be one of default, json-operators, or an object with module/,
     );
     expect(() => validateRunConfig({ ...base, filterDialect: { path: './d.ts' } })).toThrow(/filterDialect/);
   });

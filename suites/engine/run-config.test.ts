@@ -17,7 +17,13 @@ describe('run configuration', () => {
       /tokenManager\.clientSecret: must be string/,
     );
     expect(() => validateRunConfig({ target: 'https://x', tokenManager: creds, extra: 1 })).toThrow(
-      /must NOT have additional properties "extra"/,
+      /\(top level\): an unknown key of 5 characters \(the keys are target, tokenManager, principals,/,
+    );
+    expect(() =>
+      validateRunConfig({ target: 'https://x', tokenManager: creds, principals: { withoutScope: { 'em.c': 1 } } }),
+    ).toThrow(/principals\.withoutScope\["em\.c"\]: must be an object with clientId, .* or an object with token$/);
+    expect(() => validateRunConfig({ target: 'https://x', tokenManager: creds, filterDialect: 'sql' })).toThrow(
+      /filterDialect: must be one of default, json-operators, or an object with module$/,
     );
     expect(() => validateRunConfig({ tokenManager: creds })).toThrow(/must have required property 'target'/);
     expect(() => validateRunConfig({ target: 'https://x' })).toThrow(ConfigError);
