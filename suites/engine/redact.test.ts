@@ -79,6 +79,10 @@ describe('redaction', () => {
       `{"refresh_token":"${REDACTED}","token_type":"bearer","client_secret":"${REDACTED}"}`,
     );
     expect(redactText('{"access_token":"cut-sho')).toBe(`{"access_token":"${REDACTED}`);
+    // Cut short at the end of a line: the lines after it are not taken for its value.
+    expect(redactText('{"access_token":"cut-sho\n  Reproduce with:\n  curl "x"')).toBe(
+      `{"access_token":"${REDACTED}\n  Reproduce with:\n  curl "x"`,
+    );
   });
 
   it('redacts credential headers whatever their case', () => {

@@ -15,9 +15,10 @@ const JWT_SHAPE = /\beyJ[A-Za-z0-9_-]{8,}(?:\.[A-Za-z0-9_-]*){0,2}/g;
 // `credentialShaped`), so that prose such as "JWT bearer technical token" is left as written;
 // the exact credentials of a run are the registered secrets.
 const BASIC_OR_BEARER = /\b(Basic|Bearer)(\s+)([A-Za-z0-9+/=._~-]{8,})/gi;
-// Credential fields inside quoted JSON (response bodies kept as evidence), even when cut short.
+// Credential fields inside quoted JSON (response bodies kept as evidence), even when cut short; a
+// value cut short ends at its line (the console is redacted as a whole, a line at a time).
 const CREDENTIAL_FIELD =
-  /("(?:access_token|refresh_token|id_token|token|client_secret|clientSecret|password|secret)"\s*:\s*")[^"]*("?)/gi;
+  /("(?:access_token|refresh_token|id_token|token|client_secret|clientSecret|password|secret)"\s*:\s*")[^"\n]*("?)/gi;
 
 /** A value that looks like a credential rather than a word: it has a digit, or is long and of mixed case. */
 function credentialShaped(v: string): boolean {
