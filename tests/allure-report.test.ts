@@ -70,9 +70,10 @@ function allureGenerate(results: string, output: string, cwd: string): Promise<{
 }
 
 describe.skipIf(!existsSync(CHROMIUM))('the Allure report of a real run, rendered and opened in Chromium', () => {
-  const dir = mkdtempSync(join(tmpdir(), 'conformance-allure-'));
-  const reportDir = join(dir, 'run');
-  const allureReport = join(dir, 'allure-report');
+  // Made in beforeAll: a folder made here would be left behind where Chromium is missing.
+  let dir = '';
+  let reportDir = '';
+  let allureReport = '';
   let ref: RunningReference;
   let browser: Browser;
   let page: Page;
@@ -82,6 +83,9 @@ describe.skipIf(!existsSync(CHROMIUM))('the Allure report of a real run, rendere
   let renderMs = 0;
 
   beforeAll(async () => {
+    dir = mkdtempSync(join(tmpdir(), 'conformance-allure-'));
+    reportDir = join(dir, 'run');
+    allureReport = join(dir, 'allure-report');
     ref = await startReference({ port: 0, faults: [FAULT] });
     const config = join(dir, 'run.json');
     writeFileSync(config, JSON.stringify(referenceRunConfig(ref, ref.baseUrl)));
