@@ -1,21 +1,28 @@
 import { defineConfig } from 'vitest/config';
 
-// The project's own tests (`npm test`). The conformance suites in `suites/` are
-// run against a deployment by `conformance run`, with their own configuration.
+/**
+ * The project's own tests, first tier (`npm test`): everything that gives an answer in about two
+ * minutes: the unit tests of every room, the command line, the hand-over attacks, and the suites
+ * end to end against the reference once (a run shared by the tests that only read what it leaves
+ * behind, `tests/shared-run.ts`). The heavy end-to-end checks are the second tier,
+ * `npm run test:e2e` (`vitest.e2e.config.ts`: the files named `*.e2e.test.ts`). The conformance
+ * suites in `suites/` are run against a deployment by `conformance run`, with their own configuration.
+ */
 export default defineConfig({
   test: {
     include: [
       '{contracts,generators,reporters,fixtures,cli,certification,tests,audit,selftest}/**/*.test.ts',
       'suites/engine/**/*.test.ts',
     ],
-    testTimeout: 30_000,
-    hookTimeout: 30_000,
+    exclude: ['**/node_modules/**', '**/*.e2e.test.ts'],
+    // Generous: a loaded machine is slower, never wrong; a test that hangs still ends.
+    testTimeout: 60_000,
+    hookTimeout: 60_000,
     pool: 'forks',
-    // Two files at a time, though the machine has two cores (vitest's default is one fewer): most
-    // files spend their time waiting on a run in a child process, so one file at a time left a
-    // core idle half the time (CPU 320 s over 364 s of wall time on two cores).
+    // Two files at a time, though the machine has two cores (vitest's default is one fewer): many
+    // files spend part of their time waiting on a command in a child process.
     maxWorkers: 2,
     setupFiles: ['tests/temp-dir-setup.ts'],
-    globalSetup: ['tests/temp-folder-guard.ts'],
+    globalSetup: ['tests/temp-folder-guard.ts', 'tests/shared-run.ts'],
   },
 });

@@ -8,6 +8,7 @@ import { reportSchemaErrors } from '../reporters/report-schema.ts';
 import { attackRunConfig, leakedSecrets, startAttackTarget, type AttackTarget } from './credential-attacks.ts';
 import { root, runCli } from './run-cli.ts';
 import { tempDir } from './temp-dir.ts';
+import { sharedRunDir } from './shared-run-report.ts';
 
 // What a target, a report or a log handed from one person to another can do to the credentials of
 // whoever runs the suite: each attack of the hand-over issue, as the attacker would try it.
@@ -181,4 +182,34 @@ describe('a target that answers 429 with Retry-After: 999999', () => {
     expect(unjudged.length).toBeGreaterThan(0);
     expect(unjudged.filter((r) => !r.reasonCode)).toEqual([]);
   }, 250_000);
+});
+
+describe('a report someone hands over', () => {
+  it('replay refuses to send your credentials to the host it names, and sends nothing there', async () => {
+    const theirs = await startAttackTarget('echo-keys');
+    const yours = await startAttackTarget('echo-keys');
+    try {
+      const dir = tempDir('handed-over');
+      const report = JSON.parse(
+        readFileSync(join(await sharedRunDir(), 'conformance-report.json'), 'utf8'),
+      ) as ConformanceReport;
+      const crafted = { ...report, target: theirs.url, embeddedReference: false };
+      const file = join(dir, 'conformance-report.json');
+      writeFileSync(file, JSON.stringify(crafted));
+      const config = join(dir, 'run.json');
+      writeFileSync(config, JSON.stringify(attackRunConfig(yours.url)));
+      const rule = report.rules[0].id;
+      const res = await runCli(['replay', file, rule, '--config', config], { timeoutMs: 60_000 });
+      expect(res.code).toBe(2);
+      const lines = res.stderr.trim().split('\n');
+      expect(lines).toHaveLength(1);
+      expect(lines[0]).toContain(theirs.url);
+      expect(lines[0]).toContain(yours.url);
+      expect(theirs.requests).toBe(0);
+      expect(yours.requests).toBe(0);
+    } finally {
+      await theirs.close();
+      await yours.close();
+    }
+  });
 });

@@ -1,49 +1,28 @@
 import { spawn } from 'node:child_process';
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { request } from 'undici';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { harStructureErrors, readHar } from '../audit/read-har.ts';
 import { roundTrip } from '../audit/round-trip.ts';
-import { referenceRunConfig } from '../cli/reference-config.ts';
-import { startReference, type RunningReference } from '../fixtures/reference/server.ts';
 import type { ConformanceReport } from '../reporters/conformance-report.ts';
 import type { ClientCredentials, RunConfig } from '../suites/engine/run-config.ts';
 import { spaceAuthKey } from '../suites/engine/token-provider.ts';
 import { root, runCli } from './run-cli.ts';
 import { tempDir } from './temp-dir.ts';
+import { referenceStarter } from './har-audit-support.ts';
+import { sharedRunDir } from './shared-run-report.ts';
 
 const dir = tempDir('har');
-const running: RunningReference[] = [];
-afterAll(async () => {
-  for (const r of running) await r.close();
-});
-
-async function reference(faults: string[] = []): Promise<{ ref: RunningReference; config: RunConfig; file: string }> {
-  const ref = await startReference({ port: 0, faults, throttle: 8, throttledClients: ['conformance-throttled'] });
-  running.push(ref);
-  const config = referenceRunConfig(ref, ref.baseUrl);
-  const file = join(dir, `run-${running.length}.json`);
-  writeFileSync(file, JSON.stringify(config));
-  return { ref, config, file };
-}
-
-async function runAndAudit(faults: string[], args: string[]): Promise<{ report: ConformanceReport; out: string }> {
-  const { file } = await reference(faults);
-  const out = join(dir, `out-${running.length}`);
-  const res = await runCli(['run', '--config', file, '--seed', '1', '--runs', '5', '--report-dir', out, ...args], {
-    timeoutMs: 240_000,
-  });
-  expect([0, 1]).toContain(res.code);
-  return { report: JSON.parse(readFileSync(join(out, 'conformance-report.json'), 'utf8')) as ConformanceReport, out };
-}
+const { reference } = referenceStarter(dir);
+let proxies = 0;
 
 describe("a run's exchanges.har", () => {
   it('is HAR 1.2 with every test exchange tagged, and its offline audit agrees with the run on every passive rule', async () => {
-    const { report, out } = await runAndAudit(
-      [],
-      ['--service', 'technical-token-manager', 'event-management', '--probe-throttling'],
-    );
+    // The run every test of `npm test` shares (tests/shared-run.ts): all three services, the
+    // throttle probed.
+    const out = await sharedRunDir();
+    const report = JSON.parse(readFileSync(join(out, 'conformance-report.json'), 'utf8')) as ConformanceReport;
     expect(report.verdict).toBe('passed');
     const har = JSON.parse(readFileSync(join(out, 'exchanges.har'), 'utf8')) as unknown;
     expect(harStructureErrors(har)).toEqual([]);
@@ -76,27 +55,6 @@ describe("a run's exchanges.har", () => {
     expect(notPassive?.status).toBe('not-exercised');
     expect(notPassive?.reason).toMatch(/not judgeable from recorded traffic/);
   }, 300_000);
-
-  for (const [fault, service, rule] of [
-    [
-      'missing-space-auth-key-accepted',
-      'technical-token-manager',
-      'technical-token-manager/auth/space-auth-key-required',
-    ],
-    ['stale-if-match-accepted-on-put', 'event-management', 'event-management/etags/update-event-stale-412'],
-    ['scope-not-checked-on-recipients', 'notification', 'notification/auth/scope-admin'],
-  ] as const) {
-    it(`audited offline, a run against ${fault} fails ${rule} as the run does, and agrees on every other passive rule`, async () => {
-      const glob = `${rule.split('/').slice(0, 2).join('/')}/*`;
-      const { report, out } = await runAndAudit([fault], ['--service', service, '--rule', glob]);
-      expect(report.rules.find((r) => r.id === rule)?.status).toBe('failed');
-      const rt = roundTrip(report, readHar(join(out, 'exchanges.har')));
-      expect(rt.differences).toEqual([]);
-      expect(rt.compared).toBeGreaterThan(0);
-      const res = await runCli(['audit', join(out, 'exchanges.har'), '--report-dir', join(out, 'audit')]);
-      expect(res.code).toBe(1);
-    }, 240_000);
-  }
 });
 
 /** A client's own flow, written without the suite: tokens, an event written and read, a few refusals. */
@@ -157,7 +115,7 @@ async function clientFlow(base: string, config: RunConfig): Promise<void> {
 
 async function proxyRun(faults: string[]): Promise<{ code: number | null; stdout: string }> {
   const { ref, config } = await reference(faults);
-  const out = join(dir, `proxy-${running.length}`);
+  const out = join(dir, `proxy-${++proxies}`);
   const child = spawn(
     process.execPath,
     [join(root, 'bin/conformance.js'), 'proxy', '--target', ref.baseUrl, '--listen', '0', '--report-dir', out],

@@ -1,0 +1,56 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, openSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { TestProject } from 'vitest/node';
+
+/**
+ * One full run of every suite against the embedded reference, made once per `npm test` and read by
+ * every test that only reads what a run leaves behind (the report, the HAR): started by the global
+ * setup and left to run beside the first test files, awaited by `sharedRun()` where it is read.
+ */
+
+export interface SharedRunInfo {
+  /** The report folder. */
+  dir: string;
+  /** The seed it ran with. */
+  seed: number;
+}
+
+declare module 'vitest' {
+  export interface ProvidedContext {
+    sharedRun: SharedRunInfo;
+  }
+}
+
+export const SHARED_SEED = 1;
+const root = join(fileURLToPath(new URL('.', import.meta.url)), '..');
+
+/** Global setup: starts the run in the background (after the temp-folder guard, inside its folder). */
+export default function setup(project: TestProject): () => void {
+  const base = mkdtempSync(join(tmpdir(), 'conformance-shared-run-'));
+  const dir = join(base, 'report');
+  const log = openSync(join(base, 'run.log'), 'w');
+  const child: ChildProcess = spawn(
+    process.execPath,
+    [join(root, 'bin/conformance.js'), 'run', '--seed', String(SHARED_SEED), '--runs', '5', '--report-dir', dir],
+    {
+      cwd: root,
+      env: {
+        ...process.env,
+        GITHUB_ACTIONS: '',
+        GITHUB_STEP_SUMMARY: '',
+        CONFORMANCE_TARGET: '',
+        CONFORMANCE_CONFIG: '',
+      },
+      stdio: ['ignore', log, log],
+    },
+  );
+  child.on('exit', (code, signal) => writeFileSync(join(base, 'exit'), String(code ?? signal)));
+  project.provide('sharedRun', { dir, seed: SHARED_SEED });
+  return () => {
+    if (child.exitCode === null) child.kill('SIGKILL');
+    rmSync(base, { recursive: true, force: true });
+  };
+}
