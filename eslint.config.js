@@ -44,6 +44,24 @@ export default tseslint.config(
     rules: { 'max-lines': ['error', { max: 500 }] },
   },
   {
+    // What a run loads stays small: fast-check's arbitraries over the whole of Unicode build an
+    // alphabet of about 80 MiB that the run then holds to its end (generators/web-link.ts instead).
+    files: ['suites/**/*.ts', 'generators/**/*.ts'],
+    rules: {
+      'no-restricted-properties': [
+        'error',
+        ...['webUrl', 'webPath', 'webSegment', 'webQueryParameters', 'webFragments', 'webAuthority'].map(
+          (property) => ({
+            object: 'fc',
+            property,
+            message:
+              'builds a full-Unicode alphabet of about 80 MiB held for the whole run; use generators/web-link.ts',
+          }),
+        ),
+      ],
+    },
+  },
+  {
     files: ['**/*.js'],
     extends: [tseslint.configs.disableTypeChecked],
     languageOptions: { globals: { process: 'readonly', console: 'readonly' } },

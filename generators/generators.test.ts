@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
 import { describe, expect, it } from 'vitest';
-import { boundaryValues, invalidValue, validValue, type JsonSchema } from './index.ts';
+import { boundaryValues, invalidValue, validValue, webLink, type JsonSchema } from './index.ts';
 
 const ajv = new Ajv2020({ strict: false, allErrors: true });
 addFormats.default(ajv);
@@ -68,5 +68,18 @@ describe('generators', () => {
         .map((b) => b.value)
         .sort(),
     ).toEqual([0, 2, 4, 6]);
+  });
+});
+
+describe('webLink', () => {
+  it('gives http(s) URLs that parse, with a host and a path', () => {
+    fc.assert(
+      fc.property(webLink(), (link) => {
+        const url = new URL(link);
+        expect(['http:', 'https:']).toContain(url.protocol);
+        expect(url.hostname).toMatch(/^[a-z0-9]+(\.[a-z0-9]+)*$/);
+        expect(url.href).toBe(link);
+      }),
+    );
   });
 });

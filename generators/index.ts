@@ -2,3 +2,4 @@ export { validValue, alphanumeric, type ValidValueConstraints } from './valid-va
 export { boundaryValues, type BoundaryValue } from './boundary-values.ts';
 export { invalidValue, type InvalidValue, type InvalidValueConstraints } from './invalid-value.ts';
 export type { JsonSchema } from './json-schema.ts';
+export { webLink, type WebLinkConstraints } from './web-link.ts';

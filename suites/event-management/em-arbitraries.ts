@@ -1,4 +1,5 @@
 import fc from 'fast-check';
+import { webLink } from '../../generators/web-link.ts';
 import { boundaryValues } from '../../generators/index.ts';
 import type { JsonSchema } from '../../generators/index.ts';
 import { contractOf } from '../engine/schemas.ts';
@@ -213,7 +214,7 @@ export function customFieldCases(): { examples: FieldCase[]; arbitrary: fc.Arbit
       fc.integer({ min: 0, max: 1 }).map((v) => customCase('BOOLEAN', v, false)),
     ),
     fc.oneof(
-      fc.webUrl().map((v) => customCase('LINK', v, true)),
+      webLink().map((v) => customCase('LINK', v, true)),
       fc.integer().map((v) => customCase('LINK', v, false)),
     ),
     fc
