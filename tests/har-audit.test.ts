@@ -128,7 +128,7 @@ async function proxyRun(faults: string[]): Promise<{ code: number | null; stdout
   child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
   const killer = setTimeout(() => child.kill('SIGKILL'), 90_000);
   try {
-    const deadline = Date.now() + 30_000;
+    const deadline = Date.now() + 120_000;
     let url: string | undefined;
     while (!(url = /conformance proxy: (http:\/\/\S+)/.exec(stdout)?.[1])) {
       if (Date.now() > deadline || child.exitCode !== null) throw new Error(`proxy did not start: ${stdout}`);
