@@ -19,6 +19,7 @@ export default defineConfig({
     testTimeout: 60_000,
     hookTimeout: 60_000,
     pool: 'forks',
+    isolate: false,
     // Two files at a time, though the machine has two cores (vitest's default is one fewer): many
     // files spend part of their time waiting on a command in a child process.
     maxWorkers: 2,
