@@ -67,6 +67,67 @@ async function fullRuns(): Promise<void> {
   }
 }
 
+/**
+ * The figures a run is held to (docs/performance.md, "Targets"): a default run, embedded reference
+ * included, peaks at or below 400 MiB resident (it fits a 512 Mi pod) and reaches its verdict in
+ * about 10 s; over 100 ms of latency per request a full run ends within 1.15 × its floor
+ * (requests × 100 ms ÷ concurrency). Printed with their targets, never judged.
+ */
+async function targets(): Promise<void> {
+  line(`## Targets (${REPEAT} runs each)`);
+  const runs = [];
+  for (let i = 0; i < REPEAT; i++) runs.push(await timedRun(['--seed', String(i + 1)]));
+  const bad = runs.filter((r) => r.code !== 0).length;
+  line(`  default run against the embedded reference${bad ? ` (note: ${bad} run(s) did not pass)` : ''}:`);
+  stat(
+    'peak RSS',
+    runs.map((r) => r.maxRssMiB),
+    'MiB',
+    0,
+    "  (the run's process; target ≤ 400)",
+  );
+  stat(
+    'tree RSS',
+    runs.map((r) => r.treeRssMiB),
+    'MiB',
+    0,
+    '  (with the processes it starts, summed: what a pod counts)',
+  );
+  stat(
+    'verdict in',
+    runs.map((r) => r.wallMs / 1000),
+    's',
+    undefined,
+    '  (wall time, start to exit; ~10 s)',
+  );
+  const served = await servedReference(['--latency', '100']);
+  try {
+    const slow = await servedRuns(served.config);
+    const wrong = slow.filter((r) => r.code !== 0).length;
+    const requests = slow.map((r) => r.report?.http?.requests ?? NaN);
+    const concurrency = Number(slow[0].report?.options?.concurrency ?? 8);
+    const floors = requests.map((n) => (n * 0.1) / concurrency);
+    line(
+      `  full run over 100 ms per request (reference in another process)${wrong ? ` (note: ${wrong} run(s) did not pass)` : ''}:`,
+    );
+    stat(
+      'wall time',
+      slow.map((r) => r.wallMs / 1000),
+      's',
+    );
+    stat('floor', floors, 's', undefined, ` (requests × 100 ms ÷ concurrency ${concurrency})`);
+    stat(
+      'ratio',
+      slow.map((r, i) => r.wallMs / 1000 / floors[i]),
+      '× the floor',
+      2,
+      '  (target ≤ 1.15)',
+    );
+  } finally {
+    await served.stop();
+  }
+}
+
 async function engineOverhead(): Promise<void> {
   line('');
   line('## Engine overhead: the same requests through the engine and through a bare undici loop');
@@ -416,9 +477,10 @@ line(
   `# conformance benchmarks (${new Date().toISOString()}, Node ${process.version}, ${(await import('node:os')).cpus().length} cores)`,
 );
 line('');
-// `--section engine` (repeatable) runs only the named sections: full, engine, counterexample, latency, memory, proxy, growth.
+// `--section engine` (repeatable) runs only the named sections: targets, full, engine, counterexample, latency, memory, proxy, growth.
 const only = process.argv.flatMap((a, i) => (process.argv[i - 1] === '--section' ? [a] : []));
 const want = (s: string) => only.length === 0 || only.includes(s);
+if (want('targets')) await targets();
 if (want('full')) await fullRuns();
 if (want('engine')) await engineOverhead();
 if (want('counterexample')) await counterexamples();

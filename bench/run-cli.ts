@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -13,6 +13,11 @@ export interface TimedRun {
   maxRssMiB: number;
   /** CPU time of the run's process, user and system, in milliseconds. */
   cpuMs: number;
+  /**
+   * Peak of the resident memory of the run's process and every process it started (tsx's esbuild
+   * service, say), summed: what a pod's memory limit counts. Sampled every 100 ms from /proc.
+   */
+  treeRssMiB: number;
   report?: ConformanceReport;
   output: string;
 }
@@ -40,9 +45,14 @@ export function timedRun(args: string[]): Promise<TimedRun> {
     );
     let output = '';
     let stderr = '';
+    let treePeakKb = 0;
+    const sampler = setInterval(() => {
+      if (child.pid !== undefined) treePeakKb = Math.max(treePeakKb, treeRssKb(child.pid));
+    }, 100);
     child.stdout.on('data', (d) => (output = (output + d).slice(-5000)));
     child.stderr.on('data', (d) => (stderr += d));
     child.on('close', (code) => {
+      clearInterval(sampler);
       const wallMs = performance.now() - started;
       const rss = /BENCH_MAX_RSS_KB=(\d+)/.exec(stderr);
       const cpu = /BENCH_CPU_MS=(\d+)/.exec(stderr);
@@ -58,11 +68,43 @@ export function timedRun(args: string[]): Promise<TimedRun> {
         wallMs,
         maxRssMiB: rss ? Number(rss[1]) / 1024 : NaN,
         cpuMs: cpu ? Number(cpu[1]) : NaN,
+        treeRssMiB: treePeakKb ? treePeakKb / 1024 : NaN,
         report,
         output: output + stderr.replace(/BENCH_(MAX_RSS_KB|CPU_MS)=\d+/g, ''),
       });
     });
   });
+}
+
+/** Resident memory (KiB) of a process and all its descendants, from /proc (0 where there is none). */
+function treeRssKb(pid: number): number {
+  const children = new Map<number, number[]>();
+  const rss = new Map<number, number>();
+  let entries: string[];
+  try {
+    entries = readdirSync('/proc').filter((e) => /^\d+$/.test(e));
+  } catch {
+    return 0;
+  }
+  for (const e of entries) {
+    try {
+      const status = readFileSync(`/proc/${e}/status`, 'utf8');
+      const ppid = Number(/^PPid:\s+(\d+)/m.exec(status)?.[1]);
+      const kb = Number(/^VmRSS:\s+(\d+)/m.exec(status)?.[1] ?? 0);
+      rss.set(Number(e), kb);
+      children.set(ppid, [...(children.get(ppid) ?? []), Number(e)]);
+    } catch {
+      // The process ended while it was read.
+    }
+  }
+  let sum = 0;
+  const todo = [pid];
+  while (todo.length) {
+    const p = todo.pop()!;
+    sum += rss.get(p) ?? 0;
+    todo.push(...(children.get(p) ?? []));
+  }
+  return sum;
 }
 
 export interface ServedReference {
