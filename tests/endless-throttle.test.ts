@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ConformanceReport } from '../reporters/conformance-report.ts';
 import { attackRunConfig, startAttackTarget, type AttackTarget } from './credential-attacks.ts';
-import { root, runCli } from './run-cli.ts';
+import { cliEnv, root, runCli } from './run-cli.ts';
 import { tempDir } from './temp-dir.ts';
 
 // A target that throttles every request with an endless Retry-After cannot hold a run: every wait
@@ -20,7 +20,7 @@ function terminatedRun(args: string[]): Promise<{ code: number | null; out: stri
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [join(root, 'bin/conformance.js'), ...args], {
       cwd: root,
-      env: { ...process.env, GITHUB_ACTIONS: '', CONFORMANCE_TARGET: '', CONFORMANCE_CONFIG: '' },
+      env: cliEnv(),
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     let out = '';

@@ -10,6 +10,22 @@ export interface CliResult {
   stderr: string;
 }
 
+/**
+ * The environment a test runs the CLI in: outside GitHub Actions unless the test says otherwise
+ * (the runs a test makes fail on purpose must not annotate this repository's own CI job or write
+ * to its step summary), and with no target or configuration a developer exported for pasting curls.
+ */
+export function cliEnv(extra: Record<string, string> = {}): NodeJS.ProcessEnv {
+  return {
+    ...process.env,
+    GITHUB_ACTIONS: '',
+    GITHUB_STEP_SUMMARY: '',
+    CONFORMANCE_TARGET: '',
+    CONFORMANCE_CONFIG: '',
+    ...extra,
+  };
+}
+
 /** Runs `conformance …` in a child process, as a user would, with a time limit. */
 export function runCli(
   args: string[],
@@ -18,17 +34,7 @@ export function runCli(
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [join(root, 'bin/conformance.js'), ...args], {
       cwd: root,
-      // Outside GitHub Actions unless a test says otherwise: the runs a test makes fail on
-      // purpose must not annotate this repository's own CI job or write to its step summary.
-      // Nor with a target or a configuration a developer exported for pasting curls.
-      env: {
-        ...process.env,
-        GITHUB_ACTIONS: '',
-        GITHUB_STEP_SUMMARY: '',
-        CONFORMANCE_TARGET: '',
-        CONFORMANCE_CONFIG: '',
-        ...opts.env,
-      },
+      env: cliEnv(opts.env),
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     let stdout = '';

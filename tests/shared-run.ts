@@ -2,8 +2,8 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, openSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import type { TestProject } from 'vitest/node';
+import { cliEnv, root } from './run-cli.ts';
 
 /**
  * One full run of every suite against the embedded reference, made once per `npm test` and read by
@@ -25,7 +25,6 @@ declare module 'vitest' {
 }
 
 export const SHARED_SEED = 1;
-const root = join(fileURLToPath(new URL('.', import.meta.url)), '..');
 
 /** Global setup: starts the run in the background (after the temp-folder guard, inside its folder). */
 export default function setup(project: TestProject): () => void {
@@ -37,13 +36,7 @@ export default function setup(project: TestProject): () => void {
     [join(root, 'bin/conformance.js'), 'run', '--seed', String(SHARED_SEED), '--runs', '5', '--report-dir', dir],
     {
       cwd: root,
-      env: {
-        ...process.env,
-        GITHUB_ACTIONS: '',
-        GITHUB_STEP_SUMMARY: '',
-        CONFORMANCE_TARGET: '',
-        CONFORMANCE_CONFIG: '',
-      },
+      env: cliEnv(),
       stdio: ['ignore', log, log],
     },
   );
