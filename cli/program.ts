@@ -1,5 +1,9 @@
 import { Command, Option } from 'commander';
 import { toolVersion } from './tool-version.ts';
+import { THROTTLE_PROBE } from '../suites/engine/throttle-probe.ts';
+
+/** The throttle probe's bounds, as the help states them. */
+const PROBE = `bursts of ${THROTTLE_PROBE.burst} requests as principals.throttled (a client the target throttles) until one is throttled, at most ${THROTTLE_PROBE.maxRequests} requests or ${THROTTLE_PROBE.maxMs / 1000} s per service`;
 
 const collect = (value: string, previous: string[] = []) => [...previous, value];
 
@@ -60,7 +64,11 @@ Examples:
     )
     .option(
       '--probe-throttling',
-      'send a bounded burst (12 requests at once per service) to meet the target throttle and judge the 429 rules (on for the embedded reference, which throttles one application)',
+      `meet the target's throttle to judge the 429 rules: ${PROBE} (default: on when the config has that principal, and for the embedded reference)`,
+    )
+    .option(
+      '--no-probe-throttling',
+      'send one burst as the main client instead (the 429 rules are then judged only on throttling met by chance)',
     )
     .option('--baseline <file>', 'known failures (JSON list of rule IDs): they do not fail the run; stale entries do')
     .option(
@@ -169,7 +177,7 @@ Examples:
     .option('--insecure', "do not verify the target's TLS certificate")
     .option(
       '--probe-throttling',
-      "send the 429 rules' bounded burst as principals.throttled, the client the target throttles, to meet the throttle (default: on when the config has that principal)",
+      `meet the target's throttle to judge the 429 rules: ${PROBE} (default: on when the config has that principal)`,
     )
     .option(
       '--no-probe-throttling',
@@ -283,7 +291,10 @@ Examples:
       collect,
     )
     .option('--write-config <file>', 'write a run configuration for this deployment')
-    .option('--throttle <n>', 'requests per second per client; beyond it 429 with Retry-After')
+    .option(
+      '--throttle <n>',
+      'throttle every client at n requests per second (beyond it 429 with Retry-After); 0: none. Default: only the throttled application (the principals.throttled of --write-config), at 8 a second',
+    )
     .option(
       '--visibility-delay <duration>',
       'new or changed events become visible this late (e.g. 2s; a bare number is milliseconds)',

@@ -22,7 +22,7 @@ import type { RunContext } from '../suites/engine/run-context.ts';
 import { collectSuites, runSuites } from '../suites/engine/suite-runner.ts';
 import { TokenProvider, registerConfigSecrets } from '../suites/engine/token-provider.ts';
 import { PrincipalUnavailable } from '../suites/engine/unjudged.ts';
-import { THROTTLED_CLIENTS, referenceRunConfig } from './reference-config.ts';
+import { REFERENCE_THROTTLE, THROTTLED_CLIENTS, referenceRunConfig } from './reference-config.ts';
 import { resolveServices } from './rules-command.ts';
 import { collectTests, configurationRows, notReadyPieces, unjudgedBy } from './readiness.ts';
 import { loadReport } from '../certification/compare-reports.ts';
@@ -60,6 +60,7 @@ export interface RunOptions {
   insecure?: boolean;
   dryRun?: boolean;
   profile?: string;
+  /** The 429 rules' probe as principals.throttled (default: on when it is configured; `--no-probe-throttling` off). */
   probeThrottling?: boolean;
   baseline?: string;
   /** A previous report (directory, JSON or bundle): report.html shows what changed since. */
@@ -307,7 +308,9 @@ export async function runCommand(opts: RunOptions): Promise<number> {
     prefix: `cfz${runId}`,
     ruleGlobs,
     profile,
-    probeThrottling: !!opts.probeThrottling || !config,
+    // The 429 rules' probe goes as principals.throttled whenever it is configured (as certify
+    // does), and against the embedded reference, which throttles that client only.
+    probeThrottling: opts.probeThrottling ?? (!config || !!config.principals?.throttled),
     services,
     cleanupTimeoutMs: parseDuration(opts.cleanupTimeout, '--cleanup-timeout', SECONDS) ?? DEFAULT_CLEANUP_TIMEOUT_MS,
     jobDeadlineMs: parseDuration(opts.jobDeadline, '--job-deadline', SECONDS),
@@ -420,7 +423,7 @@ export async function runCommand(opts: RunOptions): Promise<number> {
       reference = await startReference({
         host: '127.0.0.1',
         port: 0,
-        throttle: 8,
+        throttle: REFERENCE_THROTTLE,
         throttledClients: THROTTLED_CLIENTS,
         alternate,
         // Reached by the run's own requests only, at its loopback address.

@@ -1,7 +1,7 @@
 import { writeOutputFile } from '../suites/engine/safe-write.ts';
 import { loadFaults } from '../fixtures/faults/registry.ts';
 import { startReference } from '../fixtures/reference/server.ts';
-import { referenceRunConfig } from './reference-config.ts';
+import { REFERENCE_THROTTLE, THROTTLED_CLIENTS, referenceRunConfig } from './reference-config.ts';
 import { parseDuration } from './duration.ts';
 import { ownHostGuard } from './own-host-guard.ts';
 import { UsageError } from './usage-error.ts';
@@ -46,7 +46,12 @@ export async function serveCommand(opts: ServeOptions): Promise<void> {
     host: opts.host,
     port,
     refuse,
-    throttle: nonNegativeInt(opts.throttle, '--throttle') || undefined,
+    // The client --write-config names principals.throttled is throttled, as the embedded
+    // reference of `run` throttles it, so that a run or certify of this configuration judges the
+    // 429 rules; --throttle N throttles every client instead (0: none).
+    ...(opts.throttle === undefined
+      ? { throttle: REFERENCE_THROTTLE, throttledClients: THROTTLED_CLIENTS }
+      : { throttle: nonNegativeInt(opts.throttle, '--throttle') || undefined }),
     visibilityDelayMs: parseDuration(opts.visibilityDelay, '--visibility-delay', { bare: 'ms', minMs: 0 }),
     latencyMs: parseDuration(opts.latency, '--latency', { bare: 'ms', minMs: 0 }),
     faults: opts.fault,
