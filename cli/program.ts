@@ -121,6 +121,7 @@ Exit codes:
   4    timed out: --max-time reached before the tests ended
   5    the target stopped answering during the run
   6    a stale baseline entry (a listed rule that now passes)
+  70   an error of the tool itself (a defect: please report it, with the message)
   130  interrupted (SIGINT): the partial report is written
   143  terminated (SIGTERM): the partial report is written\n`,
     )

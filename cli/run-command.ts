@@ -30,6 +30,7 @@ import { UnreachableError, UsageError } from './usage-error.ts';
 import { parseDuration } from './duration.ts';
 import { ownHostGuard } from './own-host-guard.ts';
 import { toolVersion } from './tool-version.ts';
+import { EXIT } from './exit-codes.ts';
 import { lockReportDir } from './report-lock.ts';
 import { gatingFailures, type ConformanceReport } from '../reporters/conformance-report.ts';
 import { consoleHeadline, profileText } from '../reporters/console-summary.ts';
@@ -88,21 +89,7 @@ export interface RunOptions {
  */
 export const DEFAULT_CONCURRENCY = 8;
 
-/**
- * Exit codes of `conformance run` (README, "Exit codes"). When several apply, a failed rule (1)
- * wins over the early ends (5, then 4), and those over a stale baseline (6).
- */
-export const EXIT = {
-  passed: 0,
-  failed: 1,
-  usage: 2,
-  unreachable: 3,
-  timedOut: 4,
-  unresponsive: 5,
-  staleBaseline: 6,
-  sigint: 130,
-  sigterm: 143,
-} as const;
+export { EXIT };
 
 /** The exit code of a finished run from its report (signals aside). */
 export function exitCodeOf(report: ConformanceReport): number {
@@ -536,9 +523,9 @@ export async function runCommand(opts: RunOptions): Promise<number> {
       terminal.line({ style: ['bold', report.verdict === 'passed' ? 'green' : 'red'], text: head });
       out.write(consoleSummary(report, files, { headline: false }));
     }
-    if (!opts.quiet) reporter.onReport?.(report);
-    if (signal) return signal === 'SIGINT' ? EXIT.sigint : EXIT.sigterm;
-    return exitCodeOf(report);
+    const code = signal ? (signal === 'SIGINT' ? EXIT.sigint : EXIT.sigterm) : exitCodeOf(report);
+    if (!opts.quiet) reporter.onReport?.(report, code);
+    return code;
   } finally {
     if (!opts.quiet) reporter.onEnd?.();
     unlock?.();

@@ -16,7 +16,7 @@ import { defaultReporter } from '../reporters/console/console-reporter.ts';
 import { profileText } from '../reporters/console-summary.ts';
 import { testSelected } from '../suites/engine/test-selection.ts';
 import { lineReporter } from '../reporters/console/line-reporter.ts';
-import { annotations } from '../reporters/github-annotations.ts';
+import { annotations, exitAnnotation, runExitReason } from '../reporters/github-annotations.ts';
 import { Terminal, colourWanted } from '../reporters/terminal.ts';
 import { tlsHint } from '../suites/engine/http-client.ts';
 import { hostileRunConfig } from './hostile-target.ts';
@@ -428,8 +428,9 @@ describe('a run on the console', () => {
     const report = JSON.parse(readFileSync(join(dir, 'gh', 'conformance-report.json'), 'utf8')) as ConformanceReport;
     const failed = report.rules.filter((r) => r.status === 'failed');
     const errors = res.stdout.split('\n').filter((l) => l.startsWith('::error '));
-    expect(errors.length).toBe(Math.min(failed.length, 50) + (failed.length > 50 ? 1 : 0));
-    expect(errors).toEqual(annotations(report));
+    // One per failed rule, then the one that says why the run exits 1.
+    expect(errors.length).toBe(Math.min(failed.length, 50) + (failed.length > 50 ? 1 : 0) + 1);
+    expect(errors).toEqual([...annotations(report), exitAnnotation('run', runExitReason(report, EXIT.failed))]);
     for (const [i, r] of failed.slice(0, 50).entries()) {
       expect(errors[i]).toMatch(new RegExp(`^::error title=${r.id}::.*Expected: `));
       expect(errors[i]).not.toMatch(TERMINAL_ACTING);
