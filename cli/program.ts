@@ -42,7 +42,10 @@ Examples:
       'run configuration (the format `serve --write-config` writes; default: the JSON in CONFORMANCE_CONFIG)',
     )
     .option('--service <name...>', 'only these services (technical-token-manager, notification, event-management)')
-    .option('--rule <glob...>', 'only rules whose ID matches one of these globs')
+    .option(
+      '--rule <glob...>',
+      "only rules whose ID matches one of these globs; * matches any characters, / included ('notification/*': the service's rules, '*thrott*': the throttling rules)",
+    )
     .option('--seed <n>', 'seed of the generators (printed by every run)')
     .option('--runs <n>', 'runs per property', undefined)
     .addOption(
@@ -110,6 +113,7 @@ Examples:
   $ npx conformance run                                   # every suite against the embedded reference
   $ npx conformance run --config run.json --target https://staging.example.com --rate 20
   $ npx conformance run --config run.json --service notification --rule 'notification/recipients/*'
+  $ npx conformance run --rule '*thrott*'                 # * matches across /: every throttling rule
   $ npx conformance run --config run.json --profile read-only --dry-run
   $ npx conformance run --service notification --reporter quiet
 
@@ -482,7 +486,7 @@ Examples:
       'list, per rule, its tests (file:line) and the fault variants that must make it fail; --write refreshes suites/coverage.yaml',
     )
     .option('--service <name...>', 'only rules of these services')
-    .option('--rule <glob...>', 'only rules whose ID matches one of these globs')
+    .option('--rule <glob...>', 'only rules whose ID matches one of these globs (* matches / too)')
     .option(
       '--uncovered',
       'only rules with a gap: a testable rule without a test, a MUST/SHOULD rule without a fault variant',

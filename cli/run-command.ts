@@ -326,7 +326,9 @@ export async function runCommand(opts: RunOptions): Promise<number> {
     : undefined;
   const selectedRules = loadRules(services).filter((r) => ruleSelected(r.id, ruleGlobs));
   if (ruleGlobs.length && selectedRules.length === 0)
-    throw new UsageError(`--rule ${ruleGlobs.join(' ')} selects no rule of ${services.join(', ')}`);
+    throw new UsageError(
+      `--rule ${ruleGlobs.join(' ')} selects no rule of ${services.join(', ')} (a glob over the whole ID, * matching / too: 'notification/*', '*thrott*'; \`conformance rules\` lists the IDs)`,
+    );
 
   const out = opts.quiet ? { write: (_: string) => true } : process.stdout;
   const reporterName: ReporterName = opts.quiet ? 'quiet' : chooseReporter(opts.reporter);
