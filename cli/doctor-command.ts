@@ -4,7 +4,7 @@ import { SERVICE_INFO } from '../contracts/services.ts';
 import { HttpClient, TransportError, type HttpResponse } from '../suites/engine/http-client.ts';
 import { loadFilterDialect } from '../suites/engine/filter-dialect.ts';
 import { probeDialect } from '../suites/engine/filter-dialect-probe.ts';
-import { type RunConfig } from '../suites/engine/run-config.ts';
+import { describeKey, type RunConfig } from '../suites/engine/run-config.ts';
 import { TokenProvider } from '../suites/engine/token-provider.ts';
 import { THROTTLE_PROBE, THROTTLE_RULES } from '../suites/engine/throttle-probe.ts';
 import { CONFIG_ENV, loadRunConfig } from './config-source.ts';
@@ -171,6 +171,9 @@ export async function doctorCommand(opts: DoctorOptions, out: NodeJS.WritableStr
       out.write(
         `\n  ${r.check} (${r.status}): ${rules.length ? `${rules.length} rule${rules.length === 1 ? '' : 's'}` : none}\n`,
       );
+      // What the piece is, in the words of the configuration's schema (run-config.schema.json).
+      const what = describeKey(r.key ?? r.check);
+      if (what) out.write(`    what it is: ${what}\n`);
       for (const id of rules) out.write(`    ${id}\n`);
     }
     if (!notReady.some((r) => r.stopsRun)) {

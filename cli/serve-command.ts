@@ -1,4 +1,5 @@
 import { writeOutputFile } from '../suites/engine/safe-write.ts';
+import { configSchemaReference, type RunConfig } from '../suites/engine/run-config.ts';
 import { loadFaults } from '../fixtures/faults/registry.ts';
 import { startReference } from '../fixtures/reference/server.ts';
 import { REFERENCE_THROTTLE, THROTTLED_CLIENTS, referenceRunConfig } from './reference-config.ts';
@@ -25,6 +26,14 @@ function nonNegativeInt(value: string | undefined, flag: string): number | undef
   const n = Number(value);
   if (!Number.isInteger(n) || n < 0) throw new UsageError(`${flag} takes a whole number ≥ 0, not "${value}"`);
   return n;
+}
+
+/** The configuration `serve --write-config FILE` writes: the reference's, naming its JSON Schema for editors. */
+export function servedConfig(
+  ref: Parameters<typeof referenceRunConfig>[0] & { baseUrl: string },
+  file: string,
+): RunConfig {
+  return { $schema: configSchemaReference(file), ...referenceRunConfig(ref, ref.baseUrl) };
 }
 
 /** `conformance serve`: the reference deployment, until SIGINT or SIGTERM. */
@@ -69,7 +78,7 @@ export async function serveCommand(opts: ServeOptions): Promise<void> {
   );
   if (opts.writeConfig) {
     // The configuration holds client secrets: readable by its owner only.
-    writeOutputFile(opts.writeConfig, `${JSON.stringify(referenceRunConfig(ref, ref.baseUrl), null, 2)}\n`, 0o600);
+    writeOutputFile(opts.writeConfig, `${JSON.stringify(servedConfig(ref, opts.writeConfig), null, 2)}\n`, 0o600);
     process.stdout.write(`Run configuration written to ${opts.writeConfig}\n`);
   }
   await new Promise<void>((resolve) => {

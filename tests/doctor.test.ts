@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { referenceRunConfig } from '../cli/reference-config.ts';
 import { startReference, type RunningReference } from '../fixtures/reference/server.ts';
+import { describeKey } from '../suites/engine/run-config.ts';
 import { THROTTLE_RULES } from '../suites/engine/throttle-probe.ts';
 import { runCli } from './run-cli.ts';
 
@@ -96,6 +97,9 @@ describe('conformance doctor', () => {
     expect(section('principals.noScopes')).toContain('notification/auth/scope-both-listed');
     expect(section('principals.noScopes')).not.toContain('event-management/auth/forbidden-403');
     expect(section('principals.operator')).toContain('notification/certificates/operator-lists-all');
+    // What each piece is, in the words of the configuration's schema.
+    expect(section('principals.operator')).toContain(`what it is: ${describeKey('principals.operator')}`);
+    expect(section('principals.operator')).toContain('An application of the one operator tenant');
     expect(section('fixtures.eventManagement.sharedEventTypeId')).toContain(
       'event-management/event-types/parent-shared-local-400',
     );

@@ -219,7 +219,7 @@ describe('the GitHub Action (action.yml)', () => {
     const annotations = honouredCommands(res.log).filter((c) => c.command === 'error');
     expect(annotations.map((a) => a.line)).toEqual([
       expect.stringMatching(
-        /^::error title=conformance run::exit 2: bad usage or configuration: CONFORMANCE_CONFIG is not valid: target: must be string/,
+        /^::error title=conformance run::exit 2: bad usage or configuration: CONFORMANCE_CONFIG is not valid: target: must be a string/,
       ),
     ]);
   }, 60_000);
