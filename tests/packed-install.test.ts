@@ -70,6 +70,7 @@ describe('the packed package, installed into an empty folder', () => {
       'package/generators/index.ts',
       'package/reporters/conformance-report.schema.json',
       'package/suites/engine/run-config.schema.json',
+      'package/suites/engine/filter-dialect-types.d.ts',
       'package/fixtures/reference/server.ts',
       'package/fixtures/faults/registry.ts',
     ])
