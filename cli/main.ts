@@ -33,11 +33,11 @@ async function annotateExit(argv: string[], code: number, why: string): Promise<
   const at = argv.indexOf('--reporter');
   const named = at >= 0 ? argv[at + 1] : argv.find((a) => a.startsWith('--reporter='))?.slice('--reporter='.length);
   if (named !== undefined ? named !== 'github' : process.env.GITHUB_ACTIONS !== 'true') return;
-  const command = argv.slice(2).find((a) => !a.startsWith('-')) ?? 'command';
+  // Only a command's own name goes in the title; the message is neutralised whole.
+  const commands = new Set(program.commands.map((c) => c.name()));
+  const name = argv.slice(2).find((a) => commands.has(a)) ?? 'command';
   const { exitAnnotation } = await import('../reporters/github-annotations.ts');
   const { Terminal } = await import('../reporters/terminal.ts');
-  // Only a command's own name goes in the title; the message is neutralised whole.
-  const name = /^[a-z-]+$/.test(command) ? command : 'command';
   new Terminal(process.stdout, { colour: false }).workflowCommand(exitAnnotation(name, `exit ${code}: ${why}`));
 }
 
