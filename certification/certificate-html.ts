@@ -53,9 +53,12 @@ function findingsHtml(f: CertificateFacts['findings']): string {
   }
   if (f.notJudged.length)
     out.push(
-      `<div class="findings" id="not-judged"><h2>MUST rules the run did not judge (${esc(f.notJudged.length)})</h2><ul>${f.notJudged
+      `<div class="findings" id="not-judged"><h2 class="alert">Testable MUST and SHOULD rules the run did not judge (${esc(f.notJudged.length)}): the certificate claims none of them</h2><ul>${f.notJudged
         .slice(0, MAX_LISTED)
-        .map((r) => `<li><span class="mono">${ruleId(r.id)}</span>: ${esc(r.status)}, ${esc(r.reason)}</li>`)
+        .map(
+          (r) =>
+            `<li><span class="mono">${ruleId(r.id)}</span> (${esc(r.level)}): ${esc(r.status)}, ${esc(r.reason)}</li>`,
+        )
         .join(
           '',
         )}${f.notJudged.length > MAX_LISTED ? `<li>and ${esc(f.notJudged.length - MAX_LISTED)} more: see report.html</li>` : ''}</ul></div>`,
@@ -67,6 +70,23 @@ function findingsHtml(f: CertificateFacts['findings']): string {
         .join(', ')}</div></div>`,
     );
   return out.join('\n');
+}
+
+/**
+ * The Throttling row: whether the throttle was probed, and what became of the 429 rules (judged
+ * only when the target throttled the run; never said to be judged when one was skipped).
+ */
+function throttlingRow(t: CertificateFacts['findings']['throttling']): string {
+  const total = t.judged.length + t.notJudged.length;
+  const how = t.probed
+    ? 'probed with bursts as the throttled principal'
+    : 'not probed (no principals.throttled configured)';
+  if (!total) return `<dd id="throttling">${how}; the claimed services have no 429 rule</dd>`;
+  if (!t.notJudged.length)
+    return `<dd id="throttling">${how}: the target throttled ${t.probed ? 'it' : 'the run'}, and the 429 rules were judged (${esc(total)} of ${esc(total)})</dd>`;
+  return `<dd class="alert" id="throttling">${how}: ${esc(t.notJudged.length)} of ${esc(total)} 429 rules not judged (${t.notJudged
+    .map((r) => `<span class="mono">${ruleId(r.id)}</span>`)
+    .join(', ')}): ${esc(t.notJudged[0].reason)}</dd>`;
 }
 
 /** Whether a URL's host is this machine. */
@@ -112,11 +132,7 @@ export function certificateHtml(m: CertificateFacts): string {
       ? `<dd class="alert" id="plain-http">plain HTTP${loopback(m.target) ? ' (on this machine)' : ''}: the documents say HTTPS only; credentials and tokens crossed the connection unencrypted</dd>`
       : '<dd id="transport">HTTPS</dd>'
   }
-<dt>Throttling</dt><dd id="throttling">${
-    m.findings.throttlingProbed
-      ? 'probed: a bounded burst as the throttled principal met the throttle, and the 429 rules were judged on it'
-      : 'not probed: the 429 rules were judged only on throttling the run met by chance'
-  }</dd>
+<dt>Throttling</dt>${throttlingRow(m.findings.throttling)}
 </dl>
 <div class="verdict ${verdictClass}" id="verdict">${m.verdict === 'conformant' ? 'CONFORMANT' : 'NOT CONFORMANT'}</div>
 <table><thead><tr><th>service</th><th>contract</th>${shown.map((s) => `<th>${s}</th>`).join('')}</tr></thead>

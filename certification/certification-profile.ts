@@ -1,6 +1,6 @@
 import { loadRules } from '../contracts/catalog.ts';
 import type { ServiceName } from '../contracts/services.ts';
-import type { ConformanceReport } from '../reporters/conformance-report.ts';
+import type { ConformanceReport, RuleResult } from '../reporters/conformance-report.ts';
 import { isConfigurationSkip } from './config-requirements.ts';
 
 /** Fewest fast-check runs per property a certification run may use: the default of `conformance run`. */
@@ -60,26 +60,37 @@ export function profileProblems(report: ConformanceReport, claimed: readonly Ser
   return problems;
 }
 
-/** The testable MUST/SHOULD rules of the claimed services that the run left unexercised. */
-export function unexercisedRules(report: ConformanceReport, claimed: readonly ServiceName[]): string[] {
-  return report.rules
-    .filter(
-      (r) =>
-        claimed.includes(r.service) && (r.level === 'MUST' || r.level === 'SHOULD') && r.status === 'not-exercised',
-    )
-    .map((r) => r.id);
+/**
+ * The testable MUST and SHOULD rules of the claimed services that the run did not judge: skipped
+ * or not exercised, whatever the reason (the target throttled nothing, a test ended early). The
+ * rules the catalog marks not testable from outside are not among them.
+ */
+export function unjudgedRules(report: ConformanceReport, claimed: readonly ServiceName[]): RuleResult[] {
+  const untestable = new Set(
+    loadRules(claimed)
+      .filter((r) => r.testable === false)
+      .map((r) => r.id),
+  );
+  return report.rules.filter(
+    (r) =>
+      claimed.includes(r.service) &&
+      (r.level === 'MUST' || r.level === 'SHOULD') &&
+      (r.status === 'skipped' || r.status === 'not-exercised') &&
+      !untestable.has(r.id),
+  );
 }
 
 /**
  * The certificate's verdict: conformant only when the run passed, the profile is complete and
- * every testable MUST/SHOULD rule of the claimed services was exercised.
+ * every testable MUST/SHOULD rule of the claimed services was judged (none skipped, none left
+ * unexercised): a certificate claims only what was judged.
  */
 export function certifiedVerdict(
   report: ConformanceReport,
   claimed: readonly ServiceName[],
   problems: readonly string[],
 ): 'conformant' | 'not conformant' {
-  return report.verdict === 'passed' && problems.length === 0 && unexercisedRules(report, claimed).length === 0
+  return report.verdict === 'passed' && problems.length === 0 && unjudgedRules(report, claimed).length === 0
     ? 'conformant'
     : 'not conformant';
 }

@@ -6,7 +6,7 @@ import { SERVICES, SERVICE_INFO, type ServiceName } from '../contracts/services.
 import type { CertificateFindings } from './certificate-findings.ts';
 
 /** Format of the manifest; verify refuses one it does not know. */
-export const MANIFEST_FORMAT = 'platform-conformance-certification/1';
+export const MANIFEST_FORMAT = 'platform-conformance-certification/2';
 
 /** Files of a bundle that are not evidence: the manifest, its signature and the key that checks it. */
 export const MANIFEST_FILE = 'manifest.json';
@@ -51,7 +51,7 @@ export interface Manifest {
   };
   verdict: 'conformant' | 'not conformant';
   counts: Partial<Record<ServiceName, ServiceCounts>>;
-  /** Failed rules, MUST rules not testable from outside or not judged, plain HTTP, throttling probed. */
+  /** Failed rules, MUST rules not testable from outside, MUST/SHOULD rules not judged, plain HTTP, the 429 rules. */
   findings: CertificateFindings;
   key: { thumbprint: string; jwk: JWK; origin: 'given' | 'ephemeral' };
   /** sha256 of every evidence file (every file but the manifest and its signature). */

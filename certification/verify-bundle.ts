@@ -86,7 +86,11 @@ function shapeProblems(m: unknown): string[] {
   need(
     'findings',
     isObject(m.findings) &&
-      ['failed', 'untestable', 'notJudged'].every((k) => Array.isArray((m.findings as Record<string, unknown>)[k])),
+      ['failed', 'untestable', 'notJudged'].every((k) => Array.isArray((m.findings as Record<string, unknown>)[k])) &&
+      isObject(m.findings.throttling) &&
+      ['judged', 'notJudged'].every((k) =>
+        Array.isArray(((m.findings as Record<string, unknown>).throttling as Record<string, unknown>)[k]),
+      ),
   );
   need('key', isObject(m.key) && typeof m.key.thumbprint === 'string');
   need('profile', isObject(m.profile) && Array.isArray(m.profile.problems));
@@ -275,7 +279,7 @@ export async function verifyBundle(path: string, opts: VerifyOptions): Promise<V
       reasons.push("the manifest's counts do not follow from the report");
     if (!same(manifest.findings, certificateFindings(report, services)))
       reasons.push(
-        "the manifest's findings (failed rules, MUST rules not judged, plain HTTP, throttling) do not follow from the report",
+        "the manifest's findings (failed rules, MUST and SHOULD rules not judged, plain HTTP, throttling) do not follow from the report",
       );
     if (!reasons.some((r) => /verdict|says|counts/.test(r)))
       checked.push(`verdict "${certified}" follows from the ${rules.length} rule results`);

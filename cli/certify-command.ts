@@ -5,6 +5,7 @@ import { missingRequirements } from '../certification/config-requirements.ts';
 import { SERVICE_INFO } from '../contracts/services.ts';
 import { generateSigningKey, readKeyFile } from '../certification/signing-key.ts';
 import { writeBundle } from '../certification/write-bundle.ts';
+import type { Manifest } from '../certification/manifest.ts';
 import { resolveServices } from './rules-command.ts';
 import { EXIT, runCommand } from './run-command.ts';
 import { CONFIG_ENV, loadRunConfig } from './config-source.ts';
@@ -42,6 +43,22 @@ function slug(s: string): string {
       .replace(/[^a-z0-9.]+/g, '-')
       .replace(/^-+|-+$/g, '') || 'x'
   );
+}
+
+/** Why a certificate is not conformant, one line each: the profile, failed rules, rules not judged. */
+function notConformantBecause(m: Manifest): string[] {
+  const f = m.findings;
+  const some = (ids: string[]) => `${ids.slice(0, 3).join(', ')}${ids.length > 3 ? ` and ${ids.length - 3} more` : ''}`;
+  return [
+    ...m.profile.problems.map((p) => `  profile incomplete: ${p}`),
+    ...(f.failed.length ? [`  failed: ${f.failed.length} rules (${some(f.failed.map((r) => r.id))})`] : []),
+    ...(f.notJudged.length
+      ? [
+          `  not judged: ${f.notJudged.length} testable MUST/SHOULD rules (${some(f.notJudged.map((r) => r.id))}); a certificate claims only what was judged`,
+          ...f.throttling.notJudged.slice(0, 1).map((r) => `  the 429 rules: ${r.reason}`),
+        ]
+      : []),
+  ];
 }
 
 /** `conformance certify`: runs the certification profile and writes a signed evidence bundle; returns the exit code. */
@@ -135,7 +152,7 @@ export async function certifyCommand(opts: CertifyOptions): Promise<number> {
     [
       '',
       `certification: ${m.verdict.toUpperCase()}`,
-      ...m.profile.problems.map((p) => `  profile incomplete: ${p}`),
+      ...notConformantBecause(m),
       `  bundle:  ${bundle.dir}/`,
       `  archive: ${bundle.archive}`,
       `  bundle hash: ${m.bundleHash}`,

@@ -36,7 +36,7 @@ describe('loadRunConfig', () => {
     );
     expect(() => loadRunConfig(undefined, { [CONFIG_ENV]: '{"target": "s3cret' })).not.toThrow(/s3cret/);
     expect(() => loadRunConfig(undefined, { [CONFIG_ENV]: JSON.stringify({ ...config, target: 1 }) })).toThrow(
-      /^CONFORMANCE_CONFIG is not valid: target: must be string/,
+      /^CONFORMANCE_CONFIG is not valid: target: must be a string/,
     );
   });
 

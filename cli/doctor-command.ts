@@ -4,8 +4,9 @@ import { SERVICE_INFO } from '../contracts/services.ts';
 import { HttpClient, TransportError, type HttpResponse } from '../suites/engine/http-client.ts';
 import { loadFilterDialect } from '../suites/engine/filter-dialect.ts';
 import { probeDialect } from '../suites/engine/filter-dialect-probe.ts';
-import { type RunConfig } from '../suites/engine/run-config.ts';
+import { describeKey, type RunConfig } from '../suites/engine/run-config.ts';
 import { TokenProvider } from '../suites/engine/token-provider.ts';
+import { THROTTLE_PROBE, THROTTLE_RULES } from '../suites/engine/throttle-probe.ts';
 import { CONFIG_ENV, loadRunConfig } from './config-source.ts';
 import { collectTests, configurationRows, unjudgedBy, type Row } from './readiness.ts';
 import { parseDuration } from './duration.ts';
@@ -27,6 +28,18 @@ export const DOCTOR_EXIT = { ready: 0, notReady: 1, usage: 2, unreachable: 3 } a
 
 function pad(s: string, n: number): string {
   return s.length >= n ? s : s + ' '.repeat(n - s.length);
+}
+
+/**
+ * What the 429 rules need besides a configuration doctor can check: a client the target throttles
+ * (`principals.throttled`), and a target that throttles it; doctor sends no burst to find out.
+ */
+function throttleNote(configured: boolean): string {
+  const { burst, maxRequests, maxMs } = THROTTLE_PROBE;
+  const how = configured
+    ? `a run sends principals.throttled bursts of ${burst} requests until the target answers one 429 (at most ${maxRequests} requests or ${maxMs / 1000} s per service), and skips them when it never does`
+    : 'configure principals.throttled, a client the target throttles: without it they are judged only if the target happens to throttle the run, and skipped otherwise';
+  return `\nThe ${THROTTLE_RULES.length} 429 rules need a target that throttles principals.throttled (doctor sends no burst to find out): ${how}.\n${THROTTLE_RULES.map((id) => `  ${id}\n`).join('')}`;
 }
 
 /** `conformance doctor`: checks a configuration against its target without running the suites. */
@@ -134,10 +147,17 @@ export async function doctorCommand(opts: DoctorOptions, out: NodeJS.WritableStr
     for (const r of rows) out.write(`${pad(r.check, width)}${pad(r.status, 10)}${t(r.detail)}\n`);
 
     const notReady = rows.filter((r) => r.status === 'missing' || r.status === 'failed');
+    const throttled = !!config.principals?.throttled;
     if (!notReady.length) {
-      out.write(`\nEverything is ready: no rule will be skipped for want of configuration.\n`);
+      out.write(
+        throttled
+          ? `\nEverything is ready: no rule will be skipped for want of configuration.\n`
+          : `\nEverything is ready but principals.throttled (below).\n`,
+      );
+      out.write(throttleNote(throttled));
       return DOCTOR_EXIT.ready;
     }
+    out.write(throttleNote(throttled));
     out.write(`\nNot ready (${notReady.length}), and the rules each will leave unjudged:\n`);
     for (const r of notReady) {
       const rules = r.stopsRun
@@ -151,6 +171,9 @@ export async function doctorCommand(opts: DoctorOptions, out: NodeJS.WritableStr
       out.write(
         `\n  ${r.check} (${r.status}): ${rules.length ? `${rules.length} rule${rules.length === 1 ? '' : 's'}` : none}\n`,
       );
+      // What the piece is, in the words of the configuration's schema (run-config.schema.json).
+      const what = describeKey(r.key ?? r.check);
+      if (what) out.write(`    what it is: ${what}\n`);
       for (const id of rules) out.write(`    ${id}\n`);
     }
     if (!notReady.some((r) => r.stopsRun)) {

@@ -1,5 +1,9 @@
 import { Command, Option } from 'commander';
 import { toolVersion } from './tool-version.ts';
+import { THROTTLE_PROBE } from '../suites/engine/throttle-probe.ts';
+
+/** The throttle probe's bounds, as the help states them. */
+const PROBE = `bursts of ${THROTTLE_PROBE.burst} requests as principals.throttled (a client the target throttles) until one is throttled, at most ${THROTTLE_PROBE.maxRequests} requests or ${THROTTLE_PROBE.maxMs / 1000} s per service`;
 
 const collect = (value: string, previous: string[] = []) => [...previous, value];
 
@@ -38,7 +42,10 @@ Examples:
       'run configuration (the format `serve --write-config` writes; default: the JSON in CONFORMANCE_CONFIG)',
     )
     .option('--service <name...>', 'only these services (technical-token-manager, notification, event-management)')
-    .option('--rule <glob...>', 'only rules whose ID matches one of these globs')
+    .option(
+      '--rule <glob...>',
+      "only rules whose ID matches one of these globs; * matches any characters, / included ('notification/*': the service's rules, '*thrott*': the throttling rules)",
+    )
     .option('--seed <n>', 'seed of the generators (printed by every run)')
     .option('--runs <n>', 'runs per property', undefined)
     .addOption(
@@ -60,7 +67,11 @@ Examples:
     )
     .option(
       '--probe-throttling',
-      'send a bounded burst (12 requests at once per service) to meet the target throttle and judge the 429 rules (on for the embedded reference, which throttles one application)',
+      `meet the target's throttle to judge the 429 rules: ${PROBE} (default: on when the config has that principal, and for the embedded reference)`,
+    )
+    .option(
+      '--no-probe-throttling',
+      'send one burst as the main client instead (the 429 rules are then judged only on throttling met by chance)',
     )
     .option('--baseline <file>', 'known failures (JSON list of rule IDs): they do not fail the run; stale entries do')
     .option(
@@ -102,6 +113,7 @@ Examples:
   $ npx conformance run                                   # every suite against the embedded reference
   $ npx conformance run --config run.json --target https://staging.example.com --rate 20
   $ npx conformance run --config run.json --service notification --rule 'notification/recipients/*'
+  $ npx conformance run --rule '*thrott*'                 # * matches across /: every throttling rule
   $ npx conformance run --config run.json --profile read-only --dry-run
   $ npx conformance run --service notification --reporter quiet
 
@@ -113,6 +125,7 @@ Exit codes:
   4    timed out: --max-time reached before the tests ended
   5    the target stopped answering during the run
   6    a stale baseline entry (a listed rule that now passes)
+  70   an error of the tool itself (a defect: please report it, with the message)
   130  interrupted (SIGINT): the partial report is written
   143  terminated (SIGTERM): the partial report is written\n`,
     )
@@ -169,7 +182,7 @@ Examples:
     .option('--insecure', "do not verify the target's TLS certificate")
     .option(
       '--probe-throttling',
-      "send the 429 rules' bounded burst as principals.throttled, the client the target throttles, to meet the throttle (default: on when the config has that principal)",
+      `meet the target's throttle to judge the 429 rules: ${PROBE} (default: on when the config has that principal)`,
     )
     .option(
       '--no-probe-throttling',
@@ -283,7 +296,10 @@ Examples:
       collect,
     )
     .option('--write-config <file>', 'write a run configuration for this deployment')
-    .option('--throttle <n>', 'requests per second per client; beyond it 429 with Retry-After')
+    .option(
+      '--throttle <n>',
+      'throttle every client at n requests per second (beyond it 429 with Retry-After); 0: none. Default: only the throttled application (the principals.throttled of --write-config), at 8 a second',
+    )
     .option(
       '--visibility-delay <duration>',
       'new or changed events become visible this late (e.g. 2s; a bare number is milliseconds)',
@@ -470,7 +486,7 @@ Examples:
       'list, per rule, its tests (file:line) and the fault variants that must make it fail; --write refreshes suites/coverage.yaml',
     )
     .option('--service <name...>', 'only rules of these services')
-    .option('--rule <glob...>', 'only rules whose ID matches one of these globs')
+    .option('--rule <glob...>', 'only rules whose ID matches one of these globs (* matches / too)')
     .option(
       '--uncovered',
       'only rules with a gap: a testable rule without a test, a MUST/SHOULD rule without a fault variant',

@@ -9,6 +9,7 @@ import type { TestRecord } from '../suites/engine/suite-runner.ts';
 import { TokenProvider, TokenError, type PrincipalName } from '../suites/engine/token-provider.ts';
 import { PrincipalUnavailable } from '../suites/engine/unjudged.ts';
 import { missingRequirements } from '../certification/config-requirements.ts';
+import { THROTTLE_RULES } from '../suites/engine/throttle-probe.ts';
 
 // What `doctor` checks of a configuration, and what a run leaves unjudged for each piece not
 // ready: `doctor` prints it, `run` computes the same and does not start the tests it names, so
@@ -110,7 +111,11 @@ export async function configurationRows(config: RunConfig, http: HttpClient): Pr
     if (!tokens.has(n.name)) {
       // The throttled principal defaults to the full one.
       if (n.name === 'throttled') {
-        rows.push({ check: n.label, status: 'n/a', detail: 'not configured: the 429 probe uses the full principal' });
+        rows.push({
+          check: n.label,
+          status: 'n/a',
+          detail: `not configured: the ${THROTTLE_RULES.length} 429 rules are judged only if the target throttles the run by chance`,
+        });
         continue;
       }
       rows.push({ check: n.label, status: 'missing', detail: 'not configured' });

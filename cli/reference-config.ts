@@ -20,6 +20,9 @@ function credentials(app: Application): ClientCredentials {
  */
 export const THROTTLED_CLIENTS: readonly string[] = ['conformance-throttled'];
 
+/** Requests a second the reference lets each of THROTTLED_CLIENTS send (`run`'s embedded reference, `serve`). */
+export const REFERENCE_THROTTLE = 8;
+
 /** A deployment that throttles named clients only is probed with them, as a run of the embedded reference is. */
 export const probesThrottling = (options?: FaultVariant['options']): boolean => !!options?.throttledClients?.length;
 

@@ -22,7 +22,7 @@ import type { RunContext } from '../suites/engine/run-context.ts';
 import { collectSuites, runSuites } from '../suites/engine/suite-runner.ts';
 import { TokenProvider, registerConfigSecrets } from '../suites/engine/token-provider.ts';
 import { PrincipalUnavailable } from '../suites/engine/unjudged.ts';
-import { THROTTLED_CLIENTS, referenceRunConfig } from './reference-config.ts';
+import { REFERENCE_THROTTLE, THROTTLED_CLIENTS, referenceRunConfig } from './reference-config.ts';
 import { resolveServices } from './rules-command.ts';
 import { collectTests, configurationRows, notReadyPieces, unjudgedBy } from './readiness.ts';
 import { loadReport } from '../certification/compare-reports.ts';
@@ -30,6 +30,7 @@ import { UnreachableError, UsageError } from './usage-error.ts';
 import { parseDuration } from './duration.ts';
 import { ownHostGuard } from './own-host-guard.ts';
 import { toolVersion } from './tool-version.ts';
+import { EXIT } from './exit-codes.ts';
 import { lockReportDir } from './report-lock.ts';
 import { gatingFailures, type ConformanceReport } from '../reporters/conformance-report.ts';
 import { consoleHeadline, profileText } from '../reporters/console-summary.ts';
@@ -60,6 +61,7 @@ export interface RunOptions {
   insecure?: boolean;
   dryRun?: boolean;
   profile?: string;
+  /** The 429 rules' probe as principals.throttled (default: on when it is configured; `--no-probe-throttling` off). */
   probeThrottling?: boolean;
   baseline?: string;
   /** A previous report (directory, JSON or bundle): report.html shows what changed since. */
@@ -87,21 +89,7 @@ export interface RunOptions {
  */
 export const DEFAULT_CONCURRENCY = 8;
 
-/**
- * Exit codes of `conformance run` (README, "Exit codes"). When several apply, a failed rule (1)
- * wins over the early ends (5, then 4), and those over a stale baseline (6).
- */
-export const EXIT = {
-  passed: 0,
-  failed: 1,
-  usage: 2,
-  unreachable: 3,
-  timedOut: 4,
-  unresponsive: 5,
-  staleBaseline: 6,
-  sigint: 130,
-  sigterm: 143,
-} as const;
+export { EXIT };
 
 /** The exit code of a finished run from its report (signals aside). */
 export function exitCodeOf(report: ConformanceReport): number {
@@ -307,7 +295,9 @@ export async function runCommand(opts: RunOptions): Promise<number> {
     prefix: `cfz${runId}`,
     ruleGlobs,
     profile,
-    probeThrottling: !!opts.probeThrottling || !config,
+    // The 429 rules' probe goes as principals.throttled whenever it is configured (as certify
+    // does), and against the embedded reference, which throttles that client only.
+    probeThrottling: opts.probeThrottling ?? (!config || !!config.principals?.throttled),
     services,
     cleanupTimeoutMs: parseDuration(opts.cleanupTimeout, '--cleanup-timeout', SECONDS) ?? DEFAULT_CLEANUP_TIMEOUT_MS,
     jobDeadlineMs: parseDuration(opts.jobDeadline, '--job-deadline', SECONDS),
@@ -336,7 +326,9 @@ export async function runCommand(opts: RunOptions): Promise<number> {
     : undefined;
   const selectedRules = loadRules(services).filter((r) => ruleSelected(r.id, ruleGlobs));
   if (ruleGlobs.length && selectedRules.length === 0)
-    throw new UsageError(`--rule ${ruleGlobs.join(' ')} selects no rule of ${services.join(', ')}`);
+    throw new UsageError(
+      `--rule ${ruleGlobs.join(' ')} selects no rule of ${services.join(', ')} (a glob over the whole ID, * matching / too: 'notification/*', '*thrott*'; \`conformance rules\` lists the IDs)`,
+    );
 
   const out = opts.quiet ? { write: (_: string) => true } : process.stdout;
   const reporterName: ReporterName = opts.quiet ? 'quiet' : chooseReporter(opts.reporter);
@@ -420,7 +412,7 @@ export async function runCommand(opts: RunOptions): Promise<number> {
       reference = await startReference({
         host: '127.0.0.1',
         port: 0,
-        throttle: 8,
+        throttle: REFERENCE_THROTTLE,
         throttledClients: THROTTLED_CLIENTS,
         alternate,
         // Reached by the run's own requests only, at its loopback address.
@@ -533,9 +525,9 @@ export async function runCommand(opts: RunOptions): Promise<number> {
       terminal.line({ style: ['bold', report.verdict === 'passed' ? 'green' : 'red'], text: head });
       out.write(consoleSummary(report, files, { headline: false }));
     }
-    if (!opts.quiet) reporter.onReport?.(report);
-    if (signal) return signal === 'SIGINT' ? EXIT.sigint : EXIT.sigterm;
-    return exitCodeOf(report);
+    const code = signal ? (signal === 'SIGINT' ? EXIT.sigint : EXIT.sigterm) : exitCodeOf(report);
+    if (!opts.quiet) reporter.onReport?.(report, code);
+    return code;
   } finally {
     if (!opts.quiet) reporter.onEnd?.();
     unlock?.();

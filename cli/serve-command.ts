@@ -1,7 +1,8 @@
 import { writeOutputFile } from '../suites/engine/safe-write.ts';
+import { configSchemaReference, type RunConfig } from '../suites/engine/run-config.ts';
 import { loadFaults } from '../fixtures/faults/registry.ts';
 import { startReference } from '../fixtures/reference/server.ts';
-import { referenceRunConfig } from './reference-config.ts';
+import { REFERENCE_THROTTLE, THROTTLED_CLIENTS, referenceRunConfig } from './reference-config.ts';
 import { parseDuration } from './duration.ts';
 import { ownHostGuard } from './own-host-guard.ts';
 import { UsageError } from './usage-error.ts';
@@ -27,6 +28,14 @@ function nonNegativeInt(value: string | undefined, flag: string): number | undef
   return n;
 }
 
+/** The configuration `serve --write-config FILE` writes: the reference's, naming its JSON Schema for editors. */
+export function servedConfig(
+  ref: Parameters<typeof referenceRunConfig>[0] & { baseUrl: string },
+  file: string,
+): RunConfig {
+  return { $schema: configSchemaReference(file), ...referenceRunConfig(ref, ref.baseUrl) };
+}
+
 /** `conformance serve`: the reference deployment, until SIGINT or SIGTERM. */
 export async function serveCommand(opts: ServeOptions): Promise<void> {
   const port = nonNegativeInt(opts.port, '--port') ?? 4010;
@@ -46,7 +55,12 @@ export async function serveCommand(opts: ServeOptions): Promise<void> {
     host: opts.host,
     port,
     refuse,
-    throttle: nonNegativeInt(opts.throttle, '--throttle') || undefined,
+    // The client --write-config names principals.throttled is throttled, as the embedded
+    // reference of `run` throttles it, so that a run or certify of this configuration judges the
+    // 429 rules; --throttle N throttles every client instead (0: none).
+    ...(opts.throttle === undefined
+      ? { throttle: REFERENCE_THROTTLE, throttledClients: THROTTLED_CLIENTS }
+      : { throttle: nonNegativeInt(opts.throttle, '--throttle') || undefined }),
     visibilityDelayMs: parseDuration(opts.visibilityDelay, '--visibility-delay', { bare: 'ms', minMs: 0 }),
     latencyMs: parseDuration(opts.latency, '--latency', { bare: 'ms', minMs: 0 }),
     faults: opts.fault,
@@ -64,7 +78,7 @@ export async function serveCommand(opts: ServeOptions): Promise<void> {
   );
   if (opts.writeConfig) {
     // The configuration holds client secrets: readable by its owner only.
-    writeOutputFile(opts.writeConfig, `${JSON.stringify(referenceRunConfig(ref, ref.baseUrl), null, 2)}\n`, 0o600);
+    writeOutputFile(opts.writeConfig, `${JSON.stringify(servedConfig(ref, opts.writeConfig), null, 2)}\n`, 0o600);
     process.stdout.write(`Run configuration written to ${opts.writeConfig}\n`);
   }
   await new Promise<void>((resolve) => {

@@ -20,7 +20,7 @@ export interface RuleResult {
   status: RuleStatus;
   /** Why a rule was skipped or not exercised. */
   reason?: string;
-  /** For a rule left unjudged by the configuration, a principal or the target's transport: which (stable). */
+  /** Why a skipped or not-exercised rule has no verdict, as a stable code (every such rule carries one). */
   reasonCode?: RuleOutcome['reasonCode'];
   /** What was seen, for UNSPECIFIED rules. */
   observed?: string[];
@@ -291,7 +291,8 @@ export function judgeRule(
   }
   // A part of the rule that a test could not exercise keeps the rule from passing on the rest.
   const partial = outcomes.find((x) => x.o.partial);
-  if (partial) return { ...base, status: 'skipped', reason: partial.o.detail, ...code(partial.o), tests: names };
+  if (partial)
+    return { ...base, status: 'skipped', reason: partial.o.detail, ...code(partial.o, 'test'), tests: names };
   // Passed only on a check that held: an outcome that says passed without one is a suite defect.
   if (outcomes.some((x) => x.o.status === 'passed' && (x.o.checks ?? 0) > 0))
     return { ...base, status: 'passed', tests: names };
@@ -307,7 +308,8 @@ export function judgeRule(
   const skipped =
     outcomes.find((x) => x.o.status === 'skipped' && ACTIONABLE.has(x.o.reasonCode)) ??
     outcomes.find((x) => x.o.status === 'skipped');
-  if (skipped) return { ...base, status: 'skipped', reason: skipped.o.detail, ...code(skipped.o), tests: names };
+  if (skipped)
+    return { ...base, status: 'skipped', reason: skipped.o.detail, ...code(skipped.o, 'test'), tests: names };
   const stoppedBefore = facts.stopped
     ? `${facts.stopped.detail} before its tests ran`
     : facts.interrupted
@@ -330,7 +332,7 @@ export function judgeRule(
     ...base,
     status: 'not-exercised',
     reason: stoppedBefore ?? why?.detail ?? 'its tests ended before checking it',
-    ...(stoppedBefore ? stoppedCode : why?.reasonCode ? code(why) : { reasonCode: 'no-check' }),
+    ...(stoppedBefore ? stoppedCode : code(why, 'no-check')),
     tests: names,
   };
 }
@@ -353,9 +355,12 @@ export function untestableReason(note: string | undefined): string {
 /** Skips that name something the user can act on (a key, a principal, the target's transport): shown first. */
 const ACTIONABLE = new Set<ReasonCode | undefined>(['configuration', 'principal', 'transport']);
 
-/** The reason code of an outcome, as a report field. */
-function code(o: RuleOutcome): Pick<RuleResult, 'reasonCode'> {
-  return o.reasonCode ? { reasonCode: o.reasonCode } : {};
+/**
+ * The reason code of an unjudged outcome, as a report field: every skipped or not-exercised rule
+ * carries one, `fallback` when its test gave none (a part a test could not exercise: `test`).
+ */
+function code(o: RuleOutcome | undefined, fallback: ReasonCode): Required<Pick<RuleResult, 'reasonCode'>> {
+  return { reasonCode: o?.reasonCode ?? fallback };
 }
 
 /** The time line of the tests that ran, each start relative to the run's start. */

@@ -2,7 +2,7 @@ import type { RuleFailure } from '../suites/engine/rule-test.ts';
 
 /** One part of a failure block: a label and its text. */
 export interface BlockPart {
-  label: 'Expected' | 'Received' | 'Counterexample' | 'Seed' | 'Reproduce with' | 'Replay';
+  label: 'Expected' | 'Received' | 'Counterexample' | 'Seed' | 'Reproduce with' | 'Note' | 'Replay';
   text: string;
 }
 
@@ -12,12 +12,23 @@ export interface FailureBlockOptions {
 }
 
 /**
+ * Why a failure's curl alone does not reproduce it: the request names a resource the run created,
+ * which its cleanup deletes (the curl then meets a resource that does not exist); replay creates it again.
+ */
+export function createdNote(created: NonNullable<RuleFailure['created']>): string {
+  return `the request names ${created.kind} ${created.id}, which the run created and its cleanup deletes: the curl alone cannot recreate it; the replay command does`;
+}
+
+/**
  * The parts of one failure's block, in the one order every writer shows them (Schemathesis'
  * failure block): Expected, Received, the shrunk counterexample, seed and path, "Reproduce with:"
- * the curl, and the command that replays it. Writers escape each part for where they write it.
+ * the curl, a note when the curl alone cannot recreate what it names, and the command that
+ * replays it. Writers escape each part for where they write it.
  */
 export function failureBlock(
-  f: Pick<RuleFailure, 'expected' | 'received' | 'counterexample' | 'seed' | 'path' | 'curl'> & { replay?: string },
+  f: Pick<RuleFailure, 'expected' | 'received' | 'counterexample' | 'seed' | 'path' | 'curl' | 'created'> & {
+    replay?: string;
+  },
   opts: FailureBlockOptions = {},
 ): BlockPart[] {
   const received = String(f.received);
@@ -34,6 +45,7 @@ export function failureBlock(
   if (f.counterexample !== undefined) parts.push({ label: 'Counterexample', text: JSON.stringify(f.counterexample) });
   if (f.seed !== undefined) parts.push({ label: 'Seed', text: `${f.seed}${f.path ? ` path ${f.path}` : ''}` });
   if (f.curl) parts.push({ label: 'Reproduce with', text: f.curl });
+  if (f.replay && f.created) parts.push({ label: 'Note', text: createdNote(f.created) });
   if (f.replay) parts.push({ label: 'Replay', text: f.replay });
   return parts;
 }

@@ -193,4 +193,40 @@ describe('a reproduction runs as printed', () => {
     expect(await message({})).toContain('CONFORMANCE_TARGET: set it to the deployment to send this to');
     expect(await message(env)).toContain(`npx conformance token --config ${config}`);
   });
+
+  test('a failure on a resource the run created says that its curl alone cannot recreate it, and to replay', async () => {
+    // The rule fails on GET of a recipient the run created (and deleted: the fault keeps it).
+    const recipients = await startReference({ port: 0, faults: ['recipient-delete-does-not-delete'] });
+    try {
+      const file = join(dir, 'recipients.json');
+      writeFileSync(file, JSON.stringify(referenceRunConfig(recipients, recipients.baseUrl)));
+      const out = join(dir, 'recipients');
+      const rule = 'notification/recipients/delete-by-id';
+      const res = await runCli(
+        [
+          'run',
+          '--config',
+          file,
+          '--service',
+          'notification',
+          '--rule',
+          rule,
+          '--report-dir',
+          out,
+          '--reporter',
+          'list',
+        ],
+        { timeoutMs: 120_000 },
+      );
+      expect(res.code).toBe(1);
+      const failure = report(out).rules.find((r) => r.id === rule)!.failure!;
+      expect(failure.created).toEqual({ kind: 'recipient', id: expect.stringMatching(/^\d+$/) as string });
+      expect(failure.curl).toContain(`/recipient/${failure.created!.id}'`);
+      const note = `Note: the request names recipient ${failure.created!.id}, which the run created and its cleanup deletes: the curl alone cannot recreate it; the replay command does`;
+      expect(res.stdout).toContain(note);
+      expect(read(out, 'junit.xml')).toContain(note);
+    } finally {
+      await recipients.close();
+    }
+  }, 130_000);
 });

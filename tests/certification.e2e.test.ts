@@ -1,7 +1,9 @@
 import { cpSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { THROTTLED_CLIENTS, referenceRunConfig } from '../cli/reference-config.ts';
+import { referenceRunConfig } from '../cli/reference-config.ts';
+import type { RunConfig } from '../suites/engine/run-config.ts';
+import { THROTTLE_RULES } from '../suites/engine/throttle-probe.ts';
 import { startReference, type RunningReference } from '../fixtures/reference/server.ts';
 import type { ConformanceReport } from '../reporters/conformance-report.ts';
 import { sha256, type Manifest } from '../certification/manifest.ts';
@@ -9,15 +11,19 @@ import { readKeyFile } from '../certification/signing-key.ts';
 import { tarGz, untarGz } from '../certification/tar-archive.ts';
 import { writeBundle } from '../certification/write-bundle.ts';
 import type { Har } from '../suites/engine/har.ts';
-import { runCli } from './run-cli.ts';
+import { runCli, startCli, type CliServer } from './run-cli.ts';
 import { tempDir } from './temp-dir.ts';
 
 const FAULT = 'access-token-not-a-jwt';
 const BROKEN_RULE = 'technical-token-manager/access-token/access-token-jwt';
 const BUNDLE = 'acme-corp-acme-platform-2.1.0';
 
-let ref: RunningReference;
+/** `conformance serve`, and the configuration its --write-config wrote: what a vendor certifies first. */
+let served: CliServer;
+let servedConfig: RunConfig;
 let faulty: RunningReference;
+/** A deployment that throttles no client: the 429 rules cannot be judged against it. */
+let unthrottled: RunningReference;
 const dir = tempDir('certify');
 const keys = join(dir, 'keys');
 const privateKey = join(keys, 'conformance-signing-key.private.jwk');
@@ -25,12 +31,8 @@ const publicKey = join(keys, 'conformance-signing-key.public.jwk');
 const out = join(dir, 'out');
 const bundle = join(out, BUNDLE);
 
-function writeConfig(
-  name: string,
-  deployment: RunningReference,
-  mutate: (c: ReturnType<typeof referenceRunConfig>) => void = () => {},
-) {
-  const c = structuredClone(referenceRunConfig(deployment, deployment.baseUrl));
+function writeConfig(name: string, base: RunConfig, mutate: (c: RunConfig) => void = () => {}) {
+  const c = structuredClone(base);
   mutate(c);
   const file = join(dir, name);
   writeFileSync(file, JSON.stringify(c));
@@ -69,23 +71,32 @@ function tampered(name: string, tamper: (copy: string) => void): string {
   return copy;
 }
 
+const configOf = (deployment: RunningReference) => referenceRunConfig(deployment, deployment.baseUrl);
+
 beforeAll(async () => {
-  // Throttling one client, as a deployment with a throttled principal does: certify probes with it.
-  ref = await startReference({ port: 0, throttle: 8, throttledClients: THROTTLED_CLIENTS });
+  // serve throttles the client its configuration names principals.throttled: certify probes with it.
+  const file = join(dir, 'served.json');
+  served = await startCli(
+    ['serve', '--port', '0', '--write-config', file],
+    /listening on (http:\/\/\S+)[\s\S]*Run configuration written/,
+  );
+  servedConfig = JSON.parse(readFileSync(file, 'utf8')) as RunConfig;
   faulty = await startReference({ port: 0, faults: [FAULT] });
+  unthrottled = await startReference({ port: 0 });
   const k = await runCli(['keygen', '--out', keys]);
   expect(k.code).toBe(0);
   expect(k.stdout).toMatch(/thumbprint: +\S{43}/);
 }, 60_000);
 afterAll(async () => {
-  await ref?.close();
+  await served?.stop();
   await faulty?.close();
+  await unthrottled?.close();
 });
 
 describe('conformance certify against the reference deployment', () => {
   let certified: Awaited<ReturnType<typeof runCli>>;
   beforeAll(async () => {
-    certified = await certify(writeConfig('reference.json', ref), ['--out', out]);
+    certified = await certify(writeConfig('reference.json', servedConfig), ['--out', out]);
   }, 240_000);
 
   it('writes a bundle whose certificate says conformant, and exits 0', async () => {
@@ -109,18 +120,23 @@ describe('conformance certify against the reference deployment', () => {
     // principals.throttled is configured, so certify probes throttling and judges the 429 rules.
     expect(manifest.profile.options.probeThrottling).toBe(true);
     const report = JSON.parse(readFileSync(join(bundle, 'conformance-report.json'), 'utf8')) as ConformanceReport;
-    for (const id of ['technical-token-manager/throttling/too-many-requests', 'notification/limits/throttling-429'])
-      expect(report.rules.find((r) => r.id === id)?.status, id).toBe('passed');
-    expect(manifest.findings).toMatchObject({ failed: [], notJudged: [], plainHttp: true, throttlingProbed: true });
+    for (const id of THROTTLE_RULES) expect(report.rules.find((r) => r.id === id)?.status, id).toBe('passed');
+    expect(manifest.findings).toMatchObject({
+      failed: [],
+      notJudged: [],
+      plainHttp: true,
+      throttling: { probed: true, judged: [...THROTTLE_RULES], notJudged: [] },
+    });
     expect(manifest.findings.untestable.length).toBeGreaterThan(0);
     const certificate = readFileSync(join(bundle, 'certificate.html'), 'utf8');
     expect(certificate).toContain('CONFORMANT');
+    expect(certificate).toContain('the target throttled it, and the 429 rules were judged (3 of 3)');
     expect(certificate).toContain('plain HTTP (on this machine)');
     expect(certificate).toContain('MUST rules not testable from outside');
     expect(certificate).toContain(manifest.bundleHash);
     // Neither the private key nor any secret of the configuration enters the bundle.
     const jwk = JSON.parse(readFileSync(privateKey, 'utf8')) as { d: string };
-    const config = referenceRunConfig(ref, ref.baseUrl);
+    const config = servedConfig;
     const secrets = [
       jwk.d,
       config.tokenManager!.clientSecret,
@@ -306,7 +322,7 @@ describe('conformance certify against the reference deployment', () => {
 
   it('compares the reference with a fault variant: the broken rule newly failed, exit 1', async () => {
     const faultOut = join(dir, 'fault-out');
-    const res = await certify(writeConfig('faulty.json', faulty), [
+    const res = await certify(writeConfig('faulty.json', configOf(faulty)), [
       '--out',
       faultOut,
       '--service',
@@ -334,6 +350,44 @@ describe('conformance certify against the reference deployment', () => {
   });
 });
 
+describe('conformance certify against a deployment that throttles nothing', () => {
+  it('is not conformant, and the certificate and the console say which rules were not judged and why', async () => {
+    const quietOut = join(dir, 'unthrottled-out');
+    const res = await certify(writeConfig('unthrottled.json', configOf(unthrottled)), [
+      '--out',
+      quietOut,
+      '--service',
+      'technical-token-manager',
+    ]);
+    expect(res.code).toBe(1);
+    expect(res.stdout).toContain('certification: NOT CONFORMANT');
+    const rule = 'technical-token-manager/throttling/too-many-requests';
+    expect(res.stdout).toContain(
+      `not judged: 1 testable MUST/SHOULD rules (${rule}); a certificate claims only what was judged`,
+    );
+    expect(res.stdout).toMatch(
+      /the 429 rules: the target throttled no token manager request: the probe sent 120 requests as principals.throttled over [\d.]+ s/,
+    );
+    const quietBundle = join(quietOut, BUNDLE);
+    const manifest = JSON.parse(readFileSync(join(quietBundle, 'manifest.json'), 'utf8')) as Manifest;
+    expect(manifest.verdict).toBe('not conformant');
+    expect(manifest.profile.problems).toEqual([]);
+    expect(manifest.findings.failed).toEqual([]);
+    expect(manifest.findings.notJudged).toEqual([
+      { id: rule, level: 'MUST', status: 'skipped', reason: expect.stringMatching(/^the target throttled no/) },
+    ]);
+    expect(manifest.findings.throttling).toMatchObject({ probed: true, judged: [], notJudged: [{ id: rule }] });
+    const certificate = readFileSync(join(quietBundle, 'certificate.html'), 'utf8');
+    expect(certificate).toContain('NOT CONFORMANT');
+    expect(certificate).toContain('probed with bursts as the throttled principal: 1 of 1 429 rules not judged');
+    expect(certificate).not.toMatch(/429 rules were judged/);
+    // verify re-derives the verdict: the bundle is authentic, and what it says is not conformant.
+    const checked = await verify(quietBundle);
+    expect(checked.stdout).toContain('certificate says: NOT CONFORMANT');
+    expect(checked.code).toBe(0);
+  });
+});
+
 describe('conformance keygen', () => {
   it('writes the private key readable by its owner only, and never overwrites a key', async () => {
     expect(statSync(privateKey).mode & 0o077).toBe(0);
@@ -345,7 +399,7 @@ describe('conformance keygen', () => {
 
 describe('conformance certify refuses to start', () => {
   it('naming each principal and fixture the configuration lacks', async () => {
-    const config = writeConfig('partial.json', ref, (c) => {
+    const config = writeConfig('partial.json', servedConfig, (c) => {
       delete c.principals!.otherTenant;
       delete c.principals!.withoutScope!['em.c'];
       delete (c.fixtures!.eventManagement as Record<string, unknown>).entityIds;
@@ -371,7 +425,7 @@ describe('conformance certify refuses to start', () => {
     ]);
     expect(ttm.code).toBe(2);
     expect(ttm.stderr).toContain('--runs takes 25 or more');
-    const fewRuns = writeConfig('few-runs.json', ref, (c) => {
+    const fewRuns = writeConfig('few-runs.json', servedConfig, (c) => {
       c.options = { runs: 5 };
     });
     const few = await certify(fewRuns, ['--out', join(dir, 'never')]);

@@ -77,7 +77,7 @@ describe('conformance command line', () => {
     ]);
     expect(bad.code).toBe(2);
     expect(bad.stderr).toMatch(/target/);
-    expect(bad.stderr).toMatch(/tokenManager\.clientSecret: must be string/);
+    expect(bad.stderr).toMatch(/tokenManager\.clientSecret: must be a string/);
     const notJson = await runCli(['run', '--config', config('garbage.json', '{ nope')]);
     expect(notJson.code).toBe(2);
     expect(notJson.stderr).toMatch(/not valid JSON/);

@@ -78,12 +78,12 @@ const SLIPS: Slip[] = [
   {
     what: 'a secret where an object belongs',
     text: json({ target, tokenManager: SECRET }),
-    names: /tokenManager: must be object/,
+    names: /tokenManager: must be an object keyed clientId, clientSecret/,
   },
   {
     what: 'a secret in a list of the wrong type',
     text: json({ target, tokenManager: { ...creds, clientSecret: [SECRET] } }),
-    names: /tokenManager\.clientSecret: must be string/,
+    names: /tokenManager\.clientSecret: must be a string/,
   },
   {
     what: 'a secret where the target belongs',

@@ -16,12 +16,15 @@ import { defaultReporter } from '../reporters/console/console-reporter.ts';
 import { profileText } from '../reporters/console-summary.ts';
 import { testSelected } from '../suites/engine/test-selection.ts';
 import { lineReporter } from '../reporters/console/line-reporter.ts';
-import { annotations } from '../reporters/github-annotations.ts';
+import { annotations, exitAnnotation, runExitReason } from '../reporters/github-annotations.ts';
 import { Terminal, colourWanted } from '../reporters/terminal.ts';
 import { tlsHint } from '../suites/engine/http-client.ts';
 import { hostileRunConfig } from './hostile-target.ts';
 import { root, runCli } from './run-cli.ts';
 import { tempDir } from './temp-dir.ts';
+import { referenceRunConfig } from '../cli/reference-config.ts';
+import { loadRules } from '../contracts/catalog.ts';
+import { startReference, type RunningReference } from '../fixtures/reference/server.ts';
 
 const ESC = '\u001b';
 /** A target's text that would act on a terminal: window title, clipboard, a line wiped and overwritten. */
@@ -428,8 +431,9 @@ describe('a run on the console', () => {
     const report = JSON.parse(readFileSync(join(dir, 'gh', 'conformance-report.json'), 'utf8')) as ConformanceReport;
     const failed = report.rules.filter((r) => r.status === 'failed');
     const errors = res.stdout.split('\n').filter((l) => l.startsWith('::error '));
-    expect(errors.length).toBe(Math.min(failed.length, 50) + (failed.length > 50 ? 1 : 0));
-    expect(errors).toEqual(annotations(report));
+    // One per failed rule, then the one that says why the run exits 1.
+    expect(errors.length).toBe(Math.min(failed.length, 50) + (failed.length > 50 ? 1 : 0) + 1);
+    expect(errors).toEqual([...annotations(report), exitAnnotation('run', runExitReason(report, EXIT.failed))]);
     for (const [i, r] of failed.slice(0, 50).entries()) {
       expect(errors[i]).toMatch(new RegExp(`^::error title=${r.id}::.*Expected: `));
       expect(errors[i]).not.toMatch(TERMINAL_ACTING);
@@ -517,4 +521,57 @@ describe('a run on the console', () => {
       other.kill();
     }
   }, 90_000);
+});
+
+describe('a --rule selection on the console', () => {
+  it("'notification/*' selects every rule of the service (a dry run sends nothing)", async () => {
+    const res = await runCli(['run', '--service', 'notification', '--rule', 'notification/*', '--dry-run']);
+    expect(res.code, res.stderr).toBe(0);
+    const rules = loadRules(['notification']).filter((r) => r.status !== 'retired').length;
+    expect(res.stdout).toContain(`dry run: nothing is sent. ${rules} rules of notification;`);
+  });
+
+  it('a glob that selects nothing says how globs read rule IDs', async () => {
+    const res = await runCli(['run', '--service', 'notification', '--rule', 'notification/recipient', '--dry-run']);
+    expect(res.code).toBe(2);
+    expect(res.stderr).toContain("* matching / too: 'notification/*', '*thrott*'");
+  });
+
+  describe('a rule an after-every-request check judges, against a deployment that breaks another', () => {
+    let ref: RunningReference;
+    beforeAll(async () => {
+      ref = await startReference({ port: 0, faults: ['access-token-not-a-jwt'] });
+    });
+    afterAll(() => ref.close());
+
+    it('shows no ✗ for the rules --rule left out: every test runs, only the selected rule is counted', async () => {
+      const dir = tempDir('console-rule');
+      const config = join(dir, 'run.json');
+      writeFileSync(config, JSON.stringify(referenceRunConfig(ref, ref.baseUrl)));
+      const res = await runCli(
+        [
+          'run',
+          '--config',
+          config,
+          '--service',
+          'technical-token-manager',
+          '--rule',
+          'technical-token-manager/errors/logref',
+          '--runs',
+          '2',
+          '--reporter',
+          'list',
+          '--report-dir',
+          join(dir, 'r'),
+        ],
+        { env: { NO_COLOR: '1' }, timeoutMs: 120_000 },
+      );
+      expect(res.code, res.stdout).toBe(0);
+      // The check runs after every request of every test of the service; the tests' own rules,
+      // which the fault breaks, are not the selection's.
+      expect(res.stdout.split('\n').filter((l) => /^ {2}✓ \d+\/\d+ /.test(l)).length).toBeGreaterThan(10);
+      expect(res.stdout).not.toContain('✗');
+      expect(res.stdout).toMatch(/rules: 1 {2}passed 1 {2}failed 0/);
+    }, 150_000);
+  });
 });

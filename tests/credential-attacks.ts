@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { ClientCredentials, RunConfig } from '../suites/engine/run-config.ts';
+import { contractScopes } from '../contracts/contract.ts';
 
 /**
  * Deployments that attack the credentials of whoever runs the suite against them, and the
@@ -152,8 +153,10 @@ function client(id: string): ClientCredentials {
 
 /** A configuration of `principals` clients (the token manager's application, then the rest), each with its own secret. */
 export function attackRunConfig(target: string, principals = 20): RunConfig {
+  // Per scope of the contracts (the configuration's schema takes no other key): up to 15 more principals.
   const withoutScope: Record<string, ClientCredentials> = {};
-  for (let i = 0; i < Math.max(0, principals - 5); i++) withoutScope[`scope.${i}`] = client(`without-${i}`);
+  for (const [i, scope] of [...contractScopes().keys()].slice(0, Math.max(0, principals - 5)).entries())
+    withoutScope[scope] = client(`without-${i}`);
   return {
     target,
     tokenManager: { ...client('full'), userTenants: ['u1', 'u2', 'u3', 'u4', 'u5', 'u6'] },

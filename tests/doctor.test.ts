@@ -4,6 +4,8 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { referenceRunConfig } from '../cli/reference-config.ts';
 import { startReference, type RunningReference } from '../fixtures/reference/server.ts';
+import { describeKey } from '../suites/engine/run-config.ts';
+import { THROTTLE_RULES } from '../suites/engine/throttle-probe.ts';
 import { runCli } from './run-cli.ts';
 
 let ref: RunningReference;
@@ -46,15 +48,29 @@ describe('conformance doctor', () => {
     expect(row(res.stdout, 'fixtures.eventManagement.sharedEventTypeId')?.detail).toContain('HTTP 200');
     expect(row(res.stdout, 'fixtures.notification.restrictedRecipientId')?.detail).toContain('HTTP 200');
     expect(res.stdout).not.toMatch(/\s(missing|failed)\s/);
-    expect(res.stdout).toContain('Everything is ready');
+    expect(res.stdout).toContain('Everything is ready: no rule will be skipped for want of configuration.');
+    // What doctor cannot check without a burst: that the target throttles principals.throttled.
+    const note = res.stdout.split('The 3 429 rules need a target that throttles principals.throttled')[1] ?? '';
+    expect(note).toMatch(/at most 120 requests or 30 s per service/);
+    for (const id of THROTTLE_RULES) expect(note).toContain(`  ${id}\n`);
     expect(res.code).toBe(0);
   }, 120_000);
 
   it('takes the target from --target when the configuration leaves it out (a configuration kept in a secret)', async () => {
-    const file = writeConfig('no-target.json', (c) => delete (c as { target?: string }).target);
+    const file = writeConfig('no-target.json', (c) => {
+      delete (c as { target?: string }).target;
+      delete c.principals!.throttled;
+    });
     const res = await runCli(['doctor', '--config', file, '--target', ref.baseUrl], { timeoutMs: 90_000 });
     expect(res.stderr).toBe('');
     expect(row(res.stdout, 'reachable')?.status).toBe('ready');
+    // Without a throttled principal, doctor does not call everything ready: the 429 rules need one.
+    expect(row(res.stdout, 'principals.throttled')).toEqual({
+      status: 'n/a',
+      detail: 'not configured: the 3 429 rules are judged only if the target throttles the run by chance',
+    });
+    expect(res.stdout).toContain('Everything is ready but principals.throttled (below).');
+    expect(res.stdout).toContain('configure principals.throttled, a client the target throttles');
     expect(res.code).toBe(0);
   }, 120_000);
 
@@ -81,6 +97,9 @@ describe('conformance doctor', () => {
     expect(section('principals.noScopes')).toContain('notification/auth/scope-both-listed');
     expect(section('principals.noScopes')).not.toContain('event-management/auth/forbidden-403');
     expect(section('principals.operator')).toContain('notification/certificates/operator-lists-all');
+    // What each piece is, in the words of the configuration's schema.
+    expect(section('principals.operator')).toContain(`what it is: ${describeKey('principals.operator')}`);
+    expect(section('principals.operator')).toContain('An application of the one operator tenant');
     expect(section('fixtures.eventManagement.sharedEventTypeId')).toContain(
       'event-management/event-types/parent-shared-local-400',
     );

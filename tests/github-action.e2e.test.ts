@@ -5,7 +5,9 @@ import yaml from 'js-yaml';
 import { afterEach, describe, expect, it } from 'vitest';
 import { referenceRunConfig, THROTTLED_CLIENTS } from '../cli/reference-config.ts';
 import { startReference, type RunningReference } from '../fixtures/reference/server.ts';
-import { root } from './run-cli.ts';
+import type { ConformanceReport } from '../reporters/conformance-report.ts';
+import { honouredCommands } from './github-runner.ts';
+import { root, runCli } from './run-cli.ts';
 import { tempDir } from './temp-dir.ts';
 
 interface Step {
@@ -23,6 +25,9 @@ interface Action {
   outputs: Record<string, { value: string }>;
   runs: { using: string; steps: Step[] };
 }
+
+/** A rule the fault breaks, listed in the baseline: a known failure. */
+const KNOWN = 'technical-token-manager/access-token/access-token-jwt';
 
 const action = yaml.load(readFileSync(join(root, 'action.yml'), 'utf8')) as Action;
 
@@ -77,8 +82,9 @@ function bash(
  * own output and summary files, its `env:` evaluated, stopping at the first failing step. `uses:`
  * steps (actions/setup-node) are not run: this machine's Node stands in.
  */
-async function runAction(inputs: Record<string, string>) {
+async function runAction(inputs: Record<string, string>, workspaceFiles: Record<string, string> = {}) {
   const workspace = tempDir('action-workspace');
+  for (const [name, content] of Object.entries(workspaceFiles)) writeFileSync(join(workspace, name), content);
   const files = tempDir('action-files');
   const steps: Record<string, Record<string, string>> = {};
   let summary = '';
@@ -138,7 +144,7 @@ describe('the GitHub Action (action.yml)', () => {
     expect(Object.keys(action.inputs)).toEqual(
       expect.arrayContaining(['config', 'target', 'services', 'baseline', 'max-time', 'strict', 'read-only', 'shard']),
     );
-    expect(Object.keys(action.outputs)).toEqual(expect.arrayContaining(['verdict', 'report-dir', 'failed']));
+    expect(Object.keys(action.outputs)).toEqual(expect.arrayContaining(['verdict', 'report-dir', 'failed', 'known']));
     // Inputs reach scripts as variables: an input spliced into a script's text could run as code.
     for (const step of action.runs.steps) expect(step.run ?? '', step.name).not.toMatch(/\$\{\{/);
   });
@@ -157,6 +163,7 @@ describe('the GitHub Action (action.yml)', () => {
     expect(res.outputs).toMatchObject({
       verdict: 'passed',
       failed: '0',
+      known: '0',
       'report-dir': join(res.workspace, 'reports/tm'),
       'exit-code': '0',
     });
@@ -164,32 +171,102 @@ describe('the GitHub Action (action.yml)', () => {
     expect(res.log).not.toMatch(/^::error/m);
   }, 180_000);
 
-  it('against a deployment that breaks rules: the summary and annotations name them, and the action fails', async () => {
+  it('against a deployment that breaks rules, with a baseline: failed counts the new failures, known the accepted; annotations name them and why it fails', async () => {
     ref = await startReference({ host: '127.0.0.1', port: 0, faults: ['access-token-not-a-jwt'] });
-    const res = await runAction({
-      config: JSON.stringify(referenceRunConfig(ref, ref.baseUrl)),
-      services: 'technical-token-manager',
-      strict: 'true',
-      shard: '1/1',
-      args: '--seed 3',
-    });
+    const res = await runAction(
+      {
+        config: JSON.stringify(referenceRunConfig(ref, ref.baseUrl)),
+        services: 'technical-token-manager',
+        strict: 'true',
+        shard: '1/1',
+        baseline: 'known-failures.json',
+        args: '--seed 3',
+      },
+      { 'known-failures.json': JSON.stringify({ failures: [KNOWN] }) },
+    );
     expect(res.failedStep).toBe('Verdict');
     expect(res.exitCode).toBe(1);
     expect(res.summary).toMatch(/^## ❌ Conformance failed/m);
     expect(res.outputs.verdict).toBe('failed');
+    expect(res.outputs.known).toBe('1');
+    const report = JSON.parse(
+      readFileSync(join(res.workspace, 'conformance-report/conformance-report.json'), 'utf8'),
+    ) as ConformanceReport;
+    expect(report.baseline?.accepted).toEqual([KNOWN]);
+    expect(Number(res.outputs.failed)).toBe(report.baseline?.newFailures.length);
     expect(Number(res.outputs.failed)).toBeGreaterThan(0);
     expect(res.outputs['report-dir']).toBe(join(res.workspace, 'conformance-report'));
-    const annotations = res.log.split('\n').filter((l) => l.startsWith('::error '));
-    expect(annotations.length).toBe(Math.min(Number(res.outputs.failed), 50));
-    for (const a of annotations) expect(a).toMatch(/^::error title=technical-token-manager\/[^:, ]+::[^\r\n]+$/);
+    const annotations = honouredCommands(res.log).filter((c) => c.command === 'error');
+    const perRule = annotations.filter((a) => a.line.startsWith('::error title=technical-token-manager/'));
+    expect(perRule.length).toBe(Math.min(Number(res.outputs.failed), 50));
+    expect(perRule.map((a) => a.line).join('\n')).not.toContain(`title=${KNOWN}::`);
+    for (const a of perRule) expect(a.line).toMatch(/^::error title=technical-token-manager\/[^:, ]+::[^\r\n]+$/);
+    // And one that says why the run failed, naming what the baseline accepted.
+    expect(annotations.length - perRule.length).toBe(1);
+    expect(annotations.at(-1)!.line).toMatch(
+      new RegExp(
+        `^::error title=conformance run::exit 1: ${res.outputs.failed} rules? failed \\(.*; 1 known failure accepted by the baseline$`,
+      ),
+    );
   }, 180_000);
 
-  it('when the configuration is bad: no report, verdict=error, exit 2', async () => {
+  it('when the configuration is bad: no report, verdict=error, exit 2, and one annotation that says why', async () => {
     const res = await runAction({ config: '{"target": 1}', services: 'technical-token-manager' });
     expect(res.failedStep).toBe('Verdict');
     expect(res.exitCode).toBe(2);
-    expect(res.outputs).toMatchObject({ verdict: 'error', failed: '0', 'exit-code': '2' });
+    expect(res.outputs).toMatchObject({ verdict: 'error', failed: '0', known: '0', 'exit-code': '2' });
     expect(res.summary).toContain('no report (exit 2)');
-    expect(res.log).toMatch(/^::error title=conformance run::the run wrote no report \(exit 2\)/m);
+    const annotations = honouredCommands(res.log).filter((c) => c.command === 'error');
+    expect(annotations.map((a) => a.line)).toEqual([
+      expect.stringMatching(
+        /^::error title=conformance run::exit 2: bad usage or configuration: CONFORMANCE_CONFIG is not valid: target: must be a string/,
+      ),
+    ]);
   }, 60_000);
+
+  it('when the run ended some other way without a report (killed): one annotation says so', async () => {
+    const res = await runAction({ config: '{"target": 1}', args: '--seed' }, {});
+    // Exit 2 from the command line's parser: the tool annotates it itself.
+    expect(res.exitCode).toBe(2);
+    expect(honouredCommands(res.log).filter((c) => c.command === 'error')).toHaveLength(1);
+    const file = join(tempDir('action-outputs'), 'output');
+    writeFileSync(file, '');
+    const script = await bash(
+      `"${root}/node_modules/.bin/tsx" "${root}/deploy/github/action-outputs.ts" no-such-dir 137`,
+      { PATH: process.env.PATH ?? '', GITHUB_OUTPUT: file },
+      root,
+    );
+    expect(script.stdout).toMatch(/^::error title=conformance run::the run wrote no report \(exit 137\)/m);
+    expect(readCommandFile(file)).toMatchObject({ verdict: 'error', failed: '0', known: '0' });
+  }, 60_000);
+
+  // The exits that end a run before its report: the run itself leaves the one annotation.
+  it.each([
+    [
+      2,
+      ['--seed', 'x'],
+      /^::error title=conformance run::exit 2: bad usage or configuration: --seed takes a whole number/,
+    ],
+    [3, [], /^::error title=conformance run::exit 3: target unreachable: cannot reach http:\/\/127\.0\.0\.1:1: /],
+  ])('exit %i with --reporter github: one annotation that says why', async (code, args, annotation) => {
+    const dir = tempDir('action-exits');
+    const config = join(dir, 'run.json');
+    const credentials = { clientId: 'c', clientSecret: 's', appName: 'a', appVersion: '1', hostTenant: 't' };
+    writeFileSync(config, JSON.stringify({ target: 'http://127.0.0.1:1', tokenManager: credentials }));
+    const res = await runCli([
+      'run',
+      '--config',
+      config,
+      '--service',
+      'technical-token-manager',
+      '--reporter',
+      'github',
+      '--report-dir',
+      join(dir, 'r'),
+      ...args,
+    ]);
+    expect(res.code).toBe(code);
+    const annotations = honouredCommands(res.stdout + res.stderr).filter((c) => c.command === 'error');
+    expect(annotations.map((a) => a.line)).toEqual([expect.stringMatching(annotation)]);
+  });
 });

@@ -69,6 +69,8 @@ describe('the packed package, installed into an empty folder', () => {
       'package/suites/coverage.yaml',
       'package/generators/index.ts',
       'package/reporters/conformance-report.schema.json',
+      'package/suites/engine/run-config.schema.json',
+      'package/suites/engine/filter-dialect-types.d.ts',
       'package/fixtures/reference/server.ts',
       'package/fixtures/faults/registry.ts',
     ])
@@ -82,6 +84,36 @@ describe('the packed package, installed into an empty folder', () => {
     expect(installed.code, installed.stderr).toBe(0);
     expect(existsSync(join(app, 'node_modules/.bin/conformance'))).toBe(true);
   });
+
+  it('names its configuration schema as editors resolve it from the project, and exports it', async () => {
+    // What `serve --write-config run.json` writes as "$schema" in the project's folder.
+    const reference = await run(
+      'npx',
+      [
+        '--no-install',
+        'tsx',
+        '-e',
+        "import { configSchemaReference } from './node_modules/platform-conformance/suites/engine/run-config.ts'; console.log(configSchemaReference('run.json'));",
+      ],
+      app,
+      60_000,
+    );
+    expect(reference.code, reference.stderr).toBe(0);
+    expect(reference.stdout.trim()).toBe('./node_modules/platform-conformance/suites/engine/run-config.schema.json');
+    expect(existsSync(join(app, reference.stdout.trim()))).toBe(true);
+    const exported = await run(
+      'node',
+      [
+        '--input-type=module',
+        '-e',
+        "import schema from 'platform-conformance/run-config.schema.json' with { type: 'json' }; console.log(schema.title);",
+      ],
+      app,
+      60_000,
+    );
+    expect(exported.code, exported.stderr).toBe(0);
+    expect(exported.stdout.trim()).toBe('Run configuration of the conformance suite');
+  }, 90_000);
 
   it('npx conformance rules --json lists the catalog', async () => {
     const r = await run('npx', ['--no-install', 'conformance', 'rules', '--json'], app, 60_000);

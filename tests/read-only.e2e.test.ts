@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import type { AddressInfo } from 'node:net';
 import { afterAll, describe, expect, it } from 'vitest';
 import { readOperationOf } from '../contracts/read-operations.ts';
-import { referenceRunConfig } from '../cli/reference-config.ts';
+import { REFERENCE_THROTTLE, THROTTLED_CLIENTS, referenceRunConfig } from '../cli/reference-config.ts';
 import { createReferenceDeployment, type ReferenceDeployment } from '../fixtures/reference/server.ts';
 import { SERVICES } from '../contracts/services.ts';
 import { docText, figure } from './readme-text.ts';
@@ -30,7 +30,12 @@ async function readOnlyRun(faults: string[] = []): Promise<{
   arrived: string[];
   rules: ReportRule[];
 }> {
-  const deployment: ReferenceDeployment = await createReferenceDeployment({ faults });
+  // Throttling the throttled application, as `serve` does: the 429 probe meets the throttle.
+  const deployment: ReferenceDeployment = await createReferenceDeployment({
+    faults,
+    throttle: REFERENCE_THROTTLE,
+    throttledClients: THROTTLED_CLIENTS,
+  });
   const arrived: string[] = [];
   deployment.app.addHook('onRequest', async (req) => {
     arrived.push(`${req.method} ${req.url}`);

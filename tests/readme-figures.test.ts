@@ -7,6 +7,7 @@ import { MIN_RUNS } from '../certification/certification-profile.ts';
 import { DEFAULT_CONCURRENCY, EXIT } from '../cli/run-command.ts';
 import { REPORT_FAULTS } from '../docs/make-screenshots.ts';
 import { DEFAULT_CLEANUP_TIMEOUT_MS } from '../suites/engine/ledger.ts';
+import { THROTTLE_PROBE, THROTTLE_RULES } from '../suites/engine/throttle-probe.ts';
 import { loadFaults } from '../fixtures/faults/registry.ts';
 import { docText, figure, matchesOf } from './readme-text.ts';
 
@@ -95,6 +96,16 @@ const readmeFigures: Figure[] = [
     what: 'the default cleanup budget',
     pattern: /`--cleanup-timeout` \(default `(\d+)s`\)/g,
     expected: [DEFAULT_CLEANUP_TIMEOUT_MS / 1000],
+  },
+  {
+    what: 'the 429 rules',
+    pattern: /\bthe (\w+) 429 rules\b/g,
+    expected: [WORDS[THROTTLE_RULES.length]],
+  },
+  {
+    what: 'the bounds of the throttle probe',
+    pattern: /bursts of (\d+) requests[^.]*?at most (\d+) requests or (\d+) s/g,
+    expected: [THROTTLE_PROBE.burst, THROTTLE_PROBE.maxRequests, THROTTLE_PROBE.maxMs / 1000],
   },
   {
     what: 'the fewest runs of certification',

@@ -55,3 +55,42 @@ export function runCli(
     });
   });
 }
+
+export interface CliServer {
+  url: string;
+  port: number;
+  /** Stops it with SIGTERM (once); its output once it has ended. */
+  stop(): Promise<{ code: number | null; stdout: string; stderr: string }>;
+}
+
+/** Starts `conformance …` in a child process and waits for the line that names its URL. */
+export async function startCli(args: string[], ready: RegExp): Promise<CliServer> {
+  const child = spawn(process.execPath, [join(root, 'bin/conformance.js'), ...args], {
+    cwd: root,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let stdout = '';
+  let stderr = '';
+  child.stderr.on('data', (d) => (stderr += d));
+  const closed = new Promise<number | null>((resolve) => child.once('close', resolve));
+  const url = await new Promise<string>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`${args[0]} did not start: ${stdout}${stderr}`)), 60_000);
+    child.stdout.on('data', (d) => {
+      stdout += d;
+      const m = ready.exec(stdout);
+      if (m) {
+        clearTimeout(timer);
+        resolve(m[1]);
+      }
+    });
+    void closed.then(() => reject(new Error(`${args[0]} ended: ${stdout}${stderr}`)));
+  });
+  return {
+    url,
+    port: Number(new URL(url).port),
+    stop: async () => {
+      if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
+      return { code: await closed, stdout, stderr };
+    },
+  };
+}

@@ -4,7 +4,7 @@ import { createServer, request, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { annotations } from '../reporters/github-annotations.ts';
+import { annotations, exitAnnotation, runExitReason } from '../reporters/github-annotations.ts';
 import type { ConformanceReport } from '../reporters/conformance-report.ts';
 import { commandShapedLines, honouredCommands } from './github-runner.ts';
 import { hostileRunConfig } from './hostile-target.ts';
@@ -158,7 +158,11 @@ describe('untrusted text reaches no terminal, page or summary as anything but te
     expect(stop.command).toBe('stop-commands');
     expect(resume.line).toBe(`::${stop.data}::`);
     expect(errors.length).toBeGreaterThan(0);
-    expect(errors.map((c) => c.line)).toEqual(annotations(report));
+    // One per failed rule, then the one that says why the run exits 1.
+    expect(errors.map((c) => c.line)).toEqual([
+      ...annotations(report),
+      exitAnnotation('run', runExitReason(report, 1)),
+    ]);
     expect(errors.map((c) => c.data).join('\n')).toContain('##\\[error title=planted]planted');
     // The list's Received line shows the target's commands, broken.
     expect(runResult.stdout).toMatch(/^ +Received: "##\\\[add-mask\]Conformance ##\\\[error title=planted\]/m);

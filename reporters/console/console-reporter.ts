@@ -24,8 +24,8 @@ export interface ConsoleReporter {
   onTest(e: TestEnd): void;
   /** The tests are over: a live status line goes away before the summary. */
   onTestsEnd(): void;
-  /** After the summary: what else the reporter writes (GitHub's annotations and step summary). */
-  onReport?(report: ConformanceReport): void;
+  /** After the summary: what else the reporter writes (GitHub's annotations and step summary); `exitCode` is the run's. */
+  onReport?(report: ConformanceReport, exitCode: number): void;
   /** The run is over, however it ended: what `onStart` began is ended. */
   onEnd?(): void;
 }

@@ -2,13 +2,15 @@ import { existsSync } from 'node:fs';
 import { isAbsolute, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { ConfigError } from './config-error.ts';
-import { describeFilter, type FilterExpr, type SortExpr } from './filter-expression.ts';
+import { describeFilter, type FilterExpr } from './filter-expression.ts';
+import type { FilterDialectModule } from './filter-dialect-types.d.ts';
 
 /**
- * How a deployment spells filters and sorts ("Grammar of the filter and sort JSON: not shown").
- * A user's module exports the two functions; the suites call them for every filter and sort.
+ * How a deployment spells filters and sorts ("Grammar of the filter and sort JSON: not shown"): a
+ * dialect module (`FilterDialectModule`, the public interface) with its name settled. The suites
+ * call it for every filter and sort.
  */
-export interface FilterDialect {
+export interface FilterDialect extends Omit<FilterDialectModule, 'name' | 'encodeFilter'> {
   /** Shown in reports and skip reasons. */
   name: string;
   /**
@@ -16,8 +18,6 @@ export interface FilterDialect {
    * `filter`. Throws UnsupportedFilter for what the grammar cannot express.
    */
   encodeFilter(expr: FilterExpr): unknown;
-  /** The text of `?sort=`. */
-  encodeSort(sort: SortExpr): string;
 }
 
 /** The `filterDialect` of a run configuration: a built-in's name, or a module of the user's. */

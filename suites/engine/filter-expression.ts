@@ -2,40 +2,14 @@
  * Filters and sorts as the suites state them: what the documents settle (which field, which
  * operator, which values), never how a deployment spells it. "Grammar of the filter and sort
  * JSON: not shown" (event-management.md, Endpoints, rule 8): a dialect (`filter-dialect.ts`)
- * turns an expression into the deployment's own spelling.
+ * turns an expression into the deployment's own spelling. Builders and evaluation here; the types
+ * in `filter-dialect-types.d.ts`.
  */
 
-/** A value a filter compares with. */
-export type Scalar = string | number | boolean;
-
-/** One filter: a comparison on a field, or a conjunction or disjunction of filters. */
-export type FilterExpr =
-  | { op: 'eq' | 'ne'; field: string; value: Scalar }
-  | { op: 'in'; field: string; values: Scalar[] }
-  | { op: 'before' | 'after'; field: string; value: string }
-  | {
-      op: 'between';
-      field: string;
-      from: string;
-      to: string;
-      /**
-       * The default dialect writes between as interval text `[from,to)`; `pair` asks it for the
-       * array `[from, to]` (the suite's reading between-interval-text did not hold). Others ignore it.
-       */
-      pair?: boolean;
-    }
-  | { op: 'startsWith'; field: string; value: string }
-  | { op: 'and'; of: FilterExpr[] }
-  | { op: 'or'; of: FilterExpr[] };
-
-/** The comparison operators (every expression but and/or). */
-export type ComparisonOp = Exclude<FilterExpr['op'], 'and' | 'or'>;
-
-/** One sort key. */
-export interface SortExpr {
-  field: string;
-  direction: 'asc' | 'desc';
-}
+// The expression types are the package's public interface (`platform-conformance/filter-dialect`):
+// they live in filter-dialect-types.d.ts, which vendors import without reading the suites.
+import type { FilterExpr, Scalar, SortExpr } from './filter-dialect-types.d.ts';
+export type { ComparisonOp, FilterExpr, Scalar, SortExpr } from './filter-dialect-types.d.ts';
 
 export const eq = (field: string, value: Scalar): FilterExpr => ({ op: 'eq', field, value });
 /** Negation ("no negation" in the document names it): the field differs from the value. */

@@ -302,6 +302,15 @@ export class HttpClient {
     }
   }
 
+  /**
+   * Whether another throttled answer to a request of `path`'s service is kept: 20 per service, so
+   * that one service's throttling never leaves another's 429 rules without samples.
+   */
+  private roomForSample(path: string): boolean {
+    const service = path.split('/', 3).join('/');
+    return this.stats.throttleSamples.filter((s) => s.path.startsWith(`${service}/`)).length < 20;
+  }
+
   /** Whether the run is stopping and this request is not one the cleanup sends. */
   private stopping(): boolean {
     return !!this.options.stop?.aborted && (!!this.options.abortInFlight || !inCleanup());
@@ -331,7 +340,7 @@ export class HttpClient {
         return this.sendOnce(req, onExchange);
       });
       if (res.status !== 429) {
-        if (res.headers['retry-after'] && this.stats.throttleSamples.length < 20) {
+        if (res.headers['retry-after'] && this.roomForSample(req.path)) {
           this.stats.throttleSamples.push({
             path: req.path,
             status: res.status,
@@ -343,7 +352,7 @@ export class HttpClient {
         return res;
       }
       this.stats.throttled++;
-      if (this.stats.throttleSamples.length < 20) {
+      if (this.roomForSample(req.path)) {
         this.stats.throttleSamples.push({
           path: req.path,
           status: res.status,

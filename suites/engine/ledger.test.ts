@@ -60,3 +60,37 @@ describe('the resource ledger', () => {
     expect(ledger.outstanding()).toHaveLength(1);
   });
 });
+
+describe('what a request names of the run', () => {
+  const ledger = new ResourceLedger();
+  const track = (kind: string, id: string) =>
+    ledger.track('t', { service: 'notification', kind, id, cleanup: async () => {} });
+  track('recipient', '1002');
+  const release = track('recipient group', 'cfzabc group');
+  release();
+
+  it.each([
+    ['a path segment', 'https://x.example/api/notification/v3/recipient/1002', 'recipient 1002'],
+    [
+      'an encoded path segment',
+      'https://x.example/api/notification/v3/group/cfzabc%20group',
+      'recipient group cfzabc group',
+    ],
+    [
+      'a query value',
+      'https://x.example/api/notification/v3/recipient?groupid=cfzabc+group',
+      'recipient group cfzabc group',
+    ],
+  ])('finds a resource by %s, deleted or not', (_, url, found) => {
+    const r = ledger.createdIn(url);
+    expect(r && `${r.kind} ${r.id}`).toBe(found);
+  });
+
+  it.each([
+    ['an ID inside a longer segment', 'https://x.example/api/notification/v3/recipient/10020'],
+    ['a URL naming nothing of the run', 'https://x.example/api/notification/v3/recipient/7'],
+    ['no URL', 'not a url'],
+  ])('finds nothing in %s', (_, url) => {
+    expect(ledger.createdIn(url)).toBeUndefined();
+  });
+});

@@ -164,6 +164,33 @@ export class ResourceLedger {
     if (i >= 0) this.stats.cleanupFailures.splice(i, 1);
   }
 
+  /**
+   * The resource this run created that a request's URL names (a path segment or a query value
+   * that is its ID), newest first, deleted or not: a failure on it cannot be reproduced by its
+   * curl alone once the cleanup deleted it.
+   */
+  createdIn(url: string): Pick<TrackedResource, 'service' | 'kind' | 'id'> | undefined {
+    let parsed: URL;
+    try {
+      parsed = new URL(url);
+    } catch {
+      return undefined;
+    }
+    const named = new Set<string>(parsed.searchParams.values());
+    for (const segment of parsed.pathname.split('/')) {
+      try {
+        named.add(decodeURIComponent(segment));
+      } catch {
+        named.add(segment);
+      }
+    }
+    for (let i = this.entries.length - 1; i >= 0; i--) {
+      const { service, kind, id } = this.entries[i];
+      if (id && named.has(id)) return { service, kind, id };
+    }
+    return undefined;
+  }
+
   /** How many resources were tracked so far (deleted ones included). */
   get size(): number {
     return this.entries.length;

@@ -15,10 +15,18 @@ export function assertKnownRules(ids: readonly string[], where: string): void {
   if (unknown.length) throw new Error(`${where} names unknown rule ID(s): ${unknown.join(', ')}`);
 }
 
-/** Whether a rule ID is selected by `--rule` globs (no globs: every rule). */
+/**
+ * Whether a rule ID is selected by `--rule` globs (no globs: every rule). A rule ID is one name,
+ * not a path: `*` matches any characters, `/` included (picomatch's bash mode), so that
+ * `notification/*` selects every rule of the service and `*thrott*` the throttling rules; `?`,
+ * `[…]` and `{a,b}` are as in any glob.
+ */
 export function ruleSelected(id: string, globs: readonly string[]): boolean {
-  return globs.length === 0 || globs.some((g) => picomatch.isMatch(id, g) || id === g);
+  return globs.length === 0 || globs.some((g) => id === g || picomatch.isMatch(id, g, RULE_GLOB));
 }
+
+/** How `--rule` globs are read (`ruleSelected`). */
+const RULE_GLOB = { bash: true } as const;
 
 /** The sentence of a reading the catalog lists with a rule, or undefined when it lists none by that ID. */
 export function readingText(ruleId: string, readingId: string): string | undefined {

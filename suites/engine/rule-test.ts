@@ -53,6 +53,8 @@ export interface RuleFailure {
   path?: string;
   curl?: string;
   exchange?: Exchange;
+  /** The resource of this run the request names: its curl cannot recreate it once the cleanup deleted it. */
+  created?: { kind: string; id: string };
 }
 
 /** Most distinct failures kept per rule and test (a loop over many inputs does not flood the report). */
@@ -590,9 +592,18 @@ export class RuleContext {
         path: f.path,
         curl: f.exchange?.curl,
         exchange: f.exchange ? redactValue(f.exchange) : undefined,
+        created: this.createdIn(f.exchange),
       },
     };
     this.record(f.ruleId, outcome);
+  }
+
+  /** The resource this run created that an exchange's request names, if any (the ledger knows them). */
+  private createdIn(exchange: Exchange | undefined): RuleFailure['created'] {
+    // A context built without a run (the engine's own unit tests) has no ledger.
+    const ledger = this.session.ledger as Session['ledger'] | undefined;
+    const found = exchange && ledger ? ledger.createdIn(exchange.request.url) : undefined;
+    return found && { kind: found.kind, id: found.id };
   }
 
   /** Throws the soft failures collected by verify(). */

@@ -14,7 +14,7 @@ describe('run configuration', () => {
   it('names the field and what is wrong', () => {
     expect(() => validateRunConfig({ target: 'ftp://x', tokenManager: creds })).toThrow(/target: must match pattern/);
     expect(() => validateRunConfig({ target: 'https://x', tokenManager: { ...creds, clientSecret: 3 } })).toThrow(
-      /tokenManager\.clientSecret: must be string/,
+      /tokenManager\.clientSecret: must be a string/,
     );
     expect(() => validateRunConfig({ target: 'https://x', tokenManager: creds, extra: 1 })).toThrow(
       /\(top level\): an unknown key of 5 characters \(the keys are target, tokenManager, principals,/,

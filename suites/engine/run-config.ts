@@ -1,11 +1,12 @@
 import { readFileSync } from 'node:fs';
-import { dirname } from 'node:path';
+import { dirname, isAbsolute, relative, resolve, sep } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { Ajv } from 'ajv';
 import addFormats from 'ajv-formats';
 import { contractScopes } from '../../contracts/contract.ts';
 import { ConfigError } from './config-error.ts';
 import { jsonSyntaxErrorText } from './json-syntax-error.ts';
-import { BUILT_IN_DIALECTS, resolveDialectSetting, type FilterDialectSetting } from './filter-dialect.ts';
+import { resolveDialectSetting, type FilterDialectSetting } from './filter-dialect.ts';
 
 /** Client credentials of one application registered with the deployment's token manager. */
 export interface ClientCredentials {
@@ -26,6 +27,8 @@ export type PrincipalConfig = ClientCredentials | { token: string };
  * `conformance run --config` reads. Users fill in the same file for their own deployment.
  */
 export interface RunConfig {
+  /** Where editors find the JSON Schema (`configSchemaReference`); the tool ignores it. */
+  $schema?: string;
   target: string;
   /** The fully granted application; its host tenant is the tenant the suites work in. */
   tokenManager?: ClientCredentials & { userTenants?: string[] };
@@ -55,78 +58,27 @@ export interface RunConfig {
   options?: { rate?: number; concurrency?: number; timeout?: number; runs?: number };
 }
 
-const credentials = {
-  type: 'object',
-  required: ['clientId', 'clientSecret', 'appName', 'appVersion', 'hostTenant'],
-  properties: {
-    clientId: { type: 'string', minLength: 1 },
-    clientSecret: { type: 'string', minLength: 1 },
-    appName: { type: 'string', minLength: 1 },
-    appVersion: { type: 'string', minLength: 1 },
-    hostTenant: { type: 'string', minLength: 1 },
-    userTenant: { type: 'string', minLength: 1 },
-    userTenants: { type: 'array', items: { type: 'string', minLength: 1 } },
-  },
-  additionalProperties: false,
-} as const;
+/** Where the configuration's JSON Schema is: it ships with the package, for editors and for this validator. */
+export const RUN_CONFIG_SCHEMA_FILE = fileURLToPath(new URL('./run-config.schema.json', import.meta.url));
 
-const principal = {
-  oneOf: [
-    credentials,
-    {
-      type: 'object',
-      required: ['token'],
-      properties: { token: { type: 'string', minLength: 1 } },
-      additionalProperties: false,
-    },
-  ],
-} as const;
+/**
+ * The JSON Schema of the run configuration (`run-config.schema.json`): every key with its shape,
+ * what it means and which rules need it. The validator, doctor's texts and the README's
+ * configuration section read it.
+ */
+export const RUN_CONFIG_SCHEMA = JSON.parse(readFileSync(RUN_CONFIG_SCHEMA_FILE, 'utf8')) as SchemaNode;
 
-export const RUN_CONFIG_SCHEMA = {
-  $id: 'https://conformance.local/run-config.json',
-  type: 'object',
-  required: ['target'],
-  properties: {
-    $schema: { type: 'string' },
-    target: { type: 'string', format: 'uri', pattern: '^https?://' },
-    tokenManager: credentials,
-    principals: {
-      type: 'object',
-      properties: {
-        full: principal,
-        noScopes: principal,
-        otherTenant: principal,
-        operator: principal,
-        throttled: principal,
-        withoutScope: { type: 'object', additionalProperties: principal },
-      },
-      additionalProperties: false,
-    },
-    fixtures: { type: 'object' },
-    filterDialect: {
-      oneOf: [
-        { type: 'string', enum: Object.keys(BUILT_IN_DIALECTS) },
-        {
-          type: 'object',
-          required: ['module'],
-          properties: { module: { type: 'string', minLength: 1 } },
-          additionalProperties: false,
-        },
-      ],
-    },
-    options: {
-      type: 'object',
-      properties: {
-        rate: { type: 'number', exclusiveMinimum: 0 },
-        concurrency: { type: 'integer', minimum: 1, maximum: 64 },
-        timeout: { type: 'integer', minimum: 100 },
-        runs: { type: 'integer', minimum: 1, maximum: 10000 },
-      },
-      additionalProperties: false,
-    },
-  },
-  additionalProperties: false,
-} as const;
+/**
+ * How a configuration written to `configFile` names its schema for editors: the path of the
+ * schema this package ships, relative to the file's folder (`./node_modules/platform-conformance/…`
+ * when the package is installed in the project the file is in), else as a file URL.
+ */
+export function configSchemaReference(configFile: string): string {
+  const rel = relative(dirname(resolve(configFile)), RUN_CONFIG_SCHEMA_FILE);
+  if (isAbsolute(rel)) return pathToFileURL(RUN_CONFIG_SCHEMA_FILE).href;
+  const posix = rel.split(sep).join('/');
+  return posix.startsWith('.') ? posix : `./${posix}`;
+}
 
 export { ConfigError };
 
@@ -169,33 +121,96 @@ function targetCredentialsProblem(target: string): string | undefined {
     : undefined;
 }
 
-type SchemaNode = {
+/** A node of the configuration's JSON Schema, as far as the messages read it. */
+export interface SchemaNode {
+  $ref?: string;
   type?: string;
+  description?: string;
   enum?: readonly string[];
   required?: readonly string[];
   properties?: Record<string, SchemaNode>;
   additionalProperties?: SchemaNode | boolean;
+  propertyNames?: SchemaNode;
   items?: SchemaNode;
   oneOf?: readonly SchemaNode[];
-};
+  definitions?: Record<string, SchemaNode>;
+}
+
+/** The node a `$ref` names (`#/definitions/…`), with the referring node's own description kept. */
+function resolved(node: SchemaNode | undefined): SchemaNode | undefined {
+  if (!node?.$ref) return node;
+  const target = RUN_CONFIG_SCHEMA.definitions?.[node.$ref.replace('#/definitions/', '')];
+  return target && { ...target, description: node.description ?? target.description };
+}
+
+/** What a value of a node looks like, for a message: `an object keyed by sub-tenant ID`, `a string`. */
+export function shapeOf(raw: SchemaNode | undefined): string {
+  const node = resolved(raw);
+  if (!node) return 'a value';
+  if (node.oneOf) return shapes(node);
+  if (node.enum) return `one of ${node.enum.join(', ')}`;
+  switch (node.type) {
+    case 'object': {
+      const keys = Object.keys(node.properties ?? {}).filter((k) => k !== '$schema');
+      if (keys.length) return `an object keyed ${keys.join(', ')}`;
+      const by = node.propertyNames?.description;
+      return by ? `an object keyed by ${by}` : 'an object';
+    }
+    case 'array':
+      return `a list (JSON array) of ${shapeOf(node.items).replace(/^an? /, '')}s`;
+    case 'integer':
+      return 'a whole number';
+    case 'boolean':
+      return 'true or false';
+    default:
+      return `a ${node.type ?? 'value'}`;
+  }
+}
 
 /** What a value of `oneOf`'s branches looks like, for a message: `an object with token`, `one of default, json-operators`. */
 function shapes(node: SchemaNode | undefined): string {
   return (node?.oneOf ?? [])
+    .map(resolved)
     .map((b) =>
-      b.enum
+      b?.enum
         ? `one of ${b.enum.join(', ')}`
-        : b.type === 'object'
+        : b?.type === 'object'
           ? `an object with ${(b.required ?? []).join(', ')}`
-          : `a ${b.type ?? 'value'}`,
+          : `a ${b?.type ?? 'value'}`,
     )
     .join(', or ');
 }
 
 /** The properties a schema node names, over every branch of a `oneOf`. */
-function propertiesOf(node: SchemaNode | undefined): Record<string, SchemaNode> {
+function propertiesOf(raw: SchemaNode | undefined): Record<string, SchemaNode> {
+  const node = resolved(raw);
   if (!node) return {};
   return Object.assign({}, node.properties, ...(node.oneOf ?? []).map(propertiesOf)) as Record<string, SchemaNode>;
+}
+
+/**
+ * The schema node of a configuration key as the tool names keys (`fixtures.eventManagement.entityIds`,
+ * `principals.withoutScope["em.c"]`, `tokenManager.userTenants:6`), or undefined when the schema has none.
+ */
+export function schemaNodeAt(key: string): SchemaNode | undefined {
+  let node: SchemaNode | undefined = RUN_CONFIG_SCHEMA;
+  const parts = [...key.replace(/:\d+$/, '').matchAll(/\["([^"]+)"\]|([^.[\]]+)/g)].map((m) => m[1] ?? m[2]);
+  for (const part of parts) {
+    const props = propertiesOf(node);
+    const here = resolved(node);
+    if (Object.hasOwn(props, part)) node = props[part];
+    else if (typeof here?.additionalProperties === 'object') {
+      // A member of a map (a scope of withoutScope): the map's own words when it has none of its own.
+      const member = resolved(here.additionalProperties);
+      node = member && { ...member, description: member.description ?? here.description };
+    } else return undefined;
+  }
+  return resolved(node);
+}
+
+/** What a configuration key is for, as the schema describes it (doctor's and the README's words). */
+export function describeKey(key: string): string | undefined {
+  return schemaNodeAt(key)?.description;
 }
 
 let scopes: Set<string> | undefined;
@@ -223,18 +238,19 @@ function placeOf(instancePath: string): { place: string; node: SchemaNode | unde
   let place = '';
   for (const key of keys) {
     const props = propertiesOf(node);
+    const here = resolved(node);
     if (Object.hasOwn(props, key)) {
       place += place ? `.${key}` : key;
       node = props[key];
-    } else if (node?.items && /^(0|[1-9][0-9]*)$/.test(key)) {
+    } else if (here?.items && /^(0|[1-9][0-9]*)$/.test(key)) {
       place += `[${key}]`;
-      node = node.items;
-    } else if (node && typeof node.additionalProperties === 'object' && knownScopes().has(key)) {
+      node = here.items;
+    } else if (here && typeof here.additionalProperties === 'object' && knownScopes().has(key)) {
       place += `["${key}"]`;
-      node = node.additionalProperties;
+      node = here.additionalProperties;
     } else {
       place += `[${unknownKey(key)}]`;
-      node = typeof node?.additionalProperties === 'object' ? node.additionalProperties : undefined;
+      node = typeof here?.additionalProperties === 'object' ? here.additionalProperties : undefined;
     }
   }
   return { place: place || '(top level)', node };
@@ -264,8 +280,9 @@ export function validateRunConfig(value: unknown, origin = 'configuration'): Run
     const { place, node } = placeOf(e.instancePath);
     // A value that fits no branch of a `oneOf` (a principal: credentials or a token): the shapes
     // it may take, not every branch's own complaint about it.
-    if (e.keyword === 'oneOf') return [`${place}: must be ${shapes(node)}`];
-    const branch = oneOfs.some((o) => o.instancePath === e.instancePath && e.schemaPath.startsWith(`${o.schemaPath}/`));
+    if (e.keyword === 'oneOf') return [`${place}: must be ${shapeOf(node)}`];
+    // Any other complaint about a value that fits no branch of a `oneOf` is a branch's (through a `$ref` too).
+    const branch = oneOfs.some((o) => o !== e && o.instancePath === e.instancePath);
     if (e.keyword === 'additionalProperties') {
       const key = (e.params as { additionalProperty: string }).additionalProperty;
       const known = Object.keys(propertiesOf(node)).filter((k) => k !== '$schema');
@@ -274,6 +291,15 @@ export function validateRunConfig(value: unknown, origin = 'configuration'): Run
       return [`${place}: ${unknownKey(key)}${known.length ? ` (the keys are ${known.join(', ')})` : ''}`];
     }
     if (branch || e.keyword === 'if') return [];
+    // A value of the wrong shape: the shape it must have, from the schema.
+    if (e.keyword === 'type') return [`${place}: must be ${shapeOf(node)}`];
+    // A key that is not one the object takes (a scope): its length, never the key.
+    if (e.keyword === 'propertyNames') {
+      const key = (e.params as { propertyName?: string }).propertyName ?? '';
+      const allowed = resolved(node)?.propertyNames?.enum;
+      return [`${place}: ${unknownKey(key)}${allowed ? ` (the keys are ${allowed.join(', ')})` : ''}`];
+    }
+    if (e.schemaPath.includes('/propertyNames/')) return [];
     // ajv's messages name the schema's words only (a type, a pattern, a required key), never the value.
     return [`${place}: ${e.message ?? 'is not valid'}`];
   });

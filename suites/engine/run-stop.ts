@@ -1,4 +1,5 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
+import { setMaxListeners } from 'node:events';
 import { BroadcastChannel } from 'node:worker_threads';
 
 /**
@@ -40,7 +41,12 @@ export function stopSignalOf(runId: string): AbortSignal {
 
 function controllerOf(runId: string): AbortController {
   let c = signals.get(runId);
-  if (!c) signals.set(runId, (c = new AbortController()));
+  if (!c) {
+    signals.set(runId, (c = new AbortController()));
+    // Every wait of the run listens on it (a request waiting out a 429's Retry-After, a poll):
+    // many at once is the design, not a leak.
+    setMaxListeners(0, c.signal);
+  }
   return c;
 }
 

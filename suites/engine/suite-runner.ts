@@ -9,6 +9,7 @@ import type { RunContext } from './run-context.ts';
 import type { ConfigNeed } from './config-needs.ts';
 import type { RuleOutcome, RuleTestMeta } from './rule-test.ts';
 import { testSelected } from './test-selection.ts';
+import { ruleSelected } from './rule-index.ts';
 
 const projectRoot = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 
@@ -251,12 +252,18 @@ export async function runSuites(
       if (!rec || reported.has(tc.id)) return;
       reported.add(tc.id);
       tests.push(rec);
+      // The console counts and shows the selected rules only: a test run for a selected rule's
+      // after-every-request check still judges its own rules, which --rule left out.
       const newlyFailed: string[] = [];
-      for (const [id, o] of Object.entries(rec.outcomes))
-        if (o.status === 'failed' && !failedRules.has(id)) {
+      let failedSelected = false;
+      for (const [id, o] of Object.entries(rec.outcomes)) {
+        if (o.status !== 'failed' || !ruleSelected(id, context.ruleGlobs)) continue;
+        failedSelected = true;
+        if (!failedRules.has(id)) {
           failedRules.add(id);
           newlyFailed.push(id);
         }
+      }
       // The target stopped answering (rule-test.ts): the files left are not started at all.
       if (Object.values(rec.outcomes).some((o) => o.reasonCode === 'target-unresponsive')) cancel?.();
       if (!counted.has(tc.id)) return;
@@ -270,7 +277,11 @@ export async function runSuites(
         total: sum(totals),
         failedRules: failedRules.size,
         newlyFailed,
-        test: rec,
+        // Failed on rules --rule did not select only: passed, as far as the selection goes.
+        test:
+          rec.state === 'failed' && !failedSelected && Object.values(rec.outcomes).some((o) => o.status === 'failed')
+            ? { ...rec, state: 'passed' }
+            : rec,
       });
     },
     onTestModuleEnd(module: any) {
