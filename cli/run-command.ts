@@ -193,7 +193,8 @@ async function gateUnready(
     timeoutMs: ctx.timeoutMs,
     maxBodyBytes: ctx.maxBodyBytes,
     rate: ctx.rate,
-    concurrency: 1,
+    // The readiness checks are independent reads: as many in flight as the run allows.
+    concurrency: ctx.concurrency,
     ca: ctx.ca,
     insecure: ctx.insecure,
     max429Retries: 3,
@@ -434,7 +435,9 @@ export async function runCommand(opts: RunOptions): Promise<number> {
     }
     registerConfigSecrets(config);
     await preflight(config, context, abort.signal);
-    if (!reference && !abort.signal.aborted) await gateUnready(config, context, out, abort.signal);
+    // The readiness checks go on while vitest starts; the tests start once they are done.
+    const ready = reference || abort.signal.aborted ? undefined : gateUnready(config, context, out, abort.signal);
+    ready?.catch(() => {});
     mkdirSync(reportDir, { recursive: true });
     // A second run writing into the same folder would mix its results into this one's.
     unlock = lockReportDir(reportDir);
@@ -456,6 +459,7 @@ export async function runCommand(opts: RunOptions): Promise<number> {
     try {
       result = await runSuites(context, services, {
         signal: abort.signal,
+        ready,
         onProgress: (e) => {
           if (!opts.quiet)
             reporter.onTest({ ...e, elapsedMs: Date.now() - testsStarted, stopping: abort.signal.aborted });

@@ -221,7 +221,12 @@ async function withoutExitOnSignal<T>(make: () => Promise<T>): Promise<T> {
 export async function runSuites(
   context: RunContext,
   services: readonly ServiceName[],
-  hooks: { onProgress?: (e: ProgressEvent) => void; signal?: AbortSignal } = {},
+  hooks: {
+    onProgress?: (e: ProgressEvent) => void;
+    signal?: AbortSignal;
+    /** What must be done before the first test starts (the readiness checks): awaited once vitest is made. */
+    ready?: Promise<void>;
+  } = {},
 ): Promise<SuiteRunResult> {
   const { createVitest } = await import('vitest/node');
   const tests: TestRecord[] = [];
@@ -328,6 +333,7 @@ export async function runSuites(
   hooks.signal?.addEventListener('abort', onAbort, { once: true });
   try {
     // Stopped (a signal, --max-time) while vitest was starting: no test is started.
+    await hooks.ready;
     if (hooks.signal?.aborted) interrupted = true;
     else await vitest.start();
     for (const e of (vitest.state as any).getUnhandledErrors?.() ?? []) unhandledErrors.push(String(e?.message ?? e));
