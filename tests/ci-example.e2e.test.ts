@@ -8,7 +8,7 @@ import { startReference, type RunningReference } from '../fixtures/reference/ser
 import { root } from './run-cli.ts';
 import { tempDir } from './temp-dir.ts';
 
-// The README's CI example, docs/ci/conformance.yml, run as GitHub's runner would run its `run:`
+// The CI example the README links, docs/ci/conformance.yml, run as GitHub's runner would run its `run:`
 // steps, against the reference with a fault on: the configuration from a "secret" without
 // target, the target from a "variable", the baseline made as its header says. Its `uses:` steps
 // are not run; the files they read must exist.
@@ -116,9 +116,14 @@ afterAll(async () => {
   await ref?.close();
 });
 
-describe(`the README's CI example (${FILE})`, () => {
-  it('is the workflow the README shows, whole', () => {
-    expect(readFileSync(join(root, 'README.md'), 'utf8')).toContain(`\`\`\`yaml\n${text}\`\`\``);
+describe(`the CI example (${FILE})`, () => {
+  it('is the workflow the README links, and no stale copy of it is shown', () => {
+    const readme = readFileSync(join(root, 'README.md'), 'utf8');
+    expect(readme).toContain(`](${FILE})`);
+    const copies = [...readme.matchAll(/```yaml\n([\s\S]*?)```/g)]
+      .map((m) => m[1])
+      .filter((b) => b.includes('name: conformance'));
+    for (const copy of copies) expect(copy).toBe(text);
   });
 
   it('bounds the job, publishes JUnit and keeps the report whatever the run did, and says where the baseline comes from', () => {

@@ -1,6 +1,6 @@
 import { RUN_CONFIG_SCHEMA, schemaNodeAt, shapeOf, type SchemaNode } from '../suites/engine/run-config.ts';
 
-/** Every fixture key the schema holds, as the README's table names it (`eventManagement.entityIds`, `subTenantIds`). */
+/** Every fixture key the schema holds, as the table of docs/configuration.md names it (`eventManagement.entityIds`, `subTenantIds`). */
 export function fixtureKeys(): string[] {
   const fixtures = RUN_CONFIG_SCHEMA.properties!.fixtures;
   return Object.entries(fixtures.properties ?? {}).flatMap(([group, node]: [string, SchemaNode]) =>
@@ -8,8 +8,8 @@ export function fixtureKeys(): string[] {
   );
 }
 
-/** The README's fixture table, rendered from the schema: key, shape, what it names and which rules need it. */
-export function fixtureTable(indent = '     '): string {
+/** The fixture table of docs/configuration.md, rendered from the schema: key, shape, what it names and which rules need it. */
+export function fixtureTable(indent = ''): string {
   const rows = fixtureKeys().map((key) => {
     const node = schemaNodeAt(`fixtures.${key}`)!;
     return `| \`${key}\` | ${shapeOf(node)} | ${node.description ?? ''} |`;

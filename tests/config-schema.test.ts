@@ -24,11 +24,12 @@ import { root } from './run-cli.ts';
 import { tempDir } from './temp-dir.ts';
 
 const creds = { clientId: 'c', clientSecret: 's', appName: 'a', appVersion: '1', hostTenant: 'h' };
-const readme = docText('README.md');
+/** The pages that show run configurations: the README's short one, and the reference of every key. */
+const PAGES = ['README.md', 'docs/configuration.md'];
 
-/** The run configurations the README shows: its JSON blocks with a target or a token manager. */
-function readmeConfigurations(): unknown[] {
-  return matchesOf(readme, /```json\n([\s\S]*?)```/g)
+/** The run configurations a page shows: its JSON blocks with a target or a token manager. */
+function shownConfigurations(page: string): unknown[] {
+  return matchesOf(docText(page), /```json\n([\s\S]*?)```/g)
     .map((m) => m.groups[0])
     .filter((text) => /"(target|tokenManager)"/.test(text))
     .map((text) => JSON.parse(text) as unknown);
@@ -44,9 +45,12 @@ describe('the run configuration’s JSON Schema', () => {
     expect(pkg.files).toContain('suites/');
   });
 
-  it('validates every configuration the README and `serve --write-config` show', async () => {
-    const shown = readmeConfigurations();
-    expect(shown.length).toBeGreaterThan(0);
+  it('validates every configuration the README, docs/configuration.md and `serve --write-config` show', async () => {
+    const shown = PAGES.flatMap((page) => {
+      const configs = shownConfigurations(page);
+      expect(configs.length, `${page} shows no run configuration`).toBeGreaterThan(0);
+      return configs;
+    });
     const deployment = await createReferenceDeployment({});
     const file = join(tempDir('config-schema'), 'run.json');
     const served = servedConfig({ ...deployment, baseUrl: 'http://127.0.0.1:4010' }, file);
@@ -105,9 +109,12 @@ describe('the run configuration’s JSON Schema', () => {
     expect(schemaNodeAt('principals.withoutScope')?.propertyNames?.enum).toEqual([...contractScopes().keys()]);
   });
 
-  it('is where the README’s fixture table comes from', () => {
+  it('is where the fixture table of docs/configuration.md comes from', () => {
     const table = fixtureTable();
-    expect(readme, `README.md's fixture table is not the schema's; it reads:\n${table}`).toContain(`${table}\n`);
+    expect(
+      docText('docs/configuration.md'),
+      `docs/configuration.md's fixture table is not the schema's; it reads:\n${table}`,
+    ).toContain(`\n${table}\n`);
   });
 });
 

@@ -12,17 +12,19 @@ import { tempDir } from './temp-dir.ts';
 
 // A vendor whose filter grammar is neither built-in writes a dialect module against the
 // package's public types alone (`platform-conformance/filter-dialect`), in a folder of its own
-// with the package installed: the README's worked example, as printed.
+// with the package installed: the worked example of docs/configuration.md, as printed.
 
 const run = promisify(execFile);
 
-/** The README's worked example of a dialect module. */
-function readmeExample(): string {
-  const blocks = matchesOf(docText('README.md'), /```ts\n([\s\S]*?)```/g).map((m) => m.groups[0]);
-  const example = blocks.find((b) => b.trimStart().startsWith('// my-dialect.ts'));
-  if (!example) throw new Error('README.md no longer holds the worked example of a dialect module (// my-dialect.ts)');
-  // As the user copies it: without the list item's indent.
-  return example.replace(/^ {5}/gm, '');
+const EXAMPLE_PAGE = 'docs/configuration.md';
+
+/** The worked example of a dialect module, as the documentation prints it. */
+function documentedExample(): string {
+  const blocks = matchesOf(docText(EXAMPLE_PAGE), /```ts\n([\s\S]*?)```/g).map((m) => m.groups[0]);
+  const example = blocks.find((b) => b.startsWith('// my-dialect.ts'));
+  if (!example)
+    throw new Error(`${EXAMPLE_PAGE} no longer holds the worked example of a dialect module (// my-dialect.ts)`);
+  return example;
 }
 
 const vendor = tempDir('vendor-dialect');
@@ -36,7 +38,7 @@ beforeAll(async () => {
     join(vendor, 'package.json'),
     JSON.stringify({ name: 'vendor-project', private: true, type: 'module' }),
   );
-  writeFileSync(join(vendor, 'my-dialect.ts'), readmeExample());
+  writeFileSync(join(vendor, 'my-dialect.ts'), documentedExample());
   writeFileSync(
     join(vendor, 'run.json'),
     JSON.stringify({
