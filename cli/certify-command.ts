@@ -13,6 +13,8 @@ import { UsageError } from './usage-error.ts';
 
 export interface CertifyOptions {
   config?: string;
+  /** The deployment certified, when the configuration leaves it out or names another (also CONFORMANCE_TARGET). */
+  target?: string;
   vendor?: string;
   product?: string;
   productVersion?: string;
@@ -77,7 +79,7 @@ export async function certifyCommand(opts: CertifyOptions): Promise<number> {
       `--runs takes ${MIN_RUNS} or more in certification (the default of a run), not "${opts.runs}"`,
     );
   const services = resolveServices(opts.service);
-  const source = loadRunConfig(opts.config);
+  const source = loadRunConfig(opts.config, process.env, opts.target);
   if (!source) throw new UsageError(`certify needs --config (or ${CONFIG_ENV} holding the configuration)`);
   const config = source.config;
   if (opts.runs === undefined && config.options?.runs !== undefined && config.options.runs < MIN_RUNS)
@@ -126,6 +128,7 @@ export async function certifyCommand(opts: CertifyOptions): Promise<number> {
   );
   const code = await runCommand({
     config: opts.config,
+    target: opts.target,
     service: services,
     seed: opts.seed,
     runs: opts.runs,

@@ -86,7 +86,7 @@ Examples:
     .option('--dry-run', 'list what would be exercised and the most requests it could send; send nothing')
     .option(
       '--low-memory',
-      'keep the suite process small (V8 favours size over speed: peak memory about a third lower, CPU about a quarter higher)',
+      'keep the suite process small (V8 favours size over speed: peak memory about a third lower, CPU about a third higher)',
     )
     .option(
       '--cleanup-timeout <duration>',
@@ -167,6 +167,7 @@ Examples:
       '--config <file>',
       'run configuration of the deployment (every principal and fixture the rules need; default: the JSON in CONFORMANCE_CONFIG)',
     )
+    .option('--target <url>', "base URL of the deployment (default: CONFORMANCE_TARGET, else the config's target)")
     .option('--vendor <name>', 'who makes the product')
     .option('--product <name>', 'the product certified')
     .option('--product-version <v>', 'its version')

@@ -28,7 +28,7 @@ export interface Row {
 }
 
 /**
- * The fixtures the suites read (README, "fixtures"), and for those a read exists for, the GET
+ * The fixtures the suites read (docs/configuration.md, the fixture table), and for those a read exists for, the GET
  * that shows the target holds it.
  */
 const FIXTURES: { key: string; default?: string; read?: (id: string) => { service: ServiceName; path: string } }[] = [

@@ -452,7 +452,7 @@ export async function runCommand(opts: RunOptions): Promise<number> {
     );
 
     // `--low-memory`: set before the suites' worker exists, so that its heap is sized for it too
-    // (peak RSS of a full run about 510 → 370 MiB for about a third more CPU; README, Performance).
+    // (peak RSS of a full run about 510 → 370 MiB for about a third more CPU; docs/performance.md).
     if (opts.lowMemory) setFlagsFromString('--optimize-for-size');
     const testsStarted = Date.now();
     let result;

@@ -27,7 +27,7 @@ declare module 'vitest' {
 export const SHARED_SEED = 1;
 
 /** Global setup: starts the run in the background (after the temp-folder guard, inside its folder). */
-export default function setup(project: TestProject): () => void {
+export default function setup(project: TestProject): () => Promise<void> {
   const base = mkdtempSync(join(tmpdir(), 'conformance-shared-run-'));
   const dir = join(base, 'report');
   const log = openSync(join(base, 'run.log'), 'w');
@@ -40,10 +40,20 @@ export default function setup(project: TestProject): () => void {
       stdio: ['ignore', log, log],
     },
   );
-  child.on('exit', (code, signal) => writeFileSync(join(base, 'exit'), String(code ?? signal)));
+  const ended = new Promise<void>((resolve) =>
+    child.on('exit', (code, signal) => {
+      try {
+        writeFileSync(join(base, 'exit'), String(code ?? signal));
+      } catch {
+        // The folder is gone: the tests are over.
+      }
+      resolve();
+    }),
+  );
   project.provide('sharedRun', { dir, seed: SHARED_SEED });
-  return () => {
-    if (child.exitCode === null) child.kill('SIGKILL');
+  return async () => {
+    if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+    await ended;
     rmSync(base, { recursive: true, force: true });
   };
 }
