@@ -93,4 +93,15 @@ describe('what a request names of the run', () => {
   ])('finds nothing in %s', (_, url) => {
     expect(ledger.createdIn(url)).toBeUndefined();
   });
+
+  it('finds a resource a bulk cleanup deletes, noted as created, in a URL that names it', () => {
+    const ledger = new ResourceLedger();
+    ledger.noteCreated({ service: 'event-management', kind: 'event', id: 'e-41' });
+    expect(ledger.createdIn('http://h/api/eventmanagement/v3/events/e-41?x=1')).toEqual({
+      service: 'event-management',
+      kind: 'event',
+      id: 'e-41',
+    });
+    expect(ledger.createdIn('http://h/api/eventmanagement/v3/events/e-42')).toBeUndefined();
+  });
 });

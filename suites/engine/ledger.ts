@@ -188,7 +188,22 @@ export class ResourceLedger {
       const { service, kind, id } = this.entries[i];
       if (id && named.has(id)) return { service, kind, id };
     }
+    for (const id of named) {
+      const bulk = this.inBulk.get(id);
+      if (bulk) return bulk;
+    }
     return undefined;
+  }
+
+  /** Resources the run created that a bulk cleanup deletes (events, by their type or marker), by ID. */
+  private readonly inBulk = new Map<string, Pick<TrackedResource, 'service' | 'kind' | 'id'>>();
+
+  /**
+   * Notes a resource the run created that no entry of its own deletes (a bulk cleanup does), so
+   * that a failure naming it can say the run created it.
+   */
+  noteCreated(resource: Pick<TrackedResource, 'service' | 'kind' | 'id'>): void {
+    if (resource.id && this.inBulk.size < 100_000) this.inBulk.set(resource.id, resource);
   }
 
   /** How many resources were tracked so far (deleted ones included). */

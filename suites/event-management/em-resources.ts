@@ -257,7 +257,11 @@ function isStandard(t: RuleContext, json: unknown): boolean {
 
 /** Notes whatever a write of events created or changed, so that it is deleted after the run. */
 export function noteEventWrite(t: RuleContext, json: unknown, res: HttpResponse): void {
-  if (res.status >= 300 || !isStandard(t, json)) return;
+  if (res.status >= 300) return;
+  const id = body(res).id;
+  // Deleted in bulk (by type, or the standard events by marker): noted, so a failure naming it says so.
+  if (typeof id === 'string') t.session.ledger.noteCreated({ service: SERVICE, kind: 'event', id });
+  if (!isStandard(t, json)) return;
   registerStandardSweep(t);
   const b = body(res);
   if (typeof b.id === 'string' && b.source !== marker(t)) touchStandard(b.id);
