@@ -2,3 +2,10 @@ export { validValue, alphanumeric, type ValidValueConstraints } from './valid-va
 export { boundaryValues, type BoundaryValue } from './boundary-values.ts';
 export { invalidValue, type InvalidValue, type InvalidValueConstraints } from './invalid-value.ts';
 export type { JsonSchema } from './json-schema.ts';
+export {
+  listWithBadItems,
+  examplesOf,
+  badItemsText,
+  type ListWithBadItems,
+  type ListWithBadItemsConstraints,
+} from './list-with-bad-items.ts';
