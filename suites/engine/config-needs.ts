@@ -11,6 +11,7 @@ export type ConfigKey =
   | `tokenManager.userTenants:${1 | 2 | 3 | 4 | 5 | 6}`
   | `principals.${'noScopes' | 'otherTenant' | 'operator' | 'throttled'}`
   | `principals.withoutScope["${string}"]`
+  | `fixtures.technicalTokenManager.${string}`
   | `fixtures.eventManagement.${string}`
   | `fixtures.notification.${string}`
   | 'fixtures.subTenantIds';
