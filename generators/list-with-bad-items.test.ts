@@ -79,4 +79,10 @@ describe('listWithBadItems', () => {
         ?.bad.map((b) => b.index),
     ).toEqual([0, 2]);
   });
+
+  it('makes lists of one and of several items where every item is one the rule is about', () => {
+    const each = listWithBadItems({ rule: RULE, valid: [], bad: { 'a category': 'c' }, maxBad: 3 });
+    expect(examplesOf(each).map((e) => e.items.length)).toEqual([1, 2, 3]);
+    fc.assert(fc.property(each, (list) => list.items.length >= 1 && list.bad.length === list.items.length));
+  });
 });

@@ -17,7 +17,10 @@ export interface ListWithBadItems<V = unknown, B = unknown> {
 export interface ListWithBadItemsConstraints<V, B> {
   /** The rule the bad items break, written in full (the suite's list-rule test finds it here). */
   rule: string;
-  /** Valid items to place around the bad ones, all different: an ordered choice of them is taken. */
+  /**
+   * Valid items to place around the bad ones, all different: an ordered choice of them is taken.
+   * None where every item is one the rule is about (each listed item acted on): give `maxBad`.
+   */
   valid: readonly V[];
   /** Every kind of bad item the documents name for the list, by a name saying what it is. */
   bad: Readonly<Record<string, B>>;
@@ -90,8 +93,24 @@ function cornerLists<V, B>(
   const [v0, v1] = c.valid;
   const one = (kind: string, valid: V[], at: number) => assemble(c.rule, valid, [{ kind, item: c.bad[kind], at }]);
   const out: ListWithBadItems<V, B>[] = [];
+  if (c.valid.length === 0) {
+    // Every item is one the rule is about (each listed item acted on): one, then several.
+    for (let n = 1; n <= Math.min(maxBad, maxLength, 3); n++)
+      out.push(
+        assemble(
+          c.rule,
+          [],
+          Array.from({ length: n }, (_, i) => ({
+            kind: kinds[i % kinds.length],
+            item: c.bad[kinds[i % kinds.length]],
+            at: i,
+          })),
+        ),
+      );
+    return out;
+  }
   for (const kind of kinds) {
-    if (c.valid.length === 0 || maxLength < 2) {
+    if (maxLength < 2) {
       out.push(one(kind, [], 0));
       continue;
     }

@@ -3,7 +3,6 @@ import { matchesSchema } from '../engine/checks/index.ts';
 import {
   addressType,
   UNKNOWN_ID,
-  accepted,
   exampleEmail,
   channelId,
   fixturesOf,
@@ -12,7 +11,6 @@ import {
   refused,
   seen,
   send,
-  unknownRefused,
 } from './notification-client.ts';
 import {
   createCategory,
@@ -266,102 +264,6 @@ test(
     );
   },
   { budget: 1 },
-);
-
-test(
-  [
-    'notification/categories/delete-ids-format',
-    'notification/errors/code-invalid-parameter',
-    'notification/errors/code-no-match',
-  ],
-  'DELETE /communicationcategories/ refuses categoryIds that are not integer IDs (400) and unknown IDs (404)',
-  async (t) => {
-    const { id } = await createCategory(t);
-    for (const ids of ['abc', `${id};${id}`, `${id},x`, '1.5']) {
-      refused(
-        t,
-        'notification/categories/delete-ids-format',
-        await send(t, { method: 'DELETE', path: '/communicationcategories/', query: { categoryIds: ids } }),
-        `categoryIds=${ids}`,
-        'invalidParameter',
-      );
-    }
-    unknownRefused(
-      t,
-      'notification/categories/delete-ids-format',
-      await send(t, {
-        method: 'DELETE',
-        path: '/communicationcategories/',
-        query: { categoryIds: String(UNKNOWN_ID) },
-      }),
-      `categoryIds=${UNKNOWN_ID} (unknown)`,
-    );
-    const still = await getCategory(t, id);
-    t.check('notification/categories/delete-ids-format', still.status === 200, {
-      title: 'a refused DELETE removed the category',
-      expected: 'HTTP 200',
-      received: seen(still),
-    });
-  },
-  { budget: 8 },
-);
-
-test(
-  ['notification/categories/delete-204'],
-  'DELETE /communicationcategories/?categoryIds=a,b answers 204 and deletes both',
-  async (t) => {
-    const a = await createCategory(t);
-    const b = await createCategory(t);
-    const res = await send(t, {
-      method: 'DELETE',
-      path: '/communicationcategories/',
-      query: { categoryIds: `${a.id},${b.id}` },
-    });
-    accepted(t, 'notification/categories/delete-204', res, `categoryIds=${a.id},${b.id}`, [204]);
-    for (const id of [a.id, b.id]) {
-      const got = await getCategory(t, id);
-      t.check('notification/categories/delete-204', got.status === 404, {
-        title: `category ${id} still there`,
-        expected: 'HTTP 404',
-        received: seen(got),
-      });
-    }
-  },
-  { budget: 5 },
-);
-
-test(
-  ['notification/categories/update-operation-enum'],
-  'PUT /communicationcategories/{id} refuses recipient and template items without ADD or DELETE',
-  async (t) => {
-    const email = channelId(t, 'email');
-    const r = await createRecipient(t);
-    const set = await createTemplateSet(t, { channels: [email] });
-    const e = templateOf(t, set, email);
-    const { id } = await createCategory(t);
-    const recipient = { position: 'TO', recipientId: r.id };
-    const template = { commChannelName: 'Email', templateId: e.templateId, templatesetId: set.id };
-    const cases: Array<[string, Record<string, unknown>]> = [
-      ['a recipient item without operation', { recipients: [recipient] }],
-      ['a recipient item with operation MERGE', { recipients: [{ ...recipient, operation: 'MERGE' }] }],
-      ['a recipient item with operation "add"', { recipients: [{ ...recipient, operation: 'add' }] }],
-      ['a template item without operation', { templates: [template] }],
-      ['a template item with operation REPLACE', { templates: [{ ...template, operation: 'REPLACE' }] }],
-    ];
-    for (const [what, body] of cases)
-      refused(t, 'notification/categories/update-operation-enum', await putCategory(t, id, body), what);
-    const after = await getCategory(t, id);
-    t.check(
-      'notification/categories/update-operation-enum',
-      listIn(after, 'recipients').length === 0 && listIn(after, 'templates').length === 0,
-      {
-        title: 'a refused update changed the category',
-        expected: 'no recipients and no templates',
-        received: seen(after),
-      },
-    );
-  },
-  { needs: ['fixtures.notification.addressTypes.email', 'fixtures.notification.channels.email'], budget: 10 },
 );
 
 test(
