@@ -341,13 +341,24 @@ emTest(
       query: { ...shared, filter: where({ entityId: e.entityId, correlationId: e.correlationId }) },
       as: 'otherTenant',
     });
+    // What the document settles: the unshared event is never listed. That the query is answered 200
+    // with nothing, not 404 (the entity does not exist for that tenant), is our reading.
     expect(
       t,
       'event-management/sharing/include-shared-default-false',
-      list.status === 200 && !items(list, 'events').some((x) => x.id === e.id),
+      !items(list, 'events').some((x) => x.id === e.id),
       "another tenant's unshared event listed with includeShared=true",
-      `HTTP 200 without ${e.id}`,
+      `no ${e.id}`,
       seen(list, 160),
+    );
+    reading(
+      t,
+      'unseen-entity-listed-empty',
+      'event-management/sharing/include-shared-default-false',
+      list.status === 200,
+      'a query naming an entity the caller cannot see not answered 200',
+      `HTTP 200 without ${e.id}`,
+      () => seen(list, 160),
     );
   },
   { needs: ['fixtures.eventManagement.entityIds'], budget: 6 },
