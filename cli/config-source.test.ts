@@ -13,11 +13,19 @@ describe('loadRunConfig', () => {
   it('reads --config when given, whatever CONFORMANCE_CONFIG holds', () => {
     const file = join(tempDir('config-source'), 'run.json');
     writeFileSync(file, JSON.stringify(config));
-    expect(loadRunConfig(file, { [CONFIG_ENV]: '{"target": 1}' })).toEqual({ config, origin: file, targetFrom: 'configuration' });
+    expect(loadRunConfig(file, { [CONFIG_ENV]: '{"target": 1}' })).toEqual({
+      config,
+      origin: file,
+      targetFrom: 'configuration',
+    });
   });
 
   it('parses CONFORMANCE_CONFIG when --config is absent, and is undefined when neither is set', () => {
-    expect(loadRunConfig(undefined, { [CONFIG_ENV]: JSON.stringify(config) })).toEqual({ config, origin: CONFIG_ENV, targetFrom: 'configuration' });
+    expect(loadRunConfig(undefined, { [CONFIG_ENV]: JSON.stringify(config) })).toEqual({
+      config,
+      origin: CONFIG_ENV,
+      targetFrom: 'configuration',
+    });
     expect(loadRunConfig(undefined, {})).toBeUndefined();
     expect(loadRunConfig(undefined, { [CONFIG_ENV]: '  ' })).toBeUndefined();
   });

@@ -63,6 +63,8 @@ describe('conformance doctor', () => {
       (c.principals!.noScopes as { clientSecret: string }).clientSecret = 'not-the-secret';
       delete c.principals!.operator;
       (c.fixtures!.eventManagement as Record<string, unknown>).sharedEventTypeId = 'othertenant.nosuchtype';
+      // A key no test needs: configured, it is named as used by no rule.
+      (c.fixtures!.technicalTokenManager as Record<string, unknown>).userTenantIds = ['usertenant0001'];
     });
     const res = await runCli(['doctor', '--config', file], { timeoutMs: 120_000 });
     expect(row(res.stdout, 'principals.noScopes')).toEqual({
@@ -83,6 +85,9 @@ describe('conformance doctor', () => {
     expect(section('principals.operator')).toContain('notification/certificates/operator-lists-all');
     expect(section('fixtures.eventManagement.sharedEventTypeId')).toContain(
       'event-management/event-types/parent-shared-local-400',
+    );
+    expect(res.stdout).toContain(
+      'Configured, but no selected rule uses (1): fixtures.technicalTokenManager.userTenantIds',
     );
     expect(res.stdout + res.stderr).not.toContain('not-the-secret');
     expect(res.code).toBe(1);

@@ -34,10 +34,11 @@ export interface Blocked {
  */
 export type NotReady = Record<string, Pick<Blocked, 'code' | 'reason'>>;
 
-/** The documented names the suites fall back on when the configuration names no core event type. */
+/** What the suites fall back on when the configuration names no core event type (their documented names) or India-region prefix. */
 export const FIXTURE_DEFAULTS: Record<string, string> = {
   'fixtures.eventManagement.standardEventTypeId': 'PlatformStandardEvent',
   'fixtures.eventManagement.baseEventTypeId': 'BaseEvent',
+  'fixtures.notification.restrictedPhonePrefix': '+91',
 };
 
 /** Whether a configuration value is given (not empty). */

@@ -161,7 +161,7 @@ emTest(
     ).value;
     rejected(t, 'event-management/event-types/inheritance-depth-above-4-400', fifth, 'a type at inheritance depth 5');
   },
-  { budget: 8 },
+  { needs: ['fixtures.eventManagement.baseEventTypeId'], budget: 8 },
 );
 
 emTest(

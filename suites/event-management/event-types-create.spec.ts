@@ -246,7 +246,7 @@ emTest(
       JSON.stringify(body(got.value).sharing),
     );
   },
-  { needs: ['fixtures.eventManagement.entityIds'], budget: 5 },
+  { needs: ['fixtures.eventManagement.baseEventTypeId', 'fixtures.eventManagement.entityIds'], budget: 5 },
 );
 
 emTest(

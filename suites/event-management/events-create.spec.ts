@@ -428,5 +428,5 @@ emTest(
       'typeId BaseEvent',
     );
   },
-  { needs: ['fixtures.eventManagement.entityIds'], budget: 1 },
+  { needs: ['fixtures.eventManagement.baseEventTypeId', 'fixtures.eventManagement.entityIds'], budget: 1 },
 );

@@ -181,7 +181,11 @@ test(
       { rule: 'notification/recipients/phone-e164', runs: Math.min(t.session.context.runs, 5) },
     );
   },
-  { needs: ['fixtures.notification.addressTypes.phone'], budget: 10, budgetPerRun: 2 },
+  {
+    needs: ['fixtures.notification.addressTypes.phone', 'fixtures.notification.restrictedPhonePrefix'],
+    budget: 10,
+    budgetPerRun: 2,
+  },
 );
 
 test(

@@ -66,7 +66,11 @@ test(
     );
   },
   {
-    needs: ['fixtures.notification.addressTypes.email', 'fixtures.notification.addressTypes.phone'],
+    needs: [
+      'fixtures.notification.addressTypes.email',
+      'fixtures.notification.addressTypes.phone',
+      'fixtures.notification.restrictedPhonePrefix',
+    ],
     budget: 6,
     budgetPerRun: 2,
   },
@@ -111,7 +115,11 @@ test(
     );
   },
   {
-    needs: ['fixtures.notification.addressTypes.email', 'fixtures.notification.addressTypes.phone'],
+    needs: [
+      'fixtures.notification.addressTypes.email',
+      'fixtures.notification.addressTypes.phone',
+      'fixtures.notification.restrictedPhonePrefix',
+    ],
     budget: 9,
     budgetPerRun: 3,
   },
