@@ -76,6 +76,11 @@ export const CONFIG_REQUIREMENTS: readonly ConfigRequirement[] = [
     present: (c) => (c.tokenManager?.userTenants ?? []).filter((u) => u !== c.tokenManager?.hostTenant).length >= 6,
   },
   withoutScope('technical-token-manager', 'km.usr'),
+  fixture(
+    'technical-token-manager',
+    'technicalTokenManager.unprovisionedTenantId',
+    'a tenant that exists and is not provisioned to the application',
+  ),
 
   principal('notification', 'otherTenant', 'a fully granted application of a second tenant'),
   principal('notification', 'noScopes', 'an application granted none of the scopes'),

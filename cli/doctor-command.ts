@@ -8,7 +8,7 @@ import { describeKey, type RunConfig } from '../suites/engine/run-config.ts';
 import { TokenProvider } from '../suites/engine/token-provider.ts';
 import { THROTTLE_PROBE, THROTTLE_RULES } from '../suites/engine/throttle-probe.ts';
 import { CONFIG_ENV, loadRunConfig } from './config-source.ts';
-import { collectTests, configurationRows, unjudgedBy, type Row } from './readiness.ts';
+import { collectTests, configurationRows, unjudgedBy, unusedFixtureKeys, type Row } from './readiness.ts';
 import { parseDuration } from './duration.ts';
 import { UsageError } from './usage-error.ts';
 
@@ -141,10 +141,14 @@ export async function doctorCommand(opts: DoctorOptions, out: NodeJS.WritableStr
 
     // The same computation a run makes to decide which tests not to start (cli/readiness.ts); a
     // piece some test needs that no row names yet is added to the table as missing.
-    const unjudged = unjudgedBy(rows, await collectTests(config), config);
+    const tests = await collectTests(config);
+    const unjudged = unjudgedBy(rows, tests, config);
     const width = Math.max(...rows.map((r) => r.check.length)) + 2;
     out.write(`${pad('check', width)}${pad('status', 10)}detail\n`);
     for (const r of rows) out.write(`${pad(r.check, width)}${pad(r.status, 10)}${t(r.detail)}\n`);
+    const unused = unusedFixtureKeys(config, tests);
+    if (unused.length)
+      out.write(`\nConfigured, but no selected rule uses (${unused.length}): ${unused.map((k) => t(k)).join(', ')}\n`);
 
     const notReady = rows.filter((r) => r.status === 'missing' || r.status === 'failed');
     const throttled = !!config.principals?.throttled;

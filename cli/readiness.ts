@@ -2,9 +2,9 @@ import { decodeJwt } from 'jose';
 import { contractScopes } from '../contracts/contract.ts';
 import { SERVICES, SERVICE_INFO, type ServiceName } from '../contracts/services.ts';
 import { TransportError, type HttpClient } from '../suites/engine/http-client.ts';
-import type { RunConfig } from '../suites/engine/run-config.ts';
+import { fixtureKeys, type RunConfig } from '../suites/engine/run-config.ts';
 import type { RunContext } from '../suites/engine/run-context.ts';
-import { blockingNeed, present, valueAt, type Blocked, type NotReady } from '../suites/engine/config-needs.ts';
+import { blockingNeed, present, valueAt, within, type Blocked, type NotReady } from '../suites/engine/config-needs.ts';
 import type { TestRecord } from '../suites/engine/suite-runner.ts';
 import { TokenProvider, TokenError, type PrincipalName } from '../suites/engine/token-provider.ts';
 import { PrincipalUnavailable } from '../suites/engine/unjudged.ts';
@@ -28,47 +28,72 @@ export interface Row {
 }
 
 /**
- * The fixtures the suites read (docs/configuration.md, the fixture table), and for those a read exists for, the GET
- * that shows the target holds it.
+ * Every fixture key of the run configuration (its schema, the one list of them), what the suites read, and for
+ * those a read exists for, the GET that shows the target holds it. A key is a promise to use it:
+ * `fixture-keys.test.ts` fails on one no test declares it needs, and `doctor` names the configured
+ * keys no test needs (`unusedFixtureKeys`).
  */
-const FIXTURES: { key: string; default?: string; read?: (id: string) => { service: ServiceName; path: string } }[] = [
-  { key: 'technicalTokenManager.userTenantIds' },
-  { key: 'technicalTokenManager.unprovisionedTenantId' },
-  { key: 'notification.subTenantId' },
-  { key: 'notification.tenantAdminEmails' },
-  { key: 'notification.addressTypes' },
-  { key: 'notification.channels' },
-  { key: 'notification.paramTypeId' },
-  { key: 'notification.bounceDomain' },
-  { key: 'notification.bounceLocalPrefix' },
-  {
-    key: 'notification.restrictedRecipientId',
+/** What a run does with a fixture key beyond checking it is set, where it does more. */
+interface FixtureUse {
+  default?: string;
+  read?: (id: string) => { service: ServiceName; path: string };
+  /** Checked apart (the sub-tenants: a token of the application in the first one), not by a row of its own. */
+  apart?: true;
+}
+
+const eventTypeRead = (id: string) => ({
+  service: 'event-management' as const,
+  path: `/eventTypes/${encodeURIComponent(id)}`,
+});
+
+const FIXTURE_USES: Record<string, FixtureUse> = {
+  'notification.restrictedRecipientId': {
     read: (id) => ({ service: 'notification', path: `/recipient/${encodeURIComponent(id)}` }),
   },
-  { key: 'eventManagement.entityIds' },
-  { key: 'eventManagement.assetTypeIds' },
-  ...[
-    'standardEventTypeId',
-    'baseEventTypeId',
-    'sharedEventTypeId',
-    'globalEventTypeId',
-    'bigEventTypeId',
-    'limitEventTypeId',
-  ].map((k) => ({
-    key: `eventManagement.${k}`,
-    // The suites fall back on the documented names of the two core types.
-    default: { standardEventTypeId: 'PlatformStandardEvent', baseEventTypeId: 'BaseEvent' }[k],
-    read: (id: string) => ({ service: 'event-management' as const, path: `/eventTypes/${encodeURIComponent(id)}` }),
-  })),
-  { key: 'eventManagement.sharedEventTypeOwner' },
-  { key: 'eventManagement.sharedEntityId' },
-  {
-    key: 'eventManagement.sharedEventId',
+  // The document's India region: +91 unless the configuration says otherwise.
+  'notification.restrictedPhonePrefix': { default: '+91' },
+  // The suites fall back on the documented names of the two core types.
+  'eventManagement.standardEventTypeId': { default: 'PlatformStandardEvent', read: eventTypeRead },
+  'eventManagement.baseEventTypeId': { default: 'BaseEvent', read: eventTypeRead },
+  'eventManagement.sharedEventTypeId': { read: eventTypeRead },
+  'eventManagement.globalEventTypeId': { read: eventTypeRead },
+  'eventManagement.bigEventTypeId': { read: eventTypeRead },
+  'eventManagement.limitEventTypeId': { read: eventTypeRead },
+  'eventManagement.sharedEventId': {
     read: (id) => ({ service: 'event-management', path: `/events/${encodeURIComponent(id)}` }),
   },
-  { key: 'eventManagement.otherTenantEntityId' },
-  { key: 'eventManagement.subTenantEntityIds' },
-];
+  'eventManagement.subTenantEntityIds': { apart: true },
+  subTenantIds: { apart: true },
+};
+
+export const FIXTURES: Array<{ key: string } & FixtureUse> = fixtureKeys().map((key) => ({
+  key,
+  ...FIXTURE_USES[key],
+}));
+
+/**
+ * The fixture keys the configuration gives (at the grain of `FIXTURES`; a key the format does not
+ * have as it stands) that no test of `tests` declares it needs.
+ */
+export function unusedFixtureKeys(config: RunConfig, tests: readonly TestRecord[]): string[] {
+  const fixtures = config.fixtures ?? {};
+  const given: string[] = [];
+  const walk = (node: unknown, path: string) => {
+    const listed = FIXTURES.some((f) => f.key === path);
+    const deeper = FIXTURES.some((f) => f.key.startsWith(`${path}.`));
+    if (path && (listed || !deeper || !node || typeof node !== 'object' || Array.isArray(node))) {
+      if (present(node)) given.push(path);
+      return;
+    }
+    for (const [k, v] of Object.entries(node as Record<string, unknown>)) walk(v, path ? `${path}.${k}` : k);
+  };
+  walk(fixtures, '');
+  const needs = tests.flatMap((t) => (t.needs ?? []).flatMap((n) => (typeof n === 'string' ? [n] : [...n])));
+  return given
+    .map((k) => `fixtures.${k}`)
+    .filter((key) => !needs.some((n) => within(n, key) || within(key, n)))
+    .sort();
+}
 
 /** The scopes a token names (`scope` claim: a list or space-separated), or undefined when it is not a JWT. */
 function tokenScopes(header: string): { scopes: string[]; tenant?: string } | undefined {
@@ -224,7 +249,7 @@ export async function configurationRows(config: RunConfig, http: HttpClient): Pr
   const { tenant: fullTenant, ...full } = await principalRow(names[0]);
   const [others, fixtureRows, subRows] = await Promise.all([
     Promise.all(names.slice(1).map((n) => principalRow(n, fullTenant))),
-    Promise.all(FIXTURES.map(fixtureRow)),
+    Promise.all(FIXTURES.filter((f) => !f.apart).map(fixtureRow)),
     subTenantRows(),
   ]);
   rows.push(full, ...others.map(({ tenant: _t, ...row }) => row), ...fixtureRows, ...subRows);

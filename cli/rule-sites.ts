@@ -6,6 +6,8 @@ const projectRoot = fileURLToPath(new URL('..', import.meta.url));
 
 /** A place in `suites/` where a rule ID is written literally. */
 export interface SuiteSite {
+  /** The rule ID written there. */
+  id: string;
   /** Path from the project root, `/`-separated. */
   file: string;
   line: number;
@@ -125,13 +127,19 @@ export function scanRuleLiterals(
     if (top?.open === '[' && top.argument) {
       const owner = stack.at(-2);
       if (owner?.callee && DECLARES_TESTS.test(owner.callee)) {
-        const site: SuiteSite = { file, line: lineOf(owner.calleeAt ?? at), kind: 'test', call: owner.callee };
+        const site: SuiteSite = {
+          id: value,
+          file,
+          line: lineOf(owner.calleeAt ?? at),
+          kind: 'test',
+          call: owner.callee,
+        };
         (owner.declared ??= []).push(site);
         out.push(site);
         return;
       }
     }
-    out.push({ file, line: lineOf(at), kind: 'check', ...(call?.callee ? { call: call.callee } : {}) });
+    out.push({ id: value, file, line: lineOf(at), kind: 'check', ...(call?.callee ? { call: call.callee } : {}) });
   };
 
   // Reads a quoted string from `i` (at the quote); returns the index after it.

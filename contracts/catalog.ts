@@ -40,6 +40,13 @@ export interface Rule {
    * gives the rule `warning`, never `failed` (unless `--strict`).
    */
   readings?: Reading[];
+  /**
+   * The request lists whose every item the rule is about, as `<operationId> <where>` (a list
+   * `requestLists` of `contract.ts` finds, e.g. `getOauthTokens body.userTenantIds`): its test
+   * puts the bad item at generated positions among valid ones (`listWithBadItems`), so that a
+   * check of some items only fails it.
+   */
+  items?: string[];
 }
 
 /** One reading of a rule's sentence that the document does not settle. */

@@ -58,3 +58,55 @@ export function listOperations(doc: OpenApiDocument): OperationRef[] {
   }
   return out;
 }
+
+/** A schema as the request-list walk reads it (an OpenAPI 3.1 schema, dereferenced). */
+interface WalkedSchema {
+  type?: string | string[];
+  items?: WalkedSchema;
+  properties?: Record<string, WalkedSchema>;
+  oneOf?: WalkedSchema[];
+  anyOf?: WalkedSchema[];
+  allOf?: WalkedSchema[];
+  description?: string;
+  contentMediaType?: string;
+}
+
+/** A text the document describes as a list: "Comma-separated category IDs", "Semicolon-separated … addresses". */
+const SEPARATED_LIST = /\b(comma|semicolon)-separated\b/i;
+
+/**
+ * Every list a request of the contract carries, as `<operationId> <where>`: an array of a JSON body
+ * (`body.recipients`, `body.fields[].values`, `body` for a body that is a list) or of a multipart
+ * form (`form.templateFiles`), an array inside a form field holding JSON text
+ * (`form.templateInfo.templateParam`), and a parameter or field whose text is a separated list
+ * (`query.categoryIds`, `body.recipientsTo`). Give it the dereferenced contract.
+ */
+export function requestLists(doc: OpenApiDocument): string[] {
+  const out = new Set<string>();
+  const components = (doc.components?.schemas ?? {}) as Record<string, WalkedSchema>;
+  for (const { operationId, operation } of listOperations(doc)) {
+    const walk = (schema: WalkedSchema | undefined, at: string, seen: Set<WalkedSchema>): void => {
+      if (!schema || typeof schema !== 'object' || seen.has(schema)) return;
+      const inner = new Set(seen).add(schema);
+      for (const alt of [...(schema.oneOf ?? []), ...(schema.anyOf ?? []), ...(schema.allOf ?? [])])
+        walk(alt, at, inner);
+      const types = Array.isArray(schema.type) ? schema.type : [schema.type];
+      if (types.includes('array')) {
+        out.add(`${operationId} ${at}`);
+        walk(schema.items, `${at}[]`, inner);
+      }
+      if (types.includes('string') && SEPARATED_LIST.test(schema.description ?? '')) out.add(`${operationId} ${at}`);
+      // A form field holding JSON text ("TemplateProcessInfo as JSON text"): the lists inside it.
+      const named = /^(\w+) as JSON text/.exec(schema.description ?? '')?.[1];
+      if (schema.contentMediaType === 'application/json' && named && components[named])
+        walk(components[named], at, inner);
+      for (const [name, property] of Object.entries(schema.properties ?? {})) walk(property, `${at}.${name}`, inner);
+    };
+    for (const p of (operation.parameters ?? []) as OpenAPIV3_1.ParameterObject[])
+      if (SEPARATED_LIST.test(p.description ?? '')) out.add(`${operationId} ${p.in}.${p.name}`);
+    const content = (operation.requestBody as OpenAPIV3_1.RequestBodyObject | undefined)?.content ?? {};
+    for (const [type, media] of Object.entries(content))
+      walk(media.schema, type.startsWith('multipart/') ? 'form' : 'body', new Set());
+  }
+  return [...out].sort();
+}

@@ -3,3 +3,10 @@ export { boundaryValues, type BoundaryValue } from './boundary-values.ts';
 export { invalidValue, type InvalidValue, type InvalidValueConstraints } from './invalid-value.ts';
 export type { JsonSchema } from './json-schema.ts';
 export { webLink, type WebLinkConstraints } from './web-link.ts';
+export {
+  listWithBadItems,
+  examplesOf,
+  badItemsText,
+  type ListWithBadItems,
+  type ListWithBadItemsConstraints,
+} from './list-with-bad-items.ts';

@@ -11,6 +11,7 @@ export type ConfigKey =
   | `tokenManager.userTenants:${1 | 2 | 3 | 4 | 5 | 6}`
   | `principals.${'noScopes' | 'otherTenant' | 'operator' | 'throttled'}`
   | `principals.withoutScope["${string}"]`
+  | `fixtures.technicalTokenManager.${string}`
   | `fixtures.eventManagement.${string}`
   | `fixtures.notification.${string}`
   | 'fixtures.subTenantIds';
@@ -33,10 +34,11 @@ export interface Blocked {
  */
 export type NotReady = Record<string, Pick<Blocked, 'code' | 'reason'>>;
 
-/** The documented names the suites fall back on when the configuration names no core event type. */
+/** What the suites fall back on when the configuration names no core event type (their documented names) or India-region prefix. */
 export const FIXTURE_DEFAULTS: Record<string, string> = {
   'fixtures.eventManagement.standardEventTypeId': 'PlatformStandardEvent',
   'fixtures.eventManagement.baseEventTypeId': 'BaseEvent',
+  'fixtures.notification.restrictedPhonePrefix': '+91',
 };
 
 /** Whether a configuration value is given (not empty). */

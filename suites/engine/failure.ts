@@ -32,6 +32,8 @@ export class ConformanceFailure extends Error {
   counterexample?: unknown;
   seed?: number;
   path?: string;
+  /** Where the check was called from in the suites (its identity among the checks of a rule). */
+  site?: string;
 
   constructor(ruleId: string, d: FailureDetails) {
     // Messages go to vitest, Allure and the reports: credentials never get into them.

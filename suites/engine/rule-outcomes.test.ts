@@ -5,6 +5,7 @@ import { buildReport, judgeRule } from '../../reporters/conformance-report.ts';
 import { RuleContext, type RuleOutcome, type RuleTestMeta } from './rule-test.ts';
 import type { Exchange } from './http-client.ts';
 import type { TestRecord } from './suite-runner.ts';
+import { listWithBadItems } from '../../generators/index.ts';
 
 const A = 'technical-token-manager/access-token/fields';
 const B = 'technical-token-manager/access-token/jti-unique';
@@ -271,5 +272,52 @@ describe('a rule reports every distinct failure it met, each with the request th
     expect(meta.outcomes[A].failures ?? [meta.outcomes[A].failure]).toHaveLength(1);
     expect(meta.outcomes[A].failure?.title).toBe('A at 10');
     expect(meta.outcomes[B].failures ?? [meta.outcomes[B].failure]).toHaveLength(1);
+  });
+});
+
+describe('a property reports each check of a rule that failed, with its own counterexample', () => {
+  const property = () => {
+    const { meta } = context();
+    const session = { context: { seed: 1, runs: 20 } };
+    const t = new RuleContext(session as never, 'technical-token-manager', meta, 's', { task: { name: 'x' } } as never);
+    return { t, meta };
+  };
+
+  it('runs again without a check that failed, so a second check of the rule shows too', async () => {
+    const { t, meta } = property();
+    await expect(
+      t.property(
+        fc.integer({ min: 0, max: 1000 }),
+        async (n) => {
+          t.check(A, n < 10, { title: 'first check', expected: 'n < 10', received: String(n) });
+          t.verify(A, n % 2 === 0, { title: 'second check', expected: 'n even', received: String(n) });
+        },
+        { rule: A },
+      ),
+    ).rejects.toThrow(/check/);
+    const shrunk = (meta.outcomes[A].failures ?? []).filter((f) => f.counterexample !== undefined);
+    expect(shrunk.map((f) => f.title).sort()).toEqual(['first check', 'second check']);
+    expect(shrunk.find((f) => f.title === 'first check')?.counterexample).toBe(10);
+  });
+
+  it('tries the lists of listWithBadItems first: a check of the first item only fails on every seed', async () => {
+    for (const seed of [1, 2, 3]) {
+      const { meta } = context();
+      const t = new RuleContext({ context: { seed, runs: 1 } } as never, 'technical-token-manager', meta, 's', {
+        task: { name: 'x' },
+      } as never);
+      const lists = listWithBadItems({ rule: A, valid: ['a', 'b'], bad: { bad: 'x' } });
+      await expect(
+        t.property(
+          lists,
+          async (list) => {
+            const refused = list.items[0] === 'x';
+            t.check(A, refused, { title: 'bad item taken', expected: 'refused', received: list.items.join(',') });
+          },
+          { rule: A },
+        ),
+      ).rejects.toThrow(/bad item taken/);
+      expect(meta.outcomes[A].failure?.counterexample).toMatchObject({ items: ['a', 'x'] });
+    }
   });
 });

@@ -25,6 +25,7 @@ import { assertKnownRules, readingText, ruleSelected } from './rule-index.ts';
 import type { RunContext } from './run-context.ts';
 import { session, type Session } from './session.ts';
 import { hash, inShard } from './test-selection.ts';
+import { examplesOf } from '../../generators/index.ts';
 import type { PrincipalName } from './token-provider.ts';
 import { TokenError } from './token-provider.ts';
 import {
@@ -127,6 +128,33 @@ export interface PropertyOptions {
 
 /** A target transport failure that says the target is gone rather than that it answered this request badly. */
 const DOWN_CODES = new Set(['REFUSED', 'DNS', 'TLS', 'UNRESPONSIVE']);
+
+/** Why a rule of a test that ended at a failed check before reaching any check of it is not judged. */
+export const EARLIER_CHECK_FAILED = 'an earlier check of this test failed';
+
+/** Most checks of one property reported with a counterexample of their own (one round of the property each). */
+export const PROPERTY_ROUNDS = 3;
+
+/**
+ * Where a check was called from: the frames of the suites' own code (the engine left out), so that
+ * two calls of one helper from two places of a test are two checks.
+ */
+function checkSite(): string | undefined {
+  const limit = Error.stackTraceLimit;
+  Error.stackTraceLimit = 40;
+  const stack = new Error().stack ?? '';
+  Error.stackTraceLimit = limit;
+  const frames = stack
+    .split('\n')
+    .map((l) => /suites\/[^\s()]+:\d+/.exec(l)?.[0])
+    .filter((f): f is string => f !== undefined && (!f.startsWith('suites/engine/') || f.includes('.test.ts')));
+  return frames.length ? frames.join(' < ') : undefined;
+}
+
+/** A failure's check: its rule and the place it was called from. */
+function siteKey(f: ConformanceFailure): string {
+  return `${f.ruleId} @ ${f.site ?? f.title}`;
+}
 
 /** A hard reading check that did not hold: the test ends there without failing its rules. */
 class ReadingStop extends Error {}
@@ -331,7 +359,9 @@ export class RuleContext {
   private failure(ruleId: string, d: FailureDetails): ConformanceFailure {
     // Received and Expected may be JSON.stringify of nothing (undefined), whatever their type says.
     d = { ...d, expected: String(d.expected), received: String(d.received) };
-    return new ConformanceFailure(ruleId, { ...d, exchange: this.evidence(d) });
+    const f = new ConformanceFailure(ruleId, { ...d, exchange: this.evidence(d) });
+    f.site = checkSite();
+    return f;
   }
 
   /**
@@ -504,7 +534,10 @@ export class RuleContext {
 
   /**
    * Runs a fast-check property against the target with the run's seed; the shrunk
-   * counterexample, seed and path go into the failure.
+   * counterexample, seed and path go into the failure. A run fails on its first failed check, soft
+   * ones (`verify`) included; the lists an arbitrary always tries (`examplesOf`) run first. Once a
+   * check has failed and shrunk, the property runs again without it, so that each check of a rule
+   * that fails reports its own counterexample (up to `PROPERTY_ROUNDS` checks).
    */
   async property<T>(
     arb: fc.Arbitrary<T>,
@@ -514,65 +547,84 @@ export class RuleContext {
     const replay = this.session.context.replay;
     const replaying = replay && this.meta.rules.includes(replay.rule) && replay.path !== undefined;
     const seed = replaying ? replay.seed : (this.session.context.seed ^ hash(this.vitest.task.name)) | 0;
+    const examples = examplesOf(arb);
     const outer = this.propertyFailures;
     const met: ConformanceFailure[] = [];
-    this.propertyFailures = met;
+    /** The checks (by call site) already reported: later rounds take their failures as passes. */
+    const reported = new Set<string>();
+    const bases: ConformanceFailure[] = [];
     // The first run that cannot be judged (configuration, principal, target gone, a skip of the
     // test's own such as a filter the deployment's dialect cannot say) ends the property: later
     // runs and shrinking pass at once instead of asking the target again.
     let unjudged: Unjudged | SuiteDefect | undefined;
-    const result = await fc
-      .check(
-        fc.asyncProperty(arb, async (v) => {
-          if (unjudged) return;
-          try {
-            await predicate(v);
-          } catch (e) {
-            // A suite defect is no counterexample either: it ends the property and the test.
-            unjudged = e instanceof Unjudged || e instanceof SuiteDefect ? e : await this.targetGone(e);
-            if (!unjudged) throw e;
-          }
-        }),
-        {
-          seed,
-          path: replaying ? replay.path : undefined,
-          numRuns: opts.runs ?? this.session.context.runs,
-          // Shrinking stops after a bounded time: a failure is reported, shrunk as far as it got.
-          interruptAfterTimeLimit: 60_000,
-          markInterruptAsFailure: false,
-        },
-      )
-      .finally(() => {
-        this.propertyFailures = outer;
-      });
-    // What the runs met on other rules than the shrunk failure's (soft checks included) is kept:
-    // every distinct failure of each rule (record() drops repeats of one check and caps the count).
-    const flush = (except?: string) => {
-      for (const f of met) if (f.ruleId !== except) this.recordFailure(f);
+    // What the runs met besides the shrunk failures (soft checks, other rules, other checks of the
+    // rule) is kept: every distinct failure of each rule (record() drops repeats and caps the count).
+    const flush = () => {
+      for (const f of met) if (!bases.some((b) => b.ruleId === f.ruleId && b.site === f.site)) this.recordFailure(f);
     };
-    // Configuration, principals, a target gone and a skip are not counterexamples.
-    if (unjudged) {
-      flush();
-      throw unjudged;
-    }
-    if (!result.failed) return flush();
-    const cause = result.errorInstance;
-    // A skip inside a property (a piece of configuration it needs) ends the test as skipped.
-    if (cause instanceof ReadOnlyRefusal || cause instanceof Unjudged) throw cause;
-    if (isCodeError(cause)) throw cause;
-    const base = isConformanceFailure(cause)
-      ? cause
-      : this.failure(opts.rule, {
-          title: 'property raised an error',
-          expected: 'the property holds',
-          received: redactText(String((cause as Error)?.message ?? cause)),
+    for (let round = 0; round < (replaying ? 1 : PROPERTY_ROUNDS); round++) {
+      this.propertyFailures = met;
+      const result = await fc
+        .check(
+          fc.asyncProperty(arb, async (v) => {
+            if (unjudged) return;
+            const mark = this.softFailures.length;
+            try {
+              await predicate(v);
+            } catch (e) {
+              const known = isConformanceFailure(e) && reported.has(siteKey(e));
+              if (!known) {
+                this.softFailures.splice(mark);
+                // A suite defect is no counterexample either: it ends the property and the test.
+                unjudged = e instanceof Unjudged || e instanceof SuiteDefect ? e : await this.targetGone(e);
+                if (!unjudged) throw e;
+                return;
+              }
+            }
+            // A soft check that failed fails the run too, so that it is shrunk like any other.
+            const soft = this.softFailures.splice(mark).filter((f) => !reported.has(siteKey(f)));
+            if (soft.length) throw soft[0];
+          }),
+          {
+            seed,
+            path: replaying ? replay.path : undefined,
+            numRuns: examples.length + (opts.runs ?? this.session.context.runs),
+            examples: examples.map((e) => [e] as [T]),
+            // Shrinking stops after a bounded time: a failure is reported, shrunk as far as it got.
+            interruptAfterTimeLimit: 60_000,
+            markInterruptAsFailure: false,
+          },
+        )
+        .finally(() => {
+          this.propertyFailures = outer;
         });
-    base.counterexample = redactValue(reportable(result.counterexample?.[0]));
-    base.seed = result.seed;
-    base.path = result.counterexamplePath ?? undefined;
-    flush(base.ruleId);
-    this.recordFailure(base);
-    throw base;
+      // Configuration, principals, a target gone and a skip are not counterexamples.
+      if (unjudged) {
+        flush();
+        throw unjudged;
+      }
+      if (!result.failed) break;
+      const cause = result.errorInstance;
+      // A skip inside a property (a piece of configuration it needs) ends the test as skipped.
+      if (cause instanceof ReadOnlyRefusal || cause instanceof Unjudged) throw cause;
+      if (isCodeError(cause)) throw cause;
+      const base = isConformanceFailure(cause)
+        ? cause
+        : this.failure(opts.rule, {
+            title: 'property raised an error',
+            expected: 'the property holds',
+            received: redactText(String((cause as Error)?.message ?? cause)),
+          });
+      base.counterexample = redactValue(reportable(result.counterexample?.[0]));
+      base.seed = result.seed;
+      base.path = result.counterexamplePath ?? undefined;
+      bases.push(base);
+      if (!isConformanceFailure(cause) || base.site === undefined) break;
+      reported.add(siteKey(base));
+    }
+    for (const b of bases) this.recordFailure(b);
+    flush();
+    if (bases.length) throw bases[0];
   }
 
   private recordFailure(f: ConformanceFailure): void {
@@ -807,8 +859,11 @@ export function ruleTest(
         await allure.feature(rules[0].split('/')[1]);
         for (const r of rules) await allure.label('rule', r);
       }
+      // Whether the test body ran to its end (a failed check ends it before the checks after it).
+      let ended = false;
       try {
         await fn(t);
+        ended = true;
         t.finish();
         for (const r of rules)
           meta.outcomes[r] ??= {
@@ -901,6 +956,13 @@ export function ruleTest(
           throw defect;
         }
         if (!isConformanceFailure(err) && !(err instanceof SuiteDefect)) t.attributeError(err);
+        // The rules no check reached: the test ended at a failed check before theirs (or ran none).
+        for (const r of rules)
+          meta.outcomes[r] ??= {
+            status: 'not-exercised',
+            detail: ended ? 'the test ran no check of this rule' : EARLIER_CHECK_FAILED,
+            reasonCode: 'no-check',
+          };
         if (s.context.allureDir) {
           const severity = allureSeverity(Object.values(meta.outcomes).map((o) => o.failure?.severity));
           if (severity) await allure.severity(severity);

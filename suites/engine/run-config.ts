@@ -340,3 +340,14 @@ export function readRunConfig(file: string, target?: string): RunConfig {
     config.filterDialect = resolveDialectSetting(config.filterDialect, dirname(file));
   return config;
 }
+
+/**
+ * Every fixture key of the configuration, from its schema, the one list of them: a key of a group
+ * (`eventManagement.entityIds`), or a group without keys of its own (`subTenantIds`).
+ */
+export function fixtureKeys(): string[] {
+  const fixtures = RUN_CONFIG_SCHEMA.properties!.fixtures;
+  return Object.entries(fixtures.properties ?? {}).flatMap(([group, node]: [string, SchemaNode]) =>
+    node.type === 'object' && node.properties ? Object.keys(node.properties).map((k) => `${group}.${k}`) : [group],
+  );
+}

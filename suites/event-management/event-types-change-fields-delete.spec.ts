@@ -342,5 +342,12 @@ emTest(
       'DELETE of a type shared with the caller',
     );
   },
-  { needs: ['fixtures.eventManagement.globalEventTypeId', 'fixtures.eventManagement.sharedEventTypeId'], budget: 10 },
+  {
+    needs: [
+      'fixtures.eventManagement.baseEventTypeId',
+      'fixtures.eventManagement.globalEventTypeId',
+      'fixtures.eventManagement.sharedEventTypeId',
+    ],
+    budget: 10,
+  },
 );

@@ -356,7 +356,11 @@ emTest(
     if (!f.sharedEventTypeId) fixture(t, 'sharedEventTypeId');
   },
   {
-    needs: ['fixtures.eventManagement.globalEventTypeId', 'fixtures.eventManagement.sharedEventTypeId'],
+    needs: [
+      'fixtures.eventManagement.baseEventTypeId',
+      'fixtures.eventManagement.globalEventTypeId',
+      'fixtures.eventManagement.sharedEventTypeId',
+    ],
     budget: 10,
   },
 );

@@ -262,5 +262,5 @@ emTest(
       );
     }
   },
-  { needs: ['fixtures.subTenantIds'], budget: 6 },
+  { needs: [['fixtures.subTenantIds', 'fixtures.eventManagement.subTenantEntityIds']], budget: 6 },
 );

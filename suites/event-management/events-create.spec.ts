@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
-import { responseSchema } from '../engine/checks/index.ts';
+import { responseSchema, memberProblems } from '../engine/checks/index.ts';
 import { UUID, body, emTest, entity, eventually, fixtures, iso, send, seen, locationPath } from './em-client.ts';
-import { accepted, etagOf, expect, reading, rejected } from './em-checks.ts';
+import { accepted, etagOf, expect, reading, rejected, verify } from './em-checks.ts';
 import { standardFieldCases, timestampCase, timestampOf, type TimestampCase } from './em-arbitraries.ts';
 import { createType, daysAgo, postEvent, standardBody } from './em-resources.ts';
 import { CORRELATION_ID_MAX, STANDARD_FIELDS, judgeStandardField } from './events-create-support.ts';
@@ -25,16 +25,18 @@ emTest(
     const e = body(res);
     await responseSchema(t, 'event-management/events/response-required-fields', res, 'createEvent');
     const required = ['id', 'typeId', 'correlationId', 'timestamp', 'entityId', 'etag', '_links'];
-    const missing = required.filter((k) => e[k] === undefined || e[k] === null);
-    expect(
+    const problems = memberProblems(e, required);
+    // The members are judged apart: the test goes on to the rules that do not depend on them.
+    verify(
       t,
       'event-management/events/response-required-fields',
-      missing.length === 0,
-      'event response lacks required members',
+      problems.length === 0,
+      `the event's required members: ${problems.join(', ')}`,
       required.join(', '),
-      `missing ${missing.join(', ')}`,
+      problems.join(', '),
     );
-    expect(
+    // Each check below stands on its own: a failed one does not keep the others from being judged.
+    verify(
       t,
       'event-management/events/response-id-uuid',
       UUID.test(String(e.id)),
@@ -42,7 +44,7 @@ emTest(
       'a uuid',
       String(e.id),
     );
-    expect(
+    verify(
       t,
       'event-management/events/standard-without-type-id',
       e.typeId === fixtures(t).standardEventTypeId,
@@ -53,7 +55,7 @@ emTest(
     const changed = Object.entries({ ...STANDARD_FIELDS, source: sent.source, entityId: sent.entityId }).filter(
       ([k, v]) => e[k] !== v,
     );
-    expect(
+    verify(
       t,
       'event-management/events/full-event-in-write-responses',
       changed.length === 0,
@@ -61,7 +63,7 @@ emTest(
       JSON.stringify(sent),
       () => `differs in ${changed.map(([k]) => k).join(', ')}: ${JSON.stringify(e)}`,
     );
-    expect(
+    verify(
       t,
       'event-management/events/full-event-in-write-responses',
       Date.parse(String(e.timestamp)) === Date.parse(String(sent.timestamp)),
@@ -70,7 +72,7 @@ emTest(
       String(e.timestamp),
     );
     const location = res.headers.location ?? '';
-    expect(
+    verify(
       t,
       'event-management/events/create-201',
       location !== '' && location.includes(String(e.id)),
@@ -86,7 +88,7 @@ emTest(
           (r) => r.status !== 404,
         )
       : undefined;
-    expect(
+    verify(
       t,
       'event-management/events/create-201',
       located?.value.status === 200 && body(located.value).id === e.id,
@@ -94,7 +96,7 @@ emTest(
       `GET ${location || '(none)'} answers 200 with id ${e.id}`,
       located ? seen(located.value) : `Location ${location || '(none)'} is not under the service`,
     );
-    expect(
+    verify(
       t,
       'event-management/etags/event-etag-header',
       etagOf(res) !== undefined && etagOf(res) === e.etag,
@@ -184,16 +186,16 @@ emTest(
       seen(b),
     );
     for (const e of [body(a), body(b)]) {
-      const missing = ['id', 'typeId', 'correlationId', 'timestamp', 'entityId', 'etag', '_links'].filter(
-        (k) => e[k] === undefined || e[k] === null || e[k] === '',
-      );
-      expect(
+      const problems = memberProblems(e, ['id', 'typeId', 'correlationId', 'timestamp', 'entityId', 'etag', '_links'], {
+        emptyText: true,
+      });
+      verify(
         t,
         'event-management/events/response-required-fields',
-        missing.length === 0,
-        'typeId/correlationId not filled in for a request without them',
+        problems.length === 0,
+        `required members of an event sent without typeId or correlationId: ${problems.join(', ')}`,
         'id, typeId, correlationId, timestamp, entityId, etag, _links',
-        `missing ${missing.join(', ')}`,
+        problems.join(', '),
       );
     }
     expect(
@@ -428,5 +430,5 @@ emTest(
       'typeId BaseEvent',
     );
   },
-  { needs: ['fixtures.eventManagement.entityIds'], budget: 1 },
+  { needs: ['fixtures.eventManagement.baseEventTypeId', 'fixtures.eventManagement.entityIds'], budget: 1 },
 );

@@ -1,4 +1,5 @@
 import { where } from '../engine/filter-expression.ts';
+import { memberProblems } from '../engine/checks/index.ts';
 import type { HttpResponse } from '../engine/http-client.ts';
 import { BASE_PATH, body, emTest, entity, eventually, iso, pollJob, send, seen, senderOf } from './em-client.ts';
 import { expect, rejected, verify } from './em-checks.ts';
@@ -23,14 +24,14 @@ emTest(
     const b = !top.self && top._links && typeof top._links === 'object' ? top._links : top;
     const names = ['events', 'eventTypes', 'deleteEventsJobs', 'createEventsJobs'];
     // The contract's uri format cannot hold the URI templates the document asks for; the shape is checked here.
-    const missing = ['self', ...names].filter((n) => !b[n] || typeof b[n] !== 'object');
+    const problems = memberProblems(b, Object.fromEntries(['self', ...names].map((n) => [n, 'object' as const])));
     expect(
       t,
       'event-management/info/billboard',
-      missing.length === 0,
-      'InfoResponse incomplete',
-      'self, events, eventTypes, deleteEventsJobs, createEventsJobs',
-      () => `missing ${missing.join(', ')}: ${seen(res)}`,
+      problems.length === 0,
+      `InfoResponse links: ${problems.join(', ')}`,
+      'self, events, eventTypes, deleteEventsJobs, createEventsJobs, each an object',
+      () => `${problems.join(', ')}: ${seen(res)}`,
     );
     const bad = names.filter((n) => !isAbsolute(b[n]?.href) || typeof b[n]?.templated !== 'boolean');
     verify(

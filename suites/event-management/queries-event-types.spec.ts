@@ -1,10 +1,10 @@
 import fc from 'fast-check';
-import { responseSchema } from '../engine/checks/index.ts';
+import { responseSchema, memberProblems } from '../engine/checks/index.ts';
 import type { HttpResponse } from '../engine/http-client.ts';
 import type { RuleContext } from '../engine/rule-test.ts';
 import { and, eq, isIn, ne, sortBy, startsWith, where } from '../engine/filter-expression.ts';
 import { body, emTest, eventually, pageIntegers, send, seen, shown, embedded, type EmQuery } from './em-client.ts';
-import { beyondTheLast, expect, outOfBounds, reading, rejected } from './em-checks.ts';
+import { beyondTheLast, expect, outOfBounds, reading, rejected, verify } from './em-checks.ts';
 import { createType } from './em-resources.ts';
 
 const typesOf = (res: HttpResponse) => embedded(res, 'eventTypes');
@@ -68,16 +68,24 @@ emTest(
       JSON.stringify(names),
     );
     for (const x of typesOf(all.value)) {
-      const missing = ['id', 'name', 'parentId', 'ttl', 'etag', 'owner', 'scope', 'fields', '_links'].filter(
-        (k) => x[k] === undefined || x[k] === null,
-      );
-      expect(
+      const problems = memberProblems(x, [
+        'id',
+        'name',
+        'parentId',
+        'ttl',
+        'etag',
+        'owner',
+        'scope',
+        'fields',
+        '_links',
+      ]);
+      verify(
         t,
         'event-management/event-types/response-required-fields',
-        missing.length === 0,
-        'an event type in a query lacks required members',
+        problems.length === 0,
+        `required members of an event type in a query: ${problems.join(', ')}`,
         'id, name, parentId, ttl, etag, owner, scope, fields, _links',
-        `missing ${missing.join(', ')}`,
+        problems.join(', '),
       );
       expect(
         t,

@@ -191,7 +191,7 @@ emTest(
     );
     await responseSchema(t, 'event-management/queries/events-200', res, 'queryEvents');
   },
-  { needs: ['fixtures.subTenantIds'], budget: 2 },
+  { needs: [['fixtures.subTenantIds', 'fixtures.eventManagement.subTenantEntityIds']], budget: 2 },
 );
 
 emTest(

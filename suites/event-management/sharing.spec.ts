@@ -306,9 +306,38 @@ emTest(
     } else t.notExercised('event-management/sharing/modes', NO_OTHER);
   },
   {
-    needs: ['fixtures.eventManagement.sharedEventId', 'fixtures.eventManagement.sharedEventTypeId'],
+    needs: [
+      'fixtures.eventManagement.sharedEventId',
+      'fixtures.eventManagement.sharedEventTypeId',
+      'fixtures.eventManagement.baseEventTypeId',
+      'fixtures.eventManagement.standardEventTypeId',
+    ],
     readOnly: true,
     budget: 14,
+  },
+);
+
+emTest(
+  ['event-management/event-types/owner-creating-tenant'],
+  'a type shared with the caller names the tenant that created it as its owner',
+  async (t) => {
+    const typeId = fixture(t, 'sharedEventTypeId');
+    const owner = fixture(t, 'sharedEventTypeOwner');
+    const res = await send(t, { method: 'GET', path: `/eventTypes/${encodeURIComponent(typeId)}`, query: shared });
+    // "owner (string, the creating tenant)": the shared type is the other tenant's, and it says so.
+    expect(
+      t,
+      'event-management/event-types/owner-creating-tenant',
+      res.status === 200 && body(res).owner === owner,
+      'a type shared with the caller does not name the tenant that created it as its owner',
+      `HTTP 200 with owner ${owner}`,
+      seen(res, 160),
+    );
+  },
+  {
+    needs: ['fixtures.eventManagement.sharedEventTypeId', 'fixtures.eventManagement.sharedEventTypeOwner'],
+    readOnly: true,
+    budget: 1,
   },
 );
 
@@ -341,13 +370,24 @@ emTest(
       query: { ...shared, filter: where({ entityId: e.entityId, correlationId: e.correlationId }) },
       as: 'otherTenant',
     });
+    // What the document settles: the unshared event is never listed. That the query is answered 200
+    // with nothing, not 404 (the entity does not exist for that tenant), is our reading.
     expect(
       t,
       'event-management/sharing/include-shared-default-false',
-      list.status === 200 && !items(list, 'events').some((x) => x.id === e.id),
+      !items(list, 'events').some((x) => x.id === e.id),
       "another tenant's unshared event listed with includeShared=true",
-      `HTTP 200 without ${e.id}`,
+      `no ${e.id}`,
       seen(list, 160),
+    );
+    reading(
+      t,
+      'unseen-entity-listed-empty',
+      'event-management/sharing/include-shared-default-false',
+      list.status === 200,
+      'a query naming an entity the caller cannot see not answered 200',
+      `HTTP 200 without ${e.id}`,
+      () => seen(list, 160),
     );
   },
   { needs: ['fixtures.eventManagement.entityIds'], budget: 6 },

@@ -1,3 +1,4 @@
+import { badItemsText, listWithBadItems } from '../../generators/index.ts';
 import type { HttpResponse } from '../engine/http-client.ts';
 import type { RuleContext } from '../engine/rule-test.ts';
 import {
@@ -192,12 +193,7 @@ test(
       'missingRequestBodyProperty',
     );
     // "emailList (array of string, ...)": one item that is not a string is enough.
-    for (const emailList of [
-      `${t.prefix}@example.com`,
-      [42],
-      { address: 'x@example.com' },
-      [`${t.prefix}mixed@example.com`, 42],
-    ]) {
+    for (const emailList of [`${t.prefix}@example.com`, [42], { address: 'x@example.com' }]) {
       refused(
         t,
         'notification/bounced/remove-body-required',
@@ -206,6 +202,91 @@ test(
         'invalidRequestBodyProperty',
       );
     }
+    // An item that is not a string, wherever it stands among addresses.
+    const lists = listWithBadItems({
+      rule: 'notification/bounced/remove-body-required',
+      valid: ['a', 'b', 'c'].map((k) => `${t.prefix}${k}@example.com`),
+      bad: { 'the number 42': 42, 'an object': { address: `${t.prefix}@example.com` } },
+    });
+    await t.property(
+      lists,
+      async (list) =>
+        refused(
+          t,
+          'notification/bounced/remove-body-required',
+          await send(t, { method: 'DELETE', path: PATH, json: { emailList: list.items } }),
+          `emailList with ${badItemsText(list)}`,
+          'invalidRequestBodyProperty',
+        ),
+      { rule: 'notification/bounced/remove-body-required' },
+    );
   },
-  { budget: 5 },
+  { budget: 10, budgetPerRun: 1 },
+);
+
+test(
+  ['notification/bounced/remove'],
+  'DELETE with emailList removes every listed address from the blacklist, however many it lists',
+  async (t) => {
+    const { bounceDomain, bounceLocalPrefix } = fixturesOf(t);
+    if (!bounceDomain || bounceLocalPrefix === undefined)
+      t.needsConfiguration(
+        'fixtures.notification.bounceDomain',
+        'the run configuration names no address that bounces (fixtures.notification.bounceDomain and bounceLocalPrefix)',
+      );
+    // One list of each length 1, 2 and 3: six addresses that bounce, from one publish.
+    const pool = Array.from({ length: 6 }, () => `${bounceLocalPrefix}${t.prefix}${letters(6)}@${bounceDomain}`);
+    const releases = pool.map((address) => trackBounce(t, address));
+    const pub = await send(t, {
+      method: 'POST',
+      path: '/publisher/messages',
+      json: {
+        body: { message: 'Conformance bounce' },
+        recipientsTo: pool.join(';'),
+        from: t.prefix,
+        subject: 'ConformanceBounce',
+      },
+    });
+    if (pub.status !== 204)
+      t.skip(`the publish to the bouncing addresses was refused (${seen(pub, 120)}); judged by publish/success-204`);
+    const listed = await poll(
+      () => list(t),
+      (r) => r.status !== 200 || pool.every((a) => holds(r, a)),
+      20_000,
+    );
+    if (!pool.every((a) => holds(listed, a)))
+      t.skip(`the bounced addresses were not all listed (${seen(listed, 120)}); judged by bounced/list`);
+    let next = 0;
+    const lists = listWithBadItems({
+      rule: 'notification/bounced/remove',
+      valid: [],
+      bad: { 'an address on the blacklist': 'bounced' },
+      maxBad: 3,
+    });
+    await t.property(
+      lists,
+      async (emailList) => {
+        // Each list takes addresses of its own; shrinking past the pool tries nothing more.
+        if (next + emailList.items.length > pool.length) return;
+        const addresses = pool.slice(next, (next += emailList.items.length));
+        const del = await send(t, { method: 'DELETE', path: PATH, json: { emailList: addresses } });
+        t.check('notification/bounced/remove', del.status === 200, {
+          title: `removal of ${addresses.length} addresses from the blacklist refused`,
+          expected: 'HTTP 200',
+          received: seen(del),
+        });
+        const after = await list(t);
+        const left = addresses.filter((a) => holds(after, a));
+        t.check('notification/bounced/remove', after.status === 200 && left.length === 0, {
+          title: `${left.length} of the ${addresses.length} addresses of emailList still blacklisted`,
+          expected: `none of ${addresses.join(', ')}`,
+          received: `still listed: ${left.join(', ')}`,
+        });
+        for (const a of addresses) releases[pool.indexOf(a)]();
+      },
+      // The lists of one, two and three addresses that every run tries first, and no more.
+      { rule: 'notification/bounced/remove', runs: 0 },
+    );
+  },
+  { needs: ['fixtures.notification.bounceDomain', 'fixtures.notification.bounceLocalPrefix'], budget: 9 },
 );

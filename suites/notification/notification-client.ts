@@ -98,6 +98,7 @@ export function paramTypeId(t: RuleContext): number {
 
 /** The India-region phone prefix (the configuration's, else +91 as the document's region implies). */
 export function restrictedPrefix(t: RuleContext): string {
+  t.need('fixtures.notification.restrictedPhonePrefix');
   return fixturesOf(t).restrictedPhonePrefix ?? '+91';
 }
 

@@ -1,5 +1,5 @@
 import fc from 'fast-check';
-import { boundaryValues } from '../../generators/index.ts';
+import { badItemsText, boundaryValues, listWithBadItems } from '../../generators/index.ts';
 import { accepted, exampleEmail, notificationTest as test, refused, seen } from './notification-client.ts';
 import { message, publish, broadcast, publishSchema } from './publishing-support.ts';
 
@@ -13,7 +13,6 @@ test(
       `${t.prefix}@`,
       `@example.com`,
       `${good},${exampleEmail(t, 'b')}`,
-      `${good};not-an-address`,
       `${good} ${exampleEmail(t, 'c')}`,
       `${t.prefix} x@example.com`,
       [good],
@@ -28,6 +27,29 @@ test(
         'invalidRequestBodyProperty',
       );
     }
+    // Each address of the list: an invalid one among valid ones, wherever it stands.
+    const lists = listWithBadItems({
+      rule: 'notification/publish/recipients-valid-emails',
+      valid: ['a', 'b', 'c'].map((k) => exampleEmail(t, `ok${k}`)),
+      bad: {
+        'a word': 'not-an-address',
+        'an address without domain': `${t.prefix}@`,
+        'an address without local part': '@example.com',
+        'an address with a space': `${t.prefix} x@example.com`,
+      },
+    });
+    await t.property(
+      lists,
+      async (list) =>
+        refused(
+          t,
+          'notification/publish/recipients-valid-emails',
+          await publish(t, message(t, { recipientsTo: list.items.join(';') })),
+          `recipientsTo "${list.items.join(';')}" (${badItemsText(list)})`,
+          'invalidRequestBodyProperty',
+        ),
+      { rule: 'notification/publish/recipients-valid-emails' },
+    );
     // "Semicolon-separated valid email addresses": a domain of three labels is one.
     const sub = exampleEmail(t, 'sub').replace('@', '@mail.');
     accepted(
@@ -38,7 +60,7 @@ test(
       [204],
     );
   },
-  { budget: 10 },
+  { budget: 21, budgetPerRun: 1 },
 );
 
 test(

@@ -1,4 +1,4 @@
-import { matchesSchema } from '../engine/checks/index.ts';
+import { matchesSchema, memberProblems } from '../engine/checks/index.ts';
 import { awaitAuditEntry, entriesOf, lists, searchAudit } from './audit-search.ts';
 import {
   UNKNOWN_ID,
@@ -91,15 +91,16 @@ test(
     const tenant = await homeTenant(t);
     const arrays = ['emails', 'smses', 'pushNotifications', 'bouncedEmails'] as const;
     const texts = ['startTime', 'endTime', 'status', 'fromUser', 'fromApp', 'tenant'] as const;
-    const missing = [
-      ...(Number.isSafeInteger(e.messageCategoryId) ? [] : ['messageCategoryId']),
-      ...texts.filter((k) => typeof e[k] !== 'string'),
-      ...arrays.filter((k) => !Array.isArray(e[k]) || !(e[k] as unknown[]).every((x) => typeof x === 'string')),
-    ];
-    t.verify('notification/audit/response-fields', missing.length === 0 && (!tenant || e.tenant === tenant), {
-      title: 'AuditResponse fields missing or wrong',
+    const strings = (v: unknown) => Array.isArray(v) && v.every((x) => typeof x === 'string');
+    const problems = memberProblems(e as Record<string, unknown>, {
+      messageCategoryId: 'integer',
+      ...Object.fromEntries(texts.map((k) => [k, 'string' as const])),
+      ...Object.fromEntries(arrays.map((k) => [k, strings])),
+    });
+    t.verify('notification/audit/response-fields', problems.length === 0 && (!tenant || e.tenant === tenant), {
+      title: problems.length ? `AuditResponse fields: ${problems.join(', ')}` : 'AuditResponse of another tenant',
       expected: `all documented fields; tenant ${tenant ?? "(the caller's)"}`,
-      received: `missing/wrong: ${missing.join(', ') || '-'}; tenant ${JSON.stringify(e.tenant)}`,
+      received: `${problems.join(', ') || 'fields as documented'}; tenant ${JSON.stringify(e.tenant)}`,
     });
     t.verify('notification/audit/response-time-format', isAuditTime(e.startTime) && isAuditTime(e.endTime), {
       title: 'audit times not yyyy-MM-dd HH:mm:ss',

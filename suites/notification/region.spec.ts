@@ -1,3 +1,4 @@
+import { badItemsText, listWithBadItems } from '../../generators/index.ts';
 import type { HttpResponse } from '../engine/http-client.ts';
 import type { RuleContext } from '../engine/rule-test.ts';
 import { entriesOf, lists, searchAudit } from './audit-search.ts';
@@ -38,65 +39,90 @@ function checkRestricted(t: RuleContext, rule: string, res: HttpResponse, what: 
 
 test(
   ['notification/region/create-recipient-restricted', 'notification/region/restricted-region-item'],
-  'POST /recipient/ with an India-region phone is refused with RestrictedRegion items and creates nothing',
+  'POST /recipient/ with an India-region phone anywhere among its addresses is refused with RestrictedRegion items and creates nothing',
   async (t) => {
-    const name = recipientName(t, 'India');
-    const res = await postRecipient(t, {
-      recipientname: name,
-      recipientdetail: [
-        { address: exampleEmail(t), addresstypeid: addressType(t, 'email') },
-        { address: indiaPhone(t), addresstypeid: addressType(t, 'phone') },
-      ],
+    const email = addressType(t, 'email');
+    const lists = listWithBadItems({
+      rule: 'notification/region/create-recipient-restricted',
+      valid: ['a', 'b', 'c'].map((k) => ({ address: exampleEmail(t, `ok${k}`), addresstypeid: email })),
+      bad: { 'an India-region phone': { address: indiaPhone(t), addresstypeid: addressType(t, 'phone') } },
     });
-    checkRestricted(
-      t,
-      'notification/region/create-recipient-restricted',
-      res,
-      'a recipient with an India-region phone',
+    await t.property(
+      lists,
+      async (list) => {
+        const name = recipientName(t, 'India');
+        const res = await postRecipient(t, { recipientname: name, recipientdetail: list.items });
+        const what = `a recipient with ${badItemsText(list)}`;
+        checkRestricted(t, 'notification/region/create-recipient-restricted', res, what);
+        const found = await send(t, { method: 'POST', path: '/recipient/search', json: { name } });
+        t.check('notification/region/create-recipient-restricted', found.status === 200 && !mentions(found, name), {
+          title: `the refused recipient was created: ${what}`,
+          severity: 'critical',
+          expected: `no recipient "${name}"`,
+          received: seen(found),
+        });
+      },
+      { rule: 'notification/region/create-recipient-restricted' },
     );
-    const found = await send(t, { method: 'POST', path: '/recipient/search', json: { name } });
-    t.check('notification/region/create-recipient-restricted', found.status === 200 && !mentions(found, name), {
-      title: 'the refused recipient was created',
-      severity: 'critical',
-      expected: `no recipient "${name}"`,
-      received: seen(found),
-    });
   },
-  { needs: ['fixtures.notification.addressTypes.email', 'fixtures.notification.addressTypes.phone'], budget: 2 },
+  {
+    needs: [
+      'fixtures.notification.addressTypes.email',
+      'fixtures.notification.addressTypes.phone',
+      'fixtures.notification.restrictedPhonePrefix',
+    ],
+    budget: 6,
+    budgetPerRun: 2,
+  },
 );
 
 test(
   ['notification/region/update-recipient-restricted', 'notification/region/restricted-region-item'],
-  'PUT /recipient/ giving an India-region phone is refused with RestrictedRegion items and changes nothing',
+  'PUT /recipient/ giving an India-region phone anywhere among the addresses is refused with RestrictedRegion items and changes nothing',
   async (t) => {
-    const r = await createRecipient(t);
+    const email = addressType(t, 'email');
     const phone = indiaPhone(t);
-    const res = await send(t, {
-      method: 'PUT',
-      path: '/recipient/',
-      // the India-region phone beside the recipient's own email: one restricted address is enough
-      json: {
-        recipientid: r.id,
-        recipientdetail: [
-          { address: r.email, addresstypeid: addressType(t, 'email') },
-          { address: phone, addresstypeid: addressType(t, 'phone') },
-        ],
-      },
+    const lists = listWithBadItems({
+      rule: 'notification/region/update-recipient-restricted',
+      valid: ['a', 'b', 'c'].map((k) => ({ address: exampleEmail(t, `ok${k}`), addresstypeid: email })),
+      bad: { 'an India-region phone': { address: phone, addresstypeid: addressType(t, 'phone') } },
     });
-    checkRestricted(t, 'notification/region/update-recipient-restricted', res, 'an update to an India-region phone');
-    const got = await send(t, { method: 'GET', path: `/recipient/${r.id}` });
-    t.check(
-      'notification/region/update-recipient-restricted',
-      got.status === 200 && !mentions(got, phone) && mentions(got, r.email),
-      {
-        title: 'the refused update changed the recipient',
-        severity: 'critical',
-        expected: `still ${r.email}, no ${phone}`,
-        received: seen(got),
+    await t.property(
+      lists,
+      async (list) => {
+        // A recipient of its own per run: an update taken by mistake does not carry over to the next.
+        const r = await createRecipient(t);
+        const what = `an update to ${badItemsText(list)}`;
+        const res = await send(t, {
+          method: 'PUT',
+          path: '/recipient/',
+          json: { recipientid: r.id, recipientdetail: list.items },
+        });
+        checkRestricted(t, 'notification/region/update-recipient-restricted', res, what);
+        const got = await send(t, { method: 'GET', path: `/recipient/${r.id}` });
+        t.check(
+          'notification/region/update-recipient-restricted',
+          got.status === 200 && !mentions(got, phone) && mentions(got, r.email),
+          {
+            title: `the refused update changed the recipient: ${what}`,
+            severity: 'critical',
+            expected: `still ${r.email}, no ${phone}`,
+            received: seen(got),
+          },
+        );
       },
+      { rule: 'notification/region/update-recipient-restricted' },
     );
   },
-  { needs: ['fixtures.notification.addressTypes.email', 'fixtures.notification.addressTypes.phone'], budget: 4 },
+  {
+    needs: [
+      'fixtures.notification.addressTypes.email',
+      'fixtures.notification.addressTypes.phone',
+      'fixtures.notification.restrictedPhonePrefix',
+    ],
+    budget: 9,
+    budgetPerRun: 3,
+  },
 );
 
 /** The seeded India-region recipient of the configuration, or a skip. */

@@ -2,13 +2,11 @@ import {
   UNKNOWN_ID,
   accepted,
   channelId,
-  integersIn,
   mentions,
   mentionsInteger,
   notificationTest as test,
   paramTypeId,
   refused,
-  refusedByReading,
   seen,
   send,
   templateForm,
@@ -19,14 +17,9 @@ import { answeredByReading } from './answered-by-reading.ts';
 import { putSet, idList, file, info, param } from './templates-support.ts';
 
 test(
-  [
-    'notification/templates/channel-id',
-    'notification/errors/code-invalid-request-body-property',
-    'notification/errors/code-missing-request-body-property',
-  ],
-  'communicationChannel is taken as a channel ID of GET /communicationchannel/ only (create and update)',
+  ['notification/templates/channel-id'],
+  'communicationChannel is taken as a channel ID of GET /communicationchannel/',
   async (t) => {
-    const email = channelId(t, 'email');
     const push = channelId(t, 'push');
     const set = await createTemplateSet(t, { channels: [push] });
     t.check(
@@ -38,49 +31,14 @@ test(
         received: JSON.stringify(set.templates),
       },
     );
-    const channels = await send(t, { method: 'GET', path: '/communicationchannel/' });
-    const known = integersIn(channels.json);
-    const unknown = [99_999, 0, -1].find((n) => !known.has(n)) ?? 424_242;
-    const values: unknown[] = [unknown, String(email), email + 0.5, undefined, null];
-    for (const onUpdate of [false, true]) {
-      for (const ch of values) {
-        const f = file();
-        const item: Record<string, unknown> = { fileName: f.name, operation: 'ADD' };
-        if (ch !== undefined) item.communicationChannel = ch;
-        const i = { templatesetName: onUpdate ? set.name : setName(t), templateChannelAndFile: [item] };
-        const res = onUpdate
-          ? await putSet(t, set.id, templateForm(i, [f]))
-          : await postTemplateSet(t, templateForm(i, [f]));
-        const what = `${onUpdate ? 'PUT' : 'POST'} with communicationChannel ${ch === undefined ? 'missing' : JSON.stringify(ch)}`;
-        // An ID the listing does not hold: 400 rather than 404 noMatch is our reading.
-        if (ch === unknown)
-          refusedByReading(
-            t,
-            'notification/templates/channel-id',
-            res,
-            what,
-            'listed-id-400',
-            400,
-            'invalidRequestBodyProperty',
-          );
-        else
-          refused(
-            t,
-            'notification/templates/channel-id',
-            res,
-            what,
-            // A missing key is a missing property; which code null gets the document does not say.
-            ch === undefined ? 'missingRequestBodyProperty' : ch === null ? undefined : 'invalidRequestBodyProperty',
-          );
-      }
-    }
+    // A channel that is not a listed ID, wherever its item stands: templates-lists.spec.ts.
   },
-  { needs: ['fixtures.notification.channels.email', 'fixtures.notification.channels.push'], budget: 13 },
+  { needs: ['fixtures.notification.channels.push'], budget: 1 },
 );
 
 test(
-  ['notification/templates/create-operation-add-only', 'notification/errors/code-invalid-request-body-property'],
-  'on create an item without operation is taken as ADD; DELETE is refused',
+  ['notification/templates/create-operation-add-only'],
+  'on create an item without operation is taken as ADD',
   async (t) => {
     const email = channelId(t, 'email');
     const f = file();
@@ -102,28 +60,9 @@ test(
         received: seen(ok),
       },
     );
-    for (const operation of ['DELETE', 'MERGE']) {
-      const g = file();
-      const res = await postTemplateSet(
-        t,
-        templateForm(
-          {
-            templatesetName: setName(t),
-            templateChannelAndFile: [{ communicationChannel: email, fileName: g.name, operation }],
-          },
-          [g],
-        ),
-      );
-      refused(
-        t,
-        'notification/templates/create-operation-add-only',
-        res,
-        `operation ${operation} on create`,
-        'invalidRequestBodyProperty',
-      );
-    }
+    // Another operation, wherever its item stands: templates-lists.spec.ts.
   },
-  { needs: ['fixtures.notification.channels.email'], budget: 4 },
+  { needs: ['fixtures.notification.channels.email'], budget: 1 },
 );
 
 test(
@@ -167,83 +106,15 @@ test(
 );
 
 test(
-  [
-    'notification/templates/update-operation-required',
-    'notification/errors/code-missing-request-body-property',
-    'notification/errors/code-invalid-request-body-property',
-  ],
-  'on update an item without operation, or with another than ADD or DELETE, is refused',
-  async (t) => {
-    const email = channelId(t, 'email');
-    const set = await createTemplateSet(t, { channels: [email] });
-    // The last item names no file and uploads none: an operation taken as neither ADD nor DELETE
-    // must not pass for want of a file to check.
-    for (const [operation, withFile] of [
-      [undefined, true],
-      ['MERGE', true],
-      ['add', false],
-    ] as const) {
-      const f = file();
-      const item: Record<string, unknown> = { communicationChannel: channelId(t, 'sms') };
-      if (withFile) item.fileName = f.name;
-      if (operation) item.operation = operation;
-      refused(
-        t,
-        'notification/templates/update-operation-required',
-        await putSet(
-          t,
-          set.id,
-          templateForm({ templatesetName: set.name, templateChannelAndFile: [item] }, withFile ? [f] : []),
-        ),
-        operation ? `operation ${operation}${withFile ? '' : ' without a file'}` : 'an item without operation',
-        operation ? 'invalidRequestBodyProperty' : 'missingRequestBodyProperty',
-      );
-    }
-  },
-  { needs: ['fixtures.notification.channels.email', 'fixtures.notification.channels.sms'], budget: 4 },
-);
-
-test(
-  ['notification/templates/update-add-needs-file-name', 'notification/errors/code-missing-request-body-property'],
-  "an ADD item without fileName is refused; a DELETE item without one removes the channel's template",
+  ['notification/templates/update-add-needs-file-name'],
+  "a DELETE item without fileName removes the channel's template",
   async (t) => {
     const email = channelId(t, 'email');
     const sms = channelId(t, 'sms');
     const set = await createTemplateSet(t, { channels: [email, sms] });
     const smsTemplate = templateOf(t, set, sms);
     const emailTemplate = templateOf(t, set, email);
-    const f = file();
-    refused(
-      t,
-      'notification/templates/update-add-needs-file-name',
-      await postTemplateSet(
-        t,
-        templateForm(
-          { templatesetName: setName(t), templateChannelAndFile: [{ communicationChannel: email, operation: 'ADD' }] },
-          [f],
-        ),
-      ),
-      'an ADD item without fileName on create',
-      'missingRequestBodyProperty',
-    );
-    const g = file();
-    refused(
-      t,
-      'notification/templates/update-add-needs-file-name',
-      await putSet(
-        t,
-        set.id,
-        templateForm(
-          {
-            templatesetName: set.name,
-            templateChannelAndFile: [{ communicationChannel: channelId(t, 'push'), operation: 'ADD' }],
-          },
-          [g],
-        ),
-      ),
-      'an ADD item without fileName on update',
-      'missingRequestBodyProperty',
-    );
+    // An ADD item without fileName, wherever it stands: templates-lists.spec.ts.
     const del = await putSet(
       t,
       set.id,
@@ -265,12 +136,8 @@ test(
     );
   },
   {
-    needs: [
-      'fixtures.notification.channels.email',
-      'fixtures.notification.channels.push',
-      'fixtures.notification.channels.sms',
-    ],
-    budget: 6,
+    needs: ['fixtures.notification.channels.email', 'fixtures.notification.channels.sms'],
+    budget: 3,
   },
 );
 
@@ -297,67 +164,11 @@ test(
 );
 
 test(
-  ['notification/templates/param-four-keys', 'notification/errors/code-missing-request-body-property'],
-  'a templateParam lacking one of its four keys, or with a non-string text key, is refused',
+  ['notification/templates/param-type-id'],
+  'a paramTypeId of GET /paramtype/ is taken',
   async (t) => {
     const email = channelId(t, 'email');
-    const keys = ['paramName', 'defaultValue', 'placeHolderName', 'paramTypeId'];
-    const cases = [
-      ...keys.map((drop) => ({ drop, wrong: undefined as string | undefined })),
-      ...['paramName', 'defaultValue', 'placeHolderName'].map((wrong) => ({
-        drop: undefined as string | undefined,
-        wrong,
-      })),
-    ];
-    for (const { drop, wrong } of cases) {
-      const p = param(t);
-      if (drop) delete p[drop];
-      if (wrong) p[wrong] = 7;
-      const f = file();
-      const res = await postTemplateSet(
-        t,
-        templateForm(info(setName(t), [[email, f.name]], { templateParam: [p] }), [f]),
-      );
-      refused(
-        t,
-        'notification/templates/param-four-keys',
-        res,
-        drop ? `a templateParam without ${drop}` : `a templateParam whose ${wrong} is the number 7`,
-        drop ? 'missingRequestBodyProperty' : undefined,
-      );
-    }
-  },
-  { needs: ['fixtures.notification.channels.email', 'fixtures.notification.paramTypeId'], budget: 7 },
-);
-
-test(
-  ['notification/templates/param-type-id', 'notification/errors/code-invalid-request-body-property'],
-  'paramTypeId is taken as a type ID of GET /paramtype/ only',
-  async (t) => {
-    const email = channelId(t, 'email');
-    const types = await send(t, { method: 'GET', path: '/paramtype/' });
-    const known = integersIn(types.json);
-    const unknown = [99_999, 0, -5].find((n) => !known.has(n)) ?? 515_151;
-    for (const value of [unknown, String(paramTypeId(t)), 1.5]) {
-      const f = file();
-      const res = await postTemplateSet(
-        t,
-        templateForm(info(setName(t), [[email, f.name]], { templateParam: [param(t, { paramTypeId: value })] }), [f]),
-      );
-      const what = `paramTypeId ${JSON.stringify(value)}`;
-      // An ID the listing does not hold: 400 rather than 404 noMatch is our reading.
-      if (value === unknown)
-        refusedByReading(
-          t,
-          'notification/templates/param-type-id',
-          res,
-          what,
-          'listed-id-400',
-          400,
-          'invalidRequestBodyProperty',
-        );
-      else refused(t, 'notification/templates/param-type-id', res, what, 'invalidRequestBodyProperty');
-    }
+    // A type ID the listing does not hold, wherever its parameter stands: templates-lists.spec.ts.
     const f = file();
     accepted(
       t,
@@ -367,7 +178,7 @@ test(
       [201],
     );
   },
-  { needs: ['fixtures.notification.channels.email', 'fixtures.notification.paramTypeId'], budget: 6 },
+  { needs: ['fixtures.notification.channels.email', 'fixtures.notification.paramTypeId'], budget: 1 },
 );
 
 test(

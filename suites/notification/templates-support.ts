@@ -4,8 +4,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { FormPart } from '../engine/http-client.ts';
 import type { RuleContext } from '../engine/rule-test.ts';
-import { paramTypeId, send, tag } from './notification-client.ts';
-import { templateHtml } from './notification-resources.ts';
+import type { ListWithBadItems } from '../../generators/index.ts';
+import { channelId, integersIn, paramTypeId, send, tag, templateForm } from './notification-client.ts';
+import { setName, templateHtml } from './notification-resources.ts';
 
 // Template set records (GET of a set, searches, listings, parameter lists) are declared only as
 // "string": the suite looks there for the names and IDs it chose or got from CreateTemplate.
@@ -66,4 +67,56 @@ export async function largeFiles(): Promise<{ fits: Blob; tooBig: Blob; remove: 
     tooBig: await write('too-big.html', 16_777_216),
     remove: () => rmSync(dir, { recursive: true, force: true }),
   };
+}
+
+// The items of a template request's lists (templates-lists.spec.ts).
+
+/** A templateChannelAndFile item, and the file it uploads (none for an item naming no file). */
+export interface ChannelFile {
+  item: Record<string, unknown>;
+  upload?: string;
+}
+
+/** Valid ADD items of the SMS and push channels, each with its file. */
+export function validChannelFiles(t: RuleContext): ChannelFile[] {
+  return (['sms', 'push'] as const).map((kind) => {
+    const name = `${tag()}.html`;
+    return { item: { communicationChannel: channelId(t, kind), fileName: name, operation: 'ADD' }, upload: name };
+  });
+}
+
+/** The form of a set named `name` with the items of `list`, uploading their files. */
+export function channelFileForm(name: string, list: ListWithBadItems<ChannelFile, ChannelFile>, extra = {}) {
+  const items = list.items.map((x) => x.item);
+  const files = list.items.flatMap((x) => (x.upload ? [file(x.upload)] : []));
+  return templateForm({ templatesetName: name, templateChannelAndFile: items, ...extra }, files);
+}
+
+/** The ID of a channel GET /communicationchannel/ does not list. */
+export async function unlistedChannel(t: RuleContext): Promise<number> {
+  const known = integersIn((await send(t, { method: 'GET', path: '/communicationchannel/' })).json);
+  return [99_999, 0, -1].find((n) => !known.has(n)) ?? 424_242;
+}
+
+/** A bad item of the email channel with its own file (its operation ADD unless `over` says otherwise). */
+export function emailItem(t: RuleContext, over: Record<string, unknown>, upload = true): ChannelFile {
+  const name = `${tag()}.html`;
+  return {
+    item: { communicationChannel: channelId(t, 'email'), fileName: name, operation: 'ADD', ...over },
+    upload: upload ? name : undefined,
+  };
+}
+
+/** A form with one email template and the parameters of `list` (on update: the parameters alone). */
+export function paramForm(t: RuleContext, list: ListWithBadItems, set?: { name: string }) {
+  if (set) return templateForm({ templatesetName: set.name, templateParam: list.items }, []);
+  const f = file();
+  return templateForm(
+    {
+      templatesetName: setName(t),
+      templateChannelAndFile: [{ communicationChannel: channelId(t, 'email'), fileName: f.name, operation: 'ADD' }],
+      templateParam: list.items,
+    },
+    [f],
+  );
 }

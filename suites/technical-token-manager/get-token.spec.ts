@@ -12,6 +12,7 @@ import {
   getToken,
   identification,
   tokensPayload,
+  unprovisionedTenant,
   userTenants,
 } from './token-manager-client.ts';
 import { spaceAuthKey } from '../engine/token-provider.ts';
@@ -228,16 +229,20 @@ test(
   'a user tenant not provisioned to the application gets no token',
   async (t) => {
     const app = application(t);
-    checkRefused(
-      t,
-      'technical-token-manager/identification/user-tenant-provisioned',
-      await getToken(t, identification(app, `${t.prefix}nosuchtenant`)),
-      'a token for an unprovisioned tenant',
-      // No sentence says POST /oauth/token refuses it (unlike condition 5 of POST /oauthTokens).
-      'unprovisioned-tenant-refused',
-    );
+    for (const [what, tenant] of [
+      ['a tenant that does not exist', `${t.prefix}nosuchtenant`],
+      ['a tenant not provisioned to the application', unprovisionedTenant(t)],
+    ])
+      checkRefused(
+        t,
+        'technical-token-manager/identification/user-tenant-provisioned',
+        await getToken(t, identification(app, tenant)),
+        `a token for ${what}`,
+        // No sentence says POST /oauth/token refuses it (unlike condition 5 of POST /oauthTokens).
+        'unprovisioned-tenant-refused',
+      );
   },
-  { needs: ['tokenManager'] },
+  { needs: ['tokenManager', 'fixtures.technicalTokenManager.unprovisionedTenantId'] },
 );
 
 test(

@@ -1,3 +1,5 @@
+import { badItemsText, listWithBadItems } from '../../generators/index.ts';
+import { contractBound } from '../engine/contract-bounds.ts';
 import { ruleTest } from '../engine/rule-test.ts';
 import { spaceAuthKey } from '../engine/token-provider.ts';
 import {
@@ -10,6 +12,7 @@ import {
   checkRejectedWithCode,
   getOauthTokens,
   tokensPayload,
+  unprovisionedTenant,
   userTenants,
 } from './token-manager-client.ts';
 
@@ -21,6 +24,12 @@ const test = (
 ) => ruleTest(SERVICE, rules, name, fn, { readOnly: true, ...opts });
 
 const INVALID = 'platform.core.keymanager.invalidRequestBody';
+/** Most user tenant IDs of one call ("at most 5 items"). */
+const MAX_USER_TENANTS = contractBound(
+  SERVICE,
+  '#/components/schemas/TokensPayload/properties/userTenantIds',
+  'maxItems',
+);
 
 test(
   [
@@ -134,19 +143,32 @@ test(
 
 test(
   ['technical-token-manager/tokens-payload/only-host-tenant', 'technical-token-manager/transport/json'],
-  'POST /oauthTokens mixing the host tenant with user tenants breaks "provide only hostTenantId"',
+  'POST /oauthTokens with the host tenant anywhere among user tenants breaks "provide only hostTenantId"',
   async (t) => {
     const app = application(t);
-    checkRejectedWithCode(
-      t,
-      'technical-token-manager/tokens-payload/only-host-tenant',
-      await getOauthTokens(t, tokensPayload(app, [app.hostTenant, ...userTenants(t, 1)])),
-      INVALID,
-      'host tenant together with a user tenant',
-      'host-tenant-alone',
+    const lists = listWithBadItems({
+      rule: 'technical-token-manager/tokens-payload/only-host-tenant',
+      valid: userTenants(t, 2),
+      bad: { 'the host tenant': app.hostTenant },
+      // The host tenant alone is its own token (tokens/host-tenant-as-user-tenant).
+      minValid: 1,
+      maxLength: MAX_USER_TENANTS,
+    });
+    await t.property(
+      lists,
+      async (list) =>
+        checkRejectedWithCode(
+          t,
+          'technical-token-manager/tokens-payload/only-host-tenant',
+          await getOauthTokens(t, tokensPayload(app, list.items)),
+          INVALID,
+          `userTenantIds with ${badItemsText(list)}`,
+          'host-tenant-alone',
+        ),
+      { rule: 'technical-token-manager/tokens-payload/only-host-tenant' },
     );
   },
-  { needs: ['tokenManager', 'tokenManager.userTenants:1'] },
+  { needs: ['tokenManager', 'tokenManager.userTenants:2'], budgetPerRun: 1 },
 );
 
 test(
@@ -182,25 +204,37 @@ test(
 
 test(
   ['technical-token-manager/tokens-payload/invalid-user-tenant', 'technical-token-manager/transport/json'],
-  'POST /oauthTokens with a tenant ID naming no tenant is answered 400 invalidRequestBody',
+  'POST /oauthTokens with an invalid tenant anywhere among provisioned ones is answered 400 invalidRequestBody',
   async (t) => {
     const app = application(t);
-    checkRejectedWithCode(
-      t,
-      'technical-token-manager/tokens-payload/invalid-user-tenant',
-      await getOauthTokens(t, tokensPayload(app, [`${t.prefix}nosuchtenant`])),
-      INVALID,
-      'an unprovisioned user tenant',
-    );
-    checkRejectedWithCode(
-      t,
-      'technical-token-manager/tokens-payload/invalid-user-tenant',
-      await getOauthTokens(t, tokensPayload(app, [...userTenants(t, 1), ''])),
-      INVALID,
-      'an empty user tenant ID',
+    // Condition 5, "a tenant in the user tenant set is invalid": each kind, wherever it stands.
+    const lists = listWithBadItems({
+      rule: 'technical-token-manager/tokens-payload/invalid-user-tenant',
+      valid: userTenants(t, 2),
+      bad: {
+        'a tenant that does not exist': `${t.prefix}nosuchtenant`,
+        'a tenant not provisioned to the application': unprovisionedTenant(t),
+        'an empty tenant ID': '',
+      },
+      maxLength: MAX_USER_TENANTS,
+    });
+    await t.property(
+      lists,
+      async (list) =>
+        checkRejectedWithCode(
+          t,
+          'technical-token-manager/tokens-payload/invalid-user-tenant',
+          await getOauthTokens(t, tokensPayload(app, list.items)),
+          INVALID,
+          `userTenantIds with ${badItemsText(list)}`,
+        ),
+      { rule: 'technical-token-manager/tokens-payload/invalid-user-tenant' },
     );
   },
-  { needs: ['tokenManager', 'tokenManager.userTenants:1'] },
+  {
+    needs: ['tokenManager', 'tokenManager.userTenants:2', 'fixtures.technicalTokenManager.unprovisionedTenantId'],
+    budgetPerRun: 1,
+  },
 );
 
 test(
@@ -233,7 +267,6 @@ test(
       ['appName is a number', { ...base, appName: 1 }],
       ['hostTenantId is an array', { ...base, hostTenantId: [app.hostTenant] }],
       ['userTenantIds is a string', { ...base, userTenantIds: userTenants(t, 1)[0] }],
-      ['an item of userTenantIds is a number', { ...base, userTenantIds: [7] }],
       ['the body is an array', [base]],
       ['the body is null', null],
     ];
@@ -262,8 +295,28 @@ test(
       received: `HTTP ${cut.status} ${cut.text.slice(0, 160)}`,
     });
     checkErrorJson(t, cut);
+    // "array of string": an item that is not a string, wherever it stands among tenant IDs.
+    const lists = listWithBadItems({
+      rule: 'technical-token-manager/tokens-payload/field-types',
+      valid: userTenants(t, 2),
+      bad: { 'a number': 7, 'a boolean': true, 'an object': { id: userTenants(t, 1)[0] } },
+      maxLength: MAX_USER_TENANTS,
+    });
+    await t.property(
+      lists,
+      async (list) => {
+        const res = await getOauthTokens(t, tokensPayload(app, list.items));
+        t.check('technical-token-manager/tokens-payload/field-types', res.status === 400, {
+          title: `userTenantIds with ${badItemsText(list)}: not answered 400`,
+          expected: 'HTTP 400',
+          received: `HTTP ${res.status} ${res.text.slice(0, 160)}`,
+        });
+        checkErrorJson(t, res);
+      },
+      { rule: 'technical-token-manager/tokens-payload/field-types' },
+    );
   },
-  { needs: ['tokenManager', 'tokenManager.userTenants:1'] },
+  { needs: ['tokenManager', 'tokenManager.userTenants:2'], budgetPerRun: 1 },
 );
 
 test(

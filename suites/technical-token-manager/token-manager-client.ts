@@ -28,6 +28,22 @@ export function userTenants(t: RuleContext, n: 1 | 2 | 3 | 4 | 5 | 6): string[] 
   return list.slice(0, n);
 }
 
+/**
+ * A tenant that exists and is not provisioned to the application
+ * (`fixtures.technicalTokenManager.unprovisionedTenantId`), or a skip naming the key.
+ */
+export function unprovisionedTenant(t: RuleContext): string {
+  t.need('fixtures.technicalTokenManager.unprovisionedTenantId');
+  const f = t.fixtures.technicalTokenManager as { unprovisionedTenantId?: unknown } | undefined;
+  const id = f?.unprovisionedTenantId;
+  if (typeof id !== 'string' || id === '')
+    t.needsConfiguration(
+      'fixtures.technicalTokenManager.unprovisionedTenantId',
+      'the run configuration has no fixtures.technicalTokenManager.unprovisionedTenantId (a tenant that exists and is not provisioned to the application)',
+    );
+  return id;
+}
+
 /** The Identification body for a user tenant. */
 export function identification(app: ClientCredentials, userTenant: string): Record<string, unknown> {
   return { appName: app.appName, appVersion: app.appVersion, hostTenant: app.hostTenant, userTenant };

@@ -1,0 +1,177 @@
+import { badItemsText, listWithBadItems } from '../../generators/index.ts';
+import {
+  UNKNOWN_ID,
+  accepted,
+  notificationTest as test,
+  refused,
+  seen,
+  send,
+  unknownRefused,
+} from './notification-client.ts';
+import { createCategory, createRecipient } from './notification-resources.ts';
+import { answeredByReading, CLIENT_ERRORS } from './answered-by-reading.ts';
+import { getCategory, listIn } from './categories-support.ts';
+
+// The lists a category request names in its query or body (categoryIds, the recipients to
+// unsubscribe, the fields of a search): each rule about one item holds wherever the item stands,
+// and each listed item is acted on, however many there are.
+
+test(
+  [
+    'notification/categories/delete-ids-format',
+    'notification/errors/code-invalid-parameter',
+    'notification/errors/code-no-match',
+  ],
+  'DELETE /communicationcategories/ refuses a categoryIds item that is not an integer ID (400) or names no category (404), wherever it stands, deleting nothing',
+  async (t) => {
+    const { id } = await createCategory(t);
+    // Not a comma-separated list at all.
+    for (const ids of ['abc', `${id};${id}`])
+      refused(
+        t,
+        'notification/categories/delete-ids-format',
+        await send(t, { method: 'DELETE', path: '/communicationcategories/', query: { categoryIds: ids } }),
+        `categoryIds=${ids}`,
+        'invalidParameter',
+      );
+    const held = [id, (await createCategory(t)).id, (await createCategory(t)).id];
+    const UNKNOWN = 'an ID naming no category';
+    const lists = listWithBadItems({
+      rule: 'notification/categories/delete-ids-format',
+      valid: held.map(String),
+      bad: { 'a word': 'x', 'a decimal': '1.5', [UNKNOWN]: String(UNKNOWN_ID) },
+    });
+    await t.property(
+      lists,
+      async (list) => {
+        const categoryIds = list.items.join(',');
+        const res = await send(t, { method: 'DELETE', path: '/communicationcategories/', query: { categoryIds } });
+        const what = `categoryIds=${categoryIds} (${badItemsText(list)})`;
+        if (list.bad[0].kind === UNKNOWN) unknownRefused(t, 'notification/categories/delete-ids-format', res, what);
+        else refused(t, 'notification/categories/delete-ids-format', res, what, 'invalidParameter');
+      },
+      { rule: 'notification/categories/delete-ids-format' },
+    );
+    for (const category of held) {
+      const still = await getCategory(t, category);
+      t.check('notification/categories/delete-ids-format', still.status === 200, {
+        title: `a refused DELETE removed category ${category}`,
+        expected: 'HTTP 200',
+        received: seen(still),
+      });
+    }
+  },
+  { budget: 20, budgetPerRun: 1 },
+);
+
+test(
+  ['notification/categories/delete-204'],
+  'DELETE /communicationcategories/?categoryIds=a,b,… answers 204 and deletes every listed category',
+  async (t) => {
+    const lists = listWithBadItems({
+      rule: 'notification/categories/delete-204',
+      valid: [],
+      bad: { 'a category of the tenant': 'category' },
+      maxBad: 3,
+    });
+    await t.property(
+      lists,
+      async (list) => {
+        const ids: number[] = [];
+        for (const _ of list.items) ids.push((await createCategory(t)).id);
+        const res = await send(t, {
+          method: 'DELETE',
+          path: '/communicationcategories/',
+          query: { categoryIds: ids.join(',') },
+        });
+        accepted(t, 'notification/categories/delete-204', res, `categoryIds=${ids.join(',')}`, [204]);
+        for (const [i, id] of ids.entries()) {
+          const got = await getCategory(t, id);
+          t.check('notification/categories/delete-204', got.status === 404, {
+            title: `category ${id}, item ${i + 1} of ${ids.length} of categoryIds, still there`,
+            expected: 'HTTP 404',
+            received: seen(got),
+          });
+        }
+      },
+      { rule: 'notification/categories/delete-204', runs: Math.min(t.session.context.runs, 5) },
+    );
+  },
+  { budget: 18, budgetPerRun: 7 },
+);
+
+test(
+  ['notification/categories/unsubscribe'],
+  'POST /communicationcategories/unsubscribe/recipients removes every listed recipient from the category, and only those',
+  async (t) => {
+    const pool = [await createRecipient(t), await createRecipient(t), await createRecipient(t)];
+    const lists = listWithBadItems({
+      rule: 'notification/categories/unsubscribe',
+      valid: [],
+      bad: { 'a recipient of the category': 'recipient' },
+      maxBad: 3,
+    });
+    await t.property(
+      lists,
+      async (list) => {
+        const { id } = await createCategory(t, {
+          recipients: pool.map((r) => ({ position: 'TO', recipientId: r.id })),
+        });
+        const leaving = pool.slice(0, list.items.length).map((r) => r.id);
+        const res = await send(t, {
+          method: 'POST',
+          path: '/communicationcategories/unsubscribe/recipients',
+          json: { msgCategoryId: id, recipients: leaving.map((recipientId) => ({ recipientId })) },
+        });
+        accepted(t, 'notification/categories/unsubscribe', res, `unsubscribing ${leaving.length} recipients`, [200]);
+        const ids = listIn(await getCategory(t, id), 'recipients').map((x) => x.recipientId);
+        const staying = pool.map((r) => r.id).filter((r) => !leaving.includes(r));
+        t.check(
+          'notification/categories/unsubscribe',
+          leaving.every((r) => !ids.includes(r)) && staying.every((r) => ids.includes(r)),
+          {
+            title: `unsubscribe of ${leaving.length} recipients not applied to each of them alone`,
+            expected: `recipients without ${leaving.join(', ')}${staying.length ? `, with ${staying.join(', ')}` : ''}`,
+            received: JSON.stringify(ids),
+          },
+        );
+      },
+      { rule: 'notification/categories/unsubscribe', runs: Math.min(t.session.context.runs, 5) },
+    );
+  },
+  { needs: ['fixtures.notification.addressTypes.email'], budget: 27, budgetPerRun: 3 },
+);
+
+test(
+  ['notification/categories/search-fields-required', 'notification/errors/code-invalid-parameter'],
+  'GET /communicationcategories/search/ with a field other than recipient_count and channels anywhere in fields',
+  async (t) => {
+    const lists = listWithBadItems({
+      rule: 'notification/categories/search-fields-required',
+      valid: ['recipient_count', 'channels'],
+      bad: { 'field name': 'name', 'field owner': 'owner', 'field RECIPIENT_COUNT': 'RECIPIENT_COUNT' },
+    });
+    // "supported: recipient_count, channels" lists what works: refusing other names (rather than
+    // computing only the supported ones) is our reading.
+    await t.property(
+      lists,
+      async (list) =>
+        answeredByReading(
+          t,
+          'notification/categories/search-fields-required',
+          await send(t, {
+            method: 'GET',
+            path: '/communicationcategories/search/',
+            query: { fields: list.items.join(',') },
+          }),
+          `fields=${list.items.join(',')} (${badItemsText(list)})`,
+          'unsupported-fields-refused',
+          [200, ...CLIENT_ERRORS],
+          400,
+          'invalidParameter',
+        ),
+      { rule: 'notification/categories/search-fields-required' },
+    );
+  },
+  { readOnly: true, budget: 9, budgetPerRun: 1 },
+);

@@ -1,0 +1,469 @@
+import { badItemsText, listWithBadItems } from '../../generators/index.ts';
+import type { HttpResponse } from '../engine/http-client.ts';
+import {
+  channelId,
+  integersIn,
+  notificationTest as test,
+  paramTypeId,
+  refused,
+  refusedByReading,
+  seen,
+  send,
+  tag,
+  templateForm,
+  type CodeSuffix,
+} from './notification-client.ts';
+import { createTemplateSet, postTemplateSet, setName } from './notification-resources.ts';
+import { answeredByReading, CLIENT_ERRORS } from './answered-by-reading.ts';
+import {
+  channelFileForm,
+  emailItem,
+  file,
+  largeFiles,
+  param,
+  paramForm,
+  putSet,
+  unlistedChannel,
+  validChannelFiles,
+} from './templates-support.ts';
+
+// The lists of a template request: its files (templateFiles), the items of templateChannelAndFile
+// and of templateParam. Each rule about one item holds wherever the bad item stands among valid
+// ones, on create and, where the rule says so, on update.
+
+test(
+  ['notification/templates/file-extension', 'notification/errors/code-invalid-request-body-property'],
+  'a template file other than .htm or .html is refused wherever it stands among the files (create and update)',
+  async (t) => {
+    const set = await createTemplateSet(t, { channels: [channelId(t, 'email')] });
+    const named = (name: string) => ({ ...emailItem(t, { fileName: name }, false), upload: name });
+    const lists = listWithBadItems({
+      rule: 'notification/templates/file-extension',
+      valid: validChannelFiles(t),
+      bad: {
+        'a .txt file': named(`${tag()}.txt`),
+        'a .xhtml file': named(`${tag()}.xhtml`),
+        'a file without extension': named(tag()),
+      },
+    });
+    await t.property(
+      lists,
+      async (list) => {
+        const what = `templateFiles with ${badItemsText(list)}`;
+        const create = await postTemplateSet(t, channelFileForm(setName(t), list));
+        refused(t, 'notification/templates/file-extension', create, `POST ${what}`, 'invalidRequestBodyProperty');
+        const change = await putSet(t, set.id, channelFileForm(set.name, list));
+        refused(t, 'notification/templates/file-extension', change, `PUT ${what}`, 'invalidRequestBodyProperty');
+      },
+      { rule: 'notification/templates/file-extension' },
+    );
+  },
+  {
+    needs: [
+      'fixtures.notification.channels.email',
+      'fixtures.notification.channels.sms',
+      'fixtures.notification.channels.push',
+    ],
+    budget: 20,
+    budgetPerRun: 2,
+  },
+);
+
+test(
+  ['notification/templates/file-size-limit', 'notification/errors/code-invalid-request-body-property'],
+  'a template file of 16777216 bytes is refused wherever it stands among small files',
+  async (t) => {
+    const { tooBig, remove } = await largeFiles();
+    try {
+      const over = `${tag()}.html`;
+      const lists = listWithBadItems({
+        rule: 'notification/templates/file-size-limit',
+        valid: validChannelFiles(t),
+        bad: { 'a file of 16777216 bytes': { ...emailItem(t, { fileName: over }, false), upload: over } },
+      });
+      await t.property(
+        lists,
+        async (list) => {
+          const items = list.items.map((x) => x.item);
+          const files = list.items.map((x) => (x.upload === over ? { name: over, content: tooBig } : file(x.upload)));
+          const res = await postTemplateSet(
+            t,
+            templateForm({ templatesetName: setName(t, 'big'), templateChannelAndFile: items }, files),
+          );
+          // "at most 16777215 bytes per file" settles the refusal; 400 rather than, say, 413 of a
+          // gateway ("Any other status of most operations") is our reading.
+          answeredByReading(
+            t,
+            'notification/templates/file-size-limit',
+            res,
+            `templateFiles with ${badItemsText(list)}`,
+            'oversize-400',
+            CLIENT_ERRORS,
+            400,
+            'invalidRequestBodyProperty',
+          );
+        },
+        // The three lists that put the large file first, in the middle and last: no more, for their size.
+        { rule: 'notification/templates/file-size-limit', runs: 0 },
+      );
+    } finally {
+      remove();
+    }
+  },
+  {
+    needs: [
+      'fixtures.notification.channels.email',
+      'fixtures.notification.channels.sms',
+      'fixtures.notification.channels.push',
+    ],
+    budget: 3,
+    timeout: 120_000,
+  },
+);
+
+test(
+  [
+    'notification/templates/channel-id',
+    'notification/errors/code-invalid-request-body-property',
+    'notification/errors/code-missing-request-body-property',
+  ],
+  'a communicationChannel that is not a listed channel ID is refused wherever its item stands (create and update)',
+  async (t) => {
+    const email = channelId(t, 'email');
+    const set = await createTemplateSet(t, { channels: [email] });
+    const unknown = await unlistedChannel(t);
+    const UNLISTED = `channel ${unknown}, which the listing does not hold`;
+    const MISSING = 'no communicationChannel';
+    const withChannel = (ch: unknown) => {
+      const x = emailItem(t, {});
+      if (ch === undefined) delete x.item.communicationChannel;
+      else x.item.communicationChannel = ch;
+      return x;
+    };
+    const lists = listWithBadItems({
+      rule: 'notification/templates/channel-id',
+      valid: validChannelFiles(t),
+      bad: {
+        [UNLISTED]: withChannel(unknown),
+        'the channel ID as text': withChannel(String(email)),
+        'a channel ID 1.5 off': withChannel(email + 0.5),
+        [MISSING]: withChannel(undefined),
+        'communicationChannel null': withChannel(null),
+      },
+    });
+    const judge = (res: HttpResponse, what: string, kind: string) => {
+      // An ID the listing does not hold: 400 rather than 404 noMatch is our reading.
+      if (kind === UNLISTED)
+        refusedByReading(
+          t,
+          'notification/templates/channel-id',
+          res,
+          what,
+          'listed-id-400',
+          400,
+          'invalidRequestBodyProperty',
+        );
+      // A missing key is a missing property; which code null gets the document does not say.
+      else
+        refused(
+          t,
+          'notification/templates/channel-id',
+          res,
+          what,
+          kind === MISSING
+            ? 'missingRequestBodyProperty'
+            : kind === 'communicationChannel null'
+              ? undefined
+              : 'invalidRequestBodyProperty',
+        );
+    };
+    await t.property(
+      lists,
+      async (list) => {
+        const what = `templateChannelAndFile with ${badItemsText(list)}`;
+        judge(await postTemplateSet(t, channelFileForm(setName(t), list)), `POST ${what}`, list.bad[0].kind);
+        judge(await putSet(t, set.id, channelFileForm(set.name, list)), `PUT ${what}`, list.bad[0].kind);
+      },
+      { rule: 'notification/templates/channel-id' },
+    );
+  },
+  {
+    needs: [
+      'fixtures.notification.channels.email',
+      'fixtures.notification.channels.sms',
+      'fixtures.notification.channels.push',
+    ],
+    budget: 32,
+    budgetPerRun: 2,
+  },
+);
+
+test(
+  ['notification/templates/create-operation-add-only', 'notification/errors/code-invalid-request-body-property'],
+  'on create an item with an operation other than ADD is refused wherever it stands',
+  async (t) => {
+    const lists = listWithBadItems({
+      rule: 'notification/templates/create-operation-add-only',
+      valid: validChannelFiles(t),
+      bad: {
+        'operation DELETE': emailItem(t, { operation: 'DELETE' }),
+        'operation MERGE': emailItem(t, { operation: 'MERGE' }),
+      },
+    });
+    await t.property(
+      lists,
+      async (list) =>
+        refused(
+          t,
+          'notification/templates/create-operation-add-only',
+          await postTemplateSet(t, channelFileForm(setName(t), list)),
+          `POST templateChannelAndFile with ${badItemsText(list)}`,
+          'invalidRequestBodyProperty',
+        ),
+      { rule: 'notification/templates/create-operation-add-only' },
+    );
+  },
+  {
+    needs: [
+      'fixtures.notification.channels.email',
+      'fixtures.notification.channels.sms',
+      'fixtures.notification.channels.push',
+    ],
+    budget: 6,
+    budgetPerRun: 1,
+  },
+);
+
+test(
+  [
+    'notification/templates/update-operation-required',
+    'notification/errors/code-missing-request-body-property',
+    'notification/errors/code-invalid-request-body-property',
+  ],
+  'on update an item without operation, or with another than ADD or DELETE, is refused wherever it stands',
+  async (t) => {
+    const set = await createTemplateSet(t, { channels: [channelId(t, 'email')] });
+    const WITHOUT = 'an item without operation';
+    const lists = listWithBadItems({
+      rule: 'notification/templates/update-operation-required',
+      valid: validChannelFiles(t),
+      bad: {
+        [WITHOUT]: emailItem(t, { operation: undefined }),
+        'operation MERGE': emailItem(t, { operation: 'MERGE' }),
+        // It names no file and uploads none: an operation taken as neither ADD nor DELETE must not
+        // pass for want of a file to check.
+        'operation add without a file': emailItem(t, { operation: 'add', fileName: undefined }, false),
+      },
+    });
+    await t.property(
+      lists,
+      async (list) => {
+        const kind = list.bad[0].kind;
+        const code: CodeSuffix = kind === WITHOUT ? 'missingRequestBodyProperty' : 'invalidRequestBodyProperty';
+        refused(
+          t,
+          'notification/templates/update-operation-required',
+          await putSet(t, set.id, channelFileForm(set.name, list)),
+          `PUT templateChannelAndFile with ${badItemsText(list)}`,
+          code,
+        );
+      },
+      { rule: 'notification/templates/update-operation-required' },
+    );
+  },
+  {
+    needs: [
+      'fixtures.notification.channels.email',
+      'fixtures.notification.channels.sms',
+      'fixtures.notification.channels.push',
+    ],
+    budget: 10,
+    budgetPerRun: 1,
+  },
+);
+
+test(
+  ['notification/templates/update-add-needs-file-name', 'notification/errors/code-missing-request-body-property'],
+  'an ADD item without fileName is refused wherever it stands (create and update)',
+  async (t) => {
+    const set = await createTemplateSet(t, { channels: [channelId(t, 'email')] });
+    const lists = listWithBadItems({
+      rule: 'notification/templates/update-add-needs-file-name',
+      valid: validChannelFiles(t),
+      bad: { 'an ADD item without fileName': emailItem(t, { fileName: undefined }, false) },
+    });
+    await t.property(
+      lists,
+      async (list) => {
+        const what = `templateChannelAndFile with ${badItemsText(list)}`;
+        const create = await postTemplateSet(t, channelFileForm(setName(t), list));
+        refused(
+          t,
+          'notification/templates/update-add-needs-file-name',
+          create,
+          `POST ${what}`,
+          'missingRequestBodyProperty',
+        );
+        const change = await putSet(t, set.id, channelFileForm(set.name, list));
+        refused(
+          t,
+          'notification/templates/update-add-needs-file-name',
+          change,
+          `PUT ${what}`,
+          'missingRequestBodyProperty',
+        );
+      },
+      { rule: 'notification/templates/update-add-needs-file-name' },
+    );
+  },
+  {
+    needs: [
+      'fixtures.notification.channels.email',
+      'fixtures.notification.channels.sms',
+      'fixtures.notification.channels.push',
+    ],
+    budget: 8,
+    budgetPerRun: 2,
+  },
+);
+
+test(
+  ['notification/templates/param-four-keys', 'notification/errors/code-missing-request-body-property'],
+  'a templateParam lacking one of its four keys, or with a non-string text key, is refused wherever it stands (create and update)',
+  async (t) => {
+    const set = await createTemplateSet(t, { channels: [channelId(t, 'email')] });
+    const without = (key: string) => {
+      const p = param(t);
+      delete p[key];
+      return p;
+    };
+    const bad: Record<string, Record<string, unknown>> = {};
+    for (const key of ['paramName', 'defaultValue', 'placeHolderName', 'paramTypeId'])
+      bad[`a parameter without ${key}`] = without(key);
+    for (const key of ['paramName', 'defaultValue', 'placeHolderName'])
+      bad[`a parameter whose ${key} is the number 7`] = param(t, { [key]: 7 });
+    const lists = listWithBadItems({
+      rule: 'notification/templates/param-four-keys',
+      valid: [param(t), param(t), param(t)],
+      bad,
+    });
+    await t.property(
+      lists,
+      async (list) => {
+        const what = `templateParam with ${badItemsText(list)}`;
+        const code = list.bad[0].kind.includes('without') ? 'missingRequestBodyProperty' : undefined;
+        refused(
+          t,
+          'notification/templates/param-four-keys',
+          await postTemplateSet(t, paramForm(t, list)),
+          `POST ${what}`,
+          code,
+        );
+        refused(
+          t,
+          'notification/templates/param-four-keys',
+          await putSet(t, set.id, paramForm(t, list, set)),
+          `PUT ${what}`,
+          code,
+        );
+      },
+      { rule: 'notification/templates/param-four-keys' },
+    );
+  },
+  { needs: ['fixtures.notification.channels.email', 'fixtures.notification.paramTypeId'], budget: 44, budgetPerRun: 2 },
+);
+
+test(
+  ['notification/templates/param-type-id', 'notification/errors/code-invalid-request-body-property'],
+  'a paramTypeId that is not a listed type ID is refused wherever its parameter stands (create and update)',
+  async (t) => {
+    const set = await createTemplateSet(t, { channels: [channelId(t, 'email')] });
+    const known = integersIn((await send(t, { method: 'GET', path: '/paramtype/' })).json);
+    const unknown = [99_999, 0, -5].find((n) => !known.has(n)) ?? 515_151;
+    const UNLISTED = `paramTypeId ${unknown}, which the listing does not hold`;
+    const lists = listWithBadItems({
+      rule: 'notification/templates/param-type-id',
+      valid: [param(t), param(t), param(t)],
+      bad: {
+        [UNLISTED]: param(t, { paramTypeId: unknown }),
+        'paramTypeId as text': param(t, { paramTypeId: String(paramTypeId(t)) }),
+        'paramTypeId 1.5': param(t, { paramTypeId: 1.5 }),
+      },
+    });
+    const judge = (res: HttpResponse, what: string, kind: string) =>
+      // An ID the listing does not hold: 400 rather than 404 noMatch is our reading.
+      kind === UNLISTED
+        ? refusedByReading(
+            t,
+            'notification/templates/param-type-id',
+            res,
+            what,
+            'listed-id-400',
+            400,
+            'invalidRequestBodyProperty',
+          )
+        : refused(t, 'notification/templates/param-type-id', res, what, 'invalidRequestBodyProperty');
+    await t.property(
+      lists,
+      async (list) => {
+        const what = `templateParam with ${badItemsText(list)}`;
+        judge(await postTemplateSet(t, paramForm(t, list)), `POST ${what}`, list.bad[0].kind);
+        judge(await putSet(t, set.id, paramForm(t, list, set)), `PUT ${what}`, list.bad[0].kind);
+      },
+      { rule: 'notification/templates/param-type-id' },
+    );
+  },
+  { needs: ['fixtures.notification.channels.email', 'fixtures.notification.paramTypeId'], budget: 21, budgetPerRun: 2 },
+);
+
+test(
+  ['notification/templates/multiple-files-one-field'],
+  'every template file of a create is taken, one template per file, however many there are',
+  async (t) => {
+    const channels = [channelId(t, 'email'), channelId(t, 'sms'), channelId(t, 'push')];
+    const lists = listWithBadItems({
+      rule: 'notification/templates/multiple-files-one-field',
+      valid: [],
+      bad: { 'a template file': 'file' },
+      maxBad: 3,
+    });
+    await t.property(
+      lists,
+      async (list) => {
+        const files = list.items.map(() => file());
+        const res = await postTemplateSet(
+          t,
+          templateForm(
+            {
+              templatesetName: setName(t),
+              templateChannelAndFile: files.map((f, i) => ({
+                communicationChannel: channels[i],
+                fileName: f.name,
+                operation: 'ADD',
+              })),
+            },
+            files,
+          ),
+        );
+        const taken =
+          (res.json as { templateList?: Array<{ commChannelId?: unknown }> } | undefined)?.templateList ?? [];
+        const missing = channels.slice(0, files.length).filter((ch) => !taken.some((x) => x.commChannelId === ch));
+        t.check('notification/templates/multiple-files-one-field', res.status === 201 && missing.length === 0, {
+          title: `not every one of ${files.length} template files was taken`,
+          expected: `HTTP 201 with a template of each channel ${channels.slice(0, files.length).join(', ')}`,
+          received: `${seen(res, 200)}; no template of channel ${missing.join(', ')}`,
+        });
+      },
+      { rule: 'notification/templates/multiple-files-one-field', runs: Math.min(t.session.context.runs, 5) },
+    );
+  },
+  {
+    needs: [
+      'fixtures.notification.channels.email',
+      'fixtures.notification.channels.sms',
+      'fixtures.notification.channels.push',
+    ],
+    budget: 8,
+    budgetPerRun: 1,
+  },
+);
