@@ -149,8 +149,10 @@ const JSON_UNSAFE = /[\u007F-\u009F\u2028\u2029\u202A-\u202E\u2066-\u2069]/g;
 
 /** JSON text of `value` in which every character a terminal could act on is a `\uXXXX` escape (same value). */
 export function jsonForFile(value: unknown, space?: number): string {
-  return JSON.stringify(value, null, space).replace(
-    JSON_UNSAFE,
-    (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`,
-  );
+  return jsonTextForFile(JSON.stringify(value, null, space));
+}
+
+/** `jsonForFile` of JSON text already made (by `JSON.stringify`): the same escapes. */
+export function jsonTextForFile(json: string): string {
+  return json.replace(JSON_UNSAFE, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
 }

@@ -1,6 +1,6 @@
 import { appendFileSync, existsSync, readFileSync, rmSync } from 'node:fs';
-import { writeOutputFile } from './safe-write.ts';
-import { jsonForFile } from '../../reporters/untrusted-text.ts';
+import { writeOutputChunks } from './safe-write.ts';
+import { jsonForFile, jsonTextForFile } from '../../reporters/untrusted-text.ts';
 import { decodeJwt } from 'jose';
 import type { Exchange } from './http-client.ts';
 import { REDACTED, redactHeaders, redactText, redactValue } from './redact.ts';
@@ -262,19 +262,27 @@ export class HarRecorder {
 
 /** Turns a recorder's JSON-lines file into `harFile` (HAR 1.2) and removes it; returns the entry count. */
 export function assembleHar(linesFile: string, harFile: string, creatorVersion: string): number {
-  const entries = existsSync(linesFile)
-    ? readFileSync(linesFile, 'utf8')
-        .split('\n')
-        .filter((l) => l.trim())
-        .flatMap((l) => {
-          try {
-            return [JSON.parse(l) as HarEntry];
-          } catch {
-            return []; // a line cut short by an interrupted run
-          }
-        })
-    : [];
-  writeOutputFile(harFile, `${jsonForFile(harLog(entries, creatorVersion))}\n`);
+  // Each line is JSON.stringify of an entry: kept as text and written as it is, in time order, so
+  // that the HAR of a long run is never held whole, nor as objects, in memory.
+  const entries: Array<{ at: string; text: string }> = [];
+  if (existsSync(linesFile)) {
+    for (const line of readFileSync(linesFile, 'utf8').split('\n')) {
+      if (!line.trim()) continue;
+      try {
+        entries.push({ at: String((JSON.parse(line) as HarEntry).startedDateTime), text: line });
+      } catch {
+        // a line cut short by an interrupted run
+      }
+    }
+  }
+  entries.sort((a, b) => a.at.localeCompare(b.at));
+  const head = jsonForFile(harLog([], creatorVersion)).replace(/"entries":\[\]\}\}$/, '"entries":[');
+  function* chunks(): Generator<string> {
+    yield head;
+    for (let i = 0; i < entries.length; i++) yield `${i ? ',' : ''}${jsonTextForFile(entries[i].text)}`;
+    yield ']}}\n';
+  }
+  writeOutputChunks(harFile, chunks());
   rmSync(linesFile, { force: true });
   return entries.length;
 }

@@ -34,6 +34,12 @@ export interface HttpRequest {
   /** Raw body, sent as it is (for malformed-JSON checks). */
   body?: string;
   form?: FormPart[];
+  /**
+   * Its turn for a slot when requests wait for one (higher first; not sent): a test passes how many
+   * requests it has sent, so that the long chains of requests, once under way, keep going and the
+   * short tests fill the slots around them.
+   */
+  priority?: number;
 }
 
 export interface HttpResponse {
@@ -338,7 +344,7 @@ export class HttpClient {
         if (this.stopping())
           throw new TransportError('ABORTED', `${req.method.toUpperCase()} ${req.path}: not sent: the run is stopping`);
         return this.sendOnce(req, onExchange);
-      });
+      }, req.priority);
       if (res.status !== 429) {
         if (res.headers['retry-after'] && this.roomForSample(req.path)) {
           this.stats.throttleSamples.push({

@@ -18,20 +18,30 @@ export class RequestPacer {
   }
 }
 
-/** Bounds the number of requests in flight. */
+/**
+ * Bounds the number of requests in flight. A request waiting for a slot is let in by its priority
+ * (higher first), then in the order it came.
+ */
 export class Semaphore {
   private active = 0;
-  private readonly queue: Array<() => void> = [];
+  private readonly queue: Array<{ priority: number; resolve: () => void }> = [];
   constructor(private readonly limit: number) {}
 
-  async run<T>(fn: () => Promise<T>): Promise<T> {
-    if (this.active >= this.limit) await new Promise<void>((resolve) => this.queue.push(resolve));
+  async run<T>(fn: () => Promise<T>, priority = 0): Promise<T> {
+    if (this.active >= this.limit)
+      await new Promise<void>((resolve) => {
+        const item = { priority, resolve };
+        // Kept sorted: the highest priority first, the oldest first among equals.
+        let i = this.queue.length;
+        while (i > 0 && this.queue[i - 1].priority < priority) i--;
+        this.queue.splice(i, 0, item);
+      });
     this.active++;
     try {
       return await fn();
     } finally {
       this.active--;
-      this.queue.shift()?.();
+      this.queue.shift()?.resolve();
     }
   }
 }

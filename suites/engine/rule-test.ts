@@ -178,6 +178,8 @@ const fixturesOfRun = new WeakMap<RunContext, Record<string, unknown>>();
 /** The handle a rule test receives: HTTP as a principal, checks, observations and the ledger. */
 export class RuleContext {
   readonly exchanges: Exchange[] = [];
+  /** Requests this test has sent: their priority for a slot (see `HttpRequest.priority`). */
+  private sent = 0;
   /**
    * The run's session as this test sees it: a principal the readiness check found not ready is
    * not there (`tokens.has` says no), and acting as a principal the test did not first ask
@@ -280,7 +282,7 @@ export class RuleContext {
     }
     const path = `${SERVICE_INFO[service].basePath}${req.path}`;
     let sent: Exchange | undefined;
-    const res = await this.session.http.send({ ...req, path, headers }, (e) => {
+    const res = await this.session.http.send({ ...req, path, headers, priority: this.sent++ }, (e) => {
       e.tag = { test: this.vitest.task.name, rules: this.meta.rules };
       sent = e;
       this.exchanges.push(e);
@@ -588,7 +590,7 @@ export class RuleContext {
           {
             seed,
             path: replaying ? replay.path : undefined,
-            numRuns: examples.length + (opts.runs ?? this.session.context.runs),
+            numRuns: examples.length + (opts.runs ?? generatedRuns(this.session.context.runs, examples.length)),
             examples: examples.map((e) => [e] as [T]),
             // Shrinking stops after a bounded time: a failure is reported, shrunk as far as it got.
             interruptAfterTimeLimit: 60_000,
@@ -687,6 +689,16 @@ export class RuleContext {
       },
     };
   }
+}
+
+/**
+ * Generated runs of a property on top of the examples it always tries: the run's `--runs`, but a
+ * fifth of it (at least 2) where the examples already place every kind of bad item first, in the
+ * middle and last of a list (`listWithBadItems`): the generated lists then add other places and
+ * lengths, and a failure's shrinking, without doubling the run's requests.
+ */
+function generatedRuns(runs: number, examples: number): number {
+  return examples ? Math.max(2, Math.round(runs / 5)) : runs;
 }
 
 /** Allure's severity for each of ours: Allure has one level more (trivial), which no check uses. */

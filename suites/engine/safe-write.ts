@@ -8,12 +8,22 @@ import { basename, dirname, join } from 'node:path';
  * even for a moment, whatever mode the old one had.
  */
 export function writeOutputFile(file: string, data: string | Uint8Array, mode = 0o644): void {
+  writeOutputChunks(file, [data], mode);
+}
+
+/**
+ * `writeOutputFile` for data given in pieces, each written as it comes, so that a large file (a
+ * run's HAR) is never held whole in memory.
+ */
+export function writeOutputChunks(file: string, chunks: Iterable<string | Uint8Array>, mode = 0o644): void {
   const temp = join(dirname(file), `.${basename(file)}.${process.pid}.${Date.now().toString(36)}.tmp`);
   const fd = openSync(temp, 'wx', mode);
   try {
-    const bytes = typeof data === 'string' ? Buffer.from(data) : data;
-    let at = 0;
-    while (at < bytes.length) at += writeSync(fd, bytes, at, bytes.length - at);
+    for (const data of chunks) {
+      const bytes = typeof data === 'string' ? Buffer.from(data) : data;
+      let at = 0;
+      while (at < bytes.length) at += writeSync(fd, bytes, at, bytes.length - at);
+    }
   } catch (e) {
     closeSync(fd);
     rmSync(temp, { force: true });

@@ -311,7 +311,7 @@ export async function runSuites(
         ...cachedTransforms(),
         // More tests than request slots are under way, so that a slot freed by one test's answer is
         // taken by another while the first one works out its next request.
-        maxConcurrency: context.concurrency * 2,
+        maxConcurrency: context.concurrency * Number(process.env.MC_FACTOR ?? 2),
       },
       { plugins: [uncachedRunFiles(generated.dir)] },
       vitestStreams(),
