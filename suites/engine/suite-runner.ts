@@ -309,9 +309,11 @@ export async function runSuites(
         ...vitestOptions(context, services, reporters),
         include: [generated.file],
         ...cachedTransforms(),
-        // More tests than request slots are under way, so that a slot freed by one test's answer is
-        // taken by another while the first one works out its next request.
-        maxConcurrency: context.concurrency * Number(process.env.MC_FACTOR ?? 2),
+        // Four times as many tests under way as request slots: a slot freed by one test's answer is
+      // taken by another while the first works out its next request, and the slots go first to the
+      // tests that have sent the most (`HttpRequest.priority`), so that long chains started early
+      // keep going and the short tests fill the slots around them.
+      maxConcurrency: context.concurrency * 4,
       },
       { plugins: [uncachedRunFiles(generated.dir)] },
       vitestStreams(),
