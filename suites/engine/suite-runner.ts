@@ -310,10 +310,10 @@ export async function runSuites(
         include: [generated.file],
         ...cachedTransforms(),
         // Four times as many tests under way as request slots: a slot freed by one test's answer is
-      // taken by another while the first works out its next request, and the slots go first to the
-      // tests that have sent the most (`HttpRequest.priority`), so that long chains started early
-      // keep going and the short tests fill the slots around them.
-      maxConcurrency: context.concurrency * 4,
+        // taken by another while the first works out its next request, and the slots go first to the
+        // tests that have sent the most (`HttpRequest.priority`), so that long chains started early
+        // keep going and the short tests fill the slots around them.
+        maxConcurrency: context.concurrency * 4,
       },
       { plugins: [uncachedRunFiles(generated.dir)] },
       vitestStreams(),
