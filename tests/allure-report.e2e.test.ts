@@ -204,7 +204,7 @@ describe.skipIf(!existsSync(CHROMIUM))('the Allure report of a real run, rendere
     await expect(reproduce.isVisible()).resolves.toBe(true);
     const body = await page.locator('body').innerText();
     expect(body).toContain('Expected: a JWS or JWE in compact form');
-    expect(body).toMatch(/curl -sS -i -X POST '[^']*\/oauth\/token'/);
+    expect(body).toMatch(/curl -sS -i -X POST "\$\{CONFORMANCE_TARGET:\?[^"]*"'[^']*\/oauth\/token'/);
     // The credentials come from the environment, never from the report.
     expect(body).toMatch(/\$\{CONFORMANCE_(TOKEN|SPACE_AUTH_KEY):\?/);
     // The test's history: the first render is in it.
