@@ -3,7 +3,8 @@ import { describe, expect, it } from 'vitest';
 import { loadRules } from '../../contracts/catalog.ts';
 import { buildReport, judgeRule } from '../../reporters/conformance-report.ts';
 import { RuleContext, type RuleOutcome, type RuleTestMeta } from './rule-test.ts';
-import type { Exchange } from './http-client.ts';
+import { TransportError, type Exchange } from './http-client.ts';
+import { announceStop, stopSignalOf } from './run-stop.ts';
 import type { TestRecord } from './suite-runner.ts';
 import { listWithBadItems } from '../../generators/index.ts';
 
@@ -319,5 +320,50 @@ describe('a property reports each check of a rule that failed, with its own coun
       ).rejects.toThrow(/bad item taken/);
       expect(meta.outcomes[A].failure?.counterexample).toMatchObject({ items: ['a', 'x'] });
     }
+  });
+});
+
+describe('a property whose request the stopping run did not send', () => {
+  it('ends unjudged with the stop, never as a counterexample that fails its rule', async () => {
+    const runId = 'stop-inside-a-property';
+    const stopped = stopSignalOf(runId);
+    announceStop(runId);
+    if (!stopped.aborted) await new Promise((r) => stopped.addEventListener('abort', r, { once: true }));
+    const { meta } = context();
+    const t = new RuleContext(
+      { context: { seed: 1, runs: 20, runId } } as never,
+      'technical-token-manager',
+      meta,
+      's',
+      {
+        task: { name: 'x' },
+      } as never,
+    );
+    let calls = 0;
+    const notSent = new TransportError('ABORTED', 'POST /x: not sent: the run is stopping');
+    await expect(
+      t.property(
+        fc.integer(),
+        async () => {
+          calls++;
+          throw notSent;
+        },
+        { rule: A },
+      ),
+    ).rejects.toBe(notSent);
+    expect(calls).toBe(1);
+    expect(meta.outcomes[A]?.status).not.toBe('failed');
+    expect(t.runStopped(notSent)).toBe(true);
+    // The same error in a run that goes on is not a stop: it is judged as the target's answer.
+    const other = new RuleContext(
+      { context: { seed: 1, runs: 1, runId: 'a-run-going-on' } } as never,
+      'technical-token-manager',
+      meta,
+      's',
+      {
+        task: { name: 'x' },
+      } as never,
+    );
+    expect(other.runStopped(notSent)).toBe(false);
   });
 });

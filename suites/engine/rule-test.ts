@@ -512,6 +512,12 @@ export class RuleContext {
     return e;
   }
 
+  /** Whether `err` is a request the run did not send because it is stopping (a signal, --max-time). */
+  runStopped(err: unknown): err is TransportError {
+    const runId = this.session.context.runId;
+    return err instanceof TransportError && err.code === 'ABORTED' && !!runId && stopSignalOf(runId).aborted;
+  }
+
   /**
    * What a transport error of the target means: the target is gone (refused, or a probe after a
    * reset or timeout finds it not answering): a TransportFailure; else undefined, and the error is
@@ -558,7 +564,7 @@ export class RuleContext {
     // The first run that cannot be judged (configuration, principal, target gone, a skip of the
     // test's own such as a filter the deployment's dialect cannot say) ends the property: later
     // runs and shrinking pass at once instead of asking the target again.
-    let unjudged: Unjudged | SuiteDefect | undefined;
+    let unjudged: Unjudged | SuiteDefect | TransportError | undefined;
     // What the runs met besides the shrunk failures (soft checks, other rules, other checks of the
     // rule) is kept: every distinct failure of each rule (record() drops repeats and caps the count).
     const flush = () => {
@@ -578,7 +584,11 @@ export class RuleContext {
               if (!known) {
                 this.softFailures.splice(mark);
                 // A suite defect is no counterexample either: it ends the property and the test.
-                unjudged = e instanceof Unjudged || e instanceof SuiteDefect ? e : await this.targetGone(e);
+                // The run stopping (a request not sent) is no counterexample: it ends the test unjudged.
+                unjudged =
+                  e instanceof Unjudged || e instanceof SuiteDefect || this.runStopped(e)
+                    ? e
+                    : await this.targetGone(e);
                 if (!unjudged) throw e;
                 return;
               }
@@ -897,12 +907,7 @@ export function ruleTest(
           vitest.skip(reason);
           return;
         }
-        if (
-          err instanceof TransportError &&
-          err.code === 'ABORTED' &&
-          s.context.runId &&
-          stopSignalOf(s.context.runId).aborted
-        ) {
+        if (t.runStopped(err)) {
           // The run is stopping (a signal, --max-time): what this test had not judged stays unjudged.
           const reason = 'the run stopped (a signal or --max-time) before this test judged it';
           for (const r of rules)
