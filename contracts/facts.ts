@@ -24,8 +24,11 @@ export const BOUND_KEYWORDS = [
   'minItems',
 ] as const;
 export type BoundKeyword = (typeof BOUND_KEYWORDS)[number];
-/** A bound, or the numeric default a schema states. */
-export type FactKeyword = BoundKeyword | 'default';
+/**
+ * A bound, the numeric default a schema states, or a number the contract gives in an `x-`
+ * extension (a bound the document states that no OpenAPI keyword carries).
+ */
+export type FactKeyword = BoundKeyword | 'default' | `x-${string}`;
 
 /** A schema node as the YAML gives it (the generators type it further). */
 export type ContractNode = Record<string, unknown>;
