@@ -2,13 +2,13 @@ import { contractNode, type BoundKeyword, type ContractPointer } from '../../con
 import type { ServiceName } from '../../contracts/services.ts';
 import { boundaryValues, type BoundaryValue, type JsonSchema } from '../../generators/index.ts';
 
-export { contractBound, type ContractPointer } from '../../contracts/facts.ts';
+export type { ContractPointer } from '../../contracts/facts.ts';
 
 type NumericKeyword = Exclude<BoundKeyword, 'exclusiveMaximum' | 'exclusiveMinimum'>;
 
 /** The schema at `pointer` in a service's contract, following `$ref`s on the way. */
 export function contractSchema(service: ServiceName, pointer: ContractPointer): JsonSchema {
-  return contractNode(service, pointer) as JsonSchema;
+  return contractNode(service, pointer);
 }
 
 /** One case of a boundary: a value at or just beyond a bound, and whether the contract takes it. */
