@@ -34,13 +34,13 @@ import { EXIT } from './exit-codes.ts';
 import { lockReportDir } from './report-lock.ts';
 import { gatingFailures, type ConformanceReport } from '../reporters/conformance-report.ts';
 import { consoleHeadline, profileText } from '../reporters/console-summary.ts';
+import type { ConsoleReporter } from '../reporters/console/console-reporter.ts';
 import {
   CONSOLE_REPORTERS,
   REPORTER_NAMES,
   defaultReporter,
-  type ConsoleReporter,
   type ReporterName,
-} from '../reporters/console/console-reporter.ts';
+} from '../reporters/console/reporter-registry.ts';
 import { Terminal, colourWanted } from '../reporters/terminal.ts';
 
 export interface RunOptions {

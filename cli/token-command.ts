@@ -1,7 +1,8 @@
 import { existsSync } from 'node:fs';
 import { HttpClient } from '../suites/engine/http-client.ts';
 import type { RunConfig } from '../suites/engine/run-config.ts';
-import { spaceAuthKey, TokenError, TokenProvider, type PrincipalName } from '../suites/engine/token-provider.ts';
+import { TokenError } from '../suites/engine/token-error.ts';
+import { spaceAuthKey, TokenProvider, type PrincipalName } from '../suites/engine/token-provider.ts';
 import { CONFIG_ENV, loadRunConfig } from './config-source.ts';
 import { UnreachableError, UsageError } from './usage-error.ts';
 import { writeUnguarded } from '../reporters/terminal.ts';

@@ -12,7 +12,7 @@ import { LOCK_FILE, lockReportDir } from '../cli/report-lock.ts';
 import { EXIT, exitCodeOf } from '../cli/run-command.ts';
 import { UsageError } from '../cli/usage-error.ts';
 import type { ConformanceReport } from '../reporters/conformance-report.ts';
-import { defaultReporter } from '../reporters/console/console-reporter.ts';
+import { defaultReporter } from '../reporters/console/reporter-registry.ts';
 import { profileText } from '../reporters/console-summary.ts';
 import { testSelected } from '../suites/engine/test-selection.ts';
 import { lineReporter } from '../reporters/console/line-reporter.ts';

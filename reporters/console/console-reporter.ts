@@ -1,11 +1,6 @@
 import type { ConformanceReport } from '../conformance-report.ts';
 import type { Piece, Terminal } from '../terminal.ts';
 import type { ProgressEvent } from '../../suites/engine/suite-runner.ts';
-import { dotReporter } from './dot-reporter.ts';
-import { githubReporter } from './github-reporter.ts';
-import { lineReporter } from './line-reporter.ts';
-import { listReporter } from './list-reporter.ts';
-import { quietReporter } from './quiet-reporter.ts';
 
 /** One selected test's end as the console sees it. */
 export interface TestEnd extends ProgressEvent {
@@ -28,25 +23,6 @@ export interface ConsoleReporter {
   onReport?(report: ConformanceReport, exitCode: number): void;
   /** The run is over, however it ended: what `onStart` began is ended. */
   onEnd?(): void;
-}
-
-export const REPORTER_NAMES = ['list', 'line', 'dot', 'github', 'quiet'] as const;
-export type ReporterName = (typeof REPORTER_NAMES)[number];
-
-/** Every console reporter, by the name `--reporter` takes. */
-export const CONSOLE_REPORTERS: Record<ReporterName, (terminal: Terminal) => ConsoleReporter> = {
-  list: listReporter,
-  line: lineReporter,
-  dot: dotReporter,
-  github: githubReporter,
-  quiet: quietReporter,
-};
-
-/** The reporter when `--reporter` is not given: github in GitHub Actions, line on a terminal outside CI, else list. */
-export function defaultReporter(stream: { isTTY?: boolean }, env: NodeJS.ProcessEnv = process.env): ReporterName {
-  if (env.GITHUB_ACTIONS === 'true') return 'github';
-  const ci = !!env.CI && env.CI !== 'false' && env.CI !== '0';
-  return stream.isTTY && !ci ? 'line' : 'list';
 }
 
 /** `1:05` (or `1:02:05`) for a number of milliseconds. */

@@ -27,7 +27,7 @@ import { session, type Session } from './session.ts';
 import { hash, inShard } from './test-selection.ts';
 import { examplesOf } from '../../generators/index.ts';
 import type { PrincipalName } from './token-provider.ts';
-import { TokenError } from './token-provider.ts';
+import { TokenError } from './token-error.ts';
 import {
   PrincipalUnavailable,
   TestSkip,

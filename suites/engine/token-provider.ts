@@ -2,22 +2,11 @@ import { SERVICE_INFO } from '../../contracts/services.ts';
 import type { Exchange, HttpClient } from './http-client.ts';
 import { registerCredentials, registerIssuedToken, registerSecret } from './redact.ts';
 import type { ClientCredentials, PrincipalConfig, RunConfig } from './run-config.ts';
+import { TokenError } from './token-error.ts';
 import { PrincipalUnavailable } from './unjudged.ts';
 
 /** Names of the principals a suite may act as. */
 export type PrincipalName = 'full' | 'noScopes' | 'otherTenant' | 'operator' | 'throttled' | `without:${string}`;
-
-/** The token endpoint answered, but not with a usable token. */
-export class TokenError extends Error {
-  constructor(
-    message: string,
-    readonly status: number | undefined,
-    readonly exchange: Exchange | undefined,
-  ) {
-    super(message);
-    this.name = 'TokenError';
-  }
-}
 
 const RENEW_BEFORE_MS = 60_000;
 

@@ -1,5 +1,5 @@
 import type { TransportError } from './http-client.ts';
-import type { TokenError } from './token-provider.ts';
+import type { TokenError } from './token-error.ts';
 
 /**
  * Why a rule was left unjudged, as a stable code the report carries beside the reason:

@@ -12,7 +12,7 @@ import {
 import type { HttpResponse, QueryValue } from '../engine/http-client.ts';
 import { ruleTest, type RuleContext, type RuleTestOptions, type SendOptions } from '../engine/rule-test.ts';
 import { session, type Session } from '../engine/session.ts';
-import { TokenError } from '../engine/token-provider.ts';
+import { TokenError } from '../engine/token-error.ts';
 import { PrincipalUnavailable, Unjudged } from '../engine/unjudged.ts';
 
 export const SERVICE = 'event-management' as const;
