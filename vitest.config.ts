@@ -11,7 +11,7 @@ import { defineConfig } from 'vitest/config';
 export default defineConfig({
   test: {
     include: [
-      '{contracts,generators,reporters,fixtures,cli,certification,tests,audit,selftest}/**/*.test.ts',
+      '{contracts,generators,reporters,fixtures,cli,certification,tests,audit,selftest,lint}/**/*.test.ts',
       'suites/engine/**/*.test.ts',
     ],
     exclude: ['**/node_modules/**', '**/*.e2e.test.ts'],

@@ -137,7 +137,7 @@ interface ScopeRule {
 }
 
 const is403 = (s: number) => s === 403;
-const is4xx = (s: number) => s >= 400 && s < 500;
+const is4xx = (s: number) => s >= 400 && s < 500; // not a contract bound: an HTTP status class
 
 const SCOPE_RULES: ScopeRule[] = [
   ['scopes-get-info', ['getInfo'], ['em.r']],

@@ -78,7 +78,7 @@ export async function startProxy(opts: ProxyOptions): Promise<RunningProxy> {
   const target = new URL(opts.target);
   const basePath = target.pathname.replace(/\/+$/, '');
   const client = target.protocol === 'https:' ? https : http;
-  const agent = new client.Agent({ keepAlive: true, maxSockets: 64 });
+  const agent = new client.Agent({ keepAlive: true, maxSockets: 64 }); // not a contract bound: sockets of the proxy
   const recorder = new HarRecorder(opts.linesFile);
   const judge = new PassiveJudge(opts.services ?? SERVICES);
   let count = 0;

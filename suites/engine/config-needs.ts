@@ -8,7 +8,7 @@ import type { RunConfig } from './run-config.ts';
  */
 export type ConfigKey =
   | 'tokenManager'
-  | `tokenManager.userTenants:${1 | 2 | 3 | 4 | 5 | 6}`
+  | `tokenManager.userTenants:${number}`
   | `principals.${'noScopes' | 'otherTenant' | 'operator' | 'throttled'}`
   | `principals.withoutScope["${string}"]`
   | `fixtures.technicalTokenManager.${string}`

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { boundaryCases, contractBound, contractSchema } from './contract-bounds.ts';
+import { contractBound } from '../../contracts/facts.ts';
+import { boundaryCases, contractSchema } from './contract-bounds.ts';
 
 describe('bounds from the contracts', () => {
   it('reads a bound at a pointer, through $refs', () => {

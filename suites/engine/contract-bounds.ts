@@ -1,55 +1,14 @@
-import { readFileSync } from 'node:fs';
-import yaml from 'js-yaml';
-import { openApiPath } from '../../contracts/contract.ts';
+import { contractNode, type BoundKeyword, type ContractPointer } from '../../contracts/facts.ts';
 import type { ServiceName } from '../../contracts/services.ts';
 import { boundaryValues, type BoundaryValue, type JsonSchema } from '../../generators/index.ts';
 
-/** A JSON pointer into a service's OpenAPI document (`#/components/schemas/EventType/properties/name`). */
-export type ContractPointer = `#/${string}`;
+export type { ContractPointer } from '../../contracts/facts.ts';
 
-type NumericKeyword = 'maxLength' | 'minLength' | 'maximum' | 'minimum' | 'maxItems' | 'minItems';
-
-const documents = new Map<ServiceName, unknown>();
-
-function documentOf(service: ServiceName): unknown {
-  let doc = documents.get(service);
-  if (doc === undefined) {
-    doc = yaml.load(readFileSync(openApiPath(service), 'utf8'));
-    documents.set(service, doc);
-  }
-  return doc;
-}
+type NumericKeyword = Exclude<BoundKeyword, 'exclusiveMaximum' | 'exclusiveMinimum'>;
 
 /** The schema at `pointer` in a service's contract, following `$ref`s on the way. */
 export function contractSchema(service: ServiceName, pointer: ContractPointer): JsonSchema {
-  const doc = documentOf(service);
-  const follow = (node: unknown): unknown => {
-    for (let hops = 0; node && typeof node === 'object' && '$ref' in node && hops < 10; hops++)
-      node = resolve(String(node.$ref));
-    return node;
-  };
-  const resolve = (p: string): unknown => {
-    let node: unknown = doc;
-    for (const raw of p.replace(/^#\//, '').split('/')) {
-      const part = raw.replace(/~1/g, '/').replace(/~0/g, '~');
-      node = follow(node);
-      if (!node || typeof node !== 'object' || !(part in node))
-        throw new Error(`the ${service} contract has no ${p} (at "${part}")`);
-      node = (node as Record<string, unknown>)[part];
-    }
-    return follow(node);
-  };
-  return resolve(pointer) as JsonSchema;
-}
-
-/**
- * A bound the contract states (a length, a range, a count): the suites take every bound they test
- * from here, so that the contract and the tests cannot disagree.
- */
-export function contractBound(service: ServiceName, pointer: ContractPointer, keyword: NumericKeyword): number {
-  const value = contractSchema(service, pointer)[keyword];
-  if (typeof value !== 'number') throw new Error(`the ${service} contract gives ${pointer} no ${keyword}`);
-  return value;
+  return contractNode(service, pointer);
 }
 
 /** One case of a boundary: a value at or just beyond a bound, and whether the contract takes it. */

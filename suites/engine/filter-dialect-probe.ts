@@ -72,6 +72,7 @@ export function probeQueries(
       what: 'equality',
       filter: entityId ? eq('entityId', entityId) : eq('code', 'cfzprobe'),
     },
+    // not a contract bound: severities the probe filters on
     { what: 'IN', filter: isIn('severity', [1, 2, 3, 4, 5]) },
     {
       what: 'timestamp range',
@@ -107,10 +108,11 @@ export async function probeDialect(
   for (const q of probeQueries(entityId)) {
     const shown = q.filter ? describeFilter(q.filter) : describeSort(q.sort!);
     let query: Record<string, QueryValue>;
+    const size = 100; // not a contract bound: a page that holds the probe's events
     try {
       query = q.filter
-        ? { filter: JSON.stringify(dialect.encodeFilter(q.filter)), size: 100 }
-        : { sort: dialect.encodeSort(q.sort!), size: 100 };
+        ? { filter: JSON.stringify(dialect.encodeFilter(q.filter)), size }
+        : { sort: dialect.encodeSort(q.sort!), size };
     } catch (e) {
       steps.push({
         what: q.what,

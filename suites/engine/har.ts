@@ -250,7 +250,7 @@ export class HarRecorder {
 
   recordEntry(entry: HarEntry): void {
     this.buffer.push(JSON.stringify(entry));
-    if (this.buffer.length >= 64) this.flush();
+    if (this.buffer.length >= 64) this.flush(); // not a contract bound: entries buffered before a write
   }
 
   flush(): void {

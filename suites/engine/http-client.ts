@@ -314,6 +314,7 @@ export class HttpClient {
    */
   private roomForSample(path: string): boolean {
     const service = path.split('/', 3).join('/');
+    // not a contract bound: throttle samples kept per service
     return this.stats.throttleSamples.filter((s) => s.path.startsWith(`${service}/`)).length < 20;
   }
 

@@ -47,6 +47,7 @@ export function jsonSyntaxError(text: string): JsonSyntaxError | undefined {
       if (c === 0x5c) {
         const e = text[i + 1];
         if (e !== undefined && '"\\/bfnrt'.includes(e)) i += 2;
+        // not a contract bound: the length of a \uXXXX escape
         else if (e === 'u' && /^[0-9a-fA-F]{4}$/.test(text.slice(i + 2, i + 6))) i += 6;
         else refuse('an escape: \\" \\\\ \\/ \\b \\f \\n \\r \\t or \\u and four hex digits');
       } else i++;

@@ -10,7 +10,7 @@ export function leftoverRecords(
 ): Array<string | number> {
   const out: Array<string | number> = [];
   const visit = (v: unknown, depth: number) => {
-    if (depth > 6 || !v || typeof v !== 'object') return;
+    if (depth > 6 || !v || typeof v !== 'object') return; // not a contract bound: how deep a record is searched
     if (Array.isArray(v)) {
       for (const x of v) visit(x, depth + 1);
       return;

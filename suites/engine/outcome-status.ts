@@ -7,7 +7,7 @@ export type OutcomeStatus = 'passed' | 'failed' | 'warning' | 'observed' | 'skip
  * over a pass).
  */
 export const STATUS_RANK: Readonly<Record<OutcomeStatus, number>> = {
-  failed: 5,
+  failed: 5, // not a contract bound: a rank among outcomes
   warning: 4,
   observed: 3,
   passed: 2,

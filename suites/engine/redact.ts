@@ -22,6 +22,7 @@ const CREDENTIAL_FIELD =
 
 /** A value that looks like a credential rather than a word: it has a digit, or is long and of mixed case. */
 function credentialShaped(v: string): boolean {
+  // not a contract bound: the length of a credential-shaped value
   return /\d/.test(v) || (v.length >= 20 && /[a-z]/.test(v) && /[A-Z]/.test(v));
 }
 
@@ -76,7 +77,7 @@ export function registerCredentials(clientId: string, clientSecret: string): voi
 }
 
 /** Shortest token taken from a target as a secret: shorter ones are words, not credentials. */
-const MIN_ISSUED_TOKEN = 16;
+const MIN_ISSUED_TOKEN = 16; // not a contract bound: the shortest issued token taken for a secret
 /**
  * Tokens from a target kept at most, so that a target cannot make the set of secrets grow without
  * bound; the configuration's secrets (a bounded set) are always kept.

@@ -286,7 +286,7 @@ export class RuleContext {
       e.tag = { test: this.vitest.task.name, rules: this.meta.rules };
       sent = e;
       this.exchanges.push(e);
-      if (this.exchanges.length > 20) this.exchanges.shift();
+      if (this.exchanges.length > 20) this.exchanges.shift(); // not a contract bound: exchanges kept for a failure
     });
     if (service === this.service) this.judgeEveryResponse(checkedExchange(service, req, res), res, sent);
     return res;
@@ -708,6 +708,7 @@ export class RuleContext {
  * lengths, and a failure's shrinking, without doubling the run's requests.
  */
 function generatedRuns(runs: number, examples: number): number {
+  // not a contract bound: the share of property runs beside examples
   return examples ? Math.max(2, Math.round(runs / 5)) : runs;
 }
 
@@ -747,7 +748,7 @@ function sameFailure(a: RuleFailure, b: RuleFailure): boolean {
 function reportable(value: unknown): unknown {
   const plain = (v: unknown, depth = 0): boolean => {
     if (v === null || ['string', 'number', 'boolean'].includes(typeof v)) return true;
-    if (depth > 20 || typeof v !== 'object') return false;
+    if (depth > 20 || typeof v !== 'object') return false; // not a contract bound: how deep a value is checked
     const proto = Object.getPrototypeOf(v);
     if (proto !== Object.prototype && proto !== Array.prototype && proto !== null) return false;
     return Object.values(v).every((x) => plain(x, depth + 1));

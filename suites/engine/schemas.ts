@@ -66,7 +66,7 @@ export async function componentValidator(service: ServiceName, name: string): Pr
 /** Ajv's errors as one short line. */
 export function schemaErrors(v: ValidateFunction): string {
   return (v.errors ?? [])
-    .slice(0, 5)
+    .slice(0, 5) // not a contract bound: schema errors shown
     .map(
       (e) =>
         `${e.instancePath || '(body)'} ${e.message}${e.params && 'additionalProperty' in e.params ? ` "${String(e.params.additionalProperty)}"` : ''}`,

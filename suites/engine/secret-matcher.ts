@@ -9,7 +9,7 @@
 /** Characters of a secret the automaton holds; a hit on them is extended by comparison. */
 export const KEY_LENGTH = 48;
 /** Characters of a secret kept at most: beyond them an echo is redacted to the end of its token characters. */
-export const MAX_SECRET_LENGTH = 64 * 1024;
+export const MAX_SECRET_LENGTH = 64 * 1024; // not a contract bound: KiB of a secret kept
 /** Shortest secret kept: shorter values would hide ordinary words. */
 export const MIN_SECRET_LENGTH = 4;
 

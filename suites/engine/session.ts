@@ -62,7 +62,7 @@ function newSession(context: RunContext): Session {
     concurrency: context.concurrency,
     ca: context.ca,
     insecure: context.insecure,
-    max429Retries: 5,
+    max429Retries: 5, // not a contract bound: retries of a 429
     maxRetryAfterMs: MAX_RETRY_AFTER_MS,
     breakAfter: 8,
     readOnly: context.profile === 'read-only',

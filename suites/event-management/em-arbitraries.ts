@@ -4,6 +4,7 @@ import { boundaryValues } from '../../generators/index.ts';
 import type { JsonSchema } from '../../generators/index.ts';
 import { contractOf } from '../engine/schemas.ts';
 import { SERVICE } from './em-client.ts';
+import { SEVERITY, standardMaxLength } from './em-bounds.ts';
 
 /** One value for one field, whether the document allows it, and the rule that judges it. */
 export interface FieldCase {
@@ -46,6 +47,7 @@ export function multiByteBoundaries(max: number): Array<{ value: string; valid: 
 }
 
 const describe = (v: unknown) =>
+  // not a contract bound: a longer string is described by its length
   typeof v === 'string' && characters(v) > 20
     ? `a string of ${characters(v)} characters${/[^ -~]/.test(v) ? ` (${JSON.stringify([...v][0])}…)` : ''}`
     : JSON.stringify(v);
@@ -111,10 +113,10 @@ export async function standardFieldCases(): Promise<{ boundaries: FieldCase[]; a
     for (const v of WRONG_TYPES[field] ?? []) boundaries.push(caseOf(field, v, false));
     if (field === 'acknowledged') boundaries.push(caseOf(field, true, true), caseOf(field, false, true));
   }
-  const max = (f: string) => (props[f] as { maxLength?: number } | undefined)?.maxLength ?? 255;
+  const max = standardMaxLength;
   const arbitrary = fc.oneof(
-    fc.integer({ min: -150, max: 250 }).map((v) => caseOf('severity', v, v >= 1 && v <= 99)),
-    ...['description', 'code', 'source'].map((f) =>
+    fc.integer({ min: -150, max: 250 }).map((v) => caseOf('severity', v, v >= SEVERITY.min && v <= SEVERITY.max)),
+    ...(['description', 'code', 'source'] as const).map((f) =>
       stringOfLength(0, max(f) + 40).map((v) =>
         caseOf(f, v, characters(v) <= max(f), astral(v) && v.length > max(f) ? CODE_POINT_READING : undefined),
       ),

@@ -20,6 +20,12 @@ export const BASE_PATH = SERVICE_INFO[SERVICE].basePath;
 
 /** Longest lag the suite waits out for a write to become visible (the document allows 100 ms). */
 export const VISIBILITY_DEADLINE_MS = 2_000;
+
+/**
+ * The page size of the suite's own event queries: a page that holds every event one test makes,
+ * below the contract's maximum (EVENTS_PAGE.max of em-bounds.ts), which some targets serve slowly.
+ */
+export const EVENTS_QUERY_SIZE = 100; // not a contract bound: a page that holds one test's events
 /** Longest wait for a job to reach a final state. */
 export const JOB_DEADLINE_MS = 15_000;
 export const FINAL_STATES = ['FINISHED', 'FINISHED_WITH_ERROR'] as const;
@@ -229,12 +235,17 @@ export function pageIntegers(page: unknown): boolean {
 
 export const shown = (f: FilterExpr) => describeFilter(f);
 
+/** 4 → `4th`, 101 → `101st`: how a message counts a bound's items. */
+export const ordinal = (n: number) =>
+  `${n}${Math.floor(n / 10) % 10 === 1 ? 'th' : (['th', 'st', 'nd', 'rd'][n % 10] ?? 'th')}`;
+
 /** An ISO UTC timestamp `offsetMs` from now. */
 export const iso = (offsetMs = 0) => new Date(Date.now() + offsetMs).toISOString();
 
 let tagCounter = 0;
 /** A short alphanumeric tag unique within the run. */
 export function tag(): string {
+  // not a contract bound: base-36 digits
   return `${(tagCounter++).toString(36)}${Math.floor(Math.random() * 36 ** 3).toString(36)}`;
 }
 
@@ -326,7 +337,7 @@ export function homeTenant(t: RuleContext): string | undefined {
 
 /** Milliseconds to wait before the next poll (quick at first, then at most every 100 ms). */
 export function pollDelay(attempt: number): number {
-  return [0, 5, 10, 20, 30, 50, 80][attempt] ?? 100;
+  return [0, 5, 10, 20, 30, 50, 80][attempt] ?? 100; // not a contract bound: milliseconds
 }
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));

@@ -4,7 +4,7 @@ import type { RuleContext } from '../engine/rule-test.ts';
 import { body, emTest, entity, eventually, fixtures, iso, send, seen, embedded } from './em-client.ts';
 import { expect, verify } from './em-checks.ts';
 import { asRequest, createEvent, createType, field, postEvent, putEvent, standardBody } from './em-resources.ts';
-import { contractBound } from '../engine/contract-bounds.ts';
+import { SEVERITY, TTL_DEFAULT, TTL_MAX } from './em-bounds.ts';
 import { readCurrent, type Versioned } from './versioned/model.ts';
 import { Get } from './versioned/get.ts';
 import { GetIfNoneMatchCurrent } from './versioned/get-if-none-match-current.ts';
@@ -15,8 +15,6 @@ import { WriteOtherEtag } from './versioned/write-other-etag.ts';
 import { WriteWithoutIfMatch } from './versioned/write-without-if-match.ts';
 import { DeleteOtherEtag } from './versioned/delete-other-etag.ts';
 import { DeleteWithoutIfMatch } from './versioned/delete-without-if-match.ts';
-
-const TTL_MAX = contractBound('event-management', '#/components/schemas/EventType/properties/ttl', 'maximum');
 
 // ---------------------------------------------------------------- the versioned-resource model
 
@@ -88,7 +86,7 @@ emTest(
         fc.constant(new Get()),
         fc.constant(new GetIfNoneMatchCurrent()),
         fc.constant(new GetIfNoneMatchStale()),
-        fc.integer({ min: 1, max: 99 }).map((s) => new WriteCurrent(s)),
+        fc.integer({ min: SEVERITY.min, max: SEVERITY.max }).map((s) => new WriteCurrent(s)),
         fc.nat(5).map((n) => new WriteStale(n)),
         fc.integer({ min: 1, max: 1000 }).map((n) => new WriteOtherEtag(n)),
         fc.constantFrom(undefined, 'abc', '"x"').map((h) => new WriteWithoutIfMatch(h)),
@@ -126,6 +124,7 @@ emTest(
   { needs: ['fixtures.eventManagement.entityIds'], budget: 15, budgetPerRun: 10, timeout: 120_000 },
 );
 
+// not a contract bound: how far a wrong etag lies from the current one
 const nonZero = fc.oneof(fc.integer({ min: -3, max: -1 }), fc.integer({ min: 1, max: 500 }));
 
 emTest(
@@ -322,11 +321,12 @@ emTest(
       method: 'PATCH',
       path: `/eventTypes/${encodeURIComponent(type.id)}`,
       headers: { 'If-Match': String(type.etag) },
-      json: { op: 'replace', path: '/ttl', value: 36 },
+      // A ttl other than the one the type was created with (the default).
+      json: { op: 'replace', path: '/ttl', value: TTL_DEFAULT + 1 },
     });
     const changed = await eventually(
       () => send(t, { method: 'GET', path: '/eventTypes', query, headers: { 'If-None-Match': tag1 } }),
-      (r) => r.status === 200 && body(r)._embedded?.eventTypes?.[0]?.ttl === 36,
+      (r) => r.status === 200 && body(r)._embedded?.eventTypes?.[0]?.ttl === TTL_DEFAULT + 1,
     );
     expect(
       t,

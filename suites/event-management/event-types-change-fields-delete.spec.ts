@@ -1,6 +1,18 @@
 import { randomUUID } from 'node:crypto';
 import { eq } from '../engine/filter-expression.ts';
-import { body, emTest, entity, eventually, fixture, fixtures, iso, send, seen, senderOf } from './em-client.ts';
+import {
+  ordinal,
+  body,
+  emTest,
+  entity,
+  eventually,
+  fixture,
+  fixtures,
+  iso,
+  send,
+  seen,
+  senderOf,
+} from './em-client.ts';
 import { accepted, expect, reading, rejected } from './em-checks.ts';
 import {
   createEvent,
@@ -12,6 +24,7 @@ import {
   typeDeleted,
 } from './em-resources.ts';
 import { pathOf, current, patch, patchField, patchAttribute, remove } from './event-types-change-support.ts';
+import { ENUM_MEMBER_MAX, FIELD_NAME_MAX, FIELDS_MAX, FILTERABLE_MAX } from './em-bounds.ts';
 
 emTest(
   ['event-management/event-types/patch-global-to-local-400'],
@@ -115,8 +128,8 @@ emTest(
       ],
       [
         'event-management/event-types/field-name-too-long-400',
-        { name: `f${'x'.repeat(64)}`, type: 'STRING' },
-        'a field name of 65 characters',
+        { name: `f${'x'.repeat(FIELD_NAME_MAX)}`, type: 'STRING' },
+        `a field name of ${FIELD_NAME_MAX + 1} characters`,
       ],
       ['event-management/event-types/field-type-missing-400', { name: 'untyped' }, 'a field without type'],
       ['event-management/event-types/field-property-missing-400', { type: 'STRING' }, 'a field without name'],
@@ -152,8 +165,8 @@ emTest(
       ],
       [
         'event-management/event-types/enum-member-max-36',
-        { name: 'state', type: 'ENUM', values: ['m'.repeat(37)] },
-        'an ENUM member of 37 characters',
+        { name: 'state', type: 'ENUM', values: ['m'.repeat(ENUM_MEMBER_MAX + 1)] },
+        `an ENUM member of ${ENUM_MEMBER_MAX + 1} characters`,
       ],
     ];
     for (const [rule, value, what] of cases) {
@@ -174,8 +187,8 @@ emTest(
     accepted(
       t,
       'event-management/event-types/enum-member-max-36',
-      await add({ name: 'state', type: 'ENUM', values: ['m'.repeat(36)] }),
-      'PATCH adding an ENUM field with a member of 36 characters',
+      await add({ name: 'state', type: 'ENUM', values: ['m'.repeat(ENUM_MEMBER_MAX)] }),
+      `PATCH adding an ENUM field with a member of ${ENUM_MEMBER_MAX} characters`,
       [200],
     );
   },
@@ -189,7 +202,7 @@ emTest(
     'event-management/event-types/more-than-100-fields-400',
     'event-management/event-types/patch-add-field',
   ],
-  "PATCH keeps a type's limits: no LINK field made filterable, no 11th filterable field, no 101st field",
+  `PATCH keeps a type's limits: no LINK field made filterable, no ${ordinal(FILTERABLE_MAX + 1)} filterable field, no ${ordinal(FIELDS_MAX + 1)} field`,
   async (t) => {
     // Field: "a LINK field cannot be filterable; at most 10 filterable fields per type"; Limits: "Fields per
     // event type | 100; filterable fields 10". They hold for the type, however its fields came to be.
@@ -200,44 +213,52 @@ emTest(
       await patchField(t, link.id, 'url', 'filterable', true),
       'PATCH making a LINK field filterable',
     );
-    // Nine filterable fields of eleven: the tenth may become filterable ("at most 10 filterable fields per
-    // type" counts the filterable ones), the eleventh not.
-    const nine = await createType(t, {
+    // One filterable field short of the bound, and two more fields: the first may become filterable
+    // ("at most 10 filterable fields per type" counts the filterable ones), the second not.
+    const almost = await createType(t, {
       fields: [
-        ...Array.from({ length: 9 }, (_, i) => field(`k${i}`, 'INTEGER', { filterable: true })),
+        ...Array.from({ length: FILTERABLE_MAX - 1 }, (_, i) => field(`k${i}`, 'INTEGER', { filterable: true })),
         field('p', 'STRING'),
         field('q', 'STRING'),
       ],
     });
-    const tenth = await patchField(t, nine.id, 'p', 'filterable', true);
+    const lastFilterable = await patchField(t, almost.id, 'p', 'filterable', true);
     accepted(
       t,
       'event-management/event-types/more-than-10-filterable-400',
-      tenth,
-      'PATCH making the 10th of 11 fields filterable',
+      lastFilterable,
+      `PATCH making the ${ordinal(FILTERABLE_MAX)} of ${FILTERABLE_MAX + 1} fields filterable`,
       [200],
     );
-    if (tenth.status === 200)
+    if (lastFilterable.status === 200)
       rejected(
         t,
         'event-management/event-types/more-than-10-filterable-400',
-        await patchField(t, nine.id, 'q', 'filterable', true, { etagAtLeast: Number(body(tenth).etag) }),
-        'PATCH making an 11th field filterable',
+        await patchField(t, almost.id, 'q', 'filterable', true, { etagAtLeast: Number(body(lastFilterable).etag) }),
+        `PATCH making an ${ordinal(FILTERABLE_MAX + 1)} field filterable`,
       );
-    const full = await createType(t, { fields: Array.from({ length: 99 }, (_, i) => field(`f${i}`, 'STRING')) });
-    const hundredth = await patchAttribute(t, full.id, 'add', 'fields', field('f99', 'STRING'));
-    accepted(t, 'event-management/event-types/patch-add-field', hundredth, 'PATCH adding the 100th field', [200]);
-    if (hundredth.status !== 200) return;
+    const full = await createType(t, {
+      fields: Array.from({ length: FIELDS_MAX - 1 }, (_, i) => field(`f${i}`, 'STRING')),
+    });
+    const last = await patchAttribute(t, full.id, 'add', 'fields', field(`f${FIELDS_MAX - 1}`, 'STRING'));
+    accepted(
+      t,
+      'event-management/event-types/patch-add-field',
+      last,
+      `PATCH adding the ${ordinal(FIELDS_MAX)} field`,
+      [200],
+    );
+    if (last.status !== 200) return;
     rejected(
       t,
       'event-management/event-types/more-than-100-fields-400',
       await patch(
         t,
         full.id,
-        { op: 'add', path: '/fields', value: field('f100', 'STRING') },
-        { etagAtLeast: Number(body(hundredth).etag) },
+        { op: 'add', path: '/fields', value: field(`f${FIELDS_MAX}`, 'STRING') },
+        { etagAtLeast: Number(body(last).etag) },
       ),
-      'PATCH adding a 101st field',
+      `PATCH adding a ${ordinal(FIELDS_MAX + 1)} field`,
     );
   },
   { budget: 12 },

@@ -4,6 +4,10 @@ import { body, emTest, eventually, fixture, fixtures, send, seen } from './em-cl
 import { accepted, expect, reading, rejected } from './em-checks.ts';
 import { createType, field } from './em-resources.ts';
 import { pathOf, current, patch, patchField, patchAttribute } from './event-types-change-support.ts';
+import { EVENTS_FOR_UPDATE_MAX } from './em-bounds.ts';
+
+/** The document writes it `300,000`. */
+const LIMIT = String(EVENTS_FOR_UPDATE_MAX).replace(/\B(?=(\d{3})+$)/g, ',');
 
 emTest(
   [
@@ -367,14 +371,14 @@ emTest(
 
 emTest(
   ['event-management/event-types/patch-over-300000-events-400'],
-  'PATCH of a type with more than 300,000 events answers 400',
+  `PATCH of a type with more than ${LIMIT} events answers 400`,
   async (t) => {
-    const big = fixture(t, 'bigEventTypeId', 'the 300,000-events PATCH rule (a type with more than 300,000 events)');
+    const big = fixture(t, 'bigEventTypeId', `the ${LIMIT}-events PATCH rule (a type with more than ${LIMIT} events)`);
     const count = fixtures(t).bigEventTypeEventCount;
-    if (count !== undefined && count <= 300_000)
+    if (count !== undefined && count <= EVENTS_FOR_UPDATE_MAX)
       t.needsConfiguration(
         'fixtures.eventManagement.bigEventTypeEventCount',
-        `fixtures.eventManagement.bigEventTypeEventCount is ${count}, not above 300,000`,
+        `fixtures.eventManagement.bigEventTypeEventCount is ${count}, not above ${LIMIT}`,
       );
     const x = await current(t, big);
     const res = await send(t, {
@@ -387,7 +391,7 @@ emTest(
       t,
       'event-management/event-types/patch-over-300000-events-400',
       res,
-      `PATCH of ${big} (${count ?? 'more than 300,000'} events)`,
+      `PATCH of ${big} (${count ?? `more than ${LIMIT}`} events)`,
     );
   },
   {
@@ -398,19 +402,19 @@ emTest(
 
 emTest(
   ['event-management/event-types/patch-over-300000-events-400'],
-  'PATCH of a type with exactly 300,000 events is taken (the limit is "above 300,000")',
+  `PATCH of a type with exactly ${LIMIT} events is taken (the limit is "above ${LIMIT}")`,
   async (t) => {
     // "Events per type above which it cannot be updated | 300,000": 300,000 itself is not above it.
     const limit = fixture(
       t,
       'limitEventTypeId',
-      'the bound of the 300,000-events PATCH rule (a type with exactly 300,000 events)',
+      `the bound of the ${LIMIT}-events PATCH rule (a type with exactly ${LIMIT} events)`,
     );
     const count = fixtures(t).limitEventTypeEventCount;
-    if (count !== undefined && count !== 300_000)
+    if (count !== undefined && count !== EVENTS_FOR_UPDATE_MAX)
       t.needsConfiguration(
         'fixtures.eventManagement.limitEventTypeEventCount',
-        `fixtures.eventManagement.limitEventTypeEventCount is ${count}, not 300,000`,
+        `fixtures.eventManagement.limitEventTypeEventCount is ${count}, not ${LIMIT}`,
       );
     const x = await current(t, limit);
     const ttl = Number(x.ttl) > 1 ? Number(x.ttl) - 1 : 2;
@@ -424,7 +428,7 @@ emTest(
       t,
       'event-management/event-types/patch-over-300000-events-400',
       res,
-      `a ttl PATCH of ${limit} (300,000 events)`,
+      `a ttl PATCH of ${limit} (${LIMIT} events)`,
       [200],
     );
     // The fixture's ttl as it was.

@@ -15,7 +15,8 @@ import {
 import { boundaryCases } from '../engine/contract-bounds.ts';
 import { accepted, expect, refusedAs, rejected, verify } from './em-checks.ts';
 import { createType, field, postType, typeBody, type FieldSpec } from './em-resources.ts';
-import { fieldsNamed, ENUM_MEMBER, ENUM_MEMBER_MAX, sendBoundary } from './event-types-create-support.ts';
+import { ENUM_MEMBER, ENUM_MEMBER_MAX, EVENT_TYPES_PAGE, FILTERABLE_MAX } from './em-bounds.ts';
+import { fieldsNamed, sendBoundary } from './event-types-create-support.ts';
 
 emTest(
   ['event-management/event-types/create-201'],
@@ -57,7 +58,7 @@ emTest(
     'event-management/event-types/filterable-max-10',
     'event-management/event-types/more-than-10-filterable-400',
   ],
-  'a filterable LINK field answers 400; 10 filterable fields are taken, 11 answer 400',
+  `a filterable LINK field answers 400; ${FILTERABLE_MAX} filterable fields are taken, ${FILTERABLE_MAX + 1} answer 400`,
   async (t) => {
     rejected(
       t,
@@ -74,14 +75,17 @@ emTest(
     accepted(
       t,
       'event-management/event-types/filterable-max-10',
-      await postType(t, typeBody(t, { fields: [...fieldsNamed(10, { filterable: true }), field('other', 'STRING')] })),
-      '10 filterable fields',
+      await postType(
+        t,
+        typeBody(t, { fields: [...fieldsNamed(FILTERABLE_MAX, { filterable: true }), field('other', 'STRING')] }),
+      ),
+      `${FILTERABLE_MAX} filterable fields`,
     );
     rejected(
       t,
       'event-management/event-types/more-than-10-filterable-400',
-      await postType(t, typeBody(t, { fields: fieldsNamed(11, { filterable: true }) })),
-      '11 filterable fields',
+      await postType(t, typeBody(t, { fields: fieldsNamed(FILTERABLE_MAX + 1, { filterable: true }) })),
+      `${FILTERABLE_MAX + 1} filterable fields`,
     );
   },
   { budget: 4 },
@@ -231,7 +235,7 @@ emTest(
       : await send(t, {
           method: 'GET',
           path: '/eventTypes',
-          query: { size: 100, filter: isIn('id', [local.id, global.id]) },
+          query: { size: EVENT_TYPES_PAGE.max, filter: isIn('id', [local.id, global.id]) },
           tenant: sub,
         });
     // "global ... event types are visible": the GLOBAL types of any tenant, not only the parent's.

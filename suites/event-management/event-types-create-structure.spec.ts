@@ -5,14 +5,8 @@ import { body, emTest, entity, eventually, fixture, fixtures, iso, send, seen } 
 import { boundaryCases } from '../engine/contract-bounds.ts';
 import { accepted, expect, reading, rejected } from './em-checks.ts';
 import { createType, field, postEvent, postType, typeBody } from './em-resources.ts';
-import {
-  FIELD_TYPES,
-  fieldsNamed,
-  FIELD_NAME,
-  FIELD_NAME_MAX,
-  sendBoundary,
-  filled,
-} from './event-types-create-support.ts';
+import { FIELD_NAME, FIELD_NAME_MAX, FIELDS_MAX, INHERITANCE_DEPTH_MAX } from './em-bounds.ts';
+import { FIELD_TYPES, fieldsNamed, sendBoundary, filled } from './event-types-create-support.ts';
 
 emTest(
   ['event-management/event-types/scope-values'],
@@ -67,21 +61,21 @@ emTest(
       await postType(t, typeBody(t, { fields: [] })),
       'an empty fields array',
     );
-    const hundred = await postType(t, typeBody(t, { fields: fieldsNamed(100) }));
-    accepted(t, 'event-management/event-types/fields-required', hundred, '100 fields');
+    const full = await postType(t, typeBody(t, { fields: fieldsNamed(FIELDS_MAX) }));
+    accepted(t, 'event-management/event-types/fields-required', full, `${FIELDS_MAX} fields`);
     expect(
       t,
       'event-management/event-types/fields-required',
-      (body(hundred).fields ?? []).length === 100,
-      'not all 100 fields kept',
-      '100 fields',
-      String((body(hundred).fields ?? []).length),
+      (body(full).fields ?? []).length === FIELDS_MAX,
+      `not all ${FIELDS_MAX} fields kept`,
+      `${FIELDS_MAX} fields`,
+      String((body(full).fields ?? []).length),
     );
     rejected(
       t,
       'event-management/event-types/more-than-100-fields-400',
-      await postType(t, typeBody(t, { fields: fieldsNamed(101) })),
-      '101 fields',
+      await postType(t, typeBody(t, { fields: fieldsNamed(FIELDS_MAX + 1) })),
+      `${FIELDS_MAX + 1} fields`,
     );
   },
   { budget: 5 },
@@ -123,7 +117,7 @@ emTest(
   'a chain of four types below BaseEvent is taken; a fifth level answers 400',
   async (t) => {
     let parent = fixtures(t).baseEventTypeId;
-    for (let depth = 1; depth <= 4; depth++) {
+    for (let depth = 1; depth <= INHERITANCE_DEPTH_MAX; depth++) {
       const res = (
         await eventually(
           () => postType(t, typeBody(t, { parentId: parent, fields: [field(`d${depth}`, 'STRING')] })),
@@ -132,7 +126,7 @@ emTest(
       ).value;
       // Depth counted below BaseEvent (its child is at depth 1): the fourth level rests on that reading;
       // counting BaseEvent itself, the fourth level below it would be depth 5.
-      if (depth < 4)
+      if (depth < INHERITANCE_DEPTH_MAX)
         accepted(t, 'event-management/event-types/inheritance-depth-4', res, `a type at inheritance depth ${depth}`);
       else if (
         !reading(
@@ -140,7 +134,7 @@ emTest(
           'depth-below-base-event',
           'event-management/event-types/inheritance-depth-4',
           res.status === 201,
-          'valid input refused: a type at inheritance depth 4 (the fourth level below BaseEvent)',
+          `valid input refused: a type at inheritance depth ${INHERITANCE_DEPTH_MAX} (the fourth level below BaseEvent)`,
           'HTTP 201',
           () => seen(res),
         )
@@ -159,7 +153,12 @@ emTest(
         (r) => r.status !== 404,
       )
     ).value;
-    rejected(t, 'event-management/event-types/inheritance-depth-above-4-400', fifth, 'a type at inheritance depth 5');
+    rejected(
+      t,
+      'event-management/event-types/inheritance-depth-above-4-400',
+      fifth,
+      `a type at inheritance depth ${INHERITANCE_DEPTH_MAX + 1}`,
+    );
   },
   { needs: ['fixtures.eventManagement.baseEventTypeId'], budget: 8 },
 );

@@ -3,7 +3,7 @@ import type { HttpResponse } from '../engine/http-client.ts';
 import type { RuleContext } from '../engine/rule-test.ts';
 import { seen, tag } from './em-client.ts';
 import { CODE_POINT_READING, characters } from './em-arbitraries.ts';
-import { contractBound, type BoundaryCase } from '../engine/contract-bounds.ts';
+import type { BoundaryCase } from '../engine/contract-bounds.ts';
 import { accepted, reading, rejected } from './em-checks.ts';
 import { field, type FieldSpec } from './em-resources.ts';
 
@@ -12,16 +12,6 @@ export const FIELD_TYPES = ['STRING', 'INTEGER', 'DOUBLE', 'BOOLEAN', 'LINK', 'T
 /** `n` distinct field names `f0`, `f1`, … */
 export const fieldsNamed = (n: number, extra: Partial<FieldSpec> = {}) =>
   Array.from({ length: n }, (_, i) => field(`f${i}`, 'STRING', extra));
-
-// The bounds these tests send at, from the contract (contracts/event-management/openapi.yaml).
-export const NAME = '#/components/schemas/EventType/properties/name' as const;
-export const FIELD_NAME = '#/components/schemas/Field/properties/name' as const;
-export const ENUM_MEMBER = '#/components/schemas/Field/properties/values/items' as const;
-export const TTL = '#/components/schemas/EventType/properties/ttl' as const;
-export const NAME_MAX = contractBound('event-management', NAME, 'maxLength');
-export const FIELD_NAME_MAX = contractBound('event-management', FIELD_NAME, 'maxLength');
-export const ENUM_MEMBER_MAX = contractBound('event-management', ENUM_MEMBER, 'maxLength');
-export const TTL_MAX = contractBound('event-management', TTL, 'maximum');
 
 /**
  * Sends each boundary case: a value the contract takes is accepted (`rules.ok`), one beyond the

@@ -20,7 +20,8 @@ import {
 import { boundaryCases } from '../engine/contract-bounds.ts';
 import { accepted, etagOf, expect, reading, rejected, verify } from './em-checks.ts';
 import { field, postEvent, postType, typeBody, typeId, typeName } from './em-resources.ts';
-import { NAME, TTL, NAME_MAX, TTL_MAX, sendBoundary, filled, exactly } from './event-types-create-support.ts';
+import { ID_MAX, NAME, TTL, NAME_MAX, TTL_DEFAULT, TTL_MAX } from './em-bounds.ts';
+import { sendBoundary, filled, exactly } from './event-types-create-support.ts';
 
 emTest(
   [
@@ -72,17 +73,20 @@ emTest(
     expect(
       t,
       'event-management/event-types/ttl-default-35',
-      x.ttl === 35,
-      'ttl does not default to 35',
-      'ttl 35',
+      x.ttl === TTL_DEFAULT,
+      `ttl does not default to ${TTL_DEFAULT}`,
+      `ttl ${TTL_DEFAULT}`,
       String(x.ttl),
     );
     expect(
       t,
       'event-management/event-types/defaults-applied',
-      x.parentId === fixtures(t).baseEventTypeId && x.ttl === 35 && x.scope === 'LOCAL' && typeof x.id === 'string',
+      x.parentId === fixtures(t).baseEventTypeId &&
+        x.ttl === TTL_DEFAULT &&
+        x.scope === 'LOCAL' &&
+        typeof x.id === 'string',
       'the EventType defaults are not applied',
-      'parentId BaseEvent, ttl 35, scope LOCAL, a generated id',
+      `parentId BaseEvent, ttl ${TTL_DEFAULT}, scope LOCAL, a generated id`,
       JSON.stringify({ id: x.id, parentId: x.parentId, ttl: x.ttl, scope: x.scope }),
     );
     const tenant = homeTenant(t);
@@ -271,33 +275,34 @@ emTest(
       `HTTP 201 with id ${id}`,
       seen(res),
     );
-    const id64 = `${tenant}.${exactly(t, 63 - tenant.length, 'q')}`;
-    const ok64 = await postType(t, typeBody(t, { id: id64 }));
+    // `<tenant>.` and the rest: ID_MAX characters in all.
+    const idMax = `${tenant}.${exactly(t, ID_MAX - 1 - tenant.length, 'q')}`;
+    const okMax = await postType(t, typeBody(t, { id: idMax }));
     expect(
       t,
       'event-management/event-types/id-too-long-400',
-      ok64.status === 201 && body(ok64).id === id64,
-      'an id of 64 characters refused',
-      `HTTP 201 with id ${id64}`,
-      seen(ok64),
+      okMax.status === 201 && body(okMax).id === idMax,
+      `an id of ${ID_MAX} characters refused`,
+      `HTTP 201 with id ${idMax}`,
+      seen(okMax),
     );
-    // 65 characters with the prefix: refused on our reading that the 64 count the prefix.
-    const long65 = await postType(t, typeBody(t, { id: `${tenant}.${exactly(t, 64 - tenant.length, 'q')}` }));
+    // One more with the prefix: refused on our reading that the bound counts the prefix.
+    const longer = await postType(t, typeBody(t, { id: `${tenant}.${exactly(t, ID_MAX - tenant.length, 'q')}` }));
     reading(
       t,
       'id-length-with-prefix',
       'event-management/event-types/id-too-long-400',
-      long65.status === 400,
-      'not rejected: an id of 65 characters, the tenant prefix included',
+      longer.status === 400,
+      `not rejected: an id of ${ID_MAX + 1} characters, the tenant prefix included`,
       'HTTP 400',
-      () => seen(long65),
+      () => seen(longer),
     );
-    // 65 characters after the prefix: over 64 on every reading.
+    // One more than the bound after the prefix: over it on every reading.
     rejected(
       t,
       'event-management/event-types/id-too-long-400',
-      await postType(t, typeBody(t, { id: `${tenant}.${exactly(t, 65, 'q')}` })),
-      'an id of 65 characters after the tenant prefix',
+      await postType(t, typeBody(t, { id: `${tenant}.${exactly(t, ID_MAX + 1, 'q')}` })),
+      `an id of ${ID_MAX + 1} characters after the tenant prefix`,
     );
     const other = fixtures(t).sharedEventTypeOwner ?? 'someothertenant';
     rejected(
@@ -383,7 +388,7 @@ emTest(
   `names of 1 to ${NAME_MAX} characters are taken; more, none and an empty name answer 400 (property)`,
   async (t) => {
     await t.property(
-      fc.integer({ min: 20, max: NAME_MAX + 26 }),
+      fc.integer({ min: 20, max: NAME_MAX + 26 }), // not a contract bound: the shortest name drawn
       async (n) => {
         const res = await postType(t, typeBody(t, { name: exactly(t, n) }));
         if (n <= NAME_MAX) accepted(t, 'event-management/event-types/name-length', res, `a name of ${n} characters`);

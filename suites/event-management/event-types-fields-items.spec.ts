@@ -5,7 +5,7 @@ import { emTest, entity, fixtures, iso, seen } from './em-client.ts';
 import { reading, rejected } from './em-checks.ts';
 import { createType, field, postType, typeBody } from './em-resources.ts';
 import { runCreateJob } from './jobs-support.ts';
-import { FIELD_NAME_MAX, ENUM_MEMBER_MAX } from './event-types-create-support.ts';
+import { FIELD_NAME_MAX, ENUM_MEMBER_MAX } from './em-bounds.ts';
 
 // The items of an event type's fields, of an ENUM field's values and of a create job's events:
 // each rule about one item holds wherever the bad item stands among valid ones.

@@ -4,14 +4,6 @@ import { body, seen } from './em-client.ts';
 import { accepted, expect, reading, rejected } from './em-checks.ts';
 import { type FieldCase } from './em-arbitraries.ts';
 import { postEvent, standardBody } from './em-resources.ts';
-import { contractBound } from '../engine/contract-bounds.ts';
-
-/** The longest correlationId the contract takes. */
-export const CORRELATION_ID_MAX = contractBound(
-  'event-management',
-  '#/components/schemas/BaseEvent/properties/correlationId',
-  'maxLength',
-);
 
 export const STANDARD_FIELDS = { severity: 42, description: 'conformance event', code: 'CONF-1', acknowledged: false };
 

@@ -4,7 +4,8 @@ import { UUID, body, emTest, entity, eventually, fixtures, iso, send, seen, loca
 import { accepted, etagOf, expect, reading, rejected, verify } from './em-checks.ts';
 import { standardFieldCases, timestampCase, timestampOf, type TimestampCase } from './em-arbitraries.ts';
 import { createType, daysAgo, postEvent, standardBody } from './em-resources.ts';
-import { CORRELATION_ID_MAX, STANDARD_FIELDS, judgeStandardField } from './events-create-support.ts';
+import { CORRELATION_ID_MAX } from './em-bounds.ts';
+import { STANDARD_FIELDS, judgeStandardField } from './events-create-support.ts';
 
 emTest(
   [
@@ -316,24 +317,25 @@ emTest(
   async (t) => {
     // Types whose ttl the test gives: the standard type's own ttl is not shown (35 days is the
     // default of a created type).
-    const type35 = await createType(t, { ttl: 35 });
-    const custom35 = (timestamp: string) => postEvent(t, { typeId: type35.id, timestamp, entityId: entity(t) });
+    const ttl = 35; // not a contract bound: a ttl of the test's choosing
+    const typed = await createType(t, { ttl });
+    const customTtl = (timestamp: string) => postEvent(t, { typeId: typed.id, timestamp, entityId: entity(t) });
     rejected(
       t,
       'event-management/events/timestamp-outside-ttl-400',
       (
         await eventually(
-          () => custom35(daysAgo(36)),
+          () => customTtl(daysAgo(ttl + 1)),
           (r) => r.status !== 404,
         )
       ).value,
-      'an event of a type with ttl 35 that is 36 days old',
+      `an event of a type with ttl ${ttl} that is ${ttl + 1} days old`,
     );
     accepted(
       t,
       'event-management/events/create-201',
-      await custom35(daysAgo(34)),
-      'an event of a type with ttl 35 that is 34 days old',
+      await customTtl(daysAgo(ttl - 1)),
+      `an event of a type with ttl ${ttl} that is ${ttl - 1} days old`,
     );
     const type = await createType(t, { ttl: 1 });
     const custom = (timestamp: string) => postEvent(t, { typeId: type.id, timestamp, entityId: entity(t) });

@@ -9,11 +9,12 @@ import {
   type FieldCase,
 } from './em-arbitraries.ts';
 import { createType, field, postEvent } from './em-resources.ts';
+import { TTL_MAX } from './em-bounds.ts';
 
 /** A type with one optional field of every documented field type. */
 async function allTypes(t: RuleContext): Promise<string> {
   const type = await createType(t, {
-    ttl: 1825,
+    ttl: TTL_MAX,
     fields: CUSTOM_FIELD_TYPES.map((ty) =>
       field(customFieldName(ty), ty, ty === 'ENUM' ? { values: ENUM_VALUES } : {}),
     ),

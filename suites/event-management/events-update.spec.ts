@@ -5,6 +5,7 @@ import { body, emTest, entity, eventually, fixture, iso, send, seen, embedded } 
 import { accepted, etagOf, expect, reading, rejected, verify } from './em-checks.ts';
 import { standardFieldCases, type FieldCase } from './em-arbitraries.ts';
 import { asRequest, createEvent, createType, field, putEvent, standardBody } from './em-resources.ts';
+import { SEVERITY, standardMaxLength } from './em-bounds.ts';
 
 /** Reads an event until it shows at least `etag` (a change may take 100 ms to be visible). */
 async function readAtLeast(t: RuleContext, id: string, etag: number) {
@@ -85,7 +86,8 @@ emTest(
     );
     // "typeId ... is required for custom events": a standard event's update may leave it out.
     const { typeId: _typeId, ...noTypeId } = asRequest(u);
-    const again = await putEvent(t, e.id, String(u.etag), { ...noTypeId, severity: 50 });
+    const severity = 50; // not a contract bound: a severity other than the event's
+    const again = await putEvent(t, e.id, String(u.etag), { ...noTypeId, severity });
     expect(
       t,
       'event-management/events/update-200',
@@ -106,9 +108,9 @@ emTest(
     expect(
       t,
       'event-management/events/update-200',
-      read.status === 200 && body(read).severity === 50,
+      read.status === 200 && body(read).severity === severity,
       'the update is not readable',
-      'severity 50',
+      `severity ${severity}`,
       seen(read),
     );
     const hist = await eventually(
@@ -118,7 +120,7 @@ emTest(
           path: '/events',
           query: { history: 'true', filter: where({ correlationId: e.correlationId, entityId: e.entityId }) },
         }),
-      (r) => embedded(r, 'events').some((x: any) => x.severity === 50),
+      (r) => embedded(r, 'events').some((x: any) => x.severity === severity),
     );
     const instances = embedded(hist.value, 'events') as any[];
     verify(
@@ -184,14 +186,14 @@ emTest(
     const before = await readAtLeast(t, e.id, target.etag);
     const bad = await putEvent(t, e.id, String(body(before).etag), {
       ...asRequest(body(before)),
-      severity: 100,
-      code: 'x'.repeat(17),
+      severity: SEVERITY.max + 1,
+      code: 'x'.repeat(standardMaxLength('code') + 1),
     });
     rejected(
       t,
       'event-management/events/update-invalid-value-400',
       bad,
-      'PUT with severity 100 and a code of 17 characters',
+      `PUT with severity ${SEVERITY.max + 1} and a code of ${standardMaxLength('code') + 1} characters`,
     );
     const after = await send(t, { method: 'GET', path: `/events/${e.id}` });
     expect(

@@ -4,6 +4,7 @@ import type { HttpResponse } from '../engine/http-client.ts';
 import { BASE_PATH, body, emTest, entity, eventually, iso, pollJob, send, seen, senderOf } from './em-client.ts';
 import { expect, rejected, verify } from './em-checks.ts';
 import { createEvent, createType, field, typeDeleted, postCreateJob, postEvent, standardBody } from './em-resources.ts';
+import { EVENTS_PAGE } from './em-bounds.ts';
 
 const isAbsolute = (href: unknown) => typeof href === 'string' && /^https?:\/\/[^/]+\//.test(href);
 
@@ -225,7 +226,7 @@ emTest(
   ['event-management/errors/error-codes'],
   'what an error body carries besides logref and message (machine-readable codes are not documented)',
   async (t) => {
-    const res = await send(t, { method: 'GET', path: '/events', query: { size: 501 } });
+    const res = await send(t, { method: 'GET', path: '/events', query: { size: EVENTS_PAGE.max + 1 } });
     const items = Array.isArray(res.json) ? (res.json as Array<Record<string, unknown>>) : [];
     const keys = [...new Set(items.flatMap((i) => (i && typeof i === 'object' ? Object.keys(i) : [])))];
     t.observe(

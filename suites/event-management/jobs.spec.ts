@@ -16,6 +16,7 @@ import {
   timestamps,
   embedded,
   shown,
+  EVENTS_QUERY_SIZE,
 } from './em-client.ts';
 import { betweenRange, expect, reading, rejected } from './em-checks.ts';
 import { createEventsInBulk, createType, field, postCreateJob, standardBody } from './em-resources.ts';
@@ -29,6 +30,7 @@ import {
   type JobsModel,
   type JobsReal,
 } from './jobs-support.ts';
+import { JOB_EVENTS_MAX } from './em-bounds.ts';
 
 emTest(
   [
@@ -101,17 +103,17 @@ emTest(
     'event-management/jobs/create-events-required',
     'event-management/jobs/create-details',
   ],
-  'a create job takes 1 to 50 events; 51, none, or events that are not an array answer 400',
+  `a create job takes 1 to ${JOB_EVENTS_MAX} events; ${JOB_EVENTS_MAX + 1}, none, or events that are not an array answer 400`,
   async (t) => {
     const type = await createType(t, { fields: [field('n', 'INTEGER')] });
-    const ts = timestamps(51);
+    const ts = timestamps(JOB_EVENTS_MAX + 1);
     const events = (k: number) =>
       Array.from({ length: k }, (_, i) => ({ typeId: type.id, timestamp: ts[i], entityId: entity(t, i), n: i }));
     rejected(
       t,
       'event-management/jobs/create-more-than-50-400',
-      await postCreateJob(t, events(51)),
-      'a create job of 51 events',
+      await postCreateJob(t, events(JOB_EVENTS_MAX + 1)),
+      `a create job of ${JOB_EVENTS_MAX + 1} events`,
     );
     rejected(
       t,
@@ -132,12 +134,12 @@ emTest(
       await send(t, { method: 'POST', path: '/createEventsJobs', json: null }),
       'a create job whose body is null',
     );
-    const res = await postCreateJob(t, events(50));
+    const res = await postCreateJob(t, events(JOB_EVENTS_MAX));
     expect(
       t,
       'event-management/jobs/create-max-50',
       res.status === 202,
-      'a create job of 50 events refused',
+      `a create job of ${JOB_EVENTS_MAX} events refused`,
       'HTTP 202',
       seen(res, 160),
     );
@@ -152,11 +154,11 @@ emTest(
       t,
       'event-management/jobs/create-details',
       Array.isArray(items) &&
-        items.length === 50 &&
+        items.length === JOB_EVENTS_MAX &&
         items.every((it: any) => String(it?.resultCode) === '201') &&
-        new Set(items.map((it: any) => it?.event?.n)).size === 50,
-      'the 50 events are not all reported created',
-      '50 items with resultCode "201", one per input event',
+        new Set(items.map((it: any) => it?.event?.n)).size === JOB_EVENTS_MAX,
+      `the ${JOB_EVENTS_MAX} events are not all reported created`,
+      `${JOB_EVENTS_MAX} items with resultCode "201", one per input event`,
       got,
     );
     reading(
@@ -290,7 +292,7 @@ emTest(
       const res = await send(t, {
         method: 'GET',
         path: '/events',
-        query: { filter: where({ typeId: type.id }, after('timestamp', iso(-86_400_000))), size: 100 },
+        query: { filter: where({ typeId: type.id }, after('timestamp', iso(-86_400_000))), size: EVENTS_QUERY_SIZE },
       });
       return (embedded(res, 'events') as any[]).map((e) => String(e.id)).sort();
     };
@@ -405,7 +407,7 @@ emTest(
       send(t, {
         method: 'GET',
         path: '/events',
-        query: { history: 'true', size: 100, filter: where({ typeId: type.id }) },
+        query: { history: 'true', size: EVENTS_QUERY_SIZE, filter: where({ typeId: type.id }) },
       });
     const left = (r: HttpResponse) => (embedded(r, 'events') as any[]).map((e) => Number(e.n)).sort((a, b) => a - b);
     await eventually(all, (r) => embedded(r, 'events').length === 5);

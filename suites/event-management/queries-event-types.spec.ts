@@ -6,6 +6,7 @@ import { and, eq, isIn, ne, sortBy, startsWith, where } from '../engine/filter-e
 import { body, emTest, eventually, pageIntegers, send, seen, shown, embedded, type EmQuery } from './em-client.ts';
 import { beyondTheLast, expect, outOfBounds, reading, rejected, verify } from './em-checks.ts';
 import { createType } from './em-resources.ts';
+import { EVENT_TYPES_PAGE, EVENTS_PAGE, TTL_DEFAULT } from './em-bounds.ts';
 
 const typesOf = (res: HttpResponse) => embedded(res, 'eventTypes');
 const idsOf = (res: HttpResponse) => typesOf(res).map((x) => String(x.id));
@@ -38,7 +39,7 @@ emTest(
     const created = await typesNamed(t, stem, ['d', 'b', 'e', 'a', 'c']);
     const f = startsWith('name', stem);
     const all = await eventually(
-      () => getTypes(t, { filter: f, size: 100 }),
+      () => getTypes(t, { filter: f, size: EVENT_TYPES_PAGE.max }),
       (r) => typesOf(r).length === 5,
     );
     expect(
@@ -180,15 +181,17 @@ emTest(
     'event-management/queries/event-types-size-above-100-400',
     'event-management/queries/page-default-and-minimum',
   ],
-  'GET /eventTypes pages by 20 by default and takes size 1 to 100; other sizes and negative pages answer 400',
+  `GET /eventTypes pages by ${EVENT_TYPES_PAGE.default} by default and takes size 1 to ${EVENT_TYPES_PAGE.max}; other sizes and negative pages answer 400`,
   async (t) => {
     const plain = await getTypes(t, {});
     expect(
       t,
       'event-management/queries/event-types-size-default',
-      plain.status === 200 && body(plain).page?.size === 20 && typesOf(plain).length <= 20,
-      'the default page size of event types is not 20',
-      'page.size 20',
+      plain.status === 200 &&
+        body(plain).page?.size === EVENT_TYPES_PAGE.default &&
+        typesOf(plain).length <= EVENT_TYPES_PAGE.default,
+      `the default page size of event types is not ${EVENT_TYPES_PAGE.default}`,
+      `page.size ${EVENT_TYPES_PAGE.default}`,
       JSON.stringify(body(plain).page),
     );
     expect(
@@ -199,7 +202,7 @@ emTest(
       'page.number 0',
       JSON.stringify(body(plain).page),
     );
-    for (const size of [1, 100]) {
+    for (const size of [1, EVENT_TYPES_PAGE.max]) {
       const res = await getTypes(t, { size });
       expect(
         t,
@@ -212,7 +215,8 @@ emTest(
     }
     for (const size of [0, -5])
       outOfBounds(t, 'event-management/queries/event-types-size-default', await getTypes(t, { size }), `size ${size}`);
-    for (const size of [101, 500])
+    // One beyond the types' maximum, and the events' maximum.
+    for (const size of [EVENT_TYPES_PAGE.max + 1, EVENTS_PAGE.max])
       rejected(
         t,
         'event-management/queries/event-types-size-above-100-400',
@@ -221,7 +225,7 @@ emTest(
       );
     outOfBounds(t, 'event-management/queries/page-default-and-minimum', await getTypes(t, { page: -1 }), 'page -1');
     const total = Number(body(plain).page?.totalElements ?? 0);
-    const beyond = await getTypes(t, { size: 100, page: Math.ceil(total / 100) + 1 });
+    const beyond = await getTypes(t, { size: EVENT_TYPES_PAGE.max, page: Math.ceil(total / EVENT_TYPES_PAGE.max) + 1 });
     beyondTheLast(t, beyond, typesOf(beyond).length);
   },
   { readOnly: true, budget: 9 },
@@ -236,7 +240,7 @@ emTest(
     const owner = String(created[0].owner);
     const inStem = startsWith('name', stem);
     await eventually(
-      () => getTypes(t, { filter: inStem, size: 100 }),
+      () => getTypes(t, { filter: inStem, size: EVENT_TYPES_PAGE.max }),
       (r) => typesOf(r).length === 3,
     );
     const atom = fc.oneof(
@@ -259,7 +263,7 @@ emTest(
     await t.property(
       atom,
       async ([f, ok]) => {
-        const res = await getTypes(t, { filter: and(inStem, f), size: 100 });
+        const res = await getTypes(t, { filter: and(inStem, f), size: EVENT_TYPES_PAGE.max });
         expect(
           t,
           'event-management/queries/event-types-filter-fields',
@@ -295,7 +299,7 @@ emTest(
   ],
   'GET /eventTypes answers 400 to a filter or sort on a field other than id, name, owner and scope, and to a filter that is not JSON',
   async (t) => {
-    for (const f of [where({ ttl: 35 }), where({ parentId: 'BaseEvent' }), where({ nosuchfield: 'x' })])
+    for (const f of [where({ ttl: TTL_DEFAULT }), where({ parentId: 'BaseEvent' }), where({ nosuchfield: 'x' })])
       rejected(
         t,
         'event-management/queries/event-types-non-filterable-400',
@@ -315,7 +319,7 @@ emTest(
       await getTypes(t, { filter: '{name:' }),
       'a filter that is not valid JSON',
     );
-    const sorted = await getTypes(t, { sort: sortBy('id', 'desc'), size: 100 });
+    const sorted = await getTypes(t, { sort: sortBy('id', 'desc'), size: EVENT_TYPES_PAGE.max });
     const ids = idsOf(sorted);
     expect(
       t,

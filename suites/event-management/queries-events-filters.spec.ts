@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { after, eq, isIn, where, type FilterExpr } from '../engine/filter-expression.ts';
 import type { HttpResponse } from '../engine/http-client.ts';
 import {
+  EVENTS_QUERY_SIZE,
   body,
   emTest,
   entity,
@@ -20,6 +21,7 @@ import { fileDataset } from './em-dataset.ts';
 import { ENUM_VALUES } from './em-arbitraries.ts';
 import { createEventsInBulk, createType, field, marker, postEvent, standardBody } from './em-resources.ts';
 import { eventsOf, idsOf, getEvents, FORBIDDEN } from './queries-events-support.ts';
+import { ASSET_TYPE_ID_IN_MAX, EVENTS_PAGE, standardMaxLength } from './em-bounds.ts';
 
 const dataset = fileDataset('queries-events-filters');
 
@@ -27,7 +29,7 @@ emTest(
   ['event-management/queries/events-filter-fields'],
   'filters on the standard fields code, severity, source and acknowledged return only matching standard events',
   async (t) => {
-    const code = `Q${tag()}`.slice(0, 16);
+    const code = `Q${tag()}`.slice(0, standardMaxLength('code'));
     const mine = [
       standardBody(t, { code, severity: 3, acknowledged: true }),
       standardBody(t, { code, severity: 4, acknowledged: false }),
@@ -46,7 +48,7 @@ emTest(
     for (const [f, ok] of cases) {
       const expected = mine.filter((e) => ok(e)).length;
       const res = await eventually(
-        () => getEvents(t, { filter: f, size: 100 }),
+        () => getEvents(t, { filter: f, size: EVENTS_QUERY_SIZE }),
         (r) => r.status === 200 && eventsOf(r).filter(ok).length >= expected,
       );
       expect(
@@ -105,7 +107,7 @@ emTest(
     );
     const ids = created.map((e) => String(e.id));
     await eventually(
-      () => getEvents(t, { filter: where({ typeId: type.id }), size: 100 }),
+      () => getEvents(t, { filter: where({ typeId: type.id }), size: EVENTS_QUERY_SIZE }),
       (r) => idsOf(r).length === ids.length,
     );
     const cases: Array<[FilterExpr, number[]]> = [
@@ -117,7 +119,7 @@ emTest(
       [isIn('e', [members[0]]), [0]],
     ];
     for (const [f, want] of cases) {
-      const res = await getEvents(t, { filter: where({ typeId: type.id }, f), size: 100 });
+      const res = await getEvents(t, { filter: where({ typeId: type.id }, f), size: EVENTS_QUERY_SIZE });
       const wantIds = want.map((i) => ids[i]).sort();
       expect(
         t,
@@ -170,7 +172,7 @@ emTest(
     const assetTypes = fixture(t, 'assetTypeIds');
     const site = fixture(t, 'parentAssetId');
     const entities = fixture(t, 'entityIds');
-    const code = `A${tag()}`.slice(0, 16);
+    const code = `A${tag()}`.slice(0, standardMaxLength('code'));
     const created = [];
     for (const entityId of entities) created.push(await postEvent(t, standardBody(t, { entityId, code })));
     const ours = created.filter((r) => r.status === 201).map((r) => body(r));
@@ -178,7 +180,7 @@ emTest(
       t.skip('could not create an event on every entity; judged by events/create-201');
     const ids = (res: HttpResponse) => idsOf(res).filter((id) => ours.some((e) => e.id === id));
     const q = (extra?: FilterExpr) =>
-      getEvents(t, { filter: where({ source: marker(t), code }, ...(extra ? [extra] : [])), size: 100 });
+      getEvents(t, { filter: where({ source: marker(t), code }, ...(extra ? [extra] : [])), size: EVENTS_QUERY_SIZE });
     await eventually(
       () => q(),
       (r) => eventsOf(r).length === ours.length,
@@ -215,23 +217,21 @@ emTest(
       "every event under its entity's asset type",
       () => JSON.stringify(missing.map((e) => e.entityId)),
     );
-    const five = [
-      ...assetTypes.slice(0, 5),
-      `${t.prefix}nosuchasset1`,
-      `${t.prefix}nosuchasset2`,
-      `${t.prefix}nosuchasset3`,
-      `${t.prefix}nosuchasset4`,
-    ].slice(0, 5);
-    const inRes = await q(isIn('assetTypeId', five));
+    // As many values as IN takes: the configured asset types, then names no asset type has.
+    const most = [
+      ...assetTypes.slice(0, ASSET_TYPE_ID_IN_MAX),
+      ...Array.from({ length: ASSET_TYPE_ID_IN_MAX - 1 }, (_, i) => `${t.prefix}nosuchasset${i + 1}`),
+    ].slice(0, ASSET_TYPE_ID_IN_MAX);
+    const inRes = await q(isIn('assetTypeId', most));
     expect(
       t,
       'event-management/queries/asset-type-id-in-max-5',
       inRes.status === 200,
-      'assetTypeId in with 5 values refused',
+      `assetTypeId in with ${ASSET_TYPE_ID_IN_MAX} values refused`,
       'HTTP 200',
       seen(inRes, 160),
     );
-    const expectedIn = five.flatMap((a) => perType.get(a) ?? []).sort();
+    const expectedIn = most.flatMap((a) => perType.get(a) ?? []).sort();
     expect(
       t,
       'event-management/queries/asset-type-id-equality-or-in',
@@ -282,7 +282,7 @@ emTest(
     // A descendant of the standard type with a field of its own is one of the "other custom types".
     const widened = await createType(t, { parentId: standard, fields: [field('y', 'INTEGER')] });
     const entityId = entity(t, 2);
-    const code = `S${tag()}`.slice(0, 16);
+    const code = `S${tag()}`.slice(0, standardMaxLength('code'));
     const mine = body(await postEvent(t, standardBody(t, { entityId, code })));
     const customEvent = body(
       (
@@ -313,7 +313,7 @@ emTest(
     // timeline after another gives timestamps descending.
     const older = body(await postEvent(t, standardBody(t, { entityId, code, timestamp: iso(-300_000) })));
     const res = await eventually(
-      () => getEvents(t, { filter: where({ entityId }, after('timestamp', iso(-600_000))), size: 500 }),
+      () => getEvents(t, { filter: where({ entityId }, after('timestamp', iso(-600_000))), size: EVENTS_PAGE.max }),
       (r) => [mine.id, childEvent.id, older.id].every((id) => idsOf(r).includes(id)),
     );
     const got = eventsOf(res.value);

@@ -1,9 +1,10 @@
 import { after, before, eq, or, sortBy, where, type FilterExpr } from '../engine/filter-expression.ts';
-import { emTest, entity, eventually, seen, shown, inexpressible } from './em-client.ts';
+import { EVENTS_QUERY_SIZE, emTest, entity, eventually, seen, shown, inexpressible } from './em-client.ts';
 import { betweenRange, expect, reading } from './em-checks.ts';
 import { fileDataset } from './em-dataset.ts';
 import { createEventsInBulk, createType, daysAgo, field } from './em-resources.ts';
 import { eventsOf, idsOf, getEvents, datasetVisible } from './queries-events-support.ts';
+import { DEFAULT_WINDOW_DAYS } from './em-bounds.ts';
 
 const dataset = fileDataset('queries-events-parameters');
 
@@ -13,7 +14,7 @@ emTest(
     'event-management/queries/timestamp-operators',
     'event-management/queries/events-filter-fields',
   ],
-  'without timestamp the last 7 days are searched; before, after and between select exactly their range, and timestamp equality its event (also before the window)',
+  `without timestamp the last ${DEFAULT_WINDOW_DAYS} days are searched; before, after and between select exactly their range, and timestamp equality its event (also before the window)`,
   async (t) => {
     const type = await createType(t, { ttl: 60, fields: [field('n', 'INTEGER', { filterable: true })] });
     const ages = [10, 8, 6, 1];
@@ -22,18 +23,19 @@ emTest(
       ages.map((days, n) => ({ typeId: type.id, timestamp: daysAgo(days), entityId: entity(t), n })),
     );
     const byAge = new Map(ages.map((a, i) => [a, String(events[i].id)]));
+    const inWindow = ages.filter((a) => a < DEFAULT_WINDOW_DAYS);
     const q = (extra?: FilterExpr) =>
-      getEvents(t, { filter: where({ typeId: type.id }, ...(extra ? [extra] : [])), size: 100 });
+      getEvents(t, { filter: where({ typeId: type.id }, ...(extra ? [extra] : [])), size: EVENTS_QUERY_SIZE });
     const window = await eventually(
       () => q(),
-      (r) => idsOf(r).length >= 2,
+      (r) => idsOf(r).length >= inWindow.length,
     );
     expect(
       t,
       'event-management/queries/default-window-7-days',
-      JSON.stringify(idsOf(window.value).sort()) === JSON.stringify([byAge.get(6), byAge.get(1)].sort()),
-      'without timestamp not exactly the last 7 days searched',
-      'the events 6 and 1 days old',
+      JSON.stringify(idsOf(window.value).sort()) === JSON.stringify(inWindow.map((a) => byAge.get(a)).sort()),
+      `without timestamp not exactly the last ${DEFAULT_WINDOW_DAYS} days searched`,
+      `the events ${inWindow.join(' and ')} days old`,
       JSON.stringify(eventsOf(window.value).map((e) => e.timestamp)),
     );
     const between = (from: string, to: string) =>

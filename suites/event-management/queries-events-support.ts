@@ -14,7 +14,7 @@ import {
 } from '../engine/filter-expression.ts';
 import type { HttpResponse } from '../engine/http-client.ts';
 import type { RuleContext } from '../engine/rule-test.ts';
-import { body, eventually, fixtures, send, embedded, type EmQuery } from './em-client.ts';
+import { EVENTS_QUERY_SIZE, body, eventually, fixtures, send, embedded, type EmQuery } from './em-client.ts';
 import { DATASET_SIZE, GROUPS, type Dataset } from './em-dataset.ts';
 
 export const eventsOf = (res: HttpResponse) => embedded(res, 'events');
@@ -27,7 +27,7 @@ export function getEvents(t: RuleContext, query: EmQuery) {
 /** Waits until the dataset is complete in queries (new events may take 100 ms to show); the tests judge what they then get. */
 export async function datasetVisible(t: RuleContext, d: Dataset): Promise<void> {
   await eventually(
-    () => getEvents(t, { size: 100, filter: where({ typeId: d.typeId }) }),
+    () => getEvents(t, { size: EVENTS_QUERY_SIZE, filter: where({ typeId: d.typeId }) }),
     (res) =>
       eventsOf(res).length === DATASET_SIZE || (res.status === 200 && !Array.isArray(body(res)._embedded?.events)),
   );
@@ -39,6 +39,7 @@ function atom(d: Dataset): fc.Arbitrary<FilterExpr> {
   const times = d.events.map((e) => Date.parse(e.timestamp));
   const lo = Math.min(...times) - 30_000;
   const hi = Math.max(...times) + 30_000;
+  // not a contract bound: half a second past a whole one
   const instant = fc.integer({ min: lo, max: hi }).map((ms) => new Date(ms - (ms % 1000) + 500).toISOString());
   return fc.oneof(
     fc.integer({ min: -2, max: DATASET_SIZE + 2 }).map((n) => eq('n', n)),

@@ -1,10 +1,21 @@
 import fc from 'fast-check';
 import { responseSchema } from '../engine/checks/index.ts';
 import { and, eq, or, satisfies, sortBy, where, type SortExpr } from '../engine/filter-expression.ts';
-import { body, emTest, subTenantUser, pageIntegers, seen, shown, dialectVerdict, type EmQuery } from './em-client.ts';
+import {
+  EVENTS_QUERY_SIZE,
+  body,
+  emTest,
+  subTenantUser,
+  pageIntegers,
+  seen,
+  shown,
+  dialectVerdict,
+  type EmQuery,
+} from './em-client.ts';
 import { beyondTheLast, expect, outOfBounds, reading, rejected } from './em-checks.ts';
 import { DATASET_SIZE, fileDataset } from './em-dataset.ts';
 import { eventsOf, idsOf, getEvents, datasetVisible, atom } from './queries-events-support.ts';
+import { EVENTS_PAGE } from './em-bounds.ts';
 
 const dataset = fileDataset('queries-events');
 
@@ -20,7 +31,7 @@ emTest(
     'event-management/queries/page-default-and-minimum',
     'event-management/queries/events-default-sort',
   ],
-  'GET /events pages by 20 by default, newest first, with page and _links describing the answer; a page beyond the last is empty',
+  `GET /events pages by ${EVENTS_PAGE.default} by default, newest first, with page and _links describing the answer; a page beyond the last is empty`,
   async (t) => {
     const d = await dataset(t);
     await datasetVisible(t, d);
@@ -38,16 +49,18 @@ emTest(
     expect(
       t,
       'event-management/queries/events-size-default',
-      eventsOf(res).length === 20 && body(res).page?.size === 20,
-      'the default page size is not 20',
-      '20 events, page.size 20',
+      eventsOf(res).length === EVENTS_PAGE.default && body(res).page?.size === EVENTS_PAGE.default,
+      `the default page size is not ${EVENTS_PAGE.default}`,
+      `${EVENTS_PAGE.default} events, page.size ${EVENTS_PAGE.default}`,
       () => `${eventsOf(res).length} events, page ${JSON.stringify(body(res).page)}`,
     );
     const page = body(res).page ?? {};
     expect(
       t,
       'event-management/queries/page-object',
-      pageIntegers(page) && page.totalElements === DATASET_SIZE && page.totalPages === Math.ceil(DATASET_SIZE / 20),
+      pageIntegers(page) &&
+        page.totalElements === DATASET_SIZE &&
+        page.totalPages === Math.ceil(DATASET_SIZE / EVENTS_PAGE.default),
       'page does not describe the answer',
       `integers; totalElements ${DATASET_SIZE}, totalPages 3`,
       JSON.stringify(page),
@@ -97,12 +110,12 @@ emTest(
     expect(
       t,
       'event-management/queries/events-default-sort',
-      JSON.stringify(idsOf(res)) === JSON.stringify(want.slice(0, 20)),
+      JSON.stringify(idsOf(res)) === JSON.stringify(want.slice(0, EVENTS_PAGE.default)),
       'events not newest first by default',
-      'the 20 newest, by timestamp descending',
+      `the ${EVENTS_PAGE.default} newest, by timestamp descending`,
       () => JSON.stringify(eventsOf(res).map((e) => e.timestamp)),
     );
-    const middle = await getEvents(t, { filter: where({ typeId: d.typeId }), page: 1, size: 20 });
+    const middle = await getEvents(t, { filter: where({ typeId: d.typeId }), page: 1, size: EVENTS_PAGE.default });
     const pageOf = (href: string) => Number(new URL(href).searchParams.get('page') ?? 0);
     // first, next and last name pages 0, 1 and 2 of the three; no link names a page below 0.
     const named = Object.entries(links)
@@ -134,7 +147,7 @@ emTest(
       'prev (page 0) and next (page 2)',
       JSON.stringify(body(middle)._links),
     );
-    const last = await getEvents(t, { filter: where({ typeId: d.typeId }), page: 2, size: 20 });
+    const last = await getEvents(t, { filter: where({ typeId: d.typeId }), page: 2, size: EVENTS_PAGE.default });
     expect(
       t,
       'event-management/queries/page-object',
@@ -169,7 +182,7 @@ emTest(
       'no next',
       () => JSON.stringify(body(last)._links),
     );
-    const beyond = await getEvents(t, { filter: where({ typeId: d.typeId }), page: 3, size: 20 });
+    const beyond = await getEvents(t, { filter: where({ typeId: d.typeId }), page: 3, size: EVENTS_PAGE.default });
     beyondTheLast(t, beyond, eventsOf(beyond).length);
   },
   { needs: ['fixtures.eventManagement.entityIds'], budget: 6, readOnly: false },
@@ -201,7 +214,7 @@ emTest(
     'event-management/queries/events-size-below-1-400',
     'event-management/queries/page-default-and-minimum',
   ],
-  'GET /events takes size 1 to 500 and page from 0; other values answer 400',
+  `GET /events takes size 1 to ${EVENTS_PAGE.max} and page from 0; other values answer 400`,
   async (t) => {
     const d = await dataset(t);
     await datasetVisible(t, d);
@@ -215,16 +228,21 @@ emTest(
       'HTTP 200 with 1 event',
       seen(one, 160),
     );
-    const max = await q({ size: 500 });
+    const max = await q({ size: EVENTS_PAGE.max });
     expect(
       t,
       'event-management/queries/events-size-default',
-      max.status === 200 && body(max).page?.size === 500,
-      'size 500 not served',
-      'HTTP 200, page.size 500',
+      max.status === 200 && body(max).page?.size === EVENTS_PAGE.max,
+      `size ${EVENTS_PAGE.max} not served`,
+      `HTTP 200, page.size ${EVENTS_PAGE.max}`,
       seen(max, 160),
     );
-    rejected(t, 'event-management/queries/events-size-above-500-400', await q({ size: 501 }), 'size 501');
+    rejected(
+      t,
+      'event-management/queries/events-size-above-500-400',
+      await q({ size: EVENTS_PAGE.max + 1 }),
+      `size ${EVENTS_PAGE.max + 1}`,
+    );
     rejected(t, 'event-management/queries/events-size-above-500-400', await q({ size: 100_000 }), 'size 100000');
     for (const size of [0, -1, '1.5', 'ten'])
       outOfBounds(t, 'event-management/queries/events-size-below-1-400', await q({ size }), `size ${size}`);
@@ -242,7 +260,7 @@ emTest(
     await datasetVisible(t, d);
     const want = d.events.map((e) => e.id);
     await t.property(
-      fc.integer({ min: 4, max: 50 }),
+      fc.integer({ min: 4, max: 50 }), // not a contract bound: the page sizes drawn
       async (size) => {
         const seenIds: string[] = [];
         const firstSeen = new Map<string, number>();
@@ -305,7 +323,7 @@ emTest(
   async (t) => {
     const d = await dataset(t);
     await datasetVisible(t, d);
-    const q = (sort: SortExpr) => getEvents(t, { filter: where({ typeId: d.typeId }), size: 100, sort });
+    const q = (sort: SortExpr) => getEvents(t, { filter: where({ typeId: d.typeId }), size: EVENTS_QUERY_SIZE, sort });
     const byN = await q(sortBy('n', 'asc'));
     const ns = eventsOf(byN).map((e) => e.n);
     expect(
@@ -393,7 +411,10 @@ emTest(
     await datasetVisible(t, d);
     // A filterable custom field of type TIMESTAMP, by equality with the value as written.
     const pick = d.events[7];
-    const bySeen = await getEvents(t, { filter: where({ typeId: d.typeId, seen: pick.seen }), size: 100 });
+    const bySeen = await getEvents(t, {
+      filter: where({ typeId: d.typeId, seen: pick.seen }),
+      size: EVENTS_QUERY_SIZE,
+    });
     expect(
       t,
       'event-management/queries/events-filter-fields',
@@ -411,7 +432,7 @@ emTest(
       combined,
       async ([a]) => {
         const f = and(eq('typeId', d.typeId), a);
-        const res = await getEvents(t, { filter: f, size: 100 });
+        const res = await getEvents(t, { filter: f, size: EVENTS_QUERY_SIZE });
         expect(
           t,
           'event-management/queries/events-filter-fields',

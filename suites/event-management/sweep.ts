@@ -1,6 +1,7 @@
 import { after, and, between, eq, startsWith, type FilterExpr } from '../engine/filter-expression.ts';
 import type { HttpResponse } from '../engine/http-client.ts';
 import type { Sweeper, SweepContext } from '../engine/leftovers.ts';
+import { EVENT_TYPES_PAGE, EVENTS_PAGE } from './em-bounds.ts';
 
 type Json = Record<string, any>;
 
@@ -16,6 +17,7 @@ async function deleteEvents(ctx: SweepContext, expr: FilterExpr): Promise<void> 
   const job = await ctx.send('event-management', { method: 'POST', path: '/deleteEventsJobs', json: { filter } });
   const id = (job.json as Json | undefined)?.id;
   if (job.status !== 202 || typeof id !== 'string') return;
+  // not a contract bound: polls of a delete job
   for (let i = 0; i < 100; i++) {
     const s = await ctx.send('event-management', { method: 'GET', path: `/deleteEventsJobs/${id}` });
     if (s.status !== 200 || !NON_FINAL.includes((s.json as Json | undefined)?.state)) return;
@@ -37,15 +39,20 @@ const sweep: Sweeper = async (ctx) => {
   let n = 0;
   const types: Json[] = [];
   const pagesSeen = new Set<string>();
+  // not a contract bound: a cap on the pages read
   for (let page = 0; page < 50; page++) {
-    const res = await ctx.send('event-management', { method: 'GET', path: '/eventTypes', query: { size: 100, page } });
+    const res = await ctx.send('event-management', {
+      method: 'GET',
+      path: '/eventTypes',
+      query: { size: EVENT_TYPES_PAGE.max, page },
+    });
     const list = embedded(res, 'eventTypes');
     // A target that answers the same page again would be followed to the page cap for nothing.
     const key = JSON.stringify(list.map((t) => t.id));
     if (pagesSeen.has(key)) break;
     pagesSeen.add(key);
     types.push(...list.filter((t) => ctx.isLeftover(t.id) || ctx.isLeftover(t.name)));
-    if (list.length < 100) break;
+    if (list.length < EVENT_TYPES_PAGE.max) break;
   }
   // Children before parents: a type with child types cannot be deleted.
   const depth = (t: Json): number =>
@@ -73,7 +80,7 @@ const sweep: Sweeper = async (ctx) => {
   const res = await ctx.send('event-management', {
     method: 'GET',
     path: '/events',
-    query: { size: 500, history: true, filter },
+    query: { size: EVENTS_PAGE.max, history: true, filter },
   });
   const sources = [
     ...new Set(

@@ -7,6 +7,7 @@ import type { RuleContext } from '../engine/rule-test.ts';
 import type { ListWithBadItems } from '../../generators/index.ts';
 import { channelId, integersIn, paramTypeId, send, tag, templateForm } from './notification-client.ts';
 import { setName, templateHtml } from './notification-resources.ts';
+import { contractBound } from '../../contracts/facts.ts';
 
 // Template set records (GET of a set, searches, listings, parameter lists) are declared only as
 // "string": the suite looks there for the names and IDs it chose or got from CreateTemplate.
@@ -45,6 +46,13 @@ export function param(t: RuleContext, over: Record<string, unknown> = {}): Recor
   };
 }
 
+/** "Template file size: at most 16777215 bytes per file" (the contract's maxLength of a file part). */
+export const TEMPLATE_FILE_MAX = contractBound(
+  'notification',
+  '#/components/schemas/TemplateCreateForm/properties/templateFiles/items',
+  'maxLength',
+);
+
 /**
  * The two large files, exactly at the limit and one byte over it, written to disk and sent from
  * there (file-backed Blobs), so that a run never holds their 32 MiB in memory.
@@ -63,8 +71,8 @@ export async function largeFiles(): Promise<{ fits: Blob; tooBig: Blob; remove: 
     return openAsBlob(path);
   };
   return {
-    fits: await write('fits.html', 16_777_215),
-    tooBig: await write('too-big.html', 16_777_216),
+    fits: await write('fits.html', TEMPLATE_FILE_MAX),
+    tooBig: await write('too-big.html', TEMPLATE_FILE_MAX + 1),
     remove: () => rmSync(dir, { recursive: true, force: true }),
   };
 }

@@ -16,7 +16,7 @@ import {
 } from './notification-client.ts';
 import { createTemplateSet, postTemplateSet, setName, templateOf } from './notification-resources.ts';
 import { answeredByReading, CLIENT_ERRORS } from './answered-by-reading.ts';
-import { putSet, idList, file, info, largeFiles } from './templates-support.ts';
+import { putSet, idList, file, info, largeFiles, TEMPLATE_FILE_MAX } from './templates-support.ts';
 
 test(
   ['notification/templates/create-201'],
@@ -189,7 +189,7 @@ test(
 
 test(
   ['notification/templates/file-size-limit', 'notification/errors/code-invalid-request-body-property'],
-  'a template file of 16777215 bytes is taken and one of 16777216 refused',
+  `a template file of ${TEMPLATE_FILE_MAX} bytes is taken and one of ${TEMPLATE_FILE_MAX + 1} refused`,
   async (t) => {
     const email = channelId(t, 'email');
     const { fits, tooBig, remove } = await largeFiles();
@@ -205,7 +205,7 @@ test(
         t,
         'notification/templates/file-size-limit',
         res,
-        'a file of 16777216 bytes',
+        `a file of ${TEMPLATE_FILE_MAX + 1} bytes`,
         'oversize-400',
         CLIENT_ERRORS,
         400,
@@ -216,7 +216,7 @@ test(
         t,
         templateForm(info(setName(t, 'max'), [[email, at]]), [{ name: at, content: fits }]),
       );
-      accepted(t, 'notification/templates/file-size-limit', ok, 'a file of 16777215 bytes', [201]);
+      accepted(t, 'notification/templates/file-size-limit', ok, `a file of ${TEMPLATE_FILE_MAX} bytes`, [201]);
     } finally {
       remove();
     }

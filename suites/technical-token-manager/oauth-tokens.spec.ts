@@ -1,5 +1,4 @@
 import { badItemsText, listWithBadItems } from '../../generators/index.ts';
-import { contractBound } from '../engine/contract-bounds.ts';
 import { ruleTest } from '../engine/rule-test.ts';
 import { spaceAuthKey } from '../engine/token-provider.ts';
 import {
@@ -15,6 +14,7 @@ import {
   unprovisionedTenant,
   userTenants,
 } from './token-manager-client.ts';
+import { MAX_USER_TENANTS } from './token-manager-bounds.ts';
 
 const test = (
   rules: string[],
@@ -24,12 +24,6 @@ const test = (
 ) => ruleTest(SERVICE, rules, name, fn, { readOnly: true, ...opts });
 
 const INVALID = 'platform.core.keymanager.invalidRequestBody';
-/** Most user tenant IDs of one call ("at most 5 items"). */
-const MAX_USER_TENANTS = contractBound(
-  SERVICE,
-  '#/components/schemas/TokensPayload/properties/userTenantIds',
-  'maxItems',
-);
 
 test(
   [
@@ -47,10 +41,10 @@ test(
     'technical-token-manager/access-token/jti-unique',
     'technical-token-manager/tokens/operator-and-developer',
   ],
-  'POST /oauthTokens with exactly 5 user tenants answers one token per tenant',
+  `POST /oauthTokens with exactly ${MAX_USER_TENANTS} user tenants answers one token per tenant`,
   async (t) => {
     const app = application(t);
-    const tenants = userTenants(t, 5);
+    const tenants = userTenants(t, MAX_USER_TENANTS);
     const requestedAt = Date.now();
     const res = await getOauthTokens(t, tokensPayload(app, tenants));
     t.verify('technical-token-manager/tokens/operator-and-developer', res.status === 200, {
@@ -59,7 +53,7 @@ test(
       received: `HTTP ${res.status}`,
     });
     t.check('technical-token-manager/limits/user-tenant-ids-per-call', res.status === 200, {
-      title: 'exactly 5 user tenants refused',
+      title: `exactly ${MAX_USER_TENANTS} user tenants refused`,
       expected: 'HTTP 200',
       received: `HTTP ${res.status} ${res.text.slice(0, 200)}`,
     });
@@ -79,7 +73,7 @@ test(
     const ids = items.map((i) => i.userTenantId);
     t.verify(
       'technical-token-manager/tokens-response/one-token-per-user-tenant',
-      ids.length === 5 && tenants.every((u) => ids.filter((x) => x === u).length === 1),
+      ids.length === MAX_USER_TENANTS && tenants.every((u) => ids.filter((x) => x === u).length === 1),
       {
         title: 'not one token per requested tenant',
         expected: JSON.stringify(tenants),
@@ -102,23 +96,23 @@ test(
       received: JSON.stringify(jtis),
     });
   },
-  { needs: ['tokenManager', 'tokenManager.userTenants:5'] },
+  { needs: ['tokenManager', `tokenManager.userTenants:${MAX_USER_TENANTS}`] },
 );
 
 test(
   ['technical-token-manager/tokens-payload/too-many-user-tenants', 'technical-token-manager/transport/json'],
-  'POST /oauthTokens with 6 user tenants is answered 400 invalidRequestBody',
+  `POST /oauthTokens with ${MAX_USER_TENANTS + 1} user tenants is answered 400 invalidRequestBody`,
   async (t) => {
     const app = application(t);
     checkRejectedWithCode(
       t,
       'technical-token-manager/tokens-payload/too-many-user-tenants',
-      await getOauthTokens(t, tokensPayload(app, userTenants(t, 6))),
+      await getOauthTokens(t, tokensPayload(app, userTenants(t, MAX_USER_TENANTS + 1))),
       INVALID,
-      '6 user tenants',
+      `${MAX_USER_TENANTS + 1} user tenants`,
     );
   },
-  { needs: ['tokenManager', 'tokenManager.userTenants:6'] },
+  { needs: ['tokenManager', `tokenManager.userTenants:${MAX_USER_TENANTS + 1}`] },
 );
 
 test(

@@ -17,7 +17,7 @@ export function application(t: RuleContext): ClientCredentials & { userTenants?:
 }
 
 /** User tenants provisioned to the application, from the configuration (at least `n`), or a skip. */
-export function userTenants(t: RuleContext, n: 1 | 2 | 3 | 4 | 5 | 6): string[] {
+export function userTenants(t: RuleContext, n: number): string[] {
   t.need(`tokenManager.userTenants:${n}`);
   const list = (application(t).userTenants ?? []).filter((u) => u !== application(t).hostTenant);
   if (list.length < n)
@@ -223,6 +223,7 @@ export function checkRefused(t: RuleContext, ruleId: string, res: HttpResponse, 
 export function isCompactJwt(token: unknown): boolean {
   if (typeof token !== 'string') return false;
   const parts = token.split('.');
+  // not a contract bound: the segments of a JWS and a JWE
   if (![3, 5].includes(parts.length) || !parts.every((p) => /^[A-Za-z0-9_-]*$/.test(p))) return false;
   try {
     const header: unknown = JSON.parse(Buffer.from(parts[0], 'base64url').toString('utf8'));

@@ -2,6 +2,7 @@
 import type { HttpResponse } from '../engine/http-client.ts';
 import { ruleTest, type RuleContext } from '../engine/rule-test.ts';
 import { SERVICE } from './token-manager-client.ts';
+import { MAX_LISTED_TENANTS } from './token-manager-bounds.ts';
 
 export const test = (
   rules: string[],
@@ -52,9 +53,9 @@ export function checkShape(t: RuleContext, res: HttpResponse): void {
       received: JSON.stringify(p),
     },
   );
-  t.verify('technical-token-manager/user-tenants/at-most-500', ids(res).length <= 500, {
-    title: 'more than 500 tenant IDs',
-    expected: '≤ 500 items',
+  t.verify('technical-token-manager/user-tenants/at-most-500', ids(res).length <= MAX_LISTED_TENANTS, {
+    title: `more than ${MAX_LISTED_TENANTS} tenant IDs`,
+    expected: `≤ ${MAX_LISTED_TENANTS} items`,
     received: `${ids(res).length} items`,
   });
 }

@@ -13,6 +13,7 @@ import {
 } from './token-manager-client.ts';
 import { registerIssuedToken } from '../engine/redact.ts';
 import { test, body, ids, checkShape, checkCoherent } from './user-tenants-support.ts';
+import { USER_TENANTS_PAGE } from './token-manager-bounds.ts';
 
 test(
   [
@@ -25,7 +26,7 @@ test(
     'technical-token-manager/page/coherent',
     'technical-token-manager/tokens/operator-and-developer',
   ],
-  'GET /userTenants with the host token and no query answers page 0 of size 500',
+  `GET /userTenants with the host token and no query answers page 0 of size ${USER_TENANTS_PAGE.default}`,
   async (t) => {
     const res = await getUserTenants(t, await hostToken(t));
     t.check('technical-token-manager/auth/host-token-accepted', res.status === 200, {
@@ -47,11 +48,16 @@ test(
       expected: 'page.number 0',
       received: JSON.stringify(p.number),
     });
-    t.reading('spring-data-page', 'technical-token-manager/user-tenants/size-default', p.size === 500, {
-      title: 'page.size does not report the default size 500',
-      expected: 'page.size 500',
-      received: JSON.stringify(p.size),
-    });
+    t.reading(
+      'spring-data-page',
+      'technical-token-manager/user-tenants/size-default',
+      p.size === USER_TENANTS_PAGE.default,
+      {
+        title: `page.size does not report the default size ${USER_TENANTS_PAGE.default}`,
+        expected: `page.size ${USER_TENANTS_PAGE.default}`,
+        received: JSON.stringify(p.size),
+      },
+    );
     const pageZero = await getUserTenants(t, await hostToken(t), { page: 0 });
     t.verify(
       'technical-token-manager/user-tenants/page-default',
@@ -68,30 +74,30 @@ test(
     t.reading(
       'spring-data-page',
       'technical-token-manager/user-tenants/size-default',
-      body(second).page?.size === 500,
+      body(second).page?.size === USER_TENANTS_PAGE.default,
       {
-        title: 'page.size of page 1 does not report the default size 500',
-        expected: 'page.size 500',
+        title: `page.size of page 1 does not report the default size ${USER_TENANTS_PAGE.default}`,
+        expected: `page.size ${USER_TENANTS_PAGE.default}`,
         received: `HTTP ${second.status} ${JSON.stringify(body(second).page)}`,
       },
     );
-    const size500 = await getUserTenants(t, await hostToken(t), { page: 1, size: 500 });
-    if (size500.status === 200)
+    const sizeDefault = await getUserTenants(t, await hostToken(t), { page: 1, size: USER_TENANTS_PAGE.default });
+    if (sizeDefault.status === 200)
       t.verify(
         'technical-token-manager/user-tenants/size-default',
-        JSON.stringify(ids(size500)) === JSON.stringify(ids(second)),
+        JSON.stringify(ids(sizeDefault)) === JSON.stringify(ids(second)),
         {
-          title: 'no size and size=500 differ',
+          title: `no size and size=${USER_TENANTS_PAGE.default} differ`,
           expected: 'the same IDs on page 1',
-          received: `${ids(second).length} vs ${ids(size500).length} IDs`,
+          received: `${ids(second).length} vs ${ids(sizeDefault).length} IDs`,
         },
       );
     else
       t.notExercised(
         'technical-token-manager/user-tenants/size-default',
-        `size=500 was answered HTTP ${size500.status}, so "as with size=500" could not be compared (the enforced maximum is open: user-tenants/size-maximum)`,
+        `size=${USER_TENANTS_PAGE.default} was answered HTTP ${sizeDefault.status}, so "as with size=${USER_TENANTS_PAGE.default}" could not be compared (the enforced maximum is open: user-tenants/size-maximum)`,
       );
-    checkCoherent(t, res, 0, 500);
+    checkCoherent(t, res, 0, USER_TENANTS_PAGE.default);
   },
   { needs: ['tokenManager'] },
 );
@@ -127,11 +133,11 @@ test(
   'paging through GET /userTenants yields every provisioned tenant once',
   async (t) => {
     const auth = await hostToken(t);
-    // 100: within both maxima the document states (500 and 100).
-    const size = 100;
+    // Within both maxima the document states (500 and 100).
+    const size = Math.min(USER_TENANTS_PAGE.max, USER_TENANTS_PAGE.describedMax);
     const first = await getUserTenants(t, auth, { page: 0, size });
     t.check('technical-token-manager/user-tenants/provisioned-ids', first.status === 200, {
-      title: 'size 100 refused',
+      title: `size ${size} refused`,
       expected: 'HTTP 200',
       received: `HTTP ${first.status}`,
     });
@@ -190,7 +196,8 @@ test(
     // Which status a page beyond the last gets is open; a 200 still has a page object to keep.
     if (beyond.status === 200) checkCoherent(t, beyond, pages + 1, size);
     const seen: string[] = [];
-    for (const s of [100, 101, 500]) {
+    const { describedMax, max } = USER_TENANTS_PAGE;
+    for (const s of [describedMax, describedMax + 1, max]) {
       const res = await getUserTenants(t, auth, { size: s });
       seen.push(`size=${s}: HTTP ${res.status}${errorCodes(res).length ? ` ${errorCodes(res).join(',')}` : ''}`);
     }
@@ -201,15 +208,15 @@ test(
 
 test(
   ['technical-token-manager/user-tenants/size-above-500-refused', 'technical-token-manager/transport/json'],
-  'GET /userTenants with size 501 is answered 400 pageSizeForUserTenantsExceeded; a size beyond 32 bits with a 400',
+  `GET /userTenants with size ${USER_TENANTS_PAGE.max + 1} is answered 400 pageSizeForUserTenantsExceeded; a size beyond 32 bits with a 400`,
   async (t) => {
     const auth = await hostToken(t);
     checkRejectedWithCode(
       t,
       'technical-token-manager/user-tenants/size-above-500-refused',
-      await getUserTenants(t, auth, { size: 501 }),
+      await getUserTenants(t, auth, { size: USER_TENANTS_PAGE.max + 1 }),
       'platform.core.keymanager.pageSizeForUserTenantsExceeded',
-      'size 501',
+      `size ${USER_TENANTS_PAGE.max + 1}`,
     );
     // A size beyond 32 bits is above the maximum too, and no 32-bit integer: the document does
     // not say which of the two refusals answers it, so only the 400 and its Errors body are judged.

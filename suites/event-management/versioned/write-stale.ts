@@ -2,6 +2,7 @@ import type fc from 'fast-check';
 import { seen } from '../em-client.ts';
 import { expect } from '../em-checks.ts';
 import type { Versioned, VersionedModel } from './model.ts';
+import { SEVERITY } from '../em-bounds.ts';
 
 /** A write with an etag the resource had before: 412. */
 export class WriteStale implements fc.AsyncCommand<VersionedModel, Versioned> {
@@ -9,7 +10,8 @@ export class WriteStale implements fc.AsyncCommand<VersionedModel, Versioned> {
   check = (m: Readonly<VersionedModel>) => m.stale.length > 0;
   async run(m: VersionedModel, r: Versioned) {
     const old = m.stale[this.pick % m.stale.length];
-    const res = await r.send(String(old), m.value === 99 ? 98 : 99);
+    // The highest severity (a valid ttl too), or one below it when that is the value now.
+    const res = await r.send(String(old), m.value === SEVERITY.max ? SEVERITY.max - 1 : SEVERITY.max);
     expect(
       r.t,
       r.rules.writeStale,
