@@ -1,47 +1,9 @@
 import type { HttpResponse } from '../engine/http-client.ts';
 import type { RuleContext } from '../engine/rule-test.ts';
+import { refused } from '../engine/checks/index.ts';
 import { defaultDialect } from '../engine/filter-dialect.ts';
 import { between, where, type FilterExpr } from '../engine/filter-expression.ts';
 import { seen, send } from './em-client.ts';
-
-/** Input that breaks `rule` is rejected (400 unless told), with the documented error body. */
-export function rejected(
-  t: RuleContext,
-  rule: string,
-  res: HttpResponse,
-  what: string,
-  statuses: readonly number[] = [400],
-): void {
-  t.check(rule, statuses.includes(res.status), {
-    title: `not rejected: ${what}`,
-    expected: `HTTP ${statuses.join(' or ')} for ${what}`,
-    received: seen(res),
-  });
-}
-
-/**
- * Input that breaks `rule` is refused with a 4xx and the documented error body, which the document
- * settles; that the status is `status` rests on our reading `readingId` (a warning when not).
- */
-export function refusedAs(
-  t: RuleContext,
-  rule: string,
-  readingId: string,
-  res: HttpResponse,
-  what: string,
-  status: number,
-): void {
-  t.check(rule, res.status >= 400 && res.status < 500, {
-    title: `not rejected: ${what}`,
-    expected: `HTTP ${status} (a 4xx refusal) for ${what}`,
-    received: seen(res),
-  });
-  t.reading(readingId, rule, res.status === status, {
-    title: `${what} answered ${res.status}, not ${status}`,
-    expected: `HTTP ${status}`,
-    received: res.status === status ? '' : seen(res),
-  });
-}
 
 /**
  * A query parameter below its documented bounds (size below 1, a negative page, or not an
@@ -49,11 +11,7 @@ export function refusedAs(
  * reading (out-of-bounds-param-400); a deployment taking the default instead reads it too.
  */
 export function outOfBounds(t: RuleContext, rule: string, res: HttpResponse, what: string): void {
-  t.reading('out-of-bounds-param-400', rule, res.status === 400, {
-    title: `not rejected: ${what}`,
-    expected: `HTTP 400 for ${what}`,
-    received: res.status === 400 ? '' : seen(res),
-  });
+  refused(t, { rule, res, what, reading: 'out-of-bounds-param-400' });
 }
 
 /**

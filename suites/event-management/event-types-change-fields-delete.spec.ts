@@ -13,7 +13,8 @@ import {
   seen,
   senderOf,
 } from './em-client.ts';
-import { accepted, expect, reading, rejected } from './em-checks.ts';
+import { refused } from '../engine/checks/index.ts';
+import { accepted, expect, reading } from './em-checks.ts';
 import {
   createEvent,
   createType,
@@ -50,12 +51,11 @@ emTest(
     // PATCH 400: "scope change GLOBAL to LOCAL while events of another tenant exist": the owner's own
     // events are no such condition, and do not lift it either.
     await createEvent(t, { typeId: used.id, timestamp: iso(-60_000), entityId: entity(t), v: 1 });
-    rejected(
-      t,
-      'event-management/event-types/patch-global-to-local-400',
-      await patch(t, used.id, { op: 'replace', path: '/scope', value: 'LOCAL' }),
-      'GLOBAL to LOCAL while another tenant (and the owner) has events of the type',
-    );
+    refused(t, {
+      rule: 'event-management/event-types/patch-global-to-local-400',
+      res: await patch(t, used.id, { op: 'replace', path: '/scope', value: 'LOCAL' }),
+      what: 'GLOBAL to LOCAL while another tenant (and the owner) has events of the type',
+    });
     await createEvent(t, { typeId: ownOnly.id, timestamp: iso(-60_000), entityId: entity(t), v: 1 });
     const ok = await patchAttribute(t, ownOnly.id, 'replace', 'scope', 'LOCAL');
     expect(
@@ -182,7 +182,7 @@ emTest(
           'HTTP 400',
           () => seen(res),
         );
-      else rejected(t, rule, res, `PATCH adding ${what}`);
+      else refused(t, { rule, res, what: `PATCH adding ${what}` });
     }
     accepted(
       t,
@@ -207,12 +207,11 @@ emTest(
     // Field: "a LINK field cannot be filterable; at most 10 filterable fields per type"; Limits: "Fields per
     // event type | 100; filterable fields 10". They hold for the type, however its fields came to be.
     const link = await createType(t, { fields: [field('url', 'LINK')] });
-    rejected(
-      t,
-      'event-management/event-types/filterable-link-400',
-      await patchField(t, link.id, 'url', 'filterable', true),
-      'PATCH making a LINK field filterable',
-    );
+    refused(t, {
+      rule: 'event-management/event-types/filterable-link-400',
+      res: await patchField(t, link.id, 'url', 'filterable', true),
+      what: 'PATCH making a LINK field filterable',
+    });
     // One filterable field short of the bound, and two more fields: the first may become filterable
     // ("at most 10 filterable fields per type" counts the filterable ones), the second not.
     const almost = await createType(t, {
@@ -231,12 +230,13 @@ emTest(
       [200],
     );
     if (lastFilterable.status === 200)
-      rejected(
-        t,
-        'event-management/event-types/more-than-10-filterable-400',
-        await patchField(t, almost.id, 'q', 'filterable', true, { etagAtLeast: Number(body(lastFilterable).etag) }),
-        `PATCH making an ${ordinal(FILTERABLE_MAX + 1)} field filterable`,
-      );
+      refused(t, {
+        rule: 'event-management/event-types/more-than-10-filterable-400',
+        res: await patchField(t, almost.id, 'q', 'filterable', true, {
+          etagAtLeast: Number(body(lastFilterable).etag),
+        }),
+        what: `PATCH making an ${ordinal(FILTERABLE_MAX + 1)} field filterable`,
+      });
     const full = await createType(t, {
       fields: Array.from({ length: FIELDS_MAX - 1 }, (_, i) => field(`f${i}`, 'STRING')),
     });
@@ -249,17 +249,16 @@ emTest(
       [200],
     );
     if (last.status !== 200) return;
-    rejected(
-      t,
-      'event-management/event-types/more-than-100-fields-400',
-      await patch(
+    refused(t, {
+      rule: 'event-management/event-types/more-than-100-fields-400',
+      res: await patch(
         t,
         full.id,
         { op: 'add', path: '/fields', value: field(`f${FIELDS_MAX}`, 'STRING') },
         { etagAtLeast: Number(body(last).etag) },
       ),
-      `PATCH adding a ${ordinal(FIELDS_MAX + 1)} field`,
-    );
+      what: `PATCH adding a ${ordinal(FIELDS_MAX + 1)} field`,
+    });
   },
   { budget: 12 },
 );
@@ -275,20 +274,18 @@ emTest(
     const parent = await createType(t);
     const child = await createType(t, { parentId: parent.id });
     await current(t, child.id);
-    rejected(
-      t,
-      'event-management/event-types/delete-with-children-400',
-      await remove(t, parent.id),
-      'DELETE of a type with a child type',
-    );
+    refused(t, {
+      rule: 'event-management/event-types/delete-with-children-400',
+      res: await remove(t, parent.id),
+      what: 'DELETE of a type with a child type',
+    });
     const withEvents = await createType(t, { fields: [field('v', 'INTEGER')] });
     await createEvent(t, { typeId: withEvents.id, timestamp: iso(-60_000), entityId: entity(t), v: 1 });
-    rejected(
-      t,
-      'event-management/event-types/delete-with-events-400',
-      await remove(t, withEvents.id),
-      'DELETE of a type with events',
-    );
+    refused(t, {
+      rule: 'event-management/event-types/delete-with-events-400',
+      res: await remove(t, withEvents.id),
+      what: 'DELETE of a type with events',
+    });
     const res = await remove(t, child.id);
     expect(
       t,
@@ -325,43 +322,38 @@ emTest(
   'DELETE of BaseEvent, the standard type, a type of another tenant or one shared with the caller answers 400; of an unknown type 404',
   async (t) => {
     const f = fixtures(t);
-    rejected(
-      t,
-      'event-management/event-types/delete-standard-types-400',
-      await remove(t, f.baseEventTypeId),
-      'DELETE of BaseEvent',
-    );
-    rejected(
-      t,
-      'event-management/event-types/delete-standard-types-400',
-      await remove(t, f.standardEventTypeId),
-      'DELETE of the standard event type',
-    );
-    rejected(
-      t,
-      'event-management/event-types/delete-not-found-404',
-      await send(t, {
+    refused(t, {
+      rule: 'event-management/event-types/delete-standard-types-400',
+      res: await remove(t, f.baseEventTypeId),
+      what: 'DELETE of BaseEvent',
+    });
+    refused(t, {
+      rule: 'event-management/event-types/delete-standard-types-400',
+      res: await remove(t, f.standardEventTypeId),
+      what: 'DELETE of the standard event type',
+    });
+    refused(t, {
+      rule: 'event-management/event-types/delete-not-found-404',
+      res: await send(t, {
         method: 'DELETE',
         path: pathOf(`${t.prefix}nosuchtype${randomUUID().slice(0, 8)}`),
         headers: { 'If-Match': '0' },
       }),
-      'DELETE of an unknown type',
-      [404],
-    );
+      what: 'DELETE of an unknown type',
+      statuses: [404],
+    });
     const global = fixture(t, 'globalEventTypeId');
-    rejected(
-      t,
-      'event-management/event-types/delete-not-owner-400',
-      await remove(t, global),
-      'DELETE of a GLOBAL type owned by another tenant',
-    );
+    refused(t, {
+      rule: 'event-management/event-types/delete-not-owner-400',
+      res: await remove(t, global),
+      what: 'DELETE of a GLOBAL type owned by another tenant',
+    });
     const shared = fixture(t, 'sharedEventTypeId');
-    rejected(
-      t,
-      'event-management/event-types/delete-receiver-400',
-      await remove(t, shared, { includeShared: true }),
-      'DELETE of a type shared with the caller',
-    );
+    refused(t, {
+      rule: 'event-management/event-types/delete-receiver-400',
+      res: await remove(t, shared, { includeShared: true }),
+      what: 'DELETE of a type shared with the caller',
+    });
   },
   {
     needs: [

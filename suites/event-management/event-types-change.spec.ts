@@ -1,7 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { where } from '../engine/filter-expression.ts';
 import { body, emTest, eventually, fixture, fixtures, send, seen } from './em-client.ts';
-import { accepted, expect, reading, rejected } from './em-checks.ts';
+import { refused } from '../engine/checks/index.ts';
+import { accepted, expect, reading } from './em-checks.ts';
 import { createType, field } from './em-resources.ts';
 import { pathOf, current, patch, patchField, patchAttribute } from './event-types-change-support.ts';
 import { EVENTS_FOR_UPDATE_MAX } from './em-bounds.ts';
@@ -94,23 +95,21 @@ emTest(
       { op: 'replace', path: '/nosuchattribute', value: 'x' },
       { op: 'replace', path: '/fields/nosuchfield/required', value: false },
     ]) {
-      rejected(
-        t,
-        'event-management/event-types/patch-shape',
-        await patch(t, type.id, op),
-        `patch ${JSON.stringify(op)}`,
-      );
+      refused(t, {
+        rule: 'event-management/event-types/patch-shape',
+        res: await patch(t, type.id, op),
+        what: `patch ${JSON.stringify(op)}`,
+      });
     }
     for (const op of [
       { op: 'replace', path: '/scope', value: 5 },
       { op: 'add', path: '/fields', value: 'b' },
     ]) {
-      rejected(
-        t,
-        'event-management/event-types/patch-value-types',
-        await patch(t, type.id, op),
-        `patch ${JSON.stringify(op)}`,
-      );
+      refused(t, {
+        rule: 'event-management/event-types/patch-value-types',
+        res: await patch(t, type.id, op),
+        what: `patch ${JSON.stringify(op)}`,
+      });
     }
     // value is "declared as string": a string holding the ttl or the flag is refused only on our reading.
     for (const op of [
@@ -170,29 +169,26 @@ emTest(
       'must: required false',
       JSON.stringify(must),
     );
-    rejected(
-      t,
-      'event-management/event-types/patch-optional-to-required-400',
-      await patchField(t, type.id, 'may', 'required', true, { etagAtLeast: body(relaxed).etag }),
-      'optional to required',
-    );
-    rejected(
-      t,
-      'event-management/event-types/patch-added-field-required-400',
-      await patch(
+    refused(t, {
+      rule: 'event-management/event-types/patch-optional-to-required-400',
+      res: await patchField(t, type.id, 'may', 'required', true, { etagAtLeast: body(relaxed).etag }),
+      what: 'optional to required',
+    });
+    refused(t, {
+      rule: 'event-management/event-types/patch-added-field-required-400',
+      res: await patch(
         t,
         type.id,
         { op: 'add', path: '/fields', value: { name: 'late', type: 'STRING', required: true } },
         { etagAtLeast: body(relaxed).etag },
       ),
-      'adding a required field',
-    );
-    rejected(
-      t,
-      'event-management/event-types/patch-field-type-change-400',
-      await patchField(t, type.id, 'may', 'type', 'INTEGER', { etagAtLeast: body(relaxed).etag }),
-      "changing a field's type",
-    );
+      what: 'adding a required field',
+    });
+    refused(t, {
+      rule: 'event-management/event-types/patch-field-type-change-400',
+      res: await patchField(t, type.id, 'may', 'type', 'INTEGER', { etagAtLeast: body(relaxed).etag }),
+      what: "changing a field's type",
+    });
   },
   { budget: 10 },
 );
@@ -239,12 +235,11 @@ emTest(
       'HTTP 200',
       seen(after.value, 160),
     );
-    rejected(
-      t,
-      'event-management/event-types/patch-filterable-to-false-400',
-      await patchField(t, type.id, 'f', 'filterable', false, { etagAtLeast: body(res).etag }),
-      'filterable true to false',
-    );
+    refused(t, {
+      rule: 'event-management/event-types/patch-filterable-to-false-400',
+      res: await patchField(t, type.id, 'f', 'filterable', false, { etagAtLeast: body(res).etag }),
+      what: 'filterable true to false',
+    });
   },
   { budget: 8 },
 );
@@ -258,32 +253,28 @@ emTest(
   'PATCH cannot change owner or parent; a type with child types only takes a ttl change',
   async (t) => {
     const parent = await createType(t, { fields: [field('p', 'STRING')] });
-    rejected(
-      t,
-      'event-management/event-types/patch-owner-change-400',
-      await patch(t, parent.id, { op: 'replace', path: '/owner', value: 'someothertenant' }),
-      'replacing the owner',
-    );
-    rejected(
-      t,
-      'event-management/event-types/patch-parent-change-400',
-      await patch(t, parent.id, { op: 'replace', path: '/parentId', value: fixtures(t).standardEventTypeId }),
-      'replacing the parentId',
-    );
+    refused(t, {
+      rule: 'event-management/event-types/patch-owner-change-400',
+      res: await patch(t, parent.id, { op: 'replace', path: '/owner', value: 'someothertenant' }),
+      what: 'replacing the owner',
+    });
+    refused(t, {
+      rule: 'event-management/event-types/patch-parent-change-400',
+      res: await patch(t, parent.id, { op: 'replace', path: '/parentId', value: fixtures(t).standardEventTypeId }),
+      what: 'replacing the parentId',
+    });
     const child = await createType(t, { parentId: parent.id });
     await current(t, child.id);
-    rejected(
-      t,
-      'event-management/event-types/patch-with-children-ttl-only-400',
-      await patch(t, parent.id, { op: 'replace', path: '/scope', value: 'GLOBAL' }),
-      'replacing the scope of a type with a child',
-    );
-    rejected(
-      t,
-      'event-management/event-types/patch-with-children-ttl-only-400',
-      await patch(t, parent.id, { op: 'add', path: '/fields', value: { name: 'q', type: 'STRING' } }),
-      'adding a field to a type with a child',
-    );
+    refused(t, {
+      rule: 'event-management/event-types/patch-with-children-ttl-only-400',
+      res: await patch(t, parent.id, { op: 'replace', path: '/scope', value: 'GLOBAL' }),
+      what: 'replacing the scope of a type with a child',
+    });
+    refused(t, {
+      rule: 'event-management/event-types/patch-with-children-ttl-only-400',
+      res: await patch(t, parent.id, { op: 'add', path: '/fields', value: { name: 'q', type: 'STRING' } }),
+      what: 'adding a field to a type with a child',
+    });
     const ttl = await patchAttribute(t, parent.id, 'replace', 'ttl', 40);
     expect(
       t,
@@ -318,44 +309,39 @@ emTest(
       });
     };
     const f = fixtures(t);
-    rejected(
-      t,
-      'event-management/event-types/patch-standard-types-400',
-      await sameTtl(f.baseEventTypeId),
-      'PATCH of BaseEvent',
-    );
-    rejected(
-      t,
-      'event-management/event-types/patch-standard-types-400',
-      await sameTtl(f.standardEventTypeId),
-      'PATCH of the standard event type',
-    );
+    refused(t, {
+      rule: 'event-management/event-types/patch-standard-types-400',
+      res: await sameTtl(f.baseEventTypeId),
+      what: 'PATCH of BaseEvent',
+    });
+    refused(t, {
+      rule: 'event-management/event-types/patch-standard-types-400',
+      res: await sameTtl(f.standardEventTypeId),
+      what: 'PATCH of the standard event type',
+    });
     if (f.globalEventTypeId)
-      rejected(
-        t,
-        'event-management/event-types/patch-not-owner-400',
-        await sameTtl(f.globalEventTypeId),
-        'PATCH of a GLOBAL type owned by another tenant',
-      );
+      refused(t, {
+        rule: 'event-management/event-types/patch-not-owner-400',
+        res: await sameTtl(f.globalEventTypeId),
+        what: 'PATCH of a GLOBAL type owned by another tenant',
+      });
     if (f.sharedEventTypeId)
-      rejected(
-        t,
-        'event-management/event-types/patch-receiver-400',
-        await sameTtl(f.sharedEventTypeId, true),
-        'PATCH of a type shared with the caller',
-      );
-    rejected(
-      t,
-      'event-management/event-types/patch-not-found-404',
-      await send(t, {
+      refused(t, {
+        rule: 'event-management/event-types/patch-receiver-400',
+        res: await sameTtl(f.sharedEventTypeId, true),
+        what: 'PATCH of a type shared with the caller',
+      });
+    refused(t, {
+      rule: 'event-management/event-types/patch-not-found-404',
+      res: await send(t, {
         method: 'PATCH',
         path: pathOf(`${t.prefix}nosuchtype${randomUUID().slice(0, 8)}`),
         headers: { 'If-Match': '0' },
         json: { op: 'replace', path: '/ttl', value: 30 },
       }),
-      'PATCH of an unknown type',
-      [404],
-    );
+      what: 'PATCH of an unknown type',
+      statuses: [404],
+    });
     if (!f.globalEventTypeId) fixture(t, 'globalEventTypeId');
     if (!f.sharedEventTypeId) fixture(t, 'sharedEventTypeId');
   },
@@ -387,12 +373,11 @@ emTest(
       headers: { 'If-Match': String(x.etag) },
       json: { op: 'replace', path: '/ttl', value: x.ttl },
     });
-    rejected(
-      t,
-      'event-management/event-types/patch-over-300000-events-400',
+    refused(t, {
+      rule: 'event-management/event-types/patch-over-300000-events-400',
       res,
-      `PATCH of ${big} (${count ?? `more than ${LIMIT}`} events)`,
-    );
+      what: `PATCH of ${big} (${count ?? `more than ${LIMIT}`} events)`,
+    });
   },
   {
     needs: ['fixtures.eventManagement.bigEventTypeId', 'fixtures.eventManagement.bigEventTypeEventCount'],

@@ -13,7 +13,8 @@ import {
   dialectRefusal,
 } from './em-client.ts';
 import { boundaryCases } from '../engine/contract-bounds.ts';
-import { accepted, expect, refusedAs, rejected, verify } from './em-checks.ts';
+import { refused } from '../engine/checks/index.ts';
+import { accepted, expect, verify } from './em-checks.ts';
 import { createType, field, postType, typeBody, type FieldSpec } from './em-resources.ts';
 import { ENUM_MEMBER, ENUM_MEMBER_MAX, EVENT_TYPES_PAGE, FILTERABLE_MAX } from './em-bounds.ts';
 import { fieldsNamed, sendBoundary } from './event-types-create-support.ts';
@@ -60,12 +61,11 @@ emTest(
   ],
   `a filterable LINK field answers 400; ${FILTERABLE_MAX} filterable fields are taken, ${FILTERABLE_MAX + 1} answer 400`,
   async (t) => {
-    rejected(
-      t,
-      'event-management/event-types/filterable-link-400',
-      await postType(t, typeBody(t, { fields: [field('url', 'LINK', { filterable: true })] })),
-      'a LINK field with filterable true',
-    );
+    refused(t, {
+      rule: 'event-management/event-types/filterable-link-400',
+      res: await postType(t, typeBody(t, { fields: [field('url', 'LINK', { filterable: true })] })),
+      what: 'a LINK field with filterable true',
+    });
     accepted(
       t,
       'event-management/event-types/filterable-link-400',
@@ -81,12 +81,11 @@ emTest(
       ),
       `${FILTERABLE_MAX} filterable fields`,
     );
-    rejected(
-      t,
-      'event-management/event-types/more-than-10-filterable-400',
-      await postType(t, typeBody(t, { fields: fieldsNamed(FILTERABLE_MAX + 1, { filterable: true }) })),
-      `${FILTERABLE_MAX + 1} filterable fields`,
-    );
+    refused(t, {
+      rule: 'event-management/event-types/more-than-10-filterable-400',
+      res: await postType(t, typeBody(t, { fields: fieldsNamed(FILTERABLE_MAX + 1, { filterable: true }) })),
+      what: `${FILTERABLE_MAX + 1} filterable fields`,
+    });
   },
   { budget: 4 },
 );
@@ -103,42 +102,36 @@ emTest(
   async (t) => {
     const enumField = (values: unknown) =>
       typeBody(t, { fields: [field('state', 'ENUM', values === undefined ? {} : { values })] });
-    rejected(
-      t,
-      'event-management/event-types/enum-values-missing-400',
-      await postType(t, enumField(undefined)),
-      'an ENUM field without values',
-    );
-    rejected(
-      t,
-      'event-management/event-types/enum-values-missing-400',
-      await postType(t, enumField([])),
-      'an ENUM field with empty values',
-    );
-    rejected(
-      t,
-      'event-management/event-types/values-for-non-enum-400',
-      await postType(t, typeBody(t, { fields: [field('s', 'STRING', { values: ['a'] })] })),
-      'values on a STRING field',
-    );
-    rejected(
-      t,
-      'event-management/event-types/values-for-non-enum-400',
-      await postType(t, typeBody(t, { fields: [field('i', 'INTEGER', { values: ['1'] })] })),
-      'values on an INTEGER field',
-    );
-    rejected(
-      t,
-      'event-management/event-types/values-not-strings-400',
-      await postType(t, enumField(['a', 1])),
-      'ENUM values ["a", 1]',
-    );
-    rejected(
-      t,
-      'event-management/event-types/values-duplicated-400',
-      await postType(t, enumField(['a', 'b', 'a'])),
-      'ENUM values ["a", "b", "a"]',
-    );
+    refused(t, {
+      rule: 'event-management/event-types/enum-values-missing-400',
+      res: await postType(t, enumField(undefined)),
+      what: 'an ENUM field without values',
+    });
+    refused(t, {
+      rule: 'event-management/event-types/enum-values-missing-400',
+      res: await postType(t, enumField([])),
+      what: 'an ENUM field with empty values',
+    });
+    refused(t, {
+      rule: 'event-management/event-types/values-for-non-enum-400',
+      res: await postType(t, typeBody(t, { fields: [field('s', 'STRING', { values: ['a'] })] })),
+      what: 'values on a STRING field',
+    });
+    refused(t, {
+      rule: 'event-management/event-types/values-for-non-enum-400',
+      res: await postType(t, typeBody(t, { fields: [field('i', 'INTEGER', { values: ['1'] })] })),
+      what: 'values on an INTEGER field',
+    });
+    refused(t, {
+      rule: 'event-management/event-types/values-not-strings-400',
+      res: await postType(t, enumField(['a', 1])),
+      what: 'ENUM values ["a", 1]',
+    });
+    refused(t, {
+      rule: 'event-management/event-types/values-duplicated-400',
+      res: await postType(t, enumField(['a', 'b', 'a'])),
+      what: 'ENUM values ["a", "b", "a"]',
+    });
     accepted(
       t,
       'event-management/event-types/enum-member-max-36',
@@ -146,12 +139,11 @@ emTest(
       `an ENUM member of ${ENUM_MEMBER_MAX} characters beside one of 1`,
     );
     // "each member at most 36 characters": one long member is enough, also beside short ones.
-    rejected(
-      t,
-      'event-management/event-types/enum-member-max-36',
-      await postType(t, enumField(['on', 'm'.repeat(ENUM_MEMBER_MAX + 1), 'off'])),
-      `an ENUM member of ${ENUM_MEMBER_MAX + 1} characters beside members of 2 and 3`,
-    );
+    refused(t, {
+      rule: 'event-management/event-types/enum-member-max-36',
+      res: await postType(t, enumField(['on', 'm'.repeat(ENUM_MEMBER_MAX + 1), 'off'])),
+      what: `an ENUM member of ${ENUM_MEMBER_MAX + 1} characters beside members of 2 and 3`,
+    });
     await sendBoundary(
       t,
       boundaryCases('event-management', ENUM_MEMBER, 'an ENUM member', {
@@ -169,13 +161,12 @@ emTest(
   ['event-management/event-types/get-not-found-404', 'event-management/event-types/standard-types-visible'],
   'GET of an unknown type (or one of another tenant) answers 404; PlatformStandardEvent is served with its five fields',
   async (t) => {
-    rejected(
-      t,
-      'event-management/event-types/get-not-found-404',
-      await send(t, { method: 'GET', path: `/eventTypes/${t.prefix}nosuchtype${randomUUID().slice(0, 8)}` }),
-      'GET of an unknown type',
-      [404],
-    );
+    refused(t, {
+      rule: 'event-management/event-types/get-not-found-404',
+      res: await send(t, { method: 'GET', path: `/eventTypes/${t.prefix}nosuchtype${randomUUID().slice(0, 8)}` }),
+      what: 'GET of an unknown type',
+      statuses: [404],
+    });
     const std = await send(t, { method: 'GET', path: `/eventTypes/${fixtures(t).standardEventTypeId}` });
     const names = ((body(std).fields ?? []) as any[]).map((f) => f.name).sort();
     expect(
@@ -193,14 +184,13 @@ emTest(
         () => send(t, { method: 'GET', path: `/eventTypes/${encodeURIComponent(mine.id)}` }),
         (r) => r.status === 200,
       );
-      refusedAs(
-        t,
-        'event-management/event-types/get-not-found-404',
-        'foreign-record-404',
-        await send(t, { method: 'GET', path: `/eventTypes/${encodeURIComponent(mine.id)}`, as: 'otherTenant' }),
-        'GET of a LOCAL type of another tenant',
-        404,
-      );
+      refused(t, {
+        rule: 'event-management/event-types/get-not-found-404',
+        res: await send(t, { method: 'GET', path: `/eventTypes/${encodeURIComponent(mine.id)}`, as: 'otherTenant' }),
+        what: 'GET of a LOCAL type of another tenant',
+        statuses: [404],
+        statusReading: 'foreign-record-404',
+      });
     } else t.notExercised('event-management/event-types/get-not-found-404', NO_OTHER);
   },
   { budget: 5 },

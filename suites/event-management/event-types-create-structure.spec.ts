@@ -3,7 +3,8 @@ import fc from 'fast-check';
 import type { HttpResponse } from '../engine/http-client.ts';
 import { body, emTest, entity, eventually, fixture, fixtures, iso, send, seen } from './em-client.ts';
 import { boundaryCases } from '../engine/contract-bounds.ts';
-import { accepted, expect, reading, rejected } from './em-checks.ts';
+import { refused } from '../engine/checks/index.ts';
+import { accepted, expect, reading } from './em-checks.ts';
 import { createType, field, postEvent, postType, typeBody } from './em-resources.ts';
 import { FIELD_NAME, FIELD_NAME_MAX, FIELDS_MAX, INHERITANCE_DEPTH_MAX } from './em-bounds.ts';
 import { FIELD_TYPES, fieldsNamed, sendBoundary, filled } from './event-types-create-support.ts';
@@ -33,12 +34,11 @@ emTest(
       seen(none),
     );
     for (const scope of ['global', 'PUBLIC', 1])
-      rejected(
-        t,
-        'event-management/event-types/scope-values',
-        await postType(t, typeBody(t, { scope })),
-        `scope ${JSON.stringify(scope)}`,
-      );
+      refused(t, {
+        rule: 'event-management/event-types/scope-values',
+        res: await postType(t, typeBody(t, { scope })),
+        what: `scope ${JSON.stringify(scope)}`,
+      });
   },
   { budget: 6 },
 );
@@ -48,13 +48,16 @@ emTest(
   'fields is required and takes 0 to 100 fields; 101 answer 400',
   async (t) => {
     const { fields: _f, ...noFields } = typeBody(t);
-    rejected(t, 'event-management/event-types/fields-required', await postType(t, noFields), 'no fields');
-    rejected(
-      t,
-      'event-management/event-types/fields-required',
-      await postType(t, typeBody(t, { fields: 'level' })),
-      'fields not an array',
-    );
+    refused(t, {
+      rule: 'event-management/event-types/fields-required',
+      res: await postType(t, noFields),
+      what: 'no fields',
+    });
+    refused(t, {
+      rule: 'event-management/event-types/fields-required',
+      res: await postType(t, typeBody(t, { fields: 'level' })),
+      what: 'fields not an array',
+    });
     accepted(
       t,
       'event-management/event-types/fields-required',
@@ -71,12 +74,11 @@ emTest(
       `${FIELDS_MAX} fields`,
       String((body(full).fields ?? []).length),
     );
-    rejected(
-      t,
-      'event-management/event-types/more-than-100-fields-400',
-      await postType(t, typeBody(t, { fields: fieldsNamed(FIELDS_MAX + 1) })),
-      `${FIELDS_MAX + 1} fields`,
-    );
+    refused(t, {
+      rule: 'event-management/event-types/more-than-100-fields-400',
+      res: await postType(t, typeBody(t, { fields: fieldsNamed(FIELDS_MAX + 1) })),
+      what: `${FIELDS_MAX + 1} fields`,
+    });
   },
   { budget: 5 },
 );
@@ -153,12 +155,11 @@ emTest(
         (r) => r.status !== 404,
       )
     ).value;
-    rejected(
-      t,
-      'event-management/event-types/inheritance-depth-above-4-400',
-      fifth,
-      `a type at inheritance depth ${INHERITANCE_DEPTH_MAX + 1}`,
-    );
+    refused(t, {
+      rule: 'event-management/event-types/inheritance-depth-above-4-400',
+      res: fifth,
+      what: `a type at inheritance depth ${INHERITANCE_DEPTH_MAX + 1}`,
+    });
   },
   { needs: ['fixtures.eventManagement.baseEventTypeId'], budget: 8 },
 );
@@ -172,17 +173,16 @@ emTest(
   'a GLOBAL type with a LOCAL parent, or with a shared LOCAL parent of another tenant, answers 400',
   async (t) => {
     const local = await createType(t);
-    rejected(
-      t,
-      'event-management/event-types/global-with-local-parent-400',
-      (
+    refused(t, {
+      rule: 'event-management/event-types/global-with-local-parent-400',
+      res: (
         await eventually(
           () => postType(t, typeBody(t, { parentId: local.id, scope: 'GLOBAL' })),
           (r) => r.status !== 404,
         )
       ).value,
-      'a GLOBAL type under a LOCAL parent',
-    );
+      what: 'a GLOBAL type under a LOCAL parent',
+    });
     const global = await createType(t, { scope: 'GLOBAL' });
     accepted(
       t,
@@ -196,12 +196,11 @@ emTest(
       'a GLOBAL type under a GLOBAL parent',
     );
     const shared = fixture(t, 'sharedEventTypeId');
-    rejected(
-      t,
-      'event-management/event-types/parent-shared-local-400',
-      await postType(t, typeBody(t, { parentId: shared })),
-      'a parentId that is a shared LOCAL type of another tenant',
-    );
+    refused(t, {
+      rule: 'event-management/event-types/parent-shared-local-400',
+      res: await postType(t, typeBody(t, { parentId: shared })),
+      what: 'a parentId that is a shared LOCAL type of another tenant',
+    });
   },
   { needs: ['fixtures.eventManagement.sharedEventTypeId'], budget: 8 },
 );
@@ -215,37 +214,33 @@ emTest(
   'a second type with the same id or name, or a field of a parent type, answers 409',
   async (t) => {
     const first = await createType(t, { fields: [field('inherited', 'STRING')] });
-    rejected(
-      t,
-      'event-management/event-types/id-exists-409',
-      await postType(t, typeBody(t, { id: first.id })),
-      'the id of an existing type',
-      [409],
-    );
-    rejected(
-      t,
-      'event-management/event-types/name-exists-409',
-      await postType(t, typeBody(t, { name: first.name })),
-      'the name of an existing type of the tenant',
-      [409],
-    );
-    rejected(
-      t,
-      'event-management/event-types/field-in-parent-409',
-      await postType(t, typeBody(t, { parentId: first.id, fields: [field('inherited', 'STRING')] })),
-      'a field the parent type has',
-      [409],
-    );
-    rejected(
-      t,
-      'event-management/event-types/field-in-parent-409',
-      await postType(
+    refused(t, {
+      rule: 'event-management/event-types/id-exists-409',
+      res: await postType(t, typeBody(t, { id: first.id })),
+      what: 'the id of an existing type',
+      statuses: [409],
+    });
+    refused(t, {
+      rule: 'event-management/event-types/name-exists-409',
+      res: await postType(t, typeBody(t, { name: first.name })),
+      what: 'the name of an existing type of the tenant',
+      statuses: [409],
+    });
+    refused(t, {
+      rule: 'event-management/event-types/field-in-parent-409',
+      res: await postType(t, typeBody(t, { parentId: first.id, fields: [field('inherited', 'STRING')] })),
+      what: 'a field the parent type has',
+      statuses: [409],
+    });
+    refused(t, {
+      rule: 'event-management/event-types/field-in-parent-409',
+      res: await postType(
         t,
         typeBody(t, { parentId: fixtures(t).standardEventTypeId, fields: [field('severity', 'INTEGER')] }),
       ),
-      'severity under PlatformStandardEvent',
-      [409],
-    );
+      what: 'severity under PlatformStandardEvent',
+      statuses: [409],
+    });
     // "Event (BaseEvent, request)" lists typeId, correlationId, timestamp and entityId, and a type's parent is
     // BaseEvent by default ("parentId | Default BaseEvent"): a field of one of those names exists in a parent type.
     // Which words are reserved ("reserved words of the database or language", 400) is not shown, and BaseEvent's
@@ -256,13 +251,12 @@ emTest(
       ['entityId', 'STRING'],
       ['timestamp', 'TIMESTAMP'],
     ])
-      rejected(
-        t,
-        'event-management/event-types/field-in-parent-409',
-        await postType(t, typeBody(t, { fields: [field(name, type)] })),
-        `a field named ${name} (a field of BaseEvent)`,
-        [409, 400],
-      );
+      refused(t, {
+        rule: 'event-management/event-types/field-in-parent-409',
+        res: await postType(t, typeBody(t, { fields: [field(name, type)] })),
+        what: `a field named ${name} (a field of BaseEvent)`,
+        statuses: [409, 400],
+      });
   },
   { budget: 9 },
 );
@@ -304,7 +298,11 @@ emTest(
         if (n <= FIELD_NAME_MAX)
           accepted(t, 'event-management/event-types/field-name-length', res, `a field name of ${n} characters`);
         else
-          rejected(t, 'event-management/event-types/field-name-too-long-400', res, `a field name of ${n} characters`);
+          refused(t, {
+            rule: 'event-management/event-types/field-name-too-long-400',
+            res,
+            what: `a field name of ${n} characters`,
+          });
       },
       { rule: 'event-management/event-types/field-name-length', runs: Math.min(t.session.context.runs, 10) },
     );
@@ -322,12 +320,11 @@ emTest(
         bad: 'event-management/event-types/field-name-too-long-400',
       },
     );
-    rejected(
-      t,
-      'event-management/event-types/duplicate-field-name-400',
-      await postType(t, typeBody(t, { fields: [field('twin', 'STRING'), field('twin', 'INTEGER')] })),
-      'two fields named "twin"',
-    );
+    refused(t, {
+      rule: 'event-management/event-types/duplicate-field-name-400',
+      res: await postType(t, typeBody(t, { fields: [field('twin', 'STRING'), field('twin', 'INTEGER')] })),
+      what: 'two fields named "twin"',
+    });
   },
   { budget: 3, budgetPerRun: 3 },
 );
@@ -398,12 +395,11 @@ emTest(
         path: '/events',
         query: { filter: where({ typeId: type.id, [name]: value }) },
       });
-      rejected(
-        t,
-        'event-management/event-types/field-filterable-default-false',
-        q,
-        `a filter on the field ${name}, created without filterable`,
-      );
+      refused(t, {
+        rule: 'event-management/event-types/field-filterable-default-false',
+        res: q,
+        what: `a filter on the field ${name}, created without filterable`,
+      });
     }
     const ev = (
       await eventually(

@@ -4,7 +4,8 @@ import type { RuleContext } from '../engine/rule-test.ts';
 import { seen, tag } from './em-client.ts';
 import { CODE_POINT_READING, characters } from './em-arbitraries.ts';
 import type { BoundaryCase } from '../engine/contract-bounds.ts';
-import { accepted, reading, rejected } from './em-checks.ts';
+import { refused } from '../engine/checks/index.ts';
+import { accepted, reading } from './em-checks.ts';
 import { field, type FieldSpec } from './em-resources.ts';
 
 export const FIELD_TYPES = ['STRING', 'INTEGER', 'DOUBLE', 'BOOLEAN', 'LINK', 'TIMESTAMP', 'UUID', 'ENUM'];
@@ -27,7 +28,7 @@ export async function sendBoundary(
 ): Promise<void> {
   for (const c of cases) {
     const res = await post(c.value);
-    if (!c.valid) rejected(t, rules.bad, res, c.what);
+    if (!c.valid) refused(t, { rule: rules.bad, res, what: c.what });
     else if (c.codePoints)
       reading(t, CODE_POINT_READING, rules.ok, res.status === 201, `valid input refused: ${c.what}`, 'HTTP 201', () =>
         seen(res),

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { alphanumeric } from '../../generators/index.ts';
-import { responseSchema, memberProblems } from '../engine/checks/index.ts';
+import { responseSchema, memberProblems, refused } from '../engine/checks/index.ts';
 import {
   UUID,
   body,
@@ -18,7 +18,7 @@ import {
   locationPath,
 } from './em-client.ts';
 import { boundaryCases } from '../engine/contract-bounds.ts';
-import { accepted, etagOf, expect, reading, rejected, verify } from './em-checks.ts';
+import { accepted, etagOf, expect, reading, verify } from './em-checks.ts';
 import { field, postEvent, postType, typeBody, typeId, typeName } from './em-resources.ts';
 import { ID_MAX, NAME, TTL, NAME_MAX, TTL_DEFAULT, TTL_MAX } from './em-bounds.ts';
 import { sendBoundary, filled, exactly } from './event-types-create-support.ts';
@@ -298,19 +298,20 @@ emTest(
       () => seen(longer),
     );
     // One more than the bound after the prefix: over it on every reading.
-    rejected(
-      t,
-      'event-management/event-types/id-too-long-400',
-      await postType(t, typeBody(t, { id: `${tenant}.${exactly(t, ID_MAX + 1, 'q')}` })),
-      `an id of ${ID_MAX + 1} characters after the tenant prefix`,
-    );
+    refused(t, {
+      rule: 'event-management/event-types/id-too-long-400',
+      res: await postType(t, typeBody(t, { id: `${tenant}.${exactly(t, ID_MAX + 1, 'q')}` })),
+      what: `an id of ${ID_MAX + 1} characters after the tenant prefix`,
+    });
     const other = fixtures(t).sharedEventTypeOwner ?? 'someothertenant';
-    rejected(
-      t,
-      'event-management/event-types/id-not-prefixed-400',
-      await postType(t, typeBody(t, { id: `${other === tenant ? 'someothertenant' : other}.${t.prefix}${tag()}` })),
-      'an id prefixed with another tenant',
-    );
+    refused(t, {
+      rule: 'event-management/event-types/id-not-prefixed-400',
+      res: await postType(
+        t,
+        typeBody(t, { id: `${other === tenant ? 'someothertenant' : other}.${t.prefix}${tag()}` }),
+      ),
+      what: 'an id prefixed with another tenant',
+    });
   },
   { budget: 4 },
 );
@@ -354,16 +355,20 @@ emTest(
             `HTTP 201 with id ${id}`,
             seen(res),
           );
-        else rejected(t, 'event-management/event-types/id-special-characters-400', res, `id ${JSON.stringify(id)}`);
+        else
+          refused(t, {
+            rule: 'event-management/event-types/id-special-characters-400',
+            res,
+            what: `id ${JSON.stringify(id)}`,
+          });
       },
       { rule: 'event-management/event-types/id-special-characters-400', runs: Math.min(t.session.context.runs, 12) },
     );
-    rejected(
-      t,
-      'event-management/event-types/id-special-characters-400',
-      await postType(t, typeBody(t, { id: `${tenant}.${t.prefix}a-b` })),
-      'an id with "-"',
-    );
+    refused(t, {
+      rule: 'event-management/event-types/id-special-characters-400',
+      res: await postType(t, typeBody(t, { id: `${tenant}.${t.prefix}a-b` })),
+      what: 'an id with "-"',
+    });
     // A letter outside ASCII: refused on our reading that "alphanumeric" means A-Z, a-z and 0-9.
     const accented = await postType(t, typeBody(t, { id: `${tenant}.${t.prefix}${tag()}é` }));
     reading(
@@ -392,7 +397,12 @@ emTest(
       async (n) => {
         const res = await postType(t, typeBody(t, { name: exactly(t, n) }));
         if (n <= NAME_MAX) accepted(t, 'event-management/event-types/name-length', res, `a name of ${n} characters`);
-        else rejected(t, 'event-management/event-types/name-too-long-400', res, `a name of ${n} characters`);
+        else
+          refused(t, {
+            rule: 'event-management/event-types/name-too-long-400',
+            res,
+            what: `a name of ${n} characters`,
+          });
       },
       { rule: 'event-management/event-types/name-length', runs: Math.min(t.session.context.runs, 10) },
     );
@@ -403,7 +413,11 @@ emTest(
       { ok: 'event-management/event-types/name-length', bad: 'event-management/event-types/name-too-long-400' },
     );
     const { name: _n, ...noName } = typeBody(t);
-    rejected(t, 'event-management/event-types/name-missing-400', await postType(t, noName), 'no name');
+    refused(t, {
+      rule: 'event-management/event-types/name-missing-400',
+      res: await postType(t, noName),
+      what: 'no name',
+    });
     // "Required; at most 64 characters" sets no minimum: that an empty name counts as missing is our reading.
     const empty = await postType(t, typeBody(t, { name: '' }));
     reading(
@@ -415,12 +429,11 @@ emTest(
       'HTTP 400 for an empty name',
       () => seen(empty),
     );
-    rejected(
-      t,
-      'event-management/event-types/name-missing-400',
-      await postType(t, null),
-      'the JSON body null (no name in it)',
-    );
+    refused(t, {
+      rule: 'event-management/event-types/name-missing-400',
+      res: await postType(t, null),
+      what: 'the JSON body null (no name in it)',
+    });
   },
   { budget: 8, budgetPerRun: 3 },
 );
@@ -443,7 +456,7 @@ emTest(
             String(ttl),
             String(body(res).ttl),
           );
-        } else rejected(t, 'event-management/event-types/ttl-above-1825-400', res, `ttl ${ttl}`);
+        } else refused(t, { rule: 'event-management/event-types/ttl-above-1825-400', res, what: `ttl ${ttl}` });
       },
       { rule: 'event-management/event-types/ttl-max-1825', runs: Math.min(t.session.context.runs, 10) },
     );

@@ -2,7 +2,8 @@ import { badItemsText, listWithBadItems, type ListWithBadItems } from '../../gen
 import type { HttpResponse } from '../engine/http-client.ts';
 import type { RuleContext } from '../engine/rule-test.ts';
 import { emTest, entity, fixtures, iso, seen } from './em-client.ts';
-import { reading, rejected } from './em-checks.ts';
+import { refused } from '../engine/checks/index.ts';
+import { reading } from './em-checks.ts';
 import { createType, field, postType, typeBody } from './em-resources.ts';
 import { runCreateJob } from './jobs-support.ts';
 import { FIELD_NAME_MAX, ENUM_MEMBER_MAX } from './em-bounds.ts';
@@ -22,7 +23,7 @@ async function refusedFields(
   parentId?: string,
 ): Promise<void> {
   const res = await postType(t, typeBody(t, { fields: list.items, ...(parentId ? { parentId } : {}) }));
-  rejected(t, rule, res, `fields with ${badItemsText(list)}`, statuses);
+  refused(t, { rule, res, what: `fields with ${badItemsText(list)}`, statuses });
 }
 
 emTest(
@@ -239,7 +240,7 @@ async function refusedValues(t: RuleContext, rule: string, list: ListWithBadItem
     t,
     typeBody(t, { fields: [field('state', 'ENUM', { values: list.items })] }),
   );
-  rejected(t, rule, res, `ENUM values with ${badItemsText(list)}`);
+  refused(t, { rule, res, what: `ENUM values with ${badItemsText(list)}` });
 }
 
 const VALID_MEMBERS = ['ON', 'OFF', 'IDLE'];

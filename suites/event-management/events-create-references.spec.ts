@@ -1,35 +1,33 @@
 import { randomUUID } from 'node:crypto';
 import { body, emTest, entity, eventually, fixture, fixtures, iso, send, seen, NO_OTHER } from './em-client.ts';
-import { expect, refusedAs, rejected, verify } from './em-checks.ts';
+import { refused } from '../engine/checks/index.ts';
+import { expect, verify } from './em-checks.ts';
 import { createEvent, createType, postEvent, standardBody } from './em-resources.ts';
 
 emTest(
   ['event-management/events/type-not-found-404', 'event-management/events/entity-not-found-404'],
   'POST /events naming an unknown event type or an unknown entity answers 404',
   async (t) => {
-    rejected(
-      t,
-      'event-management/events/type-not-found-404',
-      await postEvent(t, { typeId: `${t.prefix}nosuchtype`, timestamp: iso(-60_000), entityId: entity(t) }),
-      'an unknown typeId',
-      [404],
-    );
-    rejected(
-      t,
-      'event-management/events/entity-not-found-404',
-      await postEvent(t, standardBody(t, { entityId: randomUUID() })),
-      'an entityId that names no entity',
-      [404],
-    );
+    refused(t, {
+      rule: 'event-management/events/type-not-found-404',
+      res: await postEvent(t, { typeId: `${t.prefix}nosuchtype`, timestamp: iso(-60_000), entityId: entity(t) }),
+      what: 'an unknown typeId',
+      statuses: [404],
+    });
+    refused(t, {
+      rule: 'event-management/events/entity-not-found-404',
+      res: await postEvent(t, standardBody(t, { entityId: randomUUID() })),
+      what: 'an entityId that names no entity',
+      statuses: [404],
+    });
     const foreign = fixtures(t).otherTenantEntityId;
     if (foreign)
-      rejected(
-        t,
-        'event-management/events/entity-not-found-404',
-        await postEvent(t, standardBody(t, { entityId: foreign })),
-        'an entity of another tenant (not shared)',
-        [404],
-      );
+      refused(t, {
+        rule: 'event-management/events/entity-not-found-404',
+        res: await postEvent(t, standardBody(t, { entityId: foreign })),
+        what: 'an entity of another tenant (not shared)',
+        statuses: [404],
+      });
     // A LOCAL type is no type of another tenant's: its typeId names "no event type visible to the caller".
     if (foreign && t.session.tokens.has('otherTenant')) {
       const local = await createType(t);
@@ -37,13 +35,16 @@ emTest(
         () => send(t, { method: 'GET', path: `/eventTypes/${encodeURIComponent(local.id)}` }),
         (r) => r.status === 200,
       );
-      rejected(
-        t,
-        'event-management/events/type-not-found-404',
-        await postEvent(t, { typeId: local.id, timestamp: iso(-60_000), entityId: foreign }, { as: 'otherTenant' }),
-        'a LOCAL type of another tenant (not shared), posted by that other tenant',
-        [404],
-      );
+      refused(t, {
+        rule: 'event-management/events/type-not-found-404',
+        res: await postEvent(
+          t,
+          { typeId: local.id, timestamp: iso(-60_000), entityId: foreign },
+          { as: 'otherTenant' },
+        ),
+        what: 'a LOCAL type of another tenant (not shared), posted by that other tenant',
+        statuses: [404],
+      });
     } else t.notExercised('event-management/events/type-not-found-404', NO_OTHER);
   },
   { needs: ['fixtures.eventManagement.entityIds'], budget: 4 },
@@ -54,12 +55,11 @@ emTest(
   'POST /events on an entity owned by another tenant and shared with the caller answers 400',
   async (t) => {
     const shared = fixture(t, 'sharedEntityId');
-    rejected(
-      t,
-      'event-management/events/shared-entity-400',
-      await postEvent(t, standardBody(t, { entityId: shared })),
-      'an entityId shared by another tenant',
-    );
+    refused(t, {
+      rule: 'event-management/events/shared-entity-400',
+      res: await postEvent(t, standardBody(t, { entityId: shared })),
+      what: 'an entityId shared by another tenant',
+    });
   },
   { needs: ['fixtures.eventManagement.entityIds', 'fixtures.eventManagement.sharedEntityId'], budget: 1 },
 );
@@ -69,12 +69,11 @@ emTest(
   'POST /events with a LOCAL type of another tenant shared with the caller answers 400',
   async (t) => {
     const shared = fixture(t, 'sharedEventTypeId');
-    rejected(
-      t,
-      'event-management/events/shared-local-type-400',
-      await postEvent(t, { typeId: shared, timestamp: iso(-60_000), entityId: entity(t) }),
-      'a shared LOCAL type of another tenant',
-    );
+    refused(t, {
+      rule: 'event-management/events/shared-local-type-400',
+      res: await postEvent(t, { typeId: shared, timestamp: iso(-60_000), entityId: entity(t) }),
+      what: 'a shared LOCAL type of another tenant',
+    });
   },
   { needs: ['fixtures.eventManagement.entityIds', 'fixtures.eventManagement.sharedEventTypeId'], budget: 1 },
 );
@@ -129,29 +128,26 @@ emTest(
   ['event-management/events/get-not-found-404'],
   'GET /events/{id} of an unknown id, of an id that is not a uuid, or of an event of another tenant answers 404',
   async (t) => {
-    rejected(
-      t,
-      'event-management/events/get-not-found-404',
-      await send(t, { method: 'GET', path: `/events/${randomUUID()}` }),
-      'an unknown event id',
-      [404],
-    );
+    refused(t, {
+      rule: 'event-management/events/get-not-found-404',
+      res: await send(t, { method: 'GET', path: `/events/${randomUUID()}` }),
+      what: 'an unknown event id',
+      statuses: [404],
+    });
     // includeShared adds shared records; it makes no unknown id name an event.
-    rejected(
-      t,
-      'event-management/events/get-not-found-404',
-      await send(t, { method: 'GET', path: `/events/${randomUUID()}`, query: { includeShared: 'true' } }),
-      'an unknown event id with includeShared=true',
-      [404],
-    );
-    refusedAs(
-      t,
-      'event-management/events/get-not-found-404',
-      'malformed-id-404',
-      await send(t, { method: 'GET', path: '/events/not-a-uuid' }),
-      'an id that is not a uuid',
-      404,
-    );
+    refused(t, {
+      rule: 'event-management/events/get-not-found-404',
+      res: await send(t, { method: 'GET', path: `/events/${randomUUID()}`, query: { includeShared: 'true' } }),
+      what: 'an unknown event id with includeShared=true',
+      statuses: [404],
+    });
+    refused(t, {
+      rule: 'event-management/events/get-not-found-404',
+      res: await send(t, { method: 'GET', path: '/events/not-a-uuid' }),
+      what: 'an id that is not a uuid',
+      statuses: [404],
+      statusReading: 'malformed-id-404',
+    });
     if (!t.session.tokens.has('otherTenant')) {
       t.notExercised('event-management/events/get-not-found-404', NO_OTHER);
       return;
@@ -161,23 +157,26 @@ emTest(
       () => send(t, { method: 'GET', path: `/events/${e.id}` }),
       (r) => r.status === 200,
     );
-    refusedAs(
-      t,
-      'event-management/events/get-not-found-404',
-      'foreign-record-404',
-      await send(t, { method: 'GET', path: `/events/${e.id}`, as: 'otherTenant' }),
-      'an event of another tenant',
-      404,
-    );
+    refused(t, {
+      rule: 'event-management/events/get-not-found-404',
+      res: await send(t, { method: 'GET', path: `/events/${e.id}`, as: 'otherTenant' }),
+      what: 'an event of another tenant',
+      statuses: [404],
+      statusReading: 'foreign-record-404',
+    });
     // The event is not shared with the other tenant: includeShared does not make it visible.
-    refusedAs(
-      t,
-      'event-management/events/get-not-found-404',
-      'foreign-record-404',
-      await send(t, { method: 'GET', path: `/events/${e.id}`, query: { includeShared: 'true' }, as: 'otherTenant' }),
-      'an event of another tenant (not shared with it) with includeShared=true',
-      404,
-    );
+    refused(t, {
+      rule: 'event-management/events/get-not-found-404',
+      res: await send(t, {
+        method: 'GET',
+        path: `/events/${e.id}`,
+        query: { includeShared: 'true' },
+        as: 'otherTenant',
+      }),
+      what: 'an event of another tenant (not shared with it) with includeShared=true',
+      statuses: [404],
+      statusReading: 'foreign-record-404',
+    });
   },
   { needs: ['fixtures.eventManagement.entityIds'], budget: 7 },
 );

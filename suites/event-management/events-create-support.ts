@@ -1,7 +1,8 @@
 // What the events-create spec files share.
 import type { RuleContext } from '../engine/rule-test.ts';
 import { body, seen } from './em-client.ts';
-import { accepted, expect, reading, rejected } from './em-checks.ts';
+import { refused } from '../engine/checks/index.ts';
+import { accepted, expect, reading } from './em-checks.ts';
 import { type FieldCase } from './em-arbitraries.ts';
 import { postEvent, standardBody } from './em-resources.ts';
 
@@ -35,5 +36,5 @@ export async function judgeStandardField(t: RuleContext, c: FieldCase): Promise<
       JSON.stringify(c.value).slice(0, 80),
       String(JSON.stringify(body(res)[c.field])).slice(0, 80),
     );
-  } else rejected(t, c.rule, res, `POST /events with ${c.what}`);
+  } else refused(t, { rule: c.rule, res, what: `POST /events with ${c.what}` });
 }

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
-import { responseSchema, memberProblems } from '../engine/checks/index.ts';
+import { responseSchema, memberProblems, refused } from '../engine/checks/index.ts';
 import { UUID, body, emTest, entity, eventually, fixtures, iso, send, seen, locationPath } from './em-client.ts';
-import { accepted, etagOf, expect, reading, rejected, verify } from './em-checks.ts';
+import { accepted, etagOf, expect, reading, verify } from './em-checks.ts';
 import { standardFieldCases, timestampCase, timestampOf, type TimestampCase } from './em-arbitraries.ts';
 import { createType, daysAgo, postEvent, standardBody } from './em-resources.ts';
 import { CORRELATION_ID_MAX } from './em-bounds.ts';
@@ -239,31 +239,32 @@ emTest(
   'POST /events without entityId or without timestamp answers 400',
   async (t) => {
     const { entityId: _e, ...noEntity } = standardBody(t);
-    rejected(
-      t,
-      'event-management/events/entity-id-or-timestamp-missing-400',
-      await postEvent(t, noEntity),
-      'an event without entityId',
-    );
+    refused(t, {
+      rule: 'event-management/events/entity-id-or-timestamp-missing-400',
+      res: await postEvent(t, noEntity),
+      what: 'an event without entityId',
+    });
     const { timestamp: _ts, ...noTimestamp } = standardBody(t);
-    rejected(
-      t,
-      'event-management/events/entity-id-or-timestamp-missing-400',
-      await postEvent(t, noTimestamp),
-      'an event without timestamp',
-    );
-    rejected(
-      t,
-      'event-management/events/entity-id-or-timestamp-missing-400',
-      await postEvent(t, standardBody(t, { timestamp: null })),
-      'an event with timestamp null',
-    );
+    refused(t, {
+      rule: 'event-management/events/entity-id-or-timestamp-missing-400',
+      res: await postEvent(t, noTimestamp),
+      what: 'an event without timestamp',
+    });
+    refused(t, {
+      rule: 'event-management/events/entity-id-or-timestamp-missing-400',
+      res: await postEvent(t, standardBody(t, { timestamp: null })),
+      what: 'an event with timestamp null',
+    });
     // A body of JSON null or an array carries neither entityId nor timestamp: the same 400.
     for (const [json, what] of [
       [null, 'a body of JSON null'],
       [[standardBody(t)], 'a body that is an array holding an event'],
     ] as const)
-      rejected(t, 'event-management/events/entity-id-or-timestamp-missing-400', await postEvent(t, json), what);
+      refused(t, {
+        rule: 'event-management/events/entity-id-or-timestamp-missing-400',
+        res: await postEvent(t, json),
+        what,
+      });
   },
   { needs: ['fixtures.eventManagement.entityIds'], budget: 5 },
 );
@@ -287,7 +288,7 @@ emTest(
           () => seen(res),
         );
       else if (c.valid) accepted(t, 'event-management/events/create-201', res, what);
-      else rejected(t, 'event-management/events/timestamp-not-utc-400', res, what);
+      else refused(t, { rule: 'event-management/events/timestamp-not-utc-400', res, what });
     };
     await t.property(timestampCase(), judge, {
       rule: 'event-management/events/timestamp-not-utc-400',
@@ -320,17 +321,16 @@ emTest(
     const ttl = 35; // not a contract bound: a ttl of the test's choosing
     const typed = await createType(t, { ttl });
     const customTtl = (timestamp: string) => postEvent(t, { typeId: typed.id, timestamp, entityId: entity(t) });
-    rejected(
-      t,
-      'event-management/events/timestamp-outside-ttl-400',
-      (
+    refused(t, {
+      rule: 'event-management/events/timestamp-outside-ttl-400',
+      res: (
         await eventually(
           () => customTtl(daysAgo(ttl + 1)),
           (r) => r.status !== 404,
         )
       ).value,
-      `an event of a type with ttl ${ttl} that is ${ttl + 1} days old`,
-    );
+      what: `an event of a type with ttl ${ttl} that is ${ttl + 1} days old`,
+    });
     accepted(
       t,
       'event-management/events/create-201',
@@ -339,17 +339,16 @@ emTest(
     );
     const type = await createType(t, { ttl: 1 });
     const custom = (timestamp: string) => postEvent(t, { typeId: type.id, timestamp, entityId: entity(t) });
-    rejected(
-      t,
-      'event-management/events/timestamp-outside-ttl-400',
-      (
+    refused(t, {
+      rule: 'event-management/events/timestamp-outside-ttl-400',
+      res: (
         await eventually(
           () => custom(daysAgo(2)),
           (r) => r.status !== 404,
         )
       ).value,
-      'an event of a type with ttl 1 that is 2 days old',
-    );
+      what: 'an event of a type with ttl 1 that is 2 days old',
+    });
     accepted(
       t,
       'event-management/events/create-201',
@@ -411,12 +410,11 @@ emTest(
       'HTTP 201',
       seen(atLimit),
     );
-    rejected(
-      t,
-      'event-management/events/correlation-id-too-long-400',
-      await postEvent(t, standardBody(t, { correlationId: sized(CORRELATION_ID_MAX + 1) })),
-      `a correlationId of ${CORRELATION_ID_MAX + 1} characters`,
-    );
+    refused(t, {
+      rule: 'event-management/events/correlation-id-too-long-400',
+      res: await postEvent(t, standardBody(t, { correlationId: sized(CORRELATION_ID_MAX + 1) })),
+      what: `a correlationId of ${CORRELATION_ID_MAX + 1} characters`,
+    });
   },
   { needs: ['fixtures.eventManagement.entityIds'], budget: 2 },
 );
@@ -425,12 +423,11 @@ emTest(
   ['event-management/events/base-event-type-400'],
   'POST /events with typeId BaseEvent answers 400',
   async (t) => {
-    rejected(
-      t,
-      'event-management/events/base-event-type-400',
-      await postEvent(t, standardBody(t, { typeId: fixtures(t).baseEventTypeId, source: undefined })),
-      'typeId BaseEvent',
-    );
+    refused(t, {
+      rule: 'event-management/events/base-event-type-400',
+      res: await postEvent(t, standardBody(t, { typeId: fixtures(t).baseEventTypeId, source: undefined })),
+      what: 'typeId BaseEvent',
+    });
   },
   { needs: ['fixtures.eventManagement.baseEventTypeId', 'fixtures.eventManagement.entityIds'], budget: 1 },
 );

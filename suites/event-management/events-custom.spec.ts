@@ -1,6 +1,7 @@
 import type { RuleContext } from '../engine/rule-test.ts';
 import { body, emTest, entity, eventually, iso, seen } from './em-client.ts';
-import { accepted, expect, reading, rejected } from './em-checks.ts';
+import { refused } from '../engine/checks/index.ts';
+import { accepted, expect, reading } from './em-checks.ts';
 import {
   CUSTOM_FIELD_TYPES,
   ENUM_VALUES,
@@ -46,7 +47,7 @@ async function judgeCustom(t: RuleContext, typeId: string, c: FieldCase): Promis
       JSON.stringify(c.value),
       JSON.stringify(body(res)[c.field]),
     );
-  } else rejected(t, c.rule, res, `an event with ${c.what}`);
+  } else refused(t, { rule: c.rule, res, what: `an event with ${c.what}` });
 }
 
 emTest(
@@ -132,18 +133,16 @@ emTest(
           () => seen(res),
         );
     }
-    rejected(
-      t,
-      'event-management/events/required-field-missing-400',
-      await post({ cflag: true }),
-      'no value for an inherited required field',
-    );
-    rejected(
-      t,
-      'event-management/events/required-field-missing-400',
-      await post({ plevel: 1 }),
-      'no value for an own required field',
-    );
+    refused(t, {
+      rule: 'event-management/events/required-field-missing-400',
+      res: await post({ cflag: true }),
+      what: 'no value for an inherited required field',
+    });
+    refused(t, {
+      rule: 'event-management/events/required-field-missing-400',
+      res: await post({ plevel: 1 }),
+      what: 'no value for an own required field',
+    });
   },
   { needs: ['fixtures.eventManagement.entityIds'], budget: 8 },
 );

@@ -2,7 +2,8 @@ import { randomUUID } from 'node:crypto';
 import { where } from '../engine/filter-expression.ts';
 import type { RuleContext } from '../engine/rule-test.ts';
 import { body, emTest, entity, eventually, fixture, iso, send, seen, embedded } from './em-client.ts';
-import { accepted, etagOf, expect, reading, rejected, verify } from './em-checks.ts';
+import { refused } from '../engine/checks/index.ts';
+import { accepted, etagOf, expect, reading, verify } from './em-checks.ts';
 import { standardFieldCases, type FieldCase } from './em-arbitraries.ts';
 import { asRequest, createEvent, createType, field, putEvent, standardBody } from './em-resources.ts';
 import { SEVERITY, standardMaxLength } from './em-bounds.ts';
@@ -155,8 +156,8 @@ async function judgeUpdate(t: RuleContext, target: Target, c: FieldCase): Promis
     return;
   if (c.valid) accepted(t, c.rule, res, `PUT with ${c.what}`, [200]);
   else {
-    rejected(t, 'event-management/events/update-invalid-value-400', res, `PUT with ${c.what}`);
-    rejected(t, c.rule, res, `PUT with ${c.what}`);
+    refused(t, { rule: 'event-management/events/update-invalid-value-400', res, what: `PUT with ${c.what}` });
+    refused(t, { rule: c.rule, res, what: `PUT with ${c.what}` });
   }
 }
 
@@ -189,12 +190,11 @@ emTest(
       severity: SEVERITY.max + 1,
       code: 'x'.repeat(standardMaxLength('code') + 1),
     });
-    rejected(
-      t,
-      'event-management/events/update-invalid-value-400',
-      bad,
-      `PUT with severity ${SEVERITY.max + 1} and a code of ${standardMaxLength('code') + 1} characters`,
-    );
+    refused(t, {
+      rule: 'event-management/events/update-invalid-value-400',
+      res: bad,
+      what: `PUT with severity ${SEVERITY.max + 1} and a code of ${standardMaxLength('code') + 1} characters`,
+    });
     const after = await send(t, { method: 'GET', path: `/events/${e.id}` });
     expect(
       t,
@@ -225,33 +225,33 @@ emTest(
     const put = (json: Record<string, unknown>) => putEvent(t, e.id, String(e.etag), json);
     for (const key of ['correlationId', 'timestamp', 'entityId']) {
       const { [key]: _drop, ...rest } = base;
-      rejected(t, 'event-management/events/update-keys-required', await put(rest), `PUT without ${key}`);
+      refused(t, {
+        rule: 'event-management/events/update-keys-required',
+        res: await put(rest),
+        what: `PUT without ${key}`,
+      });
     }
     // A body of JSON null or an array carries none of the three.
-    rejected(
-      t,
-      'event-management/events/update-keys-required',
-      await putEvent(t, e.id, String(e.etag), null),
-      'PUT with a body of JSON null',
-    );
-    rejected(
-      t,
-      'event-management/events/update-keys-required',
-      await putEvent(t, e.id, String(e.etag), [base]),
-      'PUT with a body that is an array',
-    );
-    rejected(
-      t,
-      'event-management/events/correlation-id-not-updatable',
-      await put({ ...base, correlationId: randomUUID() }),
-      'PUT with another correlationId',
-    );
-    rejected(
-      t,
-      'event-management/events/timestamp-not-updatable',
-      await put({ ...base, timestamp: iso(-200_000) }),
-      'PUT with another timestamp',
-    );
+    refused(t, {
+      rule: 'event-management/events/update-keys-required',
+      res: await putEvent(t, e.id, String(e.etag), null),
+      what: 'PUT with a body of JSON null',
+    });
+    refused(t, {
+      rule: 'event-management/events/update-keys-required',
+      res: await putEvent(t, e.id, String(e.etag), [base]),
+      what: 'PUT with a body that is an array',
+    });
+    refused(t, {
+      rule: 'event-management/events/correlation-id-not-updatable',
+      res: await put({ ...base, correlationId: randomUUID() }),
+      what: 'PUT with another correlationId',
+    });
+    refused(t, {
+      rule: 'event-management/events/timestamp-not-updatable',
+      res: await put({ ...base, timestamp: iso(-200_000) }),
+      what: 'PUT with another timestamp',
+    });
     const same = new Date(Date.parse(String(e.timestamp))).toISOString().replace('Z', '+00:00');
     const sameInstant = await put({ ...base, timestamp: same });
     reading(
@@ -264,25 +264,22 @@ emTest(
       () => seen(sameInstant),
     );
     const etag = sameInstant.status === 200 ? String(body(sameInstant).etag) : String(e.etag);
-    rejected(
-      t,
-      'event-management/events/entity-id-not-updatable',
-      await putEvent(t, e.id, etag, { ...base, entityId: entity(t, 1) }),
-      'PUT with another entityId',
-    );
-    rejected(
-      t,
-      'event-management/events/type-id-not-updatable',
-      await putEvent(t, e.id, etag, { ...base, typeId: fixture(t, 'standardEventTypeId') }),
-      'PUT with another typeId',
-    );
+    refused(t, {
+      rule: 'event-management/events/entity-id-not-updatable',
+      res: await putEvent(t, e.id, etag, { ...base, entityId: entity(t, 1) }),
+      what: 'PUT with another entityId',
+    });
+    refused(t, {
+      rule: 'event-management/events/type-id-not-updatable',
+      res: await putEvent(t, e.id, etag, { ...base, typeId: fixture(t, 'standardEventTypeId') }),
+      what: 'PUT with another typeId',
+    });
     const { typeId: _typeId, ...noType } = base;
-    rejected(
-      t,
-      'event-management/events/update-type-id-missing-400',
-      await putEvent(t, e.id, etag, noType),
-      'PUT of a custom event without typeId',
-    );
+    refused(t, {
+      rule: 'event-management/events/update-type-id-missing-400',
+      res: await putEvent(t, e.id, etag, noType),
+      what: 'PUT of a custom event without typeId',
+    });
   },
   { needs: ['fixtures.eventManagement.entityIds', 'fixtures.eventManagement.standardEventTypeId'], budget: 14 },
 );
@@ -315,36 +312,31 @@ emTest(
     const base = asRequest(e);
     const put = (json: Record<string, unknown>) => putEvent(t, e.id, String(e.etag), json);
     const { must: _must, ...noRequired } = base;
-    rejected(
-      t,
-      'event-management/events/update-required-field-missing-400',
-      await put(noRequired),
-      'PUT without the required field',
-    );
-    rejected(
-      t,
-      'event-management/events/update-required-null-400',
-      await put({ ...base, must: null }),
-      'PUT setting the required field to null',
-    );
-    rejected(
-      t,
-      'event-management/events/update-incompatible-type-400',
-      await put({ ...base, must: 'one' }),
-      'PUT with a string for an INTEGER field',
-    );
-    rejected(
-      t,
-      'event-management/events/update-incompatible-type-400',
-      await put({ ...base, free: 5 }),
-      'PUT with a number for a STRING field',
-    );
-    rejected(
-      t,
-      'event-management/events/update-non-updatable-field-400',
-      await put({ ...base, fixed: 'changed' }),
-      'PUT changing a field declared updatable false',
-    );
+    refused(t, {
+      rule: 'event-management/events/update-required-field-missing-400',
+      res: await put(noRequired),
+      what: 'PUT without the required field',
+    });
+    refused(t, {
+      rule: 'event-management/events/update-required-null-400',
+      res: await put({ ...base, must: null }),
+      what: 'PUT setting the required field to null',
+    });
+    refused(t, {
+      rule: 'event-management/events/update-incompatible-type-400',
+      res: await put({ ...base, must: 'one' }),
+      what: 'PUT with a string for an INTEGER field',
+    });
+    refused(t, {
+      rule: 'event-management/events/update-incompatible-type-400',
+      res: await put({ ...base, free: 5 }),
+      what: 'PUT with a number for a STRING field',
+    });
+    refused(t, {
+      rule: 'event-management/events/update-non-updatable-field-400',
+      res: await put({ ...base, fixed: 'changed' }),
+      what: 'PUT changing a field declared updatable false',
+    });
     const ok = await put({ ...base, fixed: 'a', free: 'changed' });
     expect(
       t,
@@ -378,13 +370,12 @@ emTest(
   ['event-management/events/update-not-found-404', 'event-management/events/update-shared-event-400'],
   'PUT of an unknown event answers 404; PUT of an event shared by another tenant answers 400',
   async (t) => {
-    rejected(
-      t,
-      'event-management/events/update-not-found-404',
-      await putEvent(t, randomUUID(), '0', standardBody(t, { correlationId: randomUUID() })),
-      'PUT of an unknown event id',
-      [404],
-    );
+    refused(t, {
+      rule: 'event-management/events/update-not-found-404',
+      res: await putEvent(t, randomUUID(), '0', standardBody(t, { correlationId: randomUUID() })),
+      what: 'PUT of an unknown event id',
+      statuses: [404],
+    });
     const shared = fixture(t, 'sharedEventId');
     const got = await send(t, { method: 'GET', path: `/events/${shared}`, query: { includeShared: 'true' } });
     const current =
@@ -397,12 +388,14 @@ emTest(
             entityId: fixture(t, 'sharedEntityId'),
             correlationId: randomUUID(),
           };
-    rejected(
-      t,
-      'event-management/events/update-shared-event-400',
-      await putEvent(t, shared, String(current.etag), { ...asRequest(current), description: 'changed by a receiver' }),
-      'PUT of an event owned by another tenant and shared with the caller',
-    );
+    refused(t, {
+      rule: 'event-management/events/update-shared-event-400',
+      res: await putEvent(t, shared, String(current.etag), {
+        ...asRequest(current),
+        description: 'changed by a receiver',
+      }),
+      what: 'PUT of an event owned by another tenant and shared with the caller',
+    });
     // Not even a shared event of another tenant may be changed ("shared event owned by another
     // tenant" is a 400); one not shared with the caller names no event of its own (404) or one it
     // lacks permission for (403): a refusal either way.

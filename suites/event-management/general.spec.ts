@@ -1,8 +1,8 @@
 import { where } from '../engine/filter-expression.ts';
-import { memberProblems } from '../engine/checks/index.ts';
+import { memberProblems, refused } from '../engine/checks/index.ts';
 import type { HttpResponse } from '../engine/http-client.ts';
 import { BASE_PATH, body, emTest, entity, eventually, iso, pollJob, send, seen, senderOf } from './em-client.ts';
-import { expect, rejected, verify } from './em-checks.ts';
+import { expect, verify } from './em-checks.ts';
 import { createEvent, createType, field, typeDeleted, postCreateJob, postEvent, standardBody } from './em-resources.ts';
 import { EVENTS_PAGE } from './em-bounds.ts';
 
@@ -211,12 +211,11 @@ emTest(
         body: broken,
         headers: { 'content-type': 'application/json', ...headers },
       });
-      rejected(
-        t,
-        'event-management/general/json-request-bodies',
+      refused(t, {
+        rule: 'event-management/general/json-request-bodies',
         res,
-        `${method} ${path.replace(/\/[^/]+$/, '/{id}')} with a truncated JSON body`,
-      );
+        what: `${method} ${path.replace(/\/[^/]+$/, '/{id}')} with a truncated JSON body`,
+      });
     }
   },
   { needs: ['fixtures.eventManagement.entityIds'], budget: 10 },

@@ -15,7 +15,8 @@ import {
   inexpressible,
   writtenFilter,
 } from './em-client.ts';
-import { expect, refusedAs, rejected, verify } from './em-checks.ts';
+import { refused } from '../engine/checks/index.ts';
+import { expect, verify } from './em-checks.ts';
 import { createType, marker } from './em-resources.ts';
 import { startDeleteJob } from './jobs-support.ts';
 
@@ -29,44 +30,38 @@ emTest(
   'a delete job whose filter is missing, not valid JSON, without typeId, or with a typeId expression that is not one plain equality answers 400',
   async (t) => {
     const typeId = `${t.prefix}nosuchtype`;
-    rejected(
-      t,
-      'event-management/jobs/delete-job-deletes-matches',
-      await startDeleteJob(t, {}),
-      'a delete job without filter',
-    );
+    refused(t, {
+      rule: 'event-management/jobs/delete-job-deletes-matches',
+      res: await startDeleteJob(t, {}),
+      what: 'a delete job without filter',
+    });
     // "deleteEventsJob has filter (required JSON object)": a null body has none.
-    rejected(
-      t,
-      'event-management/jobs/delete-job-deletes-matches',
-      await startDeleteJob(t, null),
-      'a delete job whose body is null',
-    );
-    rejected(
-      t,
-      'event-management/jobs/delete-filter-invalid-json-400',
-      await startDeleteJob(t, { filter: '{"typeId": ' }),
-      'a filter string that is not JSON',
-    );
-    rejected(
-      t,
-      'event-management/jobs/delete-filter-invalid-json-400',
-      await startDeleteJob(t, { filter: 42 }),
-      'a filter that is a number',
-    );
-    rejected(
-      t,
-      'event-management/jobs/delete-filter-no-type-id-400',
-      await startDeleteJob(t, { filter: where({ source: marker(t) }) }),
-      'a filter without typeId',
-    );
+    refused(t, {
+      rule: 'event-management/jobs/delete-job-deletes-matches',
+      res: await startDeleteJob(t, null),
+      what: 'a delete job whose body is null',
+    });
+    refused(t, {
+      rule: 'event-management/jobs/delete-filter-invalid-json-400',
+      res: await startDeleteJob(t, { filter: '{"typeId": ' }),
+      what: 'a filter string that is not JSON',
+    });
+    refused(t, {
+      rule: 'event-management/jobs/delete-filter-invalid-json-400',
+      res: await startDeleteJob(t, { filter: 42 }),
+      what: 'a filter that is a number',
+    });
+    refused(t, {
+      rule: 'event-management/jobs/delete-filter-no-type-id-400',
+      res: await startDeleteJob(t, { filter: where({ source: marker(t) }) }),
+      what: 'a filter without typeId',
+    });
     // The conjunction of nothing: an empty filter in any dialect.
-    rejected(
-      t,
-      'event-management/jobs/delete-filter-no-type-id-400',
-      await startDeleteJob(t, { filter: and() }),
-      'an empty filter',
-    );
+    refused(t, {
+      rule: 'event-management/jobs/delete-filter-no-type-id-400',
+      res: await startDeleteJob(t, { filter: and() }),
+      what: 'an empty filter',
+    });
     for (const [f, what] of [
       [ne('typeId', typeId), 'a negated typeId'],
       [isIn('typeId', [typeId]), 'typeId with in'],
@@ -75,12 +70,11 @@ emTest(
       const cannot = await inexpressible(t, f);
       if (cannot) t.notExercised('event-management/jobs/delete-filter-type-id-equality', `${what}: ${cannot}`);
       else
-        rejected(
-          t,
-          'event-management/jobs/delete-filter-type-id-equality',
-          await startDeleteJob(t, { filter: f }),
+        refused(t, {
+          rule: 'event-management/jobs/delete-filter-type-id-equality',
+          res: await startDeleteJob(t, { filter: f }),
           what,
-        );
+        });
     }
     // The same filter as its JSON text ("filter (required JSON object)" of a "string, JSON-encoded" query filter).
     const asString = await startDeleteJob(t, { filter: JSON.stringify(await writtenFilter(t, eq('typeId', typeId))) });
@@ -155,41 +149,37 @@ emTest(
   'GET of an unknown job, of a job under the other kind, or of an id that is not a uuid answers 404',
   async (t) => {
     for (const kind of ['createEventsJobs', 'deleteEventsJobs']) {
-      rejected(
-        t,
-        'event-management/jobs/not-found-404',
-        await send(t, { method: 'GET', path: `/${kind}/${randomUUID()}` }),
-        `GET /${kind}/{unknown}`,
-        [404],
-      );
-      refusedAs(
-        t,
-        'event-management/jobs/not-found-404',
-        'malformed-id-404',
-        await send(t, { method: 'GET', path: `/${kind}/not-a-uuid` }),
-        `GET /${kind}/not-a-uuid`,
-        404,
-      );
+      refused(t, {
+        rule: 'event-management/jobs/not-found-404',
+        res: await send(t, { method: 'GET', path: `/${kind}/${randomUUID()}` }),
+        what: `GET /${kind}/{unknown}`,
+        statuses: [404],
+      });
+      refused(t, {
+        rule: 'event-management/jobs/not-found-404',
+        res: await send(t, { method: 'GET', path: `/${kind}/not-a-uuid` }),
+        what: `GET /${kind}/not-a-uuid`,
+        statuses: [404],
+        statusReading: 'malformed-id-404',
+      });
     }
     const job = await startDeleteJob(t, { filter: eq('typeId', `${t.prefix}nosuchtype`) });
     if (job.status === 202) {
-      rejected(
-        t,
-        'event-management/jobs/not-found-404',
-        await send(t, { method: 'GET', path: `/createEventsJobs/${body(job).id}` }),
-        'a delete job read as a create job',
-        [404],
-      );
+      refused(t, {
+        rule: 'event-management/jobs/not-found-404',
+        res: await send(t, { method: 'GET', path: `/createEventsJobs/${body(job).id}` }),
+        what: 'a delete job read as a create job',
+        statuses: [404],
+      });
       // A job is its tenant's: for another tenant it is not found (a 4xx; 404 rather than 403 is our reading).
       if (t.session.tokens.has('otherTenant'))
-        refusedAs(
-          t,
-          'event-management/jobs/not-found-404',
-          'foreign-record-404',
-          await send(t, { method: 'GET', path: `/deleteEventsJobs/${body(job).id}`, as: 'otherTenant' }),
-          'a delete job of another tenant',
-          404,
-        );
+        refused(t, {
+          rule: 'event-management/jobs/not-found-404',
+          res: await send(t, { method: 'GET', path: `/deleteEventsJobs/${body(job).id}`, as: 'otherTenant' }),
+          what: 'a delete job of another tenant',
+          statuses: [404],
+          statusReading: 'foreign-record-404',
+        });
     }
   },
   { budget: 7 },

@@ -18,7 +18,8 @@ import {
   shown,
   EVENTS_QUERY_SIZE,
 } from './em-client.ts';
-import { betweenRange, expect, reading, rejected } from './em-checks.ts';
+import { refused } from '../engine/checks/index.ts';
+import { betweenRange, expect, reading } from './em-checks.ts';
 import { createEventsInBulk, createType, field, postCreateJob, standardBody } from './em-resources.ts';
 import {
   runCreateJob,
@@ -109,31 +110,27 @@ emTest(
     const ts = timestamps(JOB_EVENTS_MAX + 1);
     const events = (k: number) =>
       Array.from({ length: k }, (_, i) => ({ typeId: type.id, timestamp: ts[i], entityId: entity(t, i), n: i }));
-    rejected(
-      t,
-      'event-management/jobs/create-more-than-50-400',
-      await postCreateJob(t, events(JOB_EVENTS_MAX + 1)),
-      `a create job of ${JOB_EVENTS_MAX + 1} events`,
-    );
-    rejected(
-      t,
-      'event-management/jobs/create-events-required',
-      await send(t, { method: 'POST', path: '/createEventsJobs', json: {} }),
-      'a create job without events',
-    );
-    rejected(
-      t,
-      'event-management/jobs/create-events-required',
-      await postCreateJob(t, 'events'),
-      'a create job whose events is a string',
-    );
+    refused(t, {
+      rule: 'event-management/jobs/create-more-than-50-400',
+      res: await postCreateJob(t, events(JOB_EVENTS_MAX + 1)),
+      what: `a create job of ${JOB_EVENTS_MAX + 1} events`,
+    });
+    refused(t, {
+      rule: 'event-management/jobs/create-events-required',
+      res: await send(t, { method: 'POST', path: '/createEventsJobs', json: {} }),
+      what: 'a create job without events',
+    });
+    refused(t, {
+      rule: 'event-management/jobs/create-events-required',
+      res: await postCreateJob(t, 'events'),
+      what: 'a create job whose events is a string',
+    });
     // "createEventsJob has events (required array of custom events)": a null body has none.
-    rejected(
-      t,
-      'event-management/jobs/create-events-required',
-      await send(t, { method: 'POST', path: '/createEventsJobs', json: null }),
-      'a create job whose body is null',
-    );
+    refused(t, {
+      rule: 'event-management/jobs/create-events-required',
+      res: await send(t, { method: 'POST', path: '/createEventsJobs', json: null }),
+      what: 'a create job whose body is null',
+    });
     const res = await postCreateJob(t, events(JOB_EVENTS_MAX));
     expect(
       t,

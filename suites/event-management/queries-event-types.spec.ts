@@ -1,10 +1,10 @@
 import fc from 'fast-check';
-import { responseSchema, memberProblems } from '../engine/checks/index.ts';
+import { responseSchema, memberProblems, refused } from '../engine/checks/index.ts';
 import type { HttpResponse } from '../engine/http-client.ts';
 import type { RuleContext } from '../engine/rule-test.ts';
 import { and, eq, isIn, ne, sortBy, startsWith, where } from '../engine/filter-expression.ts';
 import { body, emTest, eventually, pageIntegers, send, seen, shown, embedded, type EmQuery } from './em-client.ts';
-import { beyondTheLast, expect, outOfBounds, reading, rejected, verify } from './em-checks.ts';
+import { beyondTheLast, expect, outOfBounds, reading, verify } from './em-checks.ts';
 import { createType } from './em-resources.ts';
 import { EVENT_TYPES_PAGE, EVENTS_PAGE, TTL_DEFAULT } from './em-bounds.ts';
 
@@ -217,12 +217,11 @@ emTest(
       outOfBounds(t, 'event-management/queries/event-types-size-default', await getTypes(t, { size }), `size ${size}`);
     // One beyond the types' maximum, and the events' maximum.
     for (const size of [EVENT_TYPES_PAGE.max + 1, EVENTS_PAGE.max])
-      rejected(
-        t,
-        'event-management/queries/event-types-size-above-100-400',
-        await getTypes(t, { size }),
-        `size ${size}`,
-      );
+      refused(t, {
+        rule: 'event-management/queries/event-types-size-above-100-400',
+        res: await getTypes(t, { size }),
+        what: `size ${size}`,
+      });
     outOfBounds(t, 'event-management/queries/page-default-and-minimum', await getTypes(t, { page: -1 }), 'page -1');
     const total = Number(body(plain).page?.totalElements ?? 0);
     const beyond = await getTypes(t, { size: EVENT_TYPES_PAGE.max, page: Math.ceil(total / EVENT_TYPES_PAGE.max) + 1 });
@@ -300,25 +299,22 @@ emTest(
   'GET /eventTypes answers 400 to a filter or sort on a field other than id, name, owner and scope, and to a filter that is not JSON',
   async (t) => {
     for (const f of [where({ ttl: TTL_DEFAULT }), where({ parentId: 'BaseEvent' }), where({ nosuchfield: 'x' })])
-      rejected(
-        t,
-        'event-management/queries/event-types-non-filterable-400',
-        await getTypes(t, { filter: f }),
-        `filter ${shown(f)}`,
-      );
+      refused(t, {
+        rule: 'event-management/queries/event-types-non-filterable-400',
+        res: await getTypes(t, { filter: f }),
+        what: `filter ${shown(f)}`,
+      });
     for (const sort of [sortBy('ttl', 'asc'), sortBy('etag', 'desc'), sortBy('nosuchfield')])
-      rejected(
-        t,
-        'event-management/queries/event-types-non-sortable-400',
-        await getTypes(t, { sort }),
-        `sort ${sort.field} ${sort.direction}`,
-      );
-    rejected(
-      t,
-      'event-management/queries/filter-json',
-      await getTypes(t, { filter: '{name:' }),
-      'a filter that is not valid JSON',
-    );
+      refused(t, {
+        rule: 'event-management/queries/event-types-non-sortable-400',
+        res: await getTypes(t, { sort }),
+        what: `sort ${sort.field} ${sort.direction}`,
+      });
+    refused(t, {
+      rule: 'event-management/queries/filter-json',
+      res: await getTypes(t, { filter: '{name:' }),
+      what: 'a filter that is not valid JSON',
+    });
     const sorted = await getTypes(t, { sort: sortBy('id', 'desc'), size: EVENT_TYPES_PAGE.max });
     const ids = idsOf(sorted);
     expect(

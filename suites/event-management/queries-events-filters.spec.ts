@@ -16,7 +16,8 @@ import {
   tag,
   inexpressible,
 } from './em-client.ts';
-import { expect, reading, rejected, verify } from './em-checks.ts';
+import { refused } from '../engine/checks/index.ts';
+import { expect, reading, verify } from './em-checks.ts';
 import { fileDataset } from './em-dataset.ts';
 import { ENUM_VALUES } from './em-arbitraries.ts';
 import { createEventsInBulk, createType, field, marker, postEvent, standardBody } from './em-resources.ts';
@@ -148,7 +149,7 @@ for (const rule of [...new Set(FORBIDDEN.map((f) => f.rule))]) {
           t.notExercised(rule, `${c.what}: ${cannot}`);
           continue;
         }
-        rejected(t, rule, await getEvents(t, { filter: f }), c.what);
+        refused(t, { rule, res: await getEvents(t, { filter: f }), what: c.what });
       }
     },
     {

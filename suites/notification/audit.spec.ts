@@ -1,5 +1,6 @@
 import fc from 'fast-check';
-import { auditTime, notificationTest as test, accepted, refused, seen, verifyCode } from './notification-client.ts';
+import { refused } from '../engine/checks/index.ts';
+import { auditTime, notificationTest as test, accepted, seen, verifyCode } from './notification-client.ts';
 import { searchAudit, wideRange } from './audit-search.ts';
 import { send } from './notification-client.ts';
 import { answeredByReading, CLIENT_ERRORS } from './answered-by-reading.ts';
@@ -30,13 +31,13 @@ test(
     // A number is not the string the document declares: refused.
     for (const [i, value] of [now, 20260101].entries()) {
       const field = i % 2 ? 'endTimeRange' : 'startTimeRange';
-      refused(
-        t,
-        'notification/audit/time-range-format',
-        await searchAudit(t, { [field]: value }),
-        `${field} ${JSON.stringify(value)}`,
-        'invalidRequestBodyProperty',
-      );
+      refused(t, {
+        rule: 'notification/audit/time-range-format',
+        res: await searchAudit(t, { [field]: value }),
+        what: `${field} ${JSON.stringify(value)}`,
+        code: 'invalidRequestBodyProperty',
+        verifyCode,
+      });
     }
     // "both formatted yyyy-MM-dd HH:mm:ss" fixes what a client sends; a lenient parser may take another
     // form of the same time too. Refusing it is our reading.
@@ -114,13 +115,13 @@ test(
       ['fromApp', { name: 'x' }],
     ];
     for (const [field, value] of cases) {
-      refused(
-        t,
-        'notification/audit/filter-types',
-        await searchAudit(t, { [field]: value }),
-        `${field} ${JSON.stringify(value)}`,
-        'invalidRequestBodyProperty',
-      );
+      refused(t, {
+        rule: 'notification/audit/filter-types',
+        res: await searchAudit(t, { [field]: value }),
+        what: `${field} ${JSON.stringify(value)}`,
+        code: 'invalidRequestBodyProperty',
+        verifyCode,
+      });
     }
   },
   { readOnly: true, budget: 6 },

@@ -1,6 +1,7 @@
 import { badItemsText, listWithBadItems } from '../../generators/index.ts';
 import type { HttpResponse } from '../engine/http-client.ts';
 import type { RuleContext } from '../engine/rule-test.ts';
+import { refused } from '../engine/checks/index.ts';
 import {
   fixturesOf,
   hasOtherTenant,
@@ -9,10 +10,10 @@ import {
   letters,
   notificationTest as test,
   poll,
-  refused,
   seen,
   send,
   NO_OTHER,
+  verifyCode,
 } from './notification-client.ts';
 import { awaitAuditEntry, lists } from './audit-search.ts';
 import { trackBounce } from './notification-resources.ts';
@@ -194,13 +195,13 @@ test(
     );
     // "emailList (array of string, ...)": one item that is not a string is enough.
     for (const emailList of [`${t.prefix}@example.com`, [42], { address: 'x@example.com' }]) {
-      refused(
-        t,
-        'notification/bounced/remove-body-required',
-        await send(t, { method: 'DELETE', path: PATH, json: { emailList } }),
-        `emailList ${JSON.stringify(emailList)}`,
-        'invalidRequestBodyProperty',
-      );
+      refused(t, {
+        rule: 'notification/bounced/remove-body-required',
+        res: await send(t, { method: 'DELETE', path: PATH, json: { emailList } }),
+        what: `emailList ${JSON.stringify(emailList)}`,
+        code: 'invalidRequestBodyProperty',
+        verifyCode,
+      });
     }
     // An item that is not a string, wherever it stands among addresses.
     const lists = listWithBadItems({
@@ -211,13 +212,13 @@ test(
     await t.property(
       lists,
       async (list) =>
-        refused(
-          t,
-          'notification/bounced/remove-body-required',
-          await send(t, { method: 'DELETE', path: PATH, json: { emailList: list.items } }),
-          `emailList with ${badItemsText(list)}`,
-          'invalidRequestBodyProperty',
-        ),
+        refused(t, {
+          rule: 'notification/bounced/remove-body-required',
+          res: await send(t, { method: 'DELETE', path: PATH, json: { emailList: list.items } }),
+          what: `emailList with ${badItemsText(list)}`,
+          code: 'invalidRequestBodyProperty',
+          verifyCode,
+        }),
       { rule: 'notification/bounced/remove-body-required' },
     );
   },

@@ -1,4 +1,4 @@
-import { responseSchema } from '../engine/checks/index.ts';
+import { responseSchema, refused } from '../engine/checks/index.ts';
 import type { FormPart } from '../engine/http-client.ts';
 import type { RuleContext } from '../engine/rule-test.ts';
 import { entriesOf, searchAudit, type AuditEntry } from './audit-search.ts';
@@ -8,12 +8,11 @@ import {
   isSendTime,
   notificationTest as test,
   poll,
-  refused,
-  refusedByReading,
   seen,
   send,
   unknownRefused,
   UNKNOWN_ID,
+  verifyCode,
 } from './notification-client.ts';
 import { createCategory, createRecipient } from './notification-resources.ts';
 
@@ -174,35 +173,34 @@ test(
   ],
   'a broadcast without messageData, with a JSON body, or with a messageData that is not a JSON object is refused',
   async (t) => {
-    refused(
-      t,
-      'notification/broadcast/message-data-required',
-      await broadcast(t, [{ name: 'other', value: 'x' }]),
-      'a form without messageData',
-      'missingRequestBodyProperty',
-    );
+    refused(t, {
+      rule: 'notification/broadcast/message-data-required',
+      res: await broadcast(t, [{ name: 'other', value: 'x' }]),
+      what: 'a form without messageData',
+      code: 'missingRequestBodyProperty',
+      verifyCode,
+    });
     // A JSON body is refused (document); 400 rather than 415 for it is our reading.
-    refusedByReading(
-      t,
-      'notification/broadcast/message-data-required',
-      await send(t, {
+    refused(t, {
+      rule: 'notification/broadcast/message-data-required',
+      res: await send(t, {
         method: 'POST',
         path: '/broadcastEmails',
         query: { broadcastType: 'tenantAdminsOnly' },
         json: { messageData: content(t) },
       }),
-      'a JSON body',
-      'media-type-400',
-      400,
-    );
+      what: 'a JSON body',
+      statuses: [400],
+      statusReading: 'media-type-400',
+    });
     for (const text of ['not json', '[1,2]', '"text"', '{"body":']) {
-      refused(
-        t,
-        'notification/broadcast/message-data-required',
-        await broadcast(t, messageData(text)),
-        `messageData ${JSON.stringify(text)}`,
-        'invalidRequestBodyProperty',
-      );
+      refused(t, {
+        rule: 'notification/broadcast/message-data-required',
+        res: await broadcast(t, messageData(text)),
+        what: `messageData ${JSON.stringify(text)}`,
+        code: 'invalidRequestBodyProperty',
+        verifyCode,
+      });
     }
   },
   { budget: 6 },
@@ -244,13 +242,13 @@ test(
       ['no body.message', content(t, { body: { name: 'x' } })],
     ];
     for (const [what, c] of cases)
-      refused(
-        t,
-        'notification/broadcast/content-like-publish',
-        await broadcast(t, messageData(c)),
-        `messageData with ${what}`,
-        'missingRequestBodyProperty',
-      );
+      refused(t, {
+        rule: 'notification/broadcast/content-like-publish',
+        res: await broadcast(t, messageData(c)),
+        what: `messageData with ${what}`,
+        code: 'missingRequestBodyProperty',
+        verifyCode,
+      });
     // Complete otherwise (from, subject, message): only the unknown category can make it fail.
     unknownRefused(
       t,
@@ -266,13 +264,13 @@ test(
   ['notification/broadcast/type-required', 'notification/errors/code-missing-parameter'],
   'a broadcast without broadcastType is refused',
   async (t) => {
-    refused(
-      t,
-      'notification/broadcast/type-required',
-      await broadcast(t, messageData(content(t)), {}),
-      'a broadcast without broadcastType',
-      'missingParameter',
-    );
+    refused(t, {
+      rule: 'notification/broadcast/type-required',
+      res: await broadcast(t, messageData(content(t)), {}),
+      what: 'a broadcast without broadcastType',
+      code: 'missingParameter',
+      verifyCode,
+    });
   },
   { budget: 1 },
 );
@@ -282,13 +280,13 @@ test(
   'a broadcastType other than the four documented values is refused',
   async (t) => {
     for (const broadcastType of ['everyone', 'tenantadminsonly', 'tenantMembers', 'ALL']) {
-      refused(
-        t,
-        'notification/broadcast/type-values',
-        await broadcast(t, messageData(content(t)), { broadcastType }),
-        `broadcastType=${broadcastType}`,
-        'invalidParameter',
-      );
+      refused(t, {
+        rule: 'notification/broadcast/type-values',
+        res: await broadcast(t, messageData(content(t)), { broadcastType }),
+        what: `broadcastType=${broadcastType}`,
+        code: 'invalidParameter',
+        verifyCode,
+      });
     }
   },
   { budget: 4 },
@@ -298,13 +296,13 @@ test(
   ['notification/broadcast/sub-tenant-id-required', 'notification/errors/code-missing-parameter'],
   'broadcastType=subTenantMembersOnly without subTenantId is refused',
   async (t) => {
-    refused(
-      t,
-      'notification/broadcast/sub-tenant-id-required',
-      await broadcast(t, messageData(content(t)), { broadcastType: 'subTenantMembersOnly' }),
-      'subTenantMembersOnly without subTenantId',
-      'missingParameter',
-    );
+    refused(t, {
+      rule: 'notification/broadcast/sub-tenant-id-required',
+      res: await broadcast(t, messageData(content(t)), { broadcastType: 'subTenantMembersOnly' }),
+      what: 'subTenantMembersOnly without subTenantId',
+      code: 'missingParameter',
+      verifyCode,
+    });
   },
   { budget: 1 },
 );

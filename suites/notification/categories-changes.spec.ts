@@ -1,5 +1,5 @@
 import fc from 'fast-check';
-import { matchesSchema } from '../engine/checks/index.ts';
+import { matchesSchema, refused } from '../engine/checks/index.ts';
 import {
   addressType,
   UNKNOWN_ID,
@@ -8,9 +8,9 @@ import {
   fixturesOf,
   homeTenant,
   notificationTest as test,
-  refused,
   seen,
   send,
+  verifyCode,
 } from './notification-client.ts';
 import {
   createCategory,
@@ -136,14 +136,14 @@ test(
   ],
   'GET /communicationcategories/{id}: 404 for an unknown ID, 400 for a non-integer',
   async (t) => {
-    refused(
-      t,
-      'notification/categories/get-not-found',
-      await getCategory(t, UNKNOWN_ID),
-      `unknown category ${UNKNOWN_ID}`,
-      'noMatch',
-      [404],
-    );
+    refused(t, {
+      rule: 'notification/categories/get-not-found',
+      res: await getCategory(t, UNKNOWN_ID),
+      what: `unknown category ${UNKNOWN_ID}`,
+      code: 'noMatch',
+      verifyCode,
+      statuses: [404],
+    });
     // "path id (int64)": "abc" is refused; 400 rather than a 404 of routing is our reading.
     answeredByReading(
       t,
@@ -255,13 +255,13 @@ test(
   ['notification/categories/delete-ids-required', 'notification/errors/code-missing-parameter'],
   'DELETE /communicationcategories/ without categoryIds is refused with 400',
   async (t) => {
-    refused(
-      t,
-      'notification/categories/delete-ids-required',
-      await send(t, { method: 'DELETE', path: '/communicationcategories/' }),
-      'a DELETE without categoryIds',
-      'missingParameter',
-    );
+    refused(t, {
+      rule: 'notification/categories/delete-ids-required',
+      res: await send(t, { method: 'DELETE', path: '/communicationcategories/' }),
+      what: 'a DELETE without categoryIds',
+      code: 'missingParameter',
+      verifyCode,
+    });
   },
   { budget: 1 },
 );

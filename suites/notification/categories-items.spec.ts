@@ -1,6 +1,7 @@
 import { badItemsText, listWithBadItems, type ListWithBadItems } from '../../generators/index.ts';
 import type { RuleContext } from '../engine/rule-test.ts';
-import { channelId, notificationTest as test, refused } from './notification-client.ts';
+import { refused } from '../engine/checks/index.ts';
+import { channelId, notificationTest as test, verifyCode } from './notification-client.ts';
 import {
   categoryBody,
   createCategory,
@@ -47,9 +48,9 @@ async function refusedOnCreateAndAdd(
 ): Promise<void> {
   const what = `${field} with ${badItemsText(list)}`;
   const create = await postCategory(t, categoryBody(t, { [field]: list.items }));
-  refused(t, rule, create, `POST ${what}`, 'invalidRequestBodyProperty');
+  refused(t, { rule, res: create, what: `POST ${what}`, code: 'invalidRequestBodyProperty', verifyCode });
   const add = await putCategory(t, categoryId, { [field]: asAdd(list.items) });
-  refused(t, rule, add, `PUT ${what} (ADD items)`, 'invalidRequestBodyProperty');
+  refused(t, { rule, res: add, what: `PUT ${what} (ADD items)`, code: 'invalidRequestBodyProperty', verifyCode });
 }
 
 test(
@@ -117,13 +118,13 @@ test(
     await t.property(
       deletes,
       async (list) =>
-        refused(
-          t,
-          'notification/categories/template-channel',
-          await putCategory(t, id, { templates: list.items }),
-          `PUT templates with ${badItemsText(list)}`,
-          'invalidRequestBodyProperty',
-        ),
+        refused(t, {
+          rule: 'notification/categories/template-channel',
+          res: await putCategory(t, id, { templates: list.items }),
+          what: `PUT templates with ${badItemsText(list)}`,
+          code: 'invalidRequestBodyProperty',
+          verifyCode,
+        }),
       { rule: 'notification/categories/template-channel' },
     );
   },
@@ -166,12 +167,11 @@ test(
       await t.property(
         lists,
         async (list: ListWithBadItems) =>
-          refused(
-            t,
-            'notification/categories/update-operation-enum',
-            await putCategory(t, id, { [field]: list.items }),
-            `${field} with ${badItemsText(list)}`,
-          ),
+          refused(t, {
+            rule: 'notification/categories/update-operation-enum',
+            res: await putCategory(t, id, { [field]: list.items }),
+            what: `${field} with ${badItemsText(list)}`,
+          }),
         { rule: 'notification/categories/update-operation-enum' },
       );
     const after = await getCategory(t, id);

@@ -1,12 +1,13 @@
 import { badItemsText, listWithBadItems } from '../../generators/index.ts';
+import { refused } from '../engine/checks/index.ts';
 import {
   UNKNOWN_ID,
   accepted,
   notificationTest as test,
-  refused,
   seen,
   send,
   unknownRefused,
+  verifyCode,
 } from './notification-client.ts';
 import { createCategory, createRecipient } from './notification-resources.ts';
 import { answeredByReading, CLIENT_ERRORS } from './answered-by-reading.ts';
@@ -27,13 +28,13 @@ test(
     const { id } = await createCategory(t);
     // Not a comma-separated list at all.
     for (const ids of ['abc', `${id};${id}`])
-      refused(
-        t,
-        'notification/categories/delete-ids-format',
-        await send(t, { method: 'DELETE', path: '/communicationcategories/', query: { categoryIds: ids } }),
-        `categoryIds=${ids}`,
-        'invalidParameter',
-      );
+      refused(t, {
+        rule: 'notification/categories/delete-ids-format',
+        res: await send(t, { method: 'DELETE', path: '/communicationcategories/', query: { categoryIds: ids } }),
+        what: `categoryIds=${ids}`,
+        code: 'invalidParameter',
+        verifyCode,
+      });
     const held = [id, (await createCategory(t)).id, (await createCategory(t)).id];
     const UNKNOWN = 'an ID naming no category';
     const lists = listWithBadItems({
@@ -48,7 +49,14 @@ test(
         const res = await send(t, { method: 'DELETE', path: '/communicationcategories/', query: { categoryIds } });
         const what = `categoryIds=${categoryIds} (${badItemsText(list)})`;
         if (list.bad[0].kind === UNKNOWN) unknownRefused(t, 'notification/categories/delete-ids-format', res, what);
-        else refused(t, 'notification/categories/delete-ids-format', res, what, 'invalidParameter');
+        else
+          refused(t, {
+            rule: 'notification/categories/delete-ids-format',
+            res,
+            what,
+            code: 'invalidParameter',
+            verifyCode,
+          });
       },
       { rule: 'notification/categories/delete-ids-format' },
     );

@@ -1,14 +1,15 @@
+import { refused } from '../engine/checks/index.ts';
 import {
   UNKNOWN_ID,
   accepted,
   channelId,
   fixturesOf,
   notificationTest as test,
-  refused,
   seen,
   send,
   unknownRefused,
   tag,
+  verifyCode,
 } from './notification-client.ts';
 import {
   createCategory,
@@ -131,14 +132,14 @@ test(
         received: seen(renamed),
       },
     );
-    refused(
-      t,
-      'notification/categories/update-204',
-      await putCategory(t, UNKNOWN_ID, { subject: 'Whatever' }),
-      `an update of category ${UNKNOWN_ID}`,
-      'noMatch',
-      [404],
-    );
+    refused(t, {
+      rule: 'notification/categories/update-204',
+      res: await putCategory(t, UNKNOWN_ID, { subject: 'Whatever' }),
+      what: `an update of category ${UNKNOWN_ID}`,
+      code: 'noMatch',
+      verifyCode,
+      statuses: [404],
+    });
   },
   { budget: 8 },
 );
@@ -147,13 +148,13 @@ test(
   ['notification/categories/search-fields-required', 'notification/errors/code-missing-parameter'],
   'GET /communicationcategories/search/ needs fields, and takes recipient_count and channels',
   async (t) => {
-    refused(
-      t,
-      'notification/categories/search-fields-required',
-      await send(t, { method: 'GET', path: '/communicationcategories/search/' }),
-      'a search without fields',
-      'missingParameter',
-    );
+    refused(t, {
+      rule: 'notification/categories/search-fields-required',
+      res: await send(t, { method: 'GET', path: '/communicationcategories/search/' }),
+      what: 'a search without fields',
+      code: 'missingParameter',
+      verifyCode,
+    });
     // Other names in fields, wherever they stand: categories-lists.spec.ts.
     for (const fields of ['recipient_count', 'channels']) {
       accepted(
@@ -266,12 +267,11 @@ test(
     });
     accepted(t, 'notification/categories/unsubscribe', res, 'unsubscribing one recipient', [200]);
     // "recipients (array of objects with recipientId int64)": a bare ID is not such an object.
-    refused(
-      t,
-      'notification/categories/unsubscribe',
-      await send(t, { method: 'POST', path, json: { msgCategoryId: id, recipients: [r2.id] } }),
-      `recipients [${r2.id}] (an ID, not an object with recipientId)`,
-    );
+    refused(t, {
+      rule: 'notification/categories/unsubscribe',
+      res: await send(t, { method: 'POST', path, json: { msgCategoryId: id, recipients: [r2.id] } }),
+      what: `recipients [${r2.id}] (an ID, not an object with recipientId)`,
+    });
     const got = await getCategory(t, id);
     const ids = listIn(got, 'recipients').map((x) => x.recipientId);
     t.check('notification/categories/unsubscribe', !ids.includes(r1.id) && ids.includes(r2.id), {

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { boundaryValues } from '../../generators/index.ts';
-import { matchesSchema } from '../engine/checks/index.ts';
+import { matchesSchema, refused } from '../engine/checks/index.ts';
 import {
   accepted,
   channelId,
@@ -8,11 +8,11 @@ import {
   hasOtherTenant,
   homeTenant,
   notificationTest as test,
-  refused,
   seen,
   send,
   tag,
   NO_OTHER,
+  verifyCode,
 } from './notification-client.ts';
 import {
   categoryBody,
@@ -74,23 +74,23 @@ test(
     });
     const bad: unknown[] = [`${t.prefix}@example.com`, 'noreply@example.com', 42, ['app']];
     for (const from of bad)
-      refused(
-        t,
-        'notification/categories/from-application-name',
-        await postCategory(t, categoryBody(t, { from })),
-        `POST with from ${JSON.stringify(from)}`,
-        'invalidRequestBodyProperty',
-      );
+      refused(t, {
+        rule: 'notification/categories/from-application-name',
+        res: await postCategory(t, categoryBody(t, { from })),
+        what: `POST with from ${JSON.stringify(from)}`,
+        code: 'invalidRequestBodyProperty',
+        verifyCode,
+      });
     await t.property(
       fc.constantFrom(...bad),
       async (from) => {
-        refused(
-          t,
-          'notification/categories/from-application-name',
-          await putCategory(t, id, { from }),
-          `PUT with from ${JSON.stringify(from)}`,
-          'invalidRequestBodyProperty',
-        );
+        refused(t, {
+          rule: 'notification/categories/from-application-name',
+          res: await putCategory(t, id, { from }),
+          what: `PUT with from ${JSON.stringify(from)}`,
+          code: 'invalidRequestBodyProperty',
+          verifyCode,
+        });
       },
       { rule: 'notification/categories/from-application-name', runs: Math.min(t.session.context.runs, 4) },
     );
@@ -182,13 +182,13 @@ for (const [field, rule] of [
           });
           continue;
         }
-        refused(
-          t,
+        refused(t, {
           rule,
           res,
-          `${onUpdate ? 'PUT' : 'POST'} with ${field} ${JSON.stringify(value)}`,
-          'invalidRequestBodyProperty',
-        );
+          what: `${onUpdate ? 'PUT' : 'POST'} with ${field} ${JSON.stringify(value)}`,
+          code: 'invalidRequestBodyProperty',
+          verifyCode,
+        });
       }
       await t.property(
         fc.tuple(alphanumericCase(t, ['!', '<', '-', '_', '.', '&']), fc.boolean()),
@@ -207,13 +207,13 @@ for (const [field, rule] of [
               onUpdate ? [204] : [201],
             );
           else
-            refused(
-              t,
+            refused(t, {
               rule,
               res,
-              `${onUpdate ? 'PUT' : 'POST'} with ${field} ${JSON.stringify(v)}`,
-              'invalidRequestBodyProperty',
-            );
+              what: `${onUpdate ? 'PUT' : 'POST'} with ${field} ${JSON.stringify(v)}`,
+              code: 'invalidRequestBodyProperty',
+              verifyCode,
+            });
         },
         { rule: rule, runs: Math.min(t.session.context.runs, 10) },
       );
@@ -248,13 +248,13 @@ test(
             onUpdate ? [204] : [201],
           );
         else
-          refused(
-            t,
-            'notification/categories/priority-values',
+          refused(t, {
+            rule: 'notification/categories/priority-values',
             res,
-            `${onUpdate ? 'PUT' : 'POST'} with priority ${JSON.stringify(value)}`,
-            'invalidRequestBodyProperty',
-          );
+            what: `${onUpdate ? 'PUT' : 'POST'} with priority ${JSON.stringify(value)}`,
+            code: 'invalidRequestBodyProperty',
+            verifyCode,
+          });
       }
     }
   },

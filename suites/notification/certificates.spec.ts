@@ -1,4 +1,5 @@
 import fc from 'fast-check';
+import { refused } from '../engine/checks/index.ts';
 import {
   accepted,
   CERTIFICATE_TEXT,
@@ -6,10 +7,9 @@ import {
   certificateForm,
   mentions,
   notificationTest as test,
-  refused,
-  refusedByReading,
   seen,
   send,
+  verifyCode,
 } from './notification-client.ts';
 import { certificateEmail, createCertificate, postCertificate } from './notification-resources.ts';
 import { answeredByReading } from './answered-by-reading.ts';
@@ -42,13 +42,13 @@ test(
   async (t) => {
     for (const name of ['cert.pem', 'cert.crt', 'cert.cer.txt', 'cer']) {
       const emailid = certificateEmail(t);
-      refused(
-        t,
-        'notification/certificates/file-cer',
-        await postCertificate(t, { fileName: name, emailid, ownerid: `${t.prefix}owner` }),
-        `a certificate file named ${name}`,
-        'invalidRequestBodyProperty',
-      );
+      refused(t, {
+        rule: 'notification/certificates/file-cer',
+        res: await postCertificate(t, { fileName: name, emailid, ownerid: `${t.prefix}owner` }),
+        what: `a certificate file named ${name}`,
+        code: 'invalidRequestBodyProperty',
+        verifyCode,
+      });
       const list = await listing(t);
       t.check('notification/certificates/file-cer', !mentions(list, emailid), {
         title: 'a refused certificate was stored',
@@ -64,12 +64,11 @@ test(
   ['notification/certificates/file-required'],
   'POST /certificatestore/ without a file part, or with a JSON body, is refused',
   async (t) => {
-    refused(
-      t,
-      'notification/certificates/file-required',
-      await postCertificate(t, { emailid: certificateEmail(t), ownerid: `${t.prefix}owner` }),
-      'a form without file',
-    );
+    refused(t, {
+      rule: 'notification/certificates/file-required',
+      res: await postCertificate(t, { emailid: certificateEmail(t), ownerid: `${t.prefix}owner` }),
+      what: 'a form without file',
+    });
     // The form field is named `file`: a certificate sent under another part name leaves `file` missing.
     const elsewhere = await send(t, {
       method: 'POST',
@@ -82,19 +81,24 @@ test(
         },
       ],
     });
-    refused(
-      t,
-      'notification/certificates/file-required',
-      elsewhere,
-      'a form whose .cer file is under the part name certificate, not file',
-    );
+    refused(t, {
+      rule: 'notification/certificates/file-required',
+      res: elsewhere,
+      what: 'a form whose .cer file is under the part name certificate, not file',
+    });
     const json = await send(t, {
       method: 'POST',
       path: '/certificatestore/',
       json: { emailid: certificateEmail(t), ownerid: `${t.prefix}owner`, file: 'MIIB' },
     });
     // A JSON body is refused (document); 400 rather than 415 for it is our reading.
-    refusedByReading(t, 'notification/certificates/file-required', json, 'a JSON body', 'media-type-400', 400);
+    refused(t, {
+      rule: 'notification/certificates/file-required',
+      res: json,
+      what: 'a JSON body',
+      statuses: [400],
+      statusReading: 'media-type-400',
+    });
   },
   { budget: 3 },
 );
@@ -103,13 +107,13 @@ test(
   ['notification/certificates/email-id-required', 'notification/errors/code-missing-request-body-property'],
   'POST /certificatestore/ without emailid is refused',
   async (t) => {
-    refused(
-      t,
-      'notification/certificates/email-id-required',
-      await postCertificate(t, { fileName: `${t.prefix}.cer`, ownerid: `${t.prefix}owner` }),
-      'a form without emailid',
-      'missingRequestBodyProperty',
-    );
+    refused(t, {
+      rule: 'notification/certificates/email-id-required',
+      res: await postCertificate(t, { fileName: `${t.prefix}.cer`, ownerid: `${t.prefix}owner` }),
+      what: 'a form without emailid',
+      code: 'missingRequestBodyProperty',
+      verifyCode,
+    });
   },
   { budget: 1 },
 );
@@ -118,13 +122,13 @@ test(
   ['notification/certificates/owner-id-required', 'notification/errors/code-missing-request-body-property'],
   'POST /certificatestore/ without ownerid is refused',
   async (t) => {
-    refused(
-      t,
-      'notification/certificates/owner-id-required',
-      await postCertificate(t, { fileName: `${t.prefix}.cer`, emailid: certificateEmail(t) }),
-      'a form without ownerid',
-      'missingRequestBodyProperty',
-    );
+    refused(t, {
+      rule: 'notification/certificates/owner-id-required',
+      res: await postCertificate(t, { fileName: `${t.prefix}.cer`, emailid: certificateEmail(t) }),
+      what: 'a form without ownerid',
+      code: 'missingRequestBodyProperty',
+      verifyCode,
+    });
   },
   { budget: 1 },
 );
@@ -140,13 +144,13 @@ test(
         .map(([s, c]) => ({ owner: `owner${c}${s}`, valid: false })),
     );
     for (const owner of ['owner-1', 'owner 1', 'owner_1']) {
-      refused(
-        t,
-        'notification/certificates/owner-id-alphanumeric',
-        await postCertificate(t, { fileName: `${t.prefix}.cer`, emailid: certificateEmail(t), ownerid: owner }),
-        `ownerid "${owner}"`,
-        'invalidRequestBodyProperty',
-      );
+      refused(t, {
+        rule: 'notification/certificates/owner-id-alphanumeric',
+        res: await postCertificate(t, { fileName: `${t.prefix}.cer`, emailid: certificateEmail(t), ownerid: owner }),
+        what: `ownerid "${owner}"`,
+        code: 'invalidRequestBodyProperty',
+        verifyCode,
+      });
     }
     await t.property(
       cases,
@@ -158,13 +162,13 @@ test(
         });
         if (valid) accepted(t, 'notification/certificates/owner-id-alphanumeric', res, `ownerid "${owner}"`, [201]);
         else
-          refused(
-            t,
-            'notification/certificates/owner-id-alphanumeric',
+          refused(t, {
+            rule: 'notification/certificates/owner-id-alphanumeric',
             res,
-            `ownerid "${owner}"`,
-            'invalidRequestBodyProperty',
-          );
+            what: `ownerid "${owner}"`,
+            code: 'invalidRequestBodyProperty',
+            verifyCode,
+          });
       },
       { rule: 'notification/certificates/owner-id-alphanumeric', runs: Math.min(t.session.context.runs, 8) },
     );
@@ -225,7 +229,11 @@ test(
       ['ownerid "owner-1"', { fileName: `${t.prefix}.cer`, ownerid: 'owner-1' }],
     ];
     for (const [what, p] of cases)
-      refused(t, 'notification/certificates/update-file-cer', await put(t, emailid, p), `a PUT with ${what}`);
+      refused(t, {
+        rule: 'notification/certificates/update-file-cer',
+        res: await put(t, emailid, p),
+        what: `a PUT with ${what}`,
+      });
   },
   { budget: 6 },
 );

@@ -3,15 +3,8 @@ import fc from 'fast-check';
 import { SERVICE_INFO } from '../../contracts/services.ts';
 import type { HttpRequest, HttpResponse } from '../engine/http-client.ts';
 import { probeThrottle, THROTTLE_PROBE, unmetThrottleReason } from '../engine/throttle-probe.ts';
-import {
-  UNKNOWN_ID,
-  hasCode,
-  notificationTest as test,
-  refused,
-  seen,
-  send,
-  verifyCode,
-} from './notification-client.ts';
+import { refused } from '../engine/checks/index.ts';
+import { UNKNOWN_ID, hasCode, notificationTest as test, seen, send, verifyCode } from './notification-client.ts';
 
 const BASE = SERVICE_INFO.notification.basePath;
 
@@ -36,14 +29,14 @@ test(
     }
     for (const path of [`/${t.prefix}nosuchoperation`, '/recipient/addresstype/extra/segments', '/publisher']) {
       const res = await send(t, { method: 'GET', path });
-      refused(
-        t,
-        'notification/general/base-path',
+      refused(t, {
+        rule: 'notification/general/base-path',
         res,
-        `GET ${BASE}${path}, which names no operation`,
-        'noMatch',
-        [404],
-      );
+        what: `GET ${BASE}${path}, which names no operation`,
+        code: 'noMatch',
+        verifyCode,
+        statuses: [404],
+      });
     }
   },
   { readOnly: true, budget: 7 },
@@ -76,13 +69,13 @@ test(
       ['/audit/searchauditstatus', 'POST'],
     ] as const) {
       const res = await send(t, { method, path, body: '{"recipientname": "Anna", ' });
-      refused(
-        t,
-        'notification/general/json-bodies',
+      refused(t, {
+        rule: 'notification/general/json-bodies',
         res,
-        `${method} ${path} with a body cut off mid-JSON`,
-        'invalidRequestBodyProperty',
-      );
+        what: `${method} ${path} with a body cut off mid-JSON`,
+        code: 'invalidRequestBodyProperty',
+        verifyCode,
+      });
       // The error body's shape is "not shown": that it comes as application/json is our reading.
       t.reading('error-body-json', 'notification/general/json-bodies', res.contentType === 'application/json', {
         title: 'error not answered as application/json',

@@ -1,8 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { decodeJwt } from 'jose';
 import { exchangeOf, type FormPart, type HttpRequest, type HttpResponse } from '../engine/http-client.ts';
-import type { FailureDetails } from '../engine/failure.ts';
-import { describeResponse } from '../engine/checks/index.ts';
+import { describeResponse, refused } from '../engine/checks/index.ts';
 import {
   ruleTest,
   ruleTestEach,
@@ -337,31 +336,22 @@ const FORM_CODES: Partial<Record<CodeSuffix, CodeSuffix>> = {
   invalidRequestBodyProperty: 'invalidParameter',
 };
 
-/** Checks that input breaking `rule` is refused with one of `statuses` (400 by default) and, where declared, the code. */
-export function refused(
-  t: RuleContext,
-  rule: string,
-  res: HttpResponse,
-  what: string,
-  code?: CodeSuffix,
-  statuses: readonly number[] = [400],
-): void {
-  t.check(rule, statuses.includes(res.status), {
-    title: `not refused: ${what}`,
-    expected: `HTTP ${statuses.join(' or ')}${code ? ` (${code})` : ''} for ${what}`,
-    received: seen(res),
-    response: res,
-  });
-  if (code) verifyCode(t, res, code);
-}
-
 /**
  * Checks that another tenant's request on a resource is refused (4xx: the resource is not served to
  * it) and, as our reading `foreign-resource-404`, that the refusal is 404 noMatch rather than, say,
  * 403 forbidden: the document does not say which.
  */
 export function foreignRefused(t: RuleContext, rule: string, res: HttpResponse, what: string): void {
-  refusedByReading(t, rule, res, what, 'foreign-resource-404', 404, 'noMatch', 'critical');
+  refused(t, {
+    rule,
+    res,
+    what,
+    statuses: [404],
+    statusReading: 'foreign-resource-404',
+    code: 'noMatch',
+    verifyCode,
+    severity: 'critical',
+  });
 }
 
 /**
@@ -370,37 +360,7 @@ export function foreignRefused(t: RuleContext, rule: string, res: HttpResponse, 
  * with 404 noMatch rather than 400: the document ties no status to it.
  */
 export function unknownRefused(t: RuleContext, rule: string, res: HttpResponse, what: string): void {
-  refusedByReading(t, rule, res, what, 'unknown-reference-404', 404, 'noMatch');
-}
-
-/**
- * Checks that input is refused (4xx, which the document settles) and, as our reading `readingId`,
- * with the status `status` (and, where declared, the code).
- */
-export function refusedByReading(
-  t: RuleContext,
-  rule: string,
-  res: HttpResponse,
-  what: string,
-  readingId: string,
-  status: number,
-  code?: CodeSuffix,
-  severity?: FailureDetails['severity'],
-): void {
-  t.check(rule, res.status >= 400 && res.status < 500, {
-    title: `not refused: ${what}`,
-    ...(severity ? { severity } : {}),
-    expected: `a 4xx status for ${what} (${status}${code ? ` ${code}` : ''} by our reading)`,
-    received: seen(res),
-    response: res,
-  });
-  t.reading(readingId, rule, res.status === status, {
-    title: `${what} not answered ${status}`,
-    expected: `HTTP ${status}${code ? ` (${code})` : ''} for ${what}`,
-    received: seen(res),
-    response: res,
-  });
-  if (code) verifyCode(t, res, code);
+  refused(t, { rule, res, what, statuses: [404], statusReading: 'unknown-reference-404', code: 'noMatch', verifyCode });
 }
 
 /** Checks that valid input is accepted with one of `statuses`. */

@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import { badItemsText, boundaryValues, listWithBadItems } from '../../generators/index.ts';
-import { accepted, exampleEmail, notificationTest as test, refused, seen } from './notification-client.ts';
+import { refused } from '../engine/checks/index.ts';
+import { accepted, exampleEmail, notificationTest as test, seen, verifyCode } from './notification-client.ts';
 import { message, publish, broadcast, publishSchema } from './publishing-support.ts';
 
 test(
@@ -19,13 +20,13 @@ test(
       42,
     ];
     for (const value of cases) {
-      refused(
-        t,
-        'notification/publish/recipients-valid-emails',
-        await publish(t, message(t, { recipientsTo: value })),
-        `recipientsTo ${JSON.stringify(value)}`,
-        'invalidRequestBodyProperty',
-      );
+      refused(t, {
+        rule: 'notification/publish/recipients-valid-emails',
+        res: await publish(t, message(t, { recipientsTo: value })),
+        what: `recipientsTo ${JSON.stringify(value)}`,
+        code: 'invalidRequestBodyProperty',
+        verifyCode,
+      });
     }
     // Each address of the list: an invalid one among valid ones, wherever it stands.
     const lists = listWithBadItems({
@@ -41,13 +42,13 @@ test(
     await t.property(
       lists,
       async (list) =>
-        refused(
-          t,
-          'notification/publish/recipients-valid-emails',
-          await publish(t, message(t, { recipientsTo: list.items.join(';') })),
-          `recipientsTo "${list.items.join(';')}" (${badItemsText(list)})`,
-          'invalidRequestBodyProperty',
-        ),
+        refused(t, {
+          rule: 'notification/publish/recipients-valid-emails',
+          res: await publish(t, message(t, { recipientsTo: list.items.join(';') })),
+          what: `recipientsTo "${list.items.join(';')}" (${badItemsText(list)})`,
+          code: 'invalidRequestBodyProperty',
+          verifyCode,
+        }),
       { rule: 'notification/publish/recipients-valid-emails' },
     );
     // "Semicolon-separated valid email addresses": a domain of three labels is one.
@@ -71,24 +72,24 @@ test(
       .tuple(fc.stringMatching(/^[A-Za-z0-9_.-]{0,6}$/), fc.constantFrom('@', ' ', '!', '#', '/', '+', ','))
       .map(([s, c]) => `${t.prefix}${c}${s}` as unknown);
     for (const from of [`${t.prefix}@example.com`, `${t.prefix} x`, `${t.prefix}!`, 42, ['x']]) {
-      refused(
-        t,
-        'notification/publish/from-charset',
-        await publish(t, message(t, { from })),
-        `from ${JSON.stringify(from)}`,
-        'invalidRequestBodyProperty',
-      );
+      refused(t, {
+        rule: 'notification/publish/from-charset',
+        res: await publish(t, message(t, { from })),
+        what: `from ${JSON.stringify(from)}`,
+        code: 'invalidRequestBodyProperty',
+        verifyCode,
+      });
     }
     await t.property(
       cases,
       async (from) => {
-        refused(
-          t,
-          'notification/publish/from-charset',
-          await publish(t, message(t, { from })),
-          `from ${JSON.stringify(from)}`,
-          'invalidRequestBodyProperty',
-        );
+        refused(t, {
+          rule: 'notification/publish/from-charset',
+          res: await publish(t, message(t, { from })),
+          what: `from ${JSON.stringify(from)}`,
+          code: 'invalidRequestBodyProperty',
+          verifyCode,
+        });
       },
       { rule: 'notification/publish/from-charset', runs: Math.min(t.session.context.runs, 8) },
     );
@@ -97,13 +98,13 @@ test(
       from: `${t.prefix}@example.com`,
       subject: 'Conformance',
     });
-    refused(
-      t,
-      'notification/publish/from-charset',
-      b,
-      'a broadcast whose from holds "@"',
-      'invalidRequestBodyProperty',
-    );
+    refused(t, {
+      rule: 'notification/publish/from-charset',
+      res: b,
+      what: 'a broadcast whose from holds "@"',
+      code: 'invalidRequestBodyProperty',
+      verifyCode,
+    });
   },
   { budget: 6, budgetPerRun: 1 },
 );
@@ -123,35 +124,35 @@ test(
       received: seen(spaced),
     });
     for (const subject of ['Hello!', '<b>Hi</b>', 42, true]) {
-      refused(
-        t,
-        'notification/publish/subject-alphanumeric',
-        await publish(t, message(t, { subject })),
-        `subject ${JSON.stringify(subject)}`,
-        'invalidRequestBodyProperty',
-      );
+      refused(t, {
+        rule: 'notification/publish/subject-alphanumeric',
+        res: await publish(t, message(t, { subject })),
+        what: `subject ${JSON.stringify(subject)}`,
+        code: 'invalidRequestBodyProperty',
+        verifyCode,
+      });
     }
     await t.property(
       cases,
       async (subject) => {
-        refused(
-          t,
-          'notification/publish/subject-alphanumeric',
-          await publish(t, message(t, { subject })),
-          `subject ${JSON.stringify(subject)}`,
-          'invalidRequestBodyProperty',
-        );
+        refused(t, {
+          rule: 'notification/publish/subject-alphanumeric',
+          res: await publish(t, message(t, { subject })),
+          what: `subject ${JSON.stringify(subject)}`,
+          code: 'invalidRequestBodyProperty',
+          verifyCode,
+        });
       },
       { rule: 'notification/publish/subject-alphanumeric', runs: Math.min(t.session.context.runs, 8) },
     );
     const b = await broadcast(t, { body: { message: 'Conformance' }, from: t.prefix, subject: 'Hello world!' });
-    refused(
-      t,
-      'notification/publish/subject-alphanumeric',
-      b,
-      'a broadcast whose subject is "Hello world!"',
-      'invalidRequestBodyProperty',
-    );
+    refused(t, {
+      rule: 'notification/publish/subject-alphanumeric',
+      res: b,
+      what: 'a broadcast whose subject is "Hello world!"',
+      code: 'invalidRequestBodyProperty',
+      verifyCode,
+    });
   },
   { budget: 6, budgetPerRun: 1 },
 );
@@ -170,13 +171,13 @@ test(
       1.5,
     ];
     for (const priority of invalid) {
-      refused(
-        t,
-        'notification/publish/priority-values',
-        await publish(t, message(t, { priority })),
-        `priority ${JSON.stringify(priority)}`,
-        'invalidRequestBodyProperty',
-      );
+      refused(t, {
+        rule: 'notification/publish/priority-values',
+        res: await publish(t, message(t, { priority })),
+        what: `priority ${JSON.stringify(priority)}`,
+        code: 'invalidRequestBodyProperty',
+        verifyCode,
+      });
     }
     const b = await broadcast(t, {
       body: { message: 'Conformance' },
@@ -184,7 +185,13 @@ test(
       subject: 'Conformance',
       priority: 5,
     });
-    refused(t, 'notification/publish/priority-values', b, 'a broadcast with priority 5', 'invalidRequestBodyProperty');
+    refused(t, {
+      rule: 'notification/publish/priority-values',
+      res: b,
+      what: 'a broadcast with priority 5',
+      code: 'invalidRequestBodyProperty',
+      verifyCode,
+    });
   },
   { budget: 8 },
 );

@@ -1,4 +1,4 @@
-import { matchesSchema, memberProblems } from '../engine/checks/index.ts';
+import { matchesSchema, memberProblems, refused } from '../engine/checks/index.ts';
 import { awaitAuditEntry, entriesOf, lists, searchAudit } from './audit-search.ts';
 import {
   UNKNOWN_ID,
@@ -9,13 +9,13 @@ import {
   homeTenant,
   isAuditTime,
   notificationTest as test,
-  refused,
   seen,
   send,
   unknownRefused,
   NO_OTHER,
   auditTime,
   poll,
+  verifyCode,
 } from './notification-client.ts';
 import { createCategory, createRecipient, createTemplateSet, templateOf } from './notification-resources.ts';
 import { HOUR, message, publish, filtered, REQUIRED_WITHOUT_CATEGORY } from './publishing-support.ts';
@@ -394,21 +394,21 @@ test(
   async (t) => {
     const without = message(t);
     delete without.body;
-    refused(
-      t,
-      'notification/publish/body-required',
-      await publish(t, without),
-      'a publish without body',
-      'missingRequestBodyProperty',
-    );
+    refused(t, {
+      rule: 'notification/publish/body-required',
+      res: await publish(t, without),
+      what: 'a publish without body',
+      code: 'missingRequestBodyProperty',
+      verifyCode,
+    });
     for (const body of ['Hello', ['Hello'], 42]) {
-      refused(
-        t,
-        'notification/publish/body-required',
-        await publish(t, message(t, { body })),
-        `body ${JSON.stringify(body)}`,
-        'invalidRequestBodyProperty',
-      );
+      refused(t, {
+        rule: 'notification/publish/body-required',
+        res: await publish(t, message(t, { body })),
+        what: `body ${JSON.stringify(body)}`,
+        code: 'invalidRequestBodyProperty',
+        verifyCode,
+      });
     }
   },
   { budget: 4 },
@@ -441,14 +441,13 @@ test(
           });
           continue;
         }
-        refused(
-          t,
-          REQUIRED_WITHOUT_CATEGORY[field],
+        refused(t, {
+          rule: REQUIRED_WITHOUT_CATEGORY[field],
           res,
-          `a publish without a category whose ${field} is ${how === 'blank' ? 'blank' : 'missing'}${how === 'category 0' ? ' (messageCategoryId 0)' : ''}`,
-          // messageCategoryId 0 is "without a category" ("When non-zero, ..."): the field is just as missing.
-          how === 'blank' ? undefined : 'missingRequestBodyProperty',
-        );
+          what: `a publish without a category whose ${field} is ${how === 'blank' ? 'blank' : 'missing'}${how === 'category 0' ? ' (messageCategoryId 0)' : ''}`,
+          code: how === 'blank' ? undefined : 'missingRequestBodyProperty',
+          verifyCode,
+        });
       }
     }
   },

@@ -6,6 +6,7 @@ import type { ConfigNeed } from '../engine/config-needs.ts';
 import type { HttpResponse } from '../engine/http-client.ts';
 import type { RuleContext } from '../engine/rule-test.ts';
 import { answeredByReading, CLIENT_ERRORS } from './answered-by-reading.ts';
+import { refused } from '../engine/checks/index.ts';
 import {
   NO_OTHER,
   UNKNOWN_ID,
@@ -14,10 +15,9 @@ import {
   hasOtherTenant,
   mentions,
   notificationTest as test,
-  refused,
-  refusedByReading,
   seen,
   send,
+  verifyCode,
 } from './notification-client.ts';
 import { createGroup, createRecipient, createTemplateSet } from './notification-resources.ts';
 import { getGroup } from './recipient-groups-support.ts';
@@ -93,7 +93,14 @@ test.each(
       expected: `HTTP 200 naming "${created.name}"`,
       received: seen(ok),
     });
-    refused(t, r.rule, await r.read(t, UNKNOWN_ID), `unknown ${r.resource} ${UNKNOWN_ID}`, 'noMatch', [404]);
+    refused(t, {
+      rule: r.rule,
+      res: await r.read(t, UNKNOWN_ID),
+      what: `unknown ${r.resource} ${UNKNOWN_ID}`,
+      code: 'noMatch',
+      verifyCode,
+      statuses: [404],
+    });
     for (const id of ['abc', ...r.notInt64])
       answeredByReading(
         t,
@@ -107,15 +114,15 @@ test.each(
       );
     // Refused is settled; 404 rather than 400 for IDs no deployment issues is our reading.
     for (const id of r.rangeEnds)
-      refusedByReading(
-        t,
-        r.rule,
-        await r.read(t, id),
-        `unknown ${r.resource} ${id}`,
-        'int64-range-ends-404',
-        404,
-        'noMatch',
-      );
+      refused(t, {
+        rule: r.rule,
+        res: await r.read(t, id),
+        what: `unknown ${r.resource} ${id}`,
+        statuses: [404],
+        statusReading: 'int64-range-ends-404',
+        code: 'noMatch',
+        verifyCode,
+      });
     if (!r.foreign) return;
     if (hasOtherTenant(t))
       foreignRefused(

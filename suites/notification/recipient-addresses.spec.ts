@@ -1,13 +1,13 @@
 import { badItemsText, listWithBadItems, type ListWithBadItems } from '../../generators/index.ts';
 import type { RuleContext } from '../engine/rule-test.ts';
+import { refused } from '../engine/checks/index.ts';
 import {
   addressType,
   exampleEmail,
   notificationTest as test,
   recipientName,
-  refused,
-  refusedByReading,
   type CodeSuffix,
+  verifyCode,
 } from './notification-client.ts';
 import { createRecipient, postRecipient } from './notification-resources.ts';
 import { putRecipient, update } from './recipients-support.ts';
@@ -31,8 +31,12 @@ async function refusedOnCreateAndUpdate(
 ): Promise<void> {
   const what = `recipientdetail with ${badItemsText(list)}`;
   const create = await postRecipient(t, { recipientname: recipientName(t), recipientdetail: list.items });
-  refused(t, rule, create, `POST ${what}`, code?.(list.bad[0].kind));
-  refused(t, rule, await putRecipient(t, update(t, recipientId, { recipientdetail: list.items })), `PUT ${what}`);
+  refused(t, { rule, res: create, what: `POST ${what}`, code: code?.(list.bad[0].kind), verifyCode });
+  refused(t, {
+    rule,
+    res: await putRecipient(t, update(t, recipientId, { recipientdetail: list.items })),
+    what: `PUT ${what}`,
+  });
 }
 
 test(
@@ -119,9 +123,17 @@ test(
         const create = await postRecipient(t, { recipientname: recipientName(t), recipientdetail: list.items });
         // 400 rather than 404 noMatch is our reading.
         const rule = 'notification/recipients/address-type-from-list';
-        refusedByReading(t, rule, create, `POST ${what}`, 'listed-id-400', 400, 'invalidRequestBodyProperty');
+        refused(t, {
+          rule,
+          res: create,
+          what: `POST ${what}`,
+          statuses: [400],
+          statusReading: 'listed-id-400',
+          code: 'invalidRequestBodyProperty',
+          verifyCode,
+        });
         const change = await putRecipient(t, update(t, r.id, { recipientdetail: list.items }));
-        refusedByReading(t, rule, change, `PUT ${what}`, 'listed-id-400', 400);
+        refused(t, { rule, res: change, what: `PUT ${what}`, statuses: [400], statusReading: 'listed-id-400' });
       },
       { rule: 'notification/recipients/address-type-from-list' },
     );

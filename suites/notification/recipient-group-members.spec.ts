@@ -1,13 +1,13 @@
 import { badItemsText, listWithBadItems } from '../../generators/index.ts';
+import { refused } from '../engine/checks/index.ts';
 import {
   accepted,
   hasOtherTenant,
   mentions,
   notificationTest as test,
-  refused,
-  refusedByReading,
   seen,
   NO_OTHER,
+  verifyCode,
 } from './notification-client.ts';
 import { createGroup, createRecipient, groupName, postGroup } from './notification-resources.ts';
 import { answeredByReading } from './answered-by-reading.ts';
@@ -34,15 +34,15 @@ test(
       onCreate,
       async (list) => {
         const created = await postGroup(t, { groupName: groupName(t), recipientIds: list.items });
-        refusedByReading(
-          t,
-          'notification/groups/members-same-tenant',
-          created.res,
-          `a group with ${badItemsText(list)}`,
-          'listed-id-400',
-          400,
-          'invalidRequestBodyProperty',
-        );
+        refused(t, {
+          rule: 'notification/groups/members-same-tenant',
+          res: created.res,
+          what: `a group with ${badItemsText(list)}`,
+          statuses: [400],
+          statusReading: 'listed-id-400',
+          code: 'invalidRequestBodyProperty',
+          verifyCode,
+        });
       },
       { rule: 'notification/groups/members-same-tenant' },
     );
@@ -59,15 +59,15 @@ test(
         const before = await getGroup(t, g.id);
         const add = await putGroup(t, { groupId: g.id, recipientIds: list.items });
         const what = `ADD items with ${badItemsText(list)}`;
-        refusedByReading(
-          t,
-          'notification/groups/members-same-tenant',
-          add,
+        refused(t, {
+          rule: 'notification/groups/members-same-tenant',
+          res: add,
           what,
-          'listed-id-400',
-          400,
-          'invalidRequestBodyProperty',
-        );
+          statuses: [400],
+          statusReading: 'listed-id-400',
+          code: 'invalidRequestBodyProperty',
+          verifyCode,
+        });
         const after = await getGroup(t, g.id);
         t.check(
           'notification/groups/members-same-tenant',
@@ -94,12 +94,11 @@ test(
     const g = await createGroup(t);
     // Not a list of items at all.
     for (const shape of [{ recipientId: r.id }, String(r.id)])
-      refused(
-        t,
-        'notification/groups/member-shape',
-        (await postGroup(t, { groupName: groupName(t), recipientIds: shape })).res,
-        `POST with recipientIds ${JSON.stringify(shape)}`,
-      );
+      refused(t, {
+        rule: 'notification/groups/member-shape',
+        res: (await postGroup(t, { groupName: groupName(t), recipientIds: shape })).res,
+        what: `POST with recipientIds ${JSON.stringify(shape)}`,
+      });
     const items = {
       'a bare recipient ID': r.id,
       'recipientId as text': { recipientId: String(r.id) },
@@ -116,13 +115,13 @@ test(
     await t.property(
       onCreate,
       async (list) =>
-        refused(
-          t,
-          'notification/groups/member-shape',
-          (await postGroup(t, { groupName: groupName(t), recipientIds: list.items })).res,
-          `POST with recipientIds holding ${badItemsText(list)}`,
-          list.bad[0].kind === 'an item without recipientId' ? 'missingRequestBodyProperty' : undefined,
-        ),
+        refused(t, {
+          rule: 'notification/groups/member-shape',
+          res: (await postGroup(t, { groupName: groupName(t), recipientIds: list.items })).res,
+          what: `POST with recipientIds holding ${badItemsText(list)}`,
+          code: list.bad[0].kind === 'an item without recipientId' ? 'missingRequestBodyProperty' : undefined,
+          verifyCode,
+        }),
       { rule: 'notification/groups/member-shape' },
     );
     // UpdateRecipientGroupRequest: "recipientId int64" in DELETE items as much as in ADD ones.
@@ -140,12 +139,11 @@ test(
     await t.property(
       onUpdate,
       async (list) =>
-        refused(
-          t,
-          'notification/groups/member-shape',
-          await putGroup(t, { groupId: g.id, recipientIds: list.items }),
-          `PUT with recipientIds holding ${badItemsText(list)}`,
-        ),
+        refused(t, {
+          rule: 'notification/groups/member-shape',
+          res: await putGroup(t, { groupId: g.id, recipientIds: list.items }),
+          what: `PUT with recipientIds holding ${badItemsText(list)}`,
+        }),
       { rule: 'notification/groups/member-shape' },
     );
   },
@@ -194,7 +192,7 @@ test(
             400,
             'missingRequestBodyProperty',
           );
-        else refused(t, 'notification/groups/update-operation-enum', res, what);
+        else refused(t, { rule: 'notification/groups/update-operation-enum', res, what });
       },
       { rule: 'notification/groups/update-operation-enum' },
     );

@@ -1,11 +1,12 @@
+import { refused } from '../engine/checks/index.ts';
 import {
   hasOtherTenant,
   mentions,
   notificationTest as test,
-  refused,
   seen,
   send,
   NO_OTHER,
+  verifyCode,
 } from './notification-client.ts';
 import { createCategory, createGroup, groupName } from './notification-resources.ts';
 import { answeredByReading } from './answered-by-reading.ts';
@@ -48,7 +49,11 @@ test(
     } else t.notExercised('notification/groups/search-by-name', NO_OTHER);
     // SearchRequest: "name (string, name to match)", "Used for recipients and recipient groups".
     const bad = await searchGroups(t, 42);
-    refused(t, 'notification/groups/search-by-name', bad, 'a group search whose name is the number 42');
+    refused(t, {
+      rule: 'notification/groups/search-by-name',
+      res: bad,
+      what: 'a group search whose name is the number 42',
+    });
   },
   { budget: 11 },
 );
@@ -79,14 +84,14 @@ test(
       200,
     );
     if (del.status !== 200) t.skip('the group a category holds was not deleted (409): the rest is not exercised');
-    refused(
-      t,
-      'notification/groups/delete-by-id',
-      await getGroup(t, g.id),
-      'GET of the deleted group',
-      'noMatch',
-      [404],
-    );
+    refused(t, {
+      rule: 'notification/groups/delete-by-id',
+      res: await getGroup(t, g.id),
+      what: 'GET of the deleted group',
+      code: 'noMatch',
+      verifyCode,
+      statuses: [404],
+    });
     const held = await send(t, {
       method: 'GET',
       path: `/communicationcategories/${category.id}`,

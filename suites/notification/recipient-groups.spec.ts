@@ -1,9 +1,9 @@
+import { refused } from '../engine/checks/index.ts';
 import {
   accepted,
   hasOtherTenant,
   mentions,
   notificationTest as test,
-  refused,
   seen,
   verifyCode,
 } from './notification-client.ts';
@@ -46,22 +46,22 @@ test(
   'a group without a groupName, or with a blank or non-string one, is refused',
   async (t) => {
     const missing = await postGroup(t, { recipientIds: [] });
-    refused(
-      t,
-      'notification/groups/name-required',
-      missing.res,
-      'a group without groupName',
-      'missingRequestBodyProperty',
-    );
+    refused(t, {
+      rule: 'notification/groups/name-required',
+      res: missing.res,
+      what: 'a group without groupName',
+      code: 'missingRequestBodyProperty',
+      verifyCode,
+    });
     for (const value of [42, ['x']]) {
       const { res } = await postGroup(t, { groupName: value, recipientIds: [] });
-      refused(
-        t,
-        'notification/groups/name-required',
+      refused(t, {
+        rule: 'notification/groups/name-required',
         res,
-        `groupName ${JSON.stringify(value)}`,
-        'invalidRequestBodyProperty',
-      );
+        what: `groupName ${JSON.stringify(value)}`,
+        code: 'invalidRequestBodyProperty',
+        verifyCode,
+      });
     }
     // A blank name is a missing one by our reading: the document says only "string".
     for (const value of ['   ', '']) {
@@ -82,11 +82,21 @@ test(
   async (t) => {
     const g = await createGroup(t);
     const again = await postGroup(t, { groupName: g.name, recipientIds: [] });
-    refused(t, 'notification/groups/name-unique', again.res, `a second group named "${g.name}"`, undefined, [409, 400]);
+    refused(t, {
+      rule: 'notification/groups/name-unique',
+      res: again.res,
+      what: `a second group named "${g.name}"`,
+      statuses: [409, 400],
+    });
     verifyCode(t, again.res, 'conflict');
     const h = await createGroup(t);
     const rename = await putGroup(t, { groupId: h.id, groupName: g.name });
-    refused(t, 'notification/groups/name-unique', rename, `renaming a group to "${g.name}"`, undefined, [409, 400]);
+    refused(t, {
+      rule: 'notification/groups/name-unique',
+      res: rename,
+      what: `renaming a group to "${g.name}"`,
+      statuses: [409, 400],
+    });
     verifyCode(t, rename, 'conflict');
     // "unique within a tenant": a group's own name, sent again on update, is held by no other group.
     const same = await putGroup(t, { groupId: h.id, groupName: h.name });

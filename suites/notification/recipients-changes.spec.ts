@@ -1,4 +1,5 @@
 import fc from 'fast-check';
+import { refused } from '../engine/checks/index.ts';
 import {
   accepted,
   addressType,
@@ -7,9 +8,9 @@ import {
   mentions,
   notificationTest as test,
   recipientName,
-  refused,
   seen,
   send,
+  verifyCode,
 } from './notification-client.ts';
 import { createCategory, createGroup, createRecipient, postRecipient } from './notification-resources.ts';
 import { answeredByReading, CLIENT_ERRORS } from './answered-by-reading.ts';
@@ -44,24 +45,24 @@ test(
     const values: unknown[] = [{ address: exampleEmail(t), addresstypeid: type }, exampleEmail(t), 5, true];
     for (const value of values) {
       const res = await postRecipient(t, { recipientname: recipientName(t), recipientdetail: value });
-      refused(
-        t,
-        'notification/recipients/recipientdetail-array',
+      refused(t, {
+        rule: 'notification/recipients/recipientdetail-array',
         res,
-        `POST with recipientdetail ${JSON.stringify(value)}`,
-        'invalidRequestBodyProperty',
-      );
+        what: `POST with recipientdetail ${JSON.stringify(value)}`,
+        code: 'invalidRequestBodyProperty',
+        verifyCode,
+      });
     }
     await t.property(
       fc.constantFrom(...values),
       async (value) => {
-        refused(
-          t,
-          'notification/recipients/recipientdetail-array',
-          await putRecipient(t, update(t, r.id, { recipientdetail: value })),
-          `PUT with recipientdetail ${JSON.stringify(value)}`,
-          'invalidRequestBodyProperty',
-        );
+        refused(t, {
+          rule: 'notification/recipients/recipientdetail-array',
+          res: await putRecipient(t, update(t, r.id, { recipientdetail: value })),
+          what: `PUT with recipientdetail ${JSON.stringify(value)}`,
+          code: 'invalidRequestBodyProperty',
+          verifyCode,
+        });
       },
       { rule: 'notification/recipients/recipientdetail-array', runs: Math.min(t.session.context.runs, 4) },
     );
@@ -87,7 +88,11 @@ test(
       received: seen(res),
     });
     const bad = await searchRecipients(t, 42);
-    refused(t, 'notification/recipients/search-by-name', bad, 'a search whose name is the number 42');
+    refused(t, {
+      rule: 'notification/recipients/search-by-name',
+      res: bad,
+      what: 'a search whose name is the number 42',
+    });
   },
   { needs: ['fixtures.notification.addressTypes.email'], budget: 7 },
 );
@@ -163,7 +168,14 @@ test(
         'the group record does not name its members, so whether the other member stayed could not be seen',
       );
     const gone = await getRecipient(t, r.id);
-    refused(t, 'notification/recipients/delete-by-id', gone, 'GET of the deleted recipient', 'noMatch', [404]);
+    refused(t, {
+      rule: 'notification/recipients/delete-by-id',
+      res: gone,
+      what: 'GET of the deleted recipient',
+      code: 'noMatch',
+      verifyCode,
+      statuses: [404],
+    });
     const held = await send(t, { method: 'GET', path: `/communicationcategories/${category.id}` });
     const ids = Array.isArray((held.json as { recipients?: unknown })?.recipients)
       ? (held.json as { recipients: Array<{ recipientId?: unknown }> }).recipients.map((x) => x?.recipientId)

@@ -1,3 +1,4 @@
+import { refused } from '../engine/checks/index.ts';
 import {
   accepted,
   addressType,
@@ -9,7 +10,6 @@ import {
   mentionsInteger,
   notificationTest as test,
   recipientName,
-  refused,
   restrictedPrefix,
   seen,
   send,
@@ -74,13 +74,13 @@ test(
       if (valid)
         accepted(t, 'notification/recipients/email-charset', res, `email address "${local}@example.com"`, [201]);
       else
-        refused(
-          t,
-          'notification/recipients/email-charset',
+        refused(t, {
+          rule: 'notification/recipients/email-charset',
           res,
-          `email address "${local}@example.com"`,
-          'invalidRequestBodyProperty',
-        );
+          what: `email address "${local}@example.com"`,
+          code: 'invalidRequestBodyProperty',
+          verifyCode,
+        });
     }
     // The whole address is held to the charset (a foreign sign after the domain too); a domain of
     // several labels is letters, digits and '.' as well.
@@ -94,13 +94,13 @@ test(
       });
       if (valid) accepted(t, 'notification/recipients/email-charset', res, `email address "${address}"`, [201]);
       else
-        refused(
-          t,
-          'notification/recipients/email-charset',
+        refused(t, {
+          rule: 'notification/recipients/email-charset',
           res,
-          `email address "${address}"`,
-          'invalidRequestBodyProperty',
-        );
+          what: `email address "${address}"`,
+          code: 'invalidRequestBodyProperty',
+          verifyCode,
+        });
     }
     await t.property(
       emailCase,
@@ -118,13 +118,13 @@ test(
         if (bad === undefined)
           accepted(t, 'notification/recipients/email-charset', res, `email address "${address}"`, [201]);
         else
-          refused(
-            t,
-            'notification/recipients/email-charset',
+          refused(t, {
+            rule: 'notification/recipients/email-charset',
             res,
-            `email address "${address}" (character ${JSON.stringify(bad)})`,
-            'invalidRequestBodyProperty',
-          );
+            what: `email address "${address}" (character ${JSON.stringify(bad)})`,
+            code: 'invalidRequestBodyProperty',
+            verifyCode,
+          });
       },
       { rule: 'notification/recipients/email-charset', runs: Math.min(t.session.context.runs, 8) },
     );
@@ -133,13 +133,13 @@ test(
       t,
       update(t, r.id, { recipientdetail: [{ address: `${t.prefix}-dash@example.com`, addresstypeid: type }] }),
     );
-    refused(
-      t,
-      'notification/recipients/email-charset',
+    refused(t, {
+      rule: 'notification/recipients/email-charset',
       res,
-      'PUT with an email address holding "-"',
-      'invalidRequestBodyProperty',
-    );
+      what: 'PUT with an email address holding "-"',
+      code: 'invalidRequestBodyProperty',
+      verifyCode,
+    });
   },
   { needs: ['fixtures.notification.addressTypes.email'], budget: 11, budgetPerRun: 2 },
 );
@@ -158,13 +158,13 @@ test(
       if (valid)
         accepted(t, 'notification/recipients/phone-e164', await post(number), `phone number "${number}"`, [201]);
       else
-        refused(
-          t,
-          'notification/recipients/phone-e164',
-          await post(number),
-          `phone number "${number}"`,
-          'invalidRequestBodyProperty',
-        );
+        refused(t, {
+          rule: 'notification/recipients/phone-e164',
+          res: await post(number),
+          what: `phone number "${number}"`,
+          code: 'invalidRequestBodyProperty',
+          verifyCode,
+        });
     }
     const short = await post(SHORT_PHONE);
     t.reading('phone-e164-format-only', 'notification/recipients/phone-e164', short.status === 201, {
@@ -209,13 +209,13 @@ test(
       });
       if (valid) accepted(t, 'notification/recipients/push-json', res, `push configuration ${text}`, [201]);
       else
-        refused(
-          t,
-          'notification/recipients/push-json',
+        refused(t, {
+          rule: 'notification/recipients/push-json',
           res,
-          `push configuration ${text}`,
-          'invalidRequestBodyProperty',
-        );
+          what: `push configuration ${text}`,
+          code: 'invalidRequestBodyProperty',
+          verifyCode,
+        });
     }
   },
   { needs: ['fixtures.notification.addressTypes.iosPush', 'fixtures.notification.addressTypes.push'], budget: 8 },
@@ -297,7 +297,13 @@ test(
         recipientname: name,
         recipientdetail: [{ address: exampleEmail(t), addresstypeid: type }],
       });
-      refused(t, 'notification/recipients/name-letters', res, `recipientname ${JSON.stringify(name)}`, nameCode(name));
+      refused(t, {
+        rule: 'notification/recipients/name-letters',
+        res,
+        what: `recipientname ${JSON.stringify(name)}`,
+        code: nameCode(name),
+        verifyCode,
+      });
     }
     const nbsp = await postRecipient(t, {
       recipientname: `${letterPrefix(t)} ${NBSP_NAME}`,
@@ -321,25 +327,25 @@ test(
         if (valid)
           accepted(t, 'notification/recipients/name-letters', res, `recipientname ${JSON.stringify(sent)}`, [201]);
         else
-          refused(
-            t,
-            'notification/recipients/name-letters',
+          refused(t, {
+            rule: 'notification/recipients/name-letters',
             res,
-            `recipientname ${JSON.stringify(sent)}`,
-            nameCode(sent),
-          );
+            what: `recipientname ${JSON.stringify(sent)}`,
+            code: nameCode(sent),
+            verifyCode,
+          });
       },
       { rule: 'notification/recipients/name-letters', runs: Math.min(t.session.context.runs, 10) },
     );
     const r = await createRecipient(t);
     const res = await putRecipient(t, update(t, r.id, { recipientname: `${r.name} 7` }));
-    refused(
-      t,
-      'notification/recipients/name-letters',
+    refused(t, {
+      rule: 'notification/recipients/name-letters',
       res,
-      'PUT with a recipientname holding a digit',
-      'invalidRequestBodyProperty',
-    );
+      what: 'PUT with a recipientname holding a digit',
+      code: 'invalidRequestBodyProperty',
+      verifyCode,
+    });
   },
   { needs: ['fixtures.notification.addressTypes.email'], budget: 13, budgetPerRun: 2 },
 );
@@ -353,25 +359,21 @@ test(
       recipientname: a.name,
       recipientdetail: [{ address: exampleEmail(t, 'dup'), addresstypeid: addressType(t, 'email') }],
     });
-    refused(
-      t,
-      'notification/recipients/name-unique',
-      again,
-      `a second recipient named "${a.name}"`,
-      undefined,
-      [409, 400],
-    );
+    refused(t, {
+      rule: 'notification/recipients/name-unique',
+      res: again,
+      what: `a second recipient named "${a.name}"`,
+      statuses: [409, 400],
+    });
     verifyCode(t, again, 'conflict');
     const b = await createRecipient(t);
     const rename = await putRecipient(t, update(t, b.id, { recipientname: a.name }));
-    refused(
-      t,
-      'notification/recipients/name-unique',
-      rename,
-      `renaming a recipient to "${a.name}", which another one has`,
-      undefined,
-      [409, 400],
-    );
+    refused(t, {
+      rule: 'notification/recipients/name-unique',
+      res: rename,
+      what: `renaming a recipient to "${a.name}", which another one has`,
+      statuses: [409, 400],
+    });
     verifyCode(t, rename, 'conflict');
     // "unique within a tenant": a recipient's own name, sent again on update, is held by no other recipient.
     const same = await putRecipient(t, update(t, b.id, { recipientname: b.name }));

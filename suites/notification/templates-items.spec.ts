@@ -1,3 +1,4 @@
+import { refused } from '../engine/checks/index.ts';
 import {
   UNKNOWN_ID,
   accepted,
@@ -6,7 +7,6 @@ import {
   mentionsInteger,
   notificationTest as test,
   paramTypeId,
-  refused,
   seen,
   send,
   templateForm,
@@ -211,14 +211,14 @@ test(
         received: seen(res),
       },
     );
-    refused(
-      t,
-      'notification/templates/content-text-plain',
-      await send(t, { method: 'GET', path: `/template/templatecontent/${UNKNOWN_ID}` }),
-      `unknown template ${UNKNOWN_ID}`,
-      'noMatch',
-      [404],
-    );
+    refused(t, {
+      rule: 'notification/templates/content-text-plain',
+      res: await send(t, { method: 'GET', path: `/template/templatecontent/${UNKNOWN_ID}` }),
+      what: `unknown template ${UNKNOWN_ID}`,
+      code: 'noMatch',
+      verifyCode,
+      statuses: [404],
+    });
   },
   { needs: ['fixtures.notification.channels.email'], budget: 4 },
 );

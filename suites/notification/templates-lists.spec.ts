@@ -1,17 +1,17 @@
 import { badItemsText, listWithBadItems } from '../../generators/index.ts';
 import type { HttpResponse } from '../engine/http-client.ts';
+import { refused } from '../engine/checks/index.ts';
 import {
   channelId,
   integersIn,
   notificationTest as test,
   paramTypeId,
-  refused,
-  refusedByReading,
   seen,
   send,
   tag,
   templateForm,
   type CodeSuffix,
+  verifyCode,
 } from './notification-client.ts';
 import { createTemplateSet, postTemplateSet, setName } from './notification-resources.ts';
 import { answeredByReading, CLIENT_ERRORS } from './answered-by-reading.ts';
@@ -51,9 +51,21 @@ test(
       async (list) => {
         const what = `templateFiles with ${badItemsText(list)}`;
         const create = await postTemplateSet(t, channelFileForm(setName(t), list));
-        refused(t, 'notification/templates/file-extension', create, `POST ${what}`, 'invalidRequestBodyProperty');
+        refused(t, {
+          rule: 'notification/templates/file-extension',
+          res: create,
+          what: `POST ${what}`,
+          code: 'invalidRequestBodyProperty',
+          verifyCode,
+        });
         const change = await putSet(t, set.id, channelFileForm(set.name, list));
-        refused(t, 'notification/templates/file-extension', change, `PUT ${what}`, 'invalidRequestBodyProperty');
+        refused(t, {
+          rule: 'notification/templates/file-extension',
+          res: change,
+          what: `PUT ${what}`,
+          code: 'invalidRequestBodyProperty',
+          verifyCode,
+        });
       },
       { rule: 'notification/templates/file-extension' },
     );
@@ -154,28 +166,29 @@ test(
     const judge = (res: HttpResponse, what: string, kind: string) => {
       // An ID the listing does not hold: 400 rather than 404 noMatch is our reading.
       if (kind === UNLISTED)
-        refusedByReading(
-          t,
-          'notification/templates/channel-id',
+        refused(t, {
+          rule: 'notification/templates/channel-id',
           res,
           what,
-          'listed-id-400',
-          400,
-          'invalidRequestBodyProperty',
-        );
+          statuses: [400],
+          statusReading: 'listed-id-400',
+          code: 'invalidRequestBodyProperty',
+          verifyCode,
+        });
       // A missing key is a missing property; which code null gets the document does not say.
       else
-        refused(
-          t,
-          'notification/templates/channel-id',
+        refused(t, {
+          rule: 'notification/templates/channel-id',
           res,
           what,
-          kind === MISSING
-            ? 'missingRequestBodyProperty'
-            : kind === 'communicationChannel null'
-              ? undefined
-              : 'invalidRequestBodyProperty',
-        );
+          code:
+            kind === MISSING
+              ? 'missingRequestBodyProperty'
+              : kind === 'communicationChannel null'
+                ? undefined
+                : 'invalidRequestBodyProperty',
+          verifyCode,
+        });
     };
     await t.property(
       lists,
@@ -213,13 +226,13 @@ test(
     await t.property(
       lists,
       async (list) =>
-        refused(
-          t,
-          'notification/templates/create-operation-add-only',
-          await postTemplateSet(t, channelFileForm(setName(t), list)),
-          `POST templateChannelAndFile with ${badItemsText(list)}`,
-          'invalidRequestBodyProperty',
-        ),
+        refused(t, {
+          rule: 'notification/templates/create-operation-add-only',
+          res: await postTemplateSet(t, channelFileForm(setName(t), list)),
+          what: `POST templateChannelAndFile with ${badItemsText(list)}`,
+          code: 'invalidRequestBodyProperty',
+          verifyCode,
+        }),
       { rule: 'notification/templates/create-operation-add-only' },
     );
   },
@@ -260,13 +273,13 @@ test(
       async (list) => {
         const kind = list.bad[0].kind;
         const code: CodeSuffix = kind === WITHOUT ? 'missingRequestBodyProperty' : 'invalidRequestBodyProperty';
-        refused(
-          t,
-          'notification/templates/update-operation-required',
-          await putSet(t, set.id, channelFileForm(set.name, list)),
-          `PUT templateChannelAndFile with ${badItemsText(list)}`,
+        refused(t, {
+          rule: 'notification/templates/update-operation-required',
+          res: await putSet(t, set.id, channelFileForm(set.name, list)),
+          what: `PUT templateChannelAndFile with ${badItemsText(list)}`,
           code,
-        );
+          verifyCode,
+        });
       },
       { rule: 'notification/templates/update-operation-required' },
     );
@@ -297,21 +310,21 @@ test(
       async (list) => {
         const what = `templateChannelAndFile with ${badItemsText(list)}`;
         const create = await postTemplateSet(t, channelFileForm(setName(t), list));
-        refused(
-          t,
-          'notification/templates/update-add-needs-file-name',
-          create,
-          `POST ${what}`,
-          'missingRequestBodyProperty',
-        );
+        refused(t, {
+          rule: 'notification/templates/update-add-needs-file-name',
+          res: create,
+          what: `POST ${what}`,
+          code: 'missingRequestBodyProperty',
+          verifyCode,
+        });
         const change = await putSet(t, set.id, channelFileForm(set.name, list));
-        refused(
-          t,
-          'notification/templates/update-add-needs-file-name',
-          change,
-          `PUT ${what}`,
-          'missingRequestBodyProperty',
-        );
+        refused(t, {
+          rule: 'notification/templates/update-add-needs-file-name',
+          res: change,
+          what: `PUT ${what}`,
+          code: 'missingRequestBodyProperty',
+          verifyCode,
+        });
       },
       { rule: 'notification/templates/update-add-needs-file-name' },
     );
@@ -352,20 +365,20 @@ test(
       async (list) => {
         const what = `templateParam with ${badItemsText(list)}`;
         const code = list.bad[0].kind.includes('without') ? 'missingRequestBodyProperty' : undefined;
-        refused(
-          t,
-          'notification/templates/param-four-keys',
-          await postTemplateSet(t, paramForm(t, list)),
-          `POST ${what}`,
+        refused(t, {
+          rule: 'notification/templates/param-four-keys',
+          res: await postTemplateSet(t, paramForm(t, list)),
+          what: `POST ${what}`,
           code,
-        );
-        refused(
-          t,
-          'notification/templates/param-four-keys',
-          await putSet(t, set.id, paramForm(t, list, set)),
-          `PUT ${what}`,
+          verifyCode,
+        });
+        refused(t, {
+          rule: 'notification/templates/param-four-keys',
+          res: await putSet(t, set.id, paramForm(t, list, set)),
+          what: `PUT ${what}`,
           code,
-        );
+          verifyCode,
+        });
       },
       { rule: 'notification/templates/param-four-keys' },
     );
@@ -393,16 +406,22 @@ test(
     const judge = (res: HttpResponse, what: string, kind: string) =>
       // An ID the listing does not hold: 400 rather than 404 noMatch is our reading.
       kind === UNLISTED
-        ? refusedByReading(
-            t,
-            'notification/templates/param-type-id',
+        ? refused(t, {
+            rule: 'notification/templates/param-type-id',
             res,
             what,
-            'listed-id-400',
-            400,
-            'invalidRequestBodyProperty',
-          )
-        : refused(t, 'notification/templates/param-type-id', res, what, 'invalidRequestBodyProperty');
+            statuses: [400],
+            statusReading: 'listed-id-400',
+            code: 'invalidRequestBodyProperty',
+            verifyCode,
+          })
+        : refused(t, {
+            rule: 'notification/templates/param-type-id',
+            res,
+            what,
+            code: 'invalidRequestBodyProperty',
+            verifyCode,
+          });
     await t.property(
       lists,
       async (list) => {

@@ -1,3 +1,4 @@
+import { refused } from '../engine/checks/index.ts';
 import {
   UNKNOWN_ID,
   accepted,
@@ -7,7 +8,6 @@ import {
   mentions,
   mentionsInteger,
   notificationTest as test,
-  refused,
   seen,
   send,
   templateForm,
@@ -51,13 +51,13 @@ test(
   'GET /template/templatesets needs templatesetname and lists the matching sets',
   async (t) => {
     const email = channelId(t, 'email');
-    refused(
-      t,
-      'notification/templates/search-name-required',
-      await send(t, { method: 'GET', path: '/template/templatesets' }),
-      'a search without templatesetname',
-      'missingParameter',
-    );
+    refused(t, {
+      rule: 'notification/templates/search-name-required',
+      res: await send(t, { method: 'GET', path: '/template/templatesets' }),
+      what: 'a search without templatesetname',
+      code: 'missingParameter',
+      verifyCode,
+    });
     const a = await createTemplateSet(t, { channels: [email], name: setName(t, 'alpha') });
     const b = await createTemplateSet(t, { channels: [email], name: setName(t, 'beta') });
     const res = await send(t, { method: 'GET', path: '/template/templatesets', query: { templatesetname: a.name } });
@@ -94,14 +94,14 @@ test(
       received: seen(ids),
     });
     const g = file();
-    refused(
-      t,
-      'notification/templates/update-200',
-      await putSet(t, UNKNOWN_ID, templateForm(info(setName(t), [[push, g.name]]), [g])),
-      `an update of set ${UNKNOWN_ID}`,
-      'noMatch',
-      [404],
-    );
+    refused(t, {
+      rule: 'notification/templates/update-200',
+      res: await putSet(t, UNKNOWN_ID, templateForm(info(setName(t), [[push, g.name]]), [g])),
+      what: `an update of set ${UNKNOWN_ID}`,
+      code: 'noMatch',
+      verifyCode,
+      statuses: [404],
+    });
   },
   { needs: ['fixtures.notification.channels.email', 'fixtures.notification.channels.push'], budget: 6 },
 );
@@ -132,22 +132,22 @@ test(
       },
     );
     verifyCode(t, params, 'noMatch');
-    refused(
-      t,
-      'notification/templates/delete-removes-params',
-      await send(t, { method: 'GET', path: `/template/templatesets/${set.id}` }),
-      'GET of the deleted set',
-      'noMatch',
-      [404],
-    );
-    refused(
-      t,
-      'notification/templates/delete-removes-params',
-      await send(t, { method: 'DELETE', path: `/template/${set.id}` }),
-      'deleting it a second time',
-      'noMatch',
-      [404],
-    );
+    refused(t, {
+      rule: 'notification/templates/delete-removes-params',
+      res: await send(t, { method: 'GET', path: `/template/templatesets/${set.id}` }),
+      what: 'GET of the deleted set',
+      code: 'noMatch',
+      verifyCode,
+      statuses: [404],
+    });
+    refused(t, {
+      rule: 'notification/templates/delete-removes-params',
+      res: await send(t, { method: 'DELETE', path: `/template/${set.id}` }),
+      what: 'deleting it a second time',
+      code: 'noMatch',
+      verifyCode,
+      statuses: [404],
+    });
   },
   { needs: ['fixtures.notification.channels.email', 'fixtures.notification.paramTypeId'], budget: 5 },
 );

@@ -1,5 +1,5 @@
 import fc from 'fast-check';
-import { matchesSchema } from '../engine/checks/index.ts';
+import { matchesSchema, refused } from '../engine/checks/index.ts';
 import {
   accepted,
   channelId,
@@ -7,12 +7,11 @@ import {
   mentions,
   mentionsInteger,
   notificationTest as test,
-  refused,
-  refusedByReading,
   seen,
   send,
   tag,
   templateForm,
+  verifyCode,
 } from './notification-client.ts';
 import { createTemplateSet, postTemplateSet, setName, templateOf } from './notification-resources.ts';
 import { answeredByReading, CLIENT_ERRORS } from './answered-by-reading.ts';
@@ -157,13 +156,13 @@ test(
       const name = setName(t, 'ext');
       const f = file(`${tag()}${ext}`);
       const res = await postTemplateSet(t, templateForm(info(name, [[email, f.name]]), [f]));
-      refused(
-        t,
-        'notification/templates/file-extension',
+      refused(t, {
+        rule: 'notification/templates/file-extension',
         res,
-        `a template file named "${f.name}"`,
-        'invalidRequestBodyProperty',
-      );
+        what: `a template file named "${f.name}"`,
+        code: 'invalidRequestBodyProperty',
+        verifyCode,
+      });
       const found = await send(t, { method: 'GET', path: '/template/templatesets', query: { templatesetname: name } });
       t.check('notification/templates/file-extension', !mentions(found, name), {
         title: 'a refused set was stored',
@@ -182,7 +181,13 @@ test(
     const set = await createTemplateSet(t, { channels: [email] });
     const txt = file(`${tag()}.txt`);
     const put = await putSet(t, set.id, templateForm(info(set.name, [[channelId(t, 'sms'), txt.name]]), [txt]));
-    refused(t, 'notification/templates/file-extension', put, 'a .txt file added by PUT', 'invalidRequestBodyProperty');
+    refused(t, {
+      rule: 'notification/templates/file-extension',
+      res: put,
+      what: 'a .txt file added by PUT',
+      code: 'invalidRequestBodyProperty',
+      verifyCode,
+    });
   },
   { needs: ['fixtures.notification.channels.email', 'fixtures.notification.channels.sms'], budget: 12 },
 );
@@ -230,25 +235,25 @@ test(
   async (t) => {
     const email = channelId(t, 'email');
     const res = await postTemplateSet(t, templateForm(info(setName(t), [[email, 'absent.html']]), []));
-    refused(
-      t,
-      'notification/templates/files-required-on-create',
+    refused(t, {
+      rule: 'notification/templates/files-required-on-create',
       res,
-      'a create without templateFiles',
-      'missingRequestBodyProperty',
-    );
+      what: 'a create without templateFiles',
+      code: 'missingRequestBodyProperty',
+      verifyCode,
+    });
     // "templateFiles (array of files, required)": a file part under another name is no templateFiles part.
     const f = file();
     const parts = templateForm(info(setName(t), [[email, f.name]]), [f]).map((p) =>
       p.name === 'templateFiles' ? { ...p, name: 'templateFile' } : p,
     );
-    refused(
-      t,
-      'notification/templates/files-required-on-create',
-      await postTemplateSet(t, parts),
-      'a create whose only file is sent under the field name templateFile',
-      'missingRequestBodyProperty',
-    );
+    refused(t, {
+      rule: 'notification/templates/files-required-on-create',
+      res: await postTemplateSet(t, parts),
+      what: 'a create whose only file is sent under the field name templateFile',
+      code: 'missingRequestBodyProperty',
+      verifyCode,
+    });
   },
   { needs: ['fixtures.notification.channels.email'], budget: 2 },
 );
@@ -258,21 +263,21 @@ test(
   'POST /template/ and PUT /template/{id} without templateInfo are refused',
   async (t) => {
     const f = file();
-    refused(
-      t,
-      'notification/templates/info-required',
-      await postTemplateSet(t, templateForm(undefined, [f])),
-      'a create without templateInfo',
-      'missingRequestBodyProperty',
-    );
+    refused(t, {
+      rule: 'notification/templates/info-required',
+      res: await postTemplateSet(t, templateForm(undefined, [f])),
+      what: 'a create without templateInfo',
+      code: 'missingRequestBodyProperty',
+      verifyCode,
+    });
     const set = await createTemplateSet(t, { channels: [channelId(t, 'email')] });
-    refused(
-      t,
-      'notification/templates/info-required',
-      await putSet(t, set.id, templateForm(undefined, [file()])),
-      'an update without templateInfo',
-      'missingRequestBodyProperty',
-    );
+    refused(t, {
+      rule: 'notification/templates/info-required',
+      res: await putSet(t, set.id, templateForm(undefined, [file()])),
+      what: 'an update without templateInfo',
+      code: 'missingRequestBodyProperty',
+      verifyCode,
+    });
   },
   { needs: ['fixtures.notification.channels.email'], budget: 4 },
 );
@@ -285,24 +290,24 @@ test(
     const set = await createTemplateSet(t, { channels: [email] });
     const texts = ['not json', '{"templatesetName":', '[1,2]', '"a set"', '42'];
     for (const text of texts) {
-      refused(
-        t,
-        'notification/templates/info-json',
-        await postTemplateSet(t, templateForm(undefined, [file()], text)),
-        `POST with templateInfo ${JSON.stringify(text)}`,
-        'invalidRequestBodyProperty',
-      );
+      refused(t, {
+        rule: 'notification/templates/info-json',
+        res: await postTemplateSet(t, templateForm(undefined, [file()], text)),
+        what: `POST with templateInfo ${JSON.stringify(text)}`,
+        code: 'invalidRequestBodyProperty',
+        verifyCode,
+      });
     }
     await t.property(
       fc.constantFrom(...texts),
       async (text) => {
-        refused(
-          t,
-          'notification/templates/info-json',
-          await putSet(t, set.id, templateForm(undefined, [file()], text)),
-          `PUT with templateInfo ${JSON.stringify(text)}`,
-          'invalidRequestBodyProperty',
-        );
+        refused(t, {
+          rule: 'notification/templates/info-json',
+          res: await putSet(t, set.id, templateForm(undefined, [file()], text)),
+          what: `PUT with templateInfo ${JSON.stringify(text)}`,
+          code: 'invalidRequestBodyProperty',
+          verifyCode,
+        });
       },
       { rule: 'notification/templates/info-json', runs: Math.min(t.session.context.runs, 4) },
     );
@@ -321,37 +326,33 @@ test(
       templateChannelAndFile: [{ communicationChannel: email, fileName: 'a.html' }],
     };
     // A JSON body is refused (document); 400 rather than 415 for it is our reading.
-    refusedByReading(
-      t,
-      'notification/templates/multipart-required',
-      await send(t, { method: 'POST', path: '/template/', json }),
-      'a JSON body on create',
-      'media-type-400',
-      400,
-    );
-    refusedByReading(
-      t,
-      'notification/templates/multipart-required',
-      await send(t, { method: 'PUT', path: `/template/${set.id}`, json }),
-      'a JSON body on update',
-      'media-type-400',
-      400,
-    );
+    refused(t, {
+      rule: 'notification/templates/multipart-required',
+      res: await send(t, { method: 'POST', path: '/template/', json }),
+      what: 'a JSON body on create',
+      statuses: [400],
+      statusReading: 'media-type-400',
+    });
+    refused(t, {
+      rule: 'notification/templates/multipart-required',
+      res: await send(t, { method: 'PUT', path: `/template/${set.id}`, json }),
+      what: 'a JSON body on update',
+      statuses: [400],
+      statusReading: 'media-type-400',
+    });
     const broken =
       '--cfzboundary\r\nContent-Disposition: form-data; name="templateInfo"\r\n\r\n{"templatesetName":"x"}\r\n--cfzboundary\r\nContent-Disposition: form-data; name="templateFiles"; filename="a.html"\r\nContent-Type: text/html\r\n\r\n<html>';
     const headers = { 'content-type': 'multipart/form-data; boundary=cfzboundary' };
-    refused(
-      t,
-      'notification/templates/multipart-required',
-      await send(t, { method: 'POST', path: '/template/', body: broken, headers }),
-      'a multipart body cut off before its closing boundary',
-    );
-    refused(
-      t,
-      'notification/templates/multipart-required',
-      await send(t, { method: 'PUT', path: `/template/${set.id}`, body: broken, headers }),
-      'a cut-off multipart body on update',
-    );
+    refused(t, {
+      rule: 'notification/templates/multipart-required',
+      res: await send(t, { method: 'POST', path: '/template/', body: broken, headers }),
+      what: 'a multipart body cut off before its closing boundary',
+    });
+    refused(t, {
+      rule: 'notification/templates/multipart-required',
+      res: await send(t, { method: 'PUT', path: `/template/${set.id}`, body: broken, headers }),
+      what: 'a cut-off multipart body on update',
+    });
   },
   { needs: ['fixtures.notification.channels.email'], budget: 6 },
 );
@@ -384,12 +385,11 @@ test(
           });
           continue;
         }
-        refused(
-          t,
-          'notification/templates/set-name-required',
+        refused(t, {
+          rule: 'notification/templates/set-name-required',
           res,
-          `${onUpdate ? 'PUT' : 'POST'} with templatesetName ${name === undefined ? 'missing' : JSON.stringify(name)}`,
-        );
+          what: `${onUpdate ? 'PUT' : 'POST'} with templatesetName ${name === undefined ? 'missing' : JSON.stringify(name)}`,
+        });
       }
     }
   },
@@ -432,13 +432,13 @@ test(
       // A missing key is a missing property ("Required on create"). An empty list is present: that it
       // is refused too is our reading (which code it gets the document does not say).
       if (!items)
-        refused(
-          t,
-          'notification/templates/channel-and-file-required-on-create',
+        refused(t, {
+          rule: 'notification/templates/channel-and-file-required-on-create',
           res,
-          'no templateChannelAndFile',
-          'missingRequestBodyProperty',
-        );
+          what: 'no templateChannelAndFile',
+          code: 'missingRequestBodyProperty',
+          verifyCode,
+        });
       else
         answeredByReading(
           t,

@@ -3,6 +3,7 @@
 import type { HttpResponse } from '../engine/http-client.ts';
 import type { ConfigNeed } from '../engine/config-needs.ts';
 import type { RuleContext } from '../engine/rule-test.ts';
+import { refused } from '../engine/checks/index.ts';
 import {
   UNKNOWN_ID,
   accepted,
@@ -10,9 +11,9 @@ import {
   mentions,
   notificationTest as test,
   recipientName,
-  refused,
   seen,
   unknownRefused,
+  verifyCode,
 } from './notification-client.ts';
 import { createGroup, createRecipient, groupName } from './notification-resources.ts';
 import { getGroup, putGroup } from './recipient-groups-support.ts';
@@ -111,13 +112,13 @@ test.each(
       });
     }
     const withoutId = { [r.nameField]: r.newName(t) };
-    refused(
-      t,
-      r.rules.byId,
-      await r.send(t, withoutId),
-      `an update without ${r.idField}`,
-      'missingRequestBodyProperty',
-    );
+    refused(t, {
+      rule: r.rules.byId,
+      res: await r.send(t, withoutId),
+      what: `an update without ${r.idField}`,
+      code: 'missingRequestBodyProperty',
+      verifyCode,
+    });
     unknownRefused(
       t,
       r.rules.byId,

@@ -1,11 +1,11 @@
 import fc from 'fast-check';
 import { ruleTest } from '../engine/rule-test.ts';
+import { refused } from '../engine/checks/index.ts';
 import {
   SERVICE,
   application,
   checkAccessTokenResponse,
   checkNoStore,
-  checkRefused,
   decodeToken,
   errorCodes,
   getOauthTokens,
@@ -14,6 +14,7 @@ import {
   tokensPayload,
   unprovisionedTenant,
   userTenants,
+  tokenRefusal,
 } from './token-manager-client.ts';
 import { spaceAuthKey } from '../engine/token-provider.ts';
 
@@ -130,12 +131,12 @@ test(
   async (t) => {
     const app = application(t);
     const res = await getToken(t, identification(app, app.hostTenant), null);
-    checkRefused(
-      t,
-      'technical-token-manager/auth/space-auth-key-required',
+    refused(t, {
+      ...tokenRefusal,
+      rule: 'technical-token-manager/auth/space-auth-key-required',
       res,
-      'a token request without X-SPACE-AUTH-KEY',
-    );
+      what: 'a token request without X-SPACE-AUTH-KEY',
+    });
     t.observe(
       'technical-token-manager/get-token/failure-status',
       `without X-SPACE-AUTH-KEY: HTTP ${res.status} codes ${JSON.stringify(errorCodes(res))}`,
@@ -176,13 +177,13 @@ test(
     ];
     for (const [op, send] of operations)
       for (const [what, key, reading] of wrong)
-        checkRefused(
-          t,
-          'technical-token-manager/auth/space-auth-key-basic',
-          await send(key),
-          `${op}: X-SPACE-AUTH-KEY with ${what}`,
+        refused(t, {
+          ...tokenRefusal,
+          rule: 'technical-token-manager/auth/space-auth-key-basic',
+          res: await send(key),
+          what: `${op}: X-SPACE-AUTH-KEY with ${what}`,
           reading,
-        );
+        });
   },
   { needs: ['tokenManager'], budget: 12 },
 );
@@ -212,13 +213,13 @@ test(
       ['appVersion', `${app.appVersion}.99`],
       ['hostTenant', `${app.hostTenant}x`],
     ] as const) {
-      checkRefused(
-        t,
-        'technical-token-manager/identification/application-match',
-        await getToken(t, { ...good, [field]: value }),
-        `an Identification with a wrong ${field}`,
-        'application-fields-checked',
-      );
+      refused(t, {
+        ...tokenRefusal,
+        rule: 'technical-token-manager/identification/application-match',
+        res: await getToken(t, { ...good, [field]: value }),
+        what: `an Identification with a wrong ${field}`,
+        reading: 'application-fields-checked',
+      });
     }
   },
   { needs: ['tokenManager'] },
@@ -233,14 +234,13 @@ test(
       ['a tenant that does not exist', `${t.prefix}nosuchtenant`],
       ['a tenant not provisioned to the application', unprovisionedTenant(t)],
     ])
-      checkRefused(
-        t,
-        'technical-token-manager/identification/user-tenant-provisioned',
-        await getToken(t, identification(app, tenant)),
-        `a token for ${what}`,
-        // No sentence says POST /oauth/token refuses it (unlike condition 5 of POST /oauthTokens).
-        'unprovisioned-tenant-refused',
-      );
+      refused(t, {
+        ...tokenRefusal,
+        rule: 'technical-token-manager/identification/user-tenant-provisioned',
+        res: await getToken(t, identification(app, tenant)),
+        what: `a token for ${what}`,
+        reading: 'unprovisioned-tenant-refused',
+      });
   },
   { needs: ['tokenManager', 'fixtures.technicalTokenManager.unprovisionedTenantId'] },
 );
@@ -266,12 +266,12 @@ test(
       arb,
       async ({ field, value }) => {
         const res = await getToken(t, { ...good, [field]: value });
-        checkRefused(
-          t,
-          'technical-token-manager/identification/field-types',
+        refused(t, {
+          ...tokenRefusal,
+          rule: 'technical-token-manager/identification/field-types',
           res,
-          `${field} = ${JSON.stringify(value)}`,
-        );
+          what: `${field} = ${JSON.stringify(value)}`,
+        });
       },
       { rule: 'technical-token-manager/identification/field-types', runs: Math.min(t.session.context.runs, 20) },
     );
@@ -289,7 +289,12 @@ test(
     const good = identification(app, app.hostTenant);
     const cases: Array<[string, unknown]> = [['an array of Identifications', [good]]];
     for (const [what, body] of cases)
-      checkRefused(t, 'technical-token-manager/identification/field-types', await getToken(t, body), what);
+      refused(t, {
+        ...tokenRefusal,
+        rule: 'technical-token-manager/identification/field-types',
+        res: await getToken(t, body),
+        what,
+      });
     // JSON null, refused or read as an empty body, is still no server failure.
     const res = await getToken(t, null);
     t.check('technical-token-manager/identification/field-types', res.status < 500, {
@@ -330,7 +335,12 @@ test(
     // status and the body are recorded (the Errors body of the other operations is not asked for).
     const app = application(t);
     const res = await getToken(t, { ...identification(app, app.hostTenant), appName: 42 });
-    checkRefused(t, 'technical-token-manager/identification/field-types', res, 'appName = 42');
+    refused(t, {
+      ...tokenRefusal,
+      rule: 'technical-token-manager/identification/field-types',
+      res,
+      what: 'appName = 42',
+    });
     t.observe(
       'technical-token-manager/get-token/failure-status',
       `appName a number: HTTP ${res.status} codes ${JSON.stringify(errorCodes(res))}`,

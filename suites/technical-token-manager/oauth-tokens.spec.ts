@@ -1,18 +1,19 @@
 import { badItemsText, listWithBadItems } from '../../generators/index.ts';
 import { ruleTest } from '../engine/rule-test.ts';
 import { spaceAuthKey } from '../engine/token-provider.ts';
+import { refused } from '../engine/checks/index.ts';
 import {
   SERVICE,
   application,
   checkAccessTokenResponse,
   checkErrorJson,
   checkNoStore,
-  checkRefused,
   checkRejectedWithCode,
   getOauthTokens,
   tokensPayload,
   unprovisionedTenant,
   userTenants,
+  tokenRefusal,
 } from './token-manager-client.ts';
 import { MAX_USER_TENANTS } from './token-manager-bounds.ts';
 
@@ -324,13 +325,13 @@ test(
       ['appVersion', `${app.appVersion}.99`],
       ['hostTenantId', `${app.hostTenant}x`],
     ] as const) {
-      checkRefused(
-        t,
-        'technical-token-manager/tokens-payload/application-match',
-        await getOauthTokens(t, { ...base, [field]: value }),
-        `a payload with a wrong ${field}`,
-        'application-fields-checked',
-      );
+      refused(t, {
+        ...tokenRefusal,
+        rule: 'technical-token-manager/tokens-payload/application-match',
+        res: await getOauthTokens(t, { ...base, [field]: value }),
+        what: `a payload with a wrong ${field}`,
+        reading: 'application-fields-checked',
+      });
     }
   },
   { needs: ['tokenManager', 'tokenManager.userTenants:1'] },
@@ -346,20 +347,20 @@ test(
     const app = application(t);
     const body = tokensPayload(app, userTenants(t, 1));
     const bare = await getOauthTokens(t, body, null);
-    checkRefused(
-      t,
-      'technical-token-manager/auth/space-auth-key-required',
-      bare,
-      'POST /oauthTokens without X-SPACE-AUTH-KEY',
-    );
+    refused(t, {
+      ...tokenRefusal,
+      rule: 'technical-token-manager/auth/space-auth-key-required',
+      res: bare,
+      what: 'POST /oauthTokens without X-SPACE-AUTH-KEY',
+    });
     const bearer = await t.session.tokens.authorization('full');
     const withBearer = await getOauthTokens(t, body, null, { authorization: bearer });
-    checkRefused(
-      t,
-      'technical-token-manager/auth/space-auth-key-replaces-bearer',
-      withBearer,
-      'POST /oauthTokens with only a bearer token',
-    );
+    refused(t, {
+      ...tokenRefusal,
+      rule: 'technical-token-manager/auth/space-auth-key-replaces-bearer',
+      res: withBearer,
+      what: 'POST /oauthTokens with only a bearer token',
+    });
   },
   { needs: ['tokenManager', 'tokenManager.userTenants:1'] },
 );

@@ -197,24 +197,17 @@ export function checkRejectedWithCode(
   else t.reading(reading, ruleId, ok, d);
 }
 
-/**
- * A refusal: a 4xx status and no access token in the body. With `reading` the refusal rests on our
- * reading (listed with the rule in the catalog): a request served is a warning, not a failure.
- */
-export function checkRefused(t: RuleContext, ruleId: string, res: HttpResponse, what: string, reading?: string): void {
+/** The token the body of an answer hands out (an access_token, or a list of oauthTokens), described; none in a refusal. */
+export function tokenIn(res: HttpResponse): string | undefined {
   const body = res.json as Record<string, unknown> | undefined;
-  const leaked = !!body && (typeof body.access_token === 'string' || Array.isArray(body.oauthTokens));
-  const d = {
-    title: `${what} was not refused`,
-    severity: 'critical' as const,
-    expected: 'a 4xx status and no token',
-    received: `HTTP ${res.status}${leaked ? ' with a token' : ''} ${res.text.slice(0, 160)}`,
-    response: res,
-  };
-  const ok = res.status >= 400 && res.status < 500 && !leaked;
-  if (reading === undefined) t.check(ruleId, ok, d);
-  else t.reading(reading, ruleId, ok, d);
+  return !!body && (typeof body.access_token === 'string' || Array.isArray(body.oauthTokens)) ? 'a token' : undefined;
 }
+
+/**
+ * A token manager refusal beyond its status, spread into `refused`'s options: any 4xx, no token in
+ * the answer, and critical (a token handed out when it should not be).
+ */
+export const tokenRefusal = { anyClientError: true, severity: 'critical', withheld: tokenIn } as const;
 
 /**
  * Whether `token` is a JWT in compact form (RFC 7519 section 3): three (JWS) or five (JWE)

@@ -1,0 +1,83 @@
+import { describe, expect, it } from 'vitest';
+import type { HttpResponse } from '../http-client.ts';
+import { RuleContext, type RuleTestMeta } from '../rule-test.ts';
+import { refused, type RefusedOptions } from './refused.ts';
+
+const RULE = 'event-management/jobs/not-found-404';
+const READING_RULE = 'event-management/queries/page-default-and-minimum';
+
+function context(): { t: RuleContext; meta: RuleTestMeta } {
+  const meta: RuleTestMeta = {
+    rules: [RULE, READING_RULE],
+    outcomes: {},
+    service: 'event-management',
+    budget: 1,
+    readOnly: true,
+  };
+  const t = new RuleContext({ context: { config: {} } } as never, 'event-management', meta, 's', {
+    task: { name: 'x' },
+  } as never);
+  return { t, meta };
+}
+
+const answer = (status: number, json?: unknown): HttpResponse =>
+  ({
+    status,
+    headers: {},
+    contentType: 'application/json',
+    text: json === undefined ? '' : JSON.stringify(json),
+    json,
+  }) as HttpResponse;
+
+type Case = [string, Omit<RefusedOptions, 'rule' | 'what'> & { rule?: string }, string, string?];
+
+describe('refused', () => {
+  it.each<Case>([
+    ['a 400 by default', { res: answer(400) }, 'passed'],
+    ['a 404 when 400 is asked', { res: answer(404) }, 'failed'],
+    ['a 404 among the statuses', { res: answer(404), statuses: [400, 404] }, 'passed'],
+    ['any 4xx', { res: answer(409), anyClientError: true }, 'passed'],
+    ['a 200 when any 4xx is asked', { res: answer(200), anyClientError: true }, 'failed'],
+    [
+      'a refusal that hands out what it withholds',
+      {
+        res: answer(403, { access_token: 'x' }),
+        anyClientError: true,
+        withheld: (r) => ((r.json as { access_token?: string }).access_token ? 'a token' : undefined),
+      },
+      'failed',
+    ],
+    [
+      'a 200 judged as a reading',
+      { rule: READING_RULE, res: answer(200), reading: 'out-of-bounds-param-400' },
+      'warning',
+    ],
+    [
+      'a 4xx with another status than the reading',
+      { res: answer(400), statuses: [404], statusReading: 'malformed-id-404' },
+      'warning',
+    ],
+    ['a 200 with a status reading', { res: answer(200), statuses: [404], statusReading: 'malformed-id-404' }, 'failed'],
+  ])('%s: %s', (_, o, status) => {
+    const { t, meta } = context();
+    const rule = o.rule ?? RULE;
+    try {
+      refused(t, { ...o, rule, what: 'x' } as RefusedOptions);
+    } catch {
+      // A failed check ends the test.
+    }
+    expect(meta.outcomes[rule].status).toBe(status);
+  });
+
+  it('titles every failure alike, high unless told, and verifies the code once the status holds', () => {
+    const { t, meta } = context();
+    const codes: string[] = [];
+    refused(t, { rule: RULE, res: answer(400), what: 'x', code: 'c', verifyCode: (_t, _r, c) => codes.push(c) });
+    expect(codes).toEqual(['c']);
+    expect(() => refused(t, { rule: RULE, res: answer(200), what: 'an id', severity: 'critical' })).toThrow();
+    expect(meta.outcomes[RULE].failure).toMatchObject({ title: 'not refused: an id', severity: 'critical' });
+    const c = context();
+    expect(() => refused(c.t, { rule: RULE, res: answer(200), what: 'an id' })).toThrow();
+    expect(c.meta.outcomes[RULE].failure?.severity).toBe('high');
+  });
+});
