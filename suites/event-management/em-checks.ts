@@ -62,21 +62,6 @@ export async function betweenRange(
   return ok ? range : between('timestamp', from, to, true);
 }
 
-/** Input that keeps `rule` is accepted. */
-export function accepted(
-  t: RuleContext,
-  rule: string,
-  res: HttpResponse,
-  what: string,
-  statuses: readonly number[] = [201],
-): void {
-  t.check(rule, statuses.includes(res.status), {
-    title: `valid input refused: ${what}`,
-    expected: `HTTP ${statuses.join(' or ')} for ${what}`,
-    received: seen(res),
-  });
-}
-
 /** The details of a check; what the deployment did is worked out only when the check fails. */
 function details(ok: boolean, title: string, expected: string, received: string | (() => string)) {
   return { title, expected, received: ok ? '' : typeof received === 'function' ? received() : received };

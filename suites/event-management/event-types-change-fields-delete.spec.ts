@@ -13,8 +13,8 @@ import {
   seen,
   senderOf,
 } from './em-client.ts';
-import { refused } from '../engine/checks/index.ts';
-import { accepted, expect, reading } from './em-checks.ts';
+import { accepted, refused } from '../engine/checks/index.ts';
+import { expect, reading } from './em-checks.ts';
 import {
   createEvent,
   createType,
@@ -184,13 +184,12 @@ emTest(
         );
       else refused(t, { rule, res, what: `PATCH adding ${what}` });
     }
-    accepted(
-      t,
-      'event-management/event-types/enum-member-max-36',
-      await add({ name: 'state', type: 'ENUM', values: ['m'.repeat(ENUM_MEMBER_MAX)] }),
-      `PATCH adding an ENUM field with a member of ${ENUM_MEMBER_MAX} characters`,
-      [200],
-    );
+    accepted(t, {
+      rule: 'event-management/event-types/enum-member-max-36',
+      res: await add({ name: 'state', type: 'ENUM', values: ['m'.repeat(ENUM_MEMBER_MAX)] }),
+      what: `PATCH adding an ENUM field with a member of ${ENUM_MEMBER_MAX} characters`,
+      statuses: [200],
+    });
   },
   { budget: 26 },
 );
@@ -222,13 +221,12 @@ emTest(
       ],
     });
     const lastFilterable = await patchField(t, almost.id, 'p', 'filterable', true);
-    accepted(
-      t,
-      'event-management/event-types/more-than-10-filterable-400',
-      lastFilterable,
-      `PATCH making the ${ordinal(FILTERABLE_MAX)} of ${FILTERABLE_MAX + 1} fields filterable`,
-      [200],
-    );
+    accepted(t, {
+      rule: 'event-management/event-types/more-than-10-filterable-400',
+      res: lastFilterable,
+      what: `PATCH making the ${ordinal(FILTERABLE_MAX)} of ${FILTERABLE_MAX + 1} fields filterable`,
+      statuses: [200],
+    });
     if (lastFilterable.status === 200)
       refused(t, {
         rule: 'event-management/event-types/more-than-10-filterable-400',
@@ -241,13 +239,12 @@ emTest(
       fields: Array.from({ length: FIELDS_MAX - 1 }, (_, i) => field(`f${i}`, 'STRING')),
     });
     const last = await patchAttribute(t, full.id, 'add', 'fields', field(`f${FIELDS_MAX - 1}`, 'STRING'));
-    accepted(
-      t,
-      'event-management/event-types/patch-add-field',
-      last,
-      `PATCH adding the ${ordinal(FIELDS_MAX)} field`,
-      [200],
-    );
+    accepted(t, {
+      rule: 'event-management/event-types/patch-add-field',
+      res: last,
+      what: `PATCH adding the ${ordinal(FIELDS_MAX)} field`,
+      statuses: [200],
+    });
     if (last.status !== 200) return;
     refused(t, {
       rule: 'event-management/event-types/more-than-100-fields-400',

@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { where } from '../engine/filter-expression.ts';
 import { body, emTest, eventually, fixture, fixtures, send, seen } from './em-client.ts';
-import { refused } from '../engine/checks/index.ts';
-import { accepted, expect, reading } from './em-checks.ts';
+import { accepted, refused } from '../engine/checks/index.ts';
+import { expect, reading } from './em-checks.ts';
 import { createType, field } from './em-resources.ts';
 import { pathOf, current, patch, patchField, patchAttribute } from './event-types-change-support.ts';
 import { EVENTS_FOR_UPDATE_MAX } from './em-bounds.ts';
@@ -409,13 +409,12 @@ emTest(
       headers: { 'If-Match': String(x.etag) },
       json: { op: 'replace', path: '/ttl', value: ttl },
     });
-    accepted(
-      t,
-      'event-management/event-types/patch-over-300000-events-400',
+    accepted(t, {
+      rule: 'event-management/event-types/patch-over-300000-events-400',
       res,
-      `a ttl PATCH of ${limit} (${LIMIT} events)`,
-      [200],
-    );
+      what: `a ttl PATCH of ${limit} (${LIMIT} events)`,
+      statuses: [200],
+    });
     // The fixture's ttl as it was.
     if (res.status === 200) await patch(t, limit, { op: 'replace', path: '/ttl', value: x.ttl });
   },

@@ -13,8 +13,8 @@ import {
   dialectRefusal,
 } from './em-client.ts';
 import { boundaryCases } from '../engine/contract-bounds.ts';
-import { refused } from '../engine/checks/index.ts';
-import { accepted, expect, verify } from './em-checks.ts';
+import { accepted, refused } from '../engine/checks/index.ts';
+import { expect, verify } from './em-checks.ts';
 import { createType, field, postType, typeBody, type FieldSpec } from './em-resources.ts';
 import { ENUM_MEMBER, ENUM_MEMBER_MAX, EVENT_TYPES_PAGE, FILTERABLE_MAX } from './em-bounds.ts';
 import { fieldsNamed, sendBoundary } from './event-types-create-support.ts';
@@ -30,12 +30,11 @@ emTest(
       field('state', 'ENUM', { filterable: false, values: ['on', 'off'] }),
     ];
     const res = await postType(t, typeBody(t, { fields }));
-    accepted(
-      t,
-      'event-management/event-types/create-201',
+    accepted(t, {
+      rule: 'event-management/event-types/create-201',
       res,
-      'fields that set filterable, required, updatable and values',
-    );
+      what: 'fields that set filterable, required, updatable and values',
+    });
     const got = (body(res).fields ?? []) as any[];
     const differs = fields.filter((f) => {
       const g = got.find((x) => x?.name === f.name);
@@ -66,21 +65,19 @@ emTest(
       res: await postType(t, typeBody(t, { fields: [field('url', 'LINK', { filterable: true })] })),
       what: 'a LINK field with filterable true',
     });
-    accepted(
-      t,
-      'event-management/event-types/filterable-link-400',
-      await postType(t, typeBody(t, { fields: [field('url', 'LINK', { filterable: false })] })),
-      'a LINK field with filterable false',
-    );
-    accepted(
-      t,
-      'event-management/event-types/filterable-max-10',
-      await postType(
+    accepted(t, {
+      rule: 'event-management/event-types/filterable-link-400',
+      res: await postType(t, typeBody(t, { fields: [field('url', 'LINK', { filterable: false })] })),
+      what: 'a LINK field with filterable false',
+    });
+    accepted(t, {
+      rule: 'event-management/event-types/filterable-max-10',
+      res: await postType(
         t,
         typeBody(t, { fields: [...fieldsNamed(FILTERABLE_MAX, { filterable: true }), field('other', 'STRING')] }),
       ),
-      `${FILTERABLE_MAX} filterable fields`,
-    );
+      what: `${FILTERABLE_MAX} filterable fields`,
+    });
     refused(t, {
       rule: 'event-management/event-types/more-than-10-filterable-400',
       res: await postType(t, typeBody(t, { fields: fieldsNamed(FILTERABLE_MAX + 1, { filterable: true }) })),
@@ -132,12 +129,11 @@ emTest(
       res: await postType(t, enumField(['a', 'b', 'a'])),
       what: 'ENUM values ["a", "b", "a"]',
     });
-    accepted(
-      t,
-      'event-management/event-types/enum-member-max-36',
-      await postType(t, enumField(['m'.repeat(ENUM_MEMBER_MAX), 'n'])),
-      `an ENUM member of ${ENUM_MEMBER_MAX} characters beside one of 1`,
-    );
+    accepted(t, {
+      rule: 'event-management/event-types/enum-member-max-36',
+      res: await postType(t, enumField(['m'.repeat(ENUM_MEMBER_MAX), 'n'])),
+      what: `an ENUM member of ${ENUM_MEMBER_MAX} characters beside one of 1`,
+    });
     // "each member at most 36 characters": one long member is enough, also beside short ones.
     refused(t, {
       rule: 'event-management/event-types/enum-member-max-36',

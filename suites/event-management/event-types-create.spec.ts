@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { alphanumeric } from '../../generators/index.ts';
-import { responseSchema, memberProblems, refused } from '../engine/checks/index.ts';
+import { accepted, responseSchema, memberProblems, refused } from '../engine/checks/index.ts';
 import {
   UUID,
   body,
@@ -18,7 +18,7 @@ import {
   locationPath,
 } from './em-client.ts';
 import { boundaryCases } from '../engine/contract-bounds.ts';
-import { accepted, etagOf, expect, reading, verify } from './em-checks.ts';
+import { etagOf, expect, reading, verify } from './em-checks.ts';
 import { field, postEvent, postType, typeBody, typeId, typeName } from './em-resources.ts';
 import { ID_MAX, NAME, TTL, NAME_MAX, TTL_DEFAULT, TTL_MAX } from './em-bounds.ts';
 import { sendBoundary, filled, exactly } from './event-types-create-support.ts';
@@ -41,7 +41,11 @@ emTest(
   async (t) => {
     const sent = { name: typeName(t), fields: [field('level', 'INTEGER')] };
     const res = await postType(t, sent);
-    accepted(t, 'event-management/event-types/create-201', res, 'an event type with only name and fields');
+    accepted(t, {
+      rule: 'event-management/event-types/create-201',
+      res,
+      what: 'an event type with only name and fields',
+    });
     await responseSchema(t, 'event-management/event-types/response-required-fields', res, 'createEventType');
     const x = body(res);
     const problems = memberProblems(x, ['id', 'name', 'parentId', 'ttl', 'etag', 'owner', 'scope', 'fields', '_links']);
@@ -396,7 +400,8 @@ emTest(
       fc.integer({ min: 20, max: NAME_MAX + 26 }), // not a contract bound: the shortest name drawn
       async (n) => {
         const res = await postType(t, typeBody(t, { name: exactly(t, n) }));
-        if (n <= NAME_MAX) accepted(t, 'event-management/event-types/name-length', res, `a name of ${n} characters`);
+        if (n <= NAME_MAX)
+          accepted(t, { rule: 'event-management/event-types/name-length', res, what: `a name of ${n} characters` });
         else
           refused(t, {
             rule: 'event-management/event-types/name-too-long-400',
@@ -447,7 +452,7 @@ emTest(
       async (ttl) => {
         const res = await postType(t, typeBody(t, { ttl }));
         if (ttl <= TTL_MAX) {
-          accepted(t, 'event-management/event-types/ttl-max-1825', res, `ttl ${ttl}`);
+          accepted(t, { rule: 'event-management/event-types/ttl-max-1825', res, what: `ttl ${ttl}` });
           expect(
             t,
             'event-management/event-types/ttl-max-1825',

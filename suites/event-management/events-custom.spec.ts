@@ -1,7 +1,7 @@
 import type { RuleContext } from '../engine/rule-test.ts';
 import { body, emTest, entity, eventually, iso, seen } from './em-client.ts';
-import { refused } from '../engine/checks/index.ts';
-import { accepted, expect, reading } from './em-checks.ts';
+import { accepted, refused } from '../engine/checks/index.ts';
+import { expect, reading } from './em-checks.ts';
 import {
   CUSTOM_FIELD_TYPES,
   ENUM_VALUES,
@@ -38,7 +38,7 @@ async function judgeCustom(t: RuleContext, typeId: string, c: FieldCase): Promis
     )
   ).value;
   if (c.valid) {
-    accepted(t, c.rule, res, `an event with ${c.what}`);
+    accepted(t, { rule: c.rule, res, what: `an event with ${c.what}` });
     expect(
       t,
       c.rule,
@@ -101,12 +101,11 @@ emTest(
         () => postEvent(t, { typeId: child.id, timestamp: iso(-60_000), entityId: entity(t), ...extra }),
         (r) => r.status !== 404,
       ).then((r) => r.value);
-    accepted(
-      t,
-      'event-management/events/custom-matches-type',
-      await post({ plevel: 1, pnote: 'n', cflag: true }),
-      'an event with own and inherited fields',
-    );
+    accepted(t, {
+      rule: 'event-management/events/custom-matches-type',
+      res: await post({ plevel: 1, pnote: 'n', cflag: true }),
+      what: 'an event with own and inherited fields',
+    });
     // Refusing a field the type does not define (rather than ignoring it) is our reading of "match".
     for (const [extra, what] of [
       [{ stray: 'x' }, 'a field the type does not define'],

@@ -1,4 +1,5 @@
 // What the jobs spec files share.
+import { accepted } from '../engine/checks/index.ts';
 import fc from 'fast-check';
 import { where, type FilterExpr } from '../engine/filter-expression.ts';
 import type { HttpResponse } from '../engine/http-client.ts';
@@ -19,7 +20,7 @@ import {
   type JobTrace,
   shown,
 } from './em-client.ts';
-import { accepted, expect, reading } from './em-checks.ts';
+import { expect, reading } from './em-checks.ts';
 import { noteCreateJobResults, postCreateJob } from './em-resources.ts';
 
 export const rank = (state: unknown) => JOB_STATES.indexOf(state as (typeof JOB_STATES)[number]);
@@ -53,7 +54,7 @@ export async function runCreateJob(
   const what = `a create job of ${events.length} events`;
   if (t.declares('event-management/jobs/create-job-202') && opts.someInvalid) judgeMixedCreateJob(t, res, what);
   else if (t.declares('event-management/jobs/create-job-202'))
-    accepted(t, 'event-management/jobs/create-job-202', res, what, [202]);
+    accepted(t, { rule: 'event-management/jobs/create-job-202', res, what, statuses: [202] });
   if (res.status !== 202) t.skip(`a create job was refused (${seen(res, 160)}); judged by jobs/create-job-202`);
   const trace = await pollJob(senderOf(t), 'create', String(body(res).id));
   noteCreateJobResults(t, trace.final?.details);
@@ -70,7 +71,12 @@ export async function runCreateJob(
 export async function runDeleteJob(t: RuleContext, f: FilterExpr): Promise<JobTrace> {
   const res = await startDeleteJob(t, { filter: f });
   if (t.declares('event-management/jobs/delete-job-202'))
-    accepted(t, 'event-management/jobs/delete-job-202', res, `a delete job for ${shown(f)}`, [202]);
+    accepted(t, {
+      rule: 'event-management/jobs/delete-job-202',
+      res,
+      what: `a delete job for ${shown(f)}`,
+      statuses: [202],
+    });
   else if (res.status !== 202) t.skip(`a delete job was refused (${seen(res, 160)}); judged by jobs/delete-job-202`);
   const trace = await pollJob(senderOf(t), 'delete', String(body(res).id));
   if (trace.undocumented)

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
-import { refused } from '../engine/checks/index.ts';
-import { auditTime, notificationTest as test, accepted, seen, verifyCode } from './notification-client.ts';
+import { accepted, refused } from '../engine/checks/index.ts';
+import { auditTime, notificationTest as test, seen, verifyCode } from './notification-client.ts';
 import { searchAudit, wideRange } from './audit-search.ts';
 import { send } from './notification-client.ts';
 import { answeredByReading, CLIENT_ERRORS } from './answered-by-reading.ts';
@@ -58,13 +58,12 @@ test(
       fc.integer({ min: 0, max: 3 * 24 * 3600 }),
       async (s) => {
         const value = auditTime(now - s * 1000);
-        accepted(
-          t,
-          'notification/audit/time-range-format',
-          await searchAudit(t, { startTimeRange: value }),
-          `startTimeRange ${JSON.stringify(value)}`,
-          [200],
-        );
+        accepted(t, {
+          rule: 'notification/audit/time-range-format',
+          res: await searchAudit(t, { startTimeRange: value }),
+          what: `startTimeRange ${JSON.stringify(value)}`,
+          statuses: [200],
+        });
       },
       { rule: 'notification/audit/time-range-format', runs: Math.min(t.session.context.runs, 5) },
     );

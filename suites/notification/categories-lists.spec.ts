@@ -1,14 +1,6 @@
 import { badItemsText, listWithBadItems } from '../../generators/index.ts';
-import { refused } from '../engine/checks/index.ts';
-import {
-  UNKNOWN_ID,
-  accepted,
-  notificationTest as test,
-  seen,
-  send,
-  unknownRefused,
-  verifyCode,
-} from './notification-client.ts';
+import { accepted, refused } from '../engine/checks/index.ts';
+import { UNKNOWN_ID, notificationTest as test, seen, send, unknownRefused, verifyCode } from './notification-client.ts';
 import { createCategory, createRecipient } from './notification-resources.ts';
 import { answeredByReading, CLIENT_ERRORS } from './answered-by-reading.ts';
 import { getCategory, listIn } from './categories-support.ts';
@@ -92,7 +84,12 @@ test(
           path: '/communicationcategories/',
           query: { categoryIds: ids.join(',') },
         });
-        accepted(t, 'notification/categories/delete-204', res, `categoryIds=${ids.join(',')}`, [204]);
+        accepted(t, {
+          rule: 'notification/categories/delete-204',
+          res,
+          what: `categoryIds=${ids.join(',')}`,
+          statuses: [204],
+        });
         for (const [i, id] of ids.entries()) {
           const got = await getCategory(t, id);
           t.check('notification/categories/delete-204', got.status === 404, {
@@ -131,7 +128,12 @@ test(
           path: '/communicationcategories/unsubscribe/recipients',
           json: { msgCategoryId: id, recipients: leaving.map((recipientId) => ({ recipientId })) },
         });
-        accepted(t, 'notification/categories/unsubscribe', res, `unsubscribing ${leaving.length} recipients`, [200]);
+        accepted(t, {
+          rule: 'notification/categories/unsubscribe',
+          res,
+          what: `unsubscribing ${leaving.length} recipients`,
+          statuses: [200],
+        });
         const ids = listIn(await getCategory(t, id), 'recipients').map((x) => x.recipientId);
         const staying = pool.map((r) => r.id).filter((r) => !leaving.includes(r));
         t.check(

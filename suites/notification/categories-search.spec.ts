@@ -1,7 +1,6 @@
-import { refused } from '../engine/checks/index.ts';
+import { accepted, refused } from '../engine/checks/index.ts';
 import {
   UNKNOWN_ID,
-  accepted,
   channelId,
   fixturesOf,
   notificationTest as test,
@@ -88,7 +87,7 @@ test(
     const { id, body } = await createCategory(t);
     const before = view(await getCategory(t, id));
     const res = await putCategory(t, id, { subject: 'ChangedSubject', priority: 5 });
-    accepted(t, 'notification/categories/update-204', res, 'a valid update', [204]);
+    accepted(t, { rule: 'notification/categories/update-204', res, what: 'a valid update', statuses: [204] });
     t.observe(
       'notification/categories/update-204-body-contradiction',
       res.text ? `204 with a body (${res.contentType}): ${res.text.slice(0, 80)}` : '204 with no body',
@@ -110,13 +109,12 @@ test(
     // "Same fields as CreateCommunicationCategory": the name and the application name are updated too.
     const name = `${t.prefix}renamed${tag()}`;
     const app = `${t.prefix}newapp`;
-    accepted(
-      t,
-      'notification/categories/update-204',
-      await putCategory(t, id, { msgCategoryName: name, from: app }),
-      'an update of msgCategoryName and from',
-      [204],
-    );
+    accepted(t, {
+      rule: 'notification/categories/update-204',
+      res: await putCategory(t, id, { msgCategoryName: name, from: app }),
+      what: 'an update of msgCategoryName and from',
+      statuses: [204],
+    });
     const renamed = await getCategory(t, id);
     const from = view(renamed).from;
     t.check(
@@ -157,13 +155,12 @@ test(
     });
     // Other names in fields, wherever they stand: categories-lists.spec.ts.
     for (const fields of ['recipient_count', 'channels']) {
-      accepted(
-        t,
-        'notification/categories/search-fields-required',
-        await send(t, { method: 'GET', path: '/communicationcategories/search/', query: { fields } }),
-        `fields=${fields}`,
-        [200],
-      );
+      accepted(t, {
+        rule: 'notification/categories/search-fields-required',
+        res: await send(t, { method: 'GET', path: '/communicationcategories/search/', query: { fields } }),
+        what: `fields=${fields}`,
+        statuses: [200],
+      });
     }
   },
   { readOnly: true, budget: 6 },
@@ -265,7 +262,12 @@ test(
       path,
       json: { msgCategoryId: id, recipients: [{ recipientId: r1.id }] },
     });
-    accepted(t, 'notification/categories/unsubscribe', res, 'unsubscribing one recipient', [200]);
+    accepted(t, {
+      rule: 'notification/categories/unsubscribe',
+      res,
+      what: 'unsubscribing one recipient',
+      statuses: [200],
+    });
     // "recipients (array of objects with recipientId int64)": a bare ID is not such an object.
     refused(t, {
       rule: 'notification/categories/unsubscribe',

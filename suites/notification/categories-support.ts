@@ -1,10 +1,11 @@
 // What the categories spec files share.
+import { accepted } from '../engine/checks/index.ts';
 import fc from 'fast-check';
 import type { JsonSchema } from '../../generators/index.ts';
 import type { HttpResponse } from '../engine/http-client.ts';
 import type { RuleContext } from '../engine/rule-test.ts';
 import { contractOf } from '../engine/schemas.ts';
-import { accepted, seen, send } from './notification-client.ts';
+import { seen, send } from './notification-client.ts';
 
 export type Position = 'TO' | 'CC' | 'BCC';
 
@@ -110,7 +111,12 @@ export class AddRecipient implements fc.AsyncCommand<Members, Real> {
     const res = await putCategory(real.t, real.categoryId, {
       recipients: [{ operation: 'ADD', position: this.position, recipientId: real.recipients[this.index] }],
     });
-    accepted(real.t, 'notification/categories/update-add-merges', res, this.toString(), [204]);
+    accepted(real.t, {
+      rule: 'notification/categories/update-add-merges',
+      res,
+      what: this.toString(),
+      statuses: [204],
+    });
     model.set(this.index, this.position);
     await compare(model, real, 'notification/categories/update-add-merges', this.toString());
   }
@@ -132,7 +138,12 @@ export class DeleteRecipient implements fc.AsyncCommand<Members, Real> {
     const res = await putCategory(real.t, real.categoryId, {
       recipients: [{ operation: 'DELETE', position: model.get(this.index), recipientId: real.recipients[this.index] }],
     });
-    accepted(real.t, 'notification/categories/update-delete-removes', res, this.toString(), [204]);
+    accepted(real.t, {
+      rule: 'notification/categories/update-delete-removes',
+      res,
+      what: this.toString(),
+      statuses: [204],
+    });
     model.delete(this.index);
     await compare(model, real, 'notification/categories/update-delete-removes', this.toString());
   }

@@ -1,7 +1,6 @@
 import fc from 'fast-check';
-import { refused } from '../engine/checks/index.ts';
+import { accepted, refused } from '../engine/checks/index.ts';
 import {
-  accepted,
   CERTIFICATE_TEXT,
   OTHER_CERTIFICATE_TEXT,
   certificateForm,
@@ -160,7 +159,8 @@ test(
           emailid: certificateEmail(t),
           ownerid: owner,
         });
-        if (valid) accepted(t, 'notification/certificates/owner-id-alphanumeric', res, `ownerid "${owner}"`, [201]);
+        if (valid)
+          accepted(t, { rule: 'notification/certificates/owner-id-alphanumeric', res, what: `ownerid "${owner}"` });
         else
           refused(t, {
             rule: 'notification/certificates/owner-id-alphanumeric',
@@ -181,17 +181,16 @@ test(
   'PUT /certificatestore/{emailid} replaces a stored certificate (200); an email ID without one answers 404',
   async (t) => {
     const emailid = await createCertificate(t);
-    accepted(
-      t,
-      'notification/certificates/update',
-      await put(t, emailid, {
+    accepted(t, {
+      rule: 'notification/certificates/update',
+      res: await put(t, emailid, {
         fileName: `${t.prefix}-new.cer`,
         content: OTHER_CERTIFICATE_TEXT,
         ownerid: `${t.prefix}newowner`,
       }),
-      'a replacement certificate',
-      [200],
-    );
+      what: 'a replacement certificate',
+      statuses: [200],
+    });
     const list = await listing(t);
     t.check('notification/certificates/update', mentions(list, emailid), {
       title: 'the replaced certificate is no longer listed',
@@ -243,7 +242,12 @@ test(
   'DELETE /certificatestore/{emailid} removes the certificate; an email ID without one answers 404',
   async (t) => {
     const emailid = await createCertificate(t);
-    accepted(t, 'notification/certificates/delete', await del(t, emailid), 'deleting a stored certificate', [200]);
+    accepted(t, {
+      rule: 'notification/certificates/delete',
+      res: await del(t, emailid),
+      what: 'deleting a stored certificate',
+      statuses: [200],
+    });
     const list = await listing(t);
     t.check('notification/certificates/delete', list.status === 200 && !mentions(list, emailid), {
       title: 'the deleted certificate is still listed',

@@ -363,22 +363,6 @@ export function unknownRefused(t: RuleContext, rule: string, res: HttpResponse, 
   refused(t, { rule, res, what, statuses: [404], statusReading: 'unknown-reference-404', code: 'noMatch', verifyCode });
 }
 
-/** Checks that valid input is accepted with one of `statuses`. */
-export function accepted(
-  t: RuleContext,
-  rule: string,
-  res: HttpResponse,
-  what: string,
-  statuses: readonly number[],
-): void {
-  t.check(rule, statuses.includes(res.status), {
-    title: `valid input refused: ${what}`,
-    expected: `HTTP ${statuses.join(' or ')} for ${what}`,
-    received: seen(res),
-    response: res,
-  });
-}
-
 /** `yyyy-MM-dd HH:mm:ss` in UTC (AuditRequest). */
 export function auditTime(ms: number): string {
   return new Date(ms).toISOString().slice(0, 19).replace('T', ' ');

@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { badItemsText, boundaryValues, listWithBadItems } from '../../generators/index.ts';
-import { refused } from '../engine/checks/index.ts';
-import { accepted, exampleEmail, notificationTest as test, seen, verifyCode } from './notification-client.ts';
+import { accepted, refused } from '../engine/checks/index.ts';
+import { exampleEmail, notificationTest as test, seen, verifyCode } from './notification-client.ts';
 import { message, publish, broadcast, publishSchema } from './publishing-support.ts';
 
 test(
@@ -53,13 +53,12 @@ test(
     );
     // "Semicolon-separated valid email addresses": a domain of three labels is one.
     const sub = exampleEmail(t, 'sub').replace('@', '@mail.');
-    accepted(
-      t,
-      'notification/publish/recipients-valid-emails',
-      await publish(t, message(t, { recipientsTo: `${good};${sub}` })),
-      `recipientsTo "${good};${sub}"`,
-      [204],
-    );
+    accepted(t, {
+      rule: 'notification/publish/recipients-valid-emails',
+      res: await publish(t, message(t, { recipientsTo: `${good};${sub}` })),
+      what: `recipientsTo "${good};${sub}"`,
+      statuses: [204],
+    });
   },
   { budget: 21, budgetPerRun: 1 },
 );

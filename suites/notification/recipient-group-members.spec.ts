@@ -1,7 +1,6 @@
 import { badItemsText, listWithBadItems } from '../../generators/index.ts';
-import { refused } from '../engine/checks/index.ts';
+import { accepted, refused } from '../engine/checks/index.ts';
 import {
-  accepted,
   hasOtherTenant,
   mentions,
   notificationTest as test,
@@ -203,7 +202,12 @@ test(
         { operation: 'DELETE', recipientId: a.id },
       ],
     });
-    accepted(t, 'notification/groups/update-operation-enum', res, 'ADD of one member and DELETE of another', [200]);
+    accepted(t, {
+      rule: 'notification/groups/update-operation-enum',
+      res,
+      what: 'ADD of one member and DELETE of another',
+      statuses: [200],
+    });
     const after = await getGroup(t, g.id);
     t.check('notification/groups/update-operation-enum', mentions(after, b.name) && !mentions(after, a.name), {
       title: 'ADD/DELETE not applied',

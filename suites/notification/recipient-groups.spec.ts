@@ -1,12 +1,5 @@
-import { refused } from '../engine/checks/index.ts';
-import {
-  accepted,
-  hasOtherTenant,
-  mentions,
-  notificationTest as test,
-  seen,
-  verifyCode,
-} from './notification-client.ts';
+import { accepted, refused } from '../engine/checks/index.ts';
+import { hasOtherTenant, mentions, notificationTest as test, seen, verifyCode } from './notification-client.ts';
 import { createGroup, createRecipient, groupName, postGroup } from './notification-resources.ts';
 import { putGroup, searchGroups } from './recipient-groups-support.ts';
 
@@ -17,7 +10,12 @@ test(
     const r = await createRecipient(t);
     const name = groupName(t);
     const { res } = await postGroup(t, { groupName: name, recipientIds: [{ recipientId: r.id }] });
-    accepted(t, 'notification/groups/create-200', res, 'a valid CreateRecipientGroupRequest', [200]);
+    accepted(t, {
+      rule: 'notification/groups/create-200',
+      res,
+      what: 'a valid CreateRecipientGroupRequest',
+      statuses: [200],
+    });
     const found = await searchGroups(t, name);
     t.check('notification/groups/create-200', found.status === 200 && mentions(found, name), {
       title: 'the created group is not found by its name',
@@ -26,13 +24,12 @@ test(
     });
     // "unique within a tenant" bars only a name another group holds: a second group of another name is created too.
     const second = await postGroup(t, { groupName: groupName(t), recipientIds: [{ recipientId: r.id }] });
-    accepted(
-      t,
-      'notification/groups/create-200',
-      second.res,
-      'a second group of another name in the same tenant',
-      [200],
-    );
+    accepted(t, {
+      rule: 'notification/groups/create-200',
+      res: second.res,
+      what: 'a second group of another name in the same tenant',
+      statuses: [200],
+    });
   },
   { needs: ['fixtures.notification.addressTypes.email'], budget: 7 },
 );
@@ -100,13 +97,12 @@ test(
     verifyCode(t, rename, 'conflict');
     // "unique within a tenant": a group's own name, sent again on update, is held by no other group.
     const same = await putGroup(t, { groupId: h.id, groupName: h.name });
-    accepted(
-      t,
-      'notification/groups/name-unique',
-      same,
-      `an update of group ${h.id} resending its own name "${h.name}"`,
-      [200],
-    );
+    accepted(t, {
+      rule: 'notification/groups/name-unique',
+      res: same,
+      what: `an update of group ${h.id} resending its own name "${h.name}"`,
+      statuses: [200],
+    });
   },
   { budget: 9 },
 );
@@ -119,7 +115,12 @@ test(
       t.needsPrincipal('principals.otherTenant', 'needs the otherTenant principal (a second tenant)');
     const g = await createGroup(t);
     const { res } = await postGroup(t, { groupName: g.name, recipientIds: [] }, 'otherTenant');
-    accepted(t, 'notification/groups/name-unique', res, `"${g.name}" in another tenant`, [200]);
+    accepted(t, {
+      rule: 'notification/groups/name-unique',
+      res,
+      what: `"${g.name}" in another tenant`,
+      statuses: [200],
+    });
   },
   { needs: ['principals.otherTenant'], budget: 6 },
 );

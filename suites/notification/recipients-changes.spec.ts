@@ -1,7 +1,6 @@
 import fc from 'fast-check';
-import { refused } from '../engine/checks/index.ts';
+import { accepted, refused } from '../engine/checks/index.ts';
 import {
-  accepted,
   addressType,
   exampleEmail,
   hasOtherTenant,
@@ -31,7 +30,7 @@ test(
       },
       'otherTenant',
     );
-    accepted(t, 'notification/recipients/name-unique', other, `"${a.name}" in another tenant`, [201]);
+    accepted(t, { rule: 'notification/recipients/name-unique', res: other, what: `"${a.name}" in another tenant` });
   },
   { needs: ['fixtures.notification.addressTypes.email', 'principals.otherTenant'], budget: 4 },
 );

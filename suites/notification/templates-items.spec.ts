@@ -1,7 +1,6 @@
-import { refused } from '../engine/checks/index.ts';
+import { accepted, refused } from '../engine/checks/index.ts';
 import {
   UNKNOWN_ID,
-  accepted,
   channelId,
   mentions,
   mentionsInteger,
@@ -123,7 +122,12 @@ test(
         [],
       ),
     );
-    accepted(t, 'notification/templates/update-add-needs-file-name', del, 'a DELETE item without fileName', [200]);
+    accepted(t, {
+      rule: 'notification/templates/update-add-needs-file-name',
+      res: del,
+      what: 'a DELETE item without fileName',
+      statuses: [200],
+    });
     const ids = await idList(t, set.id);
     t.check(
       'notification/templates/update-add-needs-file-name',
@@ -170,13 +174,14 @@ test(
     const email = channelId(t, 'email');
     // A type ID the listing does not hold, wherever its parameter stands: templates-lists.spec.ts.
     const f = file();
-    accepted(
-      t,
-      'notification/templates/param-type-id',
-      await postTemplateSet(t, templateForm(info(setName(t), [[email, f.name]], { templateParam: [param(t)] }), [f])),
-      `paramTypeId ${paramTypeId(t)}`,
-      [201],
-    );
+    accepted(t, {
+      rule: 'notification/templates/param-type-id',
+      res: await postTemplateSet(
+        t,
+        templateForm(info(setName(t), [[email, f.name]], { templateParam: [param(t)] }), [f]),
+      ),
+      what: `paramTypeId ${paramTypeId(t)}`,
+    });
   },
   { needs: ['fixtures.notification.channels.email', 'fixtures.notification.paramTypeId'], budget: 1 },
 );

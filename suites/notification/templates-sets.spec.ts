@@ -1,7 +1,6 @@
-import { refused } from '../engine/checks/index.ts';
+import { accepted, refused } from '../engine/checks/index.ts';
 import {
   UNKNOWN_ID,
-  accepted,
   channelId,
   hasOtherTenant,
   integersIn,
@@ -84,7 +83,7 @@ test(
     const before = integersIn((await idList(t, set.id)).json);
     const f = file();
     const res = await putSet(t, set.id, templateForm(info(set.name, [[push, f.name]]), [f]));
-    accepted(t, 'notification/templates/update-200', res, 'adding a push template', [200]);
+    accepted(t, { rule: 'notification/templates/update-200', res, what: 'adding a push template', statuses: [200] });
     const ids = await idList(t, set.id);
     const after = integersIn(ids.json);
     const grew = [...before].every((n) => after.has(n)) && [...after].some((n) => !before.has(n));
@@ -112,13 +111,12 @@ test(
   async (t) => {
     const p = param(t);
     const set = await createTemplateSet(t, { channels: [channelId(t, 'email')], params: [p] });
-    accepted(
-      t,
-      'notification/templates/delete-removes-params',
-      await send(t, { method: 'DELETE', path: `/template/${set.id}` }),
-      'deleting a set',
-      [200],
-    );
+    accepted(t, {
+      rule: 'notification/templates/delete-removes-params',
+      res: await send(t, { method: 'DELETE', path: `/template/${set.id}` }),
+      what: 'deleting a set',
+      statuses: [200],
+    });
     // The parameters are gone either way: the set is unknown (404), or it has none (200 without them).
     const params = await send(t, { method: 'GET', path: `/templateparam/${set.id}` });
     t.check(
@@ -222,10 +220,20 @@ test(
         [],
       ),
     );
-    accepted(t, 'notification/templates/update-200', del, `a DELETE item of set ${doomed.id}`, [200]);
+    accepted(t, {
+      rule: 'notification/templates/update-200',
+      res: del,
+      what: `a DELETE item of set ${doomed.id}`,
+      statuses: [200],
+    });
     await keepsIt('notification/templates/update-200', `deleting a template of set ${doomed.id}`);
     const gone = await send(t, { method: 'DELETE', path: `/template/${doomed.id}` });
-    accepted(t, 'notification/templates/delete-removes-params', gone, `DELETE /template/${doomed.id}`, [200]);
+    accepted(t, {
+      rule: 'notification/templates/delete-removes-params',
+      res: gone,
+      what: `DELETE /template/${doomed.id}`,
+      statuses: [200],
+    });
     await keepsIt('notification/templates/delete-removes-params', `deleting set ${doomed.id}`);
   },
   { needs: ['fixtures.notification.channels.email', 'fixtures.notification.channels.sms'], budget: 8 },

@@ -1,7 +1,6 @@
 import fc from 'fast-check';
-import { matchesSchema, refused } from '../engine/checks/index.ts';
+import { accepted, matchesSchema, refused } from '../engine/checks/index.ts';
 import {
-  accepted,
   channelId,
   integersIn,
   mentions,
@@ -171,13 +170,11 @@ test(
       });
     }
     const htm = file(`${tag()}.htm`);
-    accepted(
-      t,
-      'notification/templates/file-extension',
-      await postTemplateSet(t, templateForm(info(setName(t), [[email, htm.name]]), [htm])),
-      'a .htm file',
-      [201],
-    );
+    accepted(t, {
+      rule: 'notification/templates/file-extension',
+      res: await postTemplateSet(t, templateForm(info(setName(t), [[email, htm.name]]), [htm])),
+      what: 'a .htm file',
+    });
     const set = await createTemplateSet(t, { channels: [email] });
     const txt = file(`${tag()}.txt`);
     const put = await putSet(t, set.id, templateForm(info(set.name, [[channelId(t, 'sms'), txt.name]]), [txt]));
@@ -221,7 +218,11 @@ test(
         t,
         templateForm(info(setName(t, 'max'), [[email, at]]), [{ name: at, content: fits }]),
       );
-      accepted(t, 'notification/templates/file-size-limit', ok, `a file of ${TEMPLATE_FILE_MAX} bytes`, [201]);
+      accepted(t, {
+        rule: 'notification/templates/file-size-limit',
+        res: ok,
+        what: `a file of ${TEMPLATE_FILE_MAX} bytes`,
+      });
     } finally {
       remove();
     }

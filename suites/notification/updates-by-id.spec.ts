@@ -3,10 +3,9 @@
 import type { HttpResponse } from '../engine/http-client.ts';
 import type { ConfigNeed } from '../engine/config-needs.ts';
 import type { RuleContext } from '../engine/rule-test.ts';
-import { refused } from '../engine/checks/index.ts';
+import { accepted, refused } from '../engine/checks/index.ts';
 import {
   UNKNOWN_ID,
-  accepted,
   exampleEmail,
   mentions,
   notificationTest as test,
@@ -102,7 +101,12 @@ test.each(
   async (t, r) => {
     const created = await r.create(t);
     const change = r.change(t, created.id);
-    accepted(t, r.rules.byId, await r.send(t, change.body), `an update naming the ${r.resource}`, [200]);
+    accepted(t, {
+      rule: r.rules.byId,
+      res: await r.send(t, change.body),
+      what: `an update naming the ${r.resource}`,
+      statuses: [200],
+    });
     if (change.shows !== undefined) {
       const got = await r.read(t, created.id);
       t.check(r.rules.byId, got.status === 200 && mentions(got, change.shows), {

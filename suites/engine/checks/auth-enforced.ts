@@ -1,28 +1,21 @@
 import type { HttpResponse } from '../http-client.ts';
 import type { RuleContext } from '../rule-test.ts';
-import { describeResponse } from './describe-response.ts';
+import { refused } from './refused.ts';
 
-/** A request without credentials is refused with 401 (ignored auth is a critical failure). */
+/**
+ * A request without credentials is refused with 401 (ignored auth is a critical failure): a `refused`
+ * whose options this only builds.
+ */
 export function missingCredentialsRejected(
   t: RuleContext,
-  ruleId: string,
+  rule: string,
   res: HttpResponse,
-  expected: readonly number[] = [401],
+  statuses: readonly number[] = [401],
 ): void {
-  t.check(ruleId, expected.includes(res.status), {
-    title: 'request without credentials was not refused',
-    severity: 'critical',
-    expected: `HTTP ${expected.join(' or ')}`,
-    received: describeResponse(res),
-  });
+  refused(t, { rule, res, what: 'a request without credentials', statuses, severity: 'critical' });
 }
 
-/** A request whose token lacks the operation's scope is refused with 403. */
-export function missingScopeRejected(t: RuleContext, ruleId: string, res: HttpResponse, scope: string): void {
-  t.check(ruleId, res.status === 403, {
-    title: `token without scope ${scope} was not refused`,
-    severity: 'critical',
-    expected: 'HTTP 403',
-    received: describeResponse(res),
-  });
+/** A request whose token lacks the operation's scope is refused with 403: a `refused` whose options this only builds. */
+export function missingScopeRejected(t: RuleContext, rule: string, res: HttpResponse, scope: string): void {
+  refused(t, { rule, res, what: `a token without scope ${scope}`, statuses: [403], severity: 'critical' });
 }

@@ -5,6 +5,7 @@ export { responseSchema, matchesSchema } from './response-schema.ts';
 export { missingCredentialsRejected, missingScopeRejected } from './auth-enforced.ts';
 export { describeResponse } from './describe-response.ts';
 export { refused, type RefusedOptions } from './refused.ts';
+export { accepted, type AcceptedOptions } from './accepted.ts';
 export { memberProblems, jsonKind, type MemberShape } from './member-problems.ts';
 export { observeTargetScheme } from './target-scheme.ts';
 export { RESPONSE_CHECKS, responseCheckRules } from './response-checks.ts';

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { HttpResponse } from '../http-client.ts';
 import { RuleContext, type RuleTestMeta } from '../rule-test.ts';
 import { refused, type RefusedOptions } from './refused.ts';
+import { missingCredentialsRejected, missingScopeRejected } from './auth-enforced.ts';
 
 const RULE = 'event-management/jobs/not-found-404';
 const READING_RULE = 'event-management/queries/page-default-and-minimum';
@@ -79,5 +80,25 @@ describe('refused', () => {
     const c = context();
     expect(() => refused(c.t, { rule: RULE, res: answer(200), what: 'an id' })).toThrow();
     expect(c.meta.outcomes[RULE].failure?.severity).toBe('high');
+  });
+
+  it('judges missing credentials (401) and a missing scope (403) as critical refusals', () => {
+    const a = context();
+    missingCredentialsRejected(a.t, RULE, answer(401));
+    expect(a.meta.outcomes[RULE].status).toBe('passed');
+    expect(() => missingCredentialsRejected(a.t, RULE, answer(403))).toThrow();
+    expect(a.meta.outcomes[RULE].failure).toMatchObject({
+      title: 'not refused: a request without credentials',
+      expected: 'HTTP 401 for a request without credentials',
+      severity: 'critical',
+    });
+    const b = context();
+    missingScopeRejected(b.t, RULE, answer(403), 'send');
+    expect(b.meta.outcomes[RULE].status).toBe('passed');
+    expect(() => missingScopeRejected(b.t, RULE, answer(200), 'send')).toThrow();
+    expect(b.meta.outcomes[RULE].failure).toMatchObject({
+      title: 'not refused: a token without scope send',
+      severity: 'critical',
+    });
   });
 });
