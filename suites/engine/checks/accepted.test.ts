@@ -1,33 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import type { HttpResponse } from '../http-client.ts';
-import { RuleContext, type RuleTestMeta } from '../rule-test.ts';
 import { accepted, type AcceptedOptions } from './accepted.ts';
+import { answer, checkContext } from './check-test-context.ts';
 
 const RULE = 'event-management/events/create-201';
 const READING_RULE = 'event-management/event-types/inheritance-depth-4';
 
-function context(): { t: RuleContext; meta: RuleTestMeta } {
-  const meta: RuleTestMeta = {
-    rules: [RULE, READING_RULE],
-    outcomes: {},
-    service: 'event-management',
-    budget: 1,
-    readOnly: true,
-  };
-  const t = new RuleContext({ context: { config: {} } } as never, 'event-management', meta, 's', {
-    task: { name: 'x' },
-  } as never);
-  return { t, meta };
-}
-
-const answer = (status: number, json?: unknown): HttpResponse =>
-  ({
-    status,
-    headers: {},
-    contentType: 'application/json',
-    text: json === undefined ? '' : JSON.stringify(json),
-    json,
-  }) as HttpResponse;
+const context = () => checkContext([RULE, READING_RULE]);
 
 type Case = [string, Omit<AcceptedOptions, 'rule' | 'what'> & { rule?: string }, string, boolean];
 

@@ -1,34 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import type { HttpResponse } from '../http-client.ts';
-import { RuleContext, type RuleTestMeta } from '../rule-test.ts';
 import { refused, type RefusedOptions } from './refused.ts';
+import { answer, checkContext } from './check-test-context.ts';
 import { missingCredentialsRejected, missingScopeRejected } from './auth-enforced.ts';
 
 const RULE = 'event-management/jobs/not-found-404';
 const READING_RULE = 'event-management/queries/page-default-and-minimum';
 
-function context(): { t: RuleContext; meta: RuleTestMeta } {
-  const meta: RuleTestMeta = {
-    rules: [RULE, READING_RULE],
-    outcomes: {},
-    service: 'event-management',
-    budget: 1,
-    readOnly: true,
-  };
-  const t = new RuleContext({ context: { config: {} } } as never, 'event-management', meta, 's', {
-    task: { name: 'x' },
-  } as never);
-  return { t, meta };
-}
-
-const answer = (status: number, json?: unknown): HttpResponse =>
-  ({
-    status,
-    headers: {},
-    contentType: 'application/json',
-    text: json === undefined ? '' : JSON.stringify(json),
-    json,
-  }) as HttpResponse;
+const context = () => checkContext([RULE, READING_RULE]);
 
 type Case = [string, Omit<RefusedOptions, 'rule' | 'what'> & { rule?: string }, string, string?];
 
