@@ -23,7 +23,7 @@ export interface TimedRun {
 }
 
 /** Runs `conformance run …` in a child process and measures its wall time and peak RSS. */
-export function timedRun(args: string[]): Promise<TimedRun> {
+export function timedRun(args: string[], env: NodeJS.ProcessEnv = {}): Promise<TimedRun> {
   const reportDir = mkdtempSync(join(tmpdir(), 'conformance-bench-'));
   return new Promise((resolve) => {
     const started = performance.now();
@@ -40,6 +40,7 @@ export function timedRun(args: string[]): Promise<TimedRun> {
       ],
       {
         cwd: root,
+        env: { ...process.env, ...env },
         stdio: ['ignore', 'pipe', 'pipe'],
       },
     );
