@@ -23,6 +23,7 @@ import {
   param,
   paramForm,
   putSet,
+  sentOnCreateAndUpdate,
   unlistedChannel,
   validChannelFiles,
 } from './templates-support.ts';
@@ -49,23 +50,14 @@ test(
     await t.property(
       lists,
       async (list) => {
-        const what = `templateFiles with ${badItemsText(list)}`;
-        const create = await postTemplateSet(t, channelFileForm(setName(t), list));
-        refused(t, {
-          rule: 'notification/templates/file-extension',
-          res: create,
-          what: `POST ${what}`,
-          code: 'invalidRequestBodyProperty',
-          verifyCode,
-        });
-        const change = await putSet(t, set.id, channelFileForm(set.name, list));
-        refused(t, {
-          rule: 'notification/templates/file-extension',
-          res: change,
-          what: `PUT ${what}`,
-          code: 'invalidRequestBodyProperty',
-          verifyCode,
-        });
+        for (const { res, what } of await sentOnCreateAndUpdate(t, set, list, 'templateFiles'))
+          refused(t, {
+            rule: 'notification/templates/file-extension',
+            res,
+            what,
+            code: 'invalidRequestBodyProperty',
+            verifyCode,
+          });
       },
       { rule: 'notification/templates/file-extension' },
     );
@@ -193,9 +185,8 @@ test(
     await t.property(
       lists,
       async (list) => {
-        const what = `templateChannelAndFile with ${badItemsText(list)}`;
-        judge(await postTemplateSet(t, channelFileForm(setName(t), list)), `POST ${what}`, list.bad[0].kind);
-        judge(await putSet(t, set.id, channelFileForm(set.name, list)), `PUT ${what}`, list.bad[0].kind);
+        for (const { res, what } of await sentOnCreateAndUpdate(t, set, list, 'templateChannelAndFile'))
+          judge(res, what, list.bad[0].kind);
       },
       { rule: 'notification/templates/channel-id' },
     );
@@ -308,23 +299,14 @@ test(
     await t.property(
       lists,
       async (list) => {
-        const what = `templateChannelAndFile with ${badItemsText(list)}`;
-        const create = await postTemplateSet(t, channelFileForm(setName(t), list));
-        refused(t, {
-          rule: 'notification/templates/update-add-needs-file-name',
-          res: create,
-          what: `POST ${what}`,
-          code: 'missingRequestBodyProperty',
-          verifyCode,
-        });
-        const change = await putSet(t, set.id, channelFileForm(set.name, list));
-        refused(t, {
-          rule: 'notification/templates/update-add-needs-file-name',
-          res: change,
-          what: `PUT ${what}`,
-          code: 'missingRequestBodyProperty',
-          verifyCode,
-        });
+        for (const { res, what } of await sentOnCreateAndUpdate(t, set, list, 'templateChannelAndFile'))
+          refused(t, {
+            rule: 'notification/templates/update-add-needs-file-name',
+            res,
+            what,
+            code: 'missingRequestBodyProperty',
+            verifyCode,
+          });
       },
       { rule: 'notification/templates/update-add-needs-file-name' },
     );
