@@ -110,13 +110,13 @@ test(
       .tuple(fc.stringMatching(/^[A-Za-z0-9]{0,6}$/), fc.constantFrom('!', '<', '-', '_', '.', '?'))
       .map(([s, c]) => `Subject${c}${s}` as unknown);
     // Whether a space breaks "Alphanumeric" is our reading, not the document's.
-    const spaced = await publish(t, message(t, { subject: 'Hello world' }));
-    t.reading('subject-space', 'notification/publish/subject-alphanumeric', spaced.status === 400, {
-      title: 'not refused: subject "Hello world"',
-      expected: 'HTTP 400 for a subject with a space',
-      received: seen(spaced),
+    refused(t, {
+      rule: 'notification/publish/subject-alphanumeric',
+      res: await publish(t, message(t, { subject: 'Hello world' })),
+      what: 'subject "Hello world"',
+      reading: 'subject-space',
     });
-    for (const subject of ['Hello!', '<b>Hi</b>', 42, true]) {
+    const refusedSubject = async (subject: unknown) =>
       refused(t, {
         rule: 'notification/publish/subject-alphanumeric',
         res: await publish(t, message(t, { subject })),
@@ -124,17 +124,11 @@ test(
         code: 'invalidRequestBodyProperty',
         verifyCode,
       });
-    }
+    for (const subject of ['Hello!', '<b>Hi</b>', 42, true]) await refusedSubject(subject);
     await t.property(
       cases,
       async (subject) => {
-        refused(t, {
-          rule: 'notification/publish/subject-alphanumeric',
-          res: await publish(t, message(t, { subject })),
-          what: `subject ${JSON.stringify(subject)}`,
-          code: 'invalidRequestBodyProperty',
-          verifyCode,
-        });
+        await refusedSubject(subject);
       },
       { rule: 'notification/publish/subject-alphanumeric', runs: Math.min(t.session.context.runs, 8) },
     );
