@@ -1,6 +1,4 @@
-import { readFileSync } from 'node:fs';
-import yaml from 'js-yaml';
-import { contractPath } from '../contracts/catalog.ts';
+import { contractDocument } from '../contracts/contract.ts';
 import { SERVICE_INFO, SERVICES, type ServiceName } from '../contracts/services.ts';
 import { claimsOfAuthorization, type HarEntry } from '../suites/engine/har.ts';
 
@@ -57,7 +55,7 @@ export function contractOperations(): ContractOperation[] {
   if (operations) return operations;
   operations = [];
   for (const service of SERVICES) {
-    const doc = yaml.load(readFileSync(contractPath(service, 'openapi.yaml'), 'utf8')) as {
+    const doc = contractDocument(service) as {
       paths?: Record<string, Record<string, RawOperation>>;
       security?: Array<Record<string, string[]>>;
     };

@@ -14,6 +14,21 @@ export function openApiPath(service: ServiceName): string {
   return contractPath(service, 'openapi.yaml');
 }
 
+const documents = new Map<ServiceName, unknown>();
+
+/**
+ * A service's OpenAPI document as parsed YAML, `$ref`s kept: read once per process and shared by
+ * every reader of the contracts' tables (bounds, scopes, operations), which must not change it.
+ */
+export function contractDocument(service: ServiceName): unknown {
+  let doc = documents.get(service);
+  if (doc === undefined) {
+    doc = yaml.load(readFileSync(openApiPath(service), 'utf8'));
+    documents.set(service, doc);
+  }
+  return doc;
+}
+
 /** Parses and validates a service's OpenAPI document; `$ref`s are kept. */
 export async function loadContract(service: ServiceName): Promise<OpenApiDocument> {
   return (await SwaggerParser.validate(openApiPath(service))) as OpenApiDocument;
@@ -28,7 +43,7 @@ export async function loadDereferencedContract(service: ServiceName): Promise<Op
 export function contractScopes(): Map<string, ServiceName> {
   const out = new Map<string, ServiceName>();
   for (const s of SERVICES) {
-    const doc = yaml.load(readFileSync(openApiPath(s), 'utf8')) as {
+    const doc = contractDocument(s) as {
       components?: {
         securitySchemes?: Record<string, { flows?: Record<string, { scopes?: Record<string, string> }> }>;
       };

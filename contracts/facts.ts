@@ -1,6 +1,4 @@
-import { readFileSync } from 'node:fs';
-import yaml from 'js-yaml';
-import { HTTP_METHODS, openApiPath } from './contract.ts';
+import { contractDocument, HTTP_METHODS } from './contract.ts';
 import type { ServiceName } from './services.ts';
 
 /**
@@ -32,18 +30,6 @@ export type FactKeyword = BoundKeyword | 'default' | `x-${string}`;
 
 /** A schema node as the YAML gives it (the generators type it further). */
 export type ContractNode = Record<string, unknown>;
-
-const documents = new Map<ServiceName, unknown>();
-
-/** A service's OpenAPI document as parsed YAML, `$ref`s kept (read once per process). */
-export function contractDocument(service: ServiceName): unknown {
-  let doc = documents.get(service);
-  if (doc === undefined) {
-    doc = yaml.load(readFileSync(openApiPath(service), 'utf8'));
-    documents.set(service, doc);
-  }
-  return doc;
-}
 
 const isNode = (v: unknown): v is ContractNode => !!v && typeof v === 'object';
 

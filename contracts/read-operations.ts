@@ -1,6 +1,4 @@
-import { readFileSync } from 'node:fs';
-import yaml from 'js-yaml';
-import { contractPath } from './catalog.ts';
+import { contractDocument } from './contract.ts';
 import { SERVICE_INFO, SERVICES, type ServiceName } from './services.ts';
 
 /**
@@ -28,7 +26,7 @@ function load(): NonNullable<typeof cached> {
   if (cached) return cached;
   const operations: ReadOperation[] = [];
   for (const service of SERVICES) {
-    const doc = yaml.load(readFileSync(contractPath(service, 'openapi.yaml'), 'utf8')) as RawContract;
+    const doc = contractDocument(service) as RawContract;
     for (const [path, item] of Object.entries(doc.paths ?? {})) {
       for (const [method, op] of Object.entries(item)) {
         if (!op || typeof op !== 'object' || !op.operationId) continue;
