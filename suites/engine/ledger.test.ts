@@ -28,6 +28,37 @@ describe('the resource ledger', () => {
     expect(ledger.outstanding().map((o) => o.id)).toEqual(['1', '2', '4']);
   });
 
+  it('deletes neighbours of one kind at once, and a kind only once the newer kinds are gone', async () => {
+    const ledger = new ResourceLedger();
+    const log: string[] = [];
+    const gates = new Map<string, () => void>();
+    const deletion = (id: string) => () =>
+      new Promise<void>((resolve) => {
+        log.push(`start ${id}`);
+        gates.set(id, () => {
+          log.push(`end ${id}`);
+          resolve();
+        });
+      });
+    ledger.track('t', { service: 's', kind: 'type', id: 'T', cleanup: deletion('T') });
+    for (const id of ['e1', 'e2', 'e3']) ledger.track('t', { service: 's', kind: 'event', id, cleanup: deletion(id) });
+    const done = ledger.cleanup('t');
+    await new Promise((r) => setTimeout(r, 10));
+    // The three events are under way together; the type (older, another kind) waits for them.
+    expect(log).toEqual(['start e3', 'start e2', 'start e1']);
+    gates.get('e1')!();
+    gates.get('e3')!();
+    await new Promise((r) => setTimeout(r, 10));
+    expect(log).not.toContain('start T');
+    gates.get('e2')!();
+    await new Promise((r) => setTimeout(r, 10));
+    expect(log.at(-1)).toBe('start T');
+    gates.get('T')!();
+    await done;
+    expect(ledger.outstanding()).toEqual([]);
+    expect(ledger.stats.deleted).toBe(4);
+  });
+
   it('drops the failure of a pass that a later pass made good (a creation still under way when it first ran)', async () => {
     const ledger = new ResourceLedger();
     let tries = 0;

@@ -98,61 +98,75 @@ export class ResourceLedger {
 
   /**
    * Deletes what `scope` still holds, newest first (those that outlasted the budget before last),
-   * within what is left of the cleanup budget; failures are kept for the final sweep.
+   * within what is left of the cleanup budget; failures are kept for the final sweep. Resources of
+   * one kind next to each other in that order are deleted at once: one holds no other of its kind
+   * (an event type's events, a category's templates are of other kinds), so only the order
+   * between kinds matters. The HTTP client's request slots bound what is sent at once.
    */
   async cleanup(scope?: string): Promise<void> {
     const mine = this.entries
       .filter((e) => !e.released && (scope === undefined || e.scope === scope))
       .reverse()
       .sort((a, b) => Number(!!a.slow) - Number(!!b.slow));
+    const waves: Entry[][] = [];
     for (const e of mine) {
+      const last = waves.at(-1)?.[0];
+      if (last && last.service === e.service && last.kind === e.kind && !!last.slow === !!e.slow) waves.at(-1)!.push(e);
+      else waves.push([e]);
+    }
+    for (const wave of waves) {
       const left = this.left();
       if (left <= 0) {
         this.stats.gaveUp = true;
         return;
       }
-      const started = performance.now();
-      let timer: NodeJS.Timeout | undefined;
-      try {
-        await Promise.race([
-          asCleanup(() => e.cleanup()),
-          new Promise<never>((_, reject) => {
-            if (Number.isFinite(left))
-              timer = setTimeout(
-                () =>
-                  reject(
-                    new CleanupBudgetSpent(
-                      this.stoppedAt === undefined
-                        ? `not deleted within the cleanup budget of ${this.budgetMs} ms`
-                        : `not deleted within the ${STOP_CLEANUP_MS} ms a stopping run leaves its cleanup`,
-                    ),
+      await Promise.all(wave.map((e) => this.delete(e, left, scope)));
+    }
+  }
+
+  /** Deletes one resource within `left` ms; a failure is noted (the final pass's, or the budget's). */
+  private async delete(e: Entry, left: number, scope: string | undefined): Promise<void> {
+    const started = performance.now();
+    let timer: NodeJS.Timeout | undefined;
+    try {
+      await Promise.race([
+        asCleanup(() => e.cleanup()),
+        new Promise<never>((_, reject) => {
+          if (Number.isFinite(left))
+            timer = setTimeout(
+              () =>
+                reject(
+                  new CleanupBudgetSpent(
+                    this.stoppedAt === undefined
+                      ? `not deleted within the cleanup budget of ${this.budgetMs} ms`
+                      : `not deleted within the ${STOP_CLEANUP_MS} ms a stopping run leaves its cleanup`,
                   ),
-                left,
-              );
-          }),
-        ]);
-        e.released = true;
-        this.stats.deleted++;
-        this.log('deleted', e, { by: 'ledger' });
-        // A failure of an earlier pass that this one made good is no failure of the run.
-        this.forgetFailure(e);
-      } catch (err) {
-        this.stats.wastedMs += performance.now() - started;
-        if (err instanceof CleanupBudgetSpent) {
-          e.slow = true;
-          // Its timer ran out what was left: the budget is spent, whatever a clock read just before says.
-          this.stats.wastedMs = Math.max(this.stats.wastedMs, this.budgetMs);
-        }
-        if (scope === undefined || err instanceof CleanupBudgetSpent) {
-          const error = redactText((err as Error).message);
-          // One line per resource: the final pass runs after every file and may meet it again.
-          this.forgetFailure(e);
-          this.stats.cleanupFailures.push({ service: e.service, kind: e.kind, id: e.id, error });
-          this.log('cleanup-failed', e, { error });
-        }
-      } finally {
-        clearTimeout(timer);
+                ),
+              left,
+            );
+        }),
+      ]);
+      e.released = true;
+      this.stats.deleted++;
+      this.log('deleted', e, { by: 'ledger' });
+      // A failure of an earlier pass that this one made good is no failure of the run.
+      this.forgetFailure(e);
+    } catch (err) {
+      this.stats.wastedMs += performance.now() - started;
+      if (err instanceof CleanupBudgetSpent) {
+        e.slow = true;
+        // Its timer ran out what was left: the budget is spent, whatever a clock read just before says.
+        this.stats.wastedMs = Math.max(this.stats.wastedMs, this.budgetMs);
       }
+      if (scope === undefined || err instanceof CleanupBudgetSpent) {
+        const error = redactText((err as Error).message);
+        // One line per resource: the final pass runs after every file and may meet it again.
+        this.forgetFailure(e);
+        this.stats.cleanupFailures.push({ service: e.service, kind: e.kind, id: e.id, error });
+        this.log('cleanup-failed', e, { error });
+      }
+    } finally {
+      clearTimeout(timer);
     }
   }
 

@@ -44,5 +44,7 @@ export interface RunContext extends TransportOptions {
 declare module 'vitest' {
   export interface ProvidedContext {
     runContext: RunContext;
+    /** Set by a run (not a dry run's collection): the leftover sweep starts as this setup file loads. */
+    sweepAtSetup?: boolean;
   }
 }

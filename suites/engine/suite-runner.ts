@@ -299,7 +299,7 @@ export async function runSuites(
   const before = { SIGINT: process.listeners('SIGINT'), SIGTERM: process.listeners('SIGTERM') };
   const reporters = [
     collector,
-    ...(context.allureDir ? [['allure-vitest/reporter', { resultsDir: context.allureDir }]] : []),
+    ...(context.allureDir ? [new (await import('./allure-reporter.ts')).AllureReporter(context.allureDir)] : []),
   ];
   const generated = runFile(services);
   const vitest = await withoutExitOnSignal(() =>
@@ -308,6 +308,7 @@ export async function runSuites(
       {
         ...vitestOptions(context, services, reporters),
         include: [generated.file],
+        provide: { runContext: context, sweepAtSetup: true },
         ...cachedTransforms(),
         // Four times as many tests under way as request slots: a slot freed by one test's answer is
         // taken by another while the first works out its next request, and the slots go first to the

@@ -1,6 +1,6 @@
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { afterAll, afterEach, beforeAll } from 'vitest';
+import { afterAll, afterEach, beforeAll, inject } from 'vitest';
 import type { ServiceName } from '../../contracts/services.ts';
 import { SERVICE_INFO } from '../../contracts/services.ts';
 import { isLeftover, type Sweeper } from './leftovers.ts';
@@ -9,39 +9,49 @@ import type { RunState } from './run-state.ts';
 import { flushHar, session } from './session.ts';
 
 // Once per run, before the first test: what earlier runs that crashed left on the target
-// (resources whose prefix is more than an hour old) is deleted by each service's sweeper.
-// A read-only run changes nothing, so it sweeps nothing. The sweep is kept on the session, so
-// that it runs once however often vitest evaluates this setup file.
-beforeAll(async () => {
+// (resources whose prefix is more than an hour old) is deleted by each service's sweeper, the
+// services at once. A run starts it as this file loads, so that it goes on while vitest imports
+// the spec files (a dry run's collection sends nothing); the first test waits for it. A read-only
+// run changes nothing, so it sweeps nothing. The sweep is kept on the session, so that it runs
+// once however often vitest evaluates this setup file.
+function leftoverSweep(): Promise<number> | undefined {
   const s = session();
-  if (s.context.profile === 'read-only' || s.context.fresh) return;
+  if (s.context.profile === 'read-only' || s.context.fresh) return undefined;
   s.leftoverSweep ??= (async () => {
-    let n = 0;
-    for (const service of (s.context.services ?? []) as ServiceName[]) {
-      const file = fileURLToPath(new URL(`../${service}/sweep.ts`, import.meta.url));
-      if (!existsSync(file)) continue;
-      const sweeper = ((await import(file)) as { default: Sweeper }).default;
-      try {
-        n += await sweeper({
-          send: async (svc, req) => {
-            const authorization = await s.tokens.authorization('full');
-            return s.http.send({
-              ...req,
-              path: `${SERVICE_INFO[svc].basePath}${req.path}`,
-              headers: { ...(req.headers ?? {}), authorization },
-            });
-          },
-          isLeftover: (name) => isLeftover(name, Date.now(), s.context.prefix),
-          fixtures: s.context.config.fixtures ?? {},
-          dialect: await s.filterDialect,
-        });
-      } catch {
-        // Sweeping is best effort: a target that cannot be swept is judged by the tests.
-      }
-    }
-    return n;
+    const swept = await Promise.all(
+      ((s.context.services ?? []) as ServiceName[]).map(async (service) => {
+        const file = fileURLToPath(new URL(`../${service}/sweep.ts`, import.meta.url));
+        if (!existsSync(file)) return 0;
+        const sweeper = ((await import(file)) as { default: Sweeper }).default;
+        try {
+          return await sweeper({
+            send: async (svc, req) => {
+              const authorization = await s.tokens.authorization('full');
+              return s.http.send({
+                ...req,
+                path: `${SERVICE_INFO[svc].basePath}${req.path}`,
+                headers: { ...(req.headers ?? {}), authorization },
+              });
+            },
+            isLeftover: (name) => isLeftover(name, Date.now(), s.context.prefix),
+            fixtures: s.context.config.fixtures ?? {},
+            dialect: await s.filterDialect,
+          });
+        } catch {
+          // Sweeping is best effort: a target that cannot be swept is judged by the tests.
+          return 0;
+        }
+      }),
+    );
+    return swept.reduce((a, b) => a + b, 0);
   })();
-  await s.leftoverSweep;
+  return s.leftoverSweep;
+}
+
+if (inject('sweepAtSetup')) leftoverSweep()?.catch(() => {});
+
+beforeAll(async () => {
+  await leftoverSweep();
 }, 120_000);
 
 // A test's errors leave this worker for the main thread's reporters (Allure, JUnit, the report's

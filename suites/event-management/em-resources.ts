@@ -215,28 +215,37 @@ async function sweepStandardEvents(standard: string, prefix: string): Promise<vo
   // Writes may take the documented 100 ms to be seen by the deletion.
   const wait = lastStandardWrite + 200 - Date.now();
   if (wait > 0) await sleep(wait);
-  for (const id of [...touched]) {
-    touched.delete(id);
-    const done = await eventually(
-      async () => {
-        const got = await send({ method: 'GET', path: `/events/${id}` });
-        if (got.status !== 200) return got.status;
-        const e = body(got);
-        if (e.source === prefix) return 200;
-        const { id: _id, etag, _links: _l, sharing: _s, ...rest } = e;
-        const put = await send({
-          method: 'PUT',
-          path: `/events/${id}`,
-          headers: { 'If-Match': String(etag) },
-          json: { ...rest, source: prefix },
-        });
-        return put.status === 200 ? 200 : put.status;
-      },
-      (s) => s === 200 || s === 404,
-    );
-    if (!done.ok) throw new Error(`standard event ${id} could not be given the marker source (HTTP ${done.value})`);
-  }
+  // Each event is given the marker back on its own (they are independent): all at once.
+  const ids = [...touched];
+  touched.clear();
+  const marked = await Promise.allSettled(ids.map((id) => markStandard(send, id, prefix)));
+  // One not marked yet is tried again by the cleanup's next pass.
+  marked.forEach((m, i) => m.status === 'rejected' && touched.add(ids[i]));
+  const failed = marked.find((m) => m.status === 'rejected');
+  if (failed) throw failed.reason;
   await runDeleteJob(send, where({ typeId: standard, source: prefix }));
+}
+
+/** Gives a standard event the run's marker back as its source (it is then deleted by marker). */
+async function markStandard(send: ReturnType<typeof backgroundSender>, id: string, prefix: string): Promise<void> {
+  const done = await eventually(
+    async () => {
+      const got = await send({ method: 'GET', path: `/events/${id}` });
+      if (got.status !== 200) return got.status;
+      const e = body(got);
+      if (e.source === prefix) return 200;
+      const { id: _id, etag, _links: _l, sharing: _s, ...rest } = e;
+      const put = await send({
+        method: 'PUT',
+        path: `/events/${id}`,
+        headers: { 'If-Match': String(etag) },
+        json: { ...rest, source: prefix },
+      });
+      return put.status === 200 ? 200 : put.status;
+    },
+    (s) => s === 200 || s === 404,
+  );
+  if (!done.ok) throw new Error(`standard event ${id} could not be given the marker source (HTTP ${done.value})`);
 }
 
 /** A valid standard event body carrying the run's marker. */

@@ -37,6 +37,19 @@ function embedded(res: HttpResponse, key: string): Json[] {
  */
 const sweep: Sweeper = async (ctx) => {
   let n = 0;
+  const standard = String(
+    (ctx.fixtures.eventManagement as Json | undefined)?.standardEventTypeId ?? 'PlatformStandardEvent',
+  );
+  const filter = JSON.stringify(
+    ctx.dialect.encodeFilter(and(startsWith('source', 'cfz'), after('timestamp', '1970-01-01T00:00:00Z'))),
+  );
+  // The standard events are read while the event types are (their deletion comes last).
+  const standardEvents = ctx.send('event-management', {
+    method: 'GET',
+    path: '/events',
+    query: { size: EVENTS_PAGE.max, history: true, filter },
+  });
+  standardEvents.catch(() => {});
   const types: Json[] = [];
   const pagesSeen = new Set<string>();
   // not a contract bound: a cap on the pages read
@@ -71,17 +84,7 @@ const sweep: Sweeper = async (ctx) => {
     });
     if (del.status < 300) n++;
   }
-  const standard = String(
-    (ctx.fixtures.eventManagement as Json | undefined)?.standardEventTypeId ?? 'PlatformStandardEvent',
-  );
-  const filter = JSON.stringify(
-    ctx.dialect.encodeFilter(and(startsWith('source', 'cfz'), after('timestamp', '1970-01-01T00:00:00Z'))),
-  );
-  const res = await ctx.send('event-management', {
-    method: 'GET',
-    path: '/events',
-    query: { size: EVENTS_PAGE.max, history: true, filter },
-  });
+  const res = await standardEvents;
   const sources = [
     ...new Set(
       embedded(res, 'events')

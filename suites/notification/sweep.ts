@@ -13,29 +13,28 @@ const sweep: Sweeper = async ({ send, isLeftover }) => {
     const res = await send('notification', req);
     if (res.status < 300) n++;
   };
-  const categories = await send('notification', { method: 'GET', path: '/communicationcategories/' });
+  // Every list is read at once (a round trip instead of six); the deletions keep their order.
+  const [categories, groups, recipients, sets, certificates, bounced] = await Promise.all([
+    send('notification', { method: 'GET', path: '/communicationcategories/' }),
+    send('notification', { method: 'POST', path: '/recipient/recipientgroup/search', json: { name: '' } }),
+    send('notification', { method: 'POST', path: '/recipient/search', json: { name: '' } }),
+    send('notification', { method: 'GET', path: '/template/templatelistdetails' }),
+    send('notification', { method: 'GET', path: '/certificatestore/' }),
+    send('notification', { method: 'GET', path: '/communicationcategories/bouncedEmailIds' }),
+  ]);
   const categoryIds = leftoverRecords(categories.json, ['msgCategoryId'], isLeftover);
   if (categoryIds.length)
     await del({ method: 'DELETE', path: '/communicationcategories/', query: { categoryIds: categoryIds.join(',') } });
-  const groups = await send('notification', {
-    method: 'POST',
-    path: '/recipient/recipientgroup/search',
-    json: { name: '' },
-  });
   for (const id of leftoverRecords(groups.json, ['groupId', 'recipientGroupId', 'id'], isLeftover))
     await del({ method: 'DELETE', path: `/recipient/recipientgroup/${id}` });
-  const recipients = await send('notification', { method: 'POST', path: '/recipient/search', json: { name: '' } });
   for (const id of leftoverRecords(recipients.json, ['recipientid', 'recipientId', 'id'], isLeftover))
     await del({ method: 'DELETE', path: `/recipient/${id}` });
-  const sets = await send('notification', { method: 'GET', path: '/template/templatelistdetails' });
   for (const id of leftoverRecords(sets.json, ['templatesetId', 'id'], isLeftover))
     await del({ method: 'DELETE', path: `/template/${id}` });
-  const certificates = await send('notification', { method: 'GET', path: '/certificatestore/' });
   const emails = Array.isArray(certificates.json)
     ? (certificates.json as unknown[]).filter((e): e is string => typeof e === 'string' && isLeftover(e))
     : [];
   for (const e of emails) await del({ method: 'DELETE', path: `/certificatestore/${encodeURIComponent(e)}` });
-  const bounced = await send('notification', { method: 'GET', path: '/communicationcategories/bouncedEmailIds' });
   const addresses = leftoverRecords(bounced.json, ['emailId'], isLeftover).map(String);
   if (addresses.length)
     await del({ method: 'DELETE', path: '/communicationcategories/bouncedEmailIds', json: { emailList: addresses } });

@@ -1,0 +1,76 @@
+import { copyFileSync, mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { TestResult, TestResultContainer } from 'allure-js-commons';
+import { FileSystemWriter, type Writer } from 'allure-js-commons/sdk/reporter';
+import AllureVitestReporter from 'allure-vitest/reporter';
+import type { RunnerTask } from 'vitest';
+import type { TestCase, Vitest } from 'vitest/node';
+
+/**
+ * Writes Allure's results without syncing each file to disk: the run reads and rewrites every
+ * result into the report folder afterwards (`reporters/allure-results.ts`), so a file's
+ * durability at this step buys nothing, and Allure's own writer (a temporary file, fsync, rename
+ * per result) spent about a second of a run's end on a busy disk.
+ */
+class UnsyncedWriter implements Writer {
+  private readonly base: FileSystemWriter;
+  constructor(private readonly resultsDir: string) {
+    this.base = new FileSystemWriter({ resultsDir });
+  }
+  private path(name: string): string {
+    mkdirSync(this.resultsDir, { recursive: true });
+    return join(this.resultsDir, name);
+  }
+  writeResult(result: TestResult): void {
+    writeFileSync(this.path(`${result.uuid}-result.json`), JSON.stringify(result));
+  }
+  writeGroup(result: TestResultContainer): void {
+    writeFileSync(this.path(`${result.uuid}-container.json`), JSON.stringify(result));
+  }
+  writeAttachment(distFileName: string, content: Buffer): void {
+    writeFileSync(this.path(distFileName), content);
+  }
+  writeAttachmentFromPath(distFileName: string, from: string): void {
+    copyFileSync(from, this.path(distFileName));
+  }
+  writeEnvironmentInfo(...args: Parameters<Writer['writeEnvironmentInfo']>): void {
+    this.base.writeEnvironmentInfo(...args);
+  }
+  writeCategoriesDefinitions(...args: Parameters<Writer['writeCategoriesDefinitions']>): void {
+    this.base.writeCategoriesDefinitions(...args);
+  }
+  writeGlobals(...args: Parameters<Writer['writeGlobals']>): void {
+    this.base.writeGlobals(...args);
+  }
+}
+
+/**
+ * allure-vitest's reporter, writing each test's result as the test ends instead of all of them
+ * once the last one has (the main thread is idle while the tests wait on the target, and a run's
+ * end is its time to verdict), through the writer above.
+ */
+export class AllureReporter extends AllureVitestReporter {
+  private readonly handled = new Set<string>();
+  constructor(private readonly resultsDir: string) {
+    super({ resultsDir });
+  }
+  override onInit(vitest: Vitest): void {
+    super.onInit(vitest);
+    // The runtime is allure-vitest's own (made in onInit); only its writer is replaced.
+    (this as unknown as { allureReporterRuntime: { writer: Writer } }).allureReporterRuntime.writer =
+      new UnsyncedWriter(this.resultsDir);
+  }
+  onTestCaseResult(testCase: TestCase): void {
+    // vitest keeps the runner's task on each test case (allure-vitest reads it from the modules too).
+    const { task } = testCase as unknown as { task?: RunnerTask };
+    if (task) this.handleTask(task);
+  }
+  /** A test is written once: as it ends, or at the run's end if it was not reported before (skipped, cancelled). */
+  override handleTask(task: RunnerTask): void {
+    if (task.type !== 'suite') {
+      if (this.handled.has(task.id)) return;
+      this.handled.add(task.id);
+    }
+    super.handleTask(task);
+  }
+}
