@@ -460,6 +460,7 @@ export async function runCommand(opts: RunOptions): Promise<number> {
       result = await runSuites(context, services, {
         signal: abort.signal,
         ready,
+        reporters: [new (await import('../reporters/allure-vitest-reporter.ts')).AllureReporter(context.allureDir)],
         onProgress: (e) => {
           if (!opts.quiet)
             reporter.onTest({ ...e, elapsedMs: Date.now() - testsStarted, stopping: abort.signal.aborted });
@@ -520,6 +521,7 @@ export async function runCommand(opts: RunOptions): Promise<number> {
     const files = writeOutputs(reportDir, report, previous, {
       harLines: context.harFile,
       allureDir: context.allureDir,
+      allureNormalised: true,
       creatorVersion: toolVersion(),
       ...(opts.baseline ? { baselineFile: opts.baseline } : {}),
     });

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { tempDir } from '../tests/temp-dir.ts';
-import { normaliseAllureResults, withoutLocalPaths } from './allure-results.ts';
+import { normaliseAllureResults, normalisedResultWriter, withoutLocalPaths } from './allure-results.ts';
 
 const dir = tempDir('allure-results');
 const root = join(fileURLToPath(new URL('.', import.meta.url)), '..');
@@ -54,6 +54,22 @@ describe('the Allure results of a run', () => {
       { name: 'suite', value: 'recipients.spec.ts' },
       { name: 'package', value: 'suites.notification.recipients.spec' },
     ]);
+  });
+});
+
+describe("the run's Allure writer", () => {
+  it('writes each result as the read-and-rewrite of the results folder leaves it', () => {
+    const d = join(dir, 'writer');
+    mkdirSync(d, { recursive: true });
+    const raw = {
+      ...rawResult('conformance-run-ccc'),
+      statusDetails: { trace: `at ${join(root, 'suites/x.ts')}:1:2` },
+    };
+    writeFileSync(join(d, 'one-result.json'), JSON.stringify(raw));
+    normaliseAllureResults(d);
+    const written = normalisedResultWriter()(structuredClone(raw));
+    expect(written).toBe(readFileSync(join(d, 'one-result.json'), 'utf8'));
+    expect(JSON.parse(written).statusDetails.trace).toBe('at suites/x.ts:1:2');
   });
 });
 

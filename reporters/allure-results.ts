@@ -25,7 +25,7 @@ interface AllureStep {
   steps?: AllureStep[];
 }
 
-interface AllureResult extends AllureStep {
+export interface AllureResult extends AllureStep {
   name: string;
   fullName?: string;
   titlePath?: string[];
@@ -89,34 +89,48 @@ export function normaliseAllureResults(dir: string): number {
   for (const file of readdirSync(dir).filter((f) => f.endsWith('-result.json'))) {
     const path = join(dir, file);
     const result = JSON.parse(readFileSync(path, 'utf8')) as AllureResult;
-    stripLocalPaths(result, roots);
-    const titles = result.titlePath ?? [];
-    const at = titles.findIndex((t) => t.startsWith(SPEC_SUITE));
-    if (at < 0) {
-      writeOutputFile(path, jsonForFile(result));
-      continue;
-    }
-    const specFile = titles[at].slice(SPEC_SUITE.length);
-    const describes = titles.slice(at + 1);
-    const service = specFile.split('/')[1] ?? specFile;
-    const fullName = `${PROJECT}:${specFile}#${[...describes, result.name].join(' ')}`;
-    const testCaseId = md5(fullName);
-    const parameters = result.historyId?.split(':')[1] ?? md5('');
-    result.fullName = fullName;
-    result.titlePath = [PROJECT, ...specFile.split('/'), ...describes];
-    result.testCaseId = testCaseId;
-    result.historyId = `${testCaseId}:${parameters}`;
-    result.labels = [
-      ...result.labels.filter((l) => !SUITE_LABELS.has(l.name)),
-      { name: 'parentSuite', value: service },
-      { name: 'suite', value: specFile.split('/').at(-1) ?? specFile },
-      ...(describes.length ? [{ name: 'subSuite', value: describes.join(' › ') }] : []),
-      { name: 'package', value: specFile.replace(/\.ts$/, '').replaceAll('/', '.') },
-    ];
+    if (normaliseAllureResult(result, roots)) rewritten++;
     writeOutputFile(path, jsonForFile(result));
-    rewritten++;
   }
   return rewritten;
+}
+
+/**
+ * A writer's form of `normaliseAllureResults`: each result as it is written (the run's Allure
+ * reporter, `allure-vitest-reporter.ts`), so that nothing is read back and rewritten at the end.
+ */
+export function normalisedResultWriter(): (result: AllureResult) => string {
+  const roots = localRoots();
+  return (result) => {
+    normaliseAllureResult(result, roots);
+    return jsonForFile(result);
+  };
+}
+
+/** Normalises one result in place (see `normaliseAllureResults`); says whether it named a spec file. */
+function normaliseAllureResult(result: AllureResult, roots: readonly RegExp[]): boolean {
+  stripLocalPaths(result, roots);
+  const titles = result.titlePath ?? [];
+  const at = titles.findIndex((t) => t.startsWith(SPEC_SUITE));
+  if (at < 0) return false;
+  const specFile = titles[at].slice(SPEC_SUITE.length);
+  const describes = titles.slice(at + 1);
+  const service = specFile.split('/')[1] ?? specFile;
+  const fullName = `${PROJECT}:${specFile}#${[...describes, result.name].join(' ')}`;
+  const testCaseId = md5(fullName);
+  const parameters = result.historyId?.split(':')[1] ?? md5('');
+  result.fullName = fullName;
+  result.titlePath = [PROJECT, ...specFile.split('/'), ...describes];
+  result.testCaseId = testCaseId;
+  result.historyId = `${testCaseId}:${parameters}`;
+  result.labels = [
+    ...result.labels.filter((l) => !SUITE_LABELS.has(l.name)),
+    { name: 'parentSuite', value: service },
+    { name: 'suite', value: specFile.split('/').at(-1) ?? specFile },
+    ...(describes.length ? [{ name: 'subSuite', value: describes.join(' › ') }] : []),
+    { name: 'package', value: specFile.replace(/\.ts$/, '').replaceAll('/', '.') },
+  ];
+  return true;
 }
 
 /**

@@ -28,6 +28,8 @@ export interface Traces {
   allureDir?: string;
   /** The tool's version, for the HAR's creator. */
   creatorVersion: string;
+  /** The Allure results were written normalised (`allure-vitest-reporter.ts`): not rewritten. */
+  allureNormalised?: boolean;
   /** The baseline file whose accepted failures the Allure results mark as known. */
   baselineFile?: string;
 }
@@ -52,7 +54,7 @@ export const TRACED_OUTPUTS: ReadonlyArray<{
     file: 'allure-results/',
     finish: (_dir, t, report) => {
       if (!t.allureDir || !existsSync(t.allureDir)) return false;
-      normaliseAllureResults(t.allureDir);
+      if (!t.allureNormalised) normaliseAllureResults(t.allureDir);
       if (t.baselineFile && report.baseline) markKnownFailures(t.allureDir, report.baseline.accepted, t.baselineFile);
       return true;
     },

@@ -226,6 +226,8 @@ export async function runSuites(
     signal?: AbortSignal;
     /** What must be done before the first test starts (the readiness checks): awaited once vitest is made. */
     ready?: Promise<void>;
+    /** vitest reporters of the run's own outputs besides the collector (Allure's). */
+    reporters?: unknown[];
   } = {},
 ): Promise<SuiteRunResult> {
   const { createVitest } = await import('vitest/node');
@@ -297,10 +299,7 @@ export async function runSuites(
     },
   };
   const before = { SIGINT: process.listeners('SIGINT'), SIGTERM: process.listeners('SIGTERM') };
-  const reporters = [
-    collector,
-    ...(context.allureDir ? [new (await import('./allure-reporter.ts')).AllureReporter(context.allureDir)] : []),
-  ];
+  const reporters = [collector, ...(hooks.reporters ?? [])];
   const generated = runFile(services);
   const vitest = await withoutExitOnSignal(() =>
     createVitest(

@@ -5,15 +5,17 @@ import { FileSystemWriter, type Writer } from 'allure-js-commons/sdk/reporter';
 import AllureVitestReporter from 'allure-vitest/reporter';
 import type { RunnerTask } from 'vitest';
 import type { TestCase, Vitest } from 'vitest/node';
+import { type AllureResult, normalisedResultWriter } from './allure-results.ts';
 
 /**
- * Writes Allure's results without syncing each file to disk: the run reads and rewrites every
- * result into the report folder afterwards (`reporters/allure-results.ts`), so a file's
- * durability at this step buys nothing, and Allure's own writer (a temporary file, fsync, rename
- * per result) spent about a second of a run's end on a busy disk.
+ * Writes each Allure result as the report keeps it (`normaliseAllureResults`: named by its own
+ * spec file, no local paths) when the test ends, with a plain write: Allure's own writer (a
+ * temporary file, fsync, rename per result) and the read-and-rewrite of every result afterwards
+ * spent one to two seconds of a run's end on a busy disk.
  */
-class UnsyncedWriter implements Writer {
+class NormalisingWriter implements Writer {
   private readonly base: FileSystemWriter;
+  private readonly normalised = normalisedResultWriter();
   constructor(private readonly resultsDir: string) {
     this.base = new FileSystemWriter({ resultsDir });
   }
@@ -22,7 +24,7 @@ class UnsyncedWriter implements Writer {
     return join(this.resultsDir, name);
   }
   writeResult(result: TestResult): void {
-    writeFileSync(this.path(`${result.uuid}-result.json`), JSON.stringify(result));
+    writeFileSync(this.path(`${result.uuid}-result.json`), this.normalised(result as unknown as AllureResult));
   }
   writeGroup(result: TestResultContainer): void {
     writeFileSync(this.path(`${result.uuid}-container.json`), JSON.stringify(result));
@@ -47,7 +49,8 @@ class UnsyncedWriter implements Writer {
 /**
  * allure-vitest's reporter, writing each test's result as the test ends instead of all of them
  * once the last one has (the main thread is idle while the tests wait on the target, and a run's
- * end is its time to verdict), through the writer above.
+ * end is its time to verdict), through the writer above. `writeOutputs` is then told the results
+ * are normalised already (`Traces.allureNormalised`).
  */
 export class AllureReporter extends AllureVitestReporter {
   private readonly handled = new Set<string>();
@@ -58,7 +61,7 @@ export class AllureReporter extends AllureVitestReporter {
     super.onInit(vitest);
     // The runtime is allure-vitest's own (made in onInit); only its writer is replaced.
     (this as unknown as { allureReporterRuntime: { writer: Writer } }).allureReporterRuntime.writer =
-      new UnsyncedWriter(this.resultsDir);
+      new NormalisingWriter(this.resultsDir);
   }
   onTestCaseResult(testCase: TestCase): void {
     // vitest keeps the runner's task on each test case (allure-vitest reads it from the modules too).
