@@ -6,6 +6,10 @@ export { missingCredentialsRejected, missingScopeRejected } from './auth-enforce
 export { describeResponse } from './describe-response.ts';
 export { refused, type RefusedOptions } from './refused.ts';
 export { accepted, type AcceptedOptions } from './accepted.ts';
+export { answered, type AnsweredOptions } from './answered.ts';
+export { holds, type HoldsOptions } from './holds.ts';
+export { notModified, type NotModifiedOptions } from './not-modified.ts';
+export { etagHeader, etagOf, type EtagHeaderOptions } from './etag-header.ts';
 export { memberProblems, jsonKind, type MemberShape } from './member-problems.ts';
 export { observeTargetScheme } from './target-scheme.ts';
 export { RESPONSE_CHECKS, responseCheckRules } from './response-checks.ts';
