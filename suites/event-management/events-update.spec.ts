@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { where } from '../engine/filter-expression.ts';
 import type { RuleContext } from '../engine/rule-test.ts';
 import { body, emTest, entity, eventually, fixture, iso, send, seen, embedded } from './em-client.ts';
-import { accepted, refused, answered, holds, etagOf } from '../engine/checks/index.ts';
+import { accepted, refused, answered, holds, etagHeader } from '../engine/checks/index.ts';
 import { standardFieldCases, type FieldCase } from './em-arbitraries.ts';
 import { asRequest, createEvent, createType, field, putEvent, standardBody } from './em-resources.ts';
 import { SEVERITY, standardMaxLength } from './em-bounds.ts';
@@ -58,12 +58,11 @@ emTest(
       expected: `an integer above ${e.etag}`,
       received: String(u.etag),
     });
-    holds(t, {
+    etagHeader(t, {
       rule: 'event-management/etags/event-etag-header',
-      ok: etagOf(res) === u.etag,
-      failure: 'PUT answers no ETag header of the new etag',
-      expected: `ETag "${u.etag}"`,
-      received: res.headers.etag ?? '(none)',
+      res: res,
+      etag: u.etag,
+      what: 'PUT',
     });
     holds(t, {
       rule: 'event-management/events/update-content-only',

@@ -1,5 +1,5 @@
 import { after, where } from '../engine/filter-expression.ts';
-import { holds, answered } from '../engine/checks/index.ts';
+import { holds, answered, listed, notListed } from '../engine/checks/index.ts';
 import type { HttpResponse } from '../engine/http-client.ts';
 import type { RuleContext } from '../engine/rule-test.ts';
 import { body, emTest, eventually, fixture, fixtures, iso, send, seen, NO_OTHER } from './em-client.ts';
@@ -185,12 +185,12 @@ emTest(
       path: '/eventTypes',
       query: { ...shared, filter: where({ id: typeId }) },
     });
-    holds(t, {
+    listed(t, {
       rule: 'event-management/sharing/include-shared-default-false',
-      ok: items(listShown, 'eventTypes').some((x) => x.id === typeId),
-      failure: 'a shared type not listed with includeShared=true',
-      expected: typeId,
-      received: seen(listShown, 160),
+      ids: items(listShown, 'eventTypes').map((x) => x.id),
+      id: typeId,
+      what: 'a shared type, with includeShared=true,',
+      answer: () => seen(listShown, 160),
     });
     const evHidden = await send(t, { method: 'GET', path: `/events/${eventId}` });
     holds(t, {
@@ -221,20 +221,20 @@ emTest(
       size: '100',
     };
     const evListHidden = await send(t, { method: 'GET', path: '/events', query: q });
-    holds(t, {
+    notListed(t, {
       rule: 'event-management/sharing/include-shared-default-false',
-      ok: !items(evListHidden, 'events').some((x) => x.id === eventId),
-      failure: 'a shared event listed without includeShared',
-      expected: `no ${eventId}`,
-      received: seen(evListHidden, 160),
+      ids: items(evListHidden, 'events').map((x) => x.id),
+      id: eventId,
+      what: 'a shared event, without includeShared,',
+      answer: () => seen(evListHidden, 160),
     });
     const evListShown = await send(t, { method: 'GET', path: '/events', query: { ...q, ...shared } });
-    holds(t, {
+    listed(t, {
       rule: 'event-management/sharing/include-shared-default-false',
-      ok: items(evListShown, 'events').some((x) => x.id === eventId),
-      failure: 'a shared event not listed with includeShared=true',
-      expected: eventId,
-      received: seen(evListShown, 160),
+      ids: items(evListShown, 'events').map((x) => x.id),
+      id: eventId,
+      what: 'a shared event, with includeShared=true,',
+      answer: () => seen(evListShown, 160),
     });
     for (const core of [fixtures(t).baseEventTypeId, fixtures(t).standardEventTypeId]) {
       const res = await send(t, { method: 'GET', path: `/eventTypes/${core}`, query: shared });
@@ -340,12 +340,12 @@ emTest(
     });
     // What the document settles: the unshared event is never listed. That the query is answered 200
     // with nothing, not 404 (the entity does not exist for that tenant), is our reading.
-    holds(t, {
+    notListed(t, {
       rule: 'event-management/sharing/include-shared-default-false',
-      ok: !items(list, 'events').some((x) => x.id === e.id),
-      failure: "another tenant's unshared event listed with includeShared=true",
-      expected: `no ${e.id}`,
-      received: seen(list, 160),
+      ids: items(list, 'events').map((x) => x.id),
+      id: e.id,
+      what: "another tenant's unshared event, with includeShared=true,",
+      answer: () => seen(list, 160),
     });
     holds(t, {
       reading: 'unseen-entity-listed-empty',

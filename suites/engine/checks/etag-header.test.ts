@@ -1,9 +1,13 @@
+import type { HttpResponse } from '../http-client.ts';
 import { describe, expect, it } from 'vitest';
 import { etagHeader, etagOf } from './etag-header.ts';
 import { answer, checkContext } from './check-test-context.ts';
 
 const RULE = 'event-management/events/create-201';
-const withEtag = (etag?: string) => ({ ...answer(200, {}), headers: etag === undefined ? {} : { etag } });
+const withEtag = (etag?: string): HttpResponse => ({
+  ...answer(200, {}),
+  headers: etag === undefined ? {} : { etag },
+});
 
 describe('etagOf', () => {
   it.each([

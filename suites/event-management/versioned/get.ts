@@ -1,5 +1,5 @@
 import type fc from 'fast-check';
-import { holds, etagOf } from '../../engine/checks/index.ts';
+import { etagHeader } from '../../engine/checks/index.ts';
 import { readCurrent, type Versioned, type VersionedModel } from './model.ts';
 
 /** GET: the current etag, in the body and in the ETag header. */
@@ -7,12 +7,11 @@ export class Get implements fc.AsyncCommand<VersionedModel, Versioned> {
   check = () => true;
   async run(m: VersionedModel, r: Versioned) {
     const res = await readCurrent(m, r);
-    holds(r.t, {
+    etagHeader(r.t, {
       rule: r.rules.etagHeader,
-      ok: etagOf(res) === m.etag,
-      failure: `GET ETag header does not identify the ${r.noun === 'type' ? 'type ' : 'current '}etag`,
-      expected: `ETag "${m.etag}"`,
-      received: res.headers.etag ?? '(none)',
+      res: res,
+      etag: m.etag,
+      what: 'GET',
     });
   }
   toString = () => 'GET';
