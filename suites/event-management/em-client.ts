@@ -10,7 +10,15 @@ import {
   type SortExpr,
 } from '../engine/filter-expression.ts';
 import type { HttpResponse, QueryValue } from '../engine/http-client.ts';
-import { ruleTest, type RuleContext, type RuleTestOptions, type SendOptions } from '../engine/rule-test.ts';
+import {
+  ruleTest,
+  ruleTestEach,
+  type RowDeclaration,
+  type RuleContext,
+  type RuleTestOptions,
+  type SendOptions,
+} from '../engine/rule-test.ts';
+import type { ResourceIo } from '../engine/resources/index.ts';
 import { session, type Session } from '../engine/session.ts';
 import { TokenError } from '../engine/token-error.ts';
 import { PrincipalUnavailable, Unjudged } from '../engine/unjudged.ts';
@@ -44,6 +52,13 @@ export function emTest(
 ): void {
   ruleTest(SERVICE, rules, name, fn, opts);
 }
+
+/** One Event Management test per row of a table (see `ruleTestEach`). */
+emTest.each = <Row>(
+  rows: readonly Row[],
+  declare: (row: Row) => RowDeclaration,
+  fn: (t: RuleContext, row: Row) => Promise<void>,
+): void => ruleTestEach(SERVICE, rows, declare, fn);
 
 export type As = SendOptions['as'];
 
@@ -206,6 +221,13 @@ export function backgroundSender(): Sender {
 export function send(t: RuleContext, req: EmRequest): Promise<HttpResponse> {
   return senderOf(t)(req);
 }
+
+/** How the generic resource tests (suites/engine/resources/) reach the service. */
+export const EM_IO: ResourceIo = {
+  send: (t, req) => send(t, req as EmRequest),
+  eventually: (probe, done) => eventually(probe, done),
+  listed: (res, key) => embedded(res, key),
+};
 
 /** A short description of a response for Expected/Received. */
 export const seen = (res: HttpResponse, chars = 240) => describeResponse(res, chars);

@@ -12,6 +12,8 @@ export { notModified, type NotModifiedOptions } from './not-modified.ts';
 export { hasRequiredMembers, requiredMembers, type HasRequiredMembersOptions } from './has-required-members.ts';
 export { storedAsSent, type StoredAsSentOptions } from './stored-as-sent.ts';
 export { listed, notListed, type ListedOptions } from './listed.ts';
+export { headerPresent, type HeaderPresentOptions } from './header-present.ts';
+export { etagChanged, type EtagChangedOptions } from './etag-changed.ts';
 export { etagHeader, etagOf, type EtagHeaderOptions } from './etag-header.ts';
 export { memberProblems, jsonKind, type MemberShape } from './member-problems.ts';
 export { observeTargetScheme } from './target-scheme.ts';
