@@ -226,6 +226,7 @@ export function send(t: RuleContext, req: EmRequest): Promise<HttpResponse> {
 export const EM_IO: ResourceIo = {
   send: (t, req) => send(t, req as EmRequest),
   eventually: (probe, done) => eventually(probe, done),
+  servicePath: (t, href) => servicePath(t, href),
   listed: (res, key) => embedded(res, key),
 };
 
@@ -467,15 +468,14 @@ export async function pollJob(
 export const NO_OTHER = 'the otherTenant principal is not configured, so the other-tenant case was not tried';
 
 /**
- * The path (relative to the service's base path) a Location header points to, resolved against
- * the target; undefined when it is missing or points outside the service.
+ * The path (relative to the service's base path) a link points to, resolved against the target;
+ * undefined when it is missing or points outside the service.
  */
-export function locationPath(t: RuleContext, res: HttpResponse): string | undefined {
-  const location = res.headers.location;
-  if (!location) return undefined;
+export function servicePath(t: RuleContext, href: string | undefined): string | undefined {
+  if (!href) return undefined;
   let url: URL;
   try {
-    url = new URL(location, t.session.context.config.target);
+    url = new URL(href, t.session.context.config.target);
   } catch {
     return undefined;
   }

@@ -1,3 +1,4 @@
+import { followLocation } from '../engine/resources/index.ts';
 import fc from 'fast-check';
 import { alphanumeric } from '../../generators/index.ts';
 import {
@@ -6,6 +7,7 @@ import {
   hasRequiredMembers,
   refused,
   holds,
+  servesRecord,
   storedAsSent,
   etagHeader,
 } from '../engine/checks/index.ts';
@@ -23,8 +25,8 @@ import {
   tag,
   embedded,
   BASE_PATH,
-  locationPath,
   SERVICE,
+  EM_IO,
 } from './em-client.ts';
 import { boundaryCases } from '../engine/contract-bounds.ts';
 import { field, postEvent, postType, typeBody, typeId, typeName } from './em-resources.ts';
@@ -137,12 +139,12 @@ emTest(
           (r) => r.status !== 404,
         )
       : undefined;
-    holds(t, {
+    servesRecord(t, {
       rule: 'event-management/event-types/links',
-      ok: selfRes?.value.status === 200 && body(selfRes.value).id === x.id,
-      failure: 'the self link does not serve the type',
-      expected: `GET ${String(x._links.self.href)} answers 200 with id ${x.id}`,
-      received: selfRes ? seen(selfRes.value) : 'a self link outside the service',
+      res: selfRes?.value,
+      link: `_links.self ${String(x._links.self.href)}`,
+      id: x.id,
+      what: 'the type',
     });
     const eventsPath = linkPath(String(x._links.events.href));
     const eventsRes = eventsPath ? await send(t, { method: 'GET', path: eventsPath }) : undefined;
@@ -175,31 +177,15 @@ emTest(
         received: () => seen(listed.value, 200),
       });
     }
-    holds(t, {
+    await followLocation(t, EM_IO, {
       rule: 'event-management/event-types/create-201',
-      ok: String(res.headers.location ?? '').includes(encodeURIComponent(x.id)),
-      failure: 'no Location header with the type URL',
-      expected: `Location …/eventTypes/${x.id}`,
-      received: res.headers.location ?? '(none)',
-    });
-    // The Location is followed: it serves the type created.
-    const where = locationPath(t, res);
-    const located = where
-      ? await eventually(
-          () => send(t, { method: 'GET', path: where }),
-          (r) => r.status !== 404,
-        )
-      : undefined;
-    holds(t, {
-      rule: 'event-management/event-types/create-201',
-      ok: located?.value.status === 200 && body(located.value).id === x.id,
-      failure: 'the Location header does not serve the type',
-      expected: `GET ${res.headers.location ?? '(none)'} answers 200 with id ${x.id}`,
-      received: located ? seen(located.value) : `Location ${res.headers.location ?? '(none)'} is not under the service`,
+      res,
+      id: x.id,
+      what: 'the type',
     });
     etagHeader(t, {
       rule: 'event-management/etags/event-type-etag-header',
-      res: res,
+      res,
       etag: x.etag,
       what: 'POST of the type',
     });

@@ -1,3 +1,4 @@
+import { followLocation } from '../engine/resources/index.ts';
 import { randomUUID } from 'node:crypto';
 import {
   accepted,
@@ -5,23 +6,12 @@ import {
   hasRequiredMembers,
   refused,
   holds,
+  servesRecord,
   answered,
   etagOf,
   etagHeader,
 } from '../engine/checks/index.ts';
-import {
-  SERVICE,
-  UUID,
-  body,
-  emTest,
-  entity,
-  eventually,
-  fixtures,
-  iso,
-  send,
-  seen,
-  locationPath,
-} from './em-client.ts';
+import { SERVICE, UUID, body, emTest, entity, eventually, fixtures, iso, send, seen, EM_IO } from './em-client.ts';
 import { standardFieldCases, timestampCase, timestampOf, type TimestampCase } from './em-arbitraries.ts';
 import { createType, daysAgo, postEvent, standardBody } from './em-resources.ts';
 import { CORRELATION_ID_MAX } from './em-bounds.ts';
@@ -94,29 +84,11 @@ emTest(
       received: String(e.timestamp),
       soft: true,
     });
-    const location = res.headers.location ?? '';
-    holds(t, {
+    await followLocation(t, EM_IO, {
       rule: 'event-management/events/create-201',
-      ok: location !== '' && location.includes(String(e.id)),
-      failure: 'no Location header with the event URL',
-      expected: `Location …/events/${e.id}`,
-      received: location || '(none)',
-      soft: true,
-    });
-    // The Location is followed: it serves the event created.
-    const where = locationPath(t, res);
-    const located = where
-      ? await eventually(
-          () => send(t, { method: 'GET', path: where }),
-          (r) => r.status !== 404,
-        )
-      : undefined;
-    holds(t, {
-      rule: 'event-management/events/create-201',
-      ok: located?.value.status === 200 && body(located.value).id === e.id,
-      failure: 'the Location header does not serve the event',
-      expected: `GET ${location || '(none)'} answers 200 with id ${e.id}`,
-      received: located ? seen(located.value) : `Location ${location || '(none)'} is not under the service`,
+      res,
+      id: e.id,
+      what: 'the event',
       soft: true,
     });
     holds(t, {
@@ -140,12 +112,12 @@ emTest(
       () => send(t, { method: 'GET', path }),
       (r) => r.status !== 404,
     );
-    holds(t, {
+    servesRecord(t, {
       rule: 'event-management/events/self-link',
-      ok: got.value.status === 200 && body(got.value).id === e.id,
-      failure: 'the self link does not serve the event',
-      expected: `HTTP 200 with id ${e.id}`,
-      received: seen(got.value),
+      res: got.value,
+      link: `_links.self ${self}`,
+      id: e.id,
+      what: 'the event',
     });
     holds(t, {
       rule: 'event-management/events/get-200',
@@ -159,17 +131,6 @@ emTest(
       res: got.value,
       etag: body(got.value).etag,
       what: 'GET of the event',
-    });
-    const viaLocation = await send(t, {
-      method: 'GET',
-      path: new URL(location, 'http://x').pathname.replace(/^.*\/api\/eventmanagement\/v3/, ''),
-    });
-    holds(t, {
-      rule: 'event-management/events/create-201',
-      ok: viaLocation.status === 200 && body(viaLocation).id === e.id,
-      failure: 'the Location header does not name the event',
-      expected: `HTTP 200 with id ${e.id}`,
-      received: seen(viaLocation),
     });
   },
   { needs: ['fixtures.eventManagement.entityIds'], budget: 6 },

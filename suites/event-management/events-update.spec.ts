@@ -60,7 +60,7 @@ emTest(
     });
     etagHeader(t, {
       rule: 'event-management/etags/event-etag-header',
-      res: res,
+      res,
       etag: u.etag,
       what: 'PUT',
     });

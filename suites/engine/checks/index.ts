@@ -14,6 +14,8 @@ export { storedAsSent, type StoredAsSentOptions } from './stored-as-sent.ts';
 export { listed, notListed, type ListedOptions } from './listed.ts';
 export { headerPresent, type HeaderPresentOptions } from './header-present.ts';
 export { etagChanged, type EtagChangedOptions } from './etag-changed.ts';
+export { locationNames, type LocationNamesOptions } from './location-names.ts';
+export { servesRecord, type ServesRecordOptions } from './serves-record.ts';
 export { etagHeader, etagOf, type EtagHeaderOptions } from './etag-header.ts';
 export { memberProblems, jsonKind, type MemberShape } from './member-problems.ts';
 export { observeTargetScheme } from './target-scheme.ts';

@@ -2,3 +2,4 @@
 // runs these over every description with `ruleTestEach` (Kubernetes' ResourceTestcase).
 export type { ResourceIo, ResourceRequest } from './resource-io.ts';
 export { queryEtag, type QueryEtagDescription } from './query-etag.ts';
+export { followLocation, type FollowLocationOptions } from './follow-location.ts';

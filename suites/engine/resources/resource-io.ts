@@ -15,6 +15,8 @@ export interface ResourceIo {
   send(t: RuleContext, req: ResourceRequest): Promise<HttpResponse>;
   /** Repeats a read until `done` holds or the service's visibility deadline passes. */
   eventually<T>(probe: () => Promise<T>, done: (v: T) => boolean): Promise<{ value: T; ok: boolean }>;
+  /** The path under the service's base path a link points to (undefined: none, or outside the service). */
+  servicePath(t: RuleContext, href: string | undefined): string | undefined;
   /** The records a list answer holds under `key`. */
   listed(res: HttpResponse, key: string): Array<Record<string, unknown>>;
 }

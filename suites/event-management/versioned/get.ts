@@ -9,7 +9,7 @@ export class Get implements fc.AsyncCommand<VersionedModel, Versioned> {
     const res = await readCurrent(m, r);
     etagHeader(r.t, {
       rule: r.rules.etagHeader,
-      res: res,
+      res,
       etag: m.etag,
       what: 'GET',
     });

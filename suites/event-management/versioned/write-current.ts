@@ -45,7 +45,7 @@ export class WriteCurrent implements fc.AsyncCommand<VersionedModel, Versioned> 
     }
     etagHeader(r.t, {
       rule: r.rules.etagHeader,
-      res: res,
+      res,
       etag: etag,
       what: r.write.method,
     });
