@@ -1,18 +1,16 @@
 import type { HttpResponse } from '../engine/http-client.ts';
 import type { RuleContext } from '../engine/rule-test.ts';
-import { answered, holds, refused } from '../engine/checks/index.ts';
+import { answered, holds } from '../engine/checks/index.ts';
 import { defaultDialect } from '../engine/filter-dialect.ts';
 import { between, where, type FilterExpr } from '../engine/filter-expression.ts';
 import { seen, send } from './em-client.ts';
 
 /**
- * A query parameter below its documented bounds (size below 1, a negative page, or not an
- * integer): the document states the bounds but lists no 400 for them, so the refusal is our
- * reading (out-of-bounds-param-400); a deployment taking the default instead reads it too.
+ * The reading a refusal of a query parameter below its documented bounds rests on (size below 1, a
+ * negative page, or not an integer): the document states the bounds but lists no 400 for them; a
+ * deployment taking the default instead reads it too.
  */
-export function outOfBounds(t: RuleContext, rule: string, res: HttpResponse, what: string): void {
-  refused(t, { rule, res, what, reading: 'out-of-bounds-param-400' });
-}
+export const OUT_OF_BOUNDS = 'out-of-bounds-param-400';
 
 /**
  * A page beyond the last: a 200 holds no items (the document); that it is a 200 at all rather

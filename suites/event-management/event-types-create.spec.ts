@@ -1,3 +1,4 @@
+import { EVENT_TYPE } from './em-descriptions.ts';
 import { followLocation } from '../engine/resources/index.ts';
 import fc from 'fast-check';
 import { alphanumeric } from '../../generators/index.ts';
@@ -62,7 +63,7 @@ emTest(
     hasRequiredMembers(t, {
       rule: 'event-management/event-types/response-required-fields',
       service: SERVICE,
-      schema: '#/components/schemas/EventTypeResponse',
+      schema: EVENT_TYPE.schema,
       value: x,
       what: 'the created event type',
       soft: true,

@@ -1,3 +1,4 @@
+import { EVENT } from './em-descriptions.ts';
 import { followLocation } from '../engine/resources/index.ts';
 import { randomUUID } from 'node:crypto';
 import {
@@ -43,7 +44,7 @@ emTest(
     hasRequiredMembers(t, {
       rule: 'event-management/events/response-required-fields',
       service: SERVICE,
-      schema: '#/components/schemas/EventResponse',
+      schema: EVENT.schema,
       value: e,
       what: 'the created event',
       soft: true,
@@ -163,7 +164,7 @@ emTest(
       hasRequiredMembers(t, {
         rule: 'event-management/events/response-required-fields',
         service: SERVICE,
-        schema: '#/components/schemas/EventResponse',
+        schema: EVENT.schema,
         value: e,
         what: 'an event sent without typeId or correlationId',
         emptyText: true,

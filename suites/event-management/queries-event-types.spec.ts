@@ -1,3 +1,4 @@
+import { EVENT_TYPE } from './em-descriptions.ts';
 import fc from 'fast-check';
 import { responseSchema, hasRequiredMembers, refused, answered, holds } from '../engine/checks/index.ts';
 import type { HttpResponse } from '../engine/http-client.ts';
@@ -15,7 +16,7 @@ import {
   embedded,
   type EmQuery,
 } from './em-client.ts';
-import { beyondTheLast, outOfBounds } from './em-checks.ts';
+import { OUT_OF_BOUNDS, beyondTheLast } from './em-checks.ts';
 import { createType } from './em-resources.ts';
 import { EVENT_TYPES_PAGE, EVENTS_PAGE, TTL_DEFAULT } from './em-bounds.ts';
 
@@ -74,7 +75,7 @@ emTest(
       hasRequiredMembers(t, {
         rule: 'event-management/event-types/response-required-fields',
         service: SERVICE,
-        schema: '#/components/schemas/EventTypeResponse',
+        schema: EVENT_TYPE.schema,
         value: x,
         what: 'an event type in a query',
         soft: true,
@@ -197,7 +198,12 @@ emTest(
       });
     }
     for (const size of [0, -5])
-      outOfBounds(t, 'event-management/queries/event-types-size-default', await getTypes(t, { size }), `size ${size}`);
+      refused(t, {
+        rule: 'event-management/queries/event-types-size-default',
+        res: await getTypes(t, { size }),
+        what: `size ${size}`,
+        reading: OUT_OF_BOUNDS,
+      });
     // One beyond the types' maximum, and the events' maximum.
     for (const size of [EVENT_TYPES_PAGE.max + 1, EVENTS_PAGE.max])
       refused(t, {
@@ -205,7 +211,12 @@ emTest(
         res: await getTypes(t, { size }),
         what: `size ${size}`,
       });
-    outOfBounds(t, 'event-management/queries/page-default-and-minimum', await getTypes(t, { page: -1 }), 'page -1');
+    refused(t, {
+      rule: 'event-management/queries/page-default-and-minimum',
+      res: await getTypes(t, { page: -1 }),
+      what: 'page -1',
+      reading: OUT_OF_BOUNDS,
+    });
     const total = Number(body(plain).page?.totalElements ?? 0);
     const beyond = await getTypes(t, { size: EVENT_TYPES_PAGE.max, page: Math.ceil(total / EVENT_TYPES_PAGE.max) + 1 });
     beyondTheLast(t, beyond, typesOf(beyond).length);

@@ -12,7 +12,7 @@ import {
   dialectVerdict,
   type EmQuery,
 } from './em-client.ts';
-import { beyondTheLast, outOfBounds } from './em-checks.ts';
+import { OUT_OF_BOUNDS, beyondTheLast } from './em-checks.ts';
 import { DATASET_SIZE, fileDataset } from './em-dataset.ts';
 import { eventsOf, idsOf, getEvents, datasetVisible, atom } from './queries-events-support.ts';
 import { EVENTS_PAGE } from './em-bounds.ts';
@@ -229,9 +229,19 @@ emTest(
       what: 'size 100000',
     });
     for (const size of [0, -1, '1.5', 'ten'])
-      outOfBounds(t, 'event-management/queries/events-size-below-1-400', await q({ size }), `size ${size}`);
+      refused(t, {
+        rule: 'event-management/queries/events-size-below-1-400',
+        res: await q({ size }),
+        what: `size ${size}`,
+        reading: OUT_OF_BOUNDS,
+      });
     for (const page of [-1, '0.5', 'first'])
-      outOfBounds(t, 'event-management/queries/page-default-and-minimum', await q({ page }), `page ${page}`);
+      refused(t, {
+        rule: 'event-management/queries/page-default-and-minimum',
+        res: await q({ page }),
+        what: `page ${page}`,
+        reading: OUT_OF_BOUNDS,
+      });
   },
   { needs: ['fixtures.eventManagement.entityIds'], readOnly: false, budget: 11 },
 );
