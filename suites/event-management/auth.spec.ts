@@ -1,10 +1,10 @@
 import { randomUUID } from 'node:crypto';
+import { holds } from '../engine/checks/index.ts';
 import type { HttpResponse } from '../engine/http-client.ts';
 import type { RuleContext } from '../engine/rule-test.ts';
 import type { ConfigKey } from '../engine/config-needs.ts';
 import { eq } from '../engine/filter-expression.ts';
 import { emTest, send, seen, writtenFilter, type As } from './em-client.ts';
-import { expect, reading } from './em-checks.ts';
 import { postCreateJob, postEvent, postType, putEvent, standardBody, typeBody } from './em-resources.ts';
 
 /** One operation of the Endpoints table with the scopes the Authentication table lists for it (in order). */
@@ -144,14 +144,13 @@ emTest(
   async (t) => {
     for (const op of OPERATIONS) {
       const none = await op.call(t, null);
-      expect(
-        t,
-        'event-management/auth/unauthorized-401',
-        none.status === 401,
-        `${op.name} without a token not answered 401`,
-        'HTTP 401',
-        seen(none),
-      );
+      holds(t, {
+        rule: 'event-management/auth/unauthorized-401',
+        ok: none.status === 401,
+        failure: `${op.name} without a token not answered 401`,
+        expected: 'HTTP 401',
+        received: seen(none),
+      });
     }
     const reads = [
       '/',
@@ -167,14 +166,13 @@ emTest(
         { method: 'GET', path, headers: { authorization: 'Bearer not.a.valid-token' } },
         { as: null },
       );
-      expect(
-        t,
-        'event-management/auth/unauthorized-401',
-        bogus.status === 401,
-        `GET ${path} with a malformed bearer token not answered 401`,
-        'HTTP 401',
-        seen(bogus),
-      );
+      holds(t, {
+        rule: 'event-management/auth/unauthorized-401',
+        ok: bogus.status === 401,
+        failure: `GET ${path} with a malformed bearer token not answered 401`,
+        expected: 'HTTP 401',
+        received: seen(bogus),
+      });
     }
   },
   { needs: ['fixtures.eventManagement.entityIds'], budget: 24 },
@@ -188,14 +186,13 @@ emTest(
       t.needsPrincipal('principals.noScopes', 'principals.noScopes is not configured');
     for (const op of OPERATIONS) {
       const res = await op.call(t, 'noScopes');
-      expect(
-        t,
-        'event-management/auth/forbidden-403',
-        res.status === 403,
-        `${op.name} served to a token without scopes`,
-        'HTTP 403',
-        seen(res),
-      );
+      holds(t, {
+        rule: 'event-management/auth/forbidden-403',
+        ok: res.status === 403,
+        failure: `${op.name} served to a token without scopes`,
+        expected: 'HTTP 403',
+        received: seen(res),
+      });
     }
   },
   { needs: ['fixtures.eventManagement.entityIds', 'principals.noScopes'], budget: 14 },
@@ -218,15 +215,14 @@ for (const op of OPERATIONS) {
         // open whether any one suffices, so a refusal without one of them rests on our reading.
         if (op.scopes.length > 1) {
           if (
-            !reading(
-              t,
-              'listed-scope-needed',
-              op.rule,
-              res.status === 403,
-              `${op.name} served to a token without ${scope}`,
-              'HTTP 403',
-              () => seen(res),
-            )
+            !holds(t, {
+              reading: 'listed-scope-needed',
+              rule: op.rule,
+              ok: res.status === 403,
+              failure: `${op.name} served to a token without ${scope}`,
+              expected: 'HTTP 403',
+              received: () => seen(res),
+            })
           ) {
             // Served without it: then any one listed scope must suffice, so a token holding it but
             // lacking another listed scope is served too. A scope listed for the operation that is
@@ -235,33 +231,30 @@ for (const op of OPERATIONS) {
             const without = `without:${other}` as const;
             if (!t.session.tokens.has(without)) return;
             const res2 = await op.call(t, without);
-            expect(
-              t,
-              op.rule,
-              res2.status !== 403 && res2.status !== 401,
-              `${op.name}: ${scope} is neither needed nor enough (served without it, refused with it but without ${other})`,
-              `HTTP 403 without ${scope}, or any listed scope enough`,
-              `without ${scope}: HTTP ${res.status}; without ${other}: ${seen(res2)}`,
-            );
+            holds(t, {
+              rule: op.rule,
+              ok: res2.status !== 403 && res2.status !== 401,
+              failure: `${op.name}: ${scope} is neither needed nor enough (served without it, refused with it but without ${other})`,
+              expected: `HTTP 403 without ${scope}, or any listed scope enough`,
+              received: `without ${scope}: HTTP ${res.status}; without ${other}: ${seen(res2)}`,
+            });
             return;
           }
         } else
-          expect(
-            t,
-            op.rule,
-            res.status === 403,
-            `${op.name} served to a token without ${scope}`,
-            'HTTP 403',
-            seen(res),
-          );
-        expect(
-          t,
-          'event-management/auth/forbidden-403',
-          Array.isArray(res.json),
-          `${op.name}: 403 without the error body`,
-          'the error body',
-          seen(res),
-        );
+          holds(t, {
+            rule: op.rule,
+            ok: res.status === 403,
+            failure: `${op.name} served to a token without ${scope}`,
+            expected: 'HTTP 403',
+            received: seen(res),
+          });
+        holds(t, {
+          rule: 'event-management/auth/forbidden-403',
+          ok: Array.isArray(res.json),
+          failure: `${op.name}: 403 without the error body`,
+          expected: 'the error body',
+          received: seen(res),
+        });
       },
       {
         needs: [`principals.withoutScope["${scope}"]`, ...(op.needs ?? [])],

@@ -1,18 +1,16 @@
 import type { HttpResponse } from '../engine/http-client.ts';
 import type { RuleContext } from '../engine/rule-test.ts';
-import { refused } from '../engine/checks/index.ts';
+import { answered, holds } from '../engine/checks/index.ts';
 import { defaultDialect } from '../engine/filter-dialect.ts';
 import { between, where, type FilterExpr } from '../engine/filter-expression.ts';
 import { seen, send } from './em-client.ts';
 
 /**
- * A query parameter below its documented bounds (size below 1, a negative page, or not an
- * integer): the document states the bounds but lists no 400 for them, so the refusal is our
- * reading (out-of-bounds-param-400); a deployment taking the default instead reads it too.
+ * The reading a refusal of a query parameter below its documented bounds rests on (size below 1, a
+ * negative page, or not an integer): the document states the bounds but lists no 400 for them; a
+ * deployment taking the default instead reads it too.
  */
-export function outOfBounds(t: RuleContext, rule: string, res: HttpResponse, what: string): void {
-  refused(t, { rule, res, what, reading: 'out-of-bounds-param-400' });
-}
+export const OUT_OF_BOUNDS = 'out-of-bounds-param-400';
 
 /**
  * A page beyond the last: a 200 holds no items (the document); that it is a 200 at all rather
@@ -20,16 +18,14 @@ export function outOfBounds(t: RuleContext, rule: string, res: HttpResponse, wha
  */
 export function beyondTheLast(t: RuleContext, res: HttpResponse, items: number): void {
   const rule = 'event-management/queries/page-default-and-minimum';
-  t.check(rule, res.status !== 200 || items === 0, {
-    title: 'a page beyond the last holds items',
+  holds(t, {
+    rule,
+    ok: res.status !== 200 || items === 0,
+    failure: 'a page beyond the last holds items',
     expected: 'no items',
-    received: res.status !== 200 || items === 0 ? '' : seen(res, 160),
+    received: () => seen(res, 160),
   });
-  t.reading('page-beyond-last-empty', rule, res.status === 200, {
-    title: 'a page beyond the last not answered 200',
-    expected: 'HTTP 200 with no items',
-    received: res.status === 200 ? '' : seen(res, 160),
-  });
+  answered(t, { rule, res, what: 'a page beyond the last', reading: 'page-beyond-last-empty' });
 }
 
 /**
@@ -60,55 +56,4 @@ export async function betweenRange(
     received: probe.status === 200 ? '' : seen(probe, 160),
   });
   return ok ? range : between('timestamp', from, to, true);
-}
-
-/** The details of a check; what the deployment did is worked out only when the check fails. */
-function details(ok: boolean, title: string, expected: string, received: string | (() => string)) {
-  return { title, expected, received: ok ? '' : typeof received === 'function' ? received() : received };
-}
-
-/** A condition of `rule`, ending the test when false. */
-export function expect(
-  t: RuleContext,
-  rule: string,
-  ok: boolean,
-  title: string,
-  expected: string,
-  received: string | (() => string),
-): void {
-  t.check(rule, ok, details(ok, title, expected, received));
-}
-
-/**
- * A condition of `rule` that rests on our reading (`readingId`, listed with the rule in the catalog):
- * when false the rule gets a warning and the test goes on.
- */
-export function reading(
-  t: RuleContext,
-  readingId: string,
-  rule: string,
-  ok: boolean,
-  title: string,
-  expected: string,
-  received: string | (() => string),
-): boolean {
-  return t.reading(readingId, rule, ok, details(ok, title, expected, received));
-}
-
-/** A condition of `rule` that lets the test go on when false (it fails at its end). */
-export function verify(
-  t: RuleContext,
-  rule: string,
-  ok: boolean,
-  title: string,
-  expected: string,
-  received: string | (() => string),
-): boolean {
-  return t.verify(rule, ok, details(ok, title, expected, received));
-}
-
-/** The integer entity tag of an ETag header (`"3"`, `3`, `W/"3"`), or undefined. */
-export function etagOf(res: HttpResponse): number | undefined {
-  const m = /^\s*(?:W\/)?"?(-?\d+)"?\s*$/.exec(res.headers.etag ?? '');
-  return m ? Number(m[1]) : undefined;
 }

@@ -10,7 +10,15 @@ import {
   type SortExpr,
 } from '../engine/filter-expression.ts';
 import type { HttpResponse, QueryValue } from '../engine/http-client.ts';
-import { ruleTest, type RuleContext, type RuleTestOptions, type SendOptions } from '../engine/rule-test.ts';
+import {
+  ruleTest,
+  ruleTestEach,
+  type RowDeclaration,
+  type RuleContext,
+  type RuleTestOptions,
+  type SendOptions,
+} from '../engine/rule-test.ts';
+import type { ResourceIo } from '../engine/resources/index.ts';
 import { session, type Session } from '../engine/session.ts';
 import { TokenError } from '../engine/token-error.ts';
 import { PrincipalUnavailable, Unjudged } from '../engine/unjudged.ts';
@@ -44,6 +52,13 @@ export function emTest(
 ): void {
   ruleTest(SERVICE, rules, name, fn, opts);
 }
+
+/** One Event Management test per row of a table (see `ruleTestEach`). */
+emTest.each = <Row>(
+  rows: readonly Row[],
+  declare: (row: Row) => RowDeclaration,
+  fn: (t: RuleContext, row: Row) => Promise<void>,
+): void => ruleTestEach(SERVICE, rows, declare, fn);
 
 export type As = SendOptions['as'];
 
@@ -206,6 +221,14 @@ export function backgroundSender(): Sender {
 export function send(t: RuleContext, req: EmRequest): Promise<HttpResponse> {
   return senderOf(t)(req);
 }
+
+/** How the generic resource tests (suites/engine/resources/) reach the service. */
+export const EM_IO: ResourceIo = {
+  send: (t, req) => send(t, req as EmRequest),
+  eventually: (probe, done) => eventually(probe, done),
+  servicePath: (t, href) => servicePath(t, href),
+  listed: (res, key) => embedded(res, key),
+};
 
 /** A short description of a response for Expected/Received. */
 export const seen = (res: HttpResponse, chars = 240) => describeResponse(res, chars);
@@ -445,15 +468,14 @@ export async function pollJob(
 export const NO_OTHER = 'the otherTenant principal is not configured, so the other-tenant case was not tried';
 
 /**
- * The path (relative to the service's base path) a Location header points to, resolved against
- * the target; undefined when it is missing or points outside the service.
+ * The path (relative to the service's base path) a link points to, resolved against the target;
+ * undefined when it is missing or points outside the service.
  */
-export function locationPath(t: RuleContext, res: HttpResponse): string | undefined {
-  const location = res.headers.location;
-  if (!location) return undefined;
+export function servicePath(t: RuleContext, href: string | undefined): string | undefined {
+  if (!href) return undefined;
   let url: URL;
   try {
-    url = new URL(location, t.session.context.config.target);
+    url = new URL(href, t.session.context.config.target);
   } catch {
     return undefined;
   }

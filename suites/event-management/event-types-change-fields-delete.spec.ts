@@ -13,8 +13,7 @@ import {
   seen,
   senderOf,
 } from './em-client.ts';
-import { accepted, refused } from '../engine/checks/index.ts';
-import { expect, reading } from './em-checks.ts';
+import { accepted, refused, holds, answered } from '../engine/checks/index.ts';
 import {
   createEvent,
   createType,
@@ -58,14 +57,13 @@ emTest(
     });
     await createEvent(t, { typeId: ownOnly.id, timestamp: iso(-60_000), entityId: entity(t), v: 1 });
     const ok = await patchAttribute(t, ownOnly.id, 'replace', 'scope', 'LOCAL');
-    expect(
-      t,
-      'event-management/event-types/patch-global-to-local-400',
-      ok.status === 200 && body(ok).scope === 'LOCAL',
-      "GLOBAL to LOCAL of a type with only the owner's events refused",
-      'HTTP 200, scope LOCAL',
-      seen(ok),
-    );
+    holds(t, {
+      rule: 'event-management/event-types/patch-global-to-local-400',
+      ok: ok.status === 200 && body(ok).scope === 'LOCAL',
+      failure: "GLOBAL to LOCAL of a type with only the owner's events refused",
+      expected: 'HTTP 200, scope LOCAL',
+      received: seen(ok),
+    });
     // Once the other tenant has deleted its events, no events of another tenant exist.
     try {
       await runDeleteJob(senderOf(t), eq('typeId', used.id), 'otherTenant');
@@ -81,14 +79,13 @@ emTest(
       () => patch(t, used.id, { op: 'replace', path: '/scope', value: 'LOCAL' }),
       (r) => r.status === 200,
     );
-    expect(
-      t,
-      'event-management/event-types/patch-global-to-local-400',
-      after.ok && body(after.value).scope === 'LOCAL',
-      "GLOBAL to LOCAL still refused after the other tenant's events were deleted",
-      'HTTP 200, scope LOCAL',
-      seen(after.value),
-    );
+    holds(t, {
+      rule: 'event-management/event-types/patch-global-to-local-400',
+      ok: after.ok && body(after.value).scope === 'LOCAL',
+      failure: "GLOBAL to LOCAL still refused after the other tenant's events were deleted",
+      expected: 'HTTP 200, scope LOCAL',
+      received: seen(after.value),
+    });
   },
   {
     needs: [
@@ -173,15 +170,14 @@ emTest(
       const res = await add(value);
       // Which words are reserved is our reading (the document names neither database nor language).
       if (rule === 'event-management/event-types/reserved-field-name-400')
-        reading(
-          t,
-          'reserved-word-list',
-          rule,
-          res.status === 400,
-          `not rejected: PATCH adding ${what}`,
-          'HTTP 400',
-          () => seen(res),
-        );
+        holds(t, {
+          reading: 'reserved-word-list',
+          rule: rule,
+          ok: res.status === 400,
+          failure: `not rejected: PATCH adding ${what}`,
+          expected: 'HTTP 400',
+          received: () => seen(res),
+        });
       else refused(t, { rule, res, what: `PATCH adding ${what}` });
     }
     accepted(t, {
@@ -284,27 +280,24 @@ emTest(
       what: 'DELETE of a type with events',
     });
     const res = await remove(t, child.id);
-    expect(
-      t,
-      'event-management/event-types/delete-204',
-      res.status === 204,
-      'DELETE of an own type without events refused',
-      'HTTP 204',
-      seen(res),
-    );
+    answered(t, {
+      rule: 'event-management/event-types/delete-204',
+      res,
+      what: 'DELETE of an own type without events',
+      statuses: [204],
+    });
     typeDeleted(child.id);
     const gone = await eventually(
       () => send(t, { method: 'GET', path: pathOf(child.id) }),
       (r) => r.status === 404,
     );
-    expect(
-      t,
-      'event-management/event-types/delete-204',
-      gone.ok,
-      'the deleted type is still served',
-      'HTTP 404',
-      seen(gone.value, 160),
-    );
+    holds(t, {
+      rule: 'event-management/event-types/delete-204',
+      ok: gone.ok,
+      failure: 'the deleted type is still served',
+      expected: 'HTTP 404',
+      received: seen(gone.value, 160),
+    });
   },
   { needs: ['fixtures.eventManagement.entityIds'], budget: 14 },
 );

@@ -1,8 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { where } from '../engine/filter-expression.ts';
 import { body, emTest, eventually, fixture, fixtures, send, seen } from './em-client.ts';
-import { accepted, refused } from '../engine/checks/index.ts';
-import { expect, reading } from './em-checks.ts';
+import { accepted, refused, holds, answered } from '../engine/checks/index.ts';
 import { createType, field } from './em-resources.ts';
 import { pathOf, current, patch, patchField, patchAttribute } from './event-types-change-support.ts';
 import { EVENTS_FOR_UPDATE_MAX } from './em-bounds.ts';
@@ -22,30 +21,27 @@ emTest(
   async (t) => {
     const type = await createType(t, { fields: [field('a', 'STRING')] });
     const scoped = await patchAttribute(t, type.id, 'replace', 'scope', 'GLOBAL');
-    expect(
-      t,
-      'event-management/event-types/patch-replace-scope',
-      scoped.status === 200 && body(scoped).scope === 'GLOBAL',
-      'replace /scope GLOBAL not applied',
-      'HTTP 200, scope GLOBAL',
-      seen(scoped),
-    );
-    expect(
-      t,
-      'event-management/event-types/patch-200',
-      body(scoped).id === type.id && body(scoped).etag !== type.etag,
-      'the 200 does not carry the changed type',
-      `id ${type.id}, an etag other than ${type.etag}`,
-      seen(scoped),
-    );
-    expect(
-      t,
-      'event-management/etags/event-type-etag-header',
-      String(scoped.headers.etag ?? '').replace(/\D/g, '') === String(body(scoped).etag),
-      'PATCH answers no ETag of the new etag',
-      `ETag "${body(scoped).etag}"`,
-      scoped.headers.etag ?? '(none)',
-    );
+    holds(t, {
+      rule: 'event-management/event-types/patch-replace-scope',
+      ok: scoped.status === 200 && body(scoped).scope === 'GLOBAL',
+      failure: 'replace /scope GLOBAL not applied',
+      expected: 'HTTP 200, scope GLOBAL',
+      received: seen(scoped),
+    });
+    holds(t, {
+      rule: 'event-management/event-types/patch-200',
+      ok: body(scoped).id === type.id && body(scoped).etag !== type.etag,
+      failure: 'the 200 does not carry the changed type',
+      expected: `id ${type.id}, an etag other than ${type.etag}`,
+      received: seen(scoped),
+    });
+    holds(t, {
+      rule: 'event-management/etags/event-type-etag-header',
+      ok: String(scoped.headers.etag ?? '').replace(/\D/g, '') === String(body(scoped).etag),
+      failure: 'PATCH answers no ETag of the new etag',
+      expected: `ETag "${body(scoped).etag}"`,
+      received: scoped.headers.etag ?? '(none)',
+    });
     const added = await patchAttribute(
       t,
       type.id,
@@ -55,31 +51,22 @@ emTest(
       { etagAtLeast: body(scoped).etag },
     );
     const b = ((body(added).fields ?? []) as any[]).find((f) => f.name === 'b');
-    expect(
-      t,
-      'event-management/event-types/patch-add-field',
-      added.status === 200 && b?.type === 'INTEGER' && b?.required === false,
-      'add /fields not applied',
-      'HTTP 200 with an optional INTEGER field b',
-      seen(added),
-    );
-    expect(
-      t,
-      'event-management/event-types/patch-shape',
-      added.status === 200,
-      'an add of a field object refused',
-      'HTTP 200',
-      seen(added),
-    );
+    holds(t, {
+      rule: 'event-management/event-types/patch-add-field',
+      ok: added.status === 200 && b?.type === 'INTEGER' && b?.required === false,
+      failure: 'add /fields not applied',
+      expected: 'HTTP 200 with an optional INTEGER field b',
+      received: seen(added),
+    });
+    answered(t, { rule: 'event-management/event-types/patch-shape', res: added, what: 'an add of a field object' });
     const read = await current(t, type.id, { etagAtLeast: body(added).etag });
-    expect(
-      t,
-      'event-management/event-types/patch-200',
-      read.scope === 'GLOBAL' && (read.fields ?? []).some((f: any) => f.name === 'b'),
-      'the changes are not readable',
-      'scope GLOBAL and field b',
-      JSON.stringify(read),
-    );
+    holds(t, {
+      rule: 'event-management/event-types/patch-200',
+      ok: read.scope === 'GLOBAL' && (read.fields ?? []).some((f: any) => f.name === 'b'),
+      failure: 'the changes are not readable',
+      expected: 'scope GLOBAL and field b',
+      received: JSON.stringify(read),
+    });
   },
   { budget: 6 },
 );
@@ -117,25 +104,23 @@ emTest(
       { op: 'replace', path: '/fields/a/required', value: 'false' },
     ]) {
       const res = await patch(t, type.id, op);
-      reading(
-        t,
-        'patch-value-own-type',
-        'event-management/event-types/patch-value-types',
-        res.status === 400,
-        `not rejected: patch ${JSON.stringify(op)}`,
-        'HTTP 400',
-        () => seen(res),
-      );
+      holds(t, {
+        reading: 'patch-value-own-type',
+        rule: 'event-management/event-types/patch-value-types',
+        ok: res.status === 400,
+        failure: `not rejected: patch ${JSON.stringify(op)}`,
+        expected: 'HTTP 400',
+        received: () => seen(res),
+      });
     }
     const ok = await patchAttribute(t, type.id, 'replace', 'ttl', 30);
-    expect(
-      t,
-      'event-management/event-types/patch-value-types',
-      ok.status === 200 && body(ok).ttl === 30,
-      'a ttl given as an integer refused',
-      'HTTP 200, ttl 30',
-      seen(ok),
-    );
+    holds(t, {
+      rule: 'event-management/event-types/patch-value-types',
+      ok: ok.status === 200 && body(ok).ttl === 30,
+      failure: 'a ttl given as an integer refused',
+      expected: 'HTTP 200, ttl 30',
+      received: seen(ok),
+    });
   },
   { budget: 18 },
 );
@@ -153,22 +138,18 @@ emTest(
     const type = await createType(t, { fields: [field('must', 'STRING', { required: true }), field('may', 'STRING')] });
     const relaxed = await patchField(t, type.id, 'must', 'required', false);
     const must = ((body(relaxed).fields ?? []) as any[]).find((f) => f.name === 'must');
-    expect(
-      t,
-      'event-management/event-types/patch-required-to-optional',
-      relaxed.status === 200,
-      'required to optional refused',
-      'HTTP 200',
-      seen(relaxed),
-    );
-    expect(
-      t,
-      'event-management/event-types/patch-replace-required',
-      must?.required === false,
-      'the required flag not replaced',
-      'must: required false',
-      JSON.stringify(must),
-    );
+    answered(t, {
+      rule: 'event-management/event-types/patch-required-to-optional',
+      res: relaxed,
+      what: 'required to optional',
+    });
+    holds(t, {
+      rule: 'event-management/event-types/patch-replace-required',
+      ok: must?.required === false,
+      failure: 'the required flag not replaced',
+      expected: 'must: required false',
+      received: JSON.stringify(must),
+    });
     refused(t, {
       rule: 'event-management/event-types/patch-optional-to-required-400',
       res: await patchField(t, type.id, 'may', 'required', true, { etagAtLeast: body(relaxed).etag }),
@@ -206,35 +187,32 @@ emTest(
       path: '/events',
       query: { filter: where({ typeId: type.id, k: 'x' }) },
     });
-    expect(
-      t,
-      'event-management/event-types/patch-filterable-to-true',
-      before.status === 400,
-      'a filter on a field not yet filterable was taken',
-      'HTTP 400 before the change',
-      seen(before, 160),
-    );
+    holds(t, {
+      rule: 'event-management/event-types/patch-filterable-to-true',
+      ok: before.status === 400,
+      failure: 'a filter on a field not yet filterable was taken',
+      expected: 'HTTP 400 before the change',
+      received: seen(before, 160),
+    });
     const res = await patchField(t, type.id, 'k', 'filterable', true);
-    expect(
-      t,
-      'event-management/event-types/patch-filterable-to-true',
-      res.status === 200 && ((body(res).fields ?? []) as any[]).find((f) => f.name === 'k')?.filterable === true,
-      'filterable false to true refused',
-      'HTTP 200, k filterable',
-      seen(res),
-    );
+    holds(t, {
+      rule: 'event-management/event-types/patch-filterable-to-true',
+      ok: res.status === 200 && ((body(res).fields ?? []) as any[]).find((f) => f.name === 'k')?.filterable === true,
+      failure: 'filterable false to true refused',
+      expected: 'HTTP 200, k filterable',
+      received: seen(res),
+    });
     const after = await eventually(
       () => send(t, { method: 'GET', path: '/events', query: { filter: where({ typeId: type.id, k: 'x' }) } }),
       (r) => r.status === 200,
     );
-    expect(
-      t,
-      'event-management/event-types/patch-filterable-to-true',
-      after.ok,
-      'the field made filterable cannot be filtered on',
-      'HTTP 200',
-      seen(after.value, 160),
-    );
+    holds(t, {
+      rule: 'event-management/event-types/patch-filterable-to-true',
+      ok: after.ok,
+      failure: 'the field made filterable cannot be filtered on',
+      expected: 'HTTP 200',
+      received: seen(after.value, 160),
+    });
     refused(t, {
       rule: 'event-management/event-types/patch-filterable-to-false-400',
       res: await patchField(t, type.id, 'f', 'filterable', false, { etagAtLeast: body(res).etag }),
@@ -276,14 +254,13 @@ emTest(
       what: 'adding a field to a type with a child',
     });
     const ttl = await patchAttribute(t, parent.id, 'replace', 'ttl', 40);
-    expect(
-      t,
-      'event-management/event-types/patch-with-children-ttl-only-400',
-      ttl.status === 200 && body(ttl).ttl === 40,
-      'a ttl change of a type with a child refused',
-      'HTTP 200, ttl 40',
-      seen(ttl),
-    );
+    holds(t, {
+      rule: 'event-management/event-types/patch-with-children-ttl-only-400',
+      ok: ttl.status === 200 && body(ttl).ttl === 40,
+      failure: 'a ttl change of a type with a child refused',
+      expected: 'HTTP 200, ttl 40',
+      received: seen(ttl),
+    });
   },
   { budget: 12 },
 );

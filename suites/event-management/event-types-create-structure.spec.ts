@@ -3,8 +3,7 @@ import fc from 'fast-check';
 import type { HttpResponse } from '../engine/http-client.ts';
 import { body, emTest, entity, eventually, fixture, fixtures, iso, send, seen } from './em-client.ts';
 import { boundaryCases } from '../engine/contract-bounds.ts';
-import { accepted, refused } from '../engine/checks/index.ts';
-import { expect, reading } from './em-checks.ts';
+import { accepted, refused, holds } from '../engine/checks/index.ts';
 import { createType, field, postEvent, postType, typeBody } from './em-resources.ts';
 import { FIELD_NAME, FIELD_NAME_MAX, FIELDS_MAX, INHERITANCE_DEPTH_MAX } from './em-bounds.ts';
 import { FIELD_TYPES, fieldsNamed, sendBoundary, filled } from './event-types-create-support.ts';
@@ -15,24 +14,22 @@ emTest(
   async (t) => {
     for (const scope of ['LOCAL', 'GLOBAL']) {
       const res = await postType(t, typeBody(t, { scope }));
-      expect(
-        t,
-        'event-management/event-types/scope-values',
-        res.status === 201 && body(res).scope === scope,
-        `scope ${scope} refused`,
-        `HTTP 201 with scope ${scope}`,
-        seen(res),
-      );
+      holds(t, {
+        rule: 'event-management/event-types/scope-values',
+        ok: res.status === 201 && body(res).scope === scope,
+        failure: `scope ${scope} refused`,
+        expected: `HTTP 201 with scope ${scope}`,
+        received: seen(res),
+      });
     }
     const none = await postType(t, typeBody(t));
-    expect(
-      t,
-      'event-management/event-types/scope-values',
-      none.status === 201 && body(none).scope === 'LOCAL',
-      'scope does not default to LOCAL',
-      'scope LOCAL',
-      seen(none),
-    );
+    holds(t, {
+      rule: 'event-management/event-types/scope-values',
+      ok: none.status === 201 && body(none).scope === 'LOCAL',
+      failure: 'scope does not default to LOCAL',
+      expected: 'scope LOCAL',
+      received: seen(none),
+    });
     for (const scope of ['global', 'PUBLIC', 1])
       refused(t, {
         rule: 'event-management/event-types/scope-values',
@@ -65,14 +62,13 @@ emTest(
     });
     const full = await postType(t, typeBody(t, { fields: fieldsNamed(FIELDS_MAX) }));
     accepted(t, { rule: 'event-management/event-types/fields-required', res: full, what: `${FIELDS_MAX} fields` });
-    expect(
-      t,
-      'event-management/event-types/fields-required',
-      (body(full).fields ?? []).length === FIELDS_MAX,
-      `not all ${FIELDS_MAX} fields kept`,
-      `${FIELDS_MAX} fields`,
-      String((body(full).fields ?? []).length),
-    );
+    holds(t, {
+      rule: 'event-management/event-types/fields-required',
+      ok: (body(full).fields ?? []).length === FIELDS_MAX,
+      failure: `not all ${FIELDS_MAX} fields kept`,
+      expected: `${FIELDS_MAX} fields`,
+      received: String((body(full).fields ?? []).length),
+    });
     refused(t, {
       rule: 'event-management/event-types/more-than-100-fields-400',
       res: await postType(t, typeBody(t, { fields: fieldsNamed(FIELDS_MAX + 1) })),
@@ -89,7 +85,14 @@ emTest(
     // The document does not name the database or the language: which words are reserved is our
     // reading (SQL and JavaScript/Java keywords), so a refusal that does not come is a warning.
     const reserved = (rule: string, res: HttpResponse, what: string) => {
-      reading(t, 'reserved-word-list', rule, res.status === 400, `not rejected: ${what}`, 'HTTP 400', () => seen(res));
+      holds(t, {
+        reading: 'reserved-word-list',
+        rule: rule,
+        ok: res.status === 400,
+        failure: `not rejected: ${what}`,
+        expected: 'HTTP 400',
+        received: () => seen(res),
+      });
     };
     for (const name of ['select', 'table', 'class', 'null'])
       reserved(
@@ -344,22 +347,20 @@ emTest(
       what: 'one field of each documented type',
     });
     const back = (body(res).fields ?? []) as any[];
-    expect(
-      t,
-      'event-management/event-types/field-type-values',
-      FIELD_TYPES.every((ty) => back.some((f) => f.type === ty)),
-      'not every field type kept',
-      FIELD_TYPES.join(', '),
-      JSON.stringify(back.map((f) => f.type)),
-    );
-    expect(
-      t,
-      'event-management/event-types/enum-values-rule',
-      JSON.stringify(back.find((f) => f.type === 'ENUM')?.values) === JSON.stringify(['ON', 'OFF']),
-      'the ENUM values are not kept',
-      '["ON","OFF"]',
-      JSON.stringify(back.find((f) => f.type === 'ENUM')),
-    );
+    holds(t, {
+      rule: 'event-management/event-types/field-type-values',
+      ok: FIELD_TYPES.every((ty) => back.some((f) => f.type === ty)),
+      failure: 'not every field type kept',
+      expected: FIELD_TYPES.join(', '),
+      received: JSON.stringify(back.map((f) => f.type)),
+    });
+    holds(t, {
+      rule: 'event-management/event-types/enum-values-rule',
+      ok: JSON.stringify(back.find((f) => f.type === 'ENUM')?.values) === JSON.stringify(['ON', 'OFF']),
+      failure: 'the ENUM values are not kept',
+      expected: '["ON","OFF"]',
+      received: JSON.stringify(back.find((f) => f.type === 'ENUM')),
+    });
     // Another type, no type, no name or a field that is no object, wherever it stands: event-types-fields-items.spec.ts.
   },
   { budget: 1 },
@@ -375,22 +376,20 @@ emTest(
     // Two fields: the defaults hold for every field, not only the first.
     const type = await createType(t, { fields: [field('plain', 'STRING'), field('count', 'INTEGER')] });
     const fields = (type.fields ?? []) as Array<Record<string, unknown>>;
-    expect(
-      t,
-      'event-management/event-types/field-filterable-default-false',
-      fields.length === 2 && fields.every((f) => f.filterable === false),
-      'filterable does not default to false',
-      'filterable false on both fields',
-      JSON.stringify(fields),
-    );
-    expect(
-      t,
-      'event-management/event-types/field-required-default-false',
-      fields.length === 2 && fields.every((f) => f.required === false),
-      'required does not default to false',
-      'required false on both fields',
-      JSON.stringify(fields),
-    );
+    holds(t, {
+      rule: 'event-management/event-types/field-filterable-default-false',
+      ok: fields.length === 2 && fields.every((f) => f.filterable === false),
+      failure: 'filterable does not default to false',
+      expected: 'filterable false on both fields',
+      received: JSON.stringify(fields),
+    });
+    holds(t, {
+      rule: 'event-management/event-types/field-required-default-false',
+      ok: fields.length === 2 && fields.every((f) => f.required === false),
+      failure: 'required does not default to false',
+      expected: 'required false on both fields',
+      received: JSON.stringify(fields),
+    });
     for (const [name, value] of [
       ['plain', 'x'],
       ['count', 1],

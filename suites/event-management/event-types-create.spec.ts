@@ -1,6 +1,17 @@
+import { EVENT_TYPE } from './em-descriptions.ts';
+import { followLocation } from '../engine/resources/index.ts';
 import fc from 'fast-check';
 import { alphanumeric } from '../../generators/index.ts';
-import { accepted, responseSchema, memberProblems, refused } from '../engine/checks/index.ts';
+import {
+  accepted,
+  responseSchema,
+  hasRequiredMembers,
+  refused,
+  holds,
+  servesRecord,
+  storedAsSent,
+  etagHeader,
+} from '../engine/checks/index.ts';
 import {
   UUID,
   body,
@@ -15,10 +26,10 @@ import {
   tag,
   embedded,
   BASE_PATH,
-  locationPath,
+  SERVICE,
+  EM_IO,
 } from './em-client.ts';
 import { boundaryCases } from '../engine/contract-bounds.ts';
-import { etagOf, expect, reading, verify } from './em-checks.ts';
 import { field, postEvent, postType, typeBody, typeId, typeName } from './em-resources.ts';
 import { ID_MAX, NAME, TTL, NAME_MAX, TTL_DEFAULT, TTL_MAX } from './em-bounds.ts';
 import { sendBoundary, filled, exactly } from './event-types-create-support.ts';
@@ -48,80 +59,74 @@ emTest(
     });
     await responseSchema(t, 'event-management/event-types/response-required-fields', res, 'createEventType');
     const x = body(res);
-    const problems = memberProblems(x, ['id', 'name', 'parentId', 'ttl', 'etag', 'owner', 'scope', 'fields', '_links']);
     // The members are judged apart: the test goes on to the rules that do not depend on them.
-    verify(
-      t,
-      'event-management/event-types/response-required-fields',
-      problems.length === 0,
-      `the EventTypeResponse's required members: ${problems.join(', ')}`,
-      'id, name, parentId, ttl, etag, owner, scope, fields, _links',
-      problems.join(', '),
-    );
-    expect(
-      t,
-      'event-management/event-types/id-default-uuid',
-      UUID.test(String(x.id).replace(/^[^.]*\./, '')),
-      'no generated UUID as id',
-      'a UUID (possibly tenant-prefixed)',
-      String(x.id),
-    );
-    expect(
-      t,
-      'event-management/event-types/parent-default-base-event',
-      x.parentId === fixtures(t).baseEventTypeId,
-      'parentId does not default to BaseEvent',
-      'parentId BaseEvent',
-      String(x.parentId),
-    );
-    expect(
-      t,
-      'event-management/event-types/ttl-default-35',
-      x.ttl === TTL_DEFAULT,
-      `ttl does not default to ${TTL_DEFAULT}`,
-      `ttl ${TTL_DEFAULT}`,
-      String(x.ttl),
-    );
-    expect(
-      t,
-      'event-management/event-types/defaults-applied',
-      x.parentId === fixtures(t).baseEventTypeId &&
+    hasRequiredMembers(t, {
+      rule: 'event-management/event-types/response-required-fields',
+      service: SERVICE,
+      schema: EVENT_TYPE.schema,
+      value: x,
+      what: 'the created event type',
+      soft: true,
+    });
+    holds(t, {
+      rule: 'event-management/event-types/id-default-uuid',
+      ok: UUID.test(String(x.id).replace(/^[^.]*\./, '')),
+      failure: 'no generated UUID as id',
+      expected: 'a UUID (possibly tenant-prefixed)',
+      received: String(x.id),
+    });
+    holds(t, {
+      rule: 'event-management/event-types/parent-default-base-event',
+      ok: x.parentId === fixtures(t).baseEventTypeId,
+      failure: 'parentId does not default to BaseEvent',
+      expected: 'parentId BaseEvent',
+      received: String(x.parentId),
+    });
+    holds(t, {
+      rule: 'event-management/event-types/ttl-default-35',
+      ok: x.ttl === TTL_DEFAULT,
+      failure: `ttl does not default to ${TTL_DEFAULT}`,
+      expected: `ttl ${TTL_DEFAULT}`,
+      received: String(x.ttl),
+    });
+    holds(t, {
+      rule: 'event-management/event-types/defaults-applied',
+      ok:
+        x.parentId === fixtures(t).baseEventTypeId &&
         x.ttl === TTL_DEFAULT &&
         x.scope === 'LOCAL' &&
         typeof x.id === 'string',
-      'the EventType defaults are not applied',
-      `parentId BaseEvent, ttl ${TTL_DEFAULT}, scope LOCAL, a generated id`,
-      JSON.stringify({ id: x.id, parentId: x.parentId, ttl: x.ttl, scope: x.scope }),
-    );
+      failure: 'the EventType defaults are not applied',
+      expected: `parentId BaseEvent, ttl ${TTL_DEFAULT}, scope LOCAL, a generated id`,
+      received: JSON.stringify({ id: x.id, parentId: x.parentId, ttl: x.ttl, scope: x.scope }),
+    });
     const tenant = homeTenant(t);
     if (tenant)
-      expect(
-        t,
-        'event-management/event-types/owner-creating-tenant',
-        x.owner === tenant,
-        'owner is not the creating tenant',
-        tenant,
-        String(x.owner),
-      );
+      holds(t, {
+        rule: 'event-management/event-types/owner-creating-tenant',
+        ok: x.owner === tenant,
+        failure: 'owner is not the creating tenant',
+        expected: tenant,
+        received: String(x.owner),
+      });
     else
-      expect(
-        t,
-        'event-management/event-types/owner-creating-tenant',
-        typeof x.owner === 'string' && x.owner !== '',
-        'no owner',
-        'the creating tenant',
-        String(x.owner),
-      );
-    expect(
-      t,
-      'event-management/event-types/links',
-      typeof x._links?.self?.href === 'string' &&
+      holds(t, {
+        rule: 'event-management/event-types/owner-creating-tenant',
+        ok: typeof x.owner === 'string' && x.owner !== '',
+        failure: 'no owner',
+        expected: 'the creating tenant',
+        received: String(x.owner),
+      });
+    holds(t, {
+      rule: 'event-management/event-types/links',
+      ok:
+        typeof x._links?.self?.href === 'string' &&
         String(x._links.self.href).includes(encodeURIComponent(x.id)) &&
         typeof x._links?.events?.href === 'string',
-      'no self and events links',
-      '_links.self (the type URL) and _links.events',
-      JSON.stringify(x._links),
-    );
+      failure: 'no self and events links',
+      expected: '_links.self (the type URL) and _links.events',
+      received: JSON.stringify(x._links),
+    });
     // The links are followed: self serves the type, events answers a list of events.
     const linkPath = (href: string) => {
       const url = new URL(href.replace(/\{[^}]*\}/g, ''), t.session.context.config.target);
@@ -135,24 +140,22 @@ emTest(
           (r) => r.status !== 404,
         )
       : undefined;
-    expect(
-      t,
-      'event-management/event-types/links',
-      selfRes?.value.status === 200 && body(selfRes.value).id === x.id,
-      'the self link does not serve the type',
-      `GET ${String(x._links.self.href)} answers 200 with id ${x.id}`,
-      selfRes ? seen(selfRes.value) : 'a self link outside the service',
-    );
+    servesRecord(t, {
+      rule: 'event-management/event-types/links',
+      res: selfRes?.value,
+      link: `_links.self ${String(x._links.self.href)}`,
+      id: x.id,
+      what: 'the type',
+    });
     const eventsPath = linkPath(String(x._links.events.href));
     const eventsRes = eventsPath ? await send(t, { method: 'GET', path: eventsPath }) : undefined;
-    expect(
-      t,
-      'event-management/event-types/links',
-      eventsRes?.status === 200 && Array.isArray(body(eventsRes)._embedded?.events ?? []),
-      'the events link does not answer a list of events',
-      `GET ${String(x._links.events.href)} answers 200 with _embedded.events`,
-      eventsRes ? seen(eventsRes) : 'an events link outside the service',
-    );
+    holds(t, {
+      rule: 'event-management/event-types/links',
+      ok: eventsRes?.status === 200 && Array.isArray(body(eventsRes)._embedded?.events ?? []),
+      failure: 'the events link does not answer a list of events',
+      expected: `GET ${String(x._links.events.href)} answers 200 with _embedded.events`,
+      received: eventsRes ? seen(eventsRes) : 'an events link outside the service',
+    });
     // "events link to the events of this type": an event of the type shows there, and nothing else.
     const made = eventsPath
       ? await eventually(
@@ -167,91 +170,64 @@ emTest(
         (r) => r.status === 200 && embedded(r, 'events').some((e: any) => e.id === id),
       );
       const wrong = embedded(listed.value, 'events').filter((e: any) => e.typeId !== x.id);
-      expect(
-        t,
-        'event-management/event-types/links',
-        listed.ok && wrong.length === 0,
-        'the events link does not list the events of this type',
-        `GET ${String(x._links.events.href)} lists ${id} and only events of ${x.id}`,
-        () => seen(listed.value, 200),
-      );
+      holds(t, {
+        rule: 'event-management/event-types/links',
+        ok: listed.ok && wrong.length === 0,
+        failure: 'the events link does not list the events of this type',
+        expected: `GET ${String(x._links.events.href)} lists ${id} and only events of ${x.id}`,
+        received: () => seen(listed.value, 200),
+      });
     }
-    expect(
-      t,
-      'event-management/event-types/create-201',
-      String(res.headers.location ?? '').includes(encodeURIComponent(x.id)),
-      'no Location header with the type URL',
-      `Location …/eventTypes/${x.id}`,
-      res.headers.location ?? '(none)',
-    );
-    // The Location is followed: it serves the type created.
-    const where = locationPath(t, res);
-    const located = where
-      ? await eventually(
-          () => send(t, { method: 'GET', path: where }),
-          (r) => r.status !== 404,
-        )
-      : undefined;
-    expect(
-      t,
-      'event-management/event-types/create-201',
-      located?.value.status === 200 && body(located.value).id === x.id,
-      'the Location header does not serve the type',
-      `GET ${res.headers.location ?? '(none)'} answers 200 with id ${x.id}`,
-      located ? seen(located.value) : `Location ${res.headers.location ?? '(none)'} is not under the service`,
-    );
-    expect(
-      t,
-      'event-management/etags/event-type-etag-header',
-      etagOf(res) === x.etag,
-      'POST answers no ETag header of the type etag',
-      `ETag "${x.etag}"`,
-      res.headers.etag ?? '(none)',
-    );
-    expect(
-      t,
-      'event-management/sharing/present-only-with-include-shared',
-      x.sharing === undefined,
-      'sharing in a response without includeShared',
-      'no sharing',
-      JSON.stringify(x.sharing),
-    );
+    await followLocation(t, EM_IO, {
+      rule: 'event-management/event-types/create-201',
+      res,
+      id: x.id,
+      what: 'the type',
+    });
+    etagHeader(t, {
+      rule: 'event-management/etags/event-type-etag-header',
+      res,
+      etag: x.etag,
+      what: 'POST of the type',
+    });
+    holds(t, {
+      rule: 'event-management/sharing/present-only-with-include-shared',
+      ok: x.sharing === undefined,
+      failure: 'sharing in a response without includeShared',
+      expected: 'no sharing',
+      received: JSON.stringify(x.sharing),
+    });
     const got = await eventually(
       () => send(t, { method: 'GET', path: `/eventTypes/${encodeURIComponent(x.id)}` }),
       (r) => r.status !== 404,
     );
-    expect(
-      t,
-      'event-management/event-types/get-200',
-      got.value.status === 200 && body(got.value).id === x.id && body(got.value).name === sent.name,
-      'GET /eventTypes/{id} does not answer the type',
-      'HTTP 200 with the type',
-      seen(got.value),
-    );
-    expect(
-      t,
-      'event-management/etags/event-type-etag-header',
-      etagOf(got.value) === body(got.value).etag,
-      'GET answers no ETag header of the type etag',
-      `ETag "${body(got.value).etag}"`,
-      got.value.headers.etag ?? '(none)',
-    );
-    expect(
-      t,
-      'event-management/event-types/owner-creating-tenant',
-      body(got.value).owner === x.owner,
-      'the owner read back differs',
-      String(x.owner),
-      String(body(got.value).owner),
-    );
-    expect(
-      t,
-      'event-management/sharing/present-only-with-include-shared',
-      body(got.value).sharing === undefined,
-      'sharing in a GET without includeShared',
-      'no sharing',
-      JSON.stringify(body(got.value).sharing),
-    );
+    holds(t, {
+      rule: 'event-management/event-types/get-200',
+      ok: got.value.status === 200 && body(got.value).id === x.id && body(got.value).name === sent.name,
+      failure: 'GET /eventTypes/{id} does not answer the type',
+      expected: 'HTTP 200 with the type',
+      received: seen(got.value),
+    });
+    etagHeader(t, {
+      rule: 'event-management/etags/event-type-etag-header',
+      res: got.value,
+      etag: body(got.value).etag,
+      what: 'GET of the type',
+    });
+    holds(t, {
+      rule: 'event-management/event-types/owner-creating-tenant',
+      ok: body(got.value).owner === x.owner,
+      failure: 'the owner read back differs',
+      expected: String(x.owner),
+      received: String(body(got.value).owner),
+    });
+    holds(t, {
+      rule: 'event-management/sharing/present-only-with-include-shared',
+      ok: body(got.value).sharing === undefined,
+      failure: 'sharing in a GET without includeShared',
+      expected: 'no sharing',
+      received: JSON.stringify(body(got.value).sharing),
+    });
   },
   { needs: ['fixtures.eventManagement.baseEventTypeId', 'fixtures.eventManagement.entityIds'], budget: 5 },
 );
@@ -271,36 +247,33 @@ emTest(
       );
     const id = typeId(t);
     const res = await postType(t, typeBody(t, { id }));
-    expect(
-      t,
-      'event-management/event-types/id-tenant-prefix',
-      res.status === 201 && body(res).id === id,
-      'a tenant-prefixed id not kept',
-      `HTTP 201 with id ${id}`,
-      seen(res),
-    );
+    holds(t, {
+      rule: 'event-management/event-types/id-tenant-prefix',
+      ok: res.status === 201 && body(res).id === id,
+      failure: 'a tenant-prefixed id not kept',
+      expected: `HTTP 201 with id ${id}`,
+      received: seen(res),
+    });
     // `<tenant>.` and the rest: ID_MAX characters in all.
     const idMax = `${tenant}.${exactly(t, ID_MAX - 1 - tenant.length, 'q')}`;
     const okMax = await postType(t, typeBody(t, { id: idMax }));
-    expect(
-      t,
-      'event-management/event-types/id-too-long-400',
-      okMax.status === 201 && body(okMax).id === idMax,
-      `an id of ${ID_MAX} characters refused`,
-      `HTTP 201 with id ${idMax}`,
-      seen(okMax),
-    );
+    holds(t, {
+      rule: 'event-management/event-types/id-too-long-400',
+      ok: okMax.status === 201 && body(okMax).id === idMax,
+      failure: `an id of ${ID_MAX} characters refused`,
+      expected: `HTTP 201 with id ${idMax}`,
+      received: seen(okMax),
+    });
     // One more with the prefix: refused on our reading that the bound counts the prefix.
     const longer = await postType(t, typeBody(t, { id: `${tenant}.${exactly(t, ID_MAX - tenant.length, 'q')}` }));
-    reading(
-      t,
-      'id-length-with-prefix',
-      'event-management/event-types/id-too-long-400',
-      longer.status === 400,
-      `not rejected: an id of ${ID_MAX + 1} characters, the tenant prefix included`,
-      'HTTP 400',
-      () => seen(longer),
-    );
+    holds(t, {
+      reading: 'id-length-with-prefix',
+      rule: 'event-management/event-types/id-too-long-400',
+      ok: longer.status === 400,
+      failure: `not rejected: an id of ${ID_MAX + 1} characters, the tenant prefix included`,
+      expected: 'HTTP 400',
+      received: () => seen(longer),
+    });
     // One more than the bound after the prefix: over it on every reading.
     refused(t, {
       rule: 'event-management/event-types/id-too-long-400',
@@ -351,14 +324,13 @@ emTest(
         const id = `${tenant}.${t.prefix}${tag()}${a}${ch ?? ''}${b}`;
         const res = await postType(t, typeBody(t, { id }));
         if (ch === undefined)
-          expect(
-            t,
-            'event-management/event-types/id-tenant-prefix',
-            res.status === 201 && body(res).id === id,
-            'an alphanumeric id refused or changed',
-            `HTTP 201 with id ${id}`,
-            seen(res),
-          );
+          holds(t, {
+            rule: 'event-management/event-types/id-tenant-prefix',
+            ok: res.status === 201 && body(res).id === id,
+            failure: 'an alphanumeric id refused or changed',
+            expected: `HTTP 201 with id ${id}`,
+            received: seen(res),
+          });
         else
           refused(t, {
             rule: 'event-management/event-types/id-special-characters-400',
@@ -375,15 +347,14 @@ emTest(
     });
     // A letter outside ASCII: refused on our reading that "alphanumeric" means A-Z, a-z and 0-9.
     const accented = await postType(t, typeBody(t, { id: `${tenant}.${t.prefix}${tag()}é` }));
-    reading(
-      t,
-      'alphanumeric-ascii',
-      'event-management/event-types/id-special-characters-400',
-      accented.status === 400,
-      'not rejected: an id with "é"',
-      'HTTP 400',
-      () => seen(accented),
-    );
+    holds(t, {
+      reading: 'alphanumeric-ascii',
+      rule: 'event-management/event-types/id-special-characters-400',
+      ok: accented.status === 400,
+      failure: 'not rejected: an id with "é"',
+      expected: 'HTTP 400',
+      received: () => seen(accented),
+    });
   },
   { budget: 2, budgetPerRun: 3 },
 );
@@ -425,15 +396,14 @@ emTest(
     });
     // "Required; at most 64 characters" sets no minimum: that an empty name counts as missing is our reading.
     const empty = await postType(t, typeBody(t, { name: '' }));
-    reading(
-      t,
-      'empty-name-missing',
-      'event-management/event-types/name-missing-400',
-      empty.status === 400,
-      'an empty name taken',
-      'HTTP 400 for an empty name',
-      () => seen(empty),
-    );
+    holds(t, {
+      reading: 'empty-name-missing',
+      rule: 'event-management/event-types/name-missing-400',
+      ok: empty.status === 400,
+      failure: 'an empty name taken',
+      expected: 'HTTP 400 for an empty name',
+      received: () => seen(empty),
+    });
     refused(t, {
       rule: 'event-management/event-types/name-missing-400',
       res: await postType(t, null),
@@ -453,14 +423,12 @@ emTest(
         const res = await postType(t, typeBody(t, { ttl }));
         if (ttl <= TTL_MAX) {
           accepted(t, { rule: 'event-management/event-types/ttl-max-1825', res, what: `ttl ${ttl}` });
-          expect(
-            t,
-            'event-management/event-types/ttl-max-1825',
-            body(res).ttl === ttl,
-            'ttl not stored as sent',
-            String(ttl),
-            String(body(res).ttl),
-          );
+          storedAsSent(t, {
+            rule: 'event-management/event-types/ttl-max-1825',
+            what: 'ttl',
+            sent: ttl,
+            stored: body(res).ttl,
+          });
         } else refused(t, { rule: 'event-management/event-types/ttl-above-1825-400', res, what: `ttl ${ttl}` });
       },
       { rule: 'event-management/event-types/ttl-max-1825', runs: Math.min(t.session.context.runs, 10) },

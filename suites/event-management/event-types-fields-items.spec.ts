@@ -2,8 +2,7 @@ import { badItemsText, listWithBadItems, type ListWithBadItems } from '../../gen
 import type { HttpResponse } from '../engine/http-client.ts';
 import type { RuleContext } from '../engine/rule-test.ts';
 import { emTest, entity, fixtures, iso, seen } from './em-client.ts';
-import { refused } from '../engine/checks/index.ts';
-import { reading } from './em-checks.ts';
+import { refused, holds } from '../engine/checks/index.ts';
 import { createType, field, postType, typeBody } from './em-resources.ts';
 import { runCreateJob } from './jobs-support.ts';
 import { FIELD_NAME_MAX, ENUM_MEMBER_MAX } from './em-bounds.ts';
@@ -131,15 +130,14 @@ emTest(
       lists,
       async (list) => {
         const res = await postType(t, typeBody(t, { fields: list.items }));
-        reading(
-          t,
-          'reserved-word-list',
-          'event-management/event-types/reserved-field-name-400',
-          res.status === 400,
-          `not rejected: fields with ${badItemsText(list)}`,
-          'HTTP 400',
-          () => seen(res),
-        );
+        holds(t, {
+          reading: 'reserved-word-list',
+          rule: 'event-management/event-types/reserved-field-name-400',
+          ok: res.status === 400,
+          failure: `not rejected: fields with ${badItemsText(list)}`,
+          expected: 'HTTP 400',
+          received: () => seen(res),
+        });
       },
       { rule: 'event-management/event-types/reserved-field-name-400' },
     );
@@ -337,10 +335,12 @@ emTest(
             ? []
             : [`item ${i + 1} (${bad ? 'invalid' : 'valid'}): ${r ? JSON.stringify(r).slice(0, 160) : 'no result'}`];
         });
-        t.check('event-management/jobs/create-details', items.length === list.items.length && wrong.length === 0, {
-          title: `the results of a create job with ${badItemsText(list)} do not say which event failed`,
+        holds(t, {
+          rule: 'event-management/jobs/create-details',
+          ok: items.length === list.items.length && wrong.length === 0,
+          failure: `the results of a create job with ${badItemsText(list)} do not say which event failed`,
           expected: `${list.items.length} results: the invalid event failed with its errorMessage, each valid one 201`,
-          received: `${items.length} results; ${wrong.join('; ') || 'each as expected'}`,
+          received: () => `${items.length} results; ${wrong.join('; ') || 'each as expected'}`,
         });
       },
       { rule: 'event-management/jobs/create-details', runs: Math.min(t.session.context.runs, 3) },

@@ -1,8 +1,7 @@
 // What the events-create spec files share.
 import type { RuleContext } from '../engine/rule-test.ts';
 import { body } from './em-client.ts';
-import { accepted, refused } from '../engine/checks/index.ts';
-import { expect } from './em-checks.ts';
+import { accepted, refused, storedAsSent } from '../engine/checks/index.ts';
 import { type FieldCase } from './em-arbitraries.ts';
 import { postEvent, standardBody } from './em-resources.ts';
 
@@ -14,13 +13,6 @@ export async function judgeStandardField(t: RuleContext, c: FieldCase): Promise<
   if (c.valid) {
     // A value valid only on our reading of "characters" (c.reading): its refusal is a warning, and the test goes on.
     if (!accepted(t, { rule: c.rule, res, what: `POST /events with ${c.what}`, reading: c.reading })) return;
-    expect(
-      t,
-      c.rule,
-      body(res)[c.field] === c.value,
-      `${c.field} not stored as sent`,
-      JSON.stringify(c.value).slice(0, 80),
-      String(JSON.stringify(body(res)[c.field])).slice(0, 80),
-    );
+    storedAsSent(t, { rule: c.rule, what: c.field, sent: c.value, stored: body(res)[c.field] });
   } else refused(t, { rule: c.rule, res, what: `POST /events with ${c.what}` });
 }

@@ -1,7 +1,18 @@
+import { EVENT } from './em-descriptions.ts';
+import { followLocation } from '../engine/resources/index.ts';
 import { randomUUID } from 'node:crypto';
-import { accepted, responseSchema, memberProblems, refused } from '../engine/checks/index.ts';
-import { UUID, body, emTest, entity, eventually, fixtures, iso, send, seen, locationPath } from './em-client.ts';
-import { etagOf, expect, verify } from './em-checks.ts';
+import {
+  accepted,
+  responseSchema,
+  hasRequiredMembers,
+  refused,
+  holds,
+  servesRecord,
+  answered,
+  etagOf,
+  etagHeader,
+} from '../engine/checks/index.ts';
+import { SERVICE, UUID, body, emTest, entity, eventually, fixtures, iso, send, seen, EM_IO } from './em-client.ts';
 import { standardFieldCases, timestampCase, timestampOf, type TimestampCase } from './em-arbitraries.ts';
 import { createType, daysAgo, postEvent, standardBody } from './em-resources.ts';
 import { CORRELATION_ID_MAX } from './em-bounds.ts';
@@ -29,136 +40,99 @@ emTest(
     });
     const e = body(res);
     await responseSchema(t, 'event-management/events/response-required-fields', res, 'createEvent');
-    const required = ['id', 'typeId', 'correlationId', 'timestamp', 'entityId', 'etag', '_links'];
-    const problems = memberProblems(e, required);
     // The members are judged apart: the test goes on to the rules that do not depend on them.
-    verify(
-      t,
-      'event-management/events/response-required-fields',
-      problems.length === 0,
-      `the event's required members: ${problems.join(', ')}`,
-      required.join(', '),
-      problems.join(', '),
-    );
+    hasRequiredMembers(t, {
+      rule: 'event-management/events/response-required-fields',
+      service: SERVICE,
+      schema: EVENT.schema,
+      value: e,
+      what: 'the created event',
+      soft: true,
+    });
     // Each check below stands on its own: a failed one does not keep the others from being judged.
-    verify(
-      t,
-      'event-management/events/response-id-uuid',
-      UUID.test(String(e.id)),
-      'event id is not a uuid',
-      'a uuid',
-      String(e.id),
-    );
-    verify(
-      t,
-      'event-management/events/standard-without-type-id',
-      e.typeId === fixtures(t).standardEventTypeId,
-      'an event without typeId is not a standard event',
-      `typeId ${fixtures(t).standardEventTypeId}`,
-      String(e.typeId),
-    );
+    holds(t, {
+      rule: 'event-management/events/response-id-uuid',
+      ok: UUID.test(String(e.id)),
+      failure: 'event id is not a uuid',
+      expected: 'a uuid',
+      received: String(e.id),
+      soft: true,
+    });
+    holds(t, {
+      rule: 'event-management/events/standard-without-type-id',
+      ok: e.typeId === fixtures(t).standardEventTypeId,
+      failure: 'an event without typeId is not a standard event',
+      expected: `typeId ${fixtures(t).standardEventTypeId}`,
+      received: String(e.typeId),
+      soft: true,
+    });
     const changed = Object.entries({ ...STANDARD_FIELDS, source: sent.source, entityId: sent.entityId }).filter(
       ([k, v]) => e[k] !== v,
     );
-    verify(
-      t,
-      'event-management/events/full-event-in-write-responses',
-      changed.length === 0,
-      'the 201 does not carry the full event',
-      JSON.stringify(sent),
-      () => `differs in ${changed.map(([k]) => k).join(', ')}: ${JSON.stringify(e)}`,
-    );
-    verify(
-      t,
-      'event-management/events/full-event-in-write-responses',
-      Date.parse(String(e.timestamp)) === Date.parse(String(sent.timestamp)),
-      'the 201 carries another timestamp',
-      String(sent.timestamp),
-      String(e.timestamp),
-    );
-    const location = res.headers.location ?? '';
-    verify(
-      t,
-      'event-management/events/create-201',
-      location !== '' && location.includes(String(e.id)),
-      'no Location header with the event URL',
-      `Location …/events/${e.id}`,
-      location || '(none)',
-    );
-    // The Location is followed: it serves the event created.
-    const where = locationPath(t, res);
-    const located = where
-      ? await eventually(
-          () => send(t, { method: 'GET', path: where }),
-          (r) => r.status !== 404,
-        )
-      : undefined;
-    verify(
-      t,
-      'event-management/events/create-201',
-      located?.value.status === 200 && body(located.value).id === e.id,
-      'the Location header does not serve the event',
-      `GET ${location || '(none)'} answers 200 with id ${e.id}`,
-      located ? seen(located.value) : `Location ${location || '(none)'} is not under the service`,
-    );
-    verify(
-      t,
-      'event-management/etags/event-etag-header',
-      etagOf(res) !== undefined && etagOf(res) === e.etag,
-      'ETag header does not identify the event etag',
-      `ETag "${e.etag}"`,
-      res.headers.etag ?? '(none)',
-    );
+    holds(t, {
+      rule: 'event-management/events/full-event-in-write-responses',
+      ok: changed.length === 0,
+      failure: 'the 201 does not carry the full event',
+      expected: JSON.stringify(sent),
+      received: () => `differs in ${changed.map(([k]) => k).join(', ')}: ${JSON.stringify(e)}`,
+      soft: true,
+    });
+    holds(t, {
+      rule: 'event-management/events/full-event-in-write-responses',
+      ok: Date.parse(String(e.timestamp)) === Date.parse(String(sent.timestamp)),
+      failure: 'the 201 carries another timestamp',
+      expected: String(sent.timestamp),
+      received: String(e.timestamp),
+      soft: true,
+    });
+    await followLocation(t, EM_IO, {
+      rule: 'event-management/events/create-201',
+      res,
+      id: e.id,
+      what: 'the event',
+      soft: true,
+    });
+    holds(t, {
+      rule: 'event-management/etags/event-etag-header',
+      ok: etagOf(res) !== undefined && etagOf(res) === e.etag,
+      failure: 'ETag header does not identify the event etag',
+      expected: `ETag "${e.etag}"`,
+      received: res.headers.etag ?? '(none)',
+      soft: true,
+    });
     const self = e._links?.self?.href;
-    expect(
-      t,
-      'event-management/events/self-link',
-      typeof self === 'string' && /^https?:\/\//.test(self),
-      'no absolute _links.self.href',
-      'an absolute URI',
-      JSON.stringify(e._links),
-    );
+    holds(t, {
+      rule: 'event-management/events/self-link',
+      ok: typeof self === 'string' && /^https?:\/\//.test(self),
+      failure: 'no absolute _links.self.href',
+      expected: 'an absolute URI',
+      received: JSON.stringify(e._links),
+    });
     const path = new URL(self).pathname.replace(/^.*\/api\/eventmanagement\/v3/, '');
     const got = await eventually(
       () => send(t, { method: 'GET', path }),
       (r) => r.status !== 404,
     );
-    expect(
-      t,
-      'event-management/events/self-link',
-      got.value.status === 200 && body(got.value).id === e.id,
-      'the self link does not serve the event',
-      `HTTP 200 with id ${e.id}`,
-      seen(got.value),
-    );
-    expect(
-      t,
-      'event-management/events/get-200',
-      got.value.status === 200 && body(got.value).source === sent.source,
-      'GET /events/{id} does not answer the event',
-      'HTTP 200 with the event',
-      seen(got.value),
-    );
-    expect(
-      t,
-      'event-management/etags/event-etag-header',
-      etagOf(got.value) === body(got.value).etag,
-      'GET answers no ETag header of the event etag',
-      `ETag "${body(got.value).etag}"`,
-      got.value.headers.etag ?? '(none)',
-    );
-    const viaLocation = await send(t, {
-      method: 'GET',
-      path: new URL(location, 'http://x').pathname.replace(/^.*\/api\/eventmanagement\/v3/, ''),
+    servesRecord(t, {
+      rule: 'event-management/events/self-link',
+      res: got.value,
+      link: `_links.self ${self}`,
+      id: e.id,
+      what: 'the event',
     });
-    expect(
-      t,
-      'event-management/events/create-201',
-      viaLocation.status === 200 && body(viaLocation).id === e.id,
-      'the Location header does not name the event',
-      `HTTP 200 with id ${e.id}`,
-      seen(viaLocation),
-    );
+    holds(t, {
+      rule: 'event-management/events/get-200',
+      ok: got.value.status === 200 && body(got.value).source === sent.source,
+      failure: 'GET /events/{id} does not answer the event',
+      expected: 'HTTP 200 with the event',
+      received: seen(got.value),
+    });
+    etagHeader(t, {
+      rule: 'event-management/etags/event-etag-header',
+      res: got.value,
+      etag: body(got.value).etag,
+      what: 'GET of the event',
+    });
   },
   { needs: ['fixtures.eventManagement.entityIds'], budget: 6 },
 );
@@ -173,44 +147,37 @@ emTest(
   async (t) => {
     const minimal = { timestamp: iso(-120_000), entityId: entity(t) };
     const a = await postEvent(t, minimal);
-    expect(
-      t,
-      'event-management/events/standard-fields-optional',
-      a.status === 201,
-      'an event without any standard field refused',
-      'HTTP 201',
-      seen(a),
-    );
+    answered(t, {
+      rule: 'event-management/events/standard-fields-optional',
+      res: a,
+      what: 'an event without any standard field',
+      statuses: [201],
+    });
     const b = await postEvent(t, minimal);
-    expect(
-      t,
-      'event-management/events/standard-fields-optional',
-      b.status === 201,
-      'an event without any standard field refused',
-      'HTTP 201',
-      seen(b),
-    );
+    answered(t, {
+      rule: 'event-management/events/standard-fields-optional',
+      res: b,
+      what: 'an event without any standard field',
+      statuses: [201],
+    });
     for (const e of [body(a), body(b)]) {
-      const problems = memberProblems(e, ['id', 'typeId', 'correlationId', 'timestamp', 'entityId', 'etag', '_links'], {
+      hasRequiredMembers(t, {
+        rule: 'event-management/events/response-required-fields',
+        service: SERVICE,
+        schema: EVENT.schema,
+        value: e,
+        what: 'an event sent without typeId or correlationId',
         emptyText: true,
+        soft: true,
       });
-      verify(
-        t,
-        'event-management/events/response-required-fields',
-        problems.length === 0,
-        `required members of an event sent without typeId or correlationId: ${problems.join(', ')}`,
-        'id, typeId, correlationId, timestamp, entityId, etag, _links',
-        problems.join(', '),
-      );
     }
-    expect(
-      t,
-      'event-management/events/response-id-uuid',
-      UUID.test(body(a).id) && UUID.test(body(b).id) && body(a).id !== body(b).id,
-      'two creations share an id (or it is no uuid)',
-      'two distinct uuids',
-      `${body(a).id} and ${body(b).id}`,
-    );
+    holds(t, {
+      rule: 'event-management/events/response-id-uuid',
+      ok: UUID.test(body(a).id) && UUID.test(body(b).id) && body(a).id !== body(b).id,
+      failure: 'two creations share an id (or it is no uuid)',
+      expected: 'two distinct uuids',
+      received: `${body(a).id} and ${body(b).id}`,
+    });
   },
   { needs: ['fixtures.eventManagement.entityIds'], budget: 2 },
 );
@@ -360,33 +327,30 @@ emTest(
   'correlationId and entityId are uuids: a correlationId the service gives is one, an entityId that is not one is refused',
   async (t) => {
     const given = await postEvent(t, standardBody(t));
-    expect(
-      t,
-      'event-management/events/correlation-id-uuid',
-      given.status === 201 && UUID.test(String(body(given).correlationId)),
-      'the correlationId the service gave is not a uuid',
-      'HTTP 201 with a uuid correlationId',
-      seen(given),
-    );
+    holds(t, {
+      rule: 'event-management/events/correlation-id-uuid',
+      ok: given.status === 201 && UUID.test(String(body(given).correlationId)),
+      failure: 'the correlationId the service gave is not a uuid',
+      expected: 'HTTP 201 with a uuid correlationId',
+      received: seen(given),
+    });
     const sent = randomUUID();
     const kept = await postEvent(t, standardBody(t, { correlationId: sent }));
-    expect(
-      t,
-      'event-management/events/correlation-id-uuid',
-      kept.status === 201 && body(kept).correlationId === sent,
-      'a uuid correlationId not kept',
-      `HTTP 201 with correlationId ${sent}`,
-      seen(kept),
-    );
+    holds(t, {
+      rule: 'event-management/events/correlation-id-uuid',
+      ok: kept.status === 201 && body(kept).correlationId === sent,
+      failure: 'a uuid correlationId not kept',
+      expected: `HTTP 201 with correlationId ${sent}`,
+      received: seen(kept),
+    });
     const bad = await postEvent(t, standardBody(t, { entityId: `${t.prefix}-not-a-uuid` }));
-    expect(
-      t,
-      'event-management/events/entity-id-uuid',
-      bad.status === 400 || bad.status === 404,
-      'an entityId that is not a uuid was not refused',
-      'HTTP 400 or 404',
-      seen(bad),
-    );
+    holds(t, {
+      rule: 'event-management/events/entity-id-uuid',
+      ok: bad.status === 400 || bad.status === 404,
+      failure: 'an entityId that is not a uuid was not refused',
+      expected: 'HTTP 400 or 404',
+      received: seen(bad),
+    });
   },
   { needs: ['fixtures.eventManagement.entityIds'], budget: 3 },
 );
@@ -398,14 +362,12 @@ emTest(
     // A uuid, padded or cut to the contract's bound: a correlationId like those the service makes.
     const sized = (n: number) => randomUUID().padEnd(n, 'x').slice(0, n);
     const atLimit = await postEvent(t, standardBody(t, { correlationId: sized(CORRELATION_ID_MAX) }));
-    expect(
-      t,
-      'event-management/events/correlation-id-too-long-400',
-      atLimit.status === 201,
-      `a correlationId of ${CORRELATION_ID_MAX} characters refused`,
-      'HTTP 201',
-      seen(atLimit),
-    );
+    answered(t, {
+      rule: 'event-management/events/correlation-id-too-long-400',
+      res: atLimit,
+      what: `a correlationId of ${CORRELATION_ID_MAX} characters`,
+      statuses: [201],
+    });
     refused(t, {
       rule: 'event-management/events/correlation-id-too-long-400',
       res: await postEvent(t, standardBody(t, { correlationId: sized(CORRELATION_ID_MAX + 1) })),

@@ -1,7 +1,6 @@
 import type { RuleContext } from '../engine/rule-test.ts';
 import { body, emTest, entity, eventually, iso, seen } from './em-client.ts';
-import { accepted, refused } from '../engine/checks/index.ts';
-import { expect, reading } from './em-checks.ts';
+import { accepted, refused, holds } from '../engine/checks/index.ts';
 import {
   CUSTOM_FIELD_TYPES,
   ENUM_VALUES,
@@ -39,14 +38,13 @@ async function judgeCustom(t: RuleContext, typeId: string, c: FieldCase): Promis
   ).value;
   if (c.valid) {
     accepted(t, { rule: c.rule, res, what: `an event with ${c.what}` });
-    expect(
-      t,
-      c.rule,
-      sameValue(c.field, body(res)[c.field], c.value),
-      `${c.what} not returned unchanged`,
-      JSON.stringify(c.value),
-      JSON.stringify(body(res)[c.field]),
-    );
+    holds(t, {
+      rule: c.rule,
+      ok: sameValue(c.field, body(res)[c.field], c.value),
+      failure: `${c.what} not returned unchanged`,
+      expected: JSON.stringify(c.value),
+      received: JSON.stringify(body(res)[c.field]),
+    });
   } else refused(t, { rule: c.rule, res, what: `an event with ${c.what}` });
 }
 
@@ -76,14 +74,13 @@ emTest(
     );
     const res = await postEvent(t, { typeId, timestamp: iso(-60_000), entityId: entity(t), ...full });
     const wrong = Object.entries(full).filter(([k, v]) => !sameValue(k, body(res)[k], v));
-    expect(
-      t,
-      'event-management/events/full-event-in-write-responses',
-      res.status === 201 && wrong.length === 0,
-      'the 201 does not carry every custom field',
-      JSON.stringify(full),
-      () => `differs in ${wrong.map(([k]) => k).join(', ')}: ${JSON.stringify(body(res))}`,
-    );
+    holds(t, {
+      rule: 'event-management/events/full-event-in-write-responses',
+      ok: res.status === 201 && wrong.length === 0,
+      failure: 'the 201 does not carry every custom field',
+      expected: JSON.stringify(full),
+      received: () => `differs in ${wrong.map(([k]) => k).join(', ')}: ${JSON.stringify(body(res))}`,
+    });
   },
   { needs: ['fixtures.eventManagement.entityIds'], budget: 49, budgetPerRun: 1 },
 );
@@ -112,25 +109,23 @@ emTest(
       [{ severity: 5 }, 'a standard field on a custom type'],
     ] as const) {
       const res = await post({ plevel: 1, cflag: true, ...extra });
-      reading(
-        t,
-        'undefined-field-refused',
-        'event-management/events/custom-matches-type',
-        res.status === 400,
-        `not rejected: ${what}`,
-        'HTTP 400',
-        () => seen(res),
-      );
+      holds(t, {
+        reading: 'undefined-field-refused',
+        rule: 'event-management/events/custom-matches-type',
+        ok: res.status === 400,
+        failure: `not rejected: ${what}`,
+        expected: 'HTTP 400',
+        received: () => seen(res),
+      });
       // Accepted or not, it is never stored as a field of the event.
       if (res.status === 201)
-        expect(
-          t,
-          'event-management/events/custom-matches-type',
-          !Object.keys(extra).some((k) => k in body(res)),
-          `${what} stored with the event`,
-          'the field dropped',
-          () => seen(res),
-        );
+        holds(t, {
+          rule: 'event-management/events/custom-matches-type',
+          ok: !Object.keys(extra).some((k) => k in body(res)),
+          failure: `${what} stored with the event`,
+          expected: 'the field dropped',
+          received: () => seen(res),
+        });
     }
     refused(t, {
       rule: 'event-management/events/required-field-missing-400',

@@ -1,8 +1,19 @@
 import { where } from '../engine/filter-expression.ts';
-import { memberProblems, refused } from '../engine/checks/index.ts';
+import { hasRequiredMembers, refused, holds } from '../engine/checks/index.ts';
 import type { HttpResponse } from '../engine/http-client.ts';
-import { BASE_PATH, body, emTest, entity, eventually, iso, pollJob, send, seen, senderOf } from './em-client.ts';
-import { expect, verify } from './em-checks.ts';
+import {
+  SERVICE,
+  BASE_PATH,
+  body,
+  emTest,
+  entity,
+  eventually,
+  iso,
+  pollJob,
+  send,
+  seen,
+  senderOf,
+} from './em-client.ts';
 import { createEvent, createType, field, typeDeleted, postCreateJob, postEvent, standardBody } from './em-resources.ts';
 import { EVENTS_PAGE } from './em-bounds.ts';
 
@@ -18,53 +29,60 @@ emTest(
   'GET / answers the billboard with absolute, templated links under the base path',
   async (t) => {
     const res = await send(t, { method: 'GET', path: '/' });
-    expect(t, 'event-management/info/billboard', res.status === 200, 'billboard not served', 'HTTP 200', seen(res));
+    holds(t, {
+      rule: 'event-management/info/billboard',
+      ok: res.status === 200,
+      failure: 'billboard not served',
+      expected: 'HTTP 200',
+      received: seen(res),
+    });
     // The document lists the links bare ("self.href; events, …") and serves application/hal+json,
     // where links live under _links: either placement is one the documents allow.
     const top = body(res);
     const b = !top.self && top._links && typeof top._links === 'object' ? top._links : top;
     const names = ['events', 'eventTypes', 'deleteEventsJobs', 'createEventsJobs'];
     // The contract's uri format cannot hold the URI templates the document asks for; the shape is checked here.
-    const problems = memberProblems(b, Object.fromEntries(['self', ...names].map((n) => [n, 'object' as const])));
-    expect(
-      t,
-      'event-management/info/billboard',
-      problems.length === 0,
-      `InfoResponse links: ${problems.join(', ')}`,
-      'self, events, eventTypes, deleteEventsJobs, createEventsJobs, each an object',
-      () => `${problems.join(', ')}: ${seen(res)}`,
-    );
+    hasRequiredMembers(t, {
+      rule: 'event-management/info/billboard',
+      service: SERVICE,
+      schema: '#/components/schemas/InfoResponse',
+      value: b,
+      what: 'the InfoResponse links',
+      shape: 'object',
+      answer: () => seen(res),
+    });
     const bad = names.filter((n) => !isAbsolute(b[n]?.href) || typeof b[n]?.templated !== 'boolean');
-    verify(
-      t,
-      'event-management/info/links',
-      isAbsolute(b.self?.href) && bad.length === 0,
-      'billboard links incomplete',
-      'self.href and events, eventTypes, deleteEventsJobs, createEventsJobs with an absolute href and a boolean templated',
-      () =>
+    holds(t, {
+      rule: 'event-management/info/links',
+      ok: isAbsolute(b.self?.href) && bad.length === 0,
+      failure: 'billboard links incomplete',
+      expected:
+        'self.href and events, eventTypes, deleteEventsJobs, createEventsJobs with an absolute href and a boolean templated',
+      received: () =>
         `wrong: ${[...(isAbsolute(b.self?.href) ? [] : ['self']), ...bad].join(', ')} — ${JSON.stringify(b).slice(0, 300)}`,
-    );
+      soft: true,
+    });
     for (const n of ['events', 'eventTypes']) {
       const link = b[n] ?? {};
-      verify(
-        t,
-        'event-management/info/templated-filter-links',
-        link.templated === true && /\{\?[^}]*\bfilter\b[^}]*\}/.test(String(link.href)),
-        `${n} link is not a URI template with an optional filter`,
-        `${n}: templated true, href with {?filter}`,
-        JSON.stringify(link),
-      );
+      holds(t, {
+        rule: 'event-management/info/templated-filter-links',
+        ok: link.templated === true && /\{\?[^}]*\bfilter\b[^}]*\}/.test(String(link.href)),
+        failure: `${n} link is not a URI template with an optional filter`,
+        expected: `${n}: templated true, href with {?filter}`,
+        received: JSON.stringify(link),
+        soft: true,
+      });
     }
     const hrefs = ['self', ...names].map((n) => String(b[n]?.href ?? ''));
     const outside = hrefs.filter((h) => !h.includes(`${BASE_PATH}/`));
-    verify(
-      t,
-      'event-management/general/base-path',
-      outside.length === 0,
-      'billboard links outside the base path',
-      `every href under ${BASE_PATH}/`,
-      outside.join(', '),
-    );
+    holds(t, {
+      rule: 'event-management/general/base-path',
+      ok: outside.length === 0,
+      failure: 'billboard links outside the base path',
+      expected: `every href under ${BASE_PATH}/`,
+      received: outside.join(', '),
+      soft: true,
+    });
   },
   { readOnly: true, budget: 1 },
 );
@@ -79,33 +97,31 @@ emTest(
   async (t) => {
     const sendT = senderOf(t);
     const step = (what: string, res: HttpResponse, statuses: number[]) => {
-      expect(
-        t,
-        'event-management/auth/oauth2-schemes',
-        res.status !== 401,
-        `${what}: the bearer token was refused`,
-        'the bearer access token in Authorization accepted',
-        seen(res),
-      );
-      expect(
-        t,
-        'event-management/general/base-path',
-        statuses.includes(res.status),
-        `${what} not served under ${BASE_PATH}`,
-        `HTTP ${statuses.join(' or ')}`,
-        seen(res),
-      );
+      holds(t, {
+        rule: 'event-management/auth/oauth2-schemes',
+        ok: res.status !== 401,
+        failure: `${what}: the bearer token was refused`,
+        expected: 'the bearer access token in Authorization accepted',
+        received: seen(res),
+      });
+      holds(t, {
+        rule: 'event-management/general/base-path',
+        ok: statuses.includes(res.status),
+        failure: `${what} not served under ${BASE_PATH}`,
+        expected: `HTTP ${statuses.join(' or ')}`,
+        received: seen(res),
+      });
       for (const href of [res.headers.location, body(res)._links?.self?.href].filter(
         (h): h is string => typeof h === 'string',
       )) {
-        verify(
-          t,
-          'event-management/general/major-version-path',
-          new URL(href, 'http://x').pathname.startsWith(`${BASE_PATH}/`),
-          `${what}: link outside /v3`,
-          `a link under ${BASE_PATH}/`,
-          href,
-        );
+        holds(t, {
+          rule: 'event-management/general/major-version-path',
+          ok: new URL(href, 'http://x').pathname.startsWith(`${BASE_PATH}/`),
+          failure: `${what}: link outside /v3`,
+          expected: `a link under ${BASE_PATH}/`,
+          received: href,
+          soft: true,
+        });
       }
     };
     step('GET /', await send(t, { method: 'GET', path: '/' }), [200]);

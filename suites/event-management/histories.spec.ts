@@ -1,9 +1,9 @@
 import { randomUUID } from 'node:crypto';
+import { holds } from '../engine/checks/index.ts';
 import { where } from '../engine/filter-expression.ts';
 import fc from 'fast-check';
 import type { RuleContext } from '../engine/rule-test.ts';
 import { body, emTest, entity, eventually, send, seen, embedded, type EmQuery } from './em-client.ts';
-import { expect, reading } from './em-checks.ts';
 import { createType, field, postEvent } from './em-resources.ts';
 
 /** One instance of a history as the model keeps it. */
@@ -62,14 +62,13 @@ class PostInstance implements fc.AsyncCommand<HistoryModel, HistoryReal> {
       n: m.clock,
     });
     const known = [...m.histories.values()].flat().map((i) => i.id);
-    expect(
-      r.t,
-      'event-management/events/history-new-instance',
-      res.status === 201 && typeof body(res).id === 'string' && !known.includes(body(res).id),
-      'a new instance of a history not created as a new event',
-      'HTTP 201 with a new id',
-      seen(res, 160),
-    );
+    holds(r.t, {
+      rule: 'event-management/events/history-new-instance',
+      ok: res.status === 201 && typeof body(res).id === 'string' && !known.includes(body(res).id),
+      failure: 'a new instance of a history not created as a new event',
+      expected: 'HTTP 201 with a new id',
+      received: seen(res, 160),
+    });
     const list = m.histories.get(key(this.c, this.e)) ?? [];
     list.push({ id: body(res).id, at });
     m.histories.set(key(this.c, this.e), list);
@@ -94,23 +93,21 @@ class QueryLatest implements fc.AsyncCommand<HistoryModel, HistoryReal> {
     const what = `history=${this.explicit ? 'false' : '(default)'}`;
     // One instance of each history, the latest one: the document. That "latest" is the greatest
     // timestamp rather than the instance written last is our reading (latest-by-timestamp).
-    expect(
-      r.t,
-      'event-management/queries/history-latest-only',
-      res.ok,
-      `${what} did not return exactly one (the latest) instance of each history`,
-      want,
-      () => `${JSON.stringify(ids(res.value))} — ${seen(res.value, 120)}`,
-    );
-    reading(
-      r.t,
-      'latest-by-timestamp',
-      'event-management/queries/history-latest-only',
-      JSON.stringify(ids(res.value)) === want,
-      `${what} returned the instance written last, not the one with the greatest timestamp`,
-      want,
-      () => JSON.stringify(ids(res.value)),
-    );
+    holds(r.t, {
+      rule: 'event-management/queries/history-latest-only',
+      ok: res.ok,
+      failure: `${what} did not return exactly one (the latest) instance of each history`,
+      expected: want,
+      received: () => `${JSON.stringify(ids(res.value))} — ${seen(res.value, 120)}`,
+    });
+    holds(r.t, {
+      reading: 'latest-by-timestamp',
+      rule: 'event-management/queries/history-latest-only',
+      ok: JSON.stringify(ids(res.value)) === want,
+      failure: `${what} returned the instance written last, not the one with the greatest timestamp`,
+      expected: want,
+      received: () => JSON.stringify(ids(res.value)),
+    });
   }
   toString = () => `GET c${this.c} history=${this.explicit ? 'false' : 'default'}`;
 }
@@ -127,14 +124,13 @@ class QueryAll implements fc.AsyncCommand<HistoryModel, HistoryReal> {
       () => query(r, this.c, 'true'),
       (x) => x.status === 200 && JSON.stringify(ids(x)) === JSON.stringify(want),
     );
-    expect(
-      r.t,
-      'event-management/queries/history-all-instances',
-      res.ok,
-      'history=true did not return every instance',
-      JSON.stringify(want),
-      () => `${JSON.stringify(ids(res.value))} — ${seen(res.value, 120)}`,
-    );
+    holds(r.t, {
+      rule: 'event-management/queries/history-all-instances',
+      ok: res.ok,
+      failure: 'history=true did not return every instance',
+      expected: JSON.stringify(want),
+      received: () => `${JSON.stringify(ids(res.value))} — ${seen(res.value, 120)}`,
+    });
   }
   toString = () => `GET c${this.c} history=true`;
 }
@@ -149,14 +145,13 @@ class GetEarlier implements fc.AsyncCommand<HistoryModel, HistoryReal> {
       () => send(r.t, { method: 'GET', path: `/events/${target.id}` }),
       (x) => x.status === 200,
     );
-    expect(
-      r.t,
-      'event-management/events/history-new-instance',
-      res.ok && body(res.value).id === target.id,
-      'an earlier instance of a history is not readable by id',
-      `HTTP 200 for ${target.id}`,
-      seen(res.value, 160),
-    );
+    holds(r.t, {
+      rule: 'event-management/events/history-new-instance',
+      ok: res.ok && body(res.value).id === target.id,
+      failure: 'an earlier instance of a history is not readable by id',
+      expected: `HTTP 200 for ${target.id}`,
+      received: seen(res.value, 160),
+    });
   }
   toString = () => `GET earlier #${this.pick}`;
 }

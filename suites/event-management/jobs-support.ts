@@ -1,5 +1,5 @@
 // What the jobs spec files share.
-import { accepted } from '../engine/checks/index.ts';
+import { accepted, holds, answered } from '../engine/checks/index.ts';
 import fc from 'fast-check';
 import { where, type FilterExpr } from '../engine/filter-expression.ts';
 import type { HttpResponse } from '../engine/http-client.ts';
@@ -20,7 +20,6 @@ import {
   type JobTrace,
   shown,
 } from './em-client.ts';
-import { expect, reading } from './em-checks.ts';
 import { noteCreateJobResults, postCreateJob } from './em-resources.ts';
 
 export const rank = (state: unknown) => JOB_STATES.indexOf(state as (typeof JOB_STATES)[number]);
@@ -38,10 +37,21 @@ export function startDeleteJob(t: RuleContext, json: unknown): Promise<HttpRespo
  */
 export function judgeMixedCreateJob(t: RuleContext, res: HttpResponse, what: string): void {
   const rule = 'event-management/jobs/create-job-202';
-  expect(t, rule, [202, 400].includes(res.status), `a create job refused: ${what}`, 'HTTP 202 (or 400)', seen(res));
-  reading(t, 'events-judged-in-job', rule, res.status === 202, `the payload refused whole: ${what}`, 'HTTP 202', () =>
-    seen(res),
-  );
+  holds(t, {
+    rule: rule,
+    ok: [202, 400].includes(res.status),
+    failure: `a create job refused: ${what}`,
+    expected: 'HTTP 202 (or 400)',
+    received: seen(res),
+  });
+  holds(t, {
+    reading: 'events-judged-in-job',
+    rule: rule,
+    ok: res.status === 202,
+    failure: `the payload refused whole: ${what}`,
+    expected: 'HTTP 202',
+    received: () => seen(res),
+  });
 }
 
 /** Runs a create job to its end; skips when it cannot (the job rules judge that elsewhere). */
@@ -120,34 +130,25 @@ export class StartCreateJob implements fc.AsyncCommand<JobsModel, JobsReal> {
     );
     const res = await postCreateJob(r.t, events);
     if (this.valid.every(Boolean))
-      expect(
-        r.t,
-        'event-management/jobs/create-job-202',
-        res.status === 202,
-        'a create job refused',
-        'HTTP 202',
-        seen(res, 160),
-      );
+      answered(r.t, { rule: 'event-management/jobs/create-job-202', res, what: 'a create job', statuses: [202] });
     else {
       judgeMixedCreateJob(r.t, res, this.toString());
       if (res.status !== 202) return;
     }
-    expect(
-      r.t,
-      'event-management/jobs/initial-state-accepted',
-      body(res).state === 'ACCEPTED',
-      'the 202 of a create job is not ACCEPTED',
-      'state ACCEPTED',
-      JSON.stringify(body(res)),
-    );
-    expect(
-      r.t,
-      'event-management/jobs/job-id-uuid',
-      UUID.test(String(body(res).id)),
-      'the job id is not a uuid',
-      'a uuid',
-      String(body(res).id),
-    );
+    holds(r.t, {
+      rule: 'event-management/jobs/initial-state-accepted',
+      ok: body(res).state === 'ACCEPTED',
+      failure: 'the 202 of a create job is not ACCEPTED',
+      expected: 'state ACCEPTED',
+      received: JSON.stringify(body(res)),
+    });
+    holds(r.t, {
+      rule: 'event-management/jobs/job-id-uuid',
+      ok: UUID.test(String(body(res).id)),
+      failure: 'the job id is not a uuid',
+      expected: 'a uuid',
+      received: String(body(res).id),
+    });
     m.jobs.push({ kind: 'create', id: String(body(res).id), valid: this.valid, states: ['ACCEPTED'], judged: false });
   }
   toString = () => `create job [${this.valid.map((v) => (v ? 'ok' : 'bad')).join(',')}]`;
@@ -158,30 +159,21 @@ export class StartDeleteJob implements fc.AsyncCommand<JobsModel, JobsReal> {
   async run(m: JobsModel, r: JobsReal) {
     // Selects nothing (n is never negative): the model's create jobs stay intact.
     const res = await startDeleteJob(r.t, { filter: where({ typeId: r.typeId, n: -1 }) });
-    expect(
-      r.t,
-      'event-management/jobs/delete-job-202',
-      res.status === 202,
-      'a delete job refused',
-      'HTTP 202',
-      seen(res, 160),
-    );
-    expect(
-      r.t,
-      'event-management/jobs/initial-state-accepted',
-      body(res).state === 'ACCEPTED',
-      'the 202 of a delete job is not ACCEPTED',
-      'state ACCEPTED',
-      JSON.stringify(body(res)),
-    );
-    expect(
-      r.t,
-      'event-management/jobs/job-id-uuid',
-      UUID.test(String(body(res).id)),
-      'the job id is not a uuid',
-      'a uuid',
-      String(body(res).id),
-    );
+    answered(r.t, { rule: 'event-management/jobs/delete-job-202', res, what: 'a delete job', statuses: [202] });
+    holds(r.t, {
+      rule: 'event-management/jobs/initial-state-accepted',
+      ok: body(res).state === 'ACCEPTED',
+      failure: 'the 202 of a delete job is not ACCEPTED',
+      expected: 'state ACCEPTED',
+      received: JSON.stringify(body(res)),
+    });
+    holds(r.t, {
+      rule: 'event-management/jobs/job-id-uuid',
+      ok: UUID.test(String(body(res).id)),
+      failure: 'the job id is not a uuid',
+      expected: 'a uuid',
+      received: String(body(res).id),
+    });
     m.jobs.push({ kind: 'delete', id: String(body(res).id), states: ['ACCEPTED'], judged: false });
   }
   toString = () => 'delete job (selects nothing)';
@@ -192,64 +184,71 @@ export async function observeJob(r: JobsReal, job: JobEntry, res: HttpResponse):
   const t = r.t;
   const rule =
     job.kind === 'create' ? 'event-management/jobs/get-create-job-200' : 'event-management/jobs/get-delete-job-200';
-  expect(t, rule, res.status === 200, `GET of a ${job.kind} job not answered 200`, 'HTTP 200', seen(res, 160));
+  holds(t, {
+    rule: rule,
+    ok: res.status === 200,
+    failure: `GET of a ${job.kind} job not answered 200`,
+    expected: 'HTTP 200',
+    received: seen(res, 160),
+  });
   const j = body(res);
-  expect(t, 'event-management/jobs/job-id-uuid', j.id === job.id, 'the job id changed', job.id, String(j.id));
-  expect(
-    t,
-    'event-management/jobs/initial-state-accepted',
-    rank(j.state) >= 0,
-    'a job state outside the four documented',
-    JOB_STATES.join(', '),
-    String(j.state),
-  );
+  holds(t, {
+    rule: 'event-management/jobs/job-id-uuid',
+    ok: j.id === job.id,
+    failure: 'the job id changed',
+    expected: job.id,
+    received: String(j.id),
+  });
+  holds(t, {
+    rule: 'event-management/jobs/initial-state-accepted',
+    ok: rank(j.state) >= 0,
+    failure: 'a job state outside the four documented',
+    expected: JOB_STATES.join(', '),
+    received: String(j.state),
+  });
   const last = job.states[job.states.length - 1];
   if (rank(j.state) < rank(last)) r.notes.backwards.push(`${last} -> ${j.state}`);
   if (isFinal(last) && j.state !== last) r.notes.finalChanged.push(`${last} -> ${j.state}`);
   if (isFinal(last))
-    expect(
-      t,
-      'event-management/jobs/final-state-kept',
-      j.state === last,
-      'a job left its final state',
-      `state ${last} again (a job ends in FINISHED or FINISHED_WITH_ERROR)`,
-      `${job.states.join(' > ')} > ${String(j.state)}`,
-    );
+    holds(t, {
+      rule: 'event-management/jobs/final-state-kept',
+      ok: j.state === last,
+      failure: 'a job left its final state',
+      expected: `state ${last} again (a job ends in FINISHED or FINISHED_WITH_ERROR)`,
+      received: `${job.states.join(' > ')} > ${String(j.state)}`,
+    });
   if (!isFinal(j.state) && j.details !== undefined) r.notes.detailsEarly.push(String(j.state));
   if (j.state !== last) job.states.push(String(j.state));
   if (!isFinal(j.state)) return;
-  expect(
-    t,
-    'event-management/jobs/details-in-final-states',
-    j.details !== undefined && j.details !== null,
-    `a ${j.state} job without details`,
-    'details',
-    JSON.stringify(j),
-  );
+  holds(t, {
+    rule: 'event-management/jobs/details-in-final-states',
+    ok: j.details !== undefined && j.details !== null,
+    failure: `a ${j.state} job without details`,
+    expected: 'details',
+    received: JSON.stringify(j),
+  });
   if (job.judged) return;
   job.judged = true;
   if (job.kind === 'delete') {
-    expect(
-      t,
-      'event-management/jobs/delete-details',
-      typeof j.details?.resultCode === 'string' && typeof j.details?.resultDescription === 'string',
-      'delete job details are not resultCode and resultDescription strings',
-      'details.resultCode, details.resultDescription strings',
-      JSON.stringify(j.details),
-    );
+    holds(t, {
+      rule: 'event-management/jobs/delete-details',
+      ok: typeof j.details?.resultCode === 'string' && typeof j.details?.resultDescription === 'string',
+      failure: 'delete job details are not resultCode and resultDescription strings',
+      expected: 'details.resultCode, details.resultDescription strings',
+      received: JSON.stringify(j.details),
+    });
     return;
   }
   const raw = JSON.stringify(j.details)?.slice(0, 300) ?? '';
   const asText = decodeResultEvents(j);
-  reading(
-    t,
-    'result-event-object',
-    'event-management/jobs/create-details',
-    !asText,
-    'a create job result gives event as JSON text',
-    'event as a JSON object',
-    raw,
-  );
+  holds(t, {
+    reading: 'result-event-object',
+    rule: 'event-management/jobs/create-details',
+    ok: !asText,
+    failure: 'a create job result gives event as JSON text',
+    expected: 'event as a JSON object',
+    received: raw,
+  });
   noteCreateJobResults(t, j.details);
   const items = j.details?.resultDescription;
   const valid = job.valid ?? [];
@@ -259,42 +258,40 @@ export async function observeJob(r: JobsReal, job: JobEntry, res: HttpResponse):
   const createdNs = created.map((it) => it?.event?.n).sort();
   const wantNs = valid.flatMap((v, i) => (v ? [i] : [])).sort();
   // One item per input event, each valid one created and each invalid one an error with its event: the document.
-  expect(
-    t,
-    'event-management/jobs/create-details',
-    list.length === valid.length &&
+  holds(t, {
+    rule: 'event-management/jobs/create-details',
+    ok:
+      list.length === valid.length &&
       created.every((it) => typeof it?.event?.id === 'string') &&
       JSON.stringify(createdNs) === JSON.stringify(wantNs) &&
       failed.every((it) => typeof it?.errorMessage === 'string' && !!it?.event),
-    'the create job results do not match the input',
-    `one item per event: ${valid.map((v) => (v ? '201 with the event' : 'an error with the input event')).join(', ')}`,
-    String(JSON.stringify(items)).slice(0, 300),
-  );
+    failure: 'the create job results do not match the input',
+    expected: `one item per event: ${valid.map((v) => (v ? '201 with the event' : 'an error with the input event')).join(', ')}`,
+    received: String(JSON.stringify(items)).slice(0, 300),
+  });
   // In input order: our reading.
-  reading(
-    t,
-    'results-in-input-order',
-    'event-management/jobs/create-details',
-    list.every((it, i) =>
+  holds(t, {
+    reading: 'results-in-input-order',
+    rule: 'event-management/jobs/create-details',
+    ok: list.every((it, i) =>
       valid[i] ? String(it?.resultCode) === '201' && it.event?.n === i : String(it?.resultCode) !== '201',
     ),
-    'the create job results are not in input order',
-    valid.map((v) => (v ? '201' : 'error')).join(', '),
-    () => String(JSON.stringify(items)).slice(0, 300),
-  );
+    failure: 'the create job results are not in input order',
+    expected: valid.map((v) => (v ? '201' : 'error')).join(', '),
+    received: () => String(JSON.stringify(items)).slice(0, 300),
+  });
   for (const it of (items as any[]).filter((x) => String(x?.resultCode) === '201')) {
     const got = await eventually(
       () => send(t, { method: 'GET', path: `/events/${it.event.id}` }),
       (x) => x.status === 200,
     );
-    expect(
-      t,
-      'event-management/jobs/create-job-creates-events',
-      got.ok,
-      'an event the job reports created is not readable',
-      `HTTP 200 for ${it.event.id}`,
-      seen(got.value, 160),
-    );
+    holds(t, {
+      rule: 'event-management/jobs/create-job-creates-events',
+      ok: got.ok,
+      failure: 'an event the job reports created is not readable',
+      expected: `HTTP 200 for ${it.event.id}`,
+      received: seen(got.value, 160),
+    });
   }
 }
 
@@ -319,14 +316,14 @@ export class AwaitJob implements fc.AsyncCommand<JobsModel, JobsReal> {
     const job = m.jobs[this.pick % m.jobs.length];
     const trace = await pollJob(senderOf(r.t), job.kind, job.id);
     for (const s of trace.seen) await observeJob(r, job, { ...trace.last, status: s.status, json: s.job });
-    expect(
-      r.t,
-      job.kind === 'create' ? 'event-management/jobs/get-create-job-200' : 'event-management/jobs/get-delete-job-200',
-      !!trace.final,
-      'a job did not reach a final state',
-      'FINISHED or FINISHED_WITH_ERROR',
-      seen(trace.last, 160),
-    );
+    holds(r.t, {
+      rule:
+        job.kind === 'create' ? 'event-management/jobs/get-create-job-200' : 'event-management/jobs/get-delete-job-200',
+      ok: !!trace.final,
+      failure: 'a job did not reach a final state',
+      expected: 'FINISHED or FINISHED_WITH_ERROR',
+      received: seen(trace.last, 160),
+    });
   }
   toString = () => `await #${this.pick}`;
 }

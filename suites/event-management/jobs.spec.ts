@@ -18,8 +18,8 @@ import {
   shown,
   EVENTS_QUERY_SIZE,
 } from './em-client.ts';
-import { refused } from '../engine/checks/index.ts';
-import { betweenRange, expect, reading } from './em-checks.ts';
+import { refused, answered, holds } from '../engine/checks/index.ts';
+import { betweenRange } from './em-checks.ts';
 import { createEventsInBulk, createType, field, postCreateJob, standardBody } from './em-resources.ts';
 import {
   runCreateJob,
@@ -132,14 +132,12 @@ emTest(
       what: 'a create job whose body is null',
     });
     const res = await postCreateJob(t, events(JOB_EVENTS_MAX));
-    expect(
-      t,
-      'event-management/jobs/create-max-50',
-      res.status === 202,
-      `a create job of ${JOB_EVENTS_MAX} events refused`,
-      'HTTP 202',
-      seen(res, 160),
-    );
+    answered(t, {
+      rule: 'event-management/jobs/create-max-50',
+      res,
+      what: `a create job of ${JOB_EVENTS_MAX} events`,
+      statuses: [202],
+    });
     const trace = await pollJob(senderOf(t), 'create', String(body(res).id));
     if (trace.undocumented)
       t.skip(
@@ -147,26 +145,25 @@ emTest(
       );
     const items = trace.final?.details?.resultDescription;
     const got = () => (JSON.stringify(trace.final ?? trace.last.json) ?? trace.last.text).slice(0, 300);
-    expect(
-      t,
-      'event-management/jobs/create-details',
-      Array.isArray(items) &&
+    holds(t, {
+      rule: 'event-management/jobs/create-details',
+      ok:
+        Array.isArray(items) &&
         items.length === JOB_EVENTS_MAX &&
         items.every((it: any) => String(it?.resultCode) === '201') &&
         new Set(items.map((it: any) => it?.event?.n)).size === JOB_EVENTS_MAX,
-      `the ${JOB_EVENTS_MAX} events are not all reported created`,
-      `${JOB_EVENTS_MAX} items with resultCode "201", one per input event`,
-      got,
-    );
-    reading(
-      t,
-      'results-in-input-order',
-      'event-management/jobs/create-details',
-      (items as any[]).every((it: any, i: number) => it?.event?.n === i),
-      'the 50 results are not in input order',
-      'item i for input event i',
-      got,
-    );
+      failure: `the ${JOB_EVENTS_MAX} events are not all reported created`,
+      expected: `${JOB_EVENTS_MAX} items with resultCode "201", one per input event`,
+      received: got,
+    });
+    holds(t, {
+      reading: 'results-in-input-order',
+      rule: 'event-management/jobs/create-details',
+      ok: (items as any[]).every((it: any, i: number) => it?.event?.n === i),
+      failure: 'the 50 results are not in input order',
+      expected: 'item i for input event i',
+      received: got,
+    });
   },
   { needs: ['fixtures.eventManagement.entityIds'], budget: 21 },
 );
@@ -203,32 +200,29 @@ emTest(
     const code = (i: number) => String(items[i]?.resultCode);
     // Every event without typeId, the first and the last of the payload.
     for (const i of [0, 6])
-      expect(
-        t,
-        'event-management/events/standard-without-type-id',
-        code(i) === '201' && items[i]?.event?.typeId === fixtures(t).standardEventTypeId,
-        `event ${i} of the job, without typeId, not created as a standard event`,
-        `resultCode "201", typeId ${fixtures(t).standardEventTypeId}`,
-        JSON.stringify(items[i]),
-      );
-    expect(
-      t,
-      'event-management/events/custom-field-value-types',
+      holds(t, {
+        rule: 'event-management/events/standard-without-type-id',
+        ok: code(i) === '201' && items[i]?.event?.typeId === fixtures(t).standardEventTypeId,
+        failure: `event ${i} of the job, without typeId, not created as a standard event`,
+        expected: `resultCode "201", typeId ${fixtures(t).standardEventTypeId}`,
+        received: JSON.stringify(items[i]),
+      });
+    holds(t, {
+      rule: 'event-management/events/custom-field-value-types',
       // A TIMESTAMP value is judged as the instant it names (as for POST /events), not its spelling.
-      code(1) === '201' && Date.parse(String(items[1]?.event?.when)) === Date.parse(when),
-      'a custom event not created with its values unchanged',
-      `resultCode "201", when ${when}`,
-      JSON.stringify(items[1]),
-    );
-    reading(
-      t,
-      'undefined-field-refused',
-      'event-management/events/custom-matches-type',
-      code(2) !== '201',
-      'an event with a field its type does not define created',
-      'an error for that event',
-      () => JSON.stringify(items[2]),
-    );
+      ok: code(1) === '201' && Date.parse(String(items[1]?.event?.when)) === Date.parse(when),
+      failure: 'a custom event not created with its values unchanged',
+      expected: `resultCode "201", when ${when}`,
+      received: JSON.stringify(items[1]),
+    });
+    holds(t, {
+      reading: 'undefined-field-refused',
+      rule: 'event-management/events/custom-matches-type',
+      ok: code(2) !== '201',
+      failure: 'an event with a field its type does not define created',
+      expected: 'an error for that event',
+      received: () => JSON.stringify(items[2]),
+    });
     for (const [i, rule, what] of [
       [3, 'event-management/events/entity-id-or-timestamp-missing-400', 'an event without timestamp'],
       [4, 'event-management/events/required-field-missing-400', 'an event without its required field'],
@@ -237,31 +231,35 @@ emTest(
       // lists "required field set to null" among its 400s in so many words).
       [5, 'event-management/events/required-field-missing-400', 'an event whose required field is null'],
     ] as const)
-      expect(t, rule, code(i) === '400', `${what} not refused with 400`, 'resultCode "400"', JSON.stringify(items[i]));
+      holds(t, {
+        rule: rule,
+        ok: code(i) === '400',
+        failure: `${what} not refused with 400`,
+        expected: 'resultCode "400"',
+        received: JSON.stringify(items[i]),
+      });
     // The per-item results do not say that the job goes on after a failed event: that the last, valid,
     // event is still created is our reading.
-    reading(
-      t,
-      'invalid-event-alone',
-      'event-management/jobs/create-job-creates-events',
-      code(6) === '201' && items.length === inputs.length,
-      'invalid events stopped the valid ones',
-      'the last (valid) event created',
-      () => JSON.stringify(items[6]),
-    );
+    holds(t, {
+      reading: 'invalid-event-alone',
+      rule: 'event-management/jobs/create-job-creates-events',
+      ok: code(6) === '201' && items.length === inputs.length,
+      failure: 'invalid events stopped the valid ones',
+      expected: 'the last (valid) event created',
+      received: () => JSON.stringify(items[6]),
+    });
     for (const i of [0, 1, 6].filter((n) => code(n) === '201')) {
       const got = await eventually(
         () => send(t, { method: 'GET', path: `/events/${items[i]?.event?.id}` }),
         (x) => x.status === 200,
       );
-      expect(
-        t,
-        'event-management/jobs/create-job-creates-events',
-        got.ok,
-        'an event the job reports created is not readable',
-        'HTTP 200',
-        seen(got.value, 160),
-      );
+      holds(t, {
+        rule: 'event-management/jobs/create-job-creates-events',
+        ok: got.ok,
+        failure: 'an event the job reports created is not readable',
+        expected: 'HTTP 200',
+        received: seen(got.value, 160),
+      });
     }
   },
   { needs: ['fixtures.eventManagement.entityIds'], budget: 14 },
@@ -313,75 +311,68 @@ emTest(
     for (const [f, deleted, rule] of steps) {
       // typeId last: a filter is a JSON object, whose members have no order.
       const trace = await runDeleteJob(t, where(f, { typeId: type.id }));
-      expect(
-        t,
-        rule,
-        trace.final?.state === 'FINISHED',
-        `a delete job for ${shown(f)} did not finish`,
-        'FINISHED',
-        JSON.stringify(trace.final),
-      );
+      holds(t, {
+        rule: rule,
+        ok: trace.final?.state === 'FINISHED',
+        failure: `a delete job for ${shown(f)} did not finish`,
+        expected: 'FINISHED',
+        received: JSON.stringify(trace.final),
+      });
       for (const n of deleted) gone.add(n);
       const want = ids.filter((_, n) => !gone.has(n)).sort();
       const res = await eventually(present, (p) => JSON.stringify(p) === JSON.stringify(want));
-      expect(
-        t,
-        rule,
-        res.ok,
-        `the delete job for ${shown(f)} did not delete exactly its events`,
-        `remaining n: ${[...Array(8).keys()].filter((n) => !gone.has(n)).join(', ')}`,
-        () => `remaining: ${res.value.map((id) => ids.indexOf(id)).join(', ')}`,
-      );
+      holds(t, {
+        rule: rule,
+        ok: res.ok,
+        failure: `the delete job for ${shown(f)} did not delete exactly its events`,
+        expected: `remaining n: ${[...Array(8).keys()].filter((n) => !gone.has(n)).join(', ')}`,
+        received: () => `remaining: ${res.value.map((id) => ids.indexOf(id)).join(', ')}`,
+      });
       const description = String(trace.final?.details?.resultDescription).trim();
-      expect(
-        t,
-        'event-management/jobs/delete-details',
+      holds(t, {
+        rule: 'event-management/jobs/delete-details',
         // A minus sign before the digits makes another number.
-        new RegExp(`(^|[^\\d-])${deleted.length}(\\D|$)`).test(description),
-        'resultDescription does not give the number of deleted events',
-        `a text giving the number ${deleted.length}`,
-        JSON.stringify(trace.final?.details),
-      );
-      reading(
-        t,
-        'result-description-count',
-        'event-management/jobs/delete-details',
-        description === String(deleted.length),
-        'resultDescription is not the bare count of the deleted events',
-        String(deleted.length),
-        JSON.stringify(trace.final?.details),
-      );
+        ok: new RegExp(`(^|[^\\d-])${deleted.length}(\\D|$)`).test(description),
+        failure: 'resultDescription does not give the number of deleted events',
+        expected: `a text giving the number ${deleted.length}`,
+        received: JSON.stringify(trace.final?.details),
+      });
+      holds(t, {
+        reading: 'result-description-count',
+        rule: 'event-management/jobs/delete-details',
+        ok: description === String(deleted.length),
+        failure: 'resultDescription is not the bare count of the deleted events',
+        expected: String(deleted.length),
+        received: JSON.stringify(trace.final?.details),
+      });
     }
     const byId = await send(t, { method: 'GET', path: `/events/${ids[0]}` });
-    expect(
-      t,
-      'event-management/jobs/delete-job-deletes-matches',
-      byId.status === 404,
-      'a deleted event is still served by id',
-      'HTTP 404',
-      seen(byId, 160),
-    );
+    holds(t, {
+      rule: 'event-management/jobs/delete-job-deletes-matches',
+      ok: byId.status === 404,
+      failure: 'a deleted event is still served by id',
+      expected: 'HTTP 404',
+      received: seen(byId, 160),
+    });
     // A type without events: the job finds nothing to delete and finishes (tried again while the new type may not show yet).
     const none = await eventually(
       () => runDeleteJob(t, where(isIn('n', [0, 1]), { typeId: empty.id })),
       (trace) => trace.final?.state === 'FINISHED',
     );
-    expect(
-      t,
-      'event-management/jobs/delete-job-deletes-matches',
-      none.ok,
-      'a delete job over a type without events did not finish',
-      'FINISHED',
-      JSON.stringify(none.value.final),
-    );
-    expect(
-      t,
-      'event-management/jobs/delete-details',
-      /(^|[^\d-])0(\D|$)/.test(String(none.value.final?.details?.resultDescription).trim()),
-      'resultDescription of a job that deleted nothing does not give 0',
-      'a text giving the number 0',
-      JSON.stringify(none.value.final?.details),
-    );
+    holds(t, {
+      rule: 'event-management/jobs/delete-job-deletes-matches',
+      ok: none.ok,
+      failure: 'a delete job over a type without events did not finish',
+      expected: 'FINISHED',
+      received: JSON.stringify(none.value.final),
+    });
+    holds(t, {
+      rule: 'event-management/jobs/delete-details',
+      ok: /(^|[^\d-])0(\D|$)/.test(String(none.value.final?.details?.resultDescription).trim()),
+      failure: 'resultDescription of a job that deleted nothing does not give 0',
+      expected: 'a text giving the number 0',
+      received: JSON.stringify(none.value.final?.details),
+    });
   },
   { needs: ['fixtures.eventManagement.entityIds'], budget: 60 },
 );
@@ -411,33 +402,30 @@ emTest(
     await runDeleteJob(t, where({ typeId: type.id, n: 3 }));
     // The latest instance stays, so the history stays: only the instance the filter selects goes.
     const first = await eventually(all, (r) => r.status === 200 && !left(r).includes(3));
-    expect(
-      t,
-      'event-management/jobs/delete-job-deletes-matches',
-      first.ok && JSON.stringify(left(first.value)) === JSON.stringify([0, 1, 2, 10]),
-      'deleting an earlier instance of a history did not delete exactly that instance',
-      'n 0, 1, 2 and 10 left',
-      seen(first.value, 200),
-    );
+    holds(t, {
+      rule: 'event-management/jobs/delete-job-deletes-matches',
+      ok: first.ok && JSON.stringify(left(first.value)) === JSON.stringify([0, 1, 2, 10]),
+      failure: 'deleting an earlier instance of a history did not delete exactly that instance',
+      expected: 'n 0, 1, 2 and 10 left',
+      received: seen(first.value, 200),
+    });
     await runDeleteJob(t, where({ typeId: type.id, n: 0 }));
     const res = await eventually(all, (r) => embedded(r, 'events').length === 1);
-    expect(
-      t,
-      'event-management/jobs/delete-latest-deletes-history',
-      res.ok && body(res.value)._embedded.events[0].n === 10,
-      'earlier instances survive the deletion of the latest',
-      'only the other history left',
-      seen(res.value, 200),
-    );
+    holds(t, {
+      rule: 'event-management/jobs/delete-latest-deletes-history',
+      ok: res.ok && body(res.value)._embedded.events[0].n === 10,
+      failure: 'earlier instances survive the deletion of the latest',
+      expected: 'only the other history left',
+      received: seen(res.value, 200),
+    });
     const earlier = await send(t, { method: 'GET', path: `/events/${created[0].id}` });
-    expect(
-      t,
-      'event-management/jobs/delete-latest-deletes-history',
-      earlier.status === 404,
-      'an earlier instance is still served by id',
-      'HTTP 404',
-      seen(earlier, 160),
-    );
+    holds(t, {
+      rule: 'event-management/jobs/delete-latest-deletes-history',
+      ok: earlier.status === 404,
+      failure: 'an earlier instance is still served by id',
+      expected: 'HTTP 404',
+      received: seen(earlier, 160),
+    });
   },
   { needs: ['fixtures.eventManagement.entityIds'], budget: 16 },
 );

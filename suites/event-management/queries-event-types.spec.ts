@@ -1,10 +1,22 @@
+import { EVENT_TYPE } from './em-descriptions.ts';
 import fc from 'fast-check';
-import { responseSchema, memberProblems, refused } from '../engine/checks/index.ts';
+import { responseSchema, hasRequiredMembers, refused, answered, holds } from '../engine/checks/index.ts';
 import type { HttpResponse } from '../engine/http-client.ts';
 import type { RuleContext } from '../engine/rule-test.ts';
 import { and, eq, isIn, ne, sortBy, startsWith, where } from '../engine/filter-expression.ts';
-import { body, emTest, eventually, pageIntegers, send, seen, shown, embedded, type EmQuery } from './em-client.ts';
-import { beyondTheLast, expect, outOfBounds, reading, verify } from './em-checks.ts';
+import {
+  SERVICE,
+  body,
+  emTest,
+  eventually,
+  pageIntegers,
+  send,
+  seen,
+  shown,
+  embedded,
+  type EmQuery,
+} from './em-client.ts';
+import { OUT_OF_BOUNDS, beyondTheLast } from './em-checks.ts';
 import { createType } from './em-resources.ts';
 import { EVENT_TYPES_PAGE, EVENTS_PAGE, TTL_DEFAULT } from './em-bounds.ts';
 
@@ -42,70 +54,48 @@ emTest(
       () => getTypes(t, { filter: f, size: EVENT_TYPES_PAGE.max }),
       (r) => typesOf(r).length === 5,
     );
-    expect(
-      t,
-      'event-management/queries/event-types-200',
-      all.value.status === 200,
-      'GET /eventTypes refused',
-      'HTTP 200',
-      seen(all.value),
-    );
+    answered(t, { rule: 'event-management/queries/event-types-200', res: all.value, what: 'GET /eventTypes' });
     await responseSchema(t, 'event-management/queries/event-types-200', all.value, 'queryEventTypes');
-    expect(
-      t,
-      'event-management/queries/event-types-embedded',
-      Array.isArray(body(all.value)._embedded?.eventTypes) && all.ok,
-      'the types are not in _embedded.eventTypes',
-      '_embedded.eventTypes with the 5 types',
-      seen(all.value, 200),
-    );
+    holds(t, {
+      rule: 'event-management/queries/event-types-embedded',
+      ok: Array.isArray(body(all.value)._embedded?.eventTypes) && all.ok,
+      failure: 'the types are not in _embedded.eventTypes',
+      expected: '_embedded.eventTypes with the 5 types',
+      received: seen(all.value, 200),
+    });
     const names = typesOf(all.value).map((x) => x.name);
-    expect(
-      t,
-      'event-management/queries/event-types-default-sort',
-      JSON.stringify(names) === JSON.stringify([...names].sort()),
-      'types not sorted by name ascending',
-      'a, b, c, d, e',
-      JSON.stringify(names),
-    );
+    holds(t, {
+      rule: 'event-management/queries/event-types-default-sort',
+      ok: JSON.stringify(names) === JSON.stringify([...names].sort()),
+      failure: 'types not sorted by name ascending',
+      expected: 'a, b, c, d, e',
+      received: JSON.stringify(names),
+    });
     for (const x of typesOf(all.value)) {
-      const problems = memberProblems(x, [
-        'id',
-        'name',
-        'parentId',
-        'ttl',
-        'etag',
-        'owner',
-        'scope',
-        'fields',
-        '_links',
-      ]);
-      verify(
-        t,
-        'event-management/event-types/response-required-fields',
-        problems.length === 0,
-        `required members of an event type in a query: ${problems.join(', ')}`,
-        'id, name, parentId, ttl, etag, owner, scope, fields, _links',
-        problems.join(', '),
-      );
-      expect(
-        t,
-        'event-management/event-types/links',
-        typeof x._links?.self?.href === 'string' && typeof x._links?.events?.href === 'string',
-        'an event type in a query lacks its self or events link',
-        '_links.self and _links.events',
-        JSON.stringify(x._links),
-      );
+      hasRequiredMembers(t, {
+        rule: 'event-management/event-types/response-required-fields',
+        service: SERVICE,
+        schema: EVENT_TYPE.schema,
+        value: x,
+        what: 'an event type in a query',
+        soft: true,
+      });
+      holds(t, {
+        rule: 'event-management/event-types/links',
+        ok: typeof x._links?.self?.href === 'string' && typeof x._links?.events?.href === 'string',
+        failure: 'an event type in a query lacks its self or events link',
+        expected: '_links.self and _links.events',
+        received: JSON.stringify(x._links),
+      });
     }
     const want = typesOf(all.value).map((x) => String(x.id));
-    expect(
-      t,
-      'event-management/queries/event-types-default-sort',
-      want.length === created.length,
-      'created types missing',
-      '5 types',
-      String(want.length),
-    );
+    holds(t, {
+      rule: 'event-management/queries/event-types-default-sort',
+      ok: want.length === created.length,
+      failure: 'created types missing',
+      expected: '5 types',
+      received: String(want.length),
+    });
     await t.property(
       fc.integer({ min: 1, max: 6 }),
       async (size) => {
@@ -114,60 +104,56 @@ emTest(
         for (let p = 0; p < pages; p++) {
           const res = await getTypes(t, { filter: f, size, page: p });
           const pg = body(res).page ?? {};
-          expect(
-            t,
-            'event-management/queries/page-object',
-            res.status === 200 && pageIntegers(pg) && pg.totalElements === 5 && pg.totalPages === pages,
-            `type page ${p} of size ${size} misdescribed`,
-            `integers; totalElements 5, totalPages ${pages}`,
-            JSON.stringify(pg),
-          );
+          holds(t, {
+            rule: 'event-management/queries/page-object',
+            ok: res.status === 200 && pageIntegers(pg) && pg.totalElements === 5 && pg.totalPages === pages,
+            failure: `type page ${p} of size ${size} misdescribed`,
+            expected: `integers; totalElements 5, totalPages ${pages}`,
+            received: JSON.stringify(pg),
+          });
           // "Page: size, totalElements, totalPages, number (integers)": the totals are named for what they
           // count; size as the size asked for (not the items of this page) and number as the index asked
           // for (counted from 0) are our reading.
-          reading(
-            t,
-            'spring-data-page',
-            'event-management/queries/page-object',
-            pg.size === size && pg.number === p,
-            `type page ${p} of size ${size}: size or number is not the one asked for`,
-            `size ${size}, number ${p}`,
-            JSON.stringify(pg),
-          );
+          holds(t, {
+            reading: 'spring-data-page',
+            rule: 'event-management/queries/page-object',
+            ok: pg.size === size && pg.number === p,
+            failure: `type page ${p} of size ${size}: size or number is not the one asked for`,
+            expected: `size ${size}, number ${p}`,
+            received: JSON.stringify(pg),
+          });
           const links = body(res)._links ?? {};
-          expect(
-            t,
-            'event-management/queries/paging-links',
-            !!links.self?.href &&
+          holds(t, {
+            rule: 'event-management/queries/paging-links',
+            ok:
+              !!links.self?.href &&
               typeof links.self.templated === 'boolean' &&
               !!links.first?.href &&
               !!links.last?.href &&
               (p + 1 >= pages || !!links.next) &&
               (p === 0 || !!links.prev),
-            'paging links do not describe the page',
-            'self, first, last; next and prev where such pages exist',
-            JSON.stringify(links),
-          );
+            failure: 'paging links do not describe the page',
+            expected: 'self, first, last; next and prev where such pages exist',
+            received: JSON.stringify(links),
+          });
           // No next on the last page, no prev on the first: our reading of which links a page carries.
-          reading(
-            t,
-            'paging-links-when-page-exists',
-            'event-management/queries/paging-links',
-            (p + 1 < pages || !links.next) && (p > 0 || !links.prev),
-            'next or prev where no such page exists',
-            'no next on the last page, no prev on the first',
-            JSON.stringify(links),
-          );
+          holds(t, {
+            reading: 'paging-links-when-page-exists',
+            rule: 'event-management/queries/paging-links',
+            ok: (p + 1 < pages || !links.next) && (p > 0 || !links.prev),
+            failure: 'next or prev where no such page exists',
+            expected: 'no next on the last page, no prev on the first',
+            received: JSON.stringify(links),
+          });
           seenIds.push(...idsOf(res));
         }
-        expect(
-          t,
-          'event-management/queries/event-types-default-sort',
-          JSON.stringify(seenIds) === JSON.stringify(want),
-          `pages of size ${size} are not the name-sorted list cut in pieces`,
-          JSON.stringify(want),
-          JSON.stringify(seenIds),
-        );
+        holds(t, {
+          rule: 'event-management/queries/event-types-default-sort',
+          ok: JSON.stringify(seenIds) === JSON.stringify(want),
+          failure: `pages of size ${size} are not the name-sorted list cut in pieces`,
+          expected: JSON.stringify(want),
+          received: JSON.stringify(seenIds),
+        });
       },
       { rule: 'event-management/queries/page-object', runs: Math.min(t.session.context.runs, 6) },
     );
@@ -184,37 +170,40 @@ emTest(
   `GET /eventTypes pages by ${EVENT_TYPES_PAGE.default} by default and takes size 1 to ${EVENT_TYPES_PAGE.max}; other sizes and negative pages answer 400`,
   async (t) => {
     const plain = await getTypes(t, {});
-    expect(
-      t,
-      'event-management/queries/event-types-size-default',
-      plain.status === 200 &&
+    holds(t, {
+      rule: 'event-management/queries/event-types-size-default',
+      ok:
+        plain.status === 200 &&
         body(plain).page?.size === EVENT_TYPES_PAGE.default &&
         typesOf(plain).length <= EVENT_TYPES_PAGE.default,
-      `the default page size of event types is not ${EVENT_TYPES_PAGE.default}`,
-      `page.size ${EVENT_TYPES_PAGE.default}`,
-      JSON.stringify(body(plain).page),
-    );
-    expect(
-      t,
-      'event-management/queries/page-default-and-minimum',
-      body(plain).page?.number === 0,
-      'without page the first page is not answered',
-      'page.number 0',
-      JSON.stringify(body(plain).page),
-    );
+      failure: `the default page size of event types is not ${EVENT_TYPES_PAGE.default}`,
+      expected: `page.size ${EVENT_TYPES_PAGE.default}`,
+      received: JSON.stringify(body(plain).page),
+    });
+    holds(t, {
+      rule: 'event-management/queries/page-default-and-minimum',
+      ok: body(plain).page?.number === 0,
+      failure: 'without page the first page is not answered',
+      expected: 'page.number 0',
+      received: JSON.stringify(body(plain).page),
+    });
     for (const size of [1, EVENT_TYPES_PAGE.max]) {
       const res = await getTypes(t, { size });
-      expect(
-        t,
-        'event-management/queries/event-types-size-default',
-        res.status === 200 && body(res).page?.size === size && typesOf(res).length <= size,
-        `size ${size} not served`,
-        `HTTP 200, page.size ${size}`,
-        seen(res, 120),
-      );
+      holds(t, {
+        rule: 'event-management/queries/event-types-size-default',
+        ok: res.status === 200 && body(res).page?.size === size && typesOf(res).length <= size,
+        failure: `size ${size} not served`,
+        expected: `HTTP 200, page.size ${size}`,
+        received: seen(res, 120),
+      });
     }
     for (const size of [0, -5])
-      outOfBounds(t, 'event-management/queries/event-types-size-default', await getTypes(t, { size }), `size ${size}`);
+      refused(t, {
+        rule: 'event-management/queries/event-types-size-default',
+        res: await getTypes(t, { size }),
+        what: `size ${size}`,
+        reading: OUT_OF_BOUNDS,
+      });
     // One beyond the types' maximum, and the events' maximum.
     for (const size of [EVENT_TYPES_PAGE.max + 1, EVENTS_PAGE.max])
       refused(t, {
@@ -222,7 +211,12 @@ emTest(
         res: await getTypes(t, { size }),
         what: `size ${size}`,
       });
-    outOfBounds(t, 'event-management/queries/page-default-and-minimum', await getTypes(t, { page: -1 }), 'page -1');
+    refused(t, {
+      rule: 'event-management/queries/page-default-and-minimum',
+      res: await getTypes(t, { page: -1 }),
+      what: 'page -1',
+      reading: OUT_OF_BOUNDS,
+    });
     const total = Number(body(plain).page?.totalElements ?? 0);
     const beyond = await getTypes(t, { size: EVENT_TYPES_PAGE.max, page: Math.ceil(total / EVENT_TYPES_PAGE.max) + 1 });
     beyondTheLast(t, beyond, typesOf(beyond).length);
@@ -263,26 +257,24 @@ emTest(
       atom,
       async ([f, ok]) => {
         const res = await getTypes(t, { filter: and(inStem, f), size: EVENT_TYPES_PAGE.max });
-        expect(
-          t,
-          'event-management/queries/event-types-filter-fields',
-          res.status === 200,
-          'a filter on id, name, owner or scope refused',
-          'HTTP 200',
-          () => `${shown(f)} — ${seen(res, 160)}`,
-        );
+        holds(t, {
+          rule: 'event-management/queries/event-types-filter-fields',
+          ok: res.status === 200,
+          failure: 'a filter on id, name, owner or scope refused',
+          expected: 'HTTP 200',
+          received: () => `${shown(f)} — ${seen(res, 160)}`,
+        });
         const want = created
           .filter(ok)
           .map((x) => x.id)
           .sort();
-        expect(
-          t,
-          'event-management/queries/event-types-filter-fields',
-          JSON.stringify(idsOf(res).sort()) === JSON.stringify(want),
-          'the answer is not exactly the matching types',
-          `${shown(f)}: ${JSON.stringify(want)}`,
-          JSON.stringify(idsOf(res).sort()),
-        );
+        holds(t, {
+          rule: 'event-management/queries/event-types-filter-fields',
+          ok: JSON.stringify(idsOf(res).sort()) === JSON.stringify(want),
+          failure: 'the answer is not exactly the matching types',
+          expected: `${shown(f)}: ${JSON.stringify(want)}`,
+          received: JSON.stringify(idsOf(res).sort()),
+        });
       },
       { rule: 'event-management/queries/event-types-filter-fields', runs: Math.min(t.session.context.runs, 15) },
     );
@@ -317,14 +309,13 @@ emTest(
     });
     const sorted = await getTypes(t, { sort: sortBy('id', 'desc'), size: EVENT_TYPES_PAGE.max });
     const ids = idsOf(sorted);
-    expect(
-      t,
-      'event-management/queries/event-types-non-sortable-400',
-      sorted.status === 200 && ids.length >= 2 && ids.every((v, i) => i === 0 || ids[i - 1] >= v),
-      'sort on id (a filter field) refused or not applied',
-      'HTTP 200, ids descending',
-      seen(sorted, 160),
-    );
+    holds(t, {
+      rule: 'event-management/queries/event-types-non-sortable-400',
+      ok: sorted.status === 200 && ids.length >= 2 && ids.every((v, i) => i === 0 || ids[i - 1] >= v),
+      failure: 'sort on id (a filter field) refused or not applied',
+      expected: 'HTTP 200, ids descending',
+      received: seen(sorted, 160),
+    });
   },
   { readOnly: true, budget: 8 },
 );

@@ -1,6 +1,7 @@
 import { after, before, eq, or, sortBy, where, type FilterExpr } from '../engine/filter-expression.ts';
+import { holds, answered } from '../engine/checks/index.ts';
 import { EVENTS_QUERY_SIZE, emTest, entity, eventually, seen, shown, inexpressible } from './em-client.ts';
-import { betweenRange, expect, reading } from './em-checks.ts';
+import { betweenRange } from './em-checks.ts';
 import { fileDataset } from './em-dataset.ts';
 import { createEventsInBulk, createType, daysAgo, field } from './em-resources.ts';
 import { eventsOf, idsOf, getEvents, datasetVisible } from './queries-events-support.ts';
@@ -30,14 +31,13 @@ emTest(
       () => q(),
       (r) => idsOf(r).length >= inWindow.length,
     );
-    expect(
-      t,
-      'event-management/queries/default-window-7-days',
-      JSON.stringify(idsOf(window.value).sort()) === JSON.stringify(inWindow.map((a) => byAge.get(a)).sort()),
-      `without timestamp not exactly the last ${DEFAULT_WINDOW_DAYS} days searched`,
-      `the events ${inWindow.join(' and ')} days old`,
-      JSON.stringify(eventsOf(window.value).map((e) => e.timestamp)),
-    );
+    holds(t, {
+      rule: 'event-management/queries/default-window-7-days',
+      ok: JSON.stringify(idsOf(window.value).sort()) === JSON.stringify(inWindow.map((a) => byAge.get(a)).sort()),
+      failure: `without timestamp not exactly the last ${DEFAULT_WINDOW_DAYS} days searched`,
+      expected: `the events ${inWindow.join(' and ')} days old`,
+      received: JSON.stringify(eventsOf(window.value).map((e) => e.timestamp)),
+    });
     const between = (from: string, to: string) =>
       betweenRange(t, 'event-management/queries/timestamp-operators', type.id, from, to);
     const ranges: Array<[FilterExpr, number[]]> = [
@@ -61,38 +61,35 @@ emTest(
       }
       const res = await q(f);
       const wantIds = want.map((a) => byAge.get(a)).sort();
-      expect(
-        t,
-        'event-management/queries/timestamp-operators',
-        res.status === 200 && JSON.stringify(idsOf(res).sort()) === JSON.stringify(wantIds),
-        `timestamp ${shown(f)} does not select exactly its range`,
-        `the events ${want.join(', ')} days old`,
-        () => `${shown(f)}: ${JSON.stringify(eventsOf(res).map((e) => e.timestamp))} ${seen(res, 100)}`,
-      );
+      holds(t, {
+        rule: 'event-management/queries/timestamp-operators',
+        ok: res.status === 200 && JSON.stringify(idsOf(res).sort()) === JSON.stringify(wantIds),
+        failure: `timestamp ${shown(f)} does not select exactly its range`,
+        expected: `the events ${want.join(', ')} days old`,
+        received: () => `${shown(f)}: ${JSON.stringify(eventsOf(res).map((e) => e.timestamp))} ${seen(res, 100)}`,
+      });
     }
     // timestamp is a filter field; that it takes equality as well as before, after and between is
     // our reading ("timestamp supports before, after, between" may list all it takes). An answer
     // to equality must select exactly the event at that instant ("every returned event satisfies").
     const at = await q(eq('timestamp', String(events[1].timestamp)));
     if (at.status === 200)
-      expect(
-        t,
-        'event-management/queries/events-filter-fields',
-        JSON.stringify(idsOf(at)) === JSON.stringify([byAge.get(8)]),
-        'timestamp equality answered, but not with exactly the event at that instant',
-        `the event 8 days old (${String(events[1].timestamp)})`,
-        () => `${JSON.stringify(eventsOf(at).map((e) => e.timestamp))} ${seen(at, 100)}`,
-      );
+      holds(t, {
+        rule: 'event-management/queries/events-filter-fields',
+        ok: JSON.stringify(idsOf(at)) === JSON.stringify([byAge.get(8)]),
+        failure: 'timestamp equality answered, but not with exactly the event at that instant',
+        expected: `the event 8 days old (${String(events[1].timestamp)})`,
+        received: () => `${JSON.stringify(eventsOf(at).map((e) => e.timestamp))} ${seen(at, 100)}`,
+      });
     else
-      reading(
-        t,
-        'timestamp-equality',
-        'event-management/queries/events-filter-fields',
-        false,
-        'timestamp equality refused',
-        `HTTP 200 with the event 8 days old (${String(events[1].timestamp)})`,
-        () => seen(at, 160),
-      );
+      holds(t, {
+        reading: 'timestamp-equality',
+        rule: 'event-management/queries/events-filter-fields',
+        ok: false,
+        failure: 'timestamp equality refused',
+        expected: `HTTP 200 with the event 8 days old (${String(events[1].timestamp)})`,
+        received: () => seen(at, 160),
+      });
   },
   { needs: ['fixtures.eventManagement.entityIds'], budget: 20 },
 );
@@ -116,44 +113,39 @@ emTest(
       includeShared: 'false',
     };
     const plain = await getEvents(t, base);
-    expect(
-      t,
-      'event-management/queries/events-200',
-      plain.status === 200,
-      'GET /events with size, page, filter, sort, history, includeShared refused',
-      'HTTP 200',
-      seen(plain, 160),
-    );
-    expect(
-      t,
-      'event-management/queries/history-all-instances',
-      idsOf(plain).length === 7,
-      'history=true changed the answer of events without history',
-      '7 events',
-      String(idsOf(plain).length),
-    );
+    answered(t, {
+      rule: 'event-management/queries/events-200',
+      res: plain,
+      what: 'GET /events with size, page, filter, sort, history, includeShared',
+    });
+    holds(t, {
+      rule: 'event-management/queries/history-all-instances',
+      ok: idsOf(plain).length === 7,
+      failure: 'history=true changed the answer of events without history',
+      expected: '7 events',
+      received: String(idsOf(plain).length),
+    });
     for (const cache of ['true', 'false']) {
       const res = await getEvents(t, { ...base, enablePageCache: cache });
-      expect(
-        t,
-        'event-management/queries/enable-page-cache',
-        res.status === 200 && JSON.stringify(idsOf(res)) === JSON.stringify(idsOf(plain)),
-        `enablePageCache=${cache} changed the answer`,
-        JSON.stringify(idsOf(plain)),
-        seen(res, 160),
-      );
+      holds(t, {
+        rule: 'event-management/queries/enable-page-cache',
+        ok: res.status === 200 && JSON.stringify(idsOf(res)) === JSON.stringify(idsOf(plain)),
+        failure: `enablePageCache=${cache} changed the answer`,
+        expected: JSON.stringify(idsOf(plain)),
+        received: seen(res, 160),
+      });
     }
     const next = await getEvents(t, { ...base, page: 2, enablePageCache: 'true' });
     const nextPlain = await getEvents(t, { ...base, page: 2 });
-    expect(
-      t,
-      'event-management/queries/enable-page-cache',
-      JSON.stringify(idsOf(next)) === JSON.stringify(idsOf(nextPlain)) &&
+    holds(t, {
+      rule: 'event-management/queries/enable-page-cache',
+      ok:
+        JSON.stringify(idsOf(next)) === JSON.stringify(idsOf(nextPlain)) &&
         idsOf(next).every((id) => !idsOf(plain).includes(id)),
-      'with enablePageCache the next page differs',
-      JSON.stringify(idsOf(nextPlain)),
-      JSON.stringify(idsOf(next)),
-    );
+      failure: 'with enablePageCache the next page differs',
+      expected: JSON.stringify(idsOf(nextPlain)),
+      received: JSON.stringify(idsOf(next)),
+    });
   },
   { needs: ['fixtures.eventManagement.entityIds'], readOnly: false, budget: 5 },
 );

@@ -1,8 +1,8 @@
 import { where } from '../engine/filter-expression.ts';
+import { holds, answered } from '../engine/checks/index.ts';
 import type { HttpResponse } from '../engine/http-client.ts';
 import type { RuleContext } from '../engine/rule-test.ts';
 import { VISIBILITY_DEADLINE_MS, body, emTest, eventually, send, seen, embedded } from './em-client.ts';
-import { expect } from './em-checks.ts';
 import { asRequest, createEvent, createType, putEvent, standardBody } from './em-resources.ts';
 import { VISIBILITY_DELAY_MS } from './em-bounds.ts';
 
@@ -46,20 +46,25 @@ async function judgeVisibility(
     const r = await probe();
     if (done(r)) {
       lags.push(`${what}: visible to a read started ${startedAt} ms after the answer (allowance ${allowance} ms)`);
-      expect(t, 'event-management/general/visibility-delay', true, `${what} not visible`, 'visible', lags.join('; '));
+      holds(t, {
+        rule: 'event-management/general/visibility-delay',
+        ok: true,
+        failure: `${what} not visible`,
+        expected: 'visible',
+        received: lags.join('; '),
+      });
       return;
     }
     if (startedAt >= allowance) {
       const later = await eventually(probe, done);
       const total = Date.now() - write.answeredAt;
-      expect(
-        t,
-        'event-management/general/visibility-delay',
-        false,
-        `${what} not visible within ${VISIBILITY_MS} ms`,
-        `visible to reads started ${allowance} ms after the write was answered (${VISIBILITY_MS} ms, plus ${write.rttMs} ms for the write's round trip)`,
-        `a read started ${startedAt} ms after the answer missed it; ${later.ok ? `visible after about ${total} ms` : `still not visible after ${total} ms`}: ${seen(later.value, 160)}`,
-      );
+      holds(t, {
+        rule: 'event-management/general/visibility-delay',
+        ok: false,
+        failure: `${what} not visible within ${VISIBILITY_MS} ms`,
+        expected: `visible to reads started ${allowance} ms after the write was answered (${VISIBILITY_MS} ms, plus ${write.rttMs} ms for the write's round trip)`,
+        received: `a read started ${startedAt} ms after the answer missed it; ${later.ok ? `visible after about ${total} ms` : `still not visible after ${total} ms`}: ${seen(later.value, 160)}`,
+      });
     }
     await sleep(10);
   }
@@ -75,14 +80,7 @@ emTest(
     const getEvent = () => send(t, { method: 'GET', path: `/events/${e.id}` });
     await judgeVisibility(t, 'a new event', created, getEvent, (r) => r.status === 200, lags);
     const put = await timed(() => putEvent(t, e.id, String(e.etag), { ...asRequest(e), severity: 2 }));
-    expect(
-      t,
-      'event-management/general/visibility-delay',
-      put.value.status === 200,
-      'the update was refused',
-      'HTTP 200',
-      seen(put.value, 160),
-    );
+    answered(t, { rule: 'event-management/general/visibility-delay', res: put.value, what: 'the update' });
     await judgeVisibility(t, 'a changed event', put, getEvent, (r) => body(r).severity === 2, lags);
     const madeType = await timed(() => createType(t));
     const type = madeType.value;
@@ -97,14 +95,7 @@ emTest(
         json: { op: 'replace', path: '/ttl', value: CHANGED_TTL },
       }),
     );
-    expect(
-      t,
-      'event-management/general/visibility-delay',
-      patched.value.status === 200,
-      'the PATCH was refused',
-      'HTTP 200',
-      seen(patched.value, 160),
-    );
+    answered(t, { rule: 'event-management/general/visibility-delay', res: patched.value, what: 'the PATCH' });
     await judgeVisibility(t, 'a changed event type', patched, getType, (r) => body(r).ttl === CHANGED_TTL, lags);
     await judgeVisibility(
       t,
@@ -132,14 +123,13 @@ emTest(
         }),
       (r) => embedded(r, 'events').some((x: any) => x.id === e.id),
     );
-    expect(
-      t,
-      'event-management/general/eventual-consistency',
-      res.ok,
-      'a new event never appeared in GET /events',
-      `the event within ${VISIBILITY_DEADLINE_MS} ms`,
-      seen(res.value, 160),
-    );
+    holds(t, {
+      rule: 'event-management/general/eventual-consistency',
+      ok: res.ok,
+      failure: 'a new event never appeared in GET /events',
+      expected: `the event within ${VISIBILITY_DEADLINE_MS} ms`,
+      received: seen(res.value, 160),
+    });
   },
   { needs: ['fixtures.eventManagement.entityIds'], budget: 20 },
 );

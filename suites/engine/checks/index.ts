@@ -6,6 +6,17 @@ export { missingCredentialsRejected, missingScopeRejected } from './auth-enforce
 export { describeResponse } from './describe-response.ts';
 export { refused, type RefusedOptions } from './refused.ts';
 export { accepted, type AcceptedOptions } from './accepted.ts';
+export { answered, type AnsweredOptions } from './answered.ts';
+export { holds, type HoldsOptions } from './holds.ts';
+export { notModified, type NotModifiedOptions } from './not-modified.ts';
+export { hasRequiredMembers, requiredMembers, type HasRequiredMembersOptions } from './has-required-members.ts';
+export { storedAsSent, type StoredAsSentOptions } from './stored-as-sent.ts';
+export { listed, notListed, type ListedOptions } from './listed.ts';
+export { headerPresent, type HeaderPresentOptions } from './header-present.ts';
+export { etagChanged, type EtagChangedOptions } from './etag-changed.ts';
+export { locationNames, type LocationNamesOptions } from './location-names.ts';
+export { servesRecord, type ServesRecordOptions } from './serves-record.ts';
+export { etagHeader, etagOf, type EtagHeaderOptions } from './etag-header.ts';
 export { memberProblems, jsonKind, type MemberShape } from './member-problems.ts';
 export { observeTargetScheme } from './target-scheme.ts';
 export { RESPONSE_CHECKS, responseCheckRules } from './response-checks.ts';

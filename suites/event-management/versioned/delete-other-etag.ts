@@ -1,6 +1,6 @@
 import type fc from 'fast-check';
+import { holds } from '../../engine/checks/index.ts';
 import { send, seen } from '../em-client.ts';
-import { expect } from '../em-checks.ts';
 import type { Versioned, VersionedModel } from './model.ts';
 
 /** A DELETE with an If-Match `offset` away from the current etag: 409 (the resource stays). */
@@ -15,14 +15,13 @@ export class DeleteOtherEtag implements fc.AsyncCommand<VersionedModel, Versione
       path: r.path,
       headers: { 'If-Match': String(m.etag + this.offset) },
     });
-    expect(
-      r.t,
-      rule,
-      res.status === 409,
-      'DELETE with a differing If-Match not answered 409',
-      'HTTP 409',
-      seen(res, 160),
-    );
+    holds(r.t, {
+      rule: rule,
+      ok: res.status === 409,
+      failure: 'DELETE with a differing If-Match not answered 409',
+      expected: 'HTTP 409',
+      received: seen(res, 160),
+    });
   }
   toString = () => `DELETE etag${this.offset > 0 ? '+' : ''}${this.offset}`;
 }

@@ -1,6 +1,6 @@
 import type fc from 'fast-check';
+import { holds } from '../../engine/checks/index.ts';
 import { body, send, seen } from '../em-client.ts';
-import { expect } from '../em-checks.ts';
 import { readCurrent, type Versioned, type VersionedModel } from './model.ts';
 
 /** GET with If-None-Match naming an etag the resource had: 200 with the current representation. */
@@ -10,14 +10,13 @@ export class GetIfNoneMatchStale implements fc.AsyncCommand<VersionedModel, Vers
     await readCurrent(m, r);
     const old = m.stale[m.stale.length - 1];
     const res = await send(r.t, { method: 'GET', path: r.path, headers: { 'If-None-Match': String(old) } });
-    expect(
-      r.t,
-      r.rules.get304,
-      res.status === 200 && body(res).etag === m.etag,
-      `an outdated If-None-Match not answered 200 with the ${r.noun}`,
-      `HTTP 200 with etag ${m.etag}`,
-      seen(res, 160),
-    );
+    holds(r.t, {
+      rule: r.rules.get304,
+      ok: res.status === 200 && body(res).etag === m.etag,
+      failure: `an outdated If-None-Match not answered 200 with the ${r.noun}`,
+      expected: `HTTP 200 with etag ${m.etag}`,
+      received: seen(res, 160),
+    });
   }
   toString = () => 'GET If-None-Match stale';
 }

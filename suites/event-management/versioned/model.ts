@@ -2,9 +2,9 @@
 // etag, read with GET (and If-None-Match), written with If-Match (PUT of an event, PATCH of a
 // type), the type also deleted with If-Match. One model and one command per file serve both.
 import type { HttpResponse } from '../../engine/http-client.ts';
+import { holds } from '../../engine/checks/index.ts';
 import type { RuleContext } from '../../engine/rule-test.ts';
 import { body, eventually, send, seen } from '../em-client.ts';
-import { expect, reading } from '../em-checks.ts';
 
 /** What the model knows of the resource: its etag, the etags it had, and the value last written. */
 export interface VersionedModel {
@@ -53,10 +53,21 @@ export interface Versioned {
  * (if-match-missing-400): 428, or 412 (409 on DELETE) for a value that cannot match, read it too.
  */
 export function ifMatchRefused(t: RuleContext, rule: string, res: HttpResponse, what: string): void {
-  expect(t, rule, res.status >= 400 && res.status < 500, `${what} not refused`, 'a 4xx refusal', seen(res, 160));
-  reading(t, 'if-match-missing-400', rule, res.status === 400, `${what} not answered 400`, 'HTTP 400', () =>
-    seen(res, 160),
-  );
+  holds(t, {
+    rule: rule,
+    ok: res.status >= 400 && res.status < 500,
+    failure: `${what} not refused`,
+    expected: 'a 4xx refusal',
+    received: seen(res, 160),
+  });
+  holds(t, {
+    reading: 'if-match-missing-400',
+    rule: rule,
+    ok: res.status === 400,
+    failure: `${what} not answered 400`,
+    expected: 'HTTP 400',
+    received: () => seen(res, 160),
+  });
 }
 
 /** Reads the resource until its etag is the model's (a change may take 100 ms to show); judges that nothing else moved it. */
@@ -68,13 +79,12 @@ export async function readCurrent(m: VersionedModel, r: Versioned): Promise<Http
     )
   ).value;
   const shown = r.shownValue ? r.shownValue(res) : m.value;
-  expect(
-    r.t,
-    r.rules.counter,
-    res.status === 200 && body(res).etag === m.etag && shown === m.value,
-    `the ${r.noun} changed without a successful ${r.write.method} (or is gone)`,
-    r.shownValue ? `etag ${m.etag}, ${r.write.what} ${m.value}` : `etag ${m.etag}`,
-    seen(res, 160),
-  );
+  holds(r.t, {
+    rule: r.rules.counter,
+    ok: res.status === 200 && body(res).etag === m.etag && shown === m.value,
+    failure: `the ${r.noun} changed without a successful ${r.write.method} (or is gone)`,
+    expected: r.shownValue ? `etag ${m.etag}, ${r.write.what} ${m.value}` : `etag ${m.etag}`,
+    received: seen(res, 160),
+  });
   return res;
 }

@@ -1,0 +1,32 @@
+import type { HttpResponse } from '../http-client.ts';
+import type { RuleContext } from '../rule-test.ts';
+import { describeResponse } from './describe-response.ts';
+
+/** What `headerPresent` judges: an answer that must carry a header. */
+export type HeaderPresentOptions = {
+  rule: string;
+  res: HttpResponse;
+  /** The header as the document writes it (`ETag`, `Location`). */
+  header: string;
+  /** The request, as a failure names it (`${what} answered no ${header}`). */
+  what: string;
+  /** The statuses the answer must have as well (200 unless told). */
+  statuses?: readonly number[];
+  /** The test goes on when not (it fails at its end). */
+  soft?: boolean;
+};
+
+/** An answer of one of `statuses` carries a header. Returns whether it does. */
+export function headerPresent(t: RuleContext, o: HeaderPresentOptions): boolean {
+  const { rule, res, header, what, statuses = [200] } = o;
+  const ok = statuses.includes(res.status) && !!res.headers[header.toLowerCase()];
+  const d = {
+    title: `${what} answered no ${header}`,
+    severity: 'high' as const,
+    expected: `HTTP ${statuses.join(' or ')} with a ${header} header`,
+    received: ok ? '' : describeResponse(res, 120),
+  };
+  if (o.soft) return t.verify(rule, ok, d);
+  t.check(rule, ok, d);
+  return true;
+}

@@ -1,0 +1,5 @@
+// Generic tests over resource descriptions: a service describes each resource once, as data, and
+// runs these over every description with `ruleTestEach` (Kubernetes' ResourceTestcase).
+export type { ResourceIo, ResourceRequest } from './resource-io.ts';
+export { queryEtag, type QueryEtagDescription } from './query-etag.ts';
+export { followLocation, type FollowLocationOptions } from './follow-location.ts';
