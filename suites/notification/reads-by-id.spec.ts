@@ -6,16 +6,14 @@ import type { ConfigNeed } from '../engine/config-needs.ts';
 import type { HttpResponse } from '../engine/http-client.ts';
 import type { RuleContext } from '../engine/rule-test.ts';
 import { answeredByReading, CLIENT_ERRORS } from './answered-by-reading.ts';
-import { refused } from '../engine/checks/index.ts';
+import { listed, refused } from '../engine/checks/index.ts';
 import {
   NO_OTHER,
   UNKNOWN_ID,
   channelId,
   foreignRefused,
   hasOtherTenant,
-  mentions,
   notificationTest as test,
-  seen,
   send,
   verifyCode,
 } from './notification-client.ts';
@@ -88,10 +86,11 @@ test.each(
   async (t, r) => {
     const created = await r.create(t);
     const ok = await r.read(t, created.id);
-    t.check(r.rule, ok.status === 200 && mentions(ok, created.name), {
-      title: `${r.resource} not served`,
-      expected: `HTTP 200 naming "${created.name}"`,
-      received: seen(ok),
+    listed(t, {
+      rule: r.rule,
+      res: ok,
+      what: `the ${r.resource} read by its ID`,
+      items: [created.name],
     });
     refused(t, {
       rule: r.rule,

@@ -1,11 +1,10 @@
-import { accepted, refused } from '../engine/checks/index.ts';
+import { accepted, listed, refused } from '../engine/checks/index.ts';
 import {
   addressType,
   exampleEmail,
   fixturesOf,
   letterPrefix,
   letters,
-  mentions,
   mentionsInteger,
   notificationTest as test,
   recipientName,
@@ -44,10 +43,11 @@ test(
       received: seen(res),
     });
     const got = await getRecipient(t, res.json as number);
-    t.check('notification/recipients/create-201-id', got.status === 200 && mentions(got, name), {
-      title: 'the created recipient is not served by its ID',
-      expected: `HTTP 200 naming "${name}"`,
-      received: seen(got),
+    listed(t, {
+      rule: 'notification/recipients/create-201-id',
+      res: got,
+      what: 'the created recipient, read by its ID',
+      items: [name],
     });
   },
   { needs: ['fixtures.notification.addressTypes.email'], budget: 3 },
@@ -241,15 +241,12 @@ test(
   async (t) => {
     const type = addressType(t, 'email');
     const listing = await send(t, { method: 'GET', path: '/recipient/addresstype' });
-    t.check(
-      'notification/recipients/address-type-from-list',
-      listing.status === 200 && mentionsInteger(listing, type),
-      {
-        title: 'the configured email address type is not listed',
-        expected: `HTTP 200 listing address type ${type}`,
-        received: seen(listing),
-      },
-    );
+    listed(t, {
+      rule: 'notification/recipients/address-type-from-list',
+      res: listing,
+      what: 'the configured email address type',
+      items: [type],
+    });
     // An addresstypeid the listing does not hold, wherever it stands: recipient-addresses.spec.ts.
     const good = await postRecipient(t, {
       recipientname: recipientName(t),

@@ -3,7 +3,7 @@
 import type { HttpResponse } from '../engine/http-client.ts';
 import type { ConfigNeed } from '../engine/config-needs.ts';
 import type { RuleContext } from '../engine/rule-test.ts';
-import { accepted, refused } from '../engine/checks/index.ts';
+import { accepted, listed, refused } from '../engine/checks/index.ts';
 import {
   UNKNOWN_ID,
   exampleEmail,
@@ -109,10 +109,11 @@ test.each(
     });
     if (change.shows !== undefined) {
       const got = await r.read(t, created.id);
-      t.check(r.rules.byId, got.status === 200 && mentions(got, change.shows), {
-        title: 'update not applied',
-        expected: `the ${r.resource} lists ${change.shows}`,
-        received: seen(got),
+      listed(t, {
+        rule: r.rules.byId,
+        res: got,
+        what: `the ${r.resource} after the update`,
+        items: [change.shows],
       });
     }
     const withoutId = { [r.nameField]: r.newName(t) };
