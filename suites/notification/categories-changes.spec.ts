@@ -1,5 +1,5 @@
 import fc from 'fast-check';
-import { matchesSchema, refused } from '../engine/checks/index.ts';
+import { matchesSchema, refused, served } from '../engine/checks/index.ts';
 import {
   addressType,
   UNKNOWN_ID,
@@ -57,10 +57,10 @@ test(
     });
     const got = await getCategory(t, id);
     const v = view(got);
-    t.check('notification/categories/get-fields', got.status === 200, {
-      title: 'category not served',
-      expected: 'HTTP 200',
-      received: seen(got),
+    served(t, {
+      rule: 'notification/categories/get-fields',
+      res: got,
+      what: 'GET of the category',
     });
     await matchesSchema(t, 'notification/categories/get-fields', got.json, 'GetCommunicationCategory', 'the category');
     const tenant = await homeTenant(t);
@@ -178,10 +178,10 @@ test(
     );
     // "recGroup (string true/false, optional, ...)": false is one of the two values.
     const without = await getCategory(t, id, { recGroup: 'false' });
-    t.check('notification/categories/get-recipient-groups', without.status === 200, {
-      title: 'recGroup=false refused',
-      expected: 'HTTP 200 (false is one of the values true/false)',
-      received: seen(without),
+    served(t, {
+      rule: 'notification/categories/get-recipient-groups',
+      res: without,
+      what: 'recGroup=false (one of the values true/false)',
     });
     // A value other than true/false may be refused or read as false: refusing it is our reading.
     answeredByReading(

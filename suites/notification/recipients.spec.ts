@@ -1,4 +1,4 @@
-import { accepted, listed, refused } from '../engine/checks/index.ts';
+import { accepted, listed, refused, served } from '../engine/checks/index.ts';
 import {
   addressType,
   exampleEmail,
@@ -274,10 +274,10 @@ test(
     ]
       .filter(([, re]) => !(re as RegExp).test(text))
       .map(([k]) => k);
-    t.check('notification/recipients/address-types-listed', res.status === 200, {
-      title: 'address types not listed',
-      expected: 'HTTP 200',
-      received: seen(res),
+    served(t, {
+      rule: 'notification/recipients/address-types-listed',
+      res,
+      what: 'GET of the address types',
     });
     // The address type record is not shown: finding the three kinds by words of ours (mail, phone or
     // SMS, push or Android/iOS) is our reading; the configured IDs below are judged on the document.
