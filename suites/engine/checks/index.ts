@@ -16,3 +16,5 @@ export { served, type ServedOptions } from './served.ts';
 export { storedAsSent, type StoredAsSentOptions } from './stored-as-sent.ts';
 export { unchanged, type UnchangedOptions } from './unchanged.ts';
 export { formatted, type FormattedOptions } from './formatted.ts';
+export { everyItem, type EveryItemOptions } from './every-item.ts';
+export { hasMembers, type HasMembersOptions } from './has-members.ts';

@@ -3,7 +3,6 @@ import type { Severity } from '../failure.ts';
 import type { RuleContext } from '../rule-test.ts';
 import { describeResponse } from './describe-response.ts';
 
-
 /** What `storedAsSent` judges: a record read back, and the members it must hold as they were sent. */
 export type StoredAsSentOptions = {
   rule: string;
