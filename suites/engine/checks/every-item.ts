@@ -14,6 +14,8 @@ export type EveryItemOptions<T> = {
   /** The answer that carried them: it must be one of `statuses` (200 unless told) when given. */
   res?: HttpResponse;
   statuses?: readonly number[];
+  /** The answer's body must be a JSON array (its items being `items`). */
+  arrayBody?: boolean;
   /** At least one item is required (an empty list does not hold). */
   nonEmpty?: boolean;
   /** High unless told. */
@@ -27,7 +29,10 @@ export function everyItem<T>(t: RuleContext, o: EveryItemOptions<T>): boolean {
   const { res, statuses = [200] } = o;
   const bad = o.items.filter((x) => !o.is(x));
   const ok =
-    (res === undefined || statuses.includes(res.status)) && bad.length === 0 && (!o.nonEmpty || o.items.length > 0);
+    (res === undefined || statuses.includes(res.status)) &&
+    (!o.arrayBody || Array.isArray(res?.json)) &&
+    bad.length === 0 &&
+    (!o.nonEmpty || o.items.length > 0);
   const d = {
     title: `not every item is ${o.what}`,
     severity: o.severity ?? 'high',
