@@ -122,7 +122,7 @@ test(
       storedAsSent(t, {
         rule: 'notification/broadcast/tenant-from-token',
         what: "the broadcast, in the token's tenant",
-        stored: entry as Record<string, unknown>,
+        stored: entry,
         sent: { tenant },
         goOn: true,
       });
@@ -131,7 +131,7 @@ test(
     storedAsSent(t, {
       rule: 'notification/broadcast/queued',
       what: 'a broadcast, dispatched via email only (its audit entry)',
-      stored: entry as Record<string, unknown>,
+      stored: entry,
       sent: { smses: none, pushNotifications: none },
     });
     const emails = Array.isArray(entry!.emails) ? (entry!.emails as unknown[]) : [];

@@ -1,11 +1,10 @@
 import fc from 'fast-check';
-import { accepted, listed, notListed, refused } from '../engine/checks/index.ts';
+import { accepted, createdWithId, listed, notListed, refused } from '../engine/checks/index.ts';
 import {
   CERTIFICATE_TEXT,
   OTHER_CERTIFICATE_TEXT,
   certificateForm,
   notificationTest as test,
-  seen,
   send,
   verifyCode,
 } from './notification-client.ts';
@@ -19,11 +18,7 @@ test(
   async (t) => {
     const emailid = certificateEmail(t);
     const res = await postCertificate(t, { fileName: `${t.prefix}.cer`, emailid, ownerid: `${t.prefix}owner` });
-    t.check('notification/certificates/create-201-id', res.status === 201 && Number.isSafeInteger(res.json), {
-      title: 'certificate not stored with 201 and an integer ID',
-      expected: 'HTTP 201 with a bare JSON integer',
-      received: seen(res),
-    });
+    createdWithId(t, { rule: 'notification/certificates/create-201-id', res, what: 'a certificate' });
     const list = await listing(t);
     listed(t, {
       rule: 'notification/certificates/create-201-id',

@@ -136,7 +136,7 @@ test(
     storedAsSent(t, {
       rule: 'notification/publish/email-only-without-category',
       what: 'a message without category, by email only',
-      stored: e as Record<string, unknown>,
+      stored: e,
       sent: { emails: () => lists(e, 'emails', to), smses: none, pushNotifications: none },
       goOn: true,
     });
@@ -352,7 +352,7 @@ test(
     storedAsSent(t, {
       rule: 'notification/publish/category-reaches-sms-and-push',
       what: 'a category publish by SMS and push (its audit entry)',
-      stored: entry as Record<string, unknown> | undefined,
+      stored: entry,
       sent: { smses: some, pushNotifications: some },
     });
     // AuditResponse's smses and pushNotifications are "array of string": that they hold the phone

@@ -1,4 +1,4 @@
-import { accepted, listed, refused, served } from '../engine/checks/index.ts';
+import { accepted, createdWithId, listed, refused, served } from '../engine/checks/index.ts';
 import {
   addressType,
   exampleEmail,
@@ -37,11 +37,7 @@ test(
       recipientname: name,
       recipientdetail: [{ address: exampleEmail(t), addresstypeid: addressType(t, 'email') }],
     });
-    t.check('notification/recipients/create-201-id', res.status === 201 && Number.isSafeInteger(res.json), {
-      title: 'recipient not created with 201 and an integer ID',
-      expected: 'HTTP 201 with a bare JSON integer',
-      received: seen(res),
-    });
+    createdWithId(t, { rule: 'notification/recipients/create-201-id', res, what: 'a recipient' });
     const got = await getRecipient(t, res.json as number);
     listed(t, {
       rule: 'notification/recipients/create-201-id',

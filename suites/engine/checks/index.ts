@@ -18,3 +18,4 @@ export { unchanged, type UnchangedOptions } from './unchanged.ts';
 export { formatted, type FormattedOptions } from './formatted.ts';
 export { everyItem, type EveryItemOptions } from './every-item.ts';
 export { hasMembers, type HasMembersOptions } from './has-members.ts';
+export { createdWithId, type CreatedWithIdOptions } from './created-with-id.ts';

@@ -7,7 +7,7 @@ import { describeResponse } from './describe-response.ts';
 export type StoredAsSentOptions = {
   rule: string;
   /** The record read back (undefined when the answer held none). */
-  stored: Record<string, unknown> | undefined;
+  stored: object | undefined;
   /** Each member and its value as sent (compared with ===), or a test of it `(v) => boolean` where the service makes the value. */
   sent: Readonly<Record<string, unknown>>;
   /** What was stored, as a failure names it (`not stored as sent: ${what}`). */
@@ -23,7 +23,8 @@ export type StoredAsSentOptions = {
 
 /** A record read back holds each member as sent (and the answer that carried it, when given, is one of `statuses`). */
 export function storedAsSent(t: RuleContext, o: StoredAsSentOptions): boolean {
-  const { stored, res, statuses = [200] } = o;
+  const { res, statuses = [200] } = o;
+  const stored = o.stored as Record<string, unknown> | undefined;
   const wrong = Object.entries(o.sent).filter(([k, want]) =>
     typeof want === 'function' ? !(want as (v: unknown) => boolean)(stored?.[k]) : stored?.[k] !== want,
   );
