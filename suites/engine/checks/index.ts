@@ -19,3 +19,4 @@ export { formatted, type FormattedOptions } from './formatted.ts';
 export { everyItem, type EveryItemOptions } from './every-item.ts';
 export { hasMembers, type HasMembersOptions } from './has-members.ts';
 export { createdWithId, type CreatedWithIdOptions } from './created-with-id.ts';
+export { applied, type AppliedOptions } from './applied.ts';
