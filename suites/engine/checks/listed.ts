@@ -42,6 +42,8 @@ export type ListedOptions = {
   /** The statuses that list (200 unless told); with `anyStatus`, the answer is judged on its body alone. */
   statuses?: readonly number[];
   anyStatus?: boolean;
+  /** With `listed`: an empty `items` does not hold (there was something to list). */
+  nonEmpty?: boolean;
   /** High unless told (a listing across tenants is critical). */
   severity?: Severity;
   /** Record the check and go on (`t.verify`) instead of ending the test when it fails. */
@@ -53,7 +55,8 @@ export function listed(t: RuleContext, o: ListedOptions): boolean {
   const { res, statuses = [200] } = o;
   const holds = o.holds ?? shows;
   const missing = o.items.filter((i) => !holds(res, i));
-  const ok = (o.anyStatus || statuses.includes(res.status)) && missing.length === 0;
+  const ok =
+    (o.anyStatus || statuses.includes(res.status)) && missing.length === 0 && (!o.nonEmpty || o.items.length > 0);
   const d = {
     title: `not listed: ${o.what}`,
     severity: o.severity ?? 'high',
