@@ -1,5 +1,5 @@
 import { listed, notListed, refused } from '../engine/checks/index.ts';
-import { hasOtherTenant, notificationTest as test, seen, send, NO_OTHER, verifyCode } from './notification-client.ts';
+import { hasOtherTenant, notificationTest as test, send, NO_OTHER, verifyCode } from './notification-client.ts';
 import { createCategory, createGroup, groupName } from './notification-resources.ts';
 import { answeredByReading } from './answered-by-reading.ts';
 import { getGroup, searchGroups } from './recipient-groups-support.ts';
@@ -90,15 +90,16 @@ test(
       path: `/communicationcategories/${category.id}`,
       query: { recGroup: 'true' },
     });
-    const ids = Array.isArray((held.json as { recipientGroups?: unknown })?.recipientGroups)
-      ? (held.json as { recipientGroups: Array<{ recipientGroupId?: unknown }> }).recipientGroups.map(
-          (x) => x?.recipientGroupId,
-        )
-      : [];
-    t.check('notification/groups/delete-by-id', held.status === 200 && ids.includes(keep.id), {
-      title: "deleting one group removed another from a category's recipient groups",
-      expected: `HTTP 200 for category ${category.id} (GET ?recGroup=true), recipientGroups holding ${keep.id}`,
-      received: seen(held),
+    listed(t, {
+      rule: 'notification/groups/delete-by-id',
+      res: held,
+      what: `group ${keep.id} among the recipient groups of category ${category.id}, after another was deleted`,
+      items: [keep.id],
+      holds: (r, id) =>
+        Array.isArray((r.json as { recipientGroups?: unknown })?.recipientGroups) &&
+        (r.json as { recipientGroups: Array<{ recipientGroupId?: unknown }> }).recipientGroups.some(
+          (x) => x?.recipientGroupId === id,
+        ),
     });
     // DELETE of what is gone: 404 noMatch, or an idempotent success; the document does not say which.
     answeredByReading(

@@ -1,3 +1,4 @@
+import { notListed, unchanged } from '../engine/checks/index.ts';
 // Tenant isolation of categories, recipients and stored certificates, one table: another tenant
 // does not see the record in its listing, its requests naming the record are refused (404 rather
 // than 403 is the reading foreign-resource-404), and the record is intact after them.
@@ -12,7 +13,6 @@ import {
   mentions,
   notificationTest as test,
   recipientName,
-  seen,
   send,
 } from './notification-client.ts';
 import { createCategory, createCertificate, createRecipient } from './notification-resources.ts';
@@ -141,19 +141,24 @@ test.each(
       t.needsPrincipal('principals.otherTenant', 'needs the otherTenant principal (a second tenant)');
     const held = await r.create(t);
     const listed = await r.otherList(t, held);
-    t.check(r.rule, !listed.shown, {
-      title: `another tenant lists the ${r.resource}`,
+    notListed(t, {
+      rule: r.rule,
+      res: listed.res,
+      what: `the ${r.resource}, to another tenant`,
+      items: [held.shows],
+      holds: () => listed.shown,
+      anyStatus: true,
       severity: 'critical',
-      expected: `HTTP 200 without ${held.shows}`,
-      received: seen(listed.res),
     });
     for (const f of r.foreign) foreignRefused(t, r.rule, await f.send(t, held), `another tenant's ${f.what}`);
     const after = await r.intact(t, held);
-    t.check(r.rule, after.ok, {
-      title: `the ${r.resource} changed after another tenant's requests`,
-      severity: 'critical',
+    unchanged(t, {
+      rule: r.rule,
+      res: after.res,
+      intact: after.ok,
+      what: `another tenant's requests (the ${r.resource})`,
       expected: `HTTP 200 showing ${held.shows}, unchanged`,
-      received: seen(after.res),
+      severity: 'critical',
     });
   },
 );
