@@ -20,3 +20,4 @@ export { everyItem, type EveryItemOptions } from './every-item.ts';
 export { hasMembers, type HasMembersOptions } from './has-members.ts';
 export { createdWithId, type CreatedWithIdOptions } from './created-with-id.ts';
 export { applied, type AppliedOptions } from './applied.ts';
+export { authAccepted, type AuthAcceptedOptions } from './auth-accepted.ts';
