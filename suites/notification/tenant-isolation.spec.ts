@@ -1,35 +1,20 @@
-import { notListed, unchanged } from '../engine/checks/index.ts';
 // Tenant isolation of categories, recipients and stored certificates, one table: another tenant
 // does not see the record in its listing, its requests naming the record are refused (404 rather
 // than 403 is the reading foreign-resource-404), and the record is intact after them.
-import type { ConfigNeed } from '../engine/config-needs.ts';
+import { notListed, unchanged } from '../engine/checks/index.ts';
 import type { HttpResponse } from '../engine/http-client.ts';
 import type { RuleContext } from '../engine/rule-test.ts';
 import { getCategory, putCategory, view } from './categories-support.ts';
 import { del, listing, put } from './certificates-support.ts';
-import {
-  foreignRefused,
-  hasOtherTenant,
-  mentions,
-  notificationTest as test,
-  recipientName,
-  send,
-} from './notification-client.ts';
-import { createCategory, createCertificate, createRecipient } from './notification-resources.ts';
+import { foreignRefused, hasOtherTenant, mentions, notificationTest as test, recipientName, send } from './notification-client.ts';
+import { CATEGORY, CERTIFICATE, RECIPIENT, type Held as HeldRecord, type ResourceDescription } from './resources.ts';
 import { getRecipient, putRecipient, searchRecipients, update } from './recipients-support.ts';
 
-/** A record the home tenant holds: the key its requests name it by, and a text it shows. */
-interface Held {
-  key: number | string;
-  shows: string;
-}
+type Held = HeldRecord<number | string>;
 
-interface Isolated {
-  resource: string;
+interface Isolated extends ResourceDescription<number | string> {
   rule: string;
-  needs: ConfigNeed[];
   budget: number;
-  create(t: RuleContext): Promise<Held>;
   /** Another tenant's listing, and whether it shows the record. */
   otherList(t: RuleContext, held: Held): Promise<{ res: HttpResponse; shown: boolean }>;
   /** Another tenant's requests naming the record. */
@@ -42,14 +27,10 @@ const HIJACKED = 'Hijacked';
 
 const ISOLATED: readonly Isolated[] = [
   {
-    resource: 'category',
+    ...CATEGORY,
     rule: 'notification/categories/tenant-isolation',
-    needs: ['principals.otherTenant'],
+    needs: [...CATEGORY.needs, 'principals.otherTenant'],
     budget: 7,
-    async create(t) {
-      const { id } = await createCategory(t);
-      return { key: id, shows: String(id) };
-    },
     async otherList(t, held) {
       const res = await send(t, { method: 'GET', path: '/communicationcategories/' }, 'otherTenant');
       const shown =
@@ -76,14 +57,10 @@ const ISOLATED: readonly Isolated[] = [
     },
   },
   {
-    resource: 'recipient',
+    ...RECIPIENT,
     rule: 'notification/recipients/tenant-isolation',
-    needs: ['fixtures.notification.addressTypes.email', 'principals.otherTenant'],
+    needs: [...RECIPIENT.needs, 'principals.otherTenant'],
     budget: 8,
-    async create(t) {
-      const r = await createRecipient(t);
-      return { key: r.id, shows: r.name };
-    },
     async otherList(t, held) {
       const res = await searchRecipients(t, '', 'otherTenant');
       return { res, shown: res.status !== 200 || mentions(res, held.shows) };
@@ -103,14 +80,10 @@ const ISOLATED: readonly Isolated[] = [
     },
   },
   {
-    resource: 'stored certificate',
+    ...CERTIFICATE,
     rule: 'notification/certificates/list-calling-tenant',
-    needs: ['principals.otherTenant'],
+    needs: [...CERTIFICATE.needs, 'principals.otherTenant'],
     budget: 6,
-    async create(t) {
-      const emailid = await createCertificate(t);
-      return { key: emailid, shows: emailid };
-    },
     async otherList(t, held) {
       const res = await listing(t, 'otherTenant');
       return { res, shown: res.status !== 200 || mentions(res, held.shows) };
