@@ -4,7 +4,14 @@
 // and another tenant's record is not served.
 import { answeredByReading, CLIENT_ERRORS } from './answered-by-reading.ts';
 import { listed, refused } from '../engine/checks/index.ts';
-import { NO_OTHER, UNKNOWN_ID, foreignRefused, hasOtherTenant, notificationTest as test, verifyCode } from './notification-client.ts';
+import {
+  NO_OTHER,
+  UNKNOWN_ID,
+  foreignRefused,
+  hasOtherTenant,
+  notificationTest as test,
+  verifyCode,
+} from './notification-client.ts';
 import { RECIPIENT, RECIPIENT_GROUP, TEMPLATE_SET, type ResourceDescription } from './resources.ts';
 
 interface ReadById extends ResourceDescription {

@@ -6,7 +6,14 @@ import type { HttpResponse } from '../engine/http-client.ts';
 import type { RuleContext } from '../engine/rule-test.ts';
 import { getCategory, putCategory, view } from './categories-support.ts';
 import { del, listing, put } from './certificates-support.ts';
-import { foreignRefused, hasOtherTenant, mentions, notificationTest as test, recipientName, send } from './notification-client.ts';
+import {
+  foreignRefused,
+  hasOtherTenant,
+  mentions,
+  notificationTest as test,
+  recipientName,
+  send,
+} from './notification-client.ts';
 import { CATEGORY, CERTIFICATE, RECIPIENT, type Held as HeldRecord, type ResourceDescription } from './resources.ts';
 import { getRecipient, putRecipient, searchRecipients, update } from './recipients-support.ts';
 

@@ -4,7 +4,14 @@ import type { HttpResponse } from '../engine/http-client.ts';
 import type { ConfigNeed } from '../engine/config-needs.ts';
 import type { RuleContext } from '../engine/rule-test.ts';
 import { accepted, listed, notListed, refused } from '../engine/checks/index.ts';
-import { UNKNOWN_ID, exampleEmail, notificationTest as test, recipientName, unknownRefused, verifyCode } from './notification-client.ts';
+import {
+  UNKNOWN_ID,
+  exampleEmail,
+  notificationTest as test,
+  recipientName,
+  unknownRefused,
+  verifyCode,
+} from './notification-client.ts';
 import { createRecipient, groupName } from './notification-resources.ts';
 import { RECIPIENT, RECIPIENT_GROUP, type ResourceDescription } from './resources.ts';
 import { putGroup } from './recipient-groups-support.ts';
