@@ -426,8 +426,8 @@ emTest(
           storedAsSent(t, {
             rule: 'event-management/event-types/ttl-max-1825',
             what: 'ttl',
-            sent: ttl,
-            stored: body(res).ttl,
+            sent: { ttl },
+            stored: body(res),
           });
         } else refused(t, { rule: 'event-management/event-types/ttl-above-1825-400', res, what: `ttl ${ttl}` });
       },

@@ -13,6 +13,6 @@ export async function judgeStandardField(t: RuleContext, c: FieldCase): Promise<
   if (c.valid) {
     // A value valid only on our reading of "characters" (c.reading): its refusal is a warning, and the test goes on.
     if (!accepted(t, { rule: c.rule, res, what: `POST /events with ${c.what}`, reading: c.reading })) return;
-    storedAsSent(t, { rule: c.rule, what: c.field, sent: c.value, stored: body(res)[c.field] });
+    storedAsSent(t, { rule: c.rule, what: c.field, sent: { [c.field]: c.value }, stored: body(res) });
   } else refused(t, { rule: c.rule, res, what: `POST /events with ${c.what}` });
 }

@@ -68,3 +68,9 @@ export async function awaitAuditEntry(
   );
   return { entry: entriesOf(res).find((e) => lists(e, field, address)), res };
 }
+
+/** How an audit answer shows an address, for `listed`/`notListed`: an entry lists it under `field` (emails unless told). */
+export function inAudit(field: 'emails' | 'smses' | 'pushNotifications' | 'bouncedEmails' = 'emails') {
+  return (res: HttpResponse, address: string | number): boolean =>
+    entriesOf(res).some((e) => lists(e, field, String(address)));
+}

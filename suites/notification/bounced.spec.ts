@@ -1,7 +1,7 @@
 import { badItemsText, listWithBadItems } from '../../generators/index.ts';
 import type { HttpResponse } from '../engine/http-client.ts';
 import type { RuleContext } from '../engine/rule-test.ts';
-import { refused } from '../engine/checks/index.ts';
+import { accepted, formatted, listed, notListed, refused, everyItem } from '../engine/checks/index.ts';
 import {
   fixturesOf,
   hasOtherTenant,
@@ -34,33 +34,33 @@ function items(res: HttpResponse): Bounce[] {
   return Array.isArray(res.json) ? (res.json as Bounce[]) : [];
 }
 
-function holds(res: HttpResponse, address: string): boolean {
-  return items(res).some((b) => typeof b?.emailId === 'string' && b.emailId.toLowerCase() === address.toLowerCase());
+function holds(res: HttpResponse, address: string | number): boolean {
+  const a = String(address).toLowerCase();
+  return items(res).some((b) => typeof b?.emailId === 'string' && b.emailId.toLowerCase() === a);
 }
 
 /** Checks the listing's shape and the date format of every entry. */
 function checkListing(t: RuleContext, res: HttpResponse): void {
-  t.check(
-    'notification/bounced/list',
-    res.status === 200 &&
-      Array.isArray(res.json) &&
-      items(res).every((b) => !!b && typeof b.emailId === 'string' && typeof b.blackListedDate === 'string'),
-    {
-      title: 'bounce list not an array of BounceEmailObj',
-      expected: 'HTTP 200 with [{emailId, blackListedDate}]',
-      received: seen(res),
-    },
-  );
+  everyItem(t, {
+    rule: 'notification/bounced/list',
+    res,
+    what: 'a BounceEmailObj',
+    items: items(res),
+    is: (b) => !!b && typeof b.emailId === 'string' && typeof b.blackListedDate === 'string',
+    expected: 'HTTP 200 with [{emailId, blackListedDate}]',
+    arrayBody: true,
+  });
   // An empty list holds no date to judge: the format is then not exercised by this answer.
   if (!items(res).length) {
     t.notExercised('notification/bounced/date-format', 'the listing was empty, so no blackListedDate was seen');
     return;
   }
-  const bad = items(res).filter((b) => !isBounceTime(b.blackListedDate));
-  t.check('notification/bounced/date-format', bad.length === 0, {
-    title: 'blackListedDate not dd-MM-yyyy HH:mm:ss',
-    expected: 'dd-MM-yyyy HH:mm:ss',
-    received: JSON.stringify(bad.slice(0, 3)),
+  formatted(t, {
+    rule: 'notification/bounced/date-format',
+    what: 'blackListedDate',
+    values: items(res).map((b) => b.blackListedDate),
+    format: 'dd-MM-yyyy HH:mm:ss',
+    is: isBounceTime,
   });
 }
 
@@ -108,29 +108,37 @@ test(
       20_000,
     );
     checkListing(t, after);
-    t.check('notification/bounced/list', holds(after, address), {
-      title: 'the bounced address is not listed',
-      expected: `an entry for ${address}`,
-      received: seen(after),
+    listed(t, {
+      rule: 'notification/bounced/list',
+      res: after,
+      what: 'the bounced address',
+      items: [address],
+      holds,
+      anyStatus: true,
     });
     if (hasOtherTenant(t)) {
       const other = await list(t, 'otherTenant');
-      t.check('notification/bounced/list', other.status === 200 && !holds(other, address), {
-        title: 'another tenant lists the bounced address',
+      notListed(t, {
+        rule: 'notification/bounced/list',
+        res: other,
+        what: 'the bounced address, to another tenant',
+        items: [address],
+        holds,
         severity: 'critical',
-        expected: `no ${address}`,
-        received: seen(other),
       });
       // The operations take no tenantId; one sent anyway must not reach another tenant's list
       // (the tenant is the token's): neither to read it nor to clear it.
       const home = await homeTenant(t);
       if (home) {
         const named = await send(t, { method: 'GET', path: PATH, query: { tenantId: home } }, 'otherTenant');
-        t.check('notification/bounced/list', !holds(named, address), {
-          title: "another tenant naming this tenant's tenantId lists the bounced address",
+        notListed(t, {
+          rule: 'notification/bounced/list',
+          res: named,
+          what: "the bounced address, to another tenant naming this tenant's tenantId",
+          items: [address],
+          holds,
+          anyStatus: true,
           severity: 'critical',
-          expected: `no ${address} (or a refusal)`,
-          received: seen(named),
         });
         await send(
           t,
@@ -138,11 +146,14 @@ test(
           'otherTenant',
         );
         const still = await list(t);
-        t.check('notification/bounced/list', holds(still, address), {
-          title: "another tenant naming this tenant's tenantId cleared the bounced address",
+        listed(t, {
+          rule: 'notification/bounced/list',
+          res: still,
+          what: "the bounced address, after another tenant naming this tenant's tenantId cleared it",
+          items: [address],
+          holds,
+          anyStatus: true,
           severity: 'critical',
-          expected: `${address} still listed for its own tenant`,
-          received: seen(still),
         });
       } else
         t.notExercised(
@@ -152,22 +163,28 @@ test(
     } else t.notExercised('notification/bounced/list', NO_OTHER);
     // The bounce is listed in the blacklist by now; the audit entry may record it later: waited for.
     const audit = await awaitAuditEntry(t, address, {}, 'bouncedEmails');
-    t.check('notification/audit/bounced-emails-listed', !!audit.entry && lists(audit.entry, 'bouncedEmails', address), {
-      title: 'the audit entry of the bounced message does not list the address under bouncedEmails',
-      expected: `an audit entry with emails and bouncedEmails holding ${address}`,
-      received: audit.entry ? JSON.stringify(audit.entry).slice(0, 300) : seen(audit.res),
+    listed(t, {
+      rule: 'notification/audit/bounced-emails-listed',
+      res: audit.res,
+      what: "the bounced address, under bouncedEmails of its message's audit entry",
+      items: [address],
+      holds: (_, a) => !!audit.entry && lists(audit.entry, 'bouncedEmails', String(a)),
+      anyStatus: true,
     });
     const del = await send(t, { method: 'DELETE', path: PATH, json: { emailList: [address] } });
-    t.check('notification/bounced/remove', del.status === 200, {
-      title: 'removal from the blacklist refused',
-      expected: 'HTTP 200',
-      received: seen(del),
+    accepted(t, {
+      rule: 'notification/bounced/remove',
+      res: del,
+      what: 'removal of the address from the blacklist',
+      statuses: [200],
     });
     const gone = await list(t);
-    t.check('notification/bounced/remove', gone.status === 200 && !holds(gone, address), {
-      title: 'the address is still blacklisted',
-      expected: `no ${address}`,
-      received: seen(gone),
+    notListed(t, {
+      rule: 'notification/bounced/remove',
+      res: gone,
+      what: 'the removed address',
+      items: [address],
+      holds,
     });
     release();
   },
@@ -271,17 +288,19 @@ test(
         if (next + emailList.items.length > pool.length) return;
         const addresses = pool.slice(next, (next += emailList.items.length));
         const del = await send(t, { method: 'DELETE', path: PATH, json: { emailList: addresses } });
-        t.check('notification/bounced/remove', del.status === 200, {
-          title: `removal of ${addresses.length} addresses from the blacklist refused`,
-          expected: 'HTTP 200',
-          received: seen(del),
+        accepted(t, {
+          rule: 'notification/bounced/remove',
+          res: del,
+          what: `removal of ${addresses.length} addresses from the blacklist`,
+          statuses: [200],
         });
         const after = await list(t);
-        const left = addresses.filter((a) => holds(after, a));
-        t.check('notification/bounced/remove', after.status === 200 && left.length === 0, {
-          title: `${left.length} of the ${addresses.length} addresses of emailList still blacklisted`,
-          expected: `none of ${addresses.join(', ')}`,
-          received: `still listed: ${left.join(', ')}`,
+        notListed(t, {
+          rule: 'notification/bounced/remove',
+          res: after,
+          what: `the ${addresses.length} addresses of emailList, once removed`,
+          items: addresses,
+          holds,
         });
         for (const a of addresses) releases[pool.indexOf(a)]();
       },

@@ -1,4 +1,12 @@
-import { responseSchema, refused } from '../engine/checks/index.ts';
+import {
+  accepted,
+  formatted,
+  listed,
+  notListed,
+  refused,
+  responseSchema,
+  storedAsSent,
+} from '../engine/checks/index.ts';
 import type { FormPart } from '../engine/http-client.ts';
 import type { RuleContext } from '../engine/rule-test.ts';
 import { entriesOf, searchAudit, type AuditEntry } from './audit-search.ts';
@@ -55,31 +63,37 @@ test(
     const r = await createRecipient(t);
     const { id } = await createCategory(t, { recipients: [{ position: 'TO', recipientId: r.id }] });
     const res = await broadcast(t, messageData({ body: {}, messageCategoryId: id, subject: 'ConformanceBroadcast' }));
-    t.check('notification/broadcast/queued', res.status === 200, {
-      title: 'broadcast not accepted',
-      expected: 'HTTP 200 with a SendResponse',
-      received: seen(res),
+    accepted(t, {
+      rule: 'notification/broadcast/queued',
+      res,
+      what: 'a broadcast to the tenant admins',
+      statuses: [200],
     });
     await responseSchema(t, 'notification/broadcast/send-response-status', res, 'broadcastEmail');
     const body = (res.json ?? {}) as { startTime?: unknown; status?: unknown };
-    t.verify(
-      'notification/broadcast/send-response-status',
-      ['queued', 'sending', 'sent', 'failed'].includes(body.status as string),
-      {
-        title: 'status not of the enum',
-        expected: 'queued, sending, sent or failed',
-        received: JSON.stringify(body.status),
-      },
-    );
-    t.verify('notification/broadcast/queued', ['queued', 'sending', 'sent'].includes(body.status as string), {
-      title: 'a successful broadcast is not queued',
-      expected: 'queued (or sending, sent)',
-      received: JSON.stringify(body.status),
+    formatted(t, {
+      rule: 'notification/broadcast/send-response-status',
+      what: 'the SendResponse status',
+      values: [body.status],
+      format: 'queued, sending, sent or failed',
+      is: (v) => ['queued', 'sending', 'sent', 'failed'].includes(v as string),
+      soft: true,
     });
-    t.verify('notification/broadcast/send-response-start-time', isSendTime(body.startTime), {
-      title: 'startTime not HH:mm:ss-dd-MM-yyyy',
-      expected: 'HH:mm:ss-dd-MM-yyyy',
-      received: JSON.stringify(body.startTime),
+    formatted(t, {
+      rule: 'notification/broadcast/queued',
+      what: 'the status of a successful broadcast',
+      values: [body.status],
+      format: 'queued (or sending, sent)',
+      is: (v) => ['queued', 'sending', 'sent'].includes(v as string),
+      soft: true,
+    });
+    formatted(t, {
+      rule: 'notification/broadcast/send-response-start-time',
+      what: 'startTime',
+      values: [body.startTime],
+      format: 'HH:mm:ss-dd-MM-yyyy',
+      is: isSendTime,
+      soft: true,
     });
     const search = await poll(
       () => searchAudit(t, { messageCategoryId: id }),
@@ -90,10 +104,13 @@ test(
       'notification/broadcast/status-transitions',
       `SendResponse status ${JSON.stringify(body.status)}; audit entry status ${JSON.stringify(entry?.status)}`,
     );
-    t.check('notification/broadcast/tenant-from-token', !!entry, {
-      title: 'the broadcast left no audit entry of its category',
-      expected: `an AuditResponse with messageCategoryId ${id}`,
-      received: seen(search),
+    listed(t, {
+      rule: 'notification/broadcast/tenant-from-token',
+      res: search,
+      what: "the broadcast's audit entry, by its category",
+      items: [id],
+      holds: (res, c) => entriesOf(res).some((e) => e.messageCategoryId === c),
+      anyStatus: true,
     });
     const tenant = await homeTenant(t);
     if (!tenant)
@@ -102,24 +119,21 @@ test(
         'the token names no tenant (static token without a ten claim): the broadcast tenant could not be compared',
       );
     else
-      t.verify('notification/broadcast/tenant-from-token', entry!.tenant === tenant, {
-        title: "broadcast not in the token's tenant",
-        expected: `tenant ${tenant}`,
-        received: JSON.stringify(entry!.tenant),
+      storedAsSent(t, {
+        rule: 'notification/broadcast/tenant-from-token',
+        what: "the broadcast, in the token's tenant",
+        stored: entry,
+        sent: { tenant },
+        soft: true,
       });
     // "Broadcast success means the message is queued for dispatch via email": no SMS, no push.
-    t.check(
-      'notification/broadcast/queued',
-      Array.isArray(entry!.smses) &&
-        entry!.smses.length === 0 &&
-        Array.isArray(entry!.pushNotifications) &&
-        entry!.pushNotifications.length === 0,
-      {
-        title: 'a broadcast was not dispatched via email only',
-        expected: 'no smses and no pushNotifications in its audit entry',
-        received: JSON.stringify({ smses: entry!.smses, pushNotifications: entry!.pushNotifications }),
-      },
-    );
+    const none = (v: unknown) => Array.isArray(v) && v.length === 0;
+    storedAsSent(t, {
+      rule: 'notification/broadcast/queued',
+      what: 'a broadcast, dispatched via email only (its audit entry)',
+      stored: entry,
+      sent: { smses: none, pushNotifications: none },
+    });
     const emails = Array.isArray(entry!.emails) ? (entry!.emails as unknown[]) : [];
     // tenantAdminsOnly addresses the tenant's admins, whom only the configuration can name.
     const admins = (t.fixtures.notification as { tenantAdminEmails?: unknown } | undefined)?.tenantAdminEmails;
@@ -138,29 +152,27 @@ test(
         (x) => [...want].every((a) => addressed(x).has(a)),
       );
       const got = addressed(later ?? entry);
-      t.verify(
-        'notification/broadcast/tenant-admins-only',
-        want.size === got.size && [...want].every((a) => got.has(a)),
-        {
-          title: 'a tenantAdminsOnly broadcast did not address exactly the tenant admins',
-          expected: JSON.stringify([...want].sort()),
-          received: JSON.stringify([...got].sort()),
-        },
-      );
+      storedAsSent(t, {
+        rule: 'notification/broadcast/tenant-admins-only',
+        what: 'the addresses of a tenantAdminsOnly broadcast, exactly the tenant admins',
+        stored: { emails: [...got].sort().join(', ') },
+        sent: { emails: [...want].sort().join(', ') },
+        soft: true,
+      });
     } else
       t.notExercised(
         'notification/broadcast/tenant-admins-only',
         'the configuration names no tenant admins (fixtures.notification.tenantAdminEmails), so whom the broadcast addressed could not be judged',
       );
-    t.verify(
-      'notification/broadcast/category-recipients-ignored',
-      !emails.some((e) => typeof e === 'string' && e.toLowerCase() === r.email.toLowerCase()),
-      {
-        title: 'the broadcast reached a recipient configured in the category',
-        expected: `no ${r.email}`,
-        received: JSON.stringify(emails),
-      },
-    );
+    notListed(t, {
+      rule: 'notification/broadcast/category-recipients-ignored',
+      res: search,
+      what: "the category's recipient, among the broadcast's addresses",
+      items: [r.email],
+      holds: (_, a) => emails.some((e) => typeof e === 'string' && e.toLowerCase() === String(a).toLowerCase()),
+      anyStatus: true,
+      soft: true,
+    });
   },
   { needs: ['fixtures.notification.addressTypes.email'], budget: 12 },
 );
@@ -326,15 +338,19 @@ test(
       subTenantId: f.subTenantId,
     });
     const status = (res.json as { status?: unknown } | undefined)?.status;
-    t.check(
-      'notification/broadcast/queued',
-      res.status === 200 && ['queued', 'sending', 'sent'].includes(status as string),
-      {
-        title: 'a broadcast to a configured sub-tenant without a category was not queued',
-        expected: `HTTP 200 with a queued SendResponse (subTenantId ${f.subTenantId!}, no messageCategoryId)`,
-        received: seen(res),
-      },
-    );
+    accepted(t, {
+      rule: 'notification/broadcast/queued',
+      res,
+      what: `a broadcast to a configured sub-tenant (subTenantId ${f.subTenantId!}, no messageCategoryId)`,
+      statuses: [200],
+    });
+    formatted(t, {
+      rule: 'notification/broadcast/queued',
+      what: 'the status of a broadcast to a configured sub-tenant',
+      values: [status],
+      format: 'queued (or sending, sent)',
+      is: (v) => ['queued', 'sending', 'sent'].includes(v as string),
+    });
   },
   { needs: ['fixtures.notification.subTenantBroadcast', 'fixtures.notification.subTenantId'], budget: 1 },
 );
@@ -363,33 +379,38 @@ test(
     const res = await broadcast(t, messageData({ body: {}, messageCategoryId: id, subject: 'ConformanceBroadcast' }), {
       broadcastType: 'all',
     });
-    t.check('notification/broadcast/all', res.status === 200, {
-      title: 'a broadcast to all was not accepted',
-      expected: 'HTTP 200 with a SendResponse',
-      received: seen(res),
-      response: res,
+    accepted(t, {
+      rule: 'notification/broadcast/all',
+      res,
+      what: 'a broadcast to all',
+      statuses: [200],
     });
     const search = await poll(
       () => searchAudit(t, { messageCategoryId: id }),
       (s) => s.status !== 200 || entriesOf(s).some((e) => e.messageCategoryId === id),
     );
     const entry = entriesOf(search).find((e) => e.messageCategoryId === id);
-    t.check('notification/broadcast/all', !!entry, {
-      title: 'the broadcast to all left no audit entry of its category',
-      expected: `an AuditResponse with messageCategoryId ${id}`,
-      received: seen(search),
-      response: search,
+    listed(t, {
+      rule: 'notification/broadcast/all',
+      res: search,
+      what: "the broadcast's audit entry, by its category",
+      items: [id],
+      holds: (res, c) => entriesOf(res).some((e) => e.messageCategoryId === c),
+      anyStatus: true,
     });
     const got = new Set(
       (Array.isArray(entry!.emails) ? (entry!.emails as unknown[]) : [])
         .filter((e): e is string => typeof e === 'string')
         .map((e) => e.toLowerCase()),
     );
-    const missing = (admins as string[]).filter((a) => !got.has(a.toLowerCase()));
-    t.verify('notification/broadcast/all', missing.length === 0, {
-      title: 'a broadcast to all did not address every admin of the tenant',
-      expected: `emails including ${JSON.stringify(admins)}`,
-      received: `${JSON.stringify([...got].sort())} (missing ${JSON.stringify(missing)})`,
+    listed(t, {
+      rule: 'notification/broadcast/all',
+      res: search,
+      what: 'every admin of the tenant, among the addresses of a broadcast to all',
+      items: admins as string[],
+      holds: (_, a) => got.has(String(a).toLowerCase()),
+      anyStatus: true,
+      soft: true,
     });
   },
   { needs: ['fixtures.notification.allBroadcast', 'fixtures.notification.tenantAdminEmails'], budget: 6 },

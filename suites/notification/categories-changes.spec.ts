@@ -1,5 +1,5 @@
 import fc from 'fast-check';
-import { matchesSchema, refused } from '../engine/checks/index.ts';
+import { applied, matchesSchema, refused, served, storedAsSent } from '../engine/checks/index.ts';
 import {
   addressType,
   UNKNOWN_ID,
@@ -8,7 +8,6 @@ import {
   fixturesOf,
   homeTenant,
   notificationTest as test,
-  seen,
   send,
   verifyCode,
 } from './notification-client.ts';
@@ -57,32 +56,26 @@ test(
     });
     const got = await getCategory(t, id);
     const v = view(got);
-    t.check('notification/categories/get-fields', got.status === 200, {
-      title: 'category not served',
-      expected: 'HTTP 200',
-      received: seen(got),
+    served(t, {
+      rule: 'notification/categories/get-fields',
+      res: got,
+      what: 'GET of the category',
     });
     await matchesSchema(t, 'notification/categories/get-fields', got.json, 'GetCommunicationCategory', 'the category');
     const tenant = await homeTenant(t);
-    const top =
-      typeof v.createdby === 'string' &&
-      (!tenant || v.createdby === tenant) &&
-      typeof v.from === 'string' &&
-      v.msgCategoryId === id &&
-      v.msgCategoryName === body.msgCategoryName &&
-      v.priority === 1 &&
-      v.subject === body.subject;
-    t.verify('notification/categories/get-fields', top, {
-      title: 'top-level fields wrong',
-      expected: `createdby ${tenant ?? '(the tenant)'}, from, msgCategoryId ${id}, msgCategoryName ${String(body.msgCategoryName)}, priority 1, subject ${String(body.subject)}`,
-      received: JSON.stringify({
-        createdby: v.createdby,
-        from: v.from,
-        msgCategoryId: v.msgCategoryId,
-        msgCategoryName: v.msgCategoryName,
-        priority: v.priority,
-        subject: v.subject,
-      }),
+    storedAsSent(t, {
+      rule: 'notification/categories/get-fields',
+      what: `the top-level fields of category ${id} (createdby ${tenant ?? 'the tenant'})`,
+      stored: v,
+      sent: {
+        createdby: (c: unknown) => typeof c === 'string' && (!tenant || c === tenant),
+        from: (f: unknown) => typeof f === 'string',
+        msgCategoryId: id,
+        msgCategoryName: body.msgCategoryName,
+        priority: 1,
+        subject: body.subject,
+      },
+      soft: true,
     });
     for (const [who, position] of [
       [r, 'CC'],
@@ -99,30 +92,26 @@ test(
           typeof d.recipientAddressTypeName === 'string' &&
           d.recipientId === who.id,
       );
-      t.verify(
-        'notification/categories/get-fields',
-        !!rec && rec.position === position && rec.recipientName === who.name && detailOk,
-        {
-          title: 'recipient item wrong',
-          expected: `{position ${position}, recipientId ${who.id}, recipientName "${who.name}", recipientDetails [{address ${who.email}, commChannelName Email, recipientAddressTypeName, recipientId}]}`,
-          received: JSON.stringify(rec) ?? JSON.stringify(v.recipients),
-        },
-      );
+      storedAsSent(t, {
+        rule: 'notification/categories/get-fields',
+        what: `recipient ${who.id} of the category, its details [{address ${who.email}, commChannelName Email, recipientAddressTypeName, recipientId}]`,
+        stored: rec,
+        sent: { position, recipientName: who.name, recipientDetails: () => detailOk },
+        soft: true,
+      });
     }
     for (const [tid, s] of [
       [e.templateId, set],
       [e2.templateId, set2],
     ] as const) {
       const tpl = (Array.isArray(v.templates) ? v.templates : []).find((x) => x.templateId === tid);
-      t.verify(
-        'notification/categories/get-fields',
-        !!tpl && tpl.commChannelName === 'Email' && tpl.templatesetId === s.id && tpl.templatesetName === s.name,
-        {
-          title: 'template item wrong',
-          expected: `{commChannelName Email, templateId ${tid}, templatesetId ${s.id}, templatesetName "${s.name}"}`,
-          received: JSON.stringify(tpl) ?? JSON.stringify(v.templates),
-        },
-      );
+      storedAsSent(t, {
+        rule: 'notification/categories/get-fields',
+        what: `template ${tid} of the category`,
+        stored: tpl,
+        sent: { commChannelName: 'Email', templatesetId: s.id, templatesetName: s.name },
+        soft: true,
+      });
     }
   },
   { needs: ['fixtures.notification.addressTypes.email', 'fixtures.notification.channels.email'], budget: 7 },
@@ -167,21 +156,19 @@ test(
     const { id } = await createCategory(t, { recipients: [{ position: 'BCC', recipientGroupId: g.id }] });
     const got = await getCategory(t, id, { recGroup: 'true' });
     const item = listIn(got, 'recipientGroups').find((x) => x.recipientGroupId === g.id);
-    t.check(
-      'notification/categories/get-recipient-groups',
-      got.status === 200 && !!item && item.recipientGroupName === g.name && item.position === 'BCC',
-      {
-        title: 'recipient group not listed with recGroup=true',
-        expected: `recipientGroups holding {recipientGroupId ${g.id}, recipientGroupName "${g.name}", position BCC}`,
-        received: seen(got),
-      },
-    );
+    storedAsSent(t, {
+      rule: 'notification/categories/get-recipient-groups',
+      res: got,
+      what: `recipient group ${g.id} of the category, with recGroup=true`,
+      stored: item,
+      sent: { recipientGroupName: g.name, position: 'BCC' },
+    });
     // "recGroup (string true/false, optional, ...)": false is one of the two values.
     const without = await getCategory(t, id, { recGroup: 'false' });
-    t.check('notification/categories/get-recipient-groups', without.status === 200, {
-      title: 'recGroup=false refused',
-      expected: 'HTTP 200 (false is one of the values true/false)',
-      received: seen(without),
+    served(t, {
+      rule: 'notification/categories/get-recipient-groups',
+      res: without,
+      what: 'recGroup=false (one of the values true/false)',
     });
     // A value other than true/false may be refused or read as false: refusing it is our reading.
     answeredByReading(
@@ -231,15 +218,13 @@ test(
       : [];
     const named = want.map(([address]) => details.find((d) => d.address === address)?.commChannelName);
     // "recipientDetails (array: address string, commChannelName enum Email/SMS/Push Notification, ...)"
-    t.check(
-      'notification/categories/get-fields',
-      got.status === 200 && want.every(([, channel], i) => named[i] === channel),
-      {
-        title: "an address's channel misnamed in recipientDetails",
-        expected: want.map(([a, c]) => `${a}: ${c}`).join(', '),
-        received: got.status === 200 ? want.map(([a], i) => `${a}: ${String(named[i])}`).join(', ') : seen(got),
-      },
-    );
+    storedAsSent(t, {
+      rule: 'notification/categories/get-fields',
+      res: got,
+      what: "each address's channel, in recipientDetails",
+      stored: Object.fromEntries(want.map(([a], i) => [a, named[i]])),
+      sent: Object.fromEntries(want),
+    });
   },
   {
     needs: [
@@ -318,10 +303,12 @@ test(
     const merged = listIn(await getCategory(t, id), 'recipients')
       .filter((x) => x.recipientId === r.id)
       .map((x) => x.position);
-    t.check('notification/categories/update-add-merges', merge.status === 204 && JSON.stringify(merged) === '["BCC"]', {
-      title: 'ADD of a recipient the category has did not merge',
-      expected: 'HTTP 204 and the recipient listed once, at BCC',
-      received: `HTTP ${merge.status}, positions ${JSON.stringify(merged)}`,
+    applied(t, {
+      rule: 'notification/categories/update-add-merges',
+      res: merge,
+      what: 'ADD of a recipient the category has, merged (listed once, at BCC)',
+      want: ['BCC'],
+      got: merged,
     });
     const drop = await putCategory(t, id, {
       recipients: [{ operation: 'DELETE', position: 'BCC', recipientId: r.id }],
@@ -329,10 +316,12 @@ test(
     const held = listIn(await getCategory(t, id), 'recipients');
     const left = held.filter((x) => x.recipientId === r.id).length;
     const kept = held.filter((x) => x.recipientId === r2.id).length;
-    t.check('notification/categories/update-delete-removes', drop.status === 204 && left === 0 && kept === 1, {
-      title: 'recipient DELETE not applied to that recipient alone',
-      expected: `HTTP 204, recipient ${r.id} gone and recipient ${r2.id} still listed`,
-      received: `HTTP ${drop.status}, ${r.id} listed ${left} times, ${r2.id} ${kept} times`,
+    applied(t, {
+      rule: 'notification/categories/update-delete-removes',
+      res: drop,
+      what: `recipient DELETE of ${r.id} alone (times each is listed)`,
+      want: { [r.id]: 0, [r2.id]: 1 },
+      got: { [r.id]: left, [r2.id]: kept },
     });
     const item = { commChannelName: 'Email', templateId: e.templateId, templatesetId: set.id };
     const templateIds = async () => listIn(await getCategory(t, id), 'templates').map((x) => x.templateId);
@@ -340,10 +329,12 @@ test(
       const res = await putCategory(t, id, { templates: [{ ...item, operation: 'ADD' }] });
       const held = await templateIds();
       const n = held.filter((x) => x === e.templateId).length;
-      t.check('notification/categories/update-add-merges', res.status === 204 && n === 1, {
-        title: `template ADD #${round} not held once`,
-        expected: 'HTTP 204 and the template listed once',
-        received: `HTTP ${res.status}, listed ${n} times`,
+      applied(t, {
+        rule: 'notification/categories/update-add-merges',
+        res,
+        what: `template ADD #${round}, held once (times listed)`,
+        want: 1,
+        got: n,
       });
       // "ADD supports new or merge" does not say what an ADD merges with: that a second Email
       // template is added beside the first, not merged with it, is our reading.
@@ -363,16 +354,18 @@ test(
     const before = await templateIds();
     const del = await putCategory(t, id, { templates: [{ ...item, operation: 'DELETE' }] });
     const after = await templateIds();
-    t.check('notification/categories/update-delete-removes', del.status === 204 && !after.includes(e.templateId), {
-      title: 'template DELETE did not remove the template it named',
-      expected: `HTTP 204 and template ${e.templateId} gone`,
-      received: `HTTP ${del.status}, templates ${JSON.stringify(after)}`,
+    applied(t, {
+      rule: 'notification/categories/update-delete-removes',
+      res: del,
+      what: `template DELETE of ${e.templateId} (whether it is still listed)`,
+      want: false,
+      got: after.includes(e.templateId),
     });
-    const lost = before.filter((x) => x !== e.templateId && !after.includes(x));
-    t.check('notification/categories/update-delete-removes', lost.length === 0, {
-      title: 'template DELETE removed a template it did not name',
-      expected: `still ${JSON.stringify(before.filter((x) => x !== e.templateId))}`,
-      received: `templates ${JSON.stringify(after)}`,
+    applied(t, {
+      rule: 'notification/categories/update-delete-removes',
+      what: `template DELETE of ${e.templateId}, the others kept (those lost)`,
+      want: [],
+      got: before.filter((x) => x !== e.templateId && !after.includes(x)),
     });
   },
   { needs: ['fixtures.notification.addressTypes.email', 'fixtures.notification.channels.email'], budget: 18 },

@@ -1,6 +1,6 @@
 import { badItemsText, listWithBadItems, type ListWithBadItems } from '../../generators/index.ts';
 import type { RuleContext } from '../engine/rule-test.ts';
-import { refused } from '../engine/checks/index.ts';
+import { refused, unchanged } from '../engine/checks/index.ts';
 import { channelId, notificationTest as test, verifyCode } from './notification-client.ts';
 import {
   categoryBody,
@@ -175,16 +175,15 @@ test(
         { rule: 'notification/categories/update-operation-enum' },
       );
     const after = await getCategory(t, id);
-    t.check(
-      'notification/categories/update-operation-enum',
-      listIn(after, 'recipients').length === 0 &&
+    unchanged(t, {
+      rule: 'notification/categories/update-operation-enum',
+      res: after,
+      intact:
+        listIn(after, 'recipients').length === 0 &&
         !listIn(after, 'templates').some((x) => x.templateId === e.templateId),
-      {
-        title: 'a refused update changed the category',
-        expected: 'no recipients and no templates',
-        received: JSON.stringify({ recipients: listIn(after, 'recipients'), templates: listIn(after, 'templates') }),
-      },
-    );
+      what: 'the refused updates (the category holds no recipients and no templates)',
+      expected: 'no recipients and no templates',
+    });
   },
   {
     needs: [

@@ -1,6 +1,6 @@
 import { badItemsText, listWithBadItems } from '../../generators/index.ts';
-import { accepted, refused } from '../engine/checks/index.ts';
-import { UNKNOWN_ID, notificationTest as test, seen, send, unknownRefused, verifyCode } from './notification-client.ts';
+import { accepted, applied, refused, served } from '../engine/checks/index.ts';
+import { UNKNOWN_ID, notificationTest as test, send, unknownRefused, verifyCode } from './notification-client.ts';
 import { createCategory, createRecipient } from './notification-resources.ts';
 import { answeredByReading, CLIENT_ERRORS } from './answered-by-reading.ts';
 import { getCategory, listIn } from './categories-support.ts';
@@ -54,10 +54,10 @@ test(
     );
     for (const category of held) {
       const still = await getCategory(t, category);
-      t.check('notification/categories/delete-ids-format', still.status === 200, {
-        title: `a refused DELETE removed category ${category}`,
-        expected: 'HTTP 200',
-        received: seen(still),
+      served(t, {
+        rule: 'notification/categories/delete-ids-format',
+        res: still,
+        what: `category ${category}, after a refused DELETE`,
       });
     }
   },
@@ -92,10 +92,11 @@ test(
         });
         for (const [i, id] of ids.entries()) {
           const got = await getCategory(t, id);
-          t.check('notification/categories/delete-204', got.status === 404, {
-            title: `category ${id}, item ${i + 1} of ${ids.length} of categoryIds, still there`,
-            expected: 'HTTP 404',
-            received: seen(got),
+          refused(t, {
+            rule: 'notification/categories/delete-204',
+            res: got,
+            what: `GET of category ${id}, item ${i + 1} of ${ids.length} of categoryIds, once deleted`,
+            statuses: [404],
           });
         }
       },
@@ -136,15 +137,12 @@ test(
         });
         const ids = listIn(await getCategory(t, id), 'recipients').map((x) => x.recipientId);
         const staying = pool.map((r) => r.id).filter((r) => !leaving.includes(r));
-        t.check(
-          'notification/categories/unsubscribe',
-          leaving.every((r) => !ids.includes(r)) && staying.every((r) => ids.includes(r)),
-          {
-            title: `unsubscribe of ${leaving.length} recipients not applied to each of them alone`,
-            expected: `recipients without ${leaving.join(', ')}${staying.length ? `, with ${staying.join(', ')}` : ''}`,
-            received: JSON.stringify(ids),
-          },
-        );
+        applied(t, {
+          rule: 'notification/categories/unsubscribe',
+          what: `unsubscribe of ${leaving.length} recipients, to each of them alone (whether each is still held)`,
+          want: Object.fromEntries(pool.map((r) => [r.id, staying.includes(r.id)])),
+          got: Object.fromEntries(pool.map((r) => [r.id, ids.includes(r.id)])),
+        });
       },
       { rule: 'notification/categories/unsubscribe', runs: Math.min(t.session.context.runs, 5) },
     );

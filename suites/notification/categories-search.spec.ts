@@ -1,4 +1,4 @@
-import { accepted, refused } from '../engine/checks/index.ts';
+import { accepted, applied, listed, refused, storedAsSent } from '../engine/checks/index.ts';
 import {
   UNKNOWN_ID,
   channelId,
@@ -32,15 +32,13 @@ test(
     for (const position of ['TO', 'BCC']) {
       const res = await putCategory(t, id, { recipients: [{ operation: 'ADD', position, recipientGroupId: g.id }] });
       const held = await positions();
-      t.check(
-        'notification/categories/update-add-merges',
-        res.status === 204 && JSON.stringify(held) === `["${position}"]`,
-        {
-          title: `group ADD at ${position} not held once at ${position}`,
-          expected: `HTTP 204 and the group listed once (GET ?recGroup=true), at ${position}`,
-          received: `HTTP ${res.status}, positions ${JSON.stringify(held)}`,
-        },
-      );
+      applied(t, {
+        rule: 'notification/categories/update-add-merges',
+        res,
+        what: `group ADD at ${position}, held once at ${position} (GET ?recGroup=true)`,
+        want: [position],
+        got: held,
+      });
     }
     // "ADD supports new or merge": a group the category lacks is added, the group it has keeps its position.
     const other = await createGroup(t);
@@ -52,25 +50,25 @@ test(
       .map((x) => `${String(x.recipientGroupId)}:${String(x.position)}`)
       .sort();
     const want = [`${g.id}:BCC`, `${other.id}:CC`].sort();
-    t.check(
-      'notification/categories/update-add-merges',
-      added.status === 204 && JSON.stringify(both) === JSON.stringify(want),
-      {
-        title: 'ADD of a second recipient group did not add it beside the first',
-        expected: `HTTP 204 and the groups ${want.join(', ')} (GET ?recGroup=true)`,
-        received: `HTTP ${added.status}, groups ${both.join(', ') || 'none'}`,
-      },
-    );
+    applied(t, {
+      rule: 'notification/categories/update-add-merges',
+      res: added,
+      what: 'ADD of a second recipient group, beside the first (GET ?recGroup=true)',
+      want,
+      got: both,
+    });
     const del = await putCategory(t, id, {
       recipients: [{ operation: 'DELETE', position: 'BCC', recipientGroupId: g.id }],
     });
     const after = await groupsOf();
     const left = after.filter((x) => x.recipientGroupId === g.id).map((x) => x.position);
     const kept = after.some((x) => x.recipientGroupId === other.id);
-    t.check('notification/categories/update-delete-removes', del.status === 204 && left.length === 0 && kept, {
-      title: 'recipient group DELETE not applied to that group alone',
-      expected: `HTTP 204, group ${g.id} gone and group ${other.id} still held (GET ?recGroup=true)`,
-      received: `HTTP ${del.status}, positions of ${g.id} ${JSON.stringify(left)}, ${other.id} ${kept ? 'held' : 'gone'}`,
+    applied(t, {
+      rule: 'notification/categories/update-delete-removes',
+      res: del,
+      what: `recipient group DELETE of ${g.id} alone, ${other.id} kept (GET ?recGroup=true)`,
+      want: { [g.id]: [], [other.id]: 'held' },
+      got: { [g.id]: left, [other.id]: kept ? 'held' : 'gone' },
     });
   },
   { budget: 14 },
@@ -94,18 +92,12 @@ test(
     );
     const got = await getCategory(t, id);
     // The change is the fields given: msgCategoryName and from, not given, stay as they were.
-    t.check(
-      'notification/categories/update-204',
-      view(got).subject === 'ChangedSubject' &&
-        view(got).priority === 5 &&
-        view(got).msgCategoryName === body.msgCategoryName &&
-        view(got).from === before.from,
-      {
-        title: 'update not applied, or a field not given changed',
-        expected: `subject ChangedSubject, priority 5, msgCategoryName ${String(body.msgCategoryName)} and from ${JSON.stringify(before.from)} kept`,
-        received: seen(got),
-      },
-    );
+    storedAsSent(t, {
+      rule: 'notification/categories/update-204',
+      what: 'the updated category (the fields not given kept)',
+      stored: view(got),
+      sent: { subject: 'ChangedSubject', priority: 5, msgCategoryName: body.msgCategoryName, from: before.from },
+    });
     // "Same fields as CreateCommunicationCategory": the name and the application name are updated too.
     const name = `${t.prefix}renamed${tag()}`;
     const app = `${t.prefix}newapp`;
@@ -116,20 +108,17 @@ test(
       statuses: [204],
     });
     const renamed = await getCategory(t, id);
-    const from = view(renamed).from;
-    t.check(
-      'notification/categories/update-204',
-      view(renamed).msgCategoryName === name &&
-        typeof from === 'string' &&
-        from.includes(app) &&
-        view(renamed).subject === 'ChangedSubject' &&
-        view(renamed).priority === 5,
-      {
-        title: 'update of msgCategoryName or from not applied, or a field not given changed',
-        expected: `msgCategoryName ${name}, from built of ${app}, subject ChangedSubject and priority 5 kept`,
-        received: seen(renamed),
+    storedAsSent(t, {
+      rule: 'notification/categories/update-204',
+      what: `the category renamed, its from built of ${app} (the fields not given kept)`,
+      stored: view(renamed),
+      sent: {
+        msgCategoryName: name,
+        from: (v: unknown) => typeof v === 'string' && v.includes(app),
+        subject: 'ChangedSubject',
+        priority: 5,
       },
-    );
+    });
     refused(t, {
       rule: 'notification/categories/update-204',
       res: await putCategory(t, UNKNOWN_ID, { subject: 'Whatever' }),
@@ -213,28 +202,30 @@ test(
     });
     const items = (Array.isArray(res.json) ? res.json : [res.json]) as Array<Record<string, unknown> | undefined>;
     const item = items.find((x) => x?.msgCategoryId === id);
-    t.check('notification/categories/search-result', res.status === 200 && !!item, {
-      title: 'category not in the search result',
-      expected: `HTTP 200 with msgCategoryId ${id}`,
-      received: seen(res),
+    listed(t, {
+      rule: 'notification/categories/search-result',
+      res,
+      what: `category ${id}, in the search result`,
+      items: [id],
+      holds: () => !!item,
     });
     const names = Array.isArray(item!.channelNames) ? (item!.channelNames as unknown[]) : [];
     const groups = group.id === undefined ? 0 : 1;
     // Whether the recipients of the category's groups count is our reading: either count is a count of recipients.
     const counts = groups ? [2, 4] : [2];
-    t.check(
-      'notification/categories/search-result',
-      item!.msgCategoryName === body.msgCategoryName &&
-        counts.includes(item!.recipientCount as number) &&
-        item!.recipientGroupCount === groups &&
-        ['email', ...more.map(([, , listed]) => listed)].every((n) => names.includes(n)) &&
-        names.every((n) => ['email', 'SMS', 'push notification'].includes(n as string)),
-      {
-        title: 'search item wrong',
-        expected: `msgCategoryName ${String(body.msgCategoryName)}, recipientCount ${counts.join(' or ')}, recipientGroupCount ${groups}, channelNames [${['email', ...more.map(([, , listed]) => listed)].join(', ')}]`,
-        received: JSON.stringify(item),
+    storedAsSent(t, {
+      rule: 'notification/categories/search-result',
+      what: `category ${id}, as the search shows it`,
+      stored: item,
+      sent: {
+        msgCategoryName: body.msgCategoryName,
+        recipientCount: (v: unknown) => counts.includes(v as number),
+        recipientGroupCount: groups,
+        channelNames: () =>
+          ['email', ...more.map(([, , listed]) => listed)].every((n) => names.includes(n)) &&
+          names.every((n) => ['email', 'SMS', 'push notification'].includes(n as string)),
       },
-    );
+    });
     t.reading('recipient-count-direct', 'notification/categories/search-result', item!.recipientCount === 2, {
       title: 'recipientCount counts the members of the groups too',
       expected: 'recipientCount 2 (the recipients named directly; the group is counted in recipientGroupCount)',
@@ -276,10 +267,11 @@ test(
     });
     const got = await getCategory(t, id);
     const ids = listIn(got, 'recipients').map((x) => x.recipientId);
-    t.check('notification/categories/unsubscribe', !ids.includes(r1.id) && ids.includes(r2.id), {
-      title: 'unsubscribe not applied',
-      expected: `recipients without ${r1.id}, with ${r2.id}`,
-      received: JSON.stringify(ids),
+    applied(t, {
+      rule: 'notification/categories/unsubscribe',
+      what: `unsubscribe of ${r1.id}, ${r2.id} kept`,
+      want: { [r1.id]: false, [r2.id]: true },
+      got: { [r1.id]: ids.includes(r1.id), [r2.id]: ids.includes(r2.id) },
     });
     unknownRefused(
       t,
@@ -299,15 +291,11 @@ test(
       received: seen(noRecipients),
     });
     const noCategory = await send(t, { method: 'POST', path, json: { recipients: [{ recipientId: r2.id }] } });
-    t.check('notification/categories/unsubscribe', noCategory.status >= 400 && noCategory.status < 500, {
-      title: 'not refused: an unsubscribe without msgCategoryId',
-      expected: 'a 4xx status for an unsubscribe naming no category (400 by our reading)',
-      received: seen(noCategory),
-    });
-    t.reading('unsubscribe-fields-required', 'notification/categories/unsubscribe', noCategory.status === 400, {
-      title: 'an unsubscribe without msgCategoryId not answered 400',
-      expected: 'HTTP 400 for an unsubscribe without msgCategoryId',
-      received: seen(noCategory),
+    refused(t, {
+      rule: 'notification/categories/unsubscribe',
+      res: noCategory,
+      what: 'an unsubscribe without msgCategoryId',
+      statusReading: 'unsubscribe-fields-required',
     });
   },
   { needs: ['fixtures.notification.addressTypes.email'], budget: 10 },

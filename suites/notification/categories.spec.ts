@@ -1,6 +1,14 @@
 import fc from 'fast-check';
 import { boundaryValues } from '../../generators/index.ts';
-import { accepted, matchesSchema, refused } from '../engine/checks/index.ts';
+import {
+  accepted,
+  createdWithId,
+  matchesSchema,
+  notListed,
+  refused,
+  storedAsSent,
+  everyItem,
+} from '../engine/checks/index.ts';
 import {
   channelId,
   fixturesOf,
@@ -38,21 +46,15 @@ test(
   async (t) => {
     const body = categoryBody(t);
     const res = await postCategory(t, body);
-    t.check('notification/categories/create-201-id', res.status === 201 && Number.isSafeInteger(res.json), {
-      title: 'category not created with 201 and an integer ID',
-      expected: 'HTTP 201 with a bare JSON integer',
-      received: seen(res),
-    });
+    createdWithId(t, { rule: 'notification/categories/create-201-id', res, what: 'a category' });
     const got = await getCategory(t, res.json as number);
-    t.check(
-      'notification/categories/create-201-id',
-      got.status === 200 && view(got).msgCategoryId === res.json && view(got).msgCategoryName === body.msgCategoryName,
-      {
-        title: 'the created category is not served by its ID',
-        expected: `HTTP 200 with msgCategoryId ${String(res.json)}`,
-        received: seen(got),
-      },
-    );
+    storedAsSent(t, {
+      rule: 'notification/categories/create-201-id',
+      res: got,
+      what: 'the created category, read by its ID',
+      stored: view(got),
+      sent: { msgCategoryId: res.json, msgCategoryName: body.msgCategoryName },
+    });
   },
   { budget: 3 },
 );
@@ -105,14 +107,16 @@ test(
     const app = `${t.prefix}sender`;
     const { id } = await createCategory(t, { from: app });
     const got = await getCategory(t, id);
-    const from = view(got).from;
     const tenant = await homeTenant(t);
-    const ok =
-      typeof from === 'string' && from.includes('@') && from.includes(app) && (!tenant || from.includes(tenant));
-    t.check('notification/categories/sender-built', got.status === 200 && ok, {
-      title: 'sender address not built from the application name and tenant',
-      expected: `an address holding "${app}"${tenant ? `, "${tenant}"` : ''} and "@"`,
-      received: `from ${JSON.stringify(from)} (${seen(got, 120)})`,
+    storedAsSent(t, {
+      rule: 'notification/categories/sender-built',
+      res: got,
+      what: `the sender address, built of "${app}"${tenant ? `, "${tenant}"` : ''} and "@"`,
+      stored: view(got),
+      sent: {
+        from: (v: unknown) =>
+          typeof v === 'string' && v.includes('@') && v.includes(app) && (!tenant || v.includes(tenant)),
+      },
     });
   },
   { budget: 3 },
@@ -127,16 +131,13 @@ test(
     const domain = fixturesOf(t).senderDomain ?? '';
     const { id } = await createCategory(t, { from: `${t.prefix}sender` });
     const got = await getCategory(t, id);
-    const from = view(got).from;
-    t.check(
-      'notification/categories/sender-built',
-      got.status === 200 && typeof from === 'string' && from.toLowerCase().endsWith(`@${domain.toLowerCase()}`),
-      {
-        title: 'sender address not at the platform mail domain',
-        expected: `an address at ${domain}`,
-        received: `from ${JSON.stringify(from)} (${seen(got, 120)})`,
-      },
-    );
+    storedAsSent(t, {
+      rule: 'notification/categories/sender-built',
+      res: got,
+      what: `the sender address, at ${domain}`,
+      stored: view(got),
+      sent: { from: (v: unknown) => typeof v === 'string' && v.toLowerCase().endsWith(`@${domain.toLowerCase()}`) },
+    });
   },
   { needs: ['fixtures.notification.senderDomain'], budget: 2 },
 );
@@ -279,10 +280,11 @@ test(
       .map((x) => `${String(x.recipientId)}:${String(x.position)}`)
       .sort();
     const want = rs.map((r, i) => `${r.id}:${positions[i]}`).sort();
-    t.check('notification/categories/recipient-position', JSON.stringify(listed) === JSON.stringify(want), {
-      title: 'positions not kept',
-      expected: want.join(', '),
-      received: listed.join(', ') || seen(got),
+    storedAsSent(t, {
+      rule: 'notification/categories/recipient-position',
+      what: 'the positions of the recipients',
+      stored: { recipients: JSON.stringify(listed) },
+      sent: { recipients: JSON.stringify(want) },
     });
     // A bad item, wherever it stands: categories-items.spec.ts.
   },
@@ -324,44 +326,36 @@ test(
     const { id, body } = await createCategory(t, { priority: 5 });
     const res = await send(t, { method: 'GET', path: '/communicationcategories/' });
     const items = Array.isArray(res.json) ? (res.json as Array<Record<string, unknown>>) : [];
-    t.check('notification/categories/list', res.status === 200 && Array.isArray(res.json), {
-      title: 'category list not an array',
-      expected: 'HTTP 200 with a JSON array',
-      received: seen(res),
+    everyItem(t, {
+      rule: 'notification/categories/list',
+      res,
+      what: 'a category with msgCategoryId, msgCategoryName and priority',
+      items,
+      is: (x) =>
+        Number.isSafeInteger(x?.msgCategoryId) &&
+        typeof x?.msgCategoryName === 'string' &&
+        Number.isInteger(x?.priority),
+      expected: 'HTTP 200 with a JSON array, every item with the three fields',
+      arrayBody: true,
     });
     for (const item of items.slice(0, 50))
       await matchesSchema(t, 'notification/categories/list', item, 'CommunicationCategory', 'a category list item');
-    const malformed = items.find(
-      (x) =>
-        !Number.isSafeInteger(x?.msgCategoryId) ||
-        typeof x?.msgCategoryName !== 'string' ||
-        !Number.isInteger(x?.priority),
-    );
-    t.check('notification/categories/list', !malformed, {
-      title: 'list item without msgCategoryId, msgCategoryName or priority',
-      expected: 'every item with the three fields',
-      received: JSON.stringify(malformed),
+    storedAsSent(t, {
+      rule: 'notification/categories/list',
+      what: `category ${id}, as listed`,
+      stored: items.find((x) => x.msgCategoryId === id),
+      sent: { msgCategoryName: body.msgCategoryName, priority: 5 },
     });
-    const mine = items.find((x) => x.msgCategoryId === id);
-    t.check(
-      'notification/categories/list',
-      !!mine && mine.msgCategoryName === body.msgCategoryName && mine.priority === 5,
-      {
-        title: 'the created category is not listed as created',
-        expected: `{msgCategoryId: ${id}, msgCategoryName: ${String(body.msgCategoryName)}, priority: 5}`,
-        received: JSON.stringify(mine) ?? 'not listed',
-      },
-    );
     if (hasOtherTenant(t)) {
       const other = await send(t, { method: 'GET', path: '/communicationcategories/' }, 'otherTenant');
-      const leaked =
-        Array.isArray(other.json) &&
-        (other.json as Array<Record<string, unknown>>).some((x) => x?.msgCategoryId === id);
-      t.check('notification/categories/list', other.status === 200 && !leaked, {
-        title: 'another tenant lists the category',
+      notListed(t, {
+        rule: 'notification/categories/list',
+        res: other,
+        what: `category ${id}, to another tenant`,
+        items: [id],
+        holds: (r, i) =>
+          Array.isArray(r.json) && (r.json as Array<Record<string, unknown>>).some((x) => x?.msgCategoryId === i),
         severity: 'critical',
-        expected: `no category ${id}`,
-        received: seen(other),
       });
     } else t.notExercised('notification/categories/list', NO_OTHER);
   },

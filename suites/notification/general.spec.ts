@@ -3,7 +3,7 @@ import fc from 'fast-check';
 import { SERVICE_INFO } from '../../contracts/services.ts';
 import type { HttpRequest, HttpResponse } from '../engine/http-client.ts';
 import { probeThrottle, THROTTLE_PROBE, unmetThrottleReason } from '../engine/throttle-probe.ts';
-import { refused } from '../engine/checks/index.ts';
+import { refused, served } from '../engine/checks/index.ts';
 import { UNKNOWN_ID, hasCode, notificationTest as test, seen, send, verifyCode } from './notification-client.ts';
 
 const BASE = SERVICE_INFO.notification.basePath;
@@ -20,10 +20,10 @@ test(
     ]) {
       const res = await send(t, { method: 'GET', path });
       for (const rule of ['notification/general/base-path', 'notification/general/major-version-in-path']) {
-        t.check(rule, res.status === 200, {
-          title: `GET ${BASE}${path} not served`,
-          expected: 'HTTP 200',
-          received: seen(res),
+        served(t, {
+          rule: rule,
+          res,
+          what: `GET ${BASE}${path}`,
         });
       }
     }
@@ -226,10 +226,10 @@ test(
       if (m.reading) t.reading(m.reading, 'notification/errors/bad-input-not-5xx', ok, d);
       else t.check('notification/errors/bad-input-not-5xx', ok, d);
       if (m.notJson && op.json !== undefined) {
-        t.check('notification/general/json-bodies', res.status === 400, {
-          title: `${op.method} ${op.path} with ${m.kind} not answered 400`,
-          expected: 'HTTP 400',
-          received: seen(res, 160),
+        refused(t, {
+          rule: 'notification/general/json-bodies',
+          res,
+          what: `${op.method} ${op.path} with ${m.kind}`,
         });
       }
     };
@@ -353,10 +353,10 @@ test(
       received: bad[0]?.body.slice(0, 200) ?? '',
     });
     const res = await send(t, { method: 'GET', path: '/paramtype/' }, as);
-    t.check('notification/limits/throttling-429', res.status === 200, {
-      title: 'not served again after throttling',
-      expected: 'HTTP 200',
-      received: seen(res),
+    served(t, {
+      rule: 'notification/limits/throttling-429',
+      res,
+      what: 'a request after throttling',
     });
     verifyCode(t, res, 'tooManyRequests');
   },

@@ -1,3 +1,4 @@
+import { listed, hasMembers } from '../engine/checks/index.ts';
 import type { HttpResponse } from '../engine/http-client.ts';
 import type { RuleContext } from '../engine/rule-test.ts';
 import {
@@ -26,11 +27,12 @@ test(
   async (t) => {
     const res = await send(t, { method: 'GET', path: '/communicationchannel/' });
     const text = res.json !== undefined ? JSON.stringify(res.json) : res.text;
-    const missing = ['EMAIL', 'SMS', 'PUSH'].filter((n) => !new RegExp(n, 'i').test(text));
-    t.check('notification/lookups/channels', res.status === 200 && missing.length === 0, {
-      title: 'channels incomplete',
-      expected: 'HTTP 200 naming EMAIL, SMS and PUSH',
-      received: `${missing.length ? `missing ${missing.join(', ')} — ` : ''}${seen(res)}`,
+    listed(t, {
+      rule: 'notification/lookups/channels',
+      res,
+      what: 'the channels EMAIL, SMS and PUSH (in any case)',
+      items: ['EMAIL', 'SMS', 'PUSH'],
+      holds: (_, n) => new RegExp(String(n), 'i').test(text),
     });
     // The listing is "200 string", its record not shown: that it gives each channel's integer ID (the
     // IDs templates name) is our reading.
@@ -57,15 +59,13 @@ test(
   async (t) => {
     const res = await send(t, { method: 'GET', path: '/paramtype/' });
     const id = fixturesOf(t).paramTypeId;
-    t.check(
-      'notification/lookups/param-types',
-      res.status === 200 && integersIn(res.json).size > 0 && (id === undefined || mentionsInteger(res, id)),
-      {
-        title: 'parameter types not listed',
-        expected: `HTTP 200 with integer type IDs${id !== undefined ? `, ${id} among them` : ''}`,
-        received: seen(res),
-      },
-    );
+    listed(t, {
+      rule: 'notification/lookups/param-types',
+      res,
+      what: 'the parameter types, with integer IDs (the configured one among them)',
+      items: id === undefined ? ['an integer ID'] : [id],
+      holds: (r, i) => integersIn(r.json).size > 0 && (typeof i !== 'number' || mentionsInteger(r, i)),
+    });
     t.observe('notification/general/record-fields-not-shown', `parameter types: ${describeShape(res)}`);
   },
   { readOnly: true, budget: 1 },
@@ -74,15 +74,13 @@ test(
 /** Checks the ErrorMessage body the channel listing names for a non-success status. */
 function checkErrorMessage(t: RuleContext, res: HttpResponse, what: string): void {
   const body = (res.json ?? {}) as { message?: unknown; status?: unknown };
-  t.check(
-    'notification/errors/channel-error-message',
-    res.status >= 400 && typeof body.message === 'string' && Number.isInteger(body.status),
-    {
-      title: `${what}: no ErrorMessage body`,
-      expected: '{message: string, status: integer}',
-      received: seen(res),
-    },
-  );
+  hasMembers(t, {
+    rule: 'notification/errors/channel-error-message',
+    what: `the ErrorMessage of a refusal ${what}`,
+    // A success carries no ErrorMessage: it is judged as an answer without one.
+    value: res.status >= 400 ? body : undefined,
+    members: { message: 'string', status: (v) => Number.isInteger(v) },
+  });
   // ErrorMessage names a status, not which: that it is the HTTP status is our reading.
   t.reading('error-message-http-status', 'notification/errors/channel-error-message', body.status === res.status, {
     title: `${what}: ErrorMessage status is not the HTTP status`,

@@ -220,26 +220,7 @@ DABFcpD8u+bv
 -----END CERTIFICATE-----
 `;
 
-/** Whether a body mentions a text: in its raw form or (for non-ASCII text) in its parsed JSON. */
-export function mentions(res: HttpResponse, text: string): boolean {
-  if (res.text.includes(text)) return true;
-  return res.json !== undefined && JSON.stringify(res.json).includes(text);
-}
-
-/** Every integer a JSON body holds (numbers and numeric strings, at any depth). */
-export function integersIn(value: unknown, out: Set<number> = new Set()): Set<number> {
-  if (typeof value === 'number' && Number.isInteger(value)) out.add(value);
-  else if (typeof value === 'string' && /^[0-9]{1,16}$/.test(value)) out.add(Number(value));
-  else if (Array.isArray(value)) for (const v of value) integersIn(v, out);
-  else if (value && typeof value === 'object') for (const v of Object.values(value)) integersIn(v, out);
-  return out;
-}
-
-/** Whether a body holds an integer: in its parsed JSON, or as a number token of its text. */
-export function mentionsInteger(res: HttpResponse, n: number): boolean {
-  if (res.json !== undefined) return integersIn(res.json).has(n);
-  return new RegExp(`(^|[^0-9])${n}([^0-9]|$)`).test(res.text);
-}
+export { mentions, integersIn, mentionsInteger } from '../engine/checks/index.ts';
 
 /** A one-line description of a response for Expected/Received messages. */
 export function seen(res: HttpResponse, chars = 240): string {

@@ -2,35 +2,22 @@
 // tenant is served, an unknown ID is 404 noMatch, an ID that is no int64 is refused ("path id
 // (int64)": 400 invalidParameter rather than a 404 of routing is the reading non-integer-id-400),
 // and another tenant's record is not served.
-import type { ConfigNeed } from '../engine/config-needs.ts';
-import type { HttpResponse } from '../engine/http-client.ts';
-import type { RuleContext } from '../engine/rule-test.ts';
 import { answeredByReading, CLIENT_ERRORS } from './answered-by-reading.ts';
-import { refused } from '../engine/checks/index.ts';
+import { listed, refused } from '../engine/checks/index.ts';
 import {
   NO_OTHER,
   UNKNOWN_ID,
-  channelId,
   foreignRefused,
   hasOtherTenant,
-  mentions,
   notificationTest as test,
-  seen,
-  send,
   verifyCode,
 } from './notification-client.ts';
-import { createGroup, createRecipient, createTemplateSet } from './notification-resources.ts';
-import { getGroup } from './recipient-groups-support.ts';
-import { getRecipient } from './recipients-support.ts';
+import { RECIPIENT, RECIPIENT_GROUP, TEMPLATE_SET, type ResourceDescription } from './resources.ts';
 
-interface ReadById {
-  resource: string;
+interface ReadById extends ResourceDescription {
   path: string;
   rule: string;
-  needs: ConfigNeed[];
   budget: number;
-  create(t: RuleContext): Promise<{ id: number; name: string }>;
-  read(t: RuleContext, id: number | string, as?: 'otherTenant'): Promise<HttpResponse>;
   /** Whether the rule speaks of another tenant's record too (else another rule judges it). */
   foreign: boolean;
   /** IDs that are no int64 besides "abc": text around digits, values beyond the int64 range. */
@@ -41,37 +28,28 @@ interface ReadById {
 
 const READS: readonly ReadById[] = [
   {
-    resource: 'recipient',
+    ...RECIPIENT,
     path: 'GET /recipient/{id}',
     rule: 'notification/recipients/get-by-id',
-    needs: ['fixtures.notification.addressTypes.email'],
     budget: 11,
-    create: (t) => createRecipient(t),
-    read: (t, id, as) => getRecipient(t, id, as),
     foreign: false,
     notInt64: ['x1', '1x', '9223372036854775808', '-9223372036854775809'],
     rangeEnds: ['9223372036854775807', '-9223372036854775808'],
   },
   {
-    resource: 'recipient group',
+    ...RECIPIENT_GROUP,
     path: 'GET /recipient/recipientgroup/{id}',
     rule: 'notification/groups/get-by-id',
-    needs: [],
     budget: 7,
-    create: (t) => createGroup(t),
-    read: (t, id, as) => getGroup(t, id, as),
     foreign: true,
     notInt64: [],
     rangeEnds: [],
   },
   {
-    resource: 'template set',
+    ...TEMPLATE_SET,
     path: 'GET /template/templatesets/{id}',
     rule: 'notification/templates/get-set',
-    needs: ['fixtures.notification.channels.email'],
     budget: 6,
-    create: (t) => createTemplateSet(t, { channels: [channelId(t, 'email')] }),
-    read: (t, id, as) => send(t, { method: 'GET', path: `/template/templatesets/${id}` }, as),
     foreign: true,
     notInt64: [],
     rangeEnds: [],
@@ -87,11 +65,12 @@ test.each(
   }),
   async (t, r) => {
     const created = await r.create(t);
-    const ok = await r.read(t, created.id);
-    t.check(r.rule, ok.status === 200 && mentions(ok, created.name), {
-      title: `${r.resource} not served`,
-      expected: `HTTP 200 naming "${created.name}"`,
-      received: seen(ok),
+    const ok = await r.read(t, created.key);
+    listed(t, {
+      rule: r.rule,
+      res: ok,
+      what: `the ${r.resource} read by its ID`,
+      items: [created.shows],
     });
     refused(t, {
       rule: r.rule,
@@ -128,7 +107,7 @@ test.each(
       foreignRefused(
         t,
         r.rule,
-        await r.read(t, created.id, 'otherTenant'),
+        await r.read(t, created.key, 'otherTenant'),
         `another tenant's GET of the ${r.resource}`,
       );
     else t.notExercised(r.rule, NO_OTHER);

@@ -1,13 +1,5 @@
-import { refused } from '../engine/checks/index.ts';
-import {
-  hasOtherTenant,
-  mentions,
-  notificationTest as test,
-  seen,
-  send,
-  NO_OTHER,
-  verifyCode,
-} from './notification-client.ts';
+import { listed, notListed, refused } from '../engine/checks/index.ts';
+import { hasOtherTenant, notificationTest as test, send, NO_OTHER, verifyCode } from './notification-client.ts';
 import { createCategory, createGroup, groupName } from './notification-resources.ts';
 import { answeredByReading } from './answered-by-reading.ts';
 import { getGroup, searchGroups } from './recipient-groups-support.ts';
@@ -19,32 +11,33 @@ test(
     const g1 = await createGroup(t, { name: groupName(t, 'alpha') });
     const g2 = await createGroup(t, { name: groupName(t, 'beta') });
     const one = await searchGroups(t, g1.name);
-    t.check(
-      'notification/groups/search-by-name',
-      one.status === 200 && mentions(one, g1.name) && !mentions(one, g2.name),
-      {
-        title: 'search by name wrong',
-        expected: `HTTP 200 naming "${g1.name}" and not "${g2.name}"`,
-        received: seen(one),
-      },
-    );
+    listed(t, {
+      rule: 'notification/groups/search-by-name',
+      res: one,
+      what: 'the search by name',
+      items: [g1.name],
+    });
+    notListed(t, {
+      rule: 'notification/groups/search-by-name',
+      res: one,
+      what: 'the search by name',
+      items: [g2.name],
+    });
     const all = await searchGroups(t, '');
-    t.check(
-      'notification/groups/search-by-name',
-      all.status === 200 && mentions(all, g1.name) && mentions(all, g2.name),
-      {
-        title: 'blank search does not list every group',
-        expected: `HTTP 200 naming "${g1.name}" and "${g2.name}"`,
-        received: seen(all),
-      },
-    );
+    listed(t, {
+      rule: 'notification/groups/search-by-name',
+      res: all,
+      what: 'every group, to a blank search',
+      items: [g1.name, g2.name],
+    });
     if (hasOtherTenant(t)) {
       const other = await searchGroups(t, '', 'otherTenant');
-      t.check('notification/groups/search-by-name', other.status === 200 && !mentions(other, g1.name), {
-        title: 'another tenant lists the group',
+      notListed(t, {
+        rule: 'notification/groups/search-by-name',
+        res: other,
+        what: "the group, to another tenant's search",
+        items: [g1.name],
         severity: 'critical',
-        expected: `HTTP 200 without "${g1.name}"`,
-        received: seen(other),
       });
     } else t.notExercised('notification/groups/search-by-name', NO_OTHER);
     // SearchRequest: "name (string, name to match)", "Used for recipients and recipient groups".
@@ -97,15 +90,16 @@ test(
       path: `/communicationcategories/${category.id}`,
       query: { recGroup: 'true' },
     });
-    const ids = Array.isArray((held.json as { recipientGroups?: unknown })?.recipientGroups)
-      ? (held.json as { recipientGroups: Array<{ recipientGroupId?: unknown }> }).recipientGroups.map(
-          (x) => x?.recipientGroupId,
-        )
-      : [];
-    t.check('notification/groups/delete-by-id', held.status === 200 && ids.includes(keep.id), {
-      title: "deleting one group removed another from a category's recipient groups",
-      expected: `HTTP 200 for category ${category.id} (GET ?recGroup=true), recipientGroups holding ${keep.id}`,
-      received: seen(held),
+    listed(t, {
+      rule: 'notification/groups/delete-by-id',
+      res: held,
+      what: `group ${keep.id} among the recipient groups of category ${category.id}, after another was deleted`,
+      items: [keep.id],
+      holds: (r, id) =>
+        Array.isArray((r.json as { recipientGroups?: unknown })?.recipientGroups) &&
+        (r.json as { recipientGroups: Array<{ recipientGroupId?: unknown }> }).recipientGroups.some(
+          (x) => x?.recipientGroupId === id,
+        ),
     });
     // DELETE of what is gone: 404 noMatch, or an idempotent success; the document does not say which.
     answeredByReading(

@@ -1,5 +1,5 @@
-import { accepted, refused } from '../engine/checks/index.ts';
-import { hasOtherTenant, mentions, notificationTest as test, seen, verifyCode } from './notification-client.ts';
+import { accepted, listed, refused } from '../engine/checks/index.ts';
+import { hasOtherTenant, notificationTest as test, seen, verifyCode } from './notification-client.ts';
 import { createGroup, createRecipient, groupName, postGroup } from './notification-resources.ts';
 import { putGroup, searchGroups } from './recipient-groups-support.ts';
 
@@ -17,10 +17,11 @@ test(
       statuses: [200],
     });
     const found = await searchGroups(t, name);
-    t.check('notification/groups/create-200', found.status === 200 && mentions(found, name), {
-      title: 'the created group is not found by its name',
-      expected: `HTTP 200 naming "${name}"`,
-      received: seen(found),
+    listed(t, {
+      rule: 'notification/groups/create-200',
+      res: found,
+      what: 'the created group, searched by its name',
+      items: [name],
     });
     // "unique within a tenant" bars only a name another group holds: a second group of another name is created too.
     const second = await postGroup(t, { groupName: groupName(t), recipientIds: [{ recipientId: r.id }] });

@@ -1,5 +1,5 @@
 import fc from 'fast-check';
-import { accepted, refused } from '../engine/checks/index.ts';
+import { accepted, listed, notListed, refused } from '../engine/checks/index.ts';
 import {
   addressType,
   exampleEmail,
@@ -7,7 +7,6 @@ import {
   mentions,
   notificationTest as test,
   recipientName,
-  seen,
   send,
   verifyCode,
 } from './notification-client.ts';
@@ -76,15 +75,18 @@ test(
     const a = await createRecipient(t, { name: recipientName(t, 'Alpha') });
     const b = await createRecipient(t, { name: recipientName(t, 'Beta') });
     const res = await searchRecipients(t, a.name);
-    t.check('notification/recipients/search-by-name', res.status === 200 && mentions(res, a.name), {
-      title: 'search misses the named recipient',
-      expected: `HTTP 200 naming "${a.name}"`,
-      received: seen(res),
+    listed(t, {
+      rule: 'notification/recipients/search-by-name',
+      res,
+      what: 'the recipient searched by name',
+      items: [a.name],
     });
-    t.check('notification/recipients/search-by-name', !mentions(res, b.name), {
-      title: 'search lists a recipient of another name',
-      expected: `no "${b.name}"`,
-      received: seen(res),
+    notListed(t, {
+      rule: 'notification/recipients/search-by-name',
+      res,
+      what: 'a recipient of another name',
+      items: [b.name],
+      anyStatus: true,
     });
     const bad = await searchRecipients(t, 42);
     refused(t, {
@@ -104,15 +106,12 @@ test(
     const b = await createRecipient(t);
     for (const blank of ['', '   ']) {
       const res = await searchRecipients(t, blank);
-      t.check(
-        'notification/recipients/search-blank-lists-all',
-        res.status === 200 && mentions(res, a.name) && mentions(res, b.name),
-        {
-          title: `search for ${JSON.stringify(blank)} does not list all`,
-          expected: `HTTP 200 naming "${a.name}" and "${b.name}"`,
-          received: seen(res),
-        },
-      );
+      listed(t, {
+        rule: 'notification/recipients/search-blank-lists-all',
+        res,
+        what: `every recipient, to a search for ${JSON.stringify(blank)}`,
+        items: [a.name, b.name],
+      });
     }
   },
   { needs: ['fixtures.notification.addressTypes.email'], budget: 6 },
@@ -155,11 +154,11 @@ test(
     if (del.status !== 200) t.skip('the recipient a category holds was not deleted (409): the rest is not exercised');
     if (shown) {
       const after = await send(t, { method: 'GET', path: groupPath });
-      t.check('notification/recipients/delete-by-id', after.status === 200 && mentions(after, keep.name), {
-        title: 'deleting one recipient removed another from a group',
-        expected: `HTTP 200 for group ${group.id}, still naming ${keep.name}`,
-        received: seen(after),
-        response: after,
+      listed(t, {
+        rule: 'notification/recipients/delete-by-id',
+        res: after,
+        what: 'the other member of the group, after one recipient was deleted',
+        items: [keep.name],
       });
     } else
       t.notExercised(
@@ -176,13 +175,14 @@ test(
       statuses: [404],
     });
     const held = await send(t, { method: 'GET', path: `/communicationcategories/${category.id}` });
-    const ids = Array.isArray((held.json as { recipients?: unknown })?.recipients)
-      ? (held.json as { recipients: Array<{ recipientId?: unknown }> }).recipients.map((x) => x?.recipientId)
-      : [];
-    t.check('notification/recipients/delete-by-id', held.status === 200 && ids.includes(keep.id), {
-      title: "deleting one recipient removed another from a category's recipients",
-      expected: `HTTP 200 for category ${category.id}, recipients holding ${keep.id}`,
-      received: seen(held),
+    listed(t, {
+      rule: 'notification/recipients/delete-by-id',
+      res: held,
+      what: `recipient ${keep.id} among the recipients of category ${category.id}, after another was deleted`,
+      items: [keep.id],
+      holds: (r, id) =>
+        Array.isArray((r.json as { recipients?: unknown })?.recipients) &&
+        (r.json as { recipients: Array<{ recipientId?: unknown }> }).recipients.some((x) => x?.recipientId === id),
     });
     // DELETE of what is gone: 404 noMatch, or an idempotent success; the document does not say which.
     answeredByReading(

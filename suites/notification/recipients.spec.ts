@@ -1,12 +1,10 @@
-import { accepted, refused } from '../engine/checks/index.ts';
+import { accepted, createdWithId, listed, refused, served } from '../engine/checks/index.ts';
 import {
   addressType,
   exampleEmail,
   fixturesOf,
   letterPrefix,
   letters,
-  mentions,
-  mentionsInteger,
   notificationTest as test,
   recipientName,
   restrictedPrefix,
@@ -38,16 +36,13 @@ test(
       recipientname: name,
       recipientdetail: [{ address: exampleEmail(t), addresstypeid: addressType(t, 'email') }],
     });
-    t.check('notification/recipients/create-201-id', res.status === 201 && Number.isSafeInteger(res.json), {
-      title: 'recipient not created with 201 and an integer ID',
-      expected: 'HTTP 201 with a bare JSON integer',
-      received: seen(res),
-    });
+    createdWithId(t, { rule: 'notification/recipients/create-201-id', res, what: 'a recipient' });
     const got = await getRecipient(t, res.json as number);
-    t.check('notification/recipients/create-201-id', got.status === 200 && mentions(got, name), {
-      title: 'the created recipient is not served by its ID',
-      expected: `HTTP 200 naming "${name}"`,
-      received: seen(got),
+    listed(t, {
+      rule: 'notification/recipients/create-201-id',
+      res: got,
+      what: 'the created recipient, read by its ID',
+      items: [name],
     });
   },
   { needs: ['fixtures.notification.addressTypes.email'], budget: 3 },
@@ -241,15 +236,12 @@ test(
   async (t) => {
     const type = addressType(t, 'email');
     const listing = await send(t, { method: 'GET', path: '/recipient/addresstype' });
-    t.check(
-      'notification/recipients/address-type-from-list',
-      listing.status === 200 && mentionsInteger(listing, type),
-      {
-        title: 'the configured email address type is not listed',
-        expected: `HTTP 200 listing address type ${type}`,
-        received: seen(listing),
-      },
-    );
+    listed(t, {
+      rule: 'notification/recipients/address-type-from-list',
+      res: listing,
+      what: 'the configured email address type',
+      items: [type],
+    });
     // An addresstypeid the listing does not hold, wherever it stands: recipient-addresses.spec.ts.
     const good = await postRecipient(t, {
       recipientname: recipientName(t),
@@ -277,10 +269,10 @@ test(
     ]
       .filter(([, re]) => !(re as RegExp).test(text))
       .map(([k]) => k);
-    t.check('notification/recipients/address-types-listed', res.status === 200, {
-      title: 'address types not listed',
-      expected: 'HTTP 200',
-      received: seen(res),
+    served(t, {
+      rule: 'notification/recipients/address-types-listed',
+      res,
+      what: 'GET of the address types',
     });
     // The address type record is not shown: finding the three kinds by words of ours (mail, phone or
     // SMS, push or Android/iOS) is our reading; the configured IDs below are judged on the document.
@@ -290,11 +282,12 @@ test(
       received: `missing ${missing.join(', ')} — ${seen(res)}`,
     });
     const ids = Object.values(fixturesOf(t).addressTypes ?? {}).filter((id): id is number => Number.isInteger(id));
-    const unlisted = ids.filter((id) => !mentionsInteger(res, id));
-    t.check('notification/recipients/address-types-listed', unlisted.length === 0, {
-      title: 'configured address types not listed',
-      expected: `IDs ${ids.join(', ')} in the listing`,
-      received: `missing ${unlisted.join(', ')}`,
+    listed(t, {
+      rule: 'notification/recipients/address-types-listed',
+      res,
+      what: 'the configured address types',
+      items: ids,
+      anyStatus: true,
     });
     const first = Array.isArray(res.json) ? res.json[0] : res.json;
     t.observe(

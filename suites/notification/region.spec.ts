@@ -1,16 +1,15 @@
+import { listed, notListed, everyItem } from '../engine/checks/index.ts';
 import { badItemsText, listWithBadItems } from '../../generators/index.ts';
 import type { HttpResponse } from '../engine/http-client.ts';
 import type { RuleContext } from '../engine/rule-test.ts';
-import { entriesOf, lists, searchAudit } from './audit-search.ts';
+import { entriesOf, inAudit, searchAudit } from './audit-search.ts';
 import {
   addressType,
   exampleEmail,
   fixturesOf,
-  mentions,
   notificationTest as test,
   recipientName,
   restrictedPrefix,
-  seen,
   send,
 } from './notification-client.ts';
 import { createCategory, createGroup, createRecipient, postRecipient } from './notification-resources.ts';
@@ -23,17 +22,25 @@ function indiaPhone(t: RuleContext): string {
 /** Checks the documented 400 answer: a JSON array of RestrictedRegion items. */
 function checkRestricted(t: RuleContext, rule: string, res: HttpResponse, what: string): void {
   const arr = Array.isArray(res.json) ? (res.json as Array<Record<string, unknown>>) : undefined;
-  t.check(rule, res.status === 400 && !!arr && arr.length > 0, {
-    title: `${what} not refused with RestrictedRegion items`,
-    severity: 'critical',
+  // The refusal is a non-empty list; the shape of its items is restricted-region-item's.
+  everyItem(t, {
+    rule,
+    res,
+    statuses: [400],
+    what: `a RestrictedRegion of the refusal of ${what}`,
+    items: arr ?? [],
+    is: () => true,
     expected: 'HTTP 400 with a JSON array of RestrictedRegion',
-    received: seen(res),
+    arrayBody: true,
+    nonEmpty: true,
+    severity: 'critical',
   });
-  const bad = arr!.filter((x) => !x || x.status !== 400 || typeof x.message !== 'string' || !x.message.trim());
-  t.check('notification/region/restricted-region-item', bad.length === 0, {
-    title: 'RestrictedRegion item malformed',
+  everyItem(t, {
+    rule: 'notification/region/restricted-region-item',
+    what: 'a well-formed RestrictedRegion',
+    items: arr!,
+    is: (x) => !!x && x.status === 400 && typeof x.message === 'string' && !!x.message.trim(),
     expected: '{status: 400, message: "<recipients from a restricted region are not allowed>"}',
-    received: JSON.stringify(bad.slice(0, 2)),
   });
 }
 
@@ -55,11 +62,12 @@ test(
         const what = `a recipient with ${badItemsText(list)}`;
         checkRestricted(t, 'notification/region/create-recipient-restricted', res, what);
         const found = await send(t, { method: 'POST', path: '/recipient/search', json: { name } });
-        t.check('notification/region/create-recipient-restricted', found.status === 200 && !mentions(found, name), {
-          title: `the refused recipient was created: ${what}`,
+        notListed(t, {
+          rule: 'notification/region/create-recipient-restricted',
+          res: found,
+          what: `the recipient refused for ${what}`,
+          items: [name],
           severity: 'critical',
-          expected: `no recipient "${name}"`,
-          received: seen(found),
         });
       },
       { rule: 'notification/region/create-recipient-restricted' },
@@ -100,16 +108,20 @@ test(
         });
         checkRestricted(t, 'notification/region/update-recipient-restricted', res, what);
         const got = await send(t, { method: 'GET', path: `/recipient/${r.id}` });
-        t.check(
-          'notification/region/update-recipient-restricted',
-          got.status === 200 && !mentions(got, phone) && mentions(got, r.email),
-          {
-            title: `the refused update changed the recipient: ${what}`,
-            severity: 'critical',
-            expected: `still ${r.email}, no ${phone}`,
-            received: seen(got),
-          },
-        );
+        listed(t, {
+          rule: 'notification/region/update-recipient-restricted',
+          res: got,
+          what: `the recipient as it was before the update refused for ${what}`,
+          items: [r.email],
+          severity: 'critical',
+        });
+        notListed(t, {
+          rule: 'notification/region/update-recipient-restricted',
+          res: got,
+          what: `the recipient as it was before the update refused for ${what}`,
+          items: [phone],
+          severity: 'critical',
+        });
       },
       { rule: 'notification/region/update-recipient-restricted' },
     );
@@ -146,16 +158,14 @@ async function publishRefused(t: RuleContext, categoryId: number, what: string):
   });
   checkRestricted(t, 'notification/region/publish-restricted', res, what);
   const audit = await searchAudit(t, { messageCategoryId: categoryId });
-  t.check(
-    'notification/region/publish-restricted',
-    audit.status === 200 && !entriesOf(audit).some((e) => e.messageCategoryId === categoryId || lists(e, 'emails', to)),
-    {
-      title: 'the refused message was sent',
-      severity: 'critical',
-      expected: `no audit entry of category ${categoryId}`,
-      received: seen(audit),
-    },
-  );
+  notListed(t, {
+    rule: 'notification/region/publish-restricted',
+    res: audit,
+    what: `the refused message (an audit entry of category ${categoryId} or to ${to})`,
+    items: [categoryId, to],
+    holds: (r, i) => (typeof i === 'number' ? entriesOf(r).some((e) => e.messageCategoryId === i) : inAudit()(r, i)),
+    severity: 'critical',
+  });
 }
 
 test(

@@ -1,9 +1,7 @@
-import { accepted, refused } from '../engine/checks/index.ts';
+import { accepted, listed, notListed, refused, storedAsSent, unchanged } from '../engine/checks/index.ts';
 import {
   UNKNOWN_ID,
   channelId,
-  mentions,
-  mentionsInteger,
   notificationTest as test,
   paramTypeId,
   seen,
@@ -21,15 +19,12 @@ test(
   async (t) => {
     const push = channelId(t, 'push');
     const set = await createTemplateSet(t, { channels: [push] });
-    t.check(
-      'notification/templates/channel-id',
-      set.templates.some((x) => x.commChannelId === push),
-      {
-        title: 'push channel not taken',
-        expected: `a template of channel ${push}`,
-        received: JSON.stringify(set.templates),
-      },
-    );
+    storedAsSent(t, {
+      rule: 'notification/templates/channel-id',
+      what: `a template of channel ${push} (push)`,
+      stored: { channels: set.templates.map((x) => x.commChannelId) },
+      sent: { channels: (c: unknown) => Array.isArray(c) && c.includes(push) },
+    });
     // A channel that is not a listed ID, wherever its item stands: templates-lists.spec.ts.
   },
   { needs: ['fixtures.notification.channels.push'], budget: 1 },
@@ -48,17 +43,14 @@ test(
         [f],
       ),
     );
-    t.check(
-      'notification/templates/create-operation-add-only',
-      ok.status === 201 &&
-        Array.isArray((ok.json as { templateList?: unknown })?.templateList) &&
-        (ok.json as { templateList: unknown[] }).templateList.length === 1,
-      {
-        title: 'an item without operation not taken as ADD',
-        expected: 'HTTP 201 with one template',
-        received: seen(ok),
-      },
-    );
+    storedAsSent(t, {
+      rule: 'notification/templates/create-operation-add-only',
+      res: ok,
+      statuses: [201],
+      what: 'an item without operation, taken as ADD (one template)',
+      stored: ok.json as object | undefined,
+      sent: { templateList: (l: unknown) => Array.isArray(l) && l.length === 1 },
+    });
     // Another operation, wherever its item stands: templates-lists.spec.ts.
   },
   { needs: ['fixtures.notification.channels.email'], budget: 1 },
@@ -76,17 +68,16 @@ test(
     const what = `a second set named "${set.name}"`;
     // Set names are never said to be unique: a create taken as a new set of the same name is allowed;
     // adding to the existing set is not. That the name is refused is our reading.
-    const newId = res.status === 201 ? (res.json as { templatesetId?: unknown } | undefined)?.templatesetId : undefined;
-    t.check(
-      'notification/templates/create-new-set-only',
-      [409, 400].includes(res.status) || (res.status === 201 && newId !== undefined && newId !== set.id),
-      {
-        title: `${what} neither refused nor created as a new set`,
-        expected: `HTTP 409 or 400, or 201 with a templatesetId other than ${set.id}`,
-        received: seen(res),
-        response: res,
-      },
-    );
+    if (res.status === 201)
+      storedAsSent(t, {
+        rule: 'notification/templates/create-new-set-only',
+        res,
+        statuses: [201],
+        what: `${what}, created as a new set (a templatesetId other than ${set.id})`,
+        stored: res.json as object | undefined,
+        sent: { templatesetId: (id: unknown) => id !== undefined && id !== set.id },
+      });
+    else refused(t, { rule: 'notification/templates/create-new-set-only', res, what, statuses: [409, 400] });
     t.reading('set-name-unique', 'notification/templates/create-new-set-only', [409, 400].includes(res.status), {
       title: `${what} not refused`,
       expected: 'HTTP 409 or 400',
@@ -95,10 +86,12 @@ test(
     });
     verifyCode(t, res, 'conflict');
     const after = await idList(t, set.id);
-    t.check('notification/templates/create-new-set-only', after.status === 200 && after.text === before.text, {
-      title: 'the existing set changed',
+    unchanged(t, {
+      rule: 'notification/templates/create-new-set-only',
+      res: after,
+      intact: after.status === 200 && after.text === before.text,
+      what: `${what} (the existing set's template IDs)`,
       expected: seen(before, 120),
-      received: seen(after, 120),
     });
   },
   { needs: ['fixtures.notification.channels.email', 'fixtures.notification.channels.sms'], budget: 5 },
@@ -129,15 +122,20 @@ test(
       statuses: [200],
     });
     const ids = await idList(t, set.id);
-    t.check(
-      'notification/templates/update-add-needs-file-name',
-      !mentionsInteger(ids, smsTemplate.templateId) && mentionsInteger(ids, emailTemplate.templateId),
-      {
-        title: "DELETE without fileName did not remove the channel's template",
-        expected: `${emailTemplate.templateId} without ${smsTemplate.templateId}`,
-        received: seen(ids),
-      },
-    );
+    listed(t, {
+      rule: 'notification/templates/update-add-needs-file-name',
+      res: ids,
+      what: "the set's templates after a DELETE without fileName",
+      items: [emailTemplate.templateId],
+      anyStatus: true,
+    });
+    notListed(t, {
+      rule: 'notification/templates/update-add-needs-file-name',
+      res: ids,
+      what: "the set's templates after a DELETE without fileName",
+      items: [smsTemplate.templateId],
+      anyStatus: true,
+    });
   },
   {
     needs: ['fixtures.notification.channels.email', 'fixtures.notification.channels.sms'],
@@ -154,15 +152,19 @@ test(
     const p2 = param(t);
     const res = await putSet(t, set.id, templateForm({ templatesetName: set.name, templateParam: [p2] }, []));
     const params = await send(t, { method: 'GET', path: `/templateparam/${set.id}` });
-    t.check(
-      'notification/templates/params-add-only',
-      res.status === 200 && mentions(params, p1.paramName as string) && mentions(params, p2.paramName as string),
-      {
-        title: 'parameters not added',
-        expected: `both ${String(p1.paramName)} and ${String(p2.paramName)}`,
-        received: `PUT HTTP ${res.status}; ${seen(params)}`,
-      },
-    );
+    accepted(t, {
+      rule: 'notification/templates/params-add-only',
+      res,
+      what: 'an update adding a parameter',
+      statuses: [200],
+    });
+    listed(t, {
+      rule: 'notification/templates/params-add-only',
+      res: params,
+      what: 'the first parameter and the one added',
+      items: [p1.paramName as string, p2.paramName as string],
+      anyStatus: true,
+    });
   },
   { needs: ['fixtures.notification.channels.email', 'fixtures.notification.paramTypeId'], budget: 4 },
 );
@@ -197,15 +199,13 @@ test(
     // "200 text/plain string" of the template: its content, naming what the file names. That it is the
     // file byte for byte (not stored processed) is our reading.
     const label = `${set.name} channel ${email}`;
-    t.check(
-      'notification/templates/content-text-plain',
-      res.status === 200 && res.contentType === 'text/plain' && res.text.includes(label),
-      {
-        title: 'template content not answered as text/plain',
-        expected: `HTTP 200 text/plain holding "${label}"`,
-        received: seen(res),
-      },
-    );
+    listed(t, {
+      rule: 'notification/templates/content-text-plain',
+      res,
+      what: 'the template content, as text/plain',
+      items: [label],
+      holds: (r, l) => r.contentType === 'text/plain' && r.text.includes(String(l)),
+    });
     t.reading(
       'content-as-uploaded',
       'notification/templates/content-text-plain',
@@ -234,11 +234,12 @@ test(
   async (t) => {
     const set = await createTemplateSet(t, { channels: [channelId(t, 'email'), channelId(t, 'push')] });
     const res = await idList(t, set.id);
-    const missing = set.templates.filter((x) => !mentionsInteger(res, x.templateId));
-    t.check('notification/templates/id-list', res.status === 200 && set.templates.length > 0 && missing.length === 0, {
-      title: 'template IDs missing',
-      expected: set.templates.map((x) => x.templateId).join(', '),
-      received: seen(res),
+    listed(t, {
+      rule: 'notification/templates/id-list',
+      res,
+      what: 'the template IDs of the set',
+      items: set.templates.map((x) => x.templateId),
+      nonEmpty: true,
     });
     // A set ID naming no set: 404 noMatch, or the set's (empty) list of template IDs; the document gives
     // this listing no not-found answer. 404 is our reading.

@@ -1,13 +1,10 @@
-import { accepted, refused } from '../engine/checks/index.ts';
+import { accepted, applied, listed, notListed, refused } from '../engine/checks/index.ts';
 import {
   UNKNOWN_ID,
   channelId,
   hasOtherTenant,
   integersIn,
-  mentions,
-  mentionsInteger,
   notificationTest as test,
-  seen,
   send,
   templateForm,
   verifyCode,
@@ -23,22 +20,20 @@ test(
   async (t) => {
     const set = await createTemplateSet(t, { channels: [channelId(t, 'email')] });
     const res = await send(t, { method: 'GET', path: '/template/templatelistdetails' });
-    t.check(
-      'notification/templates/list-details',
-      res.status === 200 && mentions(res, set.name) && set.templates.every((x) => mentionsInteger(res, x.templateId)),
-      {
-        title: 'the set or its templates not listed',
-        expected: `"${set.name}" with templates ${set.templates.map((x) => x.templateId).join(', ')}`,
-        received: seen(res),
-      },
-    );
+    listed(t, {
+      rule: 'notification/templates/list-details',
+      res,
+      what: 'the set and its templates',
+      items: [set.name, ...set.templates.map((x) => x.templateId)],
+    });
     if (hasOtherTenant(t)) {
       const other = await send(t, { method: 'GET', path: '/template/templatelistdetails' }, 'otherTenant');
-      t.check('notification/templates/list-details', other.status === 200 && !mentions(other, set.name), {
-        title: 'another tenant lists the set',
+      notListed(t, {
+        rule: 'notification/templates/list-details',
+        res: other,
+        what: "another tenant's set",
+        items: [set.name],
         severity: 'critical',
-        expected: `no "${set.name}"`,
-        received: seen(other),
       });
     } else t.notExercised('notification/templates/list-details', NO_OTHER);
   },
@@ -60,15 +55,9 @@ test(
     const a = await createTemplateSet(t, { channels: [email], name: setName(t, 'alpha') });
     const b = await createTemplateSet(t, { channels: [email], name: setName(t, 'beta') });
     const res = await send(t, { method: 'GET', path: '/template/templatesets', query: { templatesetname: a.name } });
-    t.check(
-      'notification/templates/search-name-required',
-      res.status === 200 && mentions(res, a.name) && !mentions(res, b.name),
-      {
-        title: 'search by name wrong',
-        expected: `HTTP 200 naming "${a.name}", not "${b.name}"`,
-        received: seen(res),
-      },
-    );
+    const rule = 'notification/templates/search-name-required';
+    listed(t, { rule, res, what: 'the set searched by name', items: [a.name] });
+    notListed(t, { rule, res, what: 'a set of another name', items: [b.name] });
   },
   { needs: ['fixtures.notification.channels.email'], budget: 6 },
 );
@@ -86,11 +75,13 @@ test(
     accepted(t, { rule: 'notification/templates/update-200', res, what: 'adding a push template', statuses: [200] });
     const ids = await idList(t, set.id);
     const after = integersIn(ids.json);
-    const grew = [...before].every((n) => after.has(n)) && [...after].some((n) => !before.has(n));
-    t.check('notification/templates/update-200', ids.status === 200 && grew, {
-      title: 'the added template is not in the set',
-      expected: `the IDs ${[...before].join(', ')} and one more`,
-      received: seen(ids),
+    applied(t, {
+      rule: 'notification/templates/update-200',
+      res: ids,
+      statuses: [200],
+      what: `adding a template to the set (its IDs ${[...before].join(', ')} kept, one more)`,
+      want: { kept: true, more: true },
+      got: { kept: [...before].every((n) => after.has(n)), more: [...after].some((n) => !before.has(n)) },
     });
     const g = file();
     refused(t, {
@@ -119,16 +110,13 @@ test(
     });
     // The parameters are gone either way: the set is unknown (404), or it has none (200 without them).
     const params = await send(t, { method: 'GET', path: `/templateparam/${set.id}` });
-    t.check(
-      'notification/templates/delete-removes-params',
-      params.status === 404 || (params.status === 200 && !mentions(params, String(p.paramName))),
-      {
-        title: 'the parameters of the deleted set are still answered',
-        expected: `HTTP 404, or 200 without ${String(p.paramName)}`,
-        received: seen(params),
-        response: params,
-      },
-    );
+    if (params.status !== 404)
+      notListed(t, {
+        rule: 'notification/templates/delete-removes-params',
+        res: params,
+        what: 'a parameter of the deleted set (HTTP 404 would do too)',
+        items: [String(p.paramName)],
+      });
     verifyCode(t, params, 'noMatch');
     refused(t, {
       rule: 'notification/templates/delete-removes-params',
@@ -157,15 +145,12 @@ test(
     const p = param(t);
     const set = await createTemplateSet(t, { channels: [channelId(t, 'email')], params: [p] });
     const res = await send(t, { method: 'GET', path: `/templateparam/${set.id}` });
-    t.check(
-      'notification/templates/params-listed',
-      res.status === 200 && mentions(res, p.paramName as string) && mentions(res, p.placeHolderName as string),
-      {
-        title: 'parameter not listed',
-        expected: `HTTP 200 naming ${String(p.paramName)} and ${String(p.placeHolderName)}`,
-        received: seen(res),
-      },
-    );
+    listed(t, {
+      rule: 'notification/templates/params-listed',
+      res,
+      what: 'the parameter of the set',
+      items: [p.paramName as string, p.placeHolderName as string],
+    });
     // A set ID naming no set: 404 noMatch, or an empty list of parameters; 404 is our reading.
     answeredByReading(
       t,
@@ -199,17 +184,18 @@ test(
     });
     const keepsIt = async (rule: string, after: string) => {
       const got = await send(t, { method: 'GET', path: `/communicationcategories/${category.id}` });
-      const templates = (got.json as { templates?: unknown } | undefined)?.templates;
-      const listed =
-        Array.isArray(templates) &&
-        templates.some(
-          (x) => !!x && typeof x === 'object' && (x as { templateId?: unknown }).templateId === keptTemplate.templateId,
-        );
-      t.check(rule, got.status === 200 && listed, {
-        title: `${after} removed a template of another set from a category`,
-        expected: `HTTP 200, category ${category.id} still lists template ${keptTemplate.templateId} of set ${kept.id}`,
-        received: seen(got),
-        response: got,
+      listed(t, {
+        rule,
+        res: got,
+        what: `template ${keptTemplate.templateId} of another set in category ${category.id}, after ${after}`,
+        items: [keptTemplate.templateId],
+        holds: (res, id) => {
+          const templates = (res.json as { templates?: unknown } | undefined)?.templates;
+          return (
+            Array.isArray(templates) &&
+            templates.some((x) => !!x && typeof x === 'object' && (x as { templateId?: unknown }).templateId === id)
+          );
+        },
       });
     };
     const del = await putSet(

@@ -1,10 +1,8 @@
 import fc from 'fast-check';
-import { accepted, matchesSchema, refused } from '../engine/checks/index.ts';
+import { accepted, applied, listed, matchesSchema, notListed, refused, storedAsSent } from '../engine/checks/index.ts';
 import {
   channelId,
   integersIn,
-  mentions,
-  mentionsInteger,
   notificationTest as test,
   seen,
   send,
@@ -35,10 +33,10 @@ test(
         [f1, f2],
       ),
     );
-    t.check('notification/templates/create-201', res.status === 201, {
-      title: 'template set not created with 201',
-      expected: 'HTTP 201',
-      received: seen(res),
+    accepted(t, {
+      rule: 'notification/templates/create-201',
+      res,
+      what: 'a valid template set',
     });
     await matchesSchema(
       t,
@@ -54,19 +52,19 @@ test(
     };
     const list = Array.isArray(body.templateList) ? body.templateList : [];
     const channels = list.map((x) => x.commChannelId).sort();
-    t.check(
-      'notification/templates/create-201',
-      Number.isSafeInteger(body.templatesetId) &&
-        body.templatesetName === name &&
-        list.length === 2 &&
-        list.every((x) => Number.isSafeInteger(x.templateId) && typeof x.commChannelName === 'string') &&
-        JSON.stringify(channels) === JSON.stringify([email, sms].sort()),
-      {
-        title: 'CreateTemplate incomplete',
-        expected: `templatesetId, templatesetName "${name}", two templates of channels ${email} and ${sms}`,
-        received: JSON.stringify(res.json),
+    storedAsSent(t, {
+      rule: 'notification/templates/create-201',
+      what: `the CreateTemplate answer (templatesetId, two templates of channels ${email} and ${sms})`,
+      stored: body,
+      sent: {
+        templatesetId: Number.isSafeInteger,
+        templatesetName: name,
+        templateList: () =>
+          list.length === 2 &&
+          list.every((x) => Number.isSafeInteger(x.templateId) && typeof x.commChannelName === 'string') &&
+          JSON.stringify(channels) === JSON.stringify([email, sms].sort()),
       },
-    );
+    });
   },
   { needs: ['fixtures.notification.channels.email', 'fixtures.notification.channels.sms'], budget: 2 },
 );
@@ -77,31 +75,29 @@ test(
   async (t) => {
     const chans = [channelId(t, 'email'), channelId(t, 'sms'), channelId(t, 'push')];
     const set = await createTemplateSet(t, { channels: chans });
-    t.check('notification/templates/multiple-files-one-field', set.templates.length === 3, {
-      title: 'not every file became a template',
-      expected: '3 templates in templateList',
-      received: `${set.templates.length}`,
+    storedAsSent(t, {
+      rule: 'notification/templates/multiple-files-one-field',
+      what: 'every file as a template (templates in templateList)',
+      stored: { templates: set.templates.length },
+      sent: { templates: 3 },
     });
-    const ids = await idList(t, set.id);
-    const missing = set.templates.filter((x) => !mentionsInteger(ids, x.templateId));
-    t.check('notification/templates/multiple-files-one-field', ids.status === 200 && missing.length === 0, {
-      title: 'template IDs of the set incomplete',
-      expected: set.templates.map((x) => x.templateId).join(', '),
-      received: seen(ids),
+    listed(t, {
+      rule: 'notification/templates/multiple-files-one-field',
+      res: await idList(t, set.id),
+      what: 'the template IDs of the set',
+      items: set.templates.map((x) => x.templateId),
     });
     // Each template holds its own file, not the first file's content (or another's).
     for (const ch of chans) {
       const tpl = templateOf(t, set, ch);
       const res = await send(t, { method: 'GET', path: `/template/templatecontent/${tpl.templateId}` });
-      t.check(
-        'notification/templates/multiple-files-one-field',
-        res.status === 200 && res.text === set.contents.get(ch),
-        {
-          title: `template of channel ${ch} does not hold the file uploaded for it`,
-          expected: `HTTP 200 ${set.contents.get(ch)}`,
-          received: seen(res),
-        },
-      );
+      storedAsSent(t, {
+        rule: 'notification/templates/multiple-files-one-field',
+        res,
+        what: `the file uploaded for channel ${ch}, in its template`,
+        stored: { content: res.text },
+        sent: { content: set.contents.get(ch) },
+      });
     }
     // On update too: two files added by one PUT become two templates, each holding its own file.
     const base = await createTemplateSet(t, { channels: [chans[0]] });
@@ -126,15 +122,14 @@ test(
     }
     // The ID list is declared only as "string": integers new in it other than template IDs (channel
     // IDs, say) answer no content. Each file found in a template of its own is what is settled.
-    t.check(
-      'notification/templates/multiple-files-one-field',
-      put.status === 200 && got.includes(f1.content) && got.includes(f2.content),
-      {
-        title: 'the files added by one update are not each in a template of their own',
-        expected: `HTTP 200, then two new templates holding ${f1.content} and ${f2.content}`,
-        received: `PUT ${seen(put, 120)}; new template IDs ${added.join(', ') || '-'}: ${JSON.stringify(got)}`,
-      },
-    );
+    applied(t, {
+      rule: 'notification/templates/multiple-files-one-field',
+      res: put,
+      statuses: [200],
+      what: `two files added by one update, each in a new template (of ${added.join(', ') || '-'})`,
+      want: [true, true],
+      got: [got.includes(f1.content), got.includes(f2.content)],
+    });
   },
   {
     needs: [
@@ -163,10 +158,12 @@ test(
         verifyCode,
       });
       const found = await send(t, { method: 'GET', path: '/template/templatesets', query: { templatesetname: name } });
-      t.check('notification/templates/file-extension', !mentions(found, name), {
-        title: 'a refused set was stored',
-        expected: `no set "${name}"`,
-        received: seen(found),
+      notListed(t, {
+        rule: 'notification/templates/file-extension',
+        res: found,
+        what: 'the refused set',
+        items: [name],
+        anyStatus: true,
       });
     }
     const htm = file(`${tag()}.htm`);
@@ -405,15 +402,10 @@ test(
     const renamed = setName(t, 'renamed');
     const res = await putSet(t, set.id, templateForm({ templatesetName: renamed }, []));
     const got = await send(t, { method: 'GET', path: `/template/templatesets/${set.id}` });
-    t.check(
-      'notification/templates/update-renames',
-      res.status === 200 && mentions(got, renamed) && !mentions(got, set.name),
-      {
-        title: 'set not renamed',
-        expected: `the set named "${renamed}"`,
-        received: `PUT HTTP ${res.status}; GET ${seen(got)}`,
-      },
-    );
+    const rule = 'notification/templates/update-renames';
+    accepted(t, { rule, res, what: 'a rename of the set', statuses: [200] });
+    listed(t, { rule, res: got, what: 'the new name of the set', items: [renamed], anyStatus: true });
+    notListed(t, { rule, res: got, what: 'the old name of the set', items: [set.name], anyStatus: true });
   },
   { needs: ['fixtures.notification.channels.email'], budget: 4 },
 );

@@ -1,7 +1,7 @@
 // Tenant isolation of categories, recipients and stored certificates, one table: another tenant
 // does not see the record in its listing, its requests naming the record are refused (404 rather
 // than 403 is the reading foreign-resource-404), and the record is intact after them.
-import type { ConfigNeed } from '../engine/config-needs.ts';
+import { notListed, unchanged } from '../engine/checks/index.ts';
 import type { HttpResponse } from '../engine/http-client.ts';
 import type { RuleContext } from '../engine/rule-test.ts';
 import { getCategory, putCategory, view } from './categories-support.ts';
@@ -12,24 +12,16 @@ import {
   mentions,
   notificationTest as test,
   recipientName,
-  seen,
   send,
 } from './notification-client.ts';
-import { createCategory, createCertificate, createRecipient } from './notification-resources.ts';
+import { CATEGORY, CERTIFICATE, RECIPIENT, type Held as HeldRecord, type ResourceDescription } from './resources.ts';
 import { getRecipient, putRecipient, searchRecipients, update } from './recipients-support.ts';
 
-/** A record the home tenant holds: the key its requests name it by, and a text it shows. */
-interface Held {
-  key: number | string;
-  shows: string;
-}
+type Held = HeldRecord<number | string>;
 
-interface Isolated {
-  resource: string;
+interface Isolated extends ResourceDescription<number | string> {
   rule: string;
-  needs: ConfigNeed[];
   budget: number;
-  create(t: RuleContext): Promise<Held>;
   /** Another tenant's listing, and whether it shows the record. */
   otherList(t: RuleContext, held: Held): Promise<{ res: HttpResponse; shown: boolean }>;
   /** Another tenant's requests naming the record. */
@@ -42,14 +34,10 @@ const HIJACKED = 'Hijacked';
 
 const ISOLATED: readonly Isolated[] = [
   {
-    resource: 'category',
+    ...CATEGORY,
     rule: 'notification/categories/tenant-isolation',
-    needs: ['principals.otherTenant'],
+    needs: [...CATEGORY.needs, 'principals.otherTenant'],
     budget: 7,
-    async create(t) {
-      const { id } = await createCategory(t);
-      return { key: id, shows: String(id) };
-    },
     async otherList(t, held) {
       const res = await send(t, { method: 'GET', path: '/communicationcategories/' }, 'otherTenant');
       const shown =
@@ -76,14 +64,10 @@ const ISOLATED: readonly Isolated[] = [
     },
   },
   {
-    resource: 'recipient',
+    ...RECIPIENT,
     rule: 'notification/recipients/tenant-isolation',
-    needs: ['fixtures.notification.addressTypes.email', 'principals.otherTenant'],
+    needs: [...RECIPIENT.needs, 'principals.otherTenant'],
     budget: 8,
-    async create(t) {
-      const r = await createRecipient(t);
-      return { key: r.id, shows: r.name };
-    },
     async otherList(t, held) {
       const res = await searchRecipients(t, '', 'otherTenant');
       return { res, shown: res.status !== 200 || mentions(res, held.shows) };
@@ -103,14 +87,10 @@ const ISOLATED: readonly Isolated[] = [
     },
   },
   {
-    resource: 'stored certificate',
+    ...CERTIFICATE,
     rule: 'notification/certificates/list-calling-tenant',
-    needs: ['principals.otherTenant'],
+    needs: [...CERTIFICATE.needs, 'principals.otherTenant'],
     budget: 6,
-    async create(t) {
-      const emailid = await createCertificate(t);
-      return { key: emailid, shows: emailid };
-    },
     async otherList(t, held) {
       const res = await listing(t, 'otherTenant');
       return { res, shown: res.status !== 200 || mentions(res, held.shows) };
@@ -141,19 +121,24 @@ test.each(
       t.needsPrincipal('principals.otherTenant', 'needs the otherTenant principal (a second tenant)');
     const held = await r.create(t);
     const listed = await r.otherList(t, held);
-    t.check(r.rule, !listed.shown, {
-      title: `another tenant lists the ${r.resource}`,
+    notListed(t, {
+      rule: r.rule,
+      res: listed.res,
+      what: `the ${r.resource}, to another tenant`,
+      items: [held.shows],
+      holds: () => listed.shown,
+      anyStatus: true,
       severity: 'critical',
-      expected: `HTTP 200 without ${held.shows}`,
-      received: seen(listed.res),
     });
     for (const f of r.foreign) foreignRefused(t, r.rule, await f.send(t, held), `another tenant's ${f.what}`);
     const after = await r.intact(t, held);
-    t.check(r.rule, after.ok, {
-      title: `the ${r.resource} changed after another tenant's requests`,
-      severity: 'critical',
+    unchanged(t, {
+      rule: r.rule,
+      res: after.res,
+      intact: after.ok,
+      what: `another tenant's requests (the ${r.resource})`,
       expected: `HTTP 200 showing ${held.shows}, unchanged`,
-      received: seen(after.res),
+      severity: 'critical',
     });
   },
 );

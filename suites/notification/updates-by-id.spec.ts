@@ -3,33 +3,29 @@
 import type { HttpResponse } from '../engine/http-client.ts';
 import type { ConfigNeed } from '../engine/config-needs.ts';
 import type { RuleContext } from '../engine/rule-test.ts';
-import { accepted, refused } from '../engine/checks/index.ts';
+import { accepted, listed, notListed, refused } from '../engine/checks/index.ts';
 import {
   UNKNOWN_ID,
   exampleEmail,
-  mentions,
   notificationTest as test,
   recipientName,
-  seen,
   unknownRefused,
   verifyCode,
 } from './notification-client.ts';
-import { createGroup, createRecipient, groupName } from './notification-resources.ts';
-import { getGroup, putGroup } from './recipient-groups-support.ts';
-import { getRecipient, putRecipient, update } from './recipients-support.ts';
+import { createRecipient, groupName } from './notification-resources.ts';
+import { RECIPIENT, RECIPIENT_GROUP, type ResourceDescription } from './resources.ts';
+import { putGroup } from './recipient-groups-support.ts';
+import { putRecipient, update } from './recipients-support.ts';
 
-interface UpdatedById {
-  /** How the document names the resource in the test's name. */
-  resource: string;
+interface UpdatedById extends ResourceDescription {
   put: string;
   /** The body field that names the resource to update. */
   idField: string;
   nameField: string;
   rules: { byId: string; keepsName: string };
-  needs: { byId: ConfigNeed[]; keepsName: ConfigNeed[] };
-  create(t: RuleContext): Promise<{ id: number; name: string }>;
+  /** What keeping a name needs besides making the resource. */
+  keepNeeds: ConfigNeed[];
   send(t: RuleContext, body: unknown): Promise<HttpResponse>;
-  read(t: RuleContext, id: number): Promise<HttpResponse>;
   /** A body that names the resource and changes something but its name, and a text it then shows. */
   change(t: RuleContext, id: number): { body: Record<string, unknown>; shows?: string };
   /** A body that names the resource and changes something, without its name. */
@@ -41,7 +37,7 @@ interface UpdatedById {
 
 const RESOURCES: readonly UpdatedById[] = [
   {
-    resource: 'recipient',
+    ...RECIPIENT,
     put: 'PUT /recipient/',
     idField: 'recipientid',
     nameField: 'recipientname',
@@ -49,13 +45,8 @@ const RESOURCES: readonly UpdatedById[] = [
       byId: 'notification/recipients/update-by-id',
       keepsName: 'notification/recipients/update-keeps-omitted-name',
     },
-    needs: {
-      byId: ['fixtures.notification.addressTypes.email'],
-      keepsName: ['fixtures.notification.addressTypes.email'],
-    },
-    create: (t) => createRecipient(t),
+    keepNeeds: [],
     send: (t, body) => putRecipient(t, body),
-    read: (t, id) => getRecipient(t, id),
     change(t, id) {
       const email = exampleEmail(t, 'new');
       return { body: update(t, id, {}, email), shows: email };
@@ -65,7 +56,7 @@ const RESOURCES: readonly UpdatedById[] = [
     newName: (t) => recipientName(t, 'Renamed'),
   },
   {
-    resource: 'recipient group',
+    ...RECIPIENT_GROUP,
     put: 'PUT /recipient/recipientgroup',
     idField: 'groupId',
     nameField: 'groupName',
@@ -73,10 +64,8 @@ const RESOURCES: readonly UpdatedById[] = [
       byId: 'notification/groups/update-by-id',
       keepsName: 'notification/groups/update-keeps-omitted-name',
     },
-    needs: { byId: [], keepsName: ['fixtures.notification.addressTypes.email'] },
-    create: (t) => createGroup(t),
+    keepNeeds: ['fixtures.notification.addressTypes.email'],
     send: (t, body) => putGroup(t, body),
-    read: (t, id) => getGroup(t, id),
     change: (t, id) => ({ body: { groupId: id, groupName: groupName(t, 'upd') } }),
     async keep(t, id) {
       const member = await createRecipient(t);
@@ -96,11 +85,11 @@ test.each(
       'notification/errors/code-no-match',
     ],
     name: `${r.put} updates the ${r.resource} named by ${r.idField}; without it 400, an unknown one 404`,
-    options: { needs: r.needs.byId, budget: 6 },
+    options: { needs: r.needs, budget: 6 },
   }),
   async (t, r) => {
     const created = await r.create(t);
-    const change = r.change(t, created.id);
+    const change = r.change(t, created.key);
     accepted(t, {
       rule: r.rules.byId,
       res: await r.send(t, change.body),
@@ -108,11 +97,12 @@ test.each(
       statuses: [200],
     });
     if (change.shows !== undefined) {
-      const got = await r.read(t, created.id);
-      t.check(r.rules.byId, got.status === 200 && mentions(got, change.shows), {
-        title: 'update not applied',
-        expected: `the ${r.resource} lists ${change.shows}`,
-        received: seen(got),
+      const got = await r.read(t, created.key);
+      listed(t, {
+        rule: r.rules.byId,
+        res: got,
+        what: `the ${r.resource} after the update`,
+        items: [change.shows],
       });
     }
     const withoutId = { [r.nameField]: r.newName(t) };
@@ -137,27 +127,26 @@ test.each(
   (r) => ({
     rules: [r.rules.keepsName],
     name: `${r.put} without ${r.nameField} keeps the name; with one renames`,
-    options: { needs: r.needs.keepsName, budget: 9 },
+    options: { needs: [...r.needs, ...r.keepNeeds], budget: 9 },
   }),
   async (t, r) => {
     const created = await r.create(t);
-    const keep = await r.send(t, await r.keep(t, created.id));
-    const kept = await r.read(t, created.id);
-    t.check(r.rules.keepsName, keep.status === 200 && kept.status === 200 && mentions(kept, created.name), {
-      title: `name lost by an update without ${r.nameField}`,
-      expected: `the ${r.resource} still named "${created.name}"`,
-      received: `PUT HTTP ${keep.status}; GET ${seen(kept)}`,
-      response: keep.status === 200 ? kept : keep,
-    });
+    const keep = await r.send(t, await r.keep(t, created.key));
+    const kept = await r.read(t, created.key);
+    const rule = r.rules.keepsName;
+    accepted(t, { rule, res: keep, what: `an update without ${r.nameField}`, statuses: [200] });
+    listed(t, { rule, res: kept, what: `the name of the ${r.resource}, kept`, items: [created.shows] });
     const renamed = r.newName(t);
-    const put = await r.send(t, r.rename(t, created.id, renamed));
-    const got = await r.read(t, created.id);
-    t.check(r.rules.keepsName, put.status === 200 && mentions(got, renamed) && !mentions(got, created.name), {
-      title: 'rename not applied',
-      expected: `the ${r.resource} named "${renamed}"`,
-      received: `PUT HTTP ${put.status}; GET ${seen(got)}`,
-      // The evidence is the request that failed: the PUT when it was refused.
-      response: put.status === 200 ? got : put,
+    const put = await r.send(t, r.rename(t, created.key, renamed));
+    const got = await r.read(t, created.key);
+    accepted(t, { rule, res: put, what: `a rename of the ${r.resource}`, statuses: [200] });
+    listed(t, { rule, res: got, what: `the new name of the ${r.resource}`, items: [renamed], anyStatus: true });
+    notListed(t, {
+      rule,
+      res: got,
+      what: `the old name of the ${r.resource}`,
+      items: [created.shows],
+      anyStatus: true,
     });
   },
 );

@@ -1,31 +1,70 @@
+import type { HttpResponse } from '../http-client.ts';
+import type { Severity } from '../failure.ts';
 import type { RuleContext } from '../rule-test.ts';
+import { describeResponse } from './describe-response.ts';
 
-/** What `listed` and `notListed` judge: the ids a list answer holds and the one asked about. */
+/** Whether a body mentions a text: in its raw form or (for non-ASCII text) in its parsed JSON. */
+export function mentions(res: HttpResponse, text: string): boolean {
+  if (res.text.includes(text)) return true;
+  return res.json !== undefined && JSON.stringify(res.json).includes(text);
+}
+
+/** Every integer a JSON body holds (numbers and numeric strings, at any depth). */
+export function integersIn(value: unknown, out: Set<number> = new Set()): Set<number> {
+  if (typeof value === 'number' && Number.isInteger(value)) out.add(value);
+  else if (typeof value === 'string' && /^[0-9]{1,16}$/.test(value)) out.add(Number(value));
+  else if (Array.isArray(value)) for (const v of value) integersIn(v, out);
+  else if (value && typeof value === 'object') for (const v of Object.values(value)) integersIn(v, out);
+  return out;
+}
+
+/** Whether a body holds an integer: in its parsed JSON, or as a number token of its text. */
+export function mentionsInteger(res: HttpResponse, n: number): boolean {
+  if (res.json !== undefined) return integersIn(res.json).has(n);
+  return new RegExp(`(^|[^0-9])${n}([^0-9]|$)`).test(res.text);
+}
+
+/** Whether an answer shows an item: a text it mentions, an integer it holds. */
+export function shows(res: HttpResponse, item: string | number): boolean {
+  return typeof item === 'number' ? mentionsInteger(res, item) : mentions(res, item);
+}
+
+/** What `listed` and `notListed` judge: an answer, the items it must (or must not) show, and how it shows one. */
 export type ListedOptions = {
   rule: string;
-  ids: readonly unknown[];
-  id: unknown;
-  /** The record, as a failure names it (`${what} not listed`). */
+  res: HttpResponse;
+  /** What is looked for, as a failure names it (`not listed: ${what}`). */
   what: string;
-  /** What the deployment answered, for the failure. */
-  answer: () => string;
-  /** The test goes on when not (it fails at its end). */
+  /** The texts and integers looked for (`shows` unless `holds` is told). */
+  items: ReadonlyArray<string | number>;
+  /** How the answer shows one item, where a mention is not enough (an entry of a list, say). */
+  holds?: (res: HttpResponse, item: string | number) => boolean;
+  /** The statuses that list (200 unless told); with `anyStatus`, the answer is judged on its body alone. */
+  statuses?: readonly number[];
+  anyStatus?: boolean;
+  /** With `listed`: an empty `items` does not hold (there was something to list). */
+  nonEmpty?: boolean;
+  /** High unless told (a listing across tenants is critical). */
+  severity?: Severity;
+  /** Record the check and go on (`t.verify`) instead of ending the test when it fails. */
   soft?: boolean;
 };
 
-function judge(t: RuleContext, o: ListedOptions, ok: boolean, title: string, expected: string): boolean {
-  const d = { title, severity: 'high' as const, expected, received: ok ? '' : o.answer() };
+/** An answer lists every item: one of `statuses` (200 unless told), showing each. */
+export function listed(t: RuleContext, o: ListedOptions): boolean {
+  const { res, statuses = [200] } = o;
+  const holds = o.holds ?? shows;
+  const missing = o.items.filter((i) => !holds(res, i));
+  const ok =
+    (o.anyStatus || statuses.includes(res.status)) && missing.length === 0 && (!o.nonEmpty || o.items.length > 0);
+  const d = {
+    title: `not listed: ${o.what}`,
+    severity: o.severity ?? 'high',
+    expected: `${o.anyStatus ? 'an answer' : `HTTP ${statuses.join(' or ')}`} listing ${o.items.map(String).join(', ')}`,
+    received: `${missing.length ? `missing ${missing.map(String).join(', ')}: ` : ''}${describeResponse(res)}`,
+    response: res,
+  };
   if (o.soft) return t.verify(o.rule, ok, d);
   t.check(o.rule, ok, d);
   return true;
-}
-
-/** A list answer holds a record. Returns whether it does. */
-export function listed(t: RuleContext, o: ListedOptions): boolean {
-  return judge(t, o, o.ids.includes(o.id), `${o.what} not listed`, `a list holding ${String(o.id)}`);
-}
-
-/** A list answer does not hold a record. Returns whether it does not. */
-export function notListed(t: RuleContext, o: ListedOptions): boolean {
-  return judge(t, o, !o.ids.includes(o.id), `${o.what} listed`, `a list without ${String(o.id)}`);
 }
