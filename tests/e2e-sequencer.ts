@@ -6,7 +6,7 @@ import { BaseSequencer, type TestSpecification } from 'vitest/node';
  * With two workers the tier ends no sooner than its longest file, and a fresh clone has no vitest
  * duration cache: started in this order, the long files run beside the short ones instead of last.
  * A file not listed runs after these, in vitest's own order. A committed list, not a measure taken
- * at run time: refresh it when a file's weight changes much (docs/performance.md).
+ * at run time: refresh it when a file’s weight changes much.
  */
 export const LONGEST_FIRST = [
   'tests/container-image.e2e.test.ts',
