@@ -1,4 +1,5 @@
 import { defineConfig } from 'vitest/config';
+import LongestFirst from './tests/e2e-sequencer.ts';
 
 /**
  * The project's own tests, second tier (`npm run test:e2e`): the heavy end-to-end checks, each a
@@ -17,5 +18,7 @@ export default defineConfig({
     maxWorkers: 2,
     setupFiles: ['tests/temp-dir-setup.ts'],
     globalSetup: ['tests/temp-folder-guard.ts'],
+    // The longest files first (a committed list): a fresh clone has no duration cache to go by.
+    sequence: { sequencer: LongestFirst },
   },
 });

@@ -18,43 +18,87 @@ const run = promisify(execFile);
 const RULE = 'technical-token-manager/tokens-payload/too-many-user-tenants';
 const SERVICE = ['--service', 'technical-token-manager'];
 
+const PASSING = 'technical-token-manager/tokens-payload/required-fields';
+const NOT_RUN = 'notification/recipients/name-unique';
+const RECIPIENT_RULE = 'notification/recipients/delete-by-id';
+
 let ref: RunningReference;
+/** A deployment whose recipients outlive their DELETE: a failure on a resource the run created. */
+let recipients: RunningReference;
 let dir: string;
 let config: string;
 let first: CliResult;
+let baseline: CliResult;
+let accepted: CliResult;
+let stale: CliResult;
+let typo: CliResult;
+let shards: CliResult[];
+let recipientRun: CliResult;
 
 const read = (d: string, f: string) => readFileSync(join(d, f), 'utf8');
 const report = (d: string) => JSON.parse(read(d, 'conformance-report.json')) as ConformanceReport;
+const ttm = (out: string, extra: string[] = []) =>
+  runCli(['run', '--config', config, ...SERVICE, '--report-dir', join(dir, out), ...extra], { timeoutMs: 240_000 });
+const shardDirs = () => [1, 2, 3].map((i) => join(dir, `shard-${i}`));
 
+// The runs are made here, side by side where one does not need another's output (each waits on
+// the deployment as much as it computes); the tests read what each left.
 beforeAll(async () => {
   ref = await startReference({ port: 0, faults: ['sixth-user-tenant-accepted'] });
+  recipients = await startReference({ port: 0, faults: ['recipient-delete-does-not-delete'] });
   dir = tempDir('baseline');
   config = join(dir, 'run.json');
   writeFileSync(config, JSON.stringify(referenceRunConfig(ref, ref.baseUrl)));
-  first = await runCli(['run', '--config', config, ...SERVICE, '--report-dir', join(dir, 'first')], {
-    timeoutMs: 120_000,
-  });
-}, 130_000);
+  const recipientsConfig = join(dir, 'recipients.json');
+  writeFileSync(recipientsConfig, JSON.stringify(referenceRunConfig(recipients, recipients.baseUrl)));
+  writeFileSync(join(dir, 'stale.json'), JSON.stringify({ failures: [RULE, PASSING, NOT_RUN] }));
+  writeFileSync(join(dir, 'typo.json'), JSON.stringify([`${RULE}s`]));
+  [first, stale, typo, recipientRun] = await Promise.all([
+    ttm('first'),
+    ttm('stale', ['--baseline', join(dir, 'stale.json')]),
+    ttm('typo', ['--baseline', join(dir, 'typo.json')]),
+    runCli(
+      [
+        'run',
+        '--config',
+        recipientsConfig,
+        '--service',
+        'notification',
+        '--rule',
+        RECIPIENT_RULE,
+        '--report-dir',
+        join(dir, 'recipients'),
+        '--reporter',
+        'list',
+      ],
+      { timeoutMs: 240_000 },
+    ),
+  ]);
+  // The baseline the later runs use is the one `conformance baseline` writes from the first report.
+  baseline = await runCli(['baseline', join(dir, 'first')]);
+  writeFileSync(join(dir, 'known-failures.json'), baseline.stdout);
+  const known = ['--baseline', join(dir, 'known-failures.json')];
+  [accepted, ...shards] = await Promise.all([
+    ttm('accepted', known),
+    ...shardDirs().map((_, i) => ttm(`shard-${i + 1}`, ['--shard', `${i + 1}/3`, ...known])),
+  ]);
+}, 600_000);
 afterAll(async () => {
-  await ref.close();
+  await ref?.close();
+  await recipients?.close();
 });
 
 describe('a baseline reaches every artifact', () => {
   test('the first run fails the rule; `conformance baseline` writes the baseline from its report', async () => {
     expect(first.code).toBe(1);
     expect(report(join(dir, 'first')).rules.find((r) => r.id === RULE)?.status).toBe('failed');
-    const res = await runCli(['baseline', join(dir, 'first')]);
-    expect(res.code).toBe(0);
-    expect(JSON.parse(res.stdout)).toEqual({ failures: [RULE] });
-    writeFileSync(join(dir, 'known-failures.json'), res.stdout);
+    expect(baseline.code).toBe(0);
+    expect(JSON.parse(baseline.stdout)).toEqual({ failures: [RULE] });
   });
 
   test('with every failure accepted: exit 0, JUnit without failures, the rule a known failure everywhere', async () => {
     const out = join(dir, 'accepted');
-    const res = await runCli(
-      ['run', '--config', config, ...SERVICE, '--report-dir', out, '--baseline', join(dir, 'known-failures.json')],
-      { timeoutMs: 120_000 },
-    );
+    const res = accepted;
     expect(res.code, res.stdout).toBe(0);
     expect(read(out, 'junit.xml')).toMatch(/<testsuites [^>]*failures="0"/);
     expect(read(out, 'junit.xml')).toMatch(/known failure, accepted by the baseline/);
@@ -66,14 +110,9 @@ describe('a baseline reaches every artifact', () => {
   }, 130_000);
 
   test('a stale entry is named as the reason in the console, JUnit and summary.md; rules not run are never stale', async () => {
-    const passing = 'technical-token-manager/tokens-payload/required-fields';
-    const notRun = 'notification/recipients/name-unique';
-    const file = join(dir, 'stale.json');
-    writeFileSync(file, JSON.stringify({ failures: [RULE, passing, notRun] }));
+    const passing = PASSING;
     const out = join(dir, 'stale');
-    const res = await runCli(['run', '--config', config, ...SERVICE, '--report-dir', out, '--baseline', file], {
-      timeoutMs: 120_000,
-    });
+    const res = stale;
     const r = report(out);
     expect(r.rules.find((x) => x.id === passing)?.status).toBe('passed');
     expect(r.baseline?.stale).toEqual([passing]);
@@ -84,18 +123,7 @@ describe('a baseline reaches every artifact', () => {
   }, 130_000);
 
   test('an ID that is not a rule is refused as a configuration slip (exit 2), not called stale', async () => {
-    const file = join(dir, 'typo.json');
-    writeFileSync(file, JSON.stringify([`${RULE}s`]));
-    const res = await runCli([
-      'run',
-      '--config',
-      config,
-      ...SERVICE,
-      '--report-dir',
-      join(dir, 'typo'),
-      '--baseline',
-      file,
-    ]);
+    const res = typo;
     expect(res.code).toBe(2);
     expect(res.stderr).toMatch(
       /not a rule of the catalog: technical-token-manager\/tokens-payload\/too-many-user-tenantss/,
@@ -103,31 +131,13 @@ describe('a baseline reaches every artifact', () => {
   });
 
   test('merge of shards that each passed with the baseline passes, with one HAR and the Allure results of all', async () => {
-    const shards = [1, 2, 3].map((i) => join(dir, `shard-${i}`));
-    for (const [i, out] of shards.entries()) {
-      const res = await runCli(
-        [
-          'run',
-          '--config',
-          config,
-          ...SERVICE,
-          '--shard',
-          `${i + 1}/3`,
-          '--report-dir',
-          out,
-          '--baseline',
-          join(dir, 'known-failures.json'),
-        ],
-        { timeoutMs: 120_000 },
-      );
-      expect(res.code, res.stdout).toBe(0);
-    }
+    for (const res of shards) expect(res.code, res.stdout).toBe(0);
     const out = join(dir, 'merged');
-    const res = await runCli(['merge', ...shards, '--report-dir', out]);
+    const res = await runCli(['merge', ...shardDirs(), '--report-dir', out]);
     expect(res.code, res.stdout).toBe(0);
     expect(report(out).baseline?.accepted).toEqual([RULE]);
     const entries = (JSON.parse(read(out, 'exchanges.har')) as { log: { entries: unknown[] } }).log.entries.length;
-    const perShard = shards.map(
+    const perShard = shardDirs().map(
       (s) => (JSON.parse(read(s, 'exchanges.har')) as { log: { entries: unknown[] } }).log.entries.length,
     );
     expect(entries).toBe(perShard.reduce((a, b) => a + b, 0));
@@ -196,37 +206,15 @@ describe('a reproduction runs as printed', () => {
 
   test('a failure on a resource the run created says that its curl alone cannot recreate it, and to replay', async () => {
     // The rule fails on GET of a recipient the run created (and deleted: the fault keeps it).
-    const recipients = await startReference({ port: 0, faults: ['recipient-delete-does-not-delete'] });
-    try {
-      const file = join(dir, 'recipients.json');
-      writeFileSync(file, JSON.stringify(referenceRunConfig(recipients, recipients.baseUrl)));
-      const out = join(dir, 'recipients');
-      const rule = 'notification/recipients/delete-by-id';
-      const res = await runCli(
-        [
-          'run',
-          '--config',
-          file,
-          '--service',
-          'notification',
-          '--rule',
-          rule,
-          '--report-dir',
-          out,
-          '--reporter',
-          'list',
-        ],
-        { timeoutMs: 120_000 },
-      );
-      expect(res.code).toBe(1);
-      const failure = report(out).rules.find((r) => r.id === rule)!.failure!;
-      expect(failure.created).toEqual({ kind: 'recipient', id: expect.stringMatching(/^\d+$/) as string });
-      expect(failure.curl).toContain(`/recipient/${failure.created!.id}'`);
-      const note = `Note: the request names recipient ${failure.created!.id}, which the run created and its cleanup deletes: the curl alone cannot recreate it; the replay command does`;
-      expect(res.stdout).toContain(note);
-      expect(read(out, 'junit.xml')).toContain(note);
-    } finally {
-      await recipients.close();
-    }
-  }, 130_000);
+    const out = join(dir, 'recipients');
+    const rule = RECIPIENT_RULE;
+    const res = recipientRun;
+    expect(res.code).toBe(1);
+    const failure = report(out).rules.find((r) => r.id === rule)!.failure!;
+    expect(failure.created).toEqual({ kind: 'recipient', id: expect.stringMatching(/^\d+$/) as string });
+    expect(failure.curl).toContain(`/recipient/${failure.created!.id}'`);
+    const note = `Note: the request names recipient ${failure.created!.id}, which the run created and its cleanup deletes: the curl alone cannot recreate it; the replay command does`;
+    expect(res.stdout).toContain(note);
+    expect(read(out, 'junit.xml')).toContain(note);
+  });
 });

@@ -11,7 +11,7 @@ import { readKeyFile } from '../certification/signing-key.ts';
 import { tarGz, untarGz } from '../certification/tar-archive.ts';
 import { writeBundle } from '../certification/write-bundle.ts';
 import type { Har } from '../suites/engine/har.ts';
-import { runCli, startCli, type CliServer } from './run-cli.ts';
+import { runCli, startCli, type CliResult, type CliServer } from './run-cli.ts';
 import { tempDir } from './temp-dir.ts';
 
 const FAULT = 'access-token-not-a-jwt';
@@ -57,7 +57,7 @@ const certify = (config: string, extra: string[] = []) =>
       '7',
       ...extra,
     ],
-    { timeoutMs: 240_000 },
+    { timeoutMs: 400_000 },
   );
 
 const verify = (path: string, key: string | null = publicKey) =>
@@ -73,20 +73,53 @@ function tampered(name: string, tamper: (copy: string) => void): string {
 
 const configOf = (deployment: RunningReference) => referenceRunConfig(deployment, deployment.baseUrl);
 
+let certified: CliResult;
+let faultCertified: CliResult;
+let quietCertified: CliResult;
+let ruleRun: CliResult;
+const faultOut = join(dir, 'fault-out');
+const quietOut = join(dir, 'unthrottled-out');
+const ruleRunDir = join(dir, 'rule-run', BUNDLE);
+
+// The deployments, the key, and every certify and run the tests read, made once: side by side,
+// since each waits on a deployment (and the throttling probe on its bursts) as much as it computes.
 beforeAll(async () => {
   // serve throttles the client its configuration names principals.throttled: certify probes with it.
   const file = join(dir, 'served.json');
-  served = await startCli(
-    ['serve', '--port', '0', '--write-config', file],
-    /listening on (http:\/\/\S+)[\s\S]*Run configuration written/,
-  );
+  let k: CliResult;
+  [served, k] = await Promise.all([
+    startCli(
+      ['serve', '--port', '0', '--write-config', file],
+      /listening on (http:\/\/\S+)[\s\S]*Run configuration written/,
+    ),
+    runCli(['keygen', '--out', keys]),
+  ]);
+  expect(k.code).toBe(0);
+  expect(k.stdout).toMatch(/thumbprint: +\S{43}/);
   servedConfig = JSON.parse(readFileSync(file, 'utf8')) as RunConfig;
   faulty = await startReference({ port: 0, faults: [FAULT] });
   unthrottled = await startReference({ port: 0 });
-  const k = await runCli(['keygen', '--out', keys]);
-  expect(k.code).toBe(0);
-  expect(k.stdout).toMatch(/thumbprint: +\S{43}/);
-}, 60_000);
+  const reference = writeConfig('reference.json', servedConfig);
+  const ttm = ['--service', 'technical-token-manager'];
+  [certified, faultCertified, quietCertified, ruleRun] = await Promise.all([
+    certify(reference, ['--out', out]),
+    certify(writeConfig('faulty.json', configOf(faulty)), ['--out', faultOut, ...ttm]),
+    certify(writeConfig('unthrottled.json', configOf(unthrottled)), ['--out', quietOut, ...ttm]),
+    runCli(
+      [
+        'run',
+        '--config',
+        reference,
+        ...ttm,
+        '--rule',
+        'technical-token-manager/access-token/*',
+        '--report-dir',
+        ruleRunDir,
+      ],
+      { timeoutMs: 400_000 },
+    ),
+  ]);
+}, 600_000);
 afterAll(async () => {
   await served?.stop();
   await faulty?.close();
@@ -94,11 +127,6 @@ afterAll(async () => {
 });
 
 describe('conformance certify against the reference deployment', () => {
-  let certified: Awaited<ReturnType<typeof runCli>>;
-  beforeAll(async () => {
-    certified = await certify(writeConfig('reference.json', servedConfig), ['--out', out]);
-  }, 240_000);
-
   it('writes a bundle whose certificate says conformant, and exits 0', async () => {
     expect(certified.stderr).toBe('');
     expect(certified.stdout).toContain('certification: CONFORMANT');
@@ -289,22 +317,8 @@ describe('conformance certify against the reference deployment', () => {
   });
 
   it('refuses a bundle of a run made with --rule, naming the incomplete profile', async () => {
-    const runDir = join(dir, 'rule-run', BUNDLE);
-    const run = await runCli(
-      [
-        'run',
-        '--config',
-        join(dir, 'reference.json'),
-        '--service',
-        'technical-token-manager',
-        '--rule',
-        'technical-token-manager/access-token/*',
-        '--report-dir',
-        runDir,
-      ],
-      { timeoutMs: 120_000 },
-    );
-    expect(run.code).toBe(0);
+    const runDir = ruleRunDir;
+    expect(ruleRun.code).toBe(0);
     const key = await readKeyFile(privateKey, true);
     const written = await writeBundle(
       runDir,
@@ -321,13 +335,7 @@ describe('conformance certify against the reference deployment', () => {
   });
 
   it('compares the reference with a fault variant: the broken rule newly failed, exit 1', async () => {
-    const faultOut = join(dir, 'fault-out');
-    const res = await certify(writeConfig('faulty.json', configOf(faulty)), [
-      '--out',
-      faultOut,
-      '--service',
-      'technical-token-manager',
-    ]);
+    const res = faultCertified;
     expect(res.code).toBe(1);
     expect(res.stdout).toContain('certification: NOT CONFORMANT');
     const faultBundle = join(faultOut, BUNDLE);
@@ -352,13 +360,7 @@ describe('conformance certify against the reference deployment', () => {
 
 describe('conformance certify against a deployment that throttles nothing', () => {
   it('is not conformant, and the certificate and the console say which rules were not judged and why', async () => {
-    const quietOut = join(dir, 'unthrottled-out');
-    const res = await certify(writeConfig('unthrottled.json', configOf(unthrottled)), [
-      '--out',
-      quietOut,
-      '--service',
-      'technical-token-manager',
-    ]);
+    const res = quietCertified;
     expect(res.code).toBe(1);
     expect(res.stdout).toContain('certification: NOT CONFORMANT');
     const rule = 'technical-token-manager/throttling/too-many-requests';
@@ -405,7 +407,15 @@ describe('conformance certify refuses to start', () => {
       delete (c.fixtures!.eventManagement as Record<string, unknown>).entityIds;
       delete (c.fixtures!.notification as Record<string, unknown>).paramTypeId;
     });
-    const res = await certify(config, ['--out', join(dir, 'never')]);
+    const fewRuns = writeConfig('few-runs.json', servedConfig, (c) => {
+      c.options = { runs: 5 };
+    });
+    // Each refusal comes before anything is sent: the three side by side.
+    const [res, ttm, few] = await Promise.all([
+      certify(config, ['--out', join(dir, 'never')]),
+      certify(config, ['--out', join(dir, 'never'), '--service', 'technical-token-manager', '--runs', '1']),
+      certify(fewRuns, ['--out', join(dir, 'never')]),
+    ]);
     expect(res.code).toBe(2);
     for (const piece of [
       'principals.otherTenant',
@@ -415,35 +425,26 @@ describe('conformance certify refuses to start', () => {
     ])
       expect(res.stderr).toContain(`  - ${piece}:`);
     expect(res.stdout).not.toContain('conformance run');
-    const ttm = await certify(config, [
-      '--out',
-      join(dir, 'never'),
-      '--service',
-      'technical-token-manager',
-      '--runs',
-      '1',
-    ]);
     expect(ttm.code).toBe(2);
     expect(ttm.stderr).toContain('--runs takes 25 or more');
-    const fewRuns = writeConfig('few-runs.json', servedConfig, (c) => {
-      c.options = { runs: 5 };
-    });
-    const few = await certify(fewRuns, ['--out', join(dir, 'never')]);
     expect(few.code).toBe(2);
     expect(few.stderr).toContain('options.runs is 5; certification runs at least 25 per property');
   });
 
   it('with --rule, --shard, --baseline or --profile', async () => {
     const config = join(dir, 'reference.json');
-    for (const [flag, value] of [
+    const flags = [
       ['--rule', 'technical-token-manager/*'],
       ['--shard', '1/2'],
       ['--baseline', 'known.json'],
       ['--profile', 'read-only'],
-    ]) {
-      const res = await certify(config, [flag, value, '--out', join(dir, 'never')]);
+    ];
+    const refused = await Promise.all(
+      flags.map(([flag, value]) => certify(config, [flag, value, '--out', join(dir, 'never')])),
+    );
+    for (const [i, res] of refused.entries()) {
       expect(res.code).toBe(2);
-      expect(res.stderr).toContain(`${flag} is not allowed`);
+      expect(res.stderr).toContain(`${flags[i][0]} is not allowed`);
     }
   });
 });

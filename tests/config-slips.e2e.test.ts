@@ -147,7 +147,8 @@ describe('configuration slips never become verdicts', () => {
     const file = writeConfig('wrong-fixture', (c) => {
       (c.fixtures!.eventManagement as Record<string, unknown>).sharedEventTypeId = 'othertenant.nosuchtype';
     });
-    await slip('wrong-fixture', file, ['fixtures.eventManagement.sharedEventTypeId']);
+    // An event management fixture: the run tests that service, as the slips below do.
+    await slip('wrong-fixture', file, ['fixtures.eventManagement.sharedEventTypeId'], 'event-management');
   }, 600_000);
 
   // A piece broken one at a time, and a few together: each run tests the service the slip
