@@ -45,6 +45,22 @@ export default tseslint.config(
     rules: { 'max-lines': ['error', { max: 500 }] },
   },
   {
+    // A spec file judges through the check vocabulary (suites/engine/checks/: refused, accepted,
+    // served, listed, storedAsSent, holds, …), whose words own their titles and severities: a title
+    // typed at a t.check / t.verify call is a check written a second way.
+    files: ['suites/**/*.spec.ts'],
+    rules: {
+      'no-restricted-syntax': [
+        'error',
+        {
+          selector:
+            "CallExpression[callee.type='MemberExpression'][callee.property.name=/^(check|verify)$/] > ObjectExpression > Property[key.name='title']",
+          message: 'a titled check in a spec file: use a word of suites/engine/checks/ (holds where no other fits)',
+        },
+      ],
+    },
+  },
+  {
     // What a run loads stays small: fast-check's arbitraries over the whole of Unicode build an
     // alphabet of about 80 MiB that the run then holds to its end (generators/web-link.ts instead).
     files: ['suites/**/*.ts', 'generators/**/*.ts'],

@@ -1,3 +1,4 @@
+import { holds } from '../engine/checks/index.ts';
 import {
   accepted,
   formatted,
@@ -427,15 +428,13 @@ test(
       broadcastType: 'subTenantMembersOnly',
       subTenantId: bogus,
     });
-    t.check(
-      'notification/broadcast/invalid-sub-tenant',
-      (res.status >= 400 && res.status < 500) || (res.status >= 200 && res.status < 300),
-      {
-        title: 'an invalid subTenantId made the request fail',
-        expected: 'a 4xx refusal or a 2xx (discarded)',
-        received: seen(res),
-      },
-    );
+    holds(t, {
+      rule: 'notification/broadcast/invalid-sub-tenant',
+      ok: (res.status >= 400 && res.status < 500) || (res.status >= 200 && res.status < 300),
+      failure: 'an invalid subTenantId made the request fail',
+      expected: 'a 4xx refusal or a 2xx (discarded)',
+      received: seen(res),
+    });
   },
   { budget: 1 },
 );

@@ -1,3 +1,4 @@
+import { holds } from '../engine/checks/index.ts';
 import { setTimeout as sleep } from 'node:timers/promises';
 import fc from 'fast-check';
 import { SERVICE_INFO } from '../../contracts/services.ts';
@@ -53,15 +54,13 @@ test(
       '/paramtype/',
     ]) {
       const res = await send(t, { method: 'GET', path });
-      t.check(
-        'notification/general/json-bodies',
-        res.status === 200 && res.contentType === 'application/json' && res.json !== undefined,
-        {
-          title: `GET ${path} not answered as JSON`,
-          expected: 'HTTP 200 application/json with a JSON body',
-          received: `${res.contentType || '(no content type)'} ${seen(res, 100)}`,
-        },
-      );
+      holds(t, {
+        rule: 'notification/general/json-bodies',
+        ok: res.status === 200 && res.contentType === 'application/json' && res.json !== undefined,
+        failure: `GET ${path} not answered as JSON`,
+        expected: 'HTTP 200 application/json with a JSON body',
+        received: `${res.contentType || '(no content type)'} ${seen(res, 100)}`,
+      });
     }
     for (const [path, method] of [
       ['/recipient/', 'POST'],
@@ -319,8 +318,10 @@ test(
     );
     // Only a refusal is judged here: a burst that nothing throttled says nothing of the 429 rule.
     if (odd.length)
-      t.check('notification/limits/throttling-429', false, {
-        title: 'a burst of requests answered with another status than 200 or 429',
+      holds(t, {
+        rule: 'notification/limits/throttling-429',
+        ok: false,
+        failure: 'a burst of requests answered with another status than 200 or 429',
         expected: 'HTTP 200, or 429 when throttled',
         received: seen(odd[0]),
       });
@@ -330,19 +331,19 @@ test(
           ? unmetThrottleReason('notification', probed)
           : 'the target throttled no notification request during the run (configure principals.throttled, a client it throttles, to probe it)',
       );
-    t.check(
-      'notification/limits/throttling-429',
-      samples.every((s) => s.status === 429),
-      {
-        title: 'throttling not answered 429',
-        expected: 'HTTP 429',
-        received: JSON.stringify(samples.map((s) => s.status)),
-      },
-    );
+    holds(t, {
+      rule: 'notification/limits/throttling-429',
+      ok: samples.every((s) => s.status === 429),
+      failure: 'throttling not answered 429',
+      expected: 'HTTP 429',
+      received: JSON.stringify(samples.map((s) => s.status)),
+    });
     // The Errors table pairs 429 with tooManyRequests; that a 429 carries the code at all is our reading.
     const foreign = samples.filter((s) => /platform\.core\.generic\.(?!tooManyRequests\b)[A-Za-z]+/.test(s.body));
-    t.check('notification/errors/code-too-many-requests', foreign.length === 0, {
-      title: '429 with a generic code the Errors table lists for another status',
+    holds(t, {
+      rule: 'notification/errors/code-too-many-requests',
+      ok: foreign.length === 0,
+      failure: '429 with a generic code the Errors table lists for another status',
       expected: 'no generic code other than platform.core.generic.tooManyRequests in a 429 body',
       received: foreign[0]?.body.slice(0, 200) ?? '',
     });

@@ -1,3 +1,4 @@
+import { holds } from '../engine/checks/index.ts';
 import fc from 'fast-check';
 import { ruleTest } from '../engine/rule-test.ts';
 import { refused } from '../engine/checks/index.ts';
@@ -46,15 +47,20 @@ test(
     const [tenant] = userTenants(t, 1);
     const requestedAt = Date.now();
     const res = await getToken(t, identification(app, tenant));
-    t.check('technical-token-manager/versioning/base-path', res.status === 200, {
-      title: 'getToken not served under the base path',
+    holds(t, {
+      rule: 'technical-token-manager/versioning/base-path',
+      ok: res.status === 200,
+      failure: 'getToken not served under the base path',
       expected: 'HTTP 200',
       received: `HTTP ${res.status} ${res.text.slice(0, 200)}`,
     });
-    t.verify('technical-token-manager/transport/json', res.contentType === 'application/json', {
-      title: '200 not application/json',
+    holds(t, {
+      rule: 'technical-token-manager/transport/json',
+      ok: res.contentType === 'application/json',
+      failure: '200 not application/json',
       expected: 'application/json',
       received: res.contentType,
+      soft: true,
     });
     checkNoStore(t, res, 'POST /oauth/token');
     checkAccessTokenResponse(t, (res.json ?? {}) as Record<string, unknown>, {
@@ -81,21 +87,22 @@ test(
       // A response without jti is judged by access-token/fields alone (all-six-fields).
       if (!('jti' in body)) continue;
       const claim = decodeToken(body.access_token)?.claims.jti;
-      t.verify(
-        'technical-token-manager/access-token/jti-unique',
-        typeof body.jti === 'string' && body.jti !== '' && (claim === undefined || claim === body.jti),
-        {
-          title: 'jti missing or not the JWT jti',
-          expected: `a non-empty jti equal to the claim ${String(claim)}`,
-          received: JSON.stringify(body.jti),
-        },
-      );
+      holds(t, {
+        rule: 'technical-token-manager/access-token/jti-unique',
+        ok: typeof body.jti === 'string' && body.jti !== '' && (claim === undefined || claim === body.jti),
+        failure: 'jti missing or not the JWT jti',
+        expected: `a non-empty jti equal to the claim ${String(claim)}`,
+        received: JSON.stringify(body.jti),
+        soft: true,
+      });
       jtiOfToken.set(String(body.access_token), String(body.jti));
     }
     const jtis = [...jtiOfToken.values()];
     if (jtis.length < 2) t.skip('fewer than two different tokens carried a jti');
-    t.check('technical-token-manager/access-token/jti-unique', new Set(jtis).size === jtis.length, {
-      title: 'jti repeated',
+    holds(t, {
+      rule: 'technical-token-manager/access-token/jti-unique',
+      ok: new Set(jtis).size === jtis.length,
+      failure: 'jti repeated',
       expected: `${jtis.length} different jti values for ${jtis.length} different tokens`,
       received: JSON.stringify(jtis),
     });
@@ -112,8 +119,10 @@ test(
     // That it is the host tenant's own token is judged by auth/host-token-accepted (GET /userTenants
     // takes it); the document names no claim of the token to read the tenant from.
     const jwt = decodeToken((res.json as Record<string, unknown> | undefined)?.access_token);
-    t.check('technical-token-manager/tokens/host-tenant-as-user-tenant', res.status === 200 && !!jwt, {
-      title: 'no token for the host tenant',
+    holds(t, {
+      rule: 'technical-token-manager/tokens/host-tenant-as-user-tenant',
+      ok: res.status === 200 && !!jwt,
+      failure: 'no token for the host tenant',
       expected: `HTTP 200 with a token, for userTenant = hostTenant ${app.hostTenant}`,
       received: `HTTP ${res.status} ${res.text.slice(0, 160)}`,
     });
@@ -297,8 +306,10 @@ test(
       });
     // JSON null, refused or read as an empty body, is still no server failure.
     const res = await getToken(t, null);
-    t.check('technical-token-manager/identification/field-types', res.status < 500, {
-      title: 'the body null answered with a server error',
+    holds(t, {
+      rule: 'technical-token-manager/identification/field-types',
+      ok: res.status < 500,
+      failure: 'the body null answered with a server error',
       expected: 'a 4xx refusal, or the body read as empty (2xx)',
       received: `HTTP ${res.status} ${res.text.slice(0, 160)}`,
     });

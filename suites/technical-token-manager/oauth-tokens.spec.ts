@@ -1,3 +1,4 @@
+import { holds } from '../engine/checks/index.ts';
 import { badItemsText, listWithBadItems } from '../../generators/index.ts';
 import { ruleTest } from '../engine/rule-test.ts';
 import { spaceAuthKey } from '../engine/token-provider.ts';
@@ -48,39 +49,43 @@ test(
     const tenants = userTenants(t, MAX_USER_TENANTS);
     const requestedAt = Date.now();
     const res = await getOauthTokens(t, tokensPayload(app, tenants));
-    t.verify('technical-token-manager/tokens/operator-and-developer', res.status === 200, {
-      title: 'the configured host application is not served',
+    holds(t, {
+      rule: 'technical-token-manager/tokens/operator-and-developer',
+      ok: res.status === 200,
+      failure: 'the configured host application is not served',
       expected: 'HTTP 200 for the application of the run',
       received: `HTTP ${res.status}`,
+      soft: true,
     });
-    t.check('technical-token-manager/limits/user-tenant-ids-per-call', res.status === 200, {
-      title: `exactly ${MAX_USER_TENANTS} user tenants refused`,
+    holds(t, {
+      rule: 'technical-token-manager/limits/user-tenant-ids-per-call',
+      ok: res.status === 200,
+      failure: `exactly ${MAX_USER_TENANTS} user tenants refused`,
       expected: 'HTTP 200',
       received: `HTTP ${res.status} ${res.text.slice(0, 200)}`,
     });
     const list = (res.json as { oauthTokens?: unknown } | undefined)?.oauthTokens;
     const items = Array.isArray(list) ? (list as Array<Record<string, unknown>>) : [];
-    t.verify(
-      'technical-token-manager/tokens-response/shape',
-      res.contentType === 'application/json' &&
+    holds(t, {
+      rule: 'technical-token-manager/tokens-response/shape',
+      ok:
+        res.contentType === 'application/json' &&
         Array.isArray(list) &&
         items.every((i) => typeof i?.userTenantId === 'string' && !!i.token && typeof i.token === 'object'),
-      {
-        title: 'TokensResponse malformed',
-        expected: '{"oauthTokens":[{"userTenantId":string,"token":AccessTokenResponse}]} as application/json',
-        received: `${res.contentType} ${res.text.slice(0, 200)}`,
-      },
-    );
+      failure: 'TokensResponse malformed',
+      expected: '{"oauthTokens":[{"userTenantId":string,"token":AccessTokenResponse}]} as application/json',
+      received: `${res.contentType} ${res.text.slice(0, 200)}`,
+      soft: true,
+    });
     const ids = items.map((i) => i.userTenantId);
-    t.verify(
-      'technical-token-manager/tokens-response/one-token-per-user-tenant',
-      ids.length === MAX_USER_TENANTS && tenants.every((u) => ids.filter((x) => x === u).length === 1),
-      {
-        title: 'not one token per requested tenant',
-        expected: JSON.stringify(tenants),
-        received: JSON.stringify(ids),
-      },
-    );
+    holds(t, {
+      rule: 'technical-token-manager/tokens-response/one-token-per-user-tenant',
+      ok: ids.length === MAX_USER_TENANTS && tenants.every((u) => ids.filter((x) => x === u).length === 1),
+      failure: 'not one token per requested tenant',
+      expected: JSON.stringify(tenants),
+      received: JSON.stringify(ids),
+      soft: true,
+    });
     checkNoStore(t, res, 'POST /oauthTokens');
     for (const item of items)
       checkAccessTokenResponse(t, (item.token ?? {}) as Record<string, unknown>, {
@@ -91,10 +96,13 @@ test(
       });
     // A token without jti is judged by access-token/fields alone (all-six-fields).
     const jtis = items.map((i) => (i.token as Record<string, unknown> | undefined)?.jti).filter((j) => j !== undefined);
-    t.verify('technical-token-manager/access-token/jti-unique', new Set(jtis).size === jtis.length, {
-      title: 'tokens of one call share a jti',
+    holds(t, {
+      rule: 'technical-token-manager/access-token/jti-unique',
+      ok: new Set(jtis).size === jtis.length,
+      failure: 'tokens of one call share a jti',
       expected: 'distinct jti values',
       received: JSON.stringify(jtis),
+      soft: true,
     });
   },
   { needs: ['tokenManager', `tokenManager.userTenants:${MAX_USER_TENANTS}`] },
@@ -123,15 +131,13 @@ test(
     const app = application(t);
     const res = await getOauthTokens(t, tokensPayload(app, [app.hostTenant]));
     const items = (res.json as { oauthTokens?: Array<Record<string, unknown>> } | undefined)?.oauthTokens ?? [];
-    t.check(
-      'technical-token-manager/tokens/host-tenant-as-user-tenant',
-      res.status === 200 && items.length === 1 && items[0]?.userTenantId === app.hostTenant,
-      {
-        title: 'no host-tenant token from POST /oauthTokens',
-        expected: `HTTP 200 with one token for ${app.hostTenant}`,
-        received: `HTTP ${res.status} ${res.text.slice(0, 200)}`,
-      },
-    );
+    holds(t, {
+      rule: 'technical-token-manager/tokens/host-tenant-as-user-tenant',
+      ok: res.status === 200 && items.length === 1 && items[0]?.userTenantId === app.hostTenant,
+      failure: 'no host-tenant token from POST /oauthTokens',
+      expected: `HTTP 200 with one token for ${app.hostTenant}`,
+      received: `HTTP ${res.status} ${res.text.slice(0, 200)}`,
+    });
   },
   { needs: ['tokenManager'] },
 );
@@ -241,8 +247,10 @@ test(
       const body = tokensPayload(app, userTenants(t, 1));
       delete body[field];
       const res = await getOauthTokens(t, body);
-      t.check('technical-token-manager/tokens-payload/required-fields', res.status === 400, {
-        title: `payload without ${field} not answered 400`,
+      holds(t, {
+        rule: 'technical-token-manager/tokens-payload/required-fields',
+        ok: res.status === 400,
+        failure: `payload without ${field} not answered 400`,
         expected: 'HTTP 400',
         received: `HTTP ${res.status} ${res.text.slice(0, 160)}`,
       });
@@ -267,8 +275,10 @@ test(
     ];
     for (const [what, body] of cases) {
       const res = await getOauthTokens(t, body);
-      t.check('technical-token-manager/tokens-payload/field-types', res.status === 400, {
-        title: `${what}: not answered 400`,
+      holds(t, {
+        rule: 'technical-token-manager/tokens-payload/field-types',
+        ok: res.status === 400,
+        failure: `${what}: not answered 400`,
         expected: 'HTTP 400',
         received: `HTTP ${res.status} ${res.text.slice(0, 160)}`,
       });
@@ -284,8 +294,10 @@ test(
       },
       { as: null },
     );
-    t.check('technical-token-manager/tokens-payload/field-types', cut.status === 400, {
-      title: 'a body of malformed JSON: not answered 400',
+    holds(t, {
+      rule: 'technical-token-manager/tokens-payload/field-types',
+      ok: cut.status === 400,
+      failure: 'a body of malformed JSON: not answered 400',
       expected: 'HTTP 400',
       received: `HTTP ${cut.status} ${cut.text.slice(0, 160)}`,
     });
@@ -301,8 +313,10 @@ test(
       lists,
       async (list) => {
         const res = await getOauthTokens(t, tokensPayload(app, list.items));
-        t.check('technical-token-manager/tokens-payload/field-types', res.status === 400, {
-          title: `userTenantIds with ${badItemsText(list)}: not answered 400`,
+        holds(t, {
+          rule: 'technical-token-manager/tokens-payload/field-types',
+          ok: res.status === 400,
+          failure: `userTenantIds with ${badItemsText(list)}: not answered 400`,
           expected: 'HTTP 400',
           received: `HTTP ${res.status} ${res.text.slice(0, 160)}`,
         });

@@ -1,3 +1,4 @@
+import { holds } from '../engine/checks/index.ts';
 import { setTimeout as sleep } from 'node:timers/promises';
 import {
   application,
@@ -16,28 +17,24 @@ test(
   'GET /userTenants without a token is refused',
   async (t) => {
     const res = await getUserTenants(t, null);
-    t.check(
-      'technical-token-manager/auth/user-tenants-token-required',
-      res.status >= 400 && res.status < 500 && ids(res).length === 0,
-      {
-        title: 'tenant list served without a token',
-        severity: 'critical',
-        expected: '4xx and no tenant list',
-        received: `HTTP ${res.status}`,
-      },
-    );
+    holds(t, {
+      rule: 'technical-token-manager/auth/user-tenants-token-required',
+      ok: res.status >= 400 && res.status < 500 && ids(res).length === 0,
+      failure: 'tenant list served without a token',
+      expected: '4xx and no tenant list',
+      received: `HTTP ${res.status}`,
+      severity: 'critical',
+    });
     // The application's Basic credential of the token operations is not a bearer token either.
     const basic = await getUserTenants(t, spaceAuthKey(application(t)));
-    t.check(
-      'technical-token-manager/auth/user-tenants-token-required',
-      basic.status >= 400 && basic.status < 500 && ids(basic).length === 0,
-      {
-        title: 'tenant list served, or the request failed, with a Basic credential instead of a token',
-        severity: 'critical',
-        expected: '4xx and no tenant list',
-        received: `HTTP ${basic.status}`,
-      },
-    );
+    holds(t, {
+      rule: 'technical-token-manager/auth/user-tenants-token-required',
+      ok: basic.status >= 400 && basic.status < 500 && ids(basic).length === 0,
+      failure: 'tenant list served, or the request failed, with a Basic credential instead of a token',
+      expected: '4xx and no tenant list',
+      received: `HTTP ${basic.status}`,
+      severity: 'critical',
+    });
   },
   { needs: ['tokenManager'] },
 );
@@ -52,16 +49,14 @@ test(
         'no principal without km.usr is configured (principals.withoutScope["km.usr"])',
       );
     const res = await getUserTenants(t, await t.session.tokens.authorization('without:km.usr'));
-    t.check(
-      'technical-token-manager/auth/user-tenants-scope',
-      res.status >= 400 && res.status < 500 && ids(res).length === 0,
-      {
-        title: 'tenant list served to a token without km.usr',
-        severity: 'critical',
-        expected: '4xx and no tenant list',
-        received: `HTTP ${res.status}`,
-      },
-    );
+    holds(t, {
+      rule: 'technical-token-manager/auth/user-tenants-scope',
+      ok: res.status >= 400 && res.status < 500 && ids(res).length === 0,
+      failure: 'tenant list served to a token without km.usr',
+      expected: '4xx and no tenant list',
+      received: `HTTP ${res.status}`,
+      severity: 'critical',
+    });
   },
   { needs: ['principals.withoutScope["km.usr"]'] },
 );
@@ -98,15 +93,14 @@ test(
       // The Errors table binds pageSizeForUserTenantsExceeded to "Requested page size above the
       // maximum supported": a size of 1.5 or 0 is above no maximum.
       if (res.status === 400 && q.size !== undefined)
-        t.verify(
-          'technical-token-manager/user-tenants/query-types',
-          !errorCodes(res).includes('platform.core.keymanager.pageSizeForUserTenantsExceeded'),
-          {
-            title: `${JSON.stringify(q)} answered as a page size above the maximum`,
-            expected: 'a code other than platform.core.keymanager.pageSizeForUserTenantsExceeded',
-            received: errorCodes(res).join(', '),
-          },
-        );
+        holds(t, {
+          rule: 'technical-token-manager/user-tenants/query-types',
+          ok: !errorCodes(res).includes('platform.core.keymanager.pageSizeForUserTenantsExceeded'),
+          failure: `${JSON.stringify(q)} answered as a page size above the maximum`,
+          expected: 'a code other than platform.core.keymanager.pageSizeForUserTenantsExceeded',
+          received: errorCodes(res).join(', '),
+          soft: true,
+        });
       // A deployment that takes page -1 or size 0 (the other side of page-size-lower-bound) still
       // answers a UserTenantResponse whose Page fields are integers ("| totalPages | integer |").
       if (res.status === 200) checkShape(t, res);
@@ -141,8 +135,10 @@ test(
     // Retry-After) is throttling answered the wrong way, whatever the engine kept as a sample.
     const odd = probed.responses.filter((r) => r.status !== 200 && r.status !== 429);
     if (odd.length)
-      t.check('technical-token-manager/throttling/too-many-requests', false, {
-        title: 'a burst of valid requests answered with another status than 200 or 429',
+      holds(t, {
+        rule: 'technical-token-manager/throttling/too-many-requests',
+        ok: false,
+        failure: 'a burst of valid requests answered with another status than 200 or 429',
         expected: 'HTTP 200, or 429 when throttled',
         received: `HTTP ${odd.map((r) => r.status).join(', ')} ${odd[0].text.slice(0, 160)}`,
       });
@@ -153,22 +149,22 @@ test(
           ? unmetThrottleReason('token manager', probed)
           : 'the target throttled no token manager request during the run (configure principals.throttled, a client it throttles, to probe it)',
       );
-    t.check(
-      'technical-token-manager/throttling/too-many-requests',
-      samples.every((s) => s.status === 429),
-      {
-        title: 'throttling not answered 429',
-        expected: 'HTTP 429',
-        received: JSON.stringify(samples.map((s) => s.status)),
-      },
-    );
+    holds(t, {
+      rule: 'technical-token-manager/throttling/too-many-requests',
+      ok: samples.every((s) => s.status === 429),
+      failure: 'throttling not answered 429',
+      expected: 'HTTP 429',
+      received: JSON.stringify(samples.map((s) => s.status)),
+    });
     // POST /oauth/token's failures have a body "of unspecified format": its codes are not judged.
     for (const s of samples) if (!s.path.includes('/oauth/token')) checkErrorCodeForm(t, s.status, s.body, s.path);
     // "Throttling thresholds: not shown": no wait is long enough by the document, so a request after
     // the burst may still be throttled; it is judged only for being answered 200 or 429.
     const res = await getUserTenants(t, auth, { size: 1 });
-    t.check('technical-token-manager/throttling/too-many-requests', res.status === 200 || res.status === 429, {
-      title: 'a request after throttling answered with another status than 200 or 429',
+    holds(t, {
+      rule: 'technical-token-manager/throttling/too-many-requests',
+      ok: res.status === 200 || res.status === 429,
+      failure: 'a request after throttling answered with another status than 200 or 429',
       expected: 'HTTP 200, or 429 while still throttled',
       received: `HTTP ${res.status}`,
     });
