@@ -196,8 +196,8 @@ function mutationResults(dir: string, named: string[]): string[] {
 }
 
 /**
- * The rule's mutants in the results on record: those it killed, and every mutant on the lines its
- * `// rule:` comments mark (the comment down to the next blank line, at most 12 lines).
+ * The rule's mutants in the results on record: those it killed, and every mutant from each of its
+ * reference lines down to the next blank line (at most 12 lines).
  */
 function mutantsOf(id: string, reference: ReferenceLine[], files: string[]): Explanation['mutants'] {
   if (!files.length) return null;
@@ -273,7 +273,10 @@ export function renderExplanation(x: Explanation): string {
 
   if (x.reference === null) out.push('', 'reference: not in this installation');
   else {
-    out.push('', `reference (${x.reference.length} \`// rule:\` line${x.reference.length === 1 ? '' : 's'}):`);
+    out.push(
+      '',
+      `reference (${x.reference.length} line${x.reference.length === 1 ? '' : 's'}: \`// rule:\` comments, refusals):`,
+    );
     for (const r of x.reference)
       out.push(`  ${t(where(r.file, r.line))}  ${t(r.comment ? `${r.comment} | ${r.code}` : r.code)}`);
     if (!x.reference.length) out.push('  none');

@@ -31,13 +31,13 @@ export interface TestDeclaration {
   title?: string;
 }
 
-/** A `// rule: <id>` comment of the reference deployment, where it enforces the rule. */
+/** A site of the reference deployment where it enforces a rule: a `// rule: <id>` comment, or a refusal naming it. */
 export interface ReferenceLine {
   file: string;
   line: number;
-  /** What the comment says after the ID, if anything. */
+  /** What the comment says after the ID, if anything (nothing for a refusal). */
   comment: string;
-  /** The first line of code under the comment (trimmed). */
+  /** The first line of code under the comment, or the refusal's statement down to its call (trimmed). */
   code: string;
 }
 
@@ -333,16 +333,19 @@ const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&
 export const REFERENCE_DIR = join(projectRoot, 'fixtures', 'reference');
 
 /**
- * The reference's `// rule: <id>` comments for `id`, with the line of code under each; undefined
- * when the reference deployment is not in this installation.
+ * The reference's sites of `id`, each with its code: its `// rule: <id>` comments (and the line of
+ * code under each), and the refusals that name it at the call (`refuses(seams, '<id>')`: the
+ * statement that holds the call, down to it); undefined when the reference deployment is not in
+ * this installation.
  */
 export function referenceLines(id: string, dir = REFERENCE_DIR): ReferenceLine[] | undefined {
   if (!existsSync(dir)) return undefined;
   const out: ReferenceLine[] = [];
   for (const f of sourceFiles(dir)) {
-    const lines = readFileSync(f, 'utf8').split('\n');
-    lines.forEach((text, n) => {
-      const m = /\/\/\s*rule:\s*(\S+)(.*)$/.exec(text);
+    const text = readFileSync(f, 'utf8');
+    const lines = text.split('\n');
+    lines.forEach((line, n) => {
+      const m = /\/\/\s*rule:\s*(\S+)(.*)$/.exec(line);
       if (!m || m[1].replace(/[,.;:]$/, '') !== id) return;
       const code = lines.slice(n + 1).find((l) => l.trim() && !l.trim().startsWith('//')) ?? '';
       out.push({
@@ -352,6 +355,44 @@ export function referenceLines(id: string, dir = REFERENCE_DIR): ReferenceLine[]
         code: code.trim(),
       });
     });
+    for (const call of refusalCalls(text)) {
+      if (call.rule !== id) continue;
+      const lineOf = (offset: number) => text.slice(0, offset).split('\n').length - 1;
+      const from = statementStart(lines, lineOf(call.at));
+      const code = lines
+        .slice(from, lineOf(call.end) + 1)
+        .map((l) => l.trim())
+        .join(' ')
+        .replace(/\( /g, '(')
+        .replace(/,? \)/g, ')');
+      out.push({ file: fromRoot(f), line: from + 1, comment: '', code });
+    }
   }
-  return out;
+  return out.sort((a, b) => a.file.localeCompare(b.file) || a.line - b.line);
+}
+
+/** The rule each `refuses(…)` call of a source text names, with the offsets where the call starts and ends. */
+export function refusalCalls(text: string): { rule: string; at: number; end: number }[] {
+  return [...text.matchAll(/\brefuses\(/g)].flatMap((m) => {
+    let depth = 0;
+    let end = m.index + m[0].length - 1;
+    do depth += text[end] === '(' ? 1 : text[end] === ')' ? -1 : 0;
+    while (depth > 0 && ++end < text.length);
+    return [...text.slice(m.index, end).matchAll(/'([a-z-]+\/[a-z0-9/-]+)'/g)].map((r) => ({
+      rule: r[1],
+      at: m.index,
+      end,
+    }));
+  });
+}
+
+/** The first line of the statement that holds line `n`: below a line that ends a statement or opens a block. */
+function statementStart(lines: readonly string[], n: number): number {
+  let from = n;
+  while (from > 0) {
+    const above = lines[from - 1].trim();
+    if (!above || above.startsWith('//') || /[;{}:]$/.test(above)) break;
+    from--;
+  }
+  return from;
 }

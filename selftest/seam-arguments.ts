@@ -1,6 +1,7 @@
 // What only a seam reads is not mutated: the description of where a value is (`at`) handed to a
-// seam whose reference value passes the value through (`unchanged`), and what a notification
-// refusal is about (`about(error, what)`). With no variant on, nothing reads them, so a mutant of
+// seam whose reference value passes the value through (`unchanged`), what a notification
+// refusal is about (`about(error, what)`) and which rule's refusal an event-management check asks
+// for (`refuses(seams, rule, field)`). With no variant on, nothing reads them, so a mutant of
 // them changes no answer: only fault variants and the alternate profile do.
 import { EVENT_MANAGEMENT_SEAMS } from '../fixtures/reference/event-management/seams.ts';
 import { NOTIFICATION_SEAMS } from '../fixtures/reference/notification/seams.ts';
@@ -22,9 +23,10 @@ export const PASS_THROUGH_SEAMS: Readonly<Record<string, ReadonlySet<string>>> =
   ]),
 );
 
-/** Per service folder, functions whose argument at a position only seams read. */
+/** Per service folder, functions whose arguments from a position on only seams read. */
 const SEAM_ONLY_ARGUMENTS: Readonly<Record<string, Readonly<Record<string, number>>>> = {
   notification: { about: 1 },
+  'event-management': { refuses: 1 },
 };
 
 type Node = { type?: string; name?: string; property?: Node; object?: Node; callee?: Node; value?: string };
@@ -49,8 +51,8 @@ export const seamArgumentIgnorer = {
     const call = path.parentPath?.node as Node | undefined;
     if (call?.type !== 'CallExpression') return undefined;
     const callee = call.callee;
-    if (callee?.type === 'Identifier' && SEAM_ONLY_ARGUMENTS[folder]?.[callee.name ?? ''] === path.key)
-      return 'read by seams only (what a refusal is about)';
+    const from = callee?.type === 'Identifier' ? SEAM_ONLY_ARGUMENTS[folder]?.[callee.name ?? ''] : undefined;
+    if (from !== undefined && path.key >= from) return 'read by seams only (what a refusal is about, or whose it is)';
     if (
       path.key >= 1 &&
       callee?.type === 'MemberExpression' &&

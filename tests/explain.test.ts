@@ -88,6 +88,18 @@ describe('conformance explain', () => {
     });
   });
 
+  it('finds a refusal that names the rule at its call, from the statement that holds it', async () => {
+    const x = await explain('event-management/etags/update-event-stale-412');
+    const refusals = (x.reference ?? []).filter((r) => r.code.includes('refuses('));
+    expect(refusals).toHaveLength(1);
+    const [site] = refusals;
+    expect(site).toMatchObject({ file: 'fixtures/reference/event-management/event-service.ts', comment: '' });
+    expect(site.code.startsWith(lineOf(site.file, site.line).trim())).toBe(true);
+    expect(site.code).toMatch(
+      /^if \(.*ifMatch !== record\.etag && refuses\(this\.seams, 'event-management\/etags\/update-event-stale-412'\)$/,
+    );
+  });
+
   it('finds tests declared through a table, where the rule list is a variable', async () => {
     const x = await explain('notification/categories/name-alphanumeric');
     expect(x.tests.length).toBeGreaterThan(0);

@@ -102,7 +102,7 @@ describe('mutation self-test', () => {
     expect(tokenManager).toContain("StringLiteral: 'none'");
   });
 
-  it('leaves out what only seams read: the where of a pass-through seam, what a refusal is about', async () => {
+  it('leaves out what only seams read: the where of a pass-through seam, what a refusal is about, whose rule it is', async () => {
     const code = [
       "export const a = (seams: S, at: At, v: string) => seams.body(v.trim(), { ...at, field: 'x' });",
       "export const b = (seams: S, v: string) => seams.checks.address(v, 'y');",
@@ -116,6 +116,15 @@ describe('mutation self-test', () => {
     expect(made).not.toContain("ObjectLiteral: { ...at, field: 'x' }");
     expect(made).not.toContain("StringLiteral: 'x'");
     expect(made).not.toContain("StringLiteral: 'not-held'");
+    // the rule whose refusal an event-management check asks for; the check's own condition stays
+    const refusal = await mutantsMade(
+      '/x/fixtures/reference/event-management/t.ts',
+      "export const d = (seams: S, n: number) => n > 1 && refuses(seams, 'event-management/x/y-400', 'f');",
+      seamArgumentIgnorer,
+    );
+    expect(refusal).toContain('EqualityOperator: n > 1');
+    expect(refusal).not.toContain("StringLiteral: 'event-management/x/y-400'");
+    expect(refusal).not.toContain("StringLiteral: 'f'");
   });
 
   it('carries an earlier kill over to the same mutant only (--since), never a survivor', () => {
