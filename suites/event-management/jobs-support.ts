@@ -135,23 +135,28 @@ export class StartCreateJob implements fc.AsyncCommand<JobsModel, JobsReal> {
       judgeMixedCreateJob(r.t, res, this.toString());
       if (res.status !== 202) return;
     }
-    holds(r.t, {
-      rule: 'event-management/jobs/initial-state-accepted',
-      ok: body(res).state === 'ACCEPTED',
-      failure: 'the 202 of a create job is not ACCEPTED',
-      expected: 'state ACCEPTED',
-      received: JSON.stringify(body(res)),
-    });
-    holds(r.t, {
-      rule: 'event-management/jobs/job-id-uuid',
-      ok: UUID.test(String(body(res).id)),
-      failure: 'the job id is not a uuid',
-      expected: 'a uuid',
-      received: String(body(res).id),
-    });
+    judgeNewJob(r.t, res, 'create');
     m.jobs.push({ kind: 'create', id: String(body(res).id), valid: this.valid, states: ['ACCEPTED'], judged: false });
   }
   toString = () => `create job [${this.valid.map((v) => (v ? 'ok' : 'bad')).join(',')}]`;
+}
+
+/** A job's 202: ACCEPTED, with a UUID for its ID. */
+function judgeNewJob(t: RuleContext, res: HttpResponse, kind: 'create' | 'delete'): void {
+  holds(t, {
+    rule: 'event-management/jobs/initial-state-accepted',
+    ok: body(res).state === 'ACCEPTED',
+    failure: `the 202 of a ${kind} job is not ACCEPTED`,
+    expected: 'state ACCEPTED',
+    received: JSON.stringify(body(res)),
+  });
+  holds(t, {
+    rule: 'event-management/jobs/job-id-uuid',
+    ok: UUID.test(String(body(res).id)),
+    failure: 'the job id is not a uuid',
+    expected: 'a uuid',
+    received: String(body(res).id),
+  });
 }
 
 export class StartDeleteJob implements fc.AsyncCommand<JobsModel, JobsReal> {
@@ -160,20 +165,7 @@ export class StartDeleteJob implements fc.AsyncCommand<JobsModel, JobsReal> {
     // Selects nothing (n is never negative): the model's create jobs stay intact.
     const res = await startDeleteJob(r.t, { filter: where({ typeId: r.typeId, n: -1 }) });
     answered(r.t, { rule: 'event-management/jobs/delete-job-202', res, what: 'a delete job', statuses: [202] });
-    holds(r.t, {
-      rule: 'event-management/jobs/initial-state-accepted',
-      ok: body(res).state === 'ACCEPTED',
-      failure: 'the 202 of a delete job is not ACCEPTED',
-      expected: 'state ACCEPTED',
-      received: JSON.stringify(body(res)),
-    });
-    holds(r.t, {
-      rule: 'event-management/jobs/job-id-uuid',
-      ok: UUID.test(String(body(res).id)),
-      failure: 'the job id is not a uuid',
-      expected: 'a uuid',
-      received: String(body(res).id),
-    });
+    judgeNewJob(r.t, res, 'delete');
     m.jobs.push({ kind: 'delete', id: String(body(res).id), states: ['ACCEPTED'], judged: false });
   }
   toString = () => 'delete job (selects nothing)';
