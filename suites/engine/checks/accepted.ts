@@ -2,6 +2,7 @@ import type { HttpResponse } from '../http-client.ts';
 import type { Severity } from '../failure.ts';
 import type { RuleContext } from '../rule-test.ts';
 import { describeResponse } from './describe-response.ts';
+import { judge } from './judge.ts';
 
 /** What `accepted` judges: the answer to input that keeps `rule`, and the statuses that take it. */
 export type AcceptedOptions = {
@@ -31,7 +32,5 @@ export function accepted(t: RuleContext, o: AcceptedOptions): boolean {
     response: res,
   };
   const ok = statuses.includes(res.status);
-  if (o.reading !== undefined) return t.reading(o.reading, rule, ok, d);
-  t.check(rule, ok, d);
-  return true;
+  return judge(t, rule, ok, d, { reading: o.reading });
 }

@@ -2,6 +2,7 @@ import type { HttpResponse } from '../http-client.ts';
 import type { Severity } from '../failure.ts';
 import type { RuleContext } from '../rule-test.ts';
 import { describeResponse } from './describe-response.ts';
+import { judge } from './judge.ts';
 
 /** What `answered` judges: the answer to a request a rule's behaviour needs, and the statuses that serve it. */
 export type AnsweredOptions = {
@@ -29,8 +30,5 @@ export function answered(t: RuleContext, o: AnsweredOptions): boolean {
     expected: `HTTP ${statuses.join(' or ')} for ${what}`,
     received: ok ? '' : describeResponse(res, 240),
   };
-  if (o.reading !== undefined) return t.reading(o.reading, rule, ok, d);
-  if (o.soft) return t.verify(rule, ok, d);
-  t.check(rule, ok, d);
-  return true;
+  return judge(t, rule, ok, d, o);
 }

@@ -1,6 +1,7 @@
 import type { HttpResponse } from '../http-client.ts';
 import type { Severity } from '../failure.ts';
 import type { RuleContext } from '../rule-test.ts';
+import { judge, type Judging } from './judge.ts';
 
 /** What `applied` judges: a change's answer, and the state read back against the state it should leave. */
 export type AppliedOptions = {
@@ -15,8 +16,7 @@ export type AppliedOptions = {
   statuses?: readonly number[];
   /** High unless told. */
   severity?: Severity;
-  /** Record the check and go on (`t.verify`) instead of ending the test when it fails. */
-  soft?: boolean;
+  soft?: Judging['soft'];
 };
 
 /** A change (an ADD, a DELETE, an unsubscribe) was answered with success and left the state it names. */
@@ -32,7 +32,5 @@ export function applied(t: RuleContext, o: AppliedOptions): boolean {
     received: `${res ? `HTTP ${res.status}, then ` : ''}${got}`,
     ...(res ? { response: res } : {}),
   };
-  if (o.soft) return t.verify(o.rule, ok, d);
-  t.check(o.rule, ok, d);
-  return true;
+  return judge(t, o.rule, ok, d, { soft: o.soft });
 }

@@ -1,6 +1,7 @@
 import type { HttpResponse } from '../http-client.ts';
 import type { RuleContext } from '../rule-test.ts';
 import { describeResponse } from './describe-response.ts';
+import { judge } from './judge.ts';
 
 /** What `etagChanged` judges: an answer read after a change, and the ETag read before it. */
 export type EtagChangedOptions = {
@@ -26,7 +27,5 @@ export function etagChanged(t: RuleContext, o: EtagChangedOptions): boolean {
     expected: `HTTP 200 with an ETag other than ${String(before)}`,
     received: ok ? '' : describeResponse(res, 160),
   };
-  if (o.soft) return t.verify(rule, ok, d);
-  t.check(rule, ok, d);
-  return true;
+  return judge(t, rule, ok, d, { soft: o.soft });
 }

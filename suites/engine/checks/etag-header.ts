@@ -1,5 +1,6 @@
 import type { HttpResponse } from '../http-client.ts';
 import type { RuleContext } from '../rule-test.ts';
+import { judge } from './judge.ts';
 
 /** The integer entity tag of an ETag header (`"3"`, `3`, `W/"3"`), or undefined. */
 export function etagOf(res: HttpResponse): number | undefined {
@@ -29,7 +30,5 @@ export function etagHeader(t: RuleContext, o: EtagHeaderOptions): boolean {
     expected: `ETag "${String(etag)}"`,
     received: ok ? '' : (res.headers.etag ?? '(none)'),
   };
-  if (o.soft) return t.verify(rule, ok, d);
-  t.check(rule, ok, d);
-  return true;
+  return judge(t, rule, ok, d, { soft: o.soft });
 }

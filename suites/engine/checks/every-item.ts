@@ -1,6 +1,7 @@
 import type { HttpResponse } from '../http-client.ts';
 import type { Severity } from '../failure.ts';
 import type { RuleContext } from '../rule-test.ts';
+import { judge, type Judging } from './judge.ts';
 
 /** What `everyItem` judges: the items of an answer, and what each must be. */
 export type EveryItemOptions<T> = {
@@ -20,8 +21,7 @@ export type EveryItemOptions<T> = {
   nonEmpty?: boolean;
   /** High unless told. */
   severity?: Severity;
-  /** Record the check and go on (`t.verify`) instead of ending the test when it fails. */
-  soft?: boolean;
+  soft?: Judging['soft'];
 };
 
 /** Every item of an answer is what the document says it is (a filter's match, a member of an enum). */
@@ -44,7 +44,5 @@ export function everyItem<T>(t: RuleContext, o: EveryItemOptions<T>): boolean {
         : `${o.items.length} items`),
     ...(res ? { response: res } : {}),
   };
-  if (o.soft) return t.verify(o.rule, ok, d);
-  t.check(o.rule, ok, d);
-  return true;
+  return judge(t, o.rule, ok, d, { soft: o.soft });
 }

@@ -1,5 +1,6 @@
 import type { Severity } from '../failure.ts';
 import type { RuleContext } from '../rule-test.ts';
+import { judge, type Judging } from './judge.ts';
 
 /** What `formatted` judges: values an answer carries, and the format each must have. */
 export type FormattedOptions = {
@@ -12,8 +13,7 @@ export type FormattedOptions = {
   is: (v: unknown) => boolean;
   /** High unless told. */
   severity?: Severity;
-  /** Record the check and go on (`t.verify`) instead of ending the test when it fails. */
-  soft?: boolean;
+  soft?: Judging['soft'];
 };
 
 /** Every value has the format the document gives. */
@@ -25,7 +25,5 @@ export function formatted(t: RuleContext, o: FormattedOptions): boolean {
     expected: o.format,
     received: JSON.stringify(bad.slice(0, 3)),
   };
-  if (o.soft) return t.verify(o.rule, bad.length === 0, d);
-  t.check(o.rule, bad.length === 0, d);
-  return true;
+  return judge(t, o.rule, bad.length === 0, d, { soft: o.soft });
 }

@@ -1,6 +1,7 @@
 import type { Severity } from '../failure.ts';
 import type { RuleContext } from '../rule-test.ts';
 import { memberProblems, type MemberShape } from './member-problems.ts';
+import { judge, type Judging } from './judge.ts';
 
 /** What `hasMembers` judges: a record, the members it requires and their shapes. */
 export type HasMembersOptions = {
@@ -15,8 +16,7 @@ export type HasMembersOptions = {
   emptyText?: boolean;
   /** High unless told. */
   severity?: Severity;
-  /** Record the check and go on (`t.verify`) instead of ending the test when it fails. */
-  soft?: boolean;
+  soft?: Judging['soft'];
 };
 
 /** A record holds each required member, of its shape (and of its value, where `values` names one). */
@@ -38,7 +38,5 @@ export function hasMembers(t: RuleContext, o: HasMembersOptions): boolean {
     }`,
     received: problems.join(', ') || 'members as documented',
   };
-  if (o.soft) return t.verify(o.rule, problems.length === 0, d);
-  t.check(o.rule, problems.length === 0, d);
-  return true;
+  return judge(t, o.rule, problems.length === 0, d, { soft: o.soft });
 }

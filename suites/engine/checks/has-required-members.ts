@@ -2,6 +2,7 @@ import { contractNode, type ContractPointer } from '../../../contracts/facts.ts'
 import type { ServiceName } from '../../../contracts/services.ts';
 import type { RuleContext } from '../rule-test.ts';
 import { memberProblems, type MemberShape } from './member-problems.ts';
+import { judge } from './judge.ts';
 
 /** What `hasRequiredMembers` judges: a value and the contract schema whose `required` it must carry. */
 export type HasRequiredMembersOptions = {
@@ -41,7 +42,5 @@ export function hasRequiredMembers(t: RuleContext, o: HasRequiredMembersOptions)
     expected: `${required.join(', ')}${o.shape ? `, each ${o.shape}` : ''}`,
     received: ok ? '' : `${problems.join(', ')}${o.answer ? `: ${o.answer()}` : ''}`,
   };
-  if (o.soft) return t.verify(o.rule, ok, d);
-  t.check(o.rule, ok, d);
-  return true;
+  return judge(t, o.rule, ok, d, { soft: o.soft });
 }

@@ -1,6 +1,7 @@
 import type { HttpResponse } from '../http-client.ts';
 import type { RuleContext } from '../rule-test.ts';
 import { describeResponse } from './describe-response.ts';
+import { judge } from './judge.ts';
 
 /** What `headerPresent` judges: an answer that must carry a header. */
 export type HeaderPresentOptions = {
@@ -26,7 +27,5 @@ export function headerPresent(t: RuleContext, o: HeaderPresentOptions): boolean 
     expected: `HTTP ${statuses.join(' or ')} with a ${header} header`,
     received: ok ? '' : describeResponse(res, 120),
   };
-  if (o.soft) return t.verify(rule, ok, d);
-  t.check(rule, ok, d);
-  return true;
+  return judge(t, rule, ok, d, { soft: o.soft });
 }

@@ -1,5 +1,6 @@
 import type { Severity } from '../failure.ts';
 import type { RuleContext } from '../rule-test.ts';
+import { judge } from './judge.ts';
 
 /** What `holds` judges: a condition of `rule` the other kinds do not name, and how its failure reads. */
 export type HoldsOptions = {
@@ -30,8 +31,5 @@ export function holds(t: RuleContext, o: HoldsOptions): boolean {
     expected: o.expected,
     received: ok ? '' : typeof o.received === 'function' ? o.received() : o.received,
   };
-  if (o.reading !== undefined) return t.reading(o.reading, rule, ok, d);
-  if (o.soft) return t.verify(rule, ok, d);
-  t.check(rule, ok, d);
-  return true;
+  return judge(t, rule, ok, d, o);
 }

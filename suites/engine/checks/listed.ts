@@ -2,6 +2,7 @@ import type { HttpResponse } from '../http-client.ts';
 import type { Severity } from '../failure.ts';
 import type { RuleContext } from '../rule-test.ts';
 import { describeResponse } from './describe-response.ts';
+import { judge, type Judging } from './judge.ts';
 
 /** Whether a body mentions a text: in its raw form or (for non-ASCII text) in its parsed JSON. */
 export function mentions(res: HttpResponse, text: string): boolean {
@@ -46,8 +47,7 @@ export type ListedOptions = {
   nonEmpty?: boolean;
   /** High unless told (a listing across tenants is critical). */
   severity?: Severity;
-  /** Record the check and go on (`t.verify`) instead of ending the test when it fails. */
-  soft?: boolean;
+  soft?: Judging['soft'];
 };
 
 /** An answer lists every item: one of `statuses` (200 unless told), showing each. */
@@ -64,7 +64,5 @@ export function listed(t: RuleContext, o: ListedOptions): boolean {
     received: `${missing.length ? `missing ${missing.map(String).join(', ')}: ` : ''}${describeResponse(res)}`,
     response: res,
   };
-  if (o.soft) return t.verify(o.rule, ok, d);
-  t.check(o.rule, ok, d);
-  return true;
+  return judge(t, o.rule, ok, d, { soft: o.soft });
 }

@@ -1,5 +1,6 @@
 import type { HttpResponse } from '../http-client.ts';
 import type { RuleContext } from '../rule-test.ts';
+import { judge } from './judge.ts';
 
 /** What `locationNames` judges: the answer to a create and the id of the record it made. */
 export type LocationNamesOptions = {
@@ -22,7 +23,5 @@ export function locationNames(t: RuleContext, o: LocationNamesOptions): boolean 
     expected: `a Location ending in ${String(o.id)}`,
     received: ok ? '' : location || '(none)',
   };
-  if (o.soft) return t.verify(o.rule, ok, d);
-  t.check(o.rule, ok, d);
-  return true;
+  return judge(t, o.rule, ok, d, { soft: o.soft });
 }

@@ -1,6 +1,7 @@
 import type { RuleContext } from '../rule-test.ts';
 import { describeResponse } from './describe-response.ts';
 import { shows, type ListedOptions } from './listed.ts';
+import { judge } from './judge.ts';
 
 /** An answer lists none of the items: one of `statuses` (200 unless told; any with `anyStatus`), showing none. */
 export function notListed(t: RuleContext, o: ListedOptions): boolean {
@@ -15,7 +16,5 @@ export function notListed(t: RuleContext, o: ListedOptions): boolean {
     received: `${found.length ? `listing ${found.map(String).join(', ')}: ` : ''}${describeResponse(res)}`,
     response: res,
   };
-  if (o.soft) return t.verify(o.rule, ok, d);
-  t.check(o.rule, ok, d);
-  return true;
+  return judge(t, o.rule, ok, d, { soft: o.soft });
 }

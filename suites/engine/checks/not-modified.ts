@@ -1,6 +1,7 @@
 import type { HttpResponse } from '../http-client.ts';
 import type { RuleContext } from '../rule-test.ts';
 import { describeResponse } from './describe-response.ts';
+import { judge } from './judge.ts';
 
 /** What `notModified` judges: the answer to a conditional GET whose `If-None-Match` matches. */
 export type NotModifiedOptions = {
@@ -22,7 +23,5 @@ export function notModified(t: RuleContext, o: NotModifiedOptions): boolean {
     expected: 'HTTP 304, no body',
     received: ok ? '' : describeResponse(res, 160),
   };
-  if (o.soft) return t.verify(rule, ok, d);
-  t.check(rule, ok, d);
-  return true;
+  return judge(t, rule, ok, d, { soft: o.soft });
 }

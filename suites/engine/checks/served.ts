@@ -2,6 +2,7 @@ import type { HttpResponse } from '../http-client.ts';
 import type { Severity } from '../failure.ts';
 import type { RuleContext } from '../rule-test.ts';
 import { describeResponse } from './describe-response.ts';
+import { judge, type Judging } from './judge.ts';
 
 /** What `served` judges: the answer to a request the service must serve, and the statuses that serve it. */
 export type ServedOptions = {
@@ -13,8 +14,7 @@ export type ServedOptions = {
   statuses?: readonly number[];
   /** High unless told. */
   severity?: Severity;
-  /** Record the check and go on (`t.verify`) instead of ending the test when it fails. */
-  soft?: boolean;
+  soft?: Judging['soft'];
 };
 
 /** A request the service must serve is answered with one of `statuses` (200 unless told). */
@@ -28,7 +28,5 @@ export function served(t: RuleContext, o: ServedOptions): boolean {
     response: res,
   };
   const ok = statuses.includes(res.status);
-  if (o.soft) return t.verify(o.rule, ok, d);
-  t.check(o.rule, ok, d);
-  return true;
+  return judge(t, o.rule, ok, d, { soft: o.soft });
 }

@@ -1,6 +1,7 @@
 import type { HttpResponse } from '../http-client.ts';
 import type { RuleContext } from '../rule-test.ts';
 import { describeResponse } from './describe-response.ts';
+import { judge } from './judge.ts';
 
 /** What `servesRecord` judges: the answer to a GET of a link (undefined: the link is outside the service). */
 export type ServesRecordOptions = {
@@ -27,7 +28,5 @@ export function servesRecord(t: RuleContext, o: ServesRecordOptions): boolean {
     expected: `GET ${o.link} answers 200 with id ${String(o.id)}`,
     received: ok ? '' : res ? describeResponse(res, 240) : `${o.link} is not under the service`,
   };
-  if (o.soft) return t.verify(o.rule, ok, d);
-  t.check(o.rule, ok, d);
-  return true;
+  return judge(t, o.rule, ok, d, { soft: o.soft });
 }

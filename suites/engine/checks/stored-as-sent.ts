@@ -2,6 +2,7 @@ import type { HttpResponse } from '../http-client.ts';
 import type { Severity } from '../failure.ts';
 import type { RuleContext } from '../rule-test.ts';
 import { describeResponse } from './describe-response.ts';
+import { judge, type Judging } from './judge.ts';
 
 /** What `storedAsSent` judges: a record read back, and the members it must hold as they were sent. */
 export type StoredAsSentOptions = {
@@ -17,8 +18,7 @@ export type StoredAsSentOptions = {
   statuses?: readonly number[];
   /** High unless told. */
   severity?: Severity;
-  /** Record the check and go on (`t.verify`) instead of ending the test when it fails. */
-  soft?: boolean;
+  soft?: Judging['soft'];
 };
 
 /** A record read back holds each member as sent (and the answer that carried it, when given, is one of `statuses`). */
@@ -40,7 +40,5 @@ export function storedAsSent(t: RuleContext, o: StoredAsSentOptions): boolean {
       (res ? ` (${describeResponse(res, 120)})` : ''),
     ...(res ? { response: res } : {}),
   };
-  if (o.soft) return t.verify(o.rule, ok, d);
-  t.check(o.rule, ok, d);
-  return true;
+  return judge(t, o.rule, ok, d, { soft: o.soft });
 }

@@ -2,6 +2,7 @@ import type { HttpResponse } from '../http-client.ts';
 import type { Severity } from '../failure.ts';
 import type { RuleContext } from '../rule-test.ts';
 import { describeResponse } from './describe-response.ts';
+import { judge, type Judging } from './judge.ts';
 
 /** What `unchanged` judges: whether a record read back after a refused (or foreign) request is as it was. */
 export type UnchangedOptions = {
@@ -16,8 +17,7 @@ export type UnchangedOptions = {
   expected: string;
   /** High unless told (a record changed across tenants, or by a refused restricted input, is critical). */
   severity?: Severity;
-  /** Record the check and go on (`t.verify`) instead of ending the test when it fails. */
-  soft?: boolean;
+  soft?: Judging['soft'];
 };
 
 /** A request the service refused (or must not serve) left the record as it was. */
@@ -29,7 +29,5 @@ export function unchanged(t: RuleContext, o: UnchangedOptions): boolean {
     received: describeResponse(o.res),
     response: o.res,
   };
-  if (o.soft) return t.verify(o.rule, o.intact, d);
-  t.check(o.rule, o.intact, d);
-  return true;
+  return judge(t, o.rule, o.intact, d, { soft: o.soft });
 }
