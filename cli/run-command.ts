@@ -521,7 +521,6 @@ export async function runCommand(opts: RunOptions): Promise<number> {
     const files = writeOutputs(reportDir, report, previous, {
       harLines: context.harFile,
       allureDir: context.allureDir,
-      allureNormalised: true,
       creatorVersion: toolVersion(),
       ...(opts.baseline ? { baselineFile: opts.baseline } : {}),
     });

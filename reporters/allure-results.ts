@@ -81,23 +81,8 @@ function stripLocalPaths(step: AllureStep, roots: readonly RegExp[]): void {
  * gives each result the names of its own spec file instead: parent suite the service, suite the
  * spec file, sub-suite its describe blocks, and IDs from the spec file and the test's name alone.
  * Stack traces name files relative to the package, not by the absolute paths of this machine.
- * Returns how many results it rewrote.
- */
-export function normaliseAllureResults(dir: string): number {
-  let rewritten = 0;
-  const roots = localRoots();
-  for (const file of readdirSync(dir).filter((f) => f.endsWith('-result.json'))) {
-    const path = join(dir, file);
-    const result = JSON.parse(readFileSync(path, 'utf8')) as AllureResult;
-    if (normaliseAllureResult(result, roots)) rewritten++;
-    writeOutputFile(path, jsonForFile(result));
-  }
-  return rewritten;
-}
-
-/**
- * A writer's form of `normaliseAllureResults`: each result as it is written (the run's Allure
- * reporter, `allure-vitest-reporter.ts`), so that nothing is read back and rewritten at the end.
+ * Returns the file text of a result (normalised in place), for the run's Allure writer
+ * (`allure-vitest-reporter.ts`), which writes each result as its test ends.
  */
 export function normalisedResultWriter(): (result: AllureResult) => string {
   const roots = localRoots();
@@ -107,12 +92,12 @@ export function normalisedResultWriter(): (result: AllureResult) => string {
   };
 }
 
-/** Normalises one result in place (see `normaliseAllureResults`); says whether it named a spec file. */
-function normaliseAllureResult(result: AllureResult, roots: readonly RegExp[]): boolean {
+/** Normalises one result in place (see `normalisedResultWriter`). */
+function normaliseAllureResult(result: AllureResult, roots: readonly RegExp[]): void {
   stripLocalPaths(result, roots);
   const titles = result.titlePath ?? [];
   const at = titles.findIndex((t) => t.startsWith(SPEC_SUITE));
-  if (at < 0) return false;
+  if (at < 0) return;
   const specFile = titles[at].slice(SPEC_SUITE.length);
   const describes = titles.slice(at + 1);
   const service = specFile.split('/')[1] ?? specFile;
@@ -130,7 +115,6 @@ function normaliseAllureResult(result: AllureResult, roots: readonly RegExp[]): 
     ...(describes.length ? [{ name: 'subSuite', value: describes.join(' › ') }] : []),
     { name: 'package', value: specFile.replace(/\.ts$/, '').replaceAll('/', '.') },
   ];
-  return true;
 }
 
 /**

@@ -8,9 +8,9 @@ import type { TestCase, Vitest } from 'vitest/node';
 import { type AllureResult, normalisedResultWriter } from './allure-results.ts';
 
 /**
- * Writes each Allure result as the report keeps it (`normaliseAllureResults`: named by its own
+ * Writes each Allure result as the report keeps it (`normalisedResultWriter`: named by its own
  * spec file, no local paths) when the test ends, with a plain write: Allure's own writer (a
- * temporary file, fsync, rename per result) and the read-and-rewrite of every result afterwards
+ * temporary file, fsync, rename per result) and a read-and-rewrite of every result afterwards
  * spent one to two seconds of a run's end on a busy disk.
  */
 class NormalisingWriter implements Writer {
@@ -18,9 +18,9 @@ class NormalisingWriter implements Writer {
   private readonly normalised = normalisedResultWriter();
   constructor(private readonly resultsDir: string) {
     this.base = new FileSystemWriter({ resultsDir });
+    mkdirSync(resultsDir, { recursive: true });
   }
   private path(name: string): string {
-    mkdirSync(this.resultsDir, { recursive: true });
     return join(this.resultsDir, name);
   }
   writeResult(result: TestResult): void {
@@ -49,8 +49,7 @@ class NormalisingWriter implements Writer {
 /**
  * allure-vitest's reporter, writing each test's result as the test ends instead of all of them
  * once the last one has (the main thread is idle while the tests wait on the target, and a run's
- * end is its time to verdict), through the writer above. `writeOutputs` is then told the results
- * are normalised already (`Traces.allureNormalised`).
+ * end is its time to verdict), through the writer above.
  */
 export class AllureReporter extends AllureVitestReporter {
   private readonly handled = new Set<string>();

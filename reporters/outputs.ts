@@ -5,7 +5,7 @@ import { htmlReport } from './html-report.ts';
 import { junitXml } from './junit-xml.ts';
 import { summaryMarkdown } from './summary-markdown.ts';
 import { jsonForFile } from './untrusted-text.ts';
-import { markKnownFailures, normaliseAllureResults } from './allure-results.ts';
+import { markKnownFailures } from './allure-results.ts';
 import { writeOutputFile } from '../suites/engine/safe-write.ts';
 import { assembleHar } from '../suites/engine/har.ts';
 
@@ -28,8 +28,6 @@ export interface Traces {
   allureDir?: string;
   /** The tool's version, for the HAR's creator. */
   creatorVersion: string;
-  /** The Allure results were written normalised (`allure-vitest-reporter.ts`): not rewritten. */
-  allureNormalised?: boolean;
   /** The baseline file whose accepted failures the Allure results mark as known. */
   baselineFile?: string;
 }
@@ -54,7 +52,6 @@ export const TRACED_OUTPUTS: ReadonlyArray<{
     file: 'allure-results/',
     finish: (_dir, t, report) => {
       if (!t.allureDir || !existsSync(t.allureDir)) return false;
-      if (!t.allureNormalised) normaliseAllureResults(t.allureDir);
       if (t.baselineFile && report.baseline) markKnownFailures(t.allureDir, report.baseline.accepted, t.baselineFile);
       return true;
     },
