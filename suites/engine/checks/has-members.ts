@@ -17,6 +17,8 @@ export type HasMembersOptions = {
   /** High unless told. */
   severity?: Severity;
   soft?: Judging['soft'];
+  /** What the deployment answered, when the failure should show it beside the members. */
+  answer?: () => string;
 };
 
 /** A record holds each required member, of its shape (and of its value, where `values` names one). */
@@ -36,7 +38,7 @@ export function hasMembers(t: RuleContext, o: HasMembersOptions): boolean {
             .join(', ')}`
         : ''
     }`,
-    received: problems.join(', ') || 'members as documented',
+    received: problems.length ? `${problems.join(', ')}${o.answer ? `: ${o.answer()}` : ''}` : 'members as documented',
   };
   return judge(t, o.rule, problems.length === 0, d, { soft: o.soft });
 }

@@ -1,8 +1,8 @@
 import { contractNode, type ContractPointer } from '../../../contracts/facts.ts';
 import type { ServiceName } from '../../../contracts/services.ts';
 import type { RuleContext } from '../rule-test.ts';
-import { memberProblems, type MemberShape } from './member-problems.ts';
-import { judge } from './judge.ts';
+import type { MemberShape } from './member-problems.ts';
+import { hasMembers } from './has-members.ts';
 
 /** What `hasRequiredMembers` judges: a value and the contract schema whose `required` it must carry. */
 export type HasRequiredMembersOptions = {
@@ -30,17 +30,9 @@ export function requiredMembers(service: ServiceName, schema: ContractPointer): 
   return required.map(String);
 }
 
-/** A value carries every member its contract schema requires (present, not null). Returns whether it does. */
+/** A value carries every member its contract schema requires (present, not null): `hasMembers` over them. */
 export function hasRequiredMembers(t: RuleContext, o: HasRequiredMembersOptions): boolean {
+  const { service: _service, schema: _schema, shape, ...judged } = o;
   const required = requiredMembers(o.service, o.schema);
-  const members = o.shape ? Object.fromEntries(required.map((m) => [m, o.shape])) : required;
-  const problems = memberProblems(o.value, members, { emptyText: o.emptyText });
-  const ok = problems.length === 0;
-  const d = {
-    title: `${o.what} lacks required members: ${problems.join(', ')}`,
-    severity: 'high' as const,
-    expected: `${required.join(', ')}${o.shape ? `, each ${o.shape}` : ''}`,
-    received: ok ? '' : `${problems.join(', ')}${o.answer ? `: ${o.answer()}` : ''}`,
-  };
-  return judge(t, o.rule, ok, d, { soft: o.soft });
+  return hasMembers(t, { ...judged, members: shape ? Object.fromEntries(required.map((m) => [m, shape])) : required });
 }
