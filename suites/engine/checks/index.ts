@@ -19,8 +19,7 @@ export { memberProblems, jsonKind, type MemberShape } from './member-problems.ts
 export { observeTargetScheme } from './target-scheme.ts';
 export { RESPONSE_CHECKS, responseCheckRules } from './response-checks.ts';
 export type { CheckedExchange, Finding, ResponseCheck } from './response-check.ts';
-export { listed, mentions, mentionsInteger, integersIn, shows, type ListedOptions } from './listed.ts';
-export { notListed } from './not-listed.ts';
+export { listed, notListed, mentions, mentionsInteger, integersIn, shows, type ListedOptions } from './listed.ts';
 export { served, type ServedOptions } from './served.ts';
 export { storedAsSent, type StoredAsSentOptions } from './stored-as-sent.ts';
 export { unchanged, type UnchangedOptions } from './unchanged.ts';

@@ -1,7 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { HttpResponse } from '../http-client.ts';
-import { listed } from './listed.ts';
-import { notListed } from './not-listed.ts';
+import { listed, notListed } from './listed.ts';
 import { checkContext } from './check-test-context.ts';
 
 const RULE = 'event-management/events/create-201';

@@ -52,16 +52,30 @@ export type ListedOptions = {
 
 /** An answer lists every item: one of `statuses` (200 unless told), showing each. */
 export function listed(t: RuleContext, o: ListedOptions): boolean {
+  return listing(t, o, true);
+}
+
+/** An answer lists none of the items: one of `statuses` (200 unless told; any with `anyStatus`), showing none. */
+export function notListed(t: RuleContext, o: ListedOptions): boolean {
+  return listing(t, o, false);
+}
+
+/** `listed` (`shown`) or `notListed`: the status, then the items the answer shows that it must not, or misses. */
+function listing(t: RuleContext, o: ListedOptions, shown: boolean): boolean {
   const { res, statuses = [200] } = o;
   const holds = o.holds ?? shows;
-  const missing = o.items.filter((i) => !holds(res, i));
+  const wrong = o.items.filter((i) => holds(res, i) !== shown);
   const ok =
-    (o.anyStatus || statuses.includes(res.status)) && missing.length === 0 && (!o.nonEmpty || o.items.length > 0);
+    (o.anyStatus || statuses.includes(res.status)) &&
+    wrong.length === 0 &&
+    (!shown || !o.nonEmpty || o.items.length > 0);
+  const answer = o.anyStatus ? 'an answer' : `HTTP ${statuses.join(' or ')}`;
+  const items = o.items.map(String).join(', ');
   const d = {
-    title: `not listed: ${o.what}`,
+    title: shown ? `not listed: ${o.what}` : `listed though it must not be: ${o.what}`,
     severity: o.severity ?? 'high',
-    expected: `${o.anyStatus ? 'an answer' : `HTTP ${statuses.join(' or ')}`} listing ${o.items.map(String).join(', ')}`,
-    received: `${missing.length ? `missing ${missing.map(String).join(', ')}: ` : ''}${describeResponse(res)}`,
+    expected: `${answer} ${shown ? 'listing' : 'without'} ${items}`,
+    received: `${wrong.length ? `${shown ? 'missing' : 'listing'} ${wrong.map(String).join(', ')}: ` : ''}${describeResponse(res)}`,
     response: res,
   };
   return judge(t, o.rule, ok, d, { soft: o.soft });
