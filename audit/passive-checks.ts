@@ -1,3 +1,4 @@
+import { requiredMembers } from '../contracts/facts.ts';
 import { RESPONSE_CHECKS } from '../suites/engine/checks/response-checks.ts';
 import type { ResponseCheck } from '../suites/engine/checks/response-check.ts';
 import type { RecordedExchange } from './recorded-exchange.ts';
@@ -250,8 +251,8 @@ const missingScope: PassiveCheck = {
 
 // ---------------------------------------------------------------- event management responses
 
-const EVENT_FIELDS = ['id', 'typeId', 'correlationId', 'timestamp', 'entityId', 'etag', '_links'];
-const TYPE_FIELDS = ['id', 'name', 'parentId', 'ttl', 'etag', 'owner', 'scope', 'fields', '_links'];
+const EVENT_FIELDS = requiredMembers('event-management', '#/components/schemas/EventResponse');
+const TYPE_FIELDS = requiredMembers('event-management', '#/components/schemas/EventTypeResponse');
 
 function missingFields(item: unknown, fields: readonly string[]): string[] {
   if (!item || typeof item !== 'object') return [...fields];

@@ -115,3 +115,10 @@ export function bodyListBound(
     throw new Error(`the ${service} contract gives ${operationId} no request body list ${property ?? ''}`.trim());
   return numberAt(service, schema, keyword, `${operationId} ${property ?? 'body'}`);
 }
+
+/** The members the contract's schema at `schema` requires (its `required` list). */
+export function requiredMembers(service: ServiceName, schema: ContractPointer): string[] {
+  const required = contractNode(service, schema).required;
+  if (!Array.isArray(required)) throw new Error(`the ${service} contract gives ${schema} no required list`);
+  return required.map(String);
+}

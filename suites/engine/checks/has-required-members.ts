@@ -1,4 +1,4 @@
-import { contractNode, type ContractPointer } from '../../../contracts/facts.ts';
+import { requiredMembers, type ContractPointer } from '../../../contracts/facts.ts';
 import type { ServiceName } from '../../../contracts/services.ts';
 import type { RuleContext } from '../rule-test.ts';
 import type { MemberShape } from './member-problems.ts';
@@ -23,12 +23,7 @@ export type HasRequiredMembersOptions = {
   answer?: () => string;
 };
 
-/** The members the contract's schema at `schema` requires. */
-export function requiredMembers(service: ServiceName, schema: ContractPointer): string[] {
-  const required = contractNode(service, schema).required;
-  if (!Array.isArray(required)) throw new Error(`the ${service} contract gives ${schema} no required list`);
-  return required.map(String);
-}
+export { requiredMembers };
 
 /** A value carries every member its contract schema requires (present, not null): `hasMembers` over them. */
 export function hasRequiredMembers(t: RuleContext, o: HasRequiredMembersOptions): boolean {
