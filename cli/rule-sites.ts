@@ -396,3 +396,13 @@ function statementStart(lines: readonly string[], n: number): number {
   }
   return from;
 }
+
+/**
+ * How many places of `suites/` check each of `ids`: the sites outside a test's rule list (a check, a
+ * helper's argument, a table row), as `explain` lists them. Computed, never stored.
+ */
+export function checkCounts(ids: readonly string[]): Map<string, number> {
+  const counts = new Map(ids.map((id) => [id, 0]));
+  for (const s of suiteSites(ids).sites) if (s.kind === 'check') counts.set(s.id, (counts.get(s.id) ?? 0) + 1);
+  return counts;
+}
