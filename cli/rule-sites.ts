@@ -320,7 +320,7 @@ export function suiteSites(ids: readonly string[]): { sites: SuiteSite[]; tests:
   return { sites: scanned.flatMap((s) => s.sites), tests: scanned.flatMap((s) => s.tests) };
 }
 
-/** Whether a collected test's name (`file › name`, as `suites/coverage.yaml` lists it) is the one `d` declares. */
+/** Whether a collected test's name (`file › name`, as `conformance coverage` lists it) is the one `d` declares. */
 export function declares(d: TestDeclaration, test: string): boolean {
   if (d.title === undefined) return false;
   const pattern = d.title.split('${…}').map(escapeRegExp).join('.*');
