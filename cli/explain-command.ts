@@ -1,16 +1,16 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import yaml from 'js-yaml';
-import { loadRules, serviceOfRule, type Rule } from '../contracts/catalog.ts';
+import { basisOf, loadRules, serviceOfRule, type Basis, type Rule, type SecondReading } from '../contracts/catalog.ts';
+import type { ServiceName } from '../contracts/services.ts';
 import type { FaultVariant } from '../fixtures/faults/fault-variant.ts';
 import { forTerminal, forTerminalLine as t } from '../reporters/untrusted-text.ts';
 import { didYouMean } from './did-you-mean.ts';
+import { testsByRule } from './coverage-command.ts';
 import { declares, REFERENCE_DIR, referenceLines, suiteSites, type ReferenceLine } from './rule-sites.ts';
 import { UsageError } from './usage-error.ts';
 
 const projectRoot = fileURLToPath(new URL('..', import.meta.url));
-const COVERAGE_FILE = join(projectRoot, 'suites', 'coverage.yaml');
 
 /** Where `explain` finds the parts of the project an installation may leave out (under fixtures/). */
 export interface ExplainSources {
@@ -47,8 +47,13 @@ export interface Explanation {
   tests: { file: string; line?: number; name: string }[];
   /** The places in suites/ that name the rule outside a test's rule list. */
   checks: { file: string; line: number; call?: string }[];
-  /** The rule's entry in its suite's check-audit.yaml. */
-  basis: { basis: string; checks?: number; note?: string } | null;
+  /**
+   * What settles the verdict of the rule's checks (computed from its level and readings), how many
+   * checks name it (the places above) and the catalog's note on it; null for a rule not testable.
+   */
+  basis: { basis: Basis; checks: number; note?: string } | null;
+  /** The second reading of the rule's `document` checks and our decisions on it, from its catalog entry. */
+  secondReading: SecondReading | null;
   /** null: the fault variants are not in this installation. */
   faults: { id: string; description: string; reading?: string }[] | null;
   /** null: the reference deployment is not in this installation. */
@@ -83,7 +88,12 @@ export async function explain(
       `unknown rule ${t(id)}${hint ? ` (did you mean ${hint}?)` : ''}; \`conformance rules\` lists them`,
     );
   }
+  // Collecting the suite is the slow part: it runs while the rest is read.
+  const [collectedOfService, faults] = [collectedTests(serviceOfRule(id)), faultsOf(id, sources.faultsRegistry)];
   const { sites, tests: declarations } = suiteSites([id]);
+  const checks = sites
+    .filter((s) => s.kind === 'check')
+    .map((s) => ({ file: s.file, line: s.line, ...(s.call ? { call: s.call } : {}) }));
   const reference = referenceLines(id, sources.referenceDir) ?? null;
   return {
     id,
@@ -95,33 +105,37 @@ export async function explain(
     testable: rule.testable !== false,
     ...(rule.note ? { note: rule.note } : {}),
     passive: rule.passive === true,
-    tests: testsOf(id, sites, declarations),
-    checks: sites
-      .filter((s) => s.kind === 'check')
-      .map((s) => ({ file: s.file, line: s.line, ...(s.call ? { call: s.call } : {}) })),
-    basis: basisOf(id),
-    faults: await faultsOf(id, sources.faultsRegistry),
+    tests: testsOf((await collectedOfService).get(id) ?? [], sites, declarations),
+    checks,
+    basis:
+      rule.testable === false
+        ? null
+        : { basis: basisOf(rule), checks: checks.length, ...(rule.basisNote ? { note: rule.basisNote } : {}) },
+    secondReading: rule.secondReading ?? null,
+    faults: await faults,
     reference,
     mutants: mutantsOf(id, reference ?? [], mutationResults(sources.mutationResultsDir, opts.mutationResult ?? [])),
   };
 }
 
+const collected = new Map<ServiceName, Promise<Map<string, string[]>>>();
+
+/** The tests of a service's suite per rule, collected once per process. */
+function collectedTests(service: ServiceName): Promise<Map<string, string[]>> {
+  let hit = collected.get(service);
+  if (!hit) collected.set(service, (hit = testsByRule([service])));
+  return hit;
+}
+
 /**
- * The rule's tests: those the checked-in coverage list names (collected, so declared through a
- * table too), each at the line of its declaration, and any the list does not name yet.
+ * The rule's tests: those collected from its service's suite (so declared through a table too),
+ * each at the line of its declaration, and any literal declaration the collection did not name.
  */
 function testsOf(
-  id: string,
+  listed: readonly string[],
   sites: ReturnType<typeof suiteSites>['sites'],
   declarations: ReturnType<typeof suiteSites>['tests'],
 ): Explanation['tests'] {
-  let listed: string[] = [];
-  try {
-    const coverage = yaml.load(readFileSync(COVERAGE_FILE, 'utf8')) as Record<string, { tests?: string[] }>;
-    listed = coverage[id]?.tests ?? [];
-  } catch {
-    // No coverage list: the literal declarations alone.
-  }
   const own = sites.filter((s) => s.kind === 'test');
   const out: Explanation['tests'] = [];
   const used = new Set<string>();
@@ -136,23 +150,6 @@ function testsOf(
   for (const s of own)
     if (!used.has(`${s.file}:${s.line}`)) out.push({ file: s.file, line: s.line, name: s.title ?? '(title computed)' });
   return out;
-}
-
-interface AuditEntry {
-  rule: string;
-  basis: string;
-  checks?: number;
-  note?: string;
-}
-
-function basisOf(id: string): Explanation['basis'] {
-  const file = join(projectRoot, 'suites', serviceOfRule(id), 'check-audit.yaml');
-  if (!existsSync(file)) return null;
-  const audit = yaml.load(readFileSync(file, 'utf8')) as { rules?: AuditEntry[] };
-  const e = audit.rules?.find((r) => r.rule === id);
-  return e
-    ? { basis: e.basis, ...(e.checks !== undefined ? { checks: e.checks } : {}), ...(e.note ? { note: e.note } : {}) }
-    : null;
 }
 
 /**
@@ -259,9 +256,17 @@ export function renderExplanation(x: Explanation): string {
   out.push(
     '',
     x.basis
-      ? `basis: ${t(x.basis.basis)}${x.basis.checks !== undefined ? ` (${x.basis.checks} check${x.basis.checks === 1 ? '' : 's'})` : ''}${x.basis.note ? `: ${t(x.basis.note)}` : ''}`
-      : 'basis: no entry in the check audit',
+      ? `basis: ${t(x.basis.basis)} (${x.basis.checks} check${x.basis.checks === 1 ? '' : 's'})${x.basis.note ? `: ${t(x.basis.note)}` : ''}`
+      : 'basis: none (not testable)',
   );
+  const sr = x.secondReading;
+  if (sr) {
+    out.push('', `second reading: ${sr.verdict ? t(sr.verdict) : 'not given to the reader; decided on a later pass'}`);
+    if (sr.otherReading) out.push(`  other reading: ${t(sr.otherReading)}`);
+    if (sr.because) out.push(`  because: ${t(sr.because)}`);
+    for (const d of sr.decisions ?? [])
+      out.push(`  decided on "${t(d.part)}"${d.verdict ? ` (${t(d.verdict)})` : ''}: ${t(d.decision)}. ${t(d.why)}`);
+  }
 
   if (x.faults === null) out.push('', 'fault variants: not in this installation');
   else {

@@ -484,7 +484,7 @@ Examples:
   program
     .command('coverage')
     .description(
-      'list, per rule, its tests (file:line) and the fault variants that must make it fail; --write refreshes suites/coverage.yaml',
+      'list, per rule, its tests (file:line) and the fault variants that must make it fail, computed now; --write FILE keeps it as YAML',
     )
     .option('--service <name...>', 'only rules of these services')
     .option('--rule <glob...>', 'only rules whose ID matches one of these globs (* matches / too)')
@@ -493,18 +493,17 @@ Examples:
       'only rules with a gap: a testable rule without a test, a MUST/SHOULD rule without a fault variant',
     )
     .option('--json', 'print the listing as JSON')
-    .option('--write', 'write suites/coverage.yaml (the whole list; no filter)')
+    .option('--write <file>', "also write the selected rules' list to this file, as YAML")
     .addHelpText(
       'after',
       `
-Exit codes: 0 every selected testable rule has a test and suites/coverage.yaml is current, 1 not,
-2 bad usage.
+Exit codes: 0 every selected testable rule has a test, 1 not, 2 bad usage.
 
 Examples:
   $ npx conformance coverage --service event-management --rule 'event-management/events/*'
   $ npx conformance coverage --uncovered
   $ npx conformance coverage --rule 'notification/errors/*' --json
-  $ npx conformance coverage --write\n`,
+  $ npx conformance coverage --write coverage.yaml\n`,
     )
     .action(async (opts) => {
       process.exitCode = await (await import('./coverage-command.ts')).coverageCommand(opts);
@@ -536,14 +535,23 @@ Examples:
     .description('list the rules catalog')
     .option('--service <name...>', 'only these services')
     .option('--level <level>', 'only rules of this level (MUST, SHOULD, MAY, UNSPECIFIED)')
-    .option('--json', 'print the catalog as a JSON array')
+    .option('--json', 'print the catalog as a JSON array (with --summary: the figures as JSON)')
+    .option(
+      '--summary',
+      'print the figures instead: rules per level, testable, with a test and a fault variant, basis, readings, second reading, variants',
+    )
     .addHelpText(
       'after',
       `\nExamples:
   $ npx conformance rules --service event-management --level MUST
+  $ npx conformance rules --summary
   $ npx conformance rules --json\n`,
     )
-    .action(async (opts) => (await import('./rules-command.ts')).rulesCommand(opts));
+    .action(async (opts) =>
+      opts.summary
+        ? (await import('./rules-summary.ts')).rulesSummaryCommand(opts)
+        : (await import('./rules-command.ts')).rulesCommand(opts),
+    );
 
   return program;
 }

@@ -320,7 +320,7 @@ export function suiteSites(ids: readonly string[]): { sites: SuiteSite[]; tests:
   return { sites: scanned.flatMap((s) => s.sites), tests: scanned.flatMap((s) => s.tests) };
 }
 
-/** Whether a collected test's name (`file › name`, as `suites/coverage.yaml` lists it) is the one `d` declares. */
+/** Whether a collected test's name (`file › name`, as `conformance coverage` lists it) is the one `d` declares. */
 export function declares(d: TestDeclaration, test: string): boolean {
   if (d.title === undefined) return false;
   const pattern = d.title.split('${…}').map(escapeRegExp).join('.*');
@@ -395,4 +395,14 @@ function statementStart(lines: readonly string[], n: number): number {
     from--;
   }
   return from;
+}
+
+/**
+ * How many places of `suites/` check each of `ids`: the sites outside a test's rule list (a check, a
+ * helper's argument, a table row), as `explain` lists them. Computed, never stored.
+ */
+export function checkCounts(ids: readonly string[]): Map<string, number> {
+  const counts = new Map(ids.map((id) => [id, 0]));
+  for (const s of suiteSites(ids).sites) if (s.kind === 'check') counts.set(s.id, (counts.get(s.id) ?? 0) + 1);
+  return counts;
 }

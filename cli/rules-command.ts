@@ -7,6 +7,7 @@ export interface RulesOptions {
   service?: string[];
   json?: boolean;
   level?: string;
+  summary?: boolean;
 }
 
 /** `conformance rules`: the catalog, for a person or as JSON. */

@@ -71,6 +71,35 @@ describe('rules catalog', () => {
         expect(bad).toEqual([]);
       });
 
+      it("keeps each second reading in the reader's words, and each decision on it part by part", () => {
+        const VERDICTS = ['settled', 'partly', 'open'];
+        const DECISIONS = ['moved to a reading', 'test data changed', 'timing-robust rewrite', 'stays document'];
+        const text = (x: unknown) => typeof x === 'string' && x.trim().length > 0;
+        const bad = catalog.rules.flatMap((r) => {
+          const sr = r.secondReading;
+          const wrong: string[] = [];
+          if (r.basisNote !== undefined && !text(r.basisNote)) wrong.push('basisNote');
+          if (!sr) return wrong.map((w) => `${r.id}: ${w}`);
+          if (
+            sr.verdict !== undefined &&
+            (!VERDICTS.includes(sr.verdict) || !text(sr.otherReading) || !text(sr.because))
+          )
+            wrong.push('verdict without the other reading and its because');
+          if (sr.verdict === undefined && !sr.decisions?.length) wrong.push('neither a verdict nor a decision');
+          for (const d of sr.decisions ?? [])
+            if (
+              !text(d.part) ||
+              !text(d.why) ||
+              !DECISIONS.includes(d.decision) ||
+              (d.verdict ?? sr.verdict) === undefined ||
+              (d.verdict !== undefined && ![...VERDICTS, 'looked again'].includes(d.verdict))
+            )
+              wrong.push(`decision on "${d.part}"`);
+          return wrong.map((w) => `${r.id}: ${w}`);
+        });
+        expect(bad).toEqual([]);
+      });
+
       it('records every "not shown" of the document as an UNSPECIFIED rule', () => {
         const raw = readSourceDocument(SERVICE_INFO[service].document);
         const lines = raw

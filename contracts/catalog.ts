@@ -47,6 +47,41 @@ export interface Rule {
    * check of some items only fails it.
    */
   items?: string[];
+  /**
+   * What settles the verdict of the rule's checks, where the quote alone does not say it: which
+   * part the sentence settles, which part rests on a reading, what is only observed.
+   */
+  basisNote?: string;
+  /** An outside reader's verdict on the rule's `document` checks, and our decisions on what it found open. */
+  secondReading?: SecondReading;
+}
+
+/** What settles a rule's verdict, from its level and readings (see {@link basisOf}). */
+export const BASES = ['document', 'reading', 'observed'] as const;
+export type Basis = (typeof BASES)[number];
+
+/**
+ * A second reading of a rule's `document` checks (docs/second-reading.md): a reader who had only the
+ * documents and the check's sentence, statement and assertion wrote the strongest other reading a
+ * vendor could take and a verdict; each `open` and `partly` item was then decided part by part.
+ */
+export interface SecondReading {
+  /** The reader's verdict: the words rule the other reading out, or most of the check does, or not. */
+  verdict?: 'settled' | 'partly' | 'open';
+  /** The strongest other reading a vendor could reasonably take, in the reader's words. */
+  otherReading?: string;
+  /** Why, in the reader's words, quoting the document. */
+  because?: string;
+  decisions?: SecondReadingDecision[];
+}
+
+/** Our decision on one part of the check the reader found open. */
+export interface SecondReadingDecision {
+  /** The verdict the part was decided on, when not the reader's (`looked again`: a later pass). */
+  verdict?: 'partly' | 'open' | 'looked again';
+  part: string;
+  decision: 'moved to a reading' | 'test data changed' | 'timing-robust rewrite' | 'stays document';
+  why: string;
 }
 
 /** One reading of a rule's sentence that the document does not settle. */
@@ -84,6 +119,17 @@ export function loadServiceCatalog(service: ServiceName): ServiceCatalog {
 /** All rules of the given services (all three by default), in catalog order. */
 export function loadRules(services: readonly ServiceName[] = SERVICES): Rule[] {
   return services.flatMap((s) => loadServiceCatalog(s).rules);
+}
+
+/**
+ * What settles the verdict of a rule's checks: `reading` when some check rests on a reading listed
+ * with the rule (it gives a warning, never `failed`), `observed` for an UNSPECIFIED rule (what the
+ * deployment does is recorded), else `document` (the quoted sentence settles every check). Computed
+ * from the entry, never stored beside it.
+ */
+export function basisOf(rule: Pick<Rule, 'level' | 'readings'>): Basis {
+  if (rule.readings?.length) return 'reading';
+  return rule.level === 'UNSPECIFIED' ? 'observed' : 'document';
 }
 
 /** The service a rule ID belongs to (its first path segment). */

@@ -66,7 +66,6 @@ describe('the packed package, installed into an empty folder', () => {
       'package/contracts/sources/event-management.md',
       'package/contracts/catalog.ts',
       'package/suites/engine/suite-runner.ts',
-      'package/suites/coverage.yaml',
       'package/generators/index.ts',
       'package/reporters/conformance-report.schema.json',
       'package/suites/engine/run-config.schema.json',
