@@ -1,7 +1,7 @@
 // What only a seam reads is not mutated: the description of where a value is (`at`) handed to a
 // seam whose reference value passes the value through (`unchanged`), what a notification
-// refusal is about (`about(error, what)`) and which rule's refusal an event-management check asks
-// for (`refuses(seams, rule, field)`). With no variant on, nothing reads them, so a mutant of
+// refusal is about (`about(error, what)`) and which rule's refusal a check asks for
+// (`refuses(seams, rule, …)`, in every service). With no variant on, nothing reads them, so a mutant of
 // them changes no answer: only fault variants and the alternate profile do.
 import { EVENT_MANAGEMENT_SEAMS } from '../fixtures/reference/event-management/seams.ts';
 import { NOTIFICATION_SEAMS } from '../fixtures/reference/notification/seams.ts';
@@ -25,7 +25,8 @@ export const PASS_THROUGH_SEAMS: Readonly<Record<string, ReadonlySet<string>>> =
 
 /** Per service folder, functions whose arguments from a position on only seams read. */
 const SEAM_ONLY_ARGUMENTS: Readonly<Record<string, Readonly<Record<string, number>>>> = {
-  notification: { about: 1 },
+  'technical-token-manager': { refuses: 1 },
+  notification: { about: 1, refuses: 1 },
   'event-management': { refuses: 1 },
 };
 
