@@ -1,4 +1,4 @@
-import { holds, refused, served } from '../engine/checks/index.ts';
+import { answered, holds, refused, served } from '../engine/checks/index.ts';
 import {
   application,
   errorsAsJson,
@@ -45,21 +45,22 @@ test(
     // "as with page=0" and "as with size=500" are the document's; that page.number and page.size
     // echo the request is our reading of the Page fields (spring-data-page).
     const p = body(res).page ?? {};
-    t.reading('spring-data-page', 'technical-token-manager/user-tenants/page-default', p.number === 0, {
-      title: 'page.number does not report the default page 0',
+    holds(t, {
+      rule: 'technical-token-manager/user-tenants/page-default',
+      ok: p.number === 0,
+      failure: 'page.number does not report the default page 0',
       expected: 'page.number 0',
       received: JSON.stringify(p.number),
+      reading: 'spring-data-page',
     });
-    t.reading(
-      'spring-data-page',
-      'technical-token-manager/user-tenants/size-default',
-      p.size === USER_TENANTS_PAGE.default,
-      {
-        title: `page.size does not report the default size ${USER_TENANTS_PAGE.default}`,
-        expected: `page.size ${USER_TENANTS_PAGE.default}`,
-        received: JSON.stringify(p.size),
-      },
-    );
+    holds(t, {
+      rule: 'technical-token-manager/user-tenants/size-default',
+      ok: p.size === USER_TENANTS_PAGE.default,
+      failure: `page.size does not report the default size ${USER_TENANTS_PAGE.default}`,
+      expected: `page.size ${USER_TENANTS_PAGE.default}`,
+      received: JSON.stringify(p.size),
+      reading: 'spring-data-page',
+    });
     const pageZero = await getUserTenants(t, await hostToken(t), { page: 0 });
     holds(t, {
       rule: 'technical-token-manager/user-tenants/page-default',
@@ -72,16 +73,14 @@ test(
     // Page 1 holds fewer items than the page size wherever fewer than 1,000 tenants are provisioned,
     // so page.size there tells the requested size from the number of items.
     const second = await getUserTenants(t, await hostToken(t), { page: 1 });
-    t.reading(
-      'spring-data-page',
-      'technical-token-manager/user-tenants/size-default',
-      body(second).page?.size === USER_TENANTS_PAGE.default,
-      {
-        title: `page.size of page 1 does not report the default size ${USER_TENANTS_PAGE.default}`,
-        expected: `page.size ${USER_TENANTS_PAGE.default}`,
-        received: `HTTP ${second.status} ${JSON.stringify(body(second).page)}`,
-      },
-    );
+    holds(t, {
+      rule: 'technical-token-manager/user-tenants/size-default',
+      ok: body(second).page?.size === USER_TENANTS_PAGE.default,
+      failure: `page.size of page 1 does not report the default size ${USER_TENANTS_PAGE.default}`,
+      expected: `page.size ${USER_TENANTS_PAGE.default}`,
+      received: `HTTP ${second.status} ${JSON.stringify(body(second).page)}`,
+      reading: 'spring-data-page',
+    });
     const sizeDefault = await getUserTenants(t, await hostToken(t), { page: 1, size: USER_TENANTS_PAGE.default });
     if (sizeDefault.status === 200)
       holds(t, {
@@ -170,10 +169,11 @@ test(
     if (sample) {
       const app = application(t);
       const tok = await getToken(t, identification(app, sample));
-      t.reading('listed-tenant-token', 'technical-token-manager/user-tenants/provisioned-ids', tok.status === 200, {
-        title: 'a listed tenant gets no token',
-        expected: `HTTP 200 for userTenant ${sample}`,
-        received: `HTTP ${tok.status}`,
+      answered(t, {
+        rule: 'technical-token-manager/user-tenants/provisioned-ids',
+        res: tok,
+        what: `POST /oauth/token for the listed userTenant ${sample}`,
+        reading: 'listed-tenant-token',
       });
     }
     const beyond = await getUserTenants(t, auth, { page: pages + 1, size });
