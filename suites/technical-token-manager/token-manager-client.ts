@@ -2,7 +2,6 @@ import { decodeJwt, decodeProtectedHeader, type JWTPayload } from 'jose';
 import type { HttpResponse } from '../engine/http-client.ts';
 import type { HoldsOptions } from '../engine/checks/index.ts';
 import type { CheckedExchange } from '../engine/checks/response-check.ts';
-import { registerIssuedToken } from '../engine/redact.ts';
 import {
   ruleTest,
   ruleTestEach,
@@ -134,7 +133,6 @@ export async function hostToken(t: RuleContext): Promise<string> {
       `no host-tenant token (POST /oauth/token answered HTTP ${res.status}); judged by tokens/host-tenant-as-user-tenant`,
     );
   }
-  registerIssuedToken(tok);
   return `Bearer ${tok}`;
 }
 

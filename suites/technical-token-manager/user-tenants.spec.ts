@@ -12,7 +12,6 @@ import {
   tokensPayload,
   userTenants,
 } from './token-manager-client.ts';
-import { registerIssuedToken } from '../engine/redact.ts';
 import { body, ids, shapeOf, coherent, tenantListRefusal } from './user-tenants-support.ts';
 import { USER_TENANTS_PAGE } from './token-manager-bounds.ts';
 
@@ -111,7 +110,6 @@ test(
       ?.oauthTokens ?? [])[0]?.token?.access_token;
     if (!token)
       t.skip(`POST /oauthTokens gave no host token (HTTP ${res.status}); judged by tokens/host-tenant-as-user-tenant`);
-    registerIssuedToken(token);
     served(t, {
       rule: 'technical-token-manager/auth/host-token-accepted',
       res: await getUserTenants(t, `Bearer ${token}`),
