@@ -62,16 +62,9 @@ const REFUSALS = [400, 422];
 export function probeQueries(
   entityId: string | undefined,
   now = Date.now(),
-): Array<{
-  what: string;
-  filter?: FilterExpr;
-  sort?: SortExpr;
-}> {
+): Array<{ what: string; filter?: FilterExpr; sort?: SortExpr }> {
   return [
-    {
-      what: 'equality',
-      filter: entityId ? eq('entityId', entityId) : eq('code', 'cfzprobe'),
-    },
+    { what: 'equality', filter: entityId ? eq('entityId', entityId) : eq('code', 'cfzprobe') },
     // not a contract bound: severities the probe filters on
     { what: 'IN', filter: isIn('severity', [1, 2, 3, 4, 5]) },
     {
@@ -124,24 +117,9 @@ export async function probeDialect(
     }
     const res = await get(query);
     const written = `${q.what} ${q.filter ? `filter=${query.filter}` : `sort=${query.sort}`}`;
-    if (REFUSALS.includes(res.status)) {
-      steps.push({
-        what: q.what,
-        status: res.status,
-        understood: false,
-        refused: true,
-        detail: `${written}: ${short(res)}`,
-      });
-      continue;
-    }
     if (res.status < 200 || res.status > 299) {
-      steps.push({
-        what: q.what,
-        status: res.status,
-        understood: false,
-        refused: false,
-        detail: `${written}: ${short(res)}`,
-      });
+      const refused = REFUSALS.includes(res.status);
+      steps.push({ what: q.what, status: res.status, understood: false, refused, detail: `${written}: ${short(res)}` });
       continue;
     }
     const items = itemsOf(res);

@@ -326,8 +326,8 @@ export class HttpClient {
   private async sendCounted(req: HttpRequest, onExchange?: (e: Exchange) => void): Promise<HttpResponse> {
     if (this.options.readOnly && !readOperationOf(req.method, req.path))
       throw new ReadOnlyRefusal(req.method, req.path);
-    if (this.stopping())
-      throw new TransportError('ABORTED', `${req.method.toUpperCase()} ${req.path}: not sent: the run is stopping`);
+    const notSent = `${req.method.toUpperCase()} ${req.path}: not sent`;
+    if (this.stopping()) throw new TransportError('ABORTED', `${notSent}: the run is stopping`);
     if (Date.now() < this.openUntil) {
       const url = this.url(req.path, req.query);
       const exchange = withLazyCurl({ request: { method: req.method, url, headers: {} }, error: 'UNRESPONSIVE' });
@@ -335,31 +335,18 @@ export class HttpClient {
       this.recorder?.(exchange);
       throw new TransportError(
         'UNRESPONSIVE',
-        `${req.method.toUpperCase()} ${req.path}: not sent: the target has been unresponsive since ${new Date(this.unresponsiveSince ?? Date.now()).toISOString()}`,
+        `${notSent}: the target has been unresponsive since ${new Date(this.unresponsiveSince ?? Date.now()).toISOString()}`,
         exchange,
       );
     }
     for (let attempt = 0; ; attempt++) {
       const res = await this.slots.run(async () => {
         await this.pacer.wait();
-        if (this.stopping())
-          throw new TransportError('ABORTED', `${req.method.toUpperCase()} ${req.path}: not sent: the run is stopping`);
+        if (this.stopping()) throw new TransportError('ABORTED', `${notSent}: the run is stopping`);
         return this.sendOnce(req, onExchange);
       }, req.priority);
-      if (res.status !== 429) {
-        if (res.headers['retry-after'] && this.roomForSample(req.path)) {
-          this.stats.throttleSamples.push({
-            path: req.path,
-            status: res.status,
-            contentType: res.contentType,
-            body: clip(res.text),
-            retryAfter: res.headers['retry-after'],
-          });
-        }
-        return res;
-      }
-      this.stats.throttled++;
-      if (this.roomForSample(req.path)) {
+      // A throttled answer (429, or another status with Retry-After) is kept as a sample of its service.
+      if ((res.status === 429 || res.headers['retry-after']) && this.roomForSample(req.path))
         this.stats.throttleSamples.push({
           path: req.path,
           status: res.status,
@@ -367,7 +354,8 @@ export class HttpClient {
           body: clip(res.text),
           retryAfter: res.headers['retry-after'],
         });
-      }
+      if (res.status !== 429) return res;
+      this.stats.throttled++;
       if (attempt >= this.options.max429Retries || this.options.stop?.aborted) return res;
       const wait = Math.min(retryAfterMs(res.headers['retry-after']), this.options.maxRetryAfterMs);
       this.stats.retriedAfter429++;

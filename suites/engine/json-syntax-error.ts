@@ -67,17 +67,30 @@ export function jsonSyntaxError(text: string): JsonSyntaxError | undefined {
       digits('a digit of the exponent');
     }
   };
-  const value = (): void => {
+  /** An object's members or an array's elements, each read by `item`, up to `close`. */
+  const container = (close: string, between: string, item: () => void): void => {
+    i++;
     space();
-    const c = text[i];
-    if (c === '{') {
+    if (text[i] === close) {
       i++;
+      return;
+    }
+    for (;;) {
+      item();
       space();
-      if (text[i] === '}') {
+      if (text[i] === close) {
         i++;
         return;
       }
-      for (;;) {
+      if (text[i] !== ',') refuse(between);
+      i++;
+    }
+  };
+  const value = (): void => {
+    space();
+    const c = text[i];
+    if (c === '{')
+      return container('}', "',' or '}' after a property value", () => {
         space();
         if (text[i] !== '"') refuse('a property name in double quotes');
         string();
@@ -85,33 +98,8 @@ export function jsonSyntaxError(text: string): JsonSyntaxError | undefined {
         if (text[i] !== ':') refuse("':' after a property name");
         i++;
         value();
-        space();
-        if (text[i] === '}') {
-          i++;
-          return;
-        }
-        if (text[i] !== ',') refuse("',' or '}' after a property value");
-        i++;
-      }
-    }
-    if (c === '[') {
-      i++;
-      space();
-      if (text[i] === ']') {
-        i++;
-        return;
-      }
-      for (;;) {
-        value();
-        space();
-        if (text[i] === ']') {
-          i++;
-          return;
-        }
-        if (text[i] !== ',') refuse("',' or ']' after an element");
-        i++;
-      }
-    }
+      });
+    if (c === '[') return container(']', "',' or ']' after an element", value);
     if (c === '"') return string();
     if (c === '-' || /[0-9]/.test(c ?? '')) return number();
     for (const literal of ['true', 'false', 'null'])

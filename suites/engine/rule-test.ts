@@ -39,10 +39,6 @@ import {
 
 export type { OutcomeStatus };
 
-/** Whether a check rests on what a document's sentence settles or on our reading of a silent or ambiguous one. */
-export type CheckBasis = 'document' | 'reading';
-
-/** What one test found about one rule; carried to the reporters in the test's metadata. */
 /** One failed check of a rule, with the request whose answer failed it. */
 export interface RuleFailure {
   title: string;
@@ -61,6 +57,7 @@ export interface RuleFailure {
 /** Most distinct failures kept per rule and test (a loop over many inputs does not flood the report). */
 export const MAX_FAILURES_PER_RULE = 10;
 
+/** What one test found about one rule; carried to the reporters in the test's metadata. */
 export interface RuleOutcome {
   status: OutcomeStatus;
   /** For `observed`: what was seen. For `skipped`/`not-exercised`: why. */
@@ -372,32 +369,31 @@ export class RuleContext {
    * condition records a warning and ends the test without failing it.
    */
   check(ruleId: string, ok: boolean, d: FailureDetails): void {
-    if (ok) return this.record(ruleId, { status: 'passed' });
-    d = this.serverErrorIsNoReading(d);
-    if (d.reading !== undefined) {
-      this.recordWarning(ruleId, d.reading, d);
-      throw new ReadingStop(`${ruleId}: reading ${d.reading} did not hold`);
-    }
-    const f = this.failure(ruleId, d);
-    this.recordFailure(f);
-    throw f;
+    const stop = this.judged(ruleId, ok, d);
+    if (stop) throw stop;
   }
 
   /** Asserts a rule without ending the test; the test fails at its end if any such check failed. */
   verify(ruleId: string, ok: boolean, d: FailureDetails): boolean {
+    const stop = this.judged(ruleId, ok, d);
+    if (stop instanceof ConformanceFailure) this.softFailures.push(stop);
+    return !stop;
+  }
+
+  /** Records a check: nothing to throw when it held, else the failure (or, on a reading, the stop) that ends the test. */
+  private judged(ruleId: string, ok: boolean, d: FailureDetails): ConformanceFailure | ReadingStop | undefined {
     if (ok) {
       this.record(ruleId, { status: 'passed' });
-      return true;
+      return undefined;
     }
     d = this.serverErrorIsNoReading(d);
     if (d.reading !== undefined) {
       this.recordWarning(ruleId, d.reading, d);
-      return false;
+      return new ReadingStop(`${ruleId}: reading ${d.reading} did not hold`);
     }
     const f = this.failure(ruleId, d);
     this.recordFailure(f);
-    this.softFailures.push(f);
-    return false;
+    return f;
   }
 
   /**
@@ -832,38 +828,34 @@ export function ruleTest(
       const meta: RuleTestMeta = { ...declared, rules: [...declared.rules], outcomes: {} };
       if (options.budgetPerRun) meta.budget += options.budgetPerRun * s.context.runs;
       vitest.task.meta.conformance = meta;
-      if (!judgedRules(service, rules).some((r) => ruleSelected(r, s.context.ruleGlobs))) {
+      /** Every rule of the test not failed gets `status`, and the test is skipped (with `note`). */
+      const leave = (status: OutcomeStatus, detail: string, reasonCode: ReasonCode, note?: string): void => {
         for (const r of rules)
-          meta.outcomes[r] = { status: 'skipped', detail: 'not selected by --rule', reasonCode: 'not-selected' };
-        vitest.skip();
-        return;
-      }
+          if (meta.outcomes[r]?.status !== 'failed') meta.outcomes[r] = { status, detail, reasonCode };
+        vitest.skip(note);
+      };
+      /** The checks after this point did not run: what passed before it is only part of the test. */
+      const stoppedAt = (detail: string, reasonCode: ReasonCode): void => {
+        for (const r of rules) {
+          const o = meta.outcomes[r];
+          if (!o || o.status === 'passed' || o.status === 'not-exercised')
+            meta.outcomes[r] = { status: 'skipped', detail, reasonCode, checks: o?.checks, partial: true };
+        }
+      };
+      const unchecked = (detail: string): void => {
+        for (const r of rules) meta.outcomes[r] ??= { status: 'not-exercised', detail, reasonCode: 'no-check' };
+      };
+      if (!judgedRules(service, rules).some((r) => ruleSelected(r, s.context.ruleGlobs)))
+        return leave('skipped', 'not selected by --rule', 'not-selected');
       if (s.context.shard && !inShard(s.context, service, name)) {
-        for (const r of rules)
-          meta.outcomes[r] = {
-            status: 'not-exercised',
-            detail: `run by another shard than ${s.context.shard.index}/${s.context.shard.total}`,
-            reasonCode: 'other-shard',
-          };
-        vitest.skip();
-        return;
+        const { index, total } = s.context.shard;
+        return leave('not-exercised', `run by another shard than ${index}/${total}`, 'other-shard');
       }
-      if (s.context.profile === 'read-only' && !options.readOnly) {
-        for (const r of rules)
-          meta.outcomes[r] = {
-            status: 'skipped',
-            detail: 'changes the target; skipped by --profile read-only',
-            reasonCode: 'read-only',
-          };
-        vitest.skip();
-        return;
-      }
+      if (s.context.profile === 'read-only' && !options.readOnly)
+        return leave('skipped', 'changes the target; skipped by --profile read-only', 'read-only');
       if (s.http.unresponsiveSince !== undefined) {
         const reason = unresponsiveReason(s);
-        for (const r of rules)
-          meta.outcomes[r] = { status: 'not-exercised', detail: reason, reasonCode: 'target-unresponsive' };
-        vitest.skip(reason);
-        return;
+        return leave('not-exercised', reason, 'target-unresponsive', reason);
       }
       // A piece the test needs is missing, or `doctor`'s check found it not ready: the test is not
       // started, so that what a run skips is what `doctor` predicts (cli/readiness.ts).
@@ -871,9 +863,7 @@ export function ruleTest(
       if (gate) {
         const also = gate.others?.length ? `; not ready either: ${gate.others.join(', ')}` : '';
         const reason = `${gate.reason}${also} (as conformance doctor reports)`;
-        for (const r of rules) meta.outcomes[r] = { status: 'skipped', detail: reason, reasonCode: gate.code };
-        vitest.skip(reason);
-        return;
+        return leave('skipped', reason, gate.code, reason);
       }
       const scope = `t${++scopeCounter}`;
       const t = new RuleContext(s, service, meta, scope, vitest);
@@ -888,12 +878,7 @@ export function ruleTest(
         await fn(t);
         ended = true;
         t.finish();
-        for (const r of rules)
-          meta.outcomes[r] ??= {
-            status: 'not-exercised',
-            detail: 'the test ran no check of this rule',
-            reasonCode: 'no-check',
-          };
+        unchecked('the test ran no check of this rule');
         await allureWarnings(s.context.allureDir, meta);
       } catch (err) {
         const unresponsive =
@@ -902,20 +887,12 @@ export function ruleTest(
         if (unresponsive) {
           // A request was not sent: the rules this test had not failed were not judged.
           const reason = unresponsiveReason(s);
-          for (const r of rules)
-            if (meta.outcomes[r]?.status !== 'failed')
-              meta.outcomes[r] = { status: 'not-exercised', detail: reason, reasonCode: 'target-unresponsive' };
-          vitest.skip(reason);
-          return;
+          return leave('not-exercised', reason, 'target-unresponsive', reason);
         }
         if (t.runStopped(err)) {
           // The run is stopping (a signal, --max-time): what this test had not judged stays unjudged.
           const reason = 'the run stopped (a signal or --max-time) before this test judged it';
-          for (const r of rules)
-            if (meta.outcomes[r]?.status !== 'failed')
-              meta.outcomes[r] = { status: 'not-exercised', detail: reason, reasonCode: 'interrupted' };
-          vitest.skip(reason);
-          return;
+          return leave('not-exercised', reason, 'interrupted', reason);
         }
         // Not the target's conformance: configuration, principals, a target gone, nothing to judge.
         const unjudged = err instanceof Unjudged ? err : await t.targetGone(err);
@@ -925,62 +902,26 @@ export function ruleTest(
           return;
         }
         if (err instanceof ReadingStop) {
-          // The checks after the reading did not run: what passed before is only part of the test.
-          for (const r of rules) {
-            const o = meta.outcomes[r];
-            if (!o || o.status === 'passed' || o.status === 'not-exercised')
-              meta.outcomes[r] = {
-                status: 'skipped',
-                detail: `the test ended at a reading that did not hold (${err.message})`,
-                reasonCode: 'reading-stop',
-                checks: o?.checks,
-                partial: true,
-              };
-          }
+          stoppedAt(`the test ended at a reading that did not hold (${err.message})`, 'reading-stop');
           await allureWarnings(s.context.allureDir, meta);
           return;
         }
-        if (err instanceof ReadOnlyRefusal) {
-          // The test needed a request that could change the target: what it judged before is
-          // only part of its rules' checks, so none of them is reported passed.
-          for (const r of rules)
-            if (meta.outcomes[r]?.status !== 'failed')
-              meta.outcomes[r] = {
-                status: 'skipped',
-                detail: `${err.message} (a test of this rule needs it)`,
-                reasonCode: 'read-only',
-              };
-          vitest.skip(err.message);
-          return;
-        }
+        // The test needed a request that could change the target: what it judged before is only
+        // part of its rules' checks, so none of them is reported passed.
+        if (err instanceof ReadOnlyRefusal)
+          return leave('skipped', `${err.message} (a test of this rule needs it)`, 'read-only', err.message);
         if (isCodeError(err) || err instanceof SuiteDefect) {
           const at = /suites\/[^\s)]+/.exec(err.stack?.split('\n').find((l) => l.includes('/suites/')) ?? '')?.[0];
           const defect =
             err instanceof SuiteDefect
               ? err
               : new SuiteDefect(`suite error: ${err.name}: ${err.message}${at ? ` (at ${at})` : ''}`);
-          // The checks after the defect did not run: what passed before it is only part of the test.
-          for (const r of rules) {
-            const o = meta.outcomes[r];
-            if (!o || o.status === 'passed' || o.status === 'not-exercised')
-              meta.outcomes[r] = {
-                status: 'skipped',
-                detail: `the test stopped on a defect of the suite (${defect.message})`,
-                reasonCode: 'suite-defect',
-                checks: o?.checks,
-                partial: true,
-              };
-          }
+          stoppedAt(`the test stopped on a defect of the suite (${defect.message})`, 'suite-defect');
           throw defect;
         }
-        if (!isConformanceFailure(err) && !(err instanceof SuiteDefect)) t.attributeError(err);
+        if (!isConformanceFailure(err)) t.attributeError(err);
         // The rules no check reached: the test ended at a failed check before theirs (or ran none).
-        for (const r of rules)
-          meta.outcomes[r] ??= {
-            status: 'not-exercised',
-            detail: ended ? 'the test ran no check of this rule' : EARLIER_CHECK_FAILED,
-            reasonCode: 'no-check',
-          };
+        unchecked(ended ? 'the test ran no check of this rule' : EARLIER_CHECK_FAILED);
         if (s.context.allureDir) {
           const severity = allureSeverity(Object.values(meta.outcomes).map((o) => o.failure?.severity));
           if (severity) await allure.severity(severity);

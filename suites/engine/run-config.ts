@@ -86,18 +86,23 @@ const ajv = new Ajv({ allErrors: true, strict: false });
 addFormats.default(ajv);
 const validate = ajv.compile(RUN_CONFIG_SCHEMA);
 
+/** A URL's parts, or undefined when it does not parse. */
+function parsedUrl(text: string): URL | undefined {
+  try {
+    return new URL(text);
+  } catch {
+    return undefined;
+  }
+}
+
 /**
  * Why a target URL is not the host root the suites need (they add `/api/<service>/v3` to it),
  * or undefined when it is one. `serve` prints each service's base URL, which is the usual slip.
  * The message shows the URL without what could be a secret: no user or password, no query.
  */
 export function targetRootProblem(target: string): string | undefined {
-  let url: URL;
-  try {
-    url = new URL(target);
-  } catch {
-    return undefined; // the schema names a URL that does not parse
-  }
+  const url = parsedUrl(target); // undefined: the schema names a URL that does not parse
+  if (!url) return undefined;
   const extras = [
     url.pathname === '/' ? '' : `a path (${url.pathname})`,
     url.search ? 'a query' : '',
@@ -110,13 +115,8 @@ export function targetRootProblem(target: string): string | undefined {
 
 /** Why a target URL carries credentials (`https://user:password@host`), or undefined: the credentials are never shown. */
 function targetCredentialsProblem(target: string): string | undefined {
-  let url: URL;
-  try {
-    url = new URL(target);
-  } catch {
-    return undefined;
-  }
-  return url.username || url.password
+  const url = parsedUrl(target);
+  return url?.username || url?.password
     ? `target ${url.origin} carries a user name or password before its host: give the host root alone; credentials belong in tokenManager or principals`
     : undefined;
 }

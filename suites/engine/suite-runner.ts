@@ -152,7 +152,6 @@ function vitestStreams(): { stdout: Writable; stderr: Writable } {
   return { stdout: forward(process.stdout), stderr: forward(process.stderr) };
 }
 
-/** Marks the spec files a run imports into its one generated test file (see `runFile`). */
 /** The describe block a run's generated file wraps each spec file in: `spec:<file>`. */
 export const SPEC_SUITE = 'spec:';
 

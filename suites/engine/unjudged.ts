@@ -12,8 +12,8 @@ import type { TokenError } from './token-error.ts';
 export type UnjudgedCode = 'configuration' | 'principal' | 'transport' | 'test';
 
 /**
- * Why a rule's outcome is not a verdict of the target, as code reads it (never the prose of the
- * detail): the codes above, and
+ * Every reason code, in the order of the report schema's enum: why a rule's outcome is not a
+ * verdict of the target, as code reads it (never the prose of the detail): the codes above, and
  * - `not-selected`: left out by `--rule` or `--service`;
  * - `other-shard`: its test is run by another shard;
  * - `read-only`: its test changes the target and the profile is read-only;
@@ -26,21 +26,7 @@ export type UnjudgedCode = 'configuration' | 'principal' | 'transport' | 'test';
  * - `not-testable`: the catalog marks it as not testable from outside;
  * - `no-test`: no test covers it.
  */
-export type ReasonCode =
-  | UnjudgedCode
-  | 'not-selected'
-  | 'other-shard'
-  | 'read-only'
-  | 'target-unresponsive'
-  | 'interrupted'
-  | 'no-check'
-  | 'reading-stop'
-  | 'suite-defect'
-  | 'not-testable'
-  | 'no-test';
-
-/** Every reason code, in the order of the report schema's enum. */
-export const REASON_CODES: readonly ReasonCode[] = [
+export const REASON_CODES = [
   'configuration',
   'principal',
   'transport',
@@ -55,7 +41,10 @@ export const REASON_CODES: readonly ReasonCode[] = [
   'suite-defect',
   'not-testable',
   'no-test',
-];
+] as const;
+
+/** Why a rule's outcome is not a verdict of the target (`REASON_CODES`). */
+export type ReasonCode = (typeof REASON_CODES)[number];
 
 /**
  * A test could not judge its rules for a reason that is not the target's conformance. The rule

@@ -1,30 +1,23 @@
-import { holds } from '../engine/checks/index.ts';
 import fc from 'fast-check';
-import { ruleTest } from '../engine/rule-test.ts';
-import { refused } from '../engine/checks/index.ts';
+import { headerPresent, holds, refused, served } from '../engine/checks/index.ts';
 import {
-  SERVICE,
+  accessTokenChecks,
   application,
-  checkAccessTokenResponse,
-  checkNoStore,
   decodeToken,
   errorCodes,
   getOauthTokens,
   getToken,
   identification,
+  noStore,
+  test,
   tokensPayload,
   unprovisionedTenant,
   userTenants,
   tokenRefusal,
 } from './token-manager-client.ts';
 import { spaceAuthKey } from '../engine/token-provider.ts';
-
-const test = (
-  rules: string[],
-  name: string,
-  fn: Parameters<typeof ruleTest>[3],
-  opts?: Parameters<typeof ruleTest>[4],
-) => ruleTest(SERVICE, rules, name, fn, { readOnly: true, ...opts });
+import type { RuleContext } from '../engine/rule-test.ts';
+import type { ClientCredentials } from '../engine/run-config.ts';
 
 test(
   [
@@ -47,12 +40,10 @@ test(
     const [tenant] = userTenants(t, 1);
     const requestedAt = Date.now();
     const res = await getToken(t, identification(app, tenant));
-    holds(t, {
+    served(t, {
       rule: 'technical-token-manager/versioning/base-path',
-      ok: res.status === 200,
-      failure: 'getToken not served under the base path',
-      expected: 'HTTP 200',
-      received: `HTTP ${res.status} ${res.text.slice(0, 200)}`,
+      res,
+      what: 'POST /oauth/token under the base path',
     });
     holds(t, {
       rule: 'technical-token-manager/transport/json',
@@ -62,13 +53,29 @@ test(
       received: res.contentType,
       soft: true,
     });
-    checkNoStore(t, res, 'POST /oauth/token');
-    checkAccessTokenResponse(t, (res.json ?? {}) as Record<string, unknown>, {
+    headerPresent(t, { ...noStore, res, what: 'POST /oauth/token' });
+    const body = (res.json ?? {}) as Record<string, unknown>;
+    const checks = accessTokenChecks(body, {
       operation: 'POST /oauth/token',
       tenant,
       tenantRule: 'technical-token-manager/identification/user-tenant-token',
       requestedAt,
     });
+    for (const c of checks.holds) if (t.declares(c.rule)) holds(t, c);
+    if (typeof body.timestamp === 'number') {
+      const ts = body.timestamp;
+      const near = (ms: number) => Math.abs(ms - requestedAt) < 600_000;
+      const unit = near(ts)
+        ? 'milliseconds'
+        : near(ts * 1000)
+          ? 'seconds'
+          : 'neither seconds nor milliseconds near now';
+      t.observe(
+        'technical-token-manager/access-token/timestamp-unit',
+        `timestamp ${ts} (POST /oauth/token) reads as ${unit} since the Unix epoch`,
+      );
+    }
+    for (const [rule, why] of checks.notExercised) if (t.declares(rule)) t.notExercised(rule, why);
   },
   { needs: ['tokenManager', 'tokenManager.userTenants:1'] },
 );
@@ -131,36 +138,6 @@ test(
 );
 
 test(
-  [
-    'technical-token-manager/auth/space-auth-key-required',
-    'technical-token-manager/get-token/failure-status',
-    'technical-token-manager/get-token/error-body-format',
-  ],
-  'POST /oauth/token without X-SPACE-AUTH-KEY is refused',
-  async (t) => {
-    const app = application(t);
-    const res = await getToken(t, identification(app, app.hostTenant), null);
-    refused(t, {
-      ...tokenRefusal,
-      rule: 'technical-token-manager/auth/space-auth-key-required',
-      res,
-      what: 'a token request without X-SPACE-AUTH-KEY',
-    });
-    t.observe(
-      'technical-token-manager/get-token/failure-status',
-      `without X-SPACE-AUTH-KEY: HTTP ${res.status} codes ${JSON.stringify(errorCodes(res))}`,
-    );
-    t.observe(
-      'technical-token-manager/get-token/error-body-format',
-      errorCodes(res).length
-        ? `Errors body (${res.contentType})`
-        : `not the Errors body: ${res.contentType} ${res.text.slice(0, 80)}`,
-    );
-  },
-  { needs: ['tokenManager'] },
-);
-
-test(
   ['technical-token-manager/auth/space-auth-key-basic'],
   'X-SPACE-AUTH-KEY with a wrong secret, an unknown client or another form is refused on both token operations',
   async (t) => {
@@ -211,27 +188,48 @@ test(
   { needs: ['tokenManager'] },
 );
 
-test(
-  ['technical-token-manager/identification/application-match'],
-  'an Identification naming another application or host tenant is refused',
-  async (t) => {
+// The fields naming the application, on both token operations: refusing a mismatch is our reading.
+test.each(
+  [
+    {
+      rule: 'technical-token-manager/identification/application-match',
+      operation: 'POST /oauth/token',
+      what: 'an Identification',
+      host: 'hostTenant',
+      send: (t: RuleContext, app: ClientCredentials, change: object) =>
+        getToken(t, { ...identification(app, app.hostTenant), ...change }),
+    },
+    {
+      rule: 'technical-token-manager/tokens-payload/application-match',
+      operation: 'POST /oauthTokens',
+      what: 'a payload',
+      host: 'hostTenantId',
+      send: (t: RuleContext, app: ClientCredentials, change: object) =>
+        getOauthTokens(t, { ...tokensPayload(app, userTenants(t, 1)), ...change }),
+    },
+  ],
+  (row) => ({
+    rules: [row.rule],
+    name: `${row.operation} naming another application is refused`,
+    options: {
+      needs: ['tokenManager', ...(row.host === 'hostTenantId' ? (['tokenManager.userTenants:1'] as const) : [])],
+    },
+  }),
+  async (t, { rule, what, host, send }) => {
     const app = application(t);
-    const good = identification(app, app.hostTenant);
     for (const [field, value] of [
       ['appName', `${app.appName}x`],
       ['appVersion', `${app.appVersion}.99`],
-      ['hostTenant', `${app.hostTenant}x`],
-    ] as const) {
+      [host, `${app.hostTenant}x`],
+    ])
       refused(t, {
         ...tokenRefusal,
-        rule: 'technical-token-manager/identification/application-match',
-        res: await getToken(t, { ...good, [field]: value }),
-        what: `an Identification with a wrong ${field}`,
+        rule,
+        res: await send(t, app, { [field]: value }),
+        what: `${what} with a wrong ${field}`,
         reading: 'application-fields-checked',
       });
-    }
   },
-  { needs: ['tokenManager'] },
 );
 
 test(
@@ -334,27 +332,29 @@ test(
   { needs: ['tokenManager'] },
 );
 
-test(
+// "Any other status: error body of unspecified format": only the refusal is judged; the status and
+// the body are recorded (the Errors body of the other operations is not asked for).
+test.each(
   [
-    'technical-token-manager/identification/field-types',
-    'technical-token-manager/get-token/failure-status',
-    'technical-token-manager/get-token/error-body-format',
-  ],
-  'how POST /oauth/token answers a body it refuses (appName a number)',
-  async (t) => {
-    // "Any other status: error body of unspecified format": only the refusal is judged; the
-    // status and the body are recorded (the Errors body of the other operations is not asked for).
+    ['technical-token-manager/auth/space-auth-key-required', 'without X-SPACE-AUTH-KEY', null, undefined],
+    ['technical-token-manager/identification/field-types', 'appName a number', undefined, { appName: 42 }],
+  ] as const,
+  ([rule, what]) => ({
+    rules: [
+      rule,
+      'technical-token-manager/get-token/failure-status',
+      'technical-token-manager/get-token/error-body-format',
+    ],
+    name: `how POST /oauth/token refuses a token request ${what}`,
+    options: { needs: ['tokenManager'] },
+  }),
+  async (t, [rule, what, key, change]) => {
     const app = application(t);
-    const res = await getToken(t, { ...identification(app, app.hostTenant), appName: 42 });
-    refused(t, {
-      ...tokenRefusal,
-      rule: 'technical-token-manager/identification/field-types',
-      res,
-      what: 'appName = 42',
-    });
+    const res = await getToken(t, { ...identification(app, app.hostTenant), ...change }, key);
+    refused(t, { ...tokenRefusal, rule, res, what: `a token request ${what}` });
     t.observe(
       'technical-token-manager/get-token/failure-status',
-      `appName a number: HTTP ${res.status} codes ${JSON.stringify(errorCodes(res))}`,
+      `${what}: HTTP ${res.status} codes ${JSON.stringify(errorCodes(res))}`,
     );
     t.observe(
       'technical-token-manager/get-token/error-body-format',
@@ -363,5 +363,4 @@ test(
         : `not the Errors body: ${res.contentType} ${res.text.slice(0, 80)}`,
     );
   },
-  { needs: ['tokenManager'] },
 );

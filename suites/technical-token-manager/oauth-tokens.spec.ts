@@ -1,16 +1,13 @@
-import { holds } from '../engine/checks/index.ts';
 import { badItemsText, listWithBadItems } from '../../generators/index.ts';
-import { ruleTest } from '../engine/rule-test.ts';
+import { headerPresent, holds, refused, served } from '../engine/checks/index.ts';
 import { spaceAuthKey } from '../engine/token-provider.ts';
-import { refused } from '../engine/checks/index.ts';
 import {
-  SERVICE,
+  accessTokenChecks,
   application,
-  checkAccessTokenResponse,
-  checkErrorJson,
-  checkNoStore,
-  checkRejectedWithCode,
+  errorsAsJson,
   getOauthTokens,
+  noStore,
+  test,
   tokensPayload,
   unprovisionedTenant,
   userTenants,
@@ -18,14 +15,8 @@ import {
 } from './token-manager-client.ts';
 import { MAX_USER_TENANTS } from './token-manager-bounds.ts';
 
-const test = (
-  rules: string[],
-  name: string,
-  fn: Parameters<typeof ruleTest>[3],
-  opts?: Parameters<typeof ruleTest>[4],
-) => ruleTest(SERVICE, rules, name, fn, { readOnly: true, ...opts });
-
-const INVALID = 'platform.core.keymanager.invalidRequestBody';
+/** A 400 invalidRequestBody, its Errors body as JSON. */
+const INVALID = { ...errorsAsJson, code: 'platform.core.keymanager.invalidRequestBody' };
 
 test(
   [
@@ -49,20 +40,16 @@ test(
     const tenants = userTenants(t, MAX_USER_TENANTS);
     const requestedAt = Date.now();
     const res = await getOauthTokens(t, tokensPayload(app, tenants));
-    holds(t, {
+    served(t, {
       rule: 'technical-token-manager/tokens/operator-and-developer',
-      ok: res.status === 200,
-      failure: 'the configured host application is not served',
-      expected: 'HTTP 200 for the application of the run',
-      received: `HTTP ${res.status}`,
+      res,
+      what: 'POST /oauthTokens of the application of the run',
       soft: true,
     });
-    holds(t, {
+    served(t, {
       rule: 'technical-token-manager/limits/user-tenant-ids-per-call',
-      ok: res.status === 200,
-      failure: `exactly ${MAX_USER_TENANTS} user tenants refused`,
-      expected: 'HTTP 200',
-      received: `HTTP ${res.status} ${res.text.slice(0, 200)}`,
+      res,
+      what: `POST /oauthTokens with exactly ${MAX_USER_TENANTS} user tenants`,
     });
     const list = (res.json as { oauthTokens?: unknown } | undefined)?.oauthTokens;
     const items = Array.isArray(list) ? (list as Array<Record<string, unknown>>) : [];
@@ -86,14 +73,17 @@ test(
       received: JSON.stringify(ids),
       soft: true,
     });
-    checkNoStore(t, res, 'POST /oauthTokens');
-    for (const item of items)
-      checkAccessTokenResponse(t, (item.token ?? {}) as Record<string, unknown>, {
+    if (res.status === 200) headerPresent(t, { ...noStore, res, what: 'POST /oauthTokens' });
+    for (const item of items) {
+      const checks = accessTokenChecks((item.token ?? {}) as Record<string, unknown>, {
         operation: 'POST /oauthTokens',
         tenant: String(item.userTenantId),
         tenantRule: 'technical-token-manager/tokens-response/one-token-per-user-tenant',
         requestedAt,
       });
+      for (const c of checks.holds) if (t.declares(c.rule)) holds(t, c);
+      for (const [rule, why] of checks.notExercised) if (t.declares(rule)) t.notExercised(rule, why);
+    }
     // A token without jti is judged by access-token/fields alone (all-six-fields).
     const jtis = items.map((i) => (i.token as Record<string, unknown> | undefined)?.jti).filter((j) => j !== undefined);
     holds(t, {
@@ -108,20 +98,42 @@ test(
   { needs: ['tokenManager', `tokenManager.userTenants:${MAX_USER_TENANTS}`] },
 );
 
-test(
-  ['technical-token-manager/tokens-payload/too-many-user-tenants', 'technical-token-manager/transport/json'],
-  `POST /oauthTokens with ${MAX_USER_TENANTS + 1} user tenants is answered 400 invalidRequestBody`,
-  async (t) => {
-    const app = application(t);
-    checkRejectedWithCode(
-      t,
-      'technical-token-manager/tokens-payload/too-many-user-tenants',
-      await getOauthTokens(t, tokensPayload(app, userTenants(t, MAX_USER_TENANTS + 1))),
-      INVALID,
-      `${MAX_USER_TENANTS + 1} user tenants`,
-    );
+// Conditions of the 400 invalidRequestBody, each one payload.
+test.each(
+  [
+    {
+      rule: 'technical-token-manager/tokens-payload/too-many-user-tenants',
+      condition: `${MAX_USER_TENANTS + 1} user tenants`,
+      what: `${MAX_USER_TENANTS + 1} user tenants`,
+      tenants: MAX_USER_TENANTS + 1,
+      change: {},
+    },
+    {
+      rule: 'technical-token-manager/tokens-payload/empty-user-tenant-set',
+      condition: 'an empty user tenant set',
+      what: 'an empty userTenantIds',
+      tenants: 0,
+      change: {},
+    },
+    {
+      rule: 'technical-token-manager/tokens-payload/empty-host-tenant-id',
+      condition: 'an empty host tenant ID',
+      what: 'an empty hostTenantId',
+      tenants: 1,
+      change: { hostTenantId: '' },
+    },
+  ],
+  (row) => ({
+    rules: [row.rule, 'technical-token-manager/transport/json'],
+    name: `POST /oauthTokens with ${row.condition} is answered 400 invalidRequestBody`,
+    options: {
+      needs: ['tokenManager', ...(row.tenants ? [`tokenManager.userTenants:${row.tenants}` as const] : [])],
+    },
+  }),
+  async (t, { rule, what, tenants, change }) => {
+    const body = { ...tokensPayload(application(t), tenants ? userTenants(t, tenants) : []), ...change };
+    refused(t, { ...INVALID, rule, res: await getOauthTokens(t, body), what });
   },
-  { needs: ['tokenManager', `tokenManager.userTenants:${MAX_USER_TENANTS + 1}`] },
 );
 
 test(
@@ -158,49 +170,17 @@ test(
     await t.property(
       lists,
       async (list) =>
-        checkRejectedWithCode(
-          t,
-          'technical-token-manager/tokens-payload/only-host-tenant',
-          await getOauthTokens(t, tokensPayload(app, list.items)),
-          INVALID,
-          `userTenantIds with ${badItemsText(list)}`,
-          'host-tenant-alone',
-        ),
+        refused(t, {
+          ...INVALID,
+          rule: 'technical-token-manager/tokens-payload/only-host-tenant',
+          res: await getOauthTokens(t, tokensPayload(app, list.items)),
+          what: `userTenantIds with ${badItemsText(list)}`,
+          reading: 'host-tenant-alone',
+        }),
       { rule: 'technical-token-manager/tokens-payload/only-host-tenant' },
     );
   },
   { needs: ['tokenManager', 'tokenManager.userTenants:2'], budgetPerRun: 1 },
-);
-
-test(
-  ['technical-token-manager/tokens-payload/empty-user-tenant-set', 'technical-token-manager/transport/json'],
-  'POST /oauthTokens with an empty user tenant set is answered 400 invalidRequestBody',
-  async (t) => {
-    checkRejectedWithCode(
-      t,
-      'technical-token-manager/tokens-payload/empty-user-tenant-set',
-      await getOauthTokens(t, tokensPayload(application(t), [])),
-      INVALID,
-      'an empty userTenantIds',
-    );
-  },
-  { needs: ['tokenManager'] },
-);
-
-test(
-  ['technical-token-manager/tokens-payload/empty-host-tenant-id', 'technical-token-manager/transport/json'],
-  'POST /oauthTokens with an empty host tenant ID is answered 400 invalidRequestBody',
-  async (t) => {
-    const app = application(t);
-    checkRejectedWithCode(
-      t,
-      'technical-token-manager/tokens-payload/empty-host-tenant-id',
-      await getOauthTokens(t, { ...tokensPayload(app, userTenants(t, 1)), hostTenantId: '' }),
-      INVALID,
-      'an empty hostTenantId',
-    );
-  },
-  { needs: ['tokenManager', 'tokenManager.userTenants:1'] },
 );
 
 test(
@@ -222,13 +202,12 @@ test(
     await t.property(
       lists,
       async (list) =>
-        checkRejectedWithCode(
-          t,
-          'technical-token-manager/tokens-payload/invalid-user-tenant',
-          await getOauthTokens(t, tokensPayload(app, list.items)),
-          INVALID,
-          `userTenantIds with ${badItemsText(list)}`,
-        ),
+        refused(t, {
+          ...INVALID,
+          rule: 'technical-token-manager/tokens-payload/invalid-user-tenant',
+          res: await getOauthTokens(t, tokensPayload(app, list.items)),
+          what: `userTenantIds with ${badItemsText(list)}`,
+        }),
       { rule: 'technical-token-manager/tokens-payload/invalid-user-tenant' },
     );
   },
@@ -246,15 +225,12 @@ test(
     for (const field of ['appName', 'appVersion', 'hostTenantId', 'userTenantIds']) {
       const body = tokensPayload(app, userTenants(t, 1));
       delete body[field];
-      const res = await getOauthTokens(t, body);
-      holds(t, {
+      refused(t, {
+        ...errorsAsJson,
         rule: 'technical-token-manager/tokens-payload/required-fields',
-        ok: res.status === 400,
-        failure: `payload without ${field} not answered 400`,
-        expected: 'HTTP 400',
-        received: `HTTP ${res.status} ${res.text.slice(0, 160)}`,
+        res: await getOauthTokens(t, body),
+        what: `a payload without ${field}`,
       });
-      checkErrorJson(t, res);
     }
   },
   { needs: ['tokenManager', 'tokenManager.userTenants:1'] },
@@ -273,17 +249,13 @@ test(
       ['the body is an array', [base]],
       ['the body is null', null],
     ];
-    for (const [what, body] of cases) {
-      const res = await getOauthTokens(t, body);
-      holds(t, {
+    for (const [what, body] of cases)
+      refused(t, {
+        ...errorsAsJson,
         rule: 'technical-token-manager/tokens-payload/field-types',
-        ok: res.status === 400,
-        failure: `${what}: not answered 400`,
-        expected: 'HTTP 400',
-        received: `HTTP ${res.status} ${res.text.slice(0, 160)}`,
+        res: await getOauthTokens(t, body),
+        what,
       });
-      checkErrorJson(t, res);
-    }
     // JSON text cut short is not a JSON object either.
     const cut = await t.send(
       {
@@ -294,14 +266,12 @@ test(
       },
       { as: null },
     );
-    holds(t, {
+    refused(t, {
+      ...errorsAsJson,
       rule: 'technical-token-manager/tokens-payload/field-types',
-      ok: cut.status === 400,
-      failure: 'a body of malformed JSON: not answered 400',
-      expected: 'HTTP 400',
-      received: `HTTP ${cut.status} ${cut.text.slice(0, 160)}`,
+      res: cut,
+      what: 'a body of malformed JSON',
     });
-    checkErrorJson(t, cut);
     // "array of string": an item that is not a string, wherever it stands among tenant IDs.
     const lists = listWithBadItems({
       rule: 'technical-token-manager/tokens-payload/field-types',
@@ -311,44 +281,17 @@ test(
     });
     await t.property(
       lists,
-      async (list) => {
-        const res = await getOauthTokens(t, tokensPayload(app, list.items));
-        holds(t, {
+      async (list) =>
+        refused(t, {
+          ...errorsAsJson,
           rule: 'technical-token-manager/tokens-payload/field-types',
-          ok: res.status === 400,
-          failure: `userTenantIds with ${badItemsText(list)}: not answered 400`,
-          expected: 'HTTP 400',
-          received: `HTTP ${res.status} ${res.text.slice(0, 160)}`,
-        });
-        checkErrorJson(t, res);
-      },
+          res: await getOauthTokens(t, tokensPayload(app, list.items)),
+          what: `userTenantIds with ${badItemsText(list)}`,
+        }),
       { rule: 'technical-token-manager/tokens-payload/field-types' },
     );
   },
   { needs: ['tokenManager', 'tokenManager.userTenants:2'], budgetPerRun: 1 },
-);
-
-test(
-  ['technical-token-manager/tokens-payload/application-match'],
-  'POST /oauthTokens naming another application is refused',
-  async (t) => {
-    const app = application(t);
-    const base = tokensPayload(app, userTenants(t, 1));
-    for (const [field, value] of [
-      ['appName', `${app.appName}x`],
-      ['appVersion', `${app.appVersion}.99`],
-      ['hostTenantId', `${app.hostTenant}x`],
-    ] as const) {
-      refused(t, {
-        ...tokenRefusal,
-        rule: 'technical-token-manager/tokens-payload/application-match',
-        res: await getOauthTokens(t, { ...base, [field]: value }),
-        what: `a payload with a wrong ${field}`,
-        reading: 'application-fields-checked',
-      });
-    }
-  },
-  { needs: ['tokenManager', 'tokenManager.userTenants:1'] },
 );
 
 test(
@@ -360,19 +303,17 @@ test(
   async (t) => {
     const app = application(t);
     const body = tokensPayload(app, userTenants(t, 1));
-    const bare = await getOauthTokens(t, body, null);
     refused(t, {
       ...tokenRefusal,
       rule: 'technical-token-manager/auth/space-auth-key-required',
-      res: bare,
+      res: await getOauthTokens(t, body, null),
       what: 'POST /oauthTokens without X-SPACE-AUTH-KEY',
     });
-    const bearer = await t.session.tokens.authorization('full');
-    const withBearer = await getOauthTokens(t, body, null, { authorization: bearer });
+    const authorization = await t.session.tokens.authorization('full');
     refused(t, {
       ...tokenRefusal,
       rule: 'technical-token-manager/auth/space-auth-key-replaces-bearer',
-      res: withBearer,
+      res: await getOauthTokens(t, body, null, { authorization }),
       what: 'POST /oauthTokens with only a bearer token',
     });
   },

@@ -1,15 +1,7 @@
-// What the user-tenants spec files share.
+// What the user-tenants spec files share: the answer's parts, and what its shape and page must be.
 import type { HttpResponse } from '../engine/http-client.ts';
-import { ruleTest, type RuleContext } from '../engine/rule-test.ts';
-import { SERVICE } from './token-manager-client.ts';
+import type { HoldsOptions } from '../engine/checks/index.ts';
 import { MAX_LISTED_TENANTS } from './token-manager-bounds.ts';
-
-export const test = (
-  rules: string[],
-  name: string,
-  fn: Parameters<typeof ruleTest>[3],
-  opts?: Parameters<typeof ruleTest>[4],
-) => ruleTest(SERVICE, rules, name, fn, { readOnly: true, ...opts });
 
 export interface Page {
   size?: unknown;
@@ -27,52 +19,72 @@ export function ids(res: HttpResponse): string[] {
   return Array.isArray(list) ? list.map((u) => String(u?.id)) : [];
 }
 
-export function checkShape(t: RuleContext, res: HttpResponse): void {
+/**
+ * A tenant list refusal beyond its status, spread into `refused`'s options: any 4xx, no tenant
+ * listed, and critical (a tenant list served when it should not be).
+ */
+export const tenantListRefusal = {
+  anyClientError: true,
+  severity: 'critical',
+  withheld: (res: HttpResponse) => (ids(res).length ? 'a tenant list' : undefined),
+} as const;
+
+/** What a UserTenantResponse must be, as rows for `holds` (each going on when it fails). */
+export function shapeOf(res: HttpResponse): HoldsOptions[] {
   const b = body(res);
-  t.verify(
-    'technical-token-manager/user-tenants/shape',
-    res.contentType === 'application/json' &&
-      !!b.page &&
-      typeof b.page === 'object' &&
-      Array.isArray(b.userTenants) &&
-      b.userTenants.every((u) => typeof u?.id === 'string'),
-    {
-      title: 'UserTenantResponse malformed',
-      expected: 'application/json {"page":Page,"userTenants":[{"id":string}]}',
-      received: `${res.contentType} ${res.text.slice(0, 200)}`,
-    },
-  );
   const p = b.page ?? {};
   const fields = ['size', 'totalElements', 'totalPages', 'number'] as const;
-  t.verify(
-    'technical-token-manager/page/field-types',
-    fields.every((f) => Number.isInteger(p[f]) && (p[f] as number) >= 0),
+  return [
     {
-      title: 'page fields are not non-negative integers',
+      rule: 'technical-token-manager/user-tenants/shape',
+      ok:
+        res.contentType === 'application/json' &&
+        !!b.page &&
+        typeof b.page === 'object' &&
+        Array.isArray(b.userTenants) &&
+        b.userTenants.every((u) => typeof u?.id === 'string'),
+      failure: 'UserTenantResponse malformed',
+      expected: 'application/json {"page":Page,"userTenants":[{"id":string}]}',
+      received: `${res.contentType} ${res.text.slice(0, 200)}`,
+      soft: true,
+    },
+    {
+      rule: 'technical-token-manager/page/field-types',
+      ok: fields.every((f) => Number.isInteger(p[f]) && (p[f] as number) >= 0),
+      failure: 'page fields are not non-negative integers',
       expected: 'size, totalElements, totalPages, number: integers ≥ 0',
       received: JSON.stringify(p),
+      soft: true,
     },
-  );
-  t.verify('technical-token-manager/user-tenants/at-most-500', ids(res).length <= MAX_LISTED_TENANTS, {
-    title: `more than ${MAX_LISTED_TENANTS} tenant IDs`,
-    expected: `≤ ${MAX_LISTED_TENANTS} items`,
-    received: `${ids(res).length} items`,
-  });
+    {
+      rule: 'technical-token-manager/user-tenants/at-most-500',
+      ok: ids(res).length <= MAX_LISTED_TENANTS,
+      failure: `more than ${MAX_LISTED_TENANTS} tenant IDs`,
+      expected: `≤ ${MAX_LISTED_TENANTS} items`,
+      received: `${ids(res).length} items`,
+      soft: true,
+    },
+  ];
 }
 
-export function checkCoherent(t: RuleContext, res: HttpResponse, page: number, size: number): void {
+/**
+ * That the page object describes the answer to `page` of `size`, a row for `holds`: the document
+ * gives the Page fields names and types only; reading them as a Spring Data page is ours.
+ */
+export function coherent(res: HttpResponse, page: number, size: number): HoldsOptions {
   const p = body(res).page ?? {};
   const total = Number(p.totalElements);
   const expectedItems = Math.min(size, Math.max(0, total - page * size));
-  const ok =
-    p.number === page &&
-    p.size === size &&
-    p.totalPages === Math.ceil(total / size) &&
-    ids(res).length === expectedItems;
-  // The document gives the Page fields names and types only; reading them as a Spring Data page is ours.
-  t.reading('spring-data-page', 'technical-token-manager/page/coherent', ok, {
-    title: 'page object does not describe the answer',
+  return {
+    rule: 'technical-token-manager/page/coherent',
+    ok:
+      p.number === page &&
+      p.size === size &&
+      p.totalPages === Math.ceil(total / size) &&
+      ids(res).length === expectedItems,
+    failure: 'page object does not describe the answer',
     expected: `number ${page}, size ${size}, totalPages ceil(${total}/${size}), ${expectedItems} items`,
     received: `${JSON.stringify(p)} with ${ids(res).length} items`,
-  });
+    reading: 'spring-data-page',
+  };
 }

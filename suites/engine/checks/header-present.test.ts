@@ -16,4 +16,22 @@ describe('headerPresent', () => {
     headerPresent(t, { rule: RULE, res, header: 'ETag', what: 'GET /events', soft: true });
     expect(meta.outcomes[RULE].status).toBe(status);
   });
+
+  it.each([
+    ['a value that matches', 'no-store, private', 'passed'],
+    ['a value that does not', 'no-cache', 'warning'],
+  ])('%s', (_, value, status) => {
+    const rule = 'event-management/event-types/inheritance-depth-4';
+    const { t, meta } = checkContext([rule]);
+    const res = withHeaders(200, { 'cache-control': value });
+    headerPresent(t, {
+      rule,
+      res,
+      header: 'Cache-Control',
+      what: 'GET',
+      value: /no-store/,
+      reading: 'depth-below-base-event',
+    });
+    expect(meta.outcomes[rule].status).toBe(status);
+  });
 });

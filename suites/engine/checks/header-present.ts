@@ -13,19 +13,24 @@ export type HeaderPresentOptions = {
   what: string;
   /** The statuses the answer must have as well (200 unless told). */
   statuses?: readonly number[];
+  /** What the header's value must match besides being there (`no-store` in Cache-Control). */
+  value?: RegExp;
   /** The test goes on when not (it fails at its end). */
   soft?: boolean;
+  /** That it carries the header rests on this reading (listed with the rule in the catalog): a warning, and the test goes on. */
+  reading?: string;
 };
 
 /** An answer of one of `statuses` carries a header. Returns whether it does. */
 export function headerPresent(t: RuleContext, o: HeaderPresentOptions): boolean {
   const { rule, res, header, what, statuses = [200] } = o;
-  const ok = statuses.includes(res.status) && !!res.headers[header.toLowerCase()];
+  const value = res.headers[header.toLowerCase()];
+  const ok = statuses.includes(res.status) && !!value && (!o.value || o.value.test(value));
   const d = {
-    title: `${what} answered no ${header}`,
+    title: `${what} answered no ${header}${o.value ? ` matching ${o.value}` : ''}`,
     severity: 'high' as const,
-    expected: `HTTP ${statuses.join(' or ')} with a ${header} header`,
+    expected: `HTTP ${statuses.join(' or ')} with a ${header} header${o.value ? ` matching ${o.value}` : ''}`,
     received: ok ? '' : describeResponse(res, 120),
   };
-  return judge(t, rule, ok, d, { soft: o.soft });
+  return judge(t, rule, ok, d, o);
 }

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import type { HttpResponse } from '../http-client.ts';
 import { refused, type RefusedOptions } from './refused.ts';
 import { answer, checkContext } from './check-test-context.ts';
 import { missingCredentialsRejected, missingScopeRejected } from './auth-enforced.ts';
@@ -7,6 +8,7 @@ const RULE = 'event-management/jobs/not-found-404';
 const READING_RULE = 'event-management/queries/page-default-and-minimum';
 
 const context = () => checkContext([RULE, READING_RULE]);
+const codes = (res: HttpResponse) => (res.json as { errors: string[] }).errors;
 
 type Case = [string, Omit<RefusedOptions, 'rule' | 'what'> & { rule?: string }, string, string?];
 
@@ -37,6 +39,8 @@ describe('refused', () => {
       'warning',
     ],
     ['a 200 with a status reading', { res: answer(200), statuses: [404], statusReading: 'malformed-id-404' }, 'failed'],
+    ['a 400 carrying the code', { res: answer(400, { errors: ['c'] }), code: 'c', codesOf: codes }, 'passed'],
+    ['a 400 without the code', { res: answer(400, { errors: ['d'] }), code: 'c', codesOf: codes }, 'failed'],
   ])('%s: %s', (_, o, status) => {
     const { t, meta } = context();
     const rule = o.rule ?? RULE;
@@ -58,6 +62,19 @@ describe('refused', () => {
     const c = context();
     expect(() => refused(c.t, { rule: RULE, res: answer(200), what: 'an id' })).toThrow();
     expect(c.meta.outcomes[RULE].failure?.severity).toBe('high');
+  });
+
+  it('judges the media type of a listed status for its own rule, going on', () => {
+    const { t, meta } = context();
+    const mediaType = { rule: READING_RULE, type: 'application/json' };
+    refused(t, { rule: RULE, res: { ...answer(400), contentType: 'text/plain' }, what: 'x', mediaType });
+    expect(meta.outcomes[READING_RULE].status).toBe('failed');
+    expect(meta.outcomes[RULE].status).toBe('passed');
+    const c = context();
+    expect(() =>
+      refused(c.t, { rule: RULE, res: { ...answer(200), contentType: 'text/plain' }, what: 'x', mediaType }),
+    ).toThrow();
+    expect(c.meta.outcomes[READING_RULE]).toBeUndefined();
   });
 
   it('judges missing credentials (401) and a missing scope (403) as critical refusals', () => {
