@@ -1,4 +1,4 @@
-import { holds } from '../engine/checks/index.ts';
+import { holds, UNKNOWN_REFUSAL, genericCode } from '../engine/checks/index.ts';
 import {
   accepted,
   formatted,
@@ -19,9 +19,7 @@ import {
   poll,
   seen,
   send,
-  unknownRefused,
   UNKNOWN_ID,
-  verifyCode,
 } from './notification-client.ts';
 import { createCategory, createRecipient } from './notification-resources.ts';
 
@@ -191,7 +189,7 @@ test(
       res: await broadcast(t, [{ name: 'other', value: 'x' }]),
       what: 'a form without messageData',
       code: 'missingRequestBodyProperty',
-      verifyCode,
+      verifyCode: genericCode,
     });
     // A JSON body is refused (document); 400 rather than 415 for it is our reading.
     refused(t, {
@@ -212,7 +210,7 @@ test(
         res: await broadcast(t, messageData(text)),
         what: `messageData ${JSON.stringify(text)}`,
         code: 'invalidRequestBodyProperty',
-        verifyCode,
+        verifyCode: genericCode,
       });
     }
   },
@@ -260,15 +258,15 @@ test(
         res: await broadcast(t, messageData(c)),
         what: `messageData with ${what}`,
         code: 'missingRequestBodyProperty',
-        verifyCode,
+        verifyCode: genericCode,
       });
     // Complete otherwise (from, subject, message): only the unknown category can make it fail.
-    unknownRefused(
-      t,
-      'notification/broadcast/content-like-publish',
-      await broadcast(t, messageData(content(t, { messageCategoryId: UNKNOWN_ID }))),
-      `messageData with messageCategoryId ${UNKNOWN_ID}, no category of the tenant`,
-    );
+    refused(t, {
+      rule: 'notification/broadcast/content-like-publish',
+      res: await broadcast(t, messageData(content(t, { messageCategoryId: UNKNOWN_ID }))),
+      what: `messageData with messageCategoryId ${UNKNOWN_ID}, no category of the tenant`,
+      ...UNKNOWN_REFUSAL,
+    });
   },
   { budget: 5 },
 );
@@ -282,7 +280,7 @@ test(
       res: await broadcast(t, messageData(content(t)), {}),
       what: 'a broadcast without broadcastType',
       code: 'missingParameter',
-      verifyCode,
+      verifyCode: genericCode,
     });
   },
   { budget: 1 },
@@ -298,7 +296,7 @@ test(
         res: await broadcast(t, messageData(content(t)), { broadcastType }),
         what: `broadcastType=${broadcastType}`,
         code: 'invalidParameter',
-        verifyCode,
+        verifyCode: genericCode,
       });
     }
   },
@@ -314,7 +312,7 @@ test(
       res: await broadcast(t, messageData(content(t)), { broadcastType: 'subTenantMembersOnly' }),
       what: 'subTenantMembersOnly without subTenantId',
       code: 'missingParameter',
-      verifyCode,
+      verifyCode: genericCode,
     });
   },
   { budget: 1 },

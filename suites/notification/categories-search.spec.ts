@@ -1,15 +1,13 @@
-import { accepted, applied, listed, refused, storedAsSent } from '../engine/checks/index.ts';
 import {
-  UNKNOWN_ID,
-  channelId,
-  fixturesOf,
-  notificationTest as test,
-  seen,
-  send,
-  unknownRefused,
-  tag,
-  verifyCode,
-} from './notification-client.ts';
+  accepted,
+  applied,
+  listed,
+  refused,
+  storedAsSent,
+  UNKNOWN_REFUSAL,
+  genericCode,
+} from '../engine/checks/index.ts';
+import { UNKNOWN_ID, channelId, fixturesOf, notificationTest as test, seen, send, tag } from './notification-client.ts';
 import {
   createCategory,
   createGroup,
@@ -124,7 +122,7 @@ test(
       res: await putCategory(t, UNKNOWN_ID, { subject: 'Whatever' }),
       what: `an update of category ${UNKNOWN_ID}`,
       code: 'noMatch',
-      verifyCode,
+      verifyCode: genericCode,
       statuses: [404],
     });
   },
@@ -140,7 +138,7 @@ test(
       res: await send(t, { method: 'GET', path: '/communicationcategories/search/' }),
       what: 'a search without fields',
       code: 'missingParameter',
-      verifyCode,
+      verifyCode: genericCode,
     });
     // Other names in fields, wherever they stand: categories-lists.spec.ts.
     for (const fields of ['recipient_count', 'channels']) {
@@ -273,16 +271,16 @@ test(
       want: { [r1.id]: false, [r2.id]: true },
       got: { [r1.id]: ids.includes(r1.id), [r2.id]: ids.includes(r2.id) },
     });
-    unknownRefused(
-      t,
-      'notification/categories/unsubscribe',
-      await send(t, {
+    refused(t, {
+      rule: 'notification/categories/unsubscribe',
+      res: await send(t, {
         method: 'POST',
         path,
         json: { msgCategoryId: UNKNOWN_ID, recipients: [{ recipientId: r2.id }] },
       }),
-      `msgCategoryId ${UNKNOWN_ID}`,
-    );
+      what: `msgCategoryId ${UNKNOWN_ID}`,
+      ...UNKNOWN_REFUSAL,
+    });
     // The document lists the two fields without marking them required: a 400 without either is our reading.
     const noRecipients = await send(t, { method: 'POST', path, json: { msgCategoryId: id } });
     t.reading('unsubscribe-fields-required', 'notification/categories/unsubscribe', noRecipients.status === 400, {

@@ -1,15 +1,21 @@
 import fc from 'fast-check';
-import { accepted, createdWithId, listed, notListed, refused } from '../engine/checks/index.ts';
+import {
+  accepted,
+  createdWithId,
+  listed,
+  notListed,
+  refused,
+  answeredByReading,
+  genericCode,
+} from '../engine/checks/index.ts';
 import {
   CERTIFICATE_TEXT,
   OTHER_CERTIFICATE_TEXT,
   certificateForm,
   notificationTest as test,
   send,
-  verifyCode,
 } from './notification-client.ts';
 import { certificateEmail, createCertificate, postCertificate } from './notification-resources.ts';
-import { answeredByReading } from './answered-by-reading.ts';
 import { del, listing, put } from './certificates-support.ts';
 
 test(
@@ -41,7 +47,7 @@ test(
         res: await postCertificate(t, { fileName: name, emailid, ownerid: `${t.prefix}owner` }),
         what: `a certificate file named ${name}`,
         code: 'invalidRequestBodyProperty',
-        verifyCode,
+        verifyCode: genericCode,
       });
       const list = await listing(t);
       notListed(t, {
@@ -108,7 +114,7 @@ test(
       res: await postCertificate(t, { fileName: `${t.prefix}.cer`, ownerid: `${t.prefix}owner` }),
       what: 'a form without emailid',
       code: 'missingRequestBodyProperty',
-      verifyCode,
+      verifyCode: genericCode,
     });
   },
   { budget: 1 },
@@ -123,7 +129,7 @@ test(
       res: await postCertificate(t, { fileName: `${t.prefix}.cer`, emailid: certificateEmail(t) }),
       what: 'a form without ownerid',
       code: 'missingRequestBodyProperty',
-      verifyCode,
+      verifyCode: genericCode,
     });
   },
   { budget: 1 },
@@ -145,7 +151,7 @@ test(
         res: await postCertificate(t, { fileName: `${t.prefix}.cer`, emailid: certificateEmail(t), ownerid: owner }),
         what: `ownerid "${owner}"`,
         code: 'invalidRequestBodyProperty',
-        verifyCode,
+        verifyCode: genericCode,
       });
     }
     await t.property(
@@ -164,7 +170,7 @@ test(
             res,
             what: `ownerid "${owner}"`,
             code: 'invalidRequestBodyProperty',
-            verifyCode,
+            verifyCode: genericCode,
           });
       },
       { rule: 'notification/certificates/owner-id-alphanumeric', runs: Math.min(t.session.context.runs, 8) },
@@ -201,16 +207,16 @@ test(
     const absent = certificateEmail(t);
     const res = await put(t, absent, { fileName: `${t.prefix}.cer`, ownerid: `${t.prefix}owner` });
     if (res.status === 200) await del(t, absent);
-    answeredByReading(
-      t,
-      'notification/certificates/update',
+    answeredByReading(t, {
+      rule: 'notification/certificates/update',
       res,
-      'a PUT for an email ID without a certificate',
-      'unknown-certificate-404',
-      [200, 404],
-      404,
-      'noMatch',
-    );
+      what: 'a PUT for an email ID without a certificate',
+      reading: 'unknown-certificate-404',
+      allowed: [200, 404],
+      wanted: 404,
+      code: 'noMatch',
+      verifyCode: genericCode,
+    });
   },
   { budget: 5 },
 );
@@ -255,16 +261,16 @@ test(
       items: [emailid],
     });
     // DELETE of what is gone: 404 noMatch, or an idempotent success; the document does not say which.
-    answeredByReading(
-      t,
-      'notification/certificates/delete',
-      await del(t, emailid),
-      'deleting it a second time',
-      'unknown-delete-404',
-      [200, 204, 404],
-      404,
-      'noMatch',
-    );
+    answeredByReading(t, {
+      rule: 'notification/certificates/delete',
+      res: await del(t, emailid),
+      what: 'deleting it a second time',
+      reading: 'unknown-delete-404',
+      allowed: [200, 204, 404],
+      wanted: 404,
+      code: 'noMatch',
+      verifyCode: genericCode,
+    });
   },
   { budget: 5 },
 );

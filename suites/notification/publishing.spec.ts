@@ -9,6 +9,8 @@ import {
   served,
   storedAsSent,
   everyItem,
+  UNKNOWN_REFUSAL,
+  genericCode,
 } from '../engine/checks/index.ts';
 import { awaitAuditEntry, entriesOf, inAudit, lists, searchAudit } from './audit-search.ts';
 import {
@@ -22,11 +24,9 @@ import {
   notificationTest as test,
   seen,
   send,
-  unknownRefused,
   NO_OTHER,
   auditTime,
   poll,
-  verifyCode,
 } from './notification-client.ts';
 import { createCategory, createRecipient, createTemplateSet, templateOf } from './notification-resources.ts';
 import { HOUR, message, publish, filtered, REQUIRED_WITHOUT_CATEGORY } from './publishing-support.ts';
@@ -300,12 +300,12 @@ test(
     });
     // Complete otherwise (recipient, from, message): only the unknown category can make it fail.
     const unknown = await publish(t, message(t, { messageCategoryId: UNKNOWN_ID, subject: 'CategoryPublish' }));
-    unknownRefused(
-      t,
-      'notification/publish/category-takes-over',
-      unknown,
-      `a publish with messageCategoryId ${UNKNOWN_ID}, no category of the tenant`,
-    );
+    refused(t, {
+      rule: 'notification/publish/category-takes-over',
+      res: unknown,
+      what: `a publish with messageCategoryId ${UNKNOWN_ID}, no category of the tenant`,
+      ...UNKNOWN_REFUSAL,
+    });
   },
   { needs: ['fixtures.notification.addressTypes.email'], budget: 14 },
 );
@@ -422,7 +422,7 @@ test(
       res: await publish(t, without),
       what: 'a publish without body',
       code: 'missingRequestBodyProperty',
-      verifyCode,
+      verifyCode: genericCode,
     });
     for (const body of ['Hello', ['Hello'], 42]) {
       refused(t, {
@@ -430,7 +430,7 @@ test(
         res: await publish(t, message(t, { body })),
         what: `body ${JSON.stringify(body)}`,
         code: 'invalidRequestBodyProperty',
-        verifyCode,
+        verifyCode: genericCode,
       });
     }
   },
@@ -469,7 +469,7 @@ test(
           res,
           what: `a publish without a category whose ${field} is ${how === 'blank' ? 'blank' : 'missing'}${how === 'category 0' ? ' (messageCategoryId 0)' : ''}`,
           code: how === 'blank' ? undefined : 'missingRequestBodyProperty',
-          verifyCode,
+          verifyCode: genericCode,
         });
       }
     }

@@ -1,7 +1,6 @@
-import { listed, notListed, refused } from '../engine/checks/index.ts';
-import { hasOtherTenant, notificationTest as test, send, NO_OTHER, verifyCode } from './notification-client.ts';
+import { listed, notListed, refused, answeredByReading, genericCode } from '../engine/checks/index.ts';
+import { hasOtherTenant, notificationTest as test, send, NO_OTHER } from './notification-client.ts';
 import { createCategory, createGroup, groupName } from './notification-resources.ts';
-import { answeredByReading } from './answered-by-reading.ts';
 import { getGroup, searchGroups } from './recipient-groups-support.ts';
 
 test(
@@ -67,22 +66,21 @@ test(
     // A group a category holds: "409 conflict" may occur on any operation, so a refusal to delete a
     // record still referenced is allowed; that it is deleted is our reading.
     const del = await send(t, { method: 'DELETE', path: `/recipient/recipientgroup/${g.id}` });
-    answeredByReading(
-      t,
-      'notification/groups/delete-by-id',
-      del,
-      'deleting a group of the tenant that a category holds',
-      'held-record-deletable',
-      [200, 409],
-      200,
-    );
+    answeredByReading(t, {
+      rule: 'notification/groups/delete-by-id',
+      res: del,
+      what: 'deleting a group of the tenant that a category holds',
+      reading: 'held-record-deletable',
+      allowed: [200, 409],
+      wanted: 200,
+    });
     if (del.status !== 200) t.skip('the group a category holds was not deleted (409): the rest is not exercised');
     refused(t, {
       rule: 'notification/groups/delete-by-id',
       res: await getGroup(t, g.id),
       what: 'GET of the deleted group',
       code: 'noMatch',
-      verifyCode,
+      verifyCode: genericCode,
       statuses: [404],
     });
     const held = await send(t, {
@@ -102,16 +100,16 @@ test(
         ),
     });
     // DELETE of what is gone: 404 noMatch, or an idempotent success; the document does not say which.
-    answeredByReading(
-      t,
-      'notification/groups/delete-by-id',
-      await send(t, { method: 'DELETE', path: `/recipient/recipientgroup/${g.id}` }),
-      'deleting it a second time',
-      'unknown-delete-404',
-      [200, 204, 404],
-      404,
-      'noMatch',
-    );
+    answeredByReading(t, {
+      rule: 'notification/groups/delete-by-id',
+      res: await send(t, { method: 'DELETE', path: `/recipient/recipientgroup/${g.id}` }),
+      what: 'deleting it a second time',
+      reading: 'unknown-delete-404',
+      allowed: [200, 204, 404],
+      wanted: 404,
+      code: 'noMatch',
+      verifyCode: genericCode,
+    });
   },
   { budget: 9 },
 );

@@ -1,5 +1,13 @@
 import fc from 'fast-check';
-import { accepted, listed, notListed, refused } from '../engine/checks/index.ts';
+import {
+  accepted,
+  listed,
+  notListed,
+  refused,
+  answeredByReading,
+  genericCode,
+  CLIENT_ERRORS,
+} from '../engine/checks/index.ts';
 import {
   addressType,
   exampleEmail,
@@ -8,10 +16,8 @@ import {
   notificationTest as test,
   recipientName,
   send,
-  verifyCode,
 } from './notification-client.ts';
 import { createCategory, createGroup, createRecipient, postRecipient } from './notification-resources.ts';
-import { answeredByReading, CLIENT_ERRORS } from './answered-by-reading.ts';
 import { update, getRecipient, putRecipient, searchRecipients } from './recipients-support.ts';
 
 test(
@@ -48,7 +54,7 @@ test(
         res,
         what: `POST with recipientdetail ${JSON.stringify(value)}`,
         code: 'invalidRequestBodyProperty',
-        verifyCode,
+        verifyCode: genericCode,
       });
     }
     await t.property(
@@ -59,7 +65,7 @@ test(
           res: await putRecipient(t, update(t, r.id, { recipientdetail: value })),
           what: `PUT with recipientdetail ${JSON.stringify(value)}`,
           code: 'invalidRequestBodyProperty',
-          verifyCode,
+          verifyCode: genericCode,
         });
       },
       { rule: 'notification/recipients/recipientdetail-array', runs: Math.min(t.session.context.runs, 4) },
@@ -142,15 +148,14 @@ test(
     const del = await send(t, { method: 'DELETE', path: `/recipient/${r.id}` });
     // A recipient a category and a group hold: "409 conflict" may occur on any operation, so a refusal
     // to delete a record still referenced is allowed; that it is deleted is our reading.
-    answeredByReading(
-      t,
-      'notification/recipients/delete-by-id',
-      del,
-      'deleting a recipient of the tenant that a category and a group hold',
-      'held-record-deletable',
-      [200, 409],
-      200,
-    );
+    answeredByReading(t, {
+      rule: 'notification/recipients/delete-by-id',
+      res: del,
+      what: 'deleting a recipient of the tenant that a category and a group hold',
+      reading: 'held-record-deletable',
+      allowed: [200, 409],
+      wanted: 200,
+    });
     if (del.status !== 200) t.skip('the recipient a category holds was not deleted (409): the rest is not exercised');
     if (shown) {
       const after = await send(t, { method: 'GET', path: groupPath });
@@ -171,7 +176,7 @@ test(
       res: gone,
       what: 'GET of the deleted recipient',
       code: 'noMatch',
-      verifyCode,
+      verifyCode: genericCode,
       statuses: [404],
     });
     const held = await send(t, { method: 'GET', path: `/communicationcategories/${category.id}` });
@@ -185,27 +190,27 @@ test(
         (r.json as { recipients: Array<{ recipientId?: unknown }> }).recipients.some((x) => x?.recipientId === id),
     });
     // DELETE of what is gone: 404 noMatch, or an idempotent success; the document does not say which.
-    answeredByReading(
-      t,
-      'notification/recipients/delete-by-id',
-      await send(t, { method: 'DELETE', path: `/recipient/${r.id}` }),
-      'deleting it a second time',
-      'unknown-delete-404',
-      [200, 204, 404],
-      404,
-      'noMatch',
-    );
+    answeredByReading(t, {
+      rule: 'notification/recipients/delete-by-id',
+      res: await send(t, { method: 'DELETE', path: `/recipient/${r.id}` }),
+      what: 'deleting it a second time',
+      reading: 'unknown-delete-404',
+      allowed: [200, 204, 404],
+      wanted: 404,
+      code: 'noMatch',
+      verifyCode: genericCode,
+    });
     // "path id (int64)": "abc" is refused; 400 rather than a 404 of routing is our reading.
-    answeredByReading(
-      t,
-      'notification/recipients/delete-by-id',
-      await send(t, { method: 'DELETE', path: '/recipient/abc' }),
-      'DELETE of id "abc"',
-      'non-integer-id-400',
-      CLIENT_ERRORS,
-      400,
-      'invalidParameter',
-    );
+    answeredByReading(t, {
+      rule: 'notification/recipients/delete-by-id',
+      res: await send(t, { method: 'DELETE', path: '/recipient/abc' }),
+      what: 'DELETE of id "abc"',
+      reading: 'non-integer-id-400',
+      allowed: CLIENT_ERRORS,
+      wanted: 400,
+      code: 'invalidParameter',
+      verifyCode: genericCode,
+    });
   },
   { needs: ['fixtures.notification.addressTypes.email'], budget: 12 },
 );

@@ -1,6 +1,13 @@
 import { badItemsText, listWithBadItems } from '../../generators/index.ts';
 import type { HttpResponse } from '../engine/http-client.ts';
-import { listed, refused } from '../engine/checks/index.ts';
+import {
+  listed,
+  refused,
+  answeredByReading,
+  genericCode,
+  CLIENT_ERRORS,
+  type CodeSuffix,
+} from '../engine/checks/index.ts';
 import {
   channelId,
   integersIn,
@@ -9,11 +16,8 @@ import {
   send,
   tag,
   templateForm,
-  type CodeSuffix,
-  verifyCode,
 } from './notification-client.ts';
 import { createTemplateSet, postTemplateSet, setName } from './notification-resources.ts';
-import { answeredByReading, CLIENT_ERRORS } from './answered-by-reading.ts';
 import {
   channelFileForm,
   emailItem,
@@ -55,7 +59,7 @@ test(
             res,
             what,
             code: 'invalidRequestBodyProperty',
-            verifyCode,
+            verifyCode: genericCode,
           });
       },
       { rule: 'notification/templates/file-extension' },
@@ -95,16 +99,16 @@ test(
           );
           // "at most 16777215 bytes per file" settles the refusal; 400 rather than, say, 413 of a
           // gateway ("Any other status of most operations") is our reading.
-          answeredByReading(
-            t,
-            'notification/templates/file-size-limit',
+          answeredByReading(t, {
+            rule: 'notification/templates/file-size-limit',
             res,
-            `templateFiles with ${badItemsText(list)}`,
-            'oversize-400',
-            CLIENT_ERRORS,
-            400,
-            'invalidRequestBodyProperty',
-          );
+            what: `templateFiles with ${badItemsText(list)}`,
+            reading: 'oversize-400',
+            allowed: CLIENT_ERRORS,
+            wanted: 400,
+            code: 'invalidRequestBodyProperty',
+            verifyCode: genericCode,
+          });
         },
         // The three lists that put the large file first, in the middle and last: no more, for their size.
         { rule: 'notification/templates/file-size-limit', runs: 0 },
@@ -164,7 +168,7 @@ test(
           statuses: [400],
           statusReading: 'listed-id-400',
           code: 'invalidRequestBodyProperty',
-          verifyCode,
+          verifyCode: genericCode,
         });
       // A missing key is a missing property; which code null gets the document does not say.
       else
@@ -178,7 +182,7 @@ test(
               : kind === 'communicationChannel null'
                 ? undefined
                 : 'invalidRequestBodyProperty',
-          verifyCode,
+          verifyCode: genericCode,
         });
     };
     await t.property(
@@ -221,7 +225,7 @@ test(
           res: await postTemplateSet(t, channelFileForm(setName(t), list)),
           what: `POST templateChannelAndFile with ${badItemsText(list)}`,
           code: 'invalidRequestBodyProperty',
-          verifyCode,
+          verifyCode: genericCode,
         }),
       { rule: 'notification/templates/create-operation-add-only' },
     );
@@ -268,7 +272,7 @@ test(
           res: await putSet(t, set.id, channelFileForm(set.name, list)),
           what: `PUT templateChannelAndFile with ${badItemsText(list)}`,
           code,
-          verifyCode,
+          verifyCode: genericCode,
         });
       },
       { rule: 'notification/templates/update-operation-required' },
@@ -304,7 +308,7 @@ test(
             res,
             what,
             code: 'missingRequestBodyProperty',
-            verifyCode,
+            verifyCode: genericCode,
           });
       },
       { rule: 'notification/templates/update-add-needs-file-name' },
@@ -351,14 +355,14 @@ test(
           res: await postTemplateSet(t, paramForm(t, list)),
           what: `POST ${what}`,
           code,
-          verifyCode,
+          verifyCode: genericCode,
         });
         refused(t, {
           rule: 'notification/templates/param-four-keys',
           res: await putSet(t, set.id, paramForm(t, list, set)),
           what: `PUT ${what}`,
           code,
-          verifyCode,
+          verifyCode: genericCode,
         });
       },
       { rule: 'notification/templates/param-four-keys' },
@@ -394,14 +398,14 @@ test(
             statuses: [400],
             statusReading: 'listed-id-400',
             code: 'invalidRequestBodyProperty',
-            verifyCode,
+            verifyCode: genericCode,
           })
         : refused(t, {
             rule: 'notification/templates/param-type-id',
             res,
             what,
             code: 'invalidRequestBodyProperty',
-            verifyCode,
+            verifyCode: genericCode,
           });
     await t.property(
       lists,

@@ -1,5 +1,16 @@
 import fc from 'fast-check';
-import { accepted, applied, listed, matchesSchema, notListed, refused, storedAsSent } from '../engine/checks/index.ts';
+import {
+  accepted,
+  applied,
+  listed,
+  matchesSchema,
+  notListed,
+  refused,
+  storedAsSent,
+  answeredByReading,
+  genericCode,
+  CLIENT_ERRORS,
+} from '../engine/checks/index.ts';
 import {
   channelId,
   integersIn,
@@ -8,10 +19,8 @@ import {
   send,
   tag,
   templateForm,
-  verifyCode,
 } from './notification-client.ts';
 import { createTemplateSet, postTemplateSet, setName, templateOf } from './notification-resources.ts';
-import { answeredByReading, CLIENT_ERRORS } from './answered-by-reading.ts';
 import { putSet, idList, file, info, largeFiles, TEMPLATE_FILE_MAX } from './templates-support.ts';
 
 test(
@@ -155,7 +164,7 @@ test(
         res,
         what: `a template file named "${f.name}"`,
         code: 'invalidRequestBodyProperty',
-        verifyCode,
+        verifyCode: genericCode,
       });
       const found = await send(t, { method: 'GET', path: '/template/templatesets', query: { templatesetname: name } });
       notListed(t, {
@@ -180,7 +189,7 @@ test(
       res: put,
       what: 'a .txt file added by PUT',
       code: 'invalidRequestBodyProperty',
-      verifyCode,
+      verifyCode: genericCode,
     });
   },
   { needs: ['fixtures.notification.channels.email', 'fixtures.notification.channels.sms'], budget: 12 },
@@ -200,16 +209,16 @@ test(
       );
       // "at most 16777215 bytes per file" settles the refusal; 400 rather than, say, 413 of a gateway
       // ("Any other status of most operations") is our reading.
-      answeredByReading(
-        t,
-        'notification/templates/file-size-limit',
+      answeredByReading(t, {
+        rule: 'notification/templates/file-size-limit',
         res,
-        `a file of ${TEMPLATE_FILE_MAX + 1} bytes`,
-        'oversize-400',
-        CLIENT_ERRORS,
-        400,
-        'invalidRequestBodyProperty',
-      );
+        what: `a file of ${TEMPLATE_FILE_MAX + 1} bytes`,
+        reading: 'oversize-400',
+        allowed: CLIENT_ERRORS,
+        wanted: 400,
+        code: 'invalidRequestBodyProperty',
+        verifyCode: genericCode,
+      });
       const at = `${tag()}.html`;
       const ok = await postTemplateSet(
         t,
@@ -238,7 +247,7 @@ test(
       res,
       what: 'a create without templateFiles',
       code: 'missingRequestBodyProperty',
-      verifyCode,
+      verifyCode: genericCode,
     });
     // "templateFiles (array of files, required)": a file part under another name is no templateFiles part.
     const f = file();
@@ -250,7 +259,7 @@ test(
       res: await postTemplateSet(t, parts),
       what: 'a create whose only file is sent under the field name templateFile',
       code: 'missingRequestBodyProperty',
-      verifyCode,
+      verifyCode: genericCode,
     });
   },
   { needs: ['fixtures.notification.channels.email'], budget: 2 },
@@ -266,7 +275,7 @@ test(
       res: await postTemplateSet(t, templateForm(undefined, [f])),
       what: 'a create without templateInfo',
       code: 'missingRequestBodyProperty',
-      verifyCode,
+      verifyCode: genericCode,
     });
     const set = await createTemplateSet(t, { channels: [channelId(t, 'email')] });
     refused(t, {
@@ -274,7 +283,7 @@ test(
       res: await putSet(t, set.id, templateForm(undefined, [file()])),
       what: 'an update without templateInfo',
       code: 'missingRequestBodyProperty',
-      verifyCode,
+      verifyCode: genericCode,
     });
   },
   { needs: ['fixtures.notification.channels.email'], budget: 4 },
@@ -293,7 +302,7 @@ test(
         res: await postTemplateSet(t, templateForm(undefined, [file()], text)),
         what: `POST with templateInfo ${JSON.stringify(text)}`,
         code: 'invalidRequestBodyProperty',
-        verifyCode,
+        verifyCode: genericCode,
       });
     }
     await t.property(
@@ -304,7 +313,7 @@ test(
           res: await putSet(t, set.id, templateForm(undefined, [file()], text)),
           what: `PUT with templateInfo ${JSON.stringify(text)}`,
           code: 'invalidRequestBodyProperty',
-          verifyCode,
+          verifyCode: genericCode,
         });
       },
       { rule: 'notification/templates/info-json', runs: Math.min(t.session.context.runs, 4) },
@@ -430,18 +439,17 @@ test(
           res,
           what: 'no templateChannelAndFile',
           code: 'missingRequestBodyProperty',
-          verifyCode,
+          verifyCode: genericCode,
         });
       else
-        answeredByReading(
-          t,
-          'notification/templates/channel-and-file-required-on-create',
+        answeredByReading(t, {
+          rule: 'notification/templates/channel-and-file-required-on-create',
           res,
-          'an empty templateChannelAndFile',
-          'empty-list-refused',
-          [200, 201, ...CLIENT_ERRORS],
-          400,
-        );
+          what: 'an empty templateChannelAndFile',
+          reading: 'empty-list-refused',
+          allowed: [200, 201, ...CLIENT_ERRORS],
+          wanted: 400,
+        });
     }
   },
   { budget: 2 },
