@@ -1,5 +1,5 @@
 import fc from 'fast-check';
-import { accepted, refused, answeredByReading, genericCode, CLIENT_ERRORS } from '../engine/checks/index.ts';
+import { accepted, refused, answeredByReading, withCode, CLIENT_ERRORS } from '../engine/checks/index.ts';
 import { auditTime, notificationTest as test } from './notification-client.ts';
 import { searchAudit, wideRange } from './audit-search.ts';
 import { send } from './notification-client.ts';
@@ -34,8 +34,7 @@ test(
         rule: 'notification/audit/time-range-format',
         res: await searchAudit(t, { [field]: value }),
         what: `${field} ${JSON.stringify(value)}`,
-        code: 'invalidRequestBodyProperty',
-        verifyCode: genericCode,
+        ...withCode('invalidRequestBodyProperty'),
       });
     }
     // "both formatted yyyy-MM-dd HH:mm:ss" fixes what a client sends; a lenient parser may take another
@@ -49,8 +48,7 @@ test(
         reading: 'time-format-strict',
         allowed: [200, ...CLIENT_ERRORS],
         wanted: 400,
-        code: 'invalidRequestBodyProperty',
-        verifyCode: genericCode,
+        ...withCode('invalidRequestBodyProperty'),
       });
     }
     await t.property(
@@ -89,8 +87,7 @@ test(
         reading: 'range-absent-refused',
         allowed: [400, 200],
         wanted: 400,
-        code: 'missingRequestBodyProperty',
-        verifyCode: genericCode,
+        ...withCode('missingRequestBodyProperty'),
       });
     }
   },
@@ -114,8 +111,7 @@ test(
         rule: 'notification/audit/filter-types',
         res: await searchAudit(t, { [field]: value }),
         what: `${field} ${JSON.stringify(value)}`,
-        code: 'invalidRequestBodyProperty',
-        verifyCode: genericCode,
+        ...withCode('invalidRequestBodyProperty'),
       });
     }
   },

@@ -9,7 +9,7 @@ import {
   refused,
   everyItem,
   answeredByReading,
-  genericCode,
+  withCode,
   CLIENT_ERRORS,
 } from '../engine/checks/index.ts';
 import {
@@ -215,8 +215,7 @@ test(
       reading: 'email-list-required',
       allowed: [200, 204, ...CLIENT_ERRORS],
       wanted: 400,
-      code: 'missingRequestBodyProperty',
-      verifyCode: genericCode,
+      ...withCode('missingRequestBodyProperty'),
     });
     // "emailList (array of string, ...)": one item that is not a string is enough.
     for (const emailList of [`${t.prefix}@example.com`, [42], { address: 'x@example.com' }]) {
@@ -224,8 +223,7 @@ test(
         rule: 'notification/bounced/remove-body-required',
         res: await send(t, { method: 'DELETE', path: PATH, json: { emailList } }),
         what: `emailList ${JSON.stringify(emailList)}`,
-        code: 'invalidRequestBodyProperty',
-        verifyCode: genericCode,
+        ...withCode('invalidRequestBodyProperty'),
       });
     }
     // An item that is not a string, wherever it stands among addresses.
@@ -241,8 +239,7 @@ test(
           rule: 'notification/bounced/remove-body-required',
           res: await send(t, { method: 'DELETE', path: PATH, json: { emailList: list.items } }),
           what: `emailList with ${badItemsText(list)}`,
-          code: 'invalidRequestBodyProperty',
-          verifyCode: genericCode,
+          ...withCode('invalidRequestBodyProperty'),
         }),
       { rule: 'notification/bounced/remove-body-required' },
     );

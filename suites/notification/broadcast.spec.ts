@@ -1,4 +1,4 @@
-import { holds, UNKNOWN_REFUSAL, genericCode } from '../engine/checks/index.ts';
+import { holds, UNKNOWN_REFUSAL, withCode } from '../engine/checks/index.ts';
 import {
   accepted,
   formatted,
@@ -188,8 +188,7 @@ test(
       rule: 'notification/broadcast/message-data-required',
       res: await broadcast(t, [{ name: 'other', value: 'x' }]),
       what: 'a form without messageData',
-      code: 'missingRequestBodyProperty',
-      verifyCode: genericCode,
+      ...withCode('missingRequestBodyProperty'),
     });
     // A JSON body is refused (document); 400 rather than 415 for it is our reading.
     refused(t, {
@@ -209,8 +208,7 @@ test(
         rule: 'notification/broadcast/message-data-required',
         res: await broadcast(t, messageData(text)),
         what: `messageData ${JSON.stringify(text)}`,
-        code: 'invalidRequestBodyProperty',
-        verifyCode: genericCode,
+        ...withCode('invalidRequestBodyProperty'),
       });
     }
   },
@@ -257,8 +255,7 @@ test(
         rule: 'notification/broadcast/content-like-publish',
         res: await broadcast(t, messageData(c)),
         what: `messageData with ${what}`,
-        code: 'missingRequestBodyProperty',
-        verifyCode: genericCode,
+        ...withCode('missingRequestBodyProperty'),
       });
     // Complete otherwise (from, subject, message): only the unknown category can make it fail.
     refused(t, {
@@ -279,8 +276,7 @@ test(
       rule: 'notification/broadcast/type-required',
       res: await broadcast(t, messageData(content(t)), {}),
       what: 'a broadcast without broadcastType',
-      code: 'missingParameter',
-      verifyCode: genericCode,
+      ...withCode('missingParameter'),
     });
   },
   { budget: 1 },
@@ -295,8 +291,7 @@ test(
         rule: 'notification/broadcast/type-values',
         res: await broadcast(t, messageData(content(t)), { broadcastType }),
         what: `broadcastType=${broadcastType}`,
-        code: 'invalidParameter',
-        verifyCode: genericCode,
+        ...withCode('invalidParameter'),
       });
     }
   },
@@ -311,8 +306,7 @@ test(
       rule: 'notification/broadcast/sub-tenant-id-required',
       res: await broadcast(t, messageData(content(t)), { broadcastType: 'subTenantMembersOnly' }),
       what: 'subTenantMembersOnly without subTenantId',
-      code: 'missingParameter',
-      verifyCode: genericCode,
+      ...withCode('missingParameter'),
     });
   },
   { budget: 1 },

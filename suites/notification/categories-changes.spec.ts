@@ -6,7 +6,7 @@ import {
   served,
   storedAsSent,
   answeredByReading,
-  genericCode,
+  withCode,
   CLIENT_ERRORS,
 } from '../engine/checks/index.ts';
 import {
@@ -136,8 +136,7 @@ test(
       rule: 'notification/categories/get-not-found',
       res: await getCategory(t, UNKNOWN_ID),
       what: `unknown category ${UNKNOWN_ID}`,
-      code: 'noMatch',
-      verifyCode: genericCode,
+      ...withCode('noMatch'),
       statuses: [404],
     });
     // "path id (int64)": "abc" is refused; 400 rather than a 404 of routing is our reading.
@@ -148,8 +147,7 @@ test(
       reading: 'non-integer-id-400',
       allowed: CLIENT_ERRORS,
       wanted: 400,
-      code: 'invalidParameter',
-      verifyCode: genericCode,
+      ...withCode('invalidParameter'),
     });
   },
   { readOnly: true, budget: 2 },
@@ -185,8 +183,7 @@ test(
       reading: 'recgroup-value-checked',
       allowed: [200, ...CLIENT_ERRORS],
       wanted: 400,
-      code: 'invalidParameter',
-      verifyCode: genericCode,
+      ...withCode('invalidParameter'),
     });
   },
   { budget: 7 },
@@ -251,8 +248,7 @@ test(
       rule: 'notification/categories/delete-ids-required',
       res: await send(t, { method: 'DELETE', path: '/communicationcategories/' }),
       what: 'a DELETE without categoryIds',
-      code: 'missingParameter',
-      verifyCode: genericCode,
+      ...withCode('missingParameter'),
     });
   },
   { budget: 1 },

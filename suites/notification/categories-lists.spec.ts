@@ -6,7 +6,7 @@ import {
   served,
   UNKNOWN_REFUSAL,
   answeredByReading,
-  genericCode,
+  withCode,
   CLIENT_ERRORS,
 } from '../engine/checks/index.ts';
 import { UNKNOWN_ID, notificationTest as test, send } from './notification-client.ts';
@@ -32,8 +32,7 @@ test(
         rule: 'notification/categories/delete-ids-format',
         res: await send(t, { method: 'DELETE', path: '/communicationcategories/', query: { categoryIds: ids } }),
         what: `categoryIds=${ids}`,
-        code: 'invalidParameter',
-        verifyCode: genericCode,
+        ...withCode('invalidParameter'),
       });
     const held = [id, (await createCategory(t)).id, (await createCategory(t)).id];
     const UNKNOWN = 'an ID naming no category';
@@ -55,8 +54,7 @@ test(
             rule: 'notification/categories/delete-ids-format',
             res,
             what,
-            code: 'invalidParameter',
-            verifyCode: genericCode,
+            ...withCode('invalidParameter'),
           });
       },
       { rule: 'notification/categories/delete-ids-format' },
@@ -184,8 +182,7 @@ test(
           reading: 'unsupported-fields-refused',
           allowed: [200, ...CLIENT_ERRORS],
           wanted: 400,
-          code: 'invalidParameter',
-          verifyCode: genericCode,
+          ...withCode('invalidParameter'),
         }),
       { rule: 'notification/categories/search-fields-required' },
     );

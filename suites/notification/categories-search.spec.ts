@@ -1,12 +1,4 @@
-import {
-  accepted,
-  applied,
-  listed,
-  refused,
-  storedAsSent,
-  UNKNOWN_REFUSAL,
-  genericCode,
-} from '../engine/checks/index.ts';
+import { accepted, applied, listed, refused, storedAsSent, UNKNOWN_REFUSAL, withCode } from '../engine/checks/index.ts';
 import { UNKNOWN_ID, channelId, fixturesOf, notificationTest as test, seen, send, tag } from './notification-client.ts';
 import {
   createCategory,
@@ -121,8 +113,7 @@ test(
       rule: 'notification/categories/update-204',
       res: await putCategory(t, UNKNOWN_ID, { subject: 'Whatever' }),
       what: `an update of category ${UNKNOWN_ID}`,
-      code: 'noMatch',
-      verifyCode: genericCode,
+      ...withCode('noMatch'),
       statuses: [404],
     });
   },
@@ -137,8 +128,7 @@ test(
       rule: 'notification/categories/search-fields-required',
       res: await send(t, { method: 'GET', path: '/communicationcategories/search/' }),
       what: 'a search without fields',
-      code: 'missingParameter',
-      verifyCode: genericCode,
+      ...withCode('missingParameter'),
     });
     // Other names in fields, wherever they stand: categories-lists.spec.ts.
     for (const fields of ['recipient_count', 'channels']) {

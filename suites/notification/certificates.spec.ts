@@ -6,7 +6,7 @@ import {
   notListed,
   refused,
   answeredByReading,
-  genericCode,
+  withCode,
 } from '../engine/checks/index.ts';
 import {
   CERTIFICATE_TEXT,
@@ -46,8 +46,7 @@ test(
         rule: 'notification/certificates/file-cer',
         res: await postCertificate(t, { fileName: name, emailid, ownerid: `${t.prefix}owner` }),
         what: `a certificate file named ${name}`,
-        code: 'invalidRequestBodyProperty',
-        verifyCode: genericCode,
+        ...withCode('invalidRequestBodyProperty'),
       });
       const list = await listing(t);
       notListed(t, {
@@ -113,8 +112,7 @@ test(
       rule: 'notification/certificates/email-id-required',
       res: await postCertificate(t, { fileName: `${t.prefix}.cer`, ownerid: `${t.prefix}owner` }),
       what: 'a form without emailid',
-      code: 'missingRequestBodyProperty',
-      verifyCode: genericCode,
+      ...withCode('missingRequestBodyProperty'),
     });
   },
   { budget: 1 },
@@ -128,8 +126,7 @@ test(
       rule: 'notification/certificates/owner-id-required',
       res: await postCertificate(t, { fileName: `${t.prefix}.cer`, emailid: certificateEmail(t) }),
       what: 'a form without ownerid',
-      code: 'missingRequestBodyProperty',
-      verifyCode: genericCode,
+      ...withCode('missingRequestBodyProperty'),
     });
   },
   { budget: 1 },
@@ -150,8 +147,7 @@ test(
         rule: 'notification/certificates/owner-id-alphanumeric',
         res: await postCertificate(t, { fileName: `${t.prefix}.cer`, emailid: certificateEmail(t), ownerid: owner }),
         what: `ownerid "${owner}"`,
-        code: 'invalidRequestBodyProperty',
-        verifyCode: genericCode,
+        ...withCode('invalidRequestBodyProperty'),
       });
     }
     await t.property(
@@ -169,8 +165,7 @@ test(
             rule: 'notification/certificates/owner-id-alphanumeric',
             res,
             what: `ownerid "${owner}"`,
-            code: 'invalidRequestBodyProperty',
-            verifyCode: genericCode,
+            ...withCode('invalidRequestBodyProperty'),
           });
       },
       { rule: 'notification/certificates/owner-id-alphanumeric', runs: Math.min(t.session.context.runs, 8) },
@@ -214,8 +209,7 @@ test(
       reading: 'unknown-certificate-404',
       allowed: [200, 404],
       wanted: 404,
-      code: 'noMatch',
-      verifyCode: genericCode,
+      ...withCode('noMatch'),
     });
   },
   { budget: 5 },
@@ -268,8 +262,7 @@ test(
       reading: 'unknown-delete-404',
       allowed: [200, 204, 404],
       wanted: 404,
-      code: 'noMatch',
-      verifyCode: genericCode,
+      ...withCode('noMatch'),
     });
   },
   { budget: 5 },

@@ -1,4 +1,4 @@
-import { holds, genericCode, hasCode } from '../engine/checks/index.ts';
+import { holds, genericCode, withCode, hasCode } from '../engine/checks/index.ts';
 import { setTimeout as sleep } from 'node:timers/promises';
 import fc from 'fast-check';
 import { SERVICE_INFO } from '../../contracts/services.ts';
@@ -34,8 +34,7 @@ test(
         rule: 'notification/general/base-path',
         res,
         what: `GET ${BASE}${path}, which names no operation`,
-        code: 'noMatch',
-        verifyCode: genericCode,
+        ...withCode('noMatch'),
         statuses: [404],
       });
     }
@@ -72,8 +71,7 @@ test(
         rule: 'notification/general/json-bodies',
         res,
         what: `${method} ${path} with a body cut off mid-JSON`,
-        code: 'invalidRequestBodyProperty',
-        verifyCode: genericCode,
+        ...withCode('invalidRequestBodyProperty'),
       });
       // The error body's shape is "not shown": that it comes as application/json is our reading.
       t.reading('error-body-json', 'notification/general/json-bodies', res.contentType === 'application/json', {

@@ -10,7 +10,7 @@ import {
   storedAsSent,
   everyItem,
   UNKNOWN_REFUSAL,
-  genericCode,
+  withCode,
 } from '../engine/checks/index.ts';
 import { awaitAuditEntry, entriesOf, inAudit, lists, searchAudit } from './audit-search.ts';
 import {
@@ -421,16 +421,14 @@ test(
       rule: 'notification/publish/body-required',
       res: await publish(t, without),
       what: 'a publish without body',
-      code: 'missingRequestBodyProperty',
-      verifyCode: genericCode,
+      ...withCode('missingRequestBodyProperty'),
     });
     for (const body of ['Hello', ['Hello'], 42]) {
       refused(t, {
         rule: 'notification/publish/body-required',
         res: await publish(t, message(t, { body })),
         what: `body ${JSON.stringify(body)}`,
-        code: 'invalidRequestBodyProperty',
-        verifyCode: genericCode,
+        ...withCode('invalidRequestBodyProperty'),
       });
     }
   },
@@ -468,8 +466,7 @@ test(
           rule: REQUIRED_WITHOUT_CATEGORY[field],
           res,
           what: `a publish without a category whose ${field} is ${how === 'blank' ? 'blank' : 'missing'}${how === 'category 0' ? ' (messageCategoryId 0)' : ''}`,
-          code: how === 'blank' ? undefined : 'missingRequestBodyProperty',
-          verifyCode: genericCode,
+          ...withCode(how === 'blank' ? undefined : 'missingRequestBodyProperty'),
         });
       }
     }

@@ -7,7 +7,7 @@ import {
   refused,
   FOREIGN_REFUSAL,
   answeredByReading,
-  genericCode,
+  withCode,
   CLIENT_ERRORS,
 } from '../engine/checks/index.ts';
 import { NO_OTHER, UNKNOWN_ID, hasOtherTenant, notificationTest as test } from './notification-client.ts';
@@ -75,8 +75,7 @@ test.each(
       rule: r.rule,
       res: await r.read(t, UNKNOWN_ID),
       what: `unknown ${r.resource} ${UNKNOWN_ID}`,
-      code: 'noMatch',
-      verifyCode: genericCode,
+      ...withCode('noMatch'),
       statuses: [404],
     });
     for (const id of ['abc', ...r.notInt64])
@@ -87,8 +86,7 @@ test.each(
         reading: 'non-integer-id-400',
         allowed: CLIENT_ERRORS,
         wanted: 400,
-        code: 'invalidParameter',
-        verifyCode: genericCode,
+        ...withCode('invalidParameter'),
       });
     // Refused is settled; 404 rather than 400 for IDs no deployment issues is our reading.
     for (const id of r.rangeEnds)
@@ -98,8 +96,7 @@ test.each(
         what: `unknown ${r.resource} ${id}`,
         statuses: [404],
         statusReading: 'int64-range-ends-404',
-        code: 'noMatch',
-        verifyCode: genericCode,
+        ...withCode('noMatch'),
       });
     if (!r.foreign) return;
     if (hasOtherTenant(t))

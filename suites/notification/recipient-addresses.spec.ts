@@ -1,6 +1,6 @@
 import { badItemsText, listWithBadItems, type ListWithBadItems } from '../../generators/index.ts';
 import type { RuleContext } from '../engine/rule-test.ts';
-import { refused, genericCode, type CodeSuffix } from '../engine/checks/index.ts';
+import { refused, withCode, type CodeSuffix } from '../engine/checks/index.ts';
 import { addressType, exampleEmail, notificationTest as test, recipientName } from './notification-client.ts';
 import { createRecipient, postRecipient } from './notification-resources.ts';
 import { putRecipient, update } from './recipients-support.ts';
@@ -24,7 +24,7 @@ async function refusedOnCreateAndUpdate(
 ): Promise<void> {
   const what = `recipientdetail with ${badItemsText(list)}`;
   const create = await postRecipient(t, { recipientname: recipientName(t), recipientdetail: list.items });
-  refused(t, { rule, res: create, what: `POST ${what}`, code: code?.(list.bad[0].kind), verifyCode: genericCode });
+  refused(t, { rule, res: create, what: `POST ${what}`, ...withCode(code?.(list.bad[0].kind)) });
   refused(t, {
     rule,
     res: await putRecipient(t, update(t, recipientId, { recipientdetail: list.items })),
@@ -122,8 +122,7 @@ test(
           what: `POST ${what}`,
           statuses: [400],
           statusReading: 'listed-id-400',
-          code: 'invalidRequestBodyProperty',
-          verifyCode: genericCode,
+          ...withCode('invalidRequestBodyProperty'),
         });
         const change = await putRecipient(t, update(t, r.id, { recipientdetail: list.items }));
         refused(t, { rule, res: change, what: `PUT ${what}`, statuses: [400], statusReading: 'listed-id-400' });

@@ -6,7 +6,7 @@ import {
   refused,
   unchanged,
   answeredByReading,
-  genericCode,
+  withCode,
 } from '../engine/checks/index.ts';
 import { hasOtherTenant, mentions, notificationTest as test, seen, NO_OTHER } from './notification-client.ts';
 import { createGroup, createRecipient, groupName, postGroup } from './notification-resources.ts';
@@ -39,8 +39,7 @@ test(
           what: `a group with ${badItemsText(list)}`,
           statuses: [400],
           statusReading: 'listed-id-400',
-          code: 'invalidRequestBodyProperty',
-          verifyCode: genericCode,
+          ...withCode('invalidRequestBodyProperty'),
         });
       },
       { rule: 'notification/groups/members-same-tenant' },
@@ -64,8 +63,7 @@ test(
           what,
           statuses: [400],
           statusReading: 'listed-id-400',
-          code: 'invalidRequestBodyProperty',
-          verifyCode: genericCode,
+          ...withCode('invalidRequestBodyProperty'),
         });
         const after = await getGroup(t, g.id);
         unchanged(t, {
@@ -116,8 +114,7 @@ test(
           rule: 'notification/groups/member-shape',
           res: (await postGroup(t, { groupName: groupName(t), recipientIds: list.items })).res,
           what: `POST with recipientIds holding ${badItemsText(list)}`,
-          code: list.bad[0].kind === 'an item without recipientId' ? 'missingRequestBodyProperty' : undefined,
-          verifyCode: genericCode,
+          ...withCode(list.bad[0].kind === 'an item without recipientId' ? 'missingRequestBodyProperty' : undefined),
         }),
       { rule: 'notification/groups/member-shape' },
     );
@@ -186,8 +183,7 @@ test(
             reading: 'operation-required',
             allowed: [200, 400],
             wanted: 400,
-            code: 'missingRequestBodyProperty',
-            verifyCode: genericCode,
+            ...withCode('missingRequestBodyProperty'),
           });
         else refused(t, { rule: 'notification/groups/update-operation-enum', res, what });
       },

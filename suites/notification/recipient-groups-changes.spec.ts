@@ -1,4 +1,4 @@
-import { listed, notListed, refused, answeredByReading, genericCode } from '../engine/checks/index.ts';
+import { listed, notListed, refused, answeredByReading, withCode } from '../engine/checks/index.ts';
 import { hasOtherTenant, notificationTest as test, send, NO_OTHER } from './notification-client.ts';
 import { createCategory, createGroup, groupName } from './notification-resources.ts';
 import { getGroup, searchGroups } from './recipient-groups-support.ts';
@@ -79,8 +79,7 @@ test(
       rule: 'notification/groups/delete-by-id',
       res: await getGroup(t, g.id),
       what: 'GET of the deleted group',
-      code: 'noMatch',
-      verifyCode: genericCode,
+      ...withCode('noMatch'),
       statuses: [404],
     });
     const held = await send(t, {
@@ -107,8 +106,7 @@ test(
       reading: 'unknown-delete-404',
       allowed: [200, 204, 404],
       wanted: 404,
-      code: 'noMatch',
-      verifyCode: genericCode,
+      ...withCode('noMatch'),
     });
   },
   { budget: 9 },

@@ -1,4 +1,4 @@
-import { accepted, listed, refused, genericCode } from '../engine/checks/index.ts';
+import { accepted, listed, refused, genericCode, withCode } from '../engine/checks/index.ts';
 import { hasOtherTenant, notificationTest as test, seen } from './notification-client.ts';
 import { createGroup, createRecipient, groupName, postGroup } from './notification-resources.ts';
 import { putGroup, searchGroups } from './recipient-groups-support.ts';
@@ -48,8 +48,7 @@ test(
       rule: 'notification/groups/name-required',
       res: missing.res,
       what: 'a group without groupName',
-      code: 'missingRequestBodyProperty',
-      verifyCode: genericCode,
+      ...withCode('missingRequestBodyProperty'),
     });
     for (const value of [42, ['x']]) {
       const { res } = await postGroup(t, { groupName: value, recipientIds: [] });
@@ -57,8 +56,7 @@ test(
         rule: 'notification/groups/name-required',
         res,
         what: `groupName ${JSON.stringify(value)}`,
-        code: 'invalidRequestBodyProperty',
-        verifyCode: genericCode,
+        ...withCode('invalidRequestBodyProperty'),
       });
     }
     // A blank name is a missing one by our reading: the document says only "string".

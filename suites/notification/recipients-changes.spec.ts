@@ -5,7 +5,7 @@ import {
   notListed,
   refused,
   answeredByReading,
-  genericCode,
+  withCode,
   CLIENT_ERRORS,
 } from '../engine/checks/index.ts';
 import {
@@ -53,8 +53,7 @@ test(
         rule: 'notification/recipients/recipientdetail-array',
         res,
         what: `POST with recipientdetail ${JSON.stringify(value)}`,
-        code: 'invalidRequestBodyProperty',
-        verifyCode: genericCode,
+        ...withCode('invalidRequestBodyProperty'),
       });
     }
     await t.property(
@@ -64,8 +63,7 @@ test(
           rule: 'notification/recipients/recipientdetail-array',
           res: await putRecipient(t, update(t, r.id, { recipientdetail: value })),
           what: `PUT with recipientdetail ${JSON.stringify(value)}`,
-          code: 'invalidRequestBodyProperty',
-          verifyCode: genericCode,
+          ...withCode('invalidRequestBodyProperty'),
         });
       },
       { rule: 'notification/recipients/recipientdetail-array', runs: Math.min(t.session.context.runs, 4) },
@@ -175,8 +173,7 @@ test(
       rule: 'notification/recipients/delete-by-id',
       res: gone,
       what: 'GET of the deleted recipient',
-      code: 'noMatch',
-      verifyCode: genericCode,
+      ...withCode('noMatch'),
       statuses: [404],
     });
     const held = await send(t, { method: 'GET', path: `/communicationcategories/${category.id}` });
@@ -197,8 +194,7 @@ test(
       reading: 'unknown-delete-404',
       allowed: [200, 204, 404],
       wanted: 404,
-      code: 'noMatch',
-      verifyCode: genericCode,
+      ...withCode('noMatch'),
     });
     // "path id (int64)": "abc" is refused; 400 rather than a 404 of routing is our reading.
     answeredByReading(t, {
@@ -208,8 +204,7 @@ test(
       reading: 'non-integer-id-400',
       allowed: CLIENT_ERRORS,
       wanted: 400,
-      code: 'invalidParameter',
-      verifyCode: genericCode,
+      ...withCode('invalidParameter'),
     });
   },
   { needs: ['fixtures.notification.addressTypes.email'], budget: 12 },

@@ -1,4 +1,4 @@
-import { accepted, createdWithId, listed, refused, served, genericCode } from '../engine/checks/index.ts';
+import { accepted, createdWithId, listed, refused, served, genericCode, withCode } from '../engine/checks/index.ts';
 import {
   addressType,
   exampleEmail,
@@ -75,8 +75,7 @@ test(
           rule: 'notification/recipients/email-charset',
           res,
           what: `email address "${local}@example.com"`,
-          code: 'invalidRequestBodyProperty',
-          verifyCode: genericCode,
+          ...withCode('invalidRequestBodyProperty'),
         });
     }
     // The whole address is held to the charset (a foreign sign after the domain too); a domain of
@@ -96,8 +95,7 @@ test(
           rule: 'notification/recipients/email-charset',
           res,
           what: `email address "${address}"`,
-          code: 'invalidRequestBodyProperty',
-          verifyCode: genericCode,
+          ...withCode('invalidRequestBodyProperty'),
         });
     }
     await t.property(
@@ -120,8 +118,7 @@ test(
             rule: 'notification/recipients/email-charset',
             res,
             what: `email address "${address}" (character ${JSON.stringify(bad)})`,
-            code: 'invalidRequestBodyProperty',
-            verifyCode: genericCode,
+            ...withCode('invalidRequestBodyProperty'),
           });
       },
       { rule: 'notification/recipients/email-charset', runs: Math.min(t.session.context.runs, 8) },
@@ -135,8 +132,7 @@ test(
       rule: 'notification/recipients/email-charset',
       res,
       what: 'PUT with an email address holding "-"',
-      code: 'invalidRequestBodyProperty',
-      verifyCode: genericCode,
+      ...withCode('invalidRequestBodyProperty'),
     });
   },
   { needs: ['fixtures.notification.addressTypes.email'], budget: 11, budgetPerRun: 2 },
@@ -164,8 +160,7 @@ test(
           rule: 'notification/recipients/phone-e164',
           res: await post(number),
           what: `phone number "${number}"`,
-          code: 'invalidRequestBodyProperty',
-          verifyCode: genericCode,
+          ...withCode('invalidRequestBodyProperty'),
         });
     }
     const short = await post(SHORT_PHONE);
@@ -221,8 +216,7 @@ test(
           rule: 'notification/recipients/push-json',
           res,
           what: `push configuration ${text}`,
-          code: 'invalidRequestBodyProperty',
-          verifyCode: genericCode,
+          ...withCode('invalidRequestBodyProperty'),
         });
     }
   },
@@ -311,8 +305,7 @@ test(
         rule: 'notification/recipients/name-letters',
         res,
         what: `recipientname ${JSON.stringify(name)}`,
-        code: nameCode(name),
-        verifyCode: genericCode,
+        ...withCode(nameCode(name)),
       });
     }
     const nbsp = await postRecipient(t, {
@@ -345,8 +338,7 @@ test(
             rule: 'notification/recipients/name-letters',
             res,
             what: `recipientname ${JSON.stringify(sent)}`,
-            code: nameCode(sent),
-            verifyCode: genericCode,
+            ...withCode(nameCode(sent)),
           });
       },
       { rule: 'notification/recipients/name-letters', runs: Math.min(t.session.context.runs, 10) },
@@ -357,8 +349,7 @@ test(
       rule: 'notification/recipients/name-letters',
       res,
       what: 'PUT with a recipientname holding a digit',
-      code: 'invalidRequestBodyProperty',
-      verifyCode: genericCode,
+      ...withCode('invalidRequestBodyProperty'),
     });
   },
   { needs: ['fixtures.notification.addressTypes.email'], budget: 13, budgetPerRun: 2 },

@@ -7,6 +7,7 @@ import {
   unchanged,
   answeredByReading,
   genericCode,
+  withCode,
 } from '../engine/checks/index.ts';
 import {
   UNKNOWN_ID,
@@ -227,8 +228,7 @@ test(
       rule: 'notification/templates/content-text-plain',
       res: await send(t, { method: 'GET', path: `/template/templatecontent/${UNKNOWN_ID}` }),
       what: `unknown template ${UNKNOWN_ID}`,
-      code: 'noMatch',
-      verifyCode: genericCode,
+      ...withCode('noMatch'),
       statuses: [404],
     });
   },
@@ -257,8 +257,7 @@ test(
       reading: 'unknown-set-404',
       allowed: [200, 404],
       wanted: 404,
-      code: 'noMatch',
-      verifyCode: genericCode,
+      ...withCode('noMatch'),
     });
   },
   { needs: ['fixtures.notification.channels.email', 'fixtures.notification.channels.push'], budget: 4 },

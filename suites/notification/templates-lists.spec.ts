@@ -4,7 +4,7 @@ import {
   listed,
   refused,
   answeredByReading,
-  genericCode,
+  withCode,
   CLIENT_ERRORS,
   type CodeSuffix,
 } from '../engine/checks/index.ts';
@@ -58,8 +58,7 @@ test(
             rule: 'notification/templates/file-extension',
             res,
             what,
-            code: 'invalidRequestBodyProperty',
-            verifyCode: genericCode,
+            ...withCode('invalidRequestBodyProperty'),
           });
       },
       { rule: 'notification/templates/file-extension' },
@@ -106,8 +105,7 @@ test(
             reading: 'oversize-400',
             allowed: CLIENT_ERRORS,
             wanted: 400,
-            code: 'invalidRequestBodyProperty',
-            verifyCode: genericCode,
+            ...withCode('invalidRequestBodyProperty'),
           });
         },
         // The three lists that put the large file first, in the middle and last: no more, for their size.
@@ -167,8 +165,7 @@ test(
           what,
           statuses: [400],
           statusReading: 'listed-id-400',
-          code: 'invalidRequestBodyProperty',
-          verifyCode: genericCode,
+          ...withCode('invalidRequestBodyProperty'),
         });
       // A missing key is a missing property; which code null gets the document does not say.
       else
@@ -176,13 +173,13 @@ test(
           rule: 'notification/templates/channel-id',
           res,
           what,
-          code:
+          ...withCode(
             kind === MISSING
               ? 'missingRequestBodyProperty'
               : kind === 'communicationChannel null'
                 ? undefined
                 : 'invalidRequestBodyProperty',
-          verifyCode: genericCode,
+          ),
         });
     };
     await t.property(
@@ -224,8 +221,7 @@ test(
           rule: 'notification/templates/create-operation-add-only',
           res: await postTemplateSet(t, channelFileForm(setName(t), list)),
           what: `POST templateChannelAndFile with ${badItemsText(list)}`,
-          code: 'invalidRequestBodyProperty',
-          verifyCode: genericCode,
+          ...withCode('invalidRequestBodyProperty'),
         }),
       { rule: 'notification/templates/create-operation-add-only' },
     );
@@ -271,8 +267,7 @@ test(
           rule: 'notification/templates/update-operation-required',
           res: await putSet(t, set.id, channelFileForm(set.name, list)),
           what: `PUT templateChannelAndFile with ${badItemsText(list)}`,
-          code,
-          verifyCode: genericCode,
+          ...withCode(code),
         });
       },
       { rule: 'notification/templates/update-operation-required' },
@@ -307,8 +302,7 @@ test(
             rule: 'notification/templates/update-add-needs-file-name',
             res,
             what,
-            code: 'missingRequestBodyProperty',
-            verifyCode: genericCode,
+            ...withCode('missingRequestBodyProperty'),
           });
       },
       { rule: 'notification/templates/update-add-needs-file-name' },
@@ -354,15 +348,13 @@ test(
           rule: 'notification/templates/param-four-keys',
           res: await postTemplateSet(t, paramForm(t, list)),
           what: `POST ${what}`,
-          code,
-          verifyCode: genericCode,
+          ...withCode(code),
         });
         refused(t, {
           rule: 'notification/templates/param-four-keys',
           res: await putSet(t, set.id, paramForm(t, list, set)),
           what: `PUT ${what}`,
-          code,
-          verifyCode: genericCode,
+          ...withCode(code),
         });
       },
       { rule: 'notification/templates/param-four-keys' },
@@ -397,15 +389,13 @@ test(
             what,
             statuses: [400],
             statusReading: 'listed-id-400',
-            code: 'invalidRequestBodyProperty',
-            verifyCode: genericCode,
+            ...withCode('invalidRequestBodyProperty'),
           })
         : refused(t, {
             rule: 'notification/templates/param-type-id',
             res,
             what,
-            code: 'invalidRequestBodyProperty',
-            verifyCode: genericCode,
+            ...withCode('invalidRequestBodyProperty'),
           });
     await t.property(
       lists,

@@ -6,6 +6,7 @@ import {
   refused,
   answeredByReading,
   genericCode,
+  withCode,
 } from '../engine/checks/index.ts';
 import {
   UNKNOWN_ID,
@@ -55,8 +56,7 @@ test(
       rule: 'notification/templates/search-name-required',
       res: await send(t, { method: 'GET', path: '/template/templatesets' }),
       what: 'a search without templatesetname',
-      code: 'missingParameter',
-      verifyCode: genericCode,
+      ...withCode('missingParameter'),
     });
     const a = await createTemplateSet(t, { channels: [email], name: setName(t, 'alpha') });
     const b = await createTemplateSet(t, { channels: [email], name: setName(t, 'beta') });
@@ -94,8 +94,7 @@ test(
       rule: 'notification/templates/update-200',
       res: await putSet(t, UNKNOWN_ID, templateForm(info(setName(t), [[push, g.name]]), [g])),
       what: `an update of set ${UNKNOWN_ID}`,
-      code: 'noMatch',
-      verifyCode: genericCode,
+      ...withCode('noMatch'),
       statuses: [404],
     });
   },
@@ -128,16 +127,14 @@ test(
       rule: 'notification/templates/delete-removes-params',
       res: await send(t, { method: 'GET', path: `/template/templatesets/${set.id}` }),
       what: 'GET of the deleted set',
-      code: 'noMatch',
-      verifyCode: genericCode,
+      ...withCode('noMatch'),
       statuses: [404],
     });
     refused(t, {
       rule: 'notification/templates/delete-removes-params',
       res: await send(t, { method: 'DELETE', path: `/template/${set.id}` }),
       what: 'deleting it a second time',
-      code: 'noMatch',
-      verifyCode: genericCode,
+      ...withCode('noMatch'),
       statuses: [404],
     });
   },
@@ -165,8 +162,7 @@ test(
       reading: 'unknown-set-404',
       allowed: [200, 404],
       wanted: 404,
-      code: 'noMatch',
-      verifyCode: genericCode,
+      ...withCode('noMatch'),
     });
   },
   { needs: ['fixtures.notification.channels.email', 'fixtures.notification.paramTypeId'], budget: 4 },

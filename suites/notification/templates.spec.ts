@@ -8,7 +8,7 @@ import {
   refused,
   storedAsSent,
   answeredByReading,
-  genericCode,
+  withCode,
   CLIENT_ERRORS,
 } from '../engine/checks/index.ts';
 import {
@@ -163,8 +163,7 @@ test(
         rule: 'notification/templates/file-extension',
         res,
         what: `a template file named "${f.name}"`,
-        code: 'invalidRequestBodyProperty',
-        verifyCode: genericCode,
+        ...withCode('invalidRequestBodyProperty'),
       });
       const found = await send(t, { method: 'GET', path: '/template/templatesets', query: { templatesetname: name } });
       notListed(t, {
@@ -188,8 +187,7 @@ test(
       rule: 'notification/templates/file-extension',
       res: put,
       what: 'a .txt file added by PUT',
-      code: 'invalidRequestBodyProperty',
-      verifyCode: genericCode,
+      ...withCode('invalidRequestBodyProperty'),
     });
   },
   { needs: ['fixtures.notification.channels.email', 'fixtures.notification.channels.sms'], budget: 12 },
@@ -216,8 +214,7 @@ test(
         reading: 'oversize-400',
         allowed: CLIENT_ERRORS,
         wanted: 400,
-        code: 'invalidRequestBodyProperty',
-        verifyCode: genericCode,
+        ...withCode('invalidRequestBodyProperty'),
       });
       const at = `${tag()}.html`;
       const ok = await postTemplateSet(
@@ -246,8 +243,7 @@ test(
       rule: 'notification/templates/files-required-on-create',
       res,
       what: 'a create without templateFiles',
-      code: 'missingRequestBodyProperty',
-      verifyCode: genericCode,
+      ...withCode('missingRequestBodyProperty'),
     });
     // "templateFiles (array of files, required)": a file part under another name is no templateFiles part.
     const f = file();
@@ -258,8 +254,7 @@ test(
       rule: 'notification/templates/files-required-on-create',
       res: await postTemplateSet(t, parts),
       what: 'a create whose only file is sent under the field name templateFile',
-      code: 'missingRequestBodyProperty',
-      verifyCode: genericCode,
+      ...withCode('missingRequestBodyProperty'),
     });
   },
   { needs: ['fixtures.notification.channels.email'], budget: 2 },
@@ -274,16 +269,14 @@ test(
       rule: 'notification/templates/info-required',
       res: await postTemplateSet(t, templateForm(undefined, [f])),
       what: 'a create without templateInfo',
-      code: 'missingRequestBodyProperty',
-      verifyCode: genericCode,
+      ...withCode('missingRequestBodyProperty'),
     });
     const set = await createTemplateSet(t, { channels: [channelId(t, 'email')] });
     refused(t, {
       rule: 'notification/templates/info-required',
       res: await putSet(t, set.id, templateForm(undefined, [file()])),
       what: 'an update without templateInfo',
-      code: 'missingRequestBodyProperty',
-      verifyCode: genericCode,
+      ...withCode('missingRequestBodyProperty'),
     });
   },
   { needs: ['fixtures.notification.channels.email'], budget: 4 },
@@ -301,8 +294,7 @@ test(
         rule: 'notification/templates/info-json',
         res: await postTemplateSet(t, templateForm(undefined, [file()], text)),
         what: `POST with templateInfo ${JSON.stringify(text)}`,
-        code: 'invalidRequestBodyProperty',
-        verifyCode: genericCode,
+        ...withCode('invalidRequestBodyProperty'),
       });
     }
     await t.property(
@@ -312,8 +304,7 @@ test(
           rule: 'notification/templates/info-json',
           res: await putSet(t, set.id, templateForm(undefined, [file()], text)),
           what: `PUT with templateInfo ${JSON.stringify(text)}`,
-          code: 'invalidRequestBodyProperty',
-          verifyCode: genericCode,
+          ...withCode('invalidRequestBodyProperty'),
         });
       },
       { rule: 'notification/templates/info-json', runs: Math.min(t.session.context.runs, 4) },
@@ -438,8 +429,7 @@ test(
           rule: 'notification/templates/channel-and-file-required-on-create',
           res,
           what: 'no templateChannelAndFile',
-          code: 'missingRequestBodyProperty',
-          verifyCode: genericCode,
+          ...withCode('missingRequestBodyProperty'),
         });
       else
         answeredByReading(t, {

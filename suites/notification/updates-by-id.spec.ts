@@ -3,7 +3,7 @@
 import type { HttpResponse } from '../engine/http-client.ts';
 import type { ConfigNeed } from '../engine/config-needs.ts';
 import type { RuleContext } from '../engine/rule-test.ts';
-import { accepted, listed, notListed, refused, UNKNOWN_REFUSAL, genericCode } from '../engine/checks/index.ts';
+import { accepted, listed, notListed, refused, UNKNOWN_REFUSAL, withCode } from '../engine/checks/index.ts';
 import { UNKNOWN_ID, exampleEmail, notificationTest as test, recipientName } from './notification-client.ts';
 import { createRecipient, groupName } from './notification-resources.ts';
 import { RECIPIENT, RECIPIENT_GROUP, type ResourceDescription } from './resources.ts';
@@ -103,8 +103,7 @@ test.each(
       rule: r.rules.byId,
       res: await r.send(t, withoutId),
       what: `an update without ${r.idField}`,
-      code: 'missingRequestBodyProperty',
-      verifyCode: genericCode,
+      ...withCode('missingRequestBodyProperty'),
     });
     refused(t, {
       rule: r.rules.byId,

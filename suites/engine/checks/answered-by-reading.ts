@@ -21,7 +21,7 @@ export type AnsweredByReadingOptions<C extends string = string> = {
   severity?: Severity;
 } & (
   | { code?: undefined; verifyCode?: undefined }
-  | { code: C; verifyCode: (t: RuleContext, res: HttpResponse, code: C) => void }
+  | { code?: C; verifyCode: (t: RuleContext, res: HttpResponse, code: C) => void }
 );
 
 /**

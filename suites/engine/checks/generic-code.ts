@@ -116,3 +116,8 @@ export const UNKNOWN_REFUSAL = {
   code: 'noMatch',
   verifyCode: genericCode,
 } as const;
+
+/** The options that make `refused` or `answeredByReading` judge the generic code `code` beside the status (none when undefined). */
+export function withCode<C extends CodeSuffix>(code: C | undefined): { code?: C; verifyCode: typeof genericCode } {
+  return { code, verifyCode: genericCode };
+}

@@ -31,6 +31,7 @@ export { applied, type AppliedOptions } from './applied.ts';
 export { authAccepted, type AuthAcceptedOptions } from './auth-accepted.ts';
 export {
   genericCode,
+  withCode,
   hasCode,
   genericCodesIn,
   CODE_RULES,
