@@ -1,7 +1,7 @@
-import { accepted, listed, refused, genericCode, withCode } from '../engine/checks/index.ts';
-import { hasOtherTenant, notificationTest as test, seen } from './notification-client.ts';
-import { createGroup, createRecipient, groupName, postGroup } from './notification-resources.ts';
-import { putGroup, searchGroups } from './recipient-groups-support.ts';
+import { accepted, listed, refused, withCode } from '../engine/checks/index.ts';
+import { notificationTest as test, seen } from './notification-client.ts';
+import { createRecipient, groupName, postGroup } from './notification-resources.ts';
+import { searchGroups } from './recipient-groups-support.ts';
 
 test(
   ['notification/groups/create-200'],
@@ -70,56 +70,4 @@ test(
     }
   },
   { budget: 5 },
-);
-
-test(
-  ['notification/groups/name-unique', 'notification/errors/code-conflict'],
-  'a groupName used in the tenant is refused on create and on rename',
-  async (t) => {
-    const g = await createGroup(t);
-    const again = await postGroup(t, { groupName: g.name, recipientIds: [] });
-    refused(t, {
-      rule: 'notification/groups/name-unique',
-      res: again.res,
-      what: `a second group named "${g.name}"`,
-      statuses: [409, 400],
-    });
-    genericCode(t, again.res, 'conflict');
-    const h = await createGroup(t);
-    const rename = await putGroup(t, { groupId: h.id, groupName: g.name });
-    refused(t, {
-      rule: 'notification/groups/name-unique',
-      res: rename,
-      what: `renaming a group to "${g.name}"`,
-      statuses: [409, 400],
-    });
-    genericCode(t, rename, 'conflict');
-    // "unique within a tenant": a group's own name, sent again on update, is held by no other group.
-    const same = await putGroup(t, { groupId: h.id, groupName: h.name });
-    accepted(t, {
-      rule: 'notification/groups/name-unique',
-      res: same,
-      what: `an update of group ${h.id} resending its own name "${h.name}"`,
-      statuses: [200],
-    });
-  },
-  { budget: 9 },
-);
-
-test(
-  ['notification/groups/name-unique'],
-  'a groupName used in one tenant is taken in another',
-  async (t) => {
-    if (!hasOtherTenant(t))
-      t.needsPrincipal('principals.otherTenant', 'needs the otherTenant principal (a second tenant)');
-    const g = await createGroup(t);
-    const { res } = await postGroup(t, { groupName: g.name, recipientIds: [] }, 'otherTenant');
-    accepted(t, {
-      rule: 'notification/groups/name-unique',
-      res,
-      what: `"${g.name}" in another tenant`,
-      statuses: [200],
-    });
-  },
-  { needs: ['principals.otherTenant'], budget: 6 },
 );
