@@ -268,18 +268,29 @@ test(
   { budget: 5 },
 );
 
-test(
-  ['notification/broadcast/type-required', 'notification/errors/code-missing-parameter'],
-  'a broadcast without broadcastType is refused',
-  async (t) => {
+// The query parameters a broadcast requires: broadcastType always, subTenantId with subTenantMembersOnly.
+test.each(
+  [
+    { rule: 'notification/broadcast/type-required', what: 'a broadcast without broadcastType', query: {} },
+    {
+      rule: 'notification/broadcast/sub-tenant-id-required',
+      what: 'subTenantMembersOnly without subTenantId',
+      query: { broadcastType: 'subTenantMembersOnly' },
+    },
+  ] as const,
+  (r) => ({
+    rules: [r.rule, 'notification/errors/code-missing-parameter'],
+    name: `${r.what} is refused`,
+    options: { budget: 1 },
+  }),
+  async (t, r) => {
     refused(t, {
-      rule: 'notification/broadcast/type-required',
-      res: await broadcast(t, messageData(content(t)), {}),
-      what: 'a broadcast without broadcastType',
+      rule: r.rule,
+      res: await broadcast(t, messageData(content(t)), r.query),
+      what: r.what,
       ...withCode('missingParameter'),
     });
   },
-  { budget: 1 },
 );
 
 test(
@@ -296,20 +307,6 @@ test(
     }
   },
   { budget: 4 },
-);
-
-test(
-  ['notification/broadcast/sub-tenant-id-required', 'notification/errors/code-missing-parameter'],
-  'broadcastType=subTenantMembersOnly without subTenantId is refused',
-  async (t) => {
-    refused(t, {
-      rule: 'notification/broadcast/sub-tenant-id-required',
-      res: await broadcast(t, messageData(content(t)), { broadcastType: 'subTenantMembersOnly' }),
-      what: 'subTenantMembersOnly without subTenantId',
-      ...withCode('missingParameter'),
-    });
-  },
-  { budget: 1 },
 );
 
 test(
