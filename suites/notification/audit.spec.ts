@@ -1,9 +1,8 @@
 import fc from 'fast-check';
-import { accepted, refused } from '../engine/checks/index.ts';
-import { auditTime, notificationTest as test, verifyCode } from './notification-client.ts';
+import { accepted, refused, answeredByReading, withCode, CLIENT_ERRORS } from '../engine/checks/index.ts';
+import { auditTime, notificationTest as test } from './notification-client.ts';
 import { searchAudit, wideRange } from './audit-search.ts';
 import { send } from './notification-client.ts';
-import { answeredByReading, CLIENT_ERRORS } from './answered-by-reading.ts';
 
 // The audit search changes nothing: these tests are read-only.
 
@@ -35,24 +34,22 @@ test(
         rule: 'notification/audit/time-range-format',
         res: await searchAudit(t, { [field]: value }),
         what: `${field} ${JSON.stringify(value)}`,
-        code: 'invalidRequestBodyProperty',
-        verifyCode,
+        ...withCode('invalidRequestBodyProperty'),
       });
     }
     // "both formatted yyyy-MM-dd HH:mm:ss" fixes what a client sends; a lenient parser may take another
     // form of the same time too. Refusing it is our reading.
     for (const [i, value] of wrongFormats(now).entries()) {
       const field = i % 2 ? 'endTimeRange' : 'startTimeRange';
-      answeredByReading(
-        t,
-        'notification/audit/time-range-format',
-        await searchAudit(t, { [field]: value }),
-        `${field} ${JSON.stringify(value)}`,
-        'time-format-strict',
-        [200, ...CLIENT_ERRORS],
-        400,
-        'invalidRequestBodyProperty',
-      );
+      answeredByReading(t, {
+        rule: 'notification/audit/time-range-format',
+        res: await searchAudit(t, { [field]: value }),
+        what: `${field} ${JSON.stringify(value)}`,
+        reading: 'time-format-strict',
+        allowed: [200, ...CLIENT_ERRORS],
+        wanted: 400,
+        ...withCode('invalidRequestBodyProperty'),
+      });
     }
     await t.property(
       fc.integer({ min: 0, max: 3 * 24 * 3600 }),
@@ -83,16 +80,15 @@ test(
     ] as const) {
       // "required in practice" is not "required": a search over every entry is the other reading.
       const res = await send(t, { method: 'POST', path: '/audit/searchauditstatus', json: body });
-      answeredByReading(
-        t,
-        'notification/audit/time-range-required',
+      answeredByReading(t, {
+        rule: 'notification/audit/time-range-required',
         res,
-        `a search with ${what}`,
-        'range-absent-refused',
-        [400, 200],
-        400,
-        'missingRequestBodyProperty',
-      );
+        what: `a search with ${what}`,
+        reading: 'range-absent-refused',
+        allowed: [400, 200],
+        wanted: 400,
+        ...withCode('missingRequestBodyProperty'),
+      });
     }
   },
   { readOnly: true, budget: 3 },
@@ -115,8 +111,7 @@ test(
         rule: 'notification/audit/filter-types',
         res: await searchAudit(t, { [field]: value }),
         what: `${field} ${JSON.stringify(value)}`,
-        code: 'invalidRequestBodyProperty',
-        verifyCode,
+        ...withCode('invalidRequestBodyProperty'),
       });
     }
   },

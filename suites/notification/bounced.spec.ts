@@ -1,7 +1,17 @@
 import { badItemsText, listWithBadItems } from '../../generators/index.ts';
 import type { HttpResponse } from '../engine/http-client.ts';
 import type { RuleContext } from '../engine/rule-test.ts';
-import { accepted, formatted, listed, notListed, refused, everyItem } from '../engine/checks/index.ts';
+import {
+  accepted,
+  formatted,
+  listed,
+  notListed,
+  refused,
+  everyItem,
+  answeredByReading,
+  withCode,
+  CLIENT_ERRORS,
+} from '../engine/checks/index.ts';
 import {
   fixturesOf,
   hasOtherTenant,
@@ -13,11 +23,9 @@ import {
   seen,
   send,
   NO_OTHER,
-  verifyCode,
 } from './notification-client.ts';
 import { awaitAuditEntry, lists } from './audit-search.ts';
 import { trackBounce } from './notification-resources.ts';
-import { answeredByReading, CLIENT_ERRORS } from './answered-by-reading.ts';
 
 const PATH = '/communicationcategories/bouncedEmailIds';
 
@@ -200,24 +208,22 @@ test(
   'DELETE /communicationcategories/bouncedEmailIds without an emailList of strings is refused',
   async (t) => {
     // emailList is not marked required: a body without it may remove nothing. Refusing it is our reading.
-    answeredByReading(
-      t,
-      'notification/bounced/remove-body-required',
-      await send(t, { method: 'DELETE', path: PATH, json: {} }),
-      'a body without emailList',
-      'email-list-required',
-      [200, 204, ...CLIENT_ERRORS],
-      400,
-      'missingRequestBodyProperty',
-    );
+    answeredByReading(t, {
+      rule: 'notification/bounced/remove-body-required',
+      res: await send(t, { method: 'DELETE', path: PATH, json: {} }),
+      what: 'a body without emailList',
+      reading: 'email-list-required',
+      allowed: [200, 204, ...CLIENT_ERRORS],
+      wanted: 400,
+      ...withCode('missingRequestBodyProperty'),
+    });
     // "emailList (array of string, ...)": one item that is not a string is enough.
     for (const emailList of [`${t.prefix}@example.com`, [42], { address: 'x@example.com' }]) {
       refused(t, {
         rule: 'notification/bounced/remove-body-required',
         res: await send(t, { method: 'DELETE', path: PATH, json: { emailList } }),
         what: `emailList ${JSON.stringify(emailList)}`,
-        code: 'invalidRequestBodyProperty',
-        verifyCode,
+        ...withCode('invalidRequestBodyProperty'),
       });
     }
     // An item that is not a string, wherever it stands among addresses.
@@ -233,8 +239,7 @@ test(
           rule: 'notification/bounced/remove-body-required',
           res: await send(t, { method: 'DELETE', path: PATH, json: { emailList: list.items } }),
           what: `emailList with ${badItemsText(list)}`,
-          code: 'invalidRequestBodyProperty',
-          verifyCode,
+          ...withCode('invalidRequestBodyProperty'),
         }),
       { rule: 'notification/bounced/remove-body-required' },
     );

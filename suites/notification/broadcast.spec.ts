@@ -1,4 +1,4 @@
-import { holds } from '../engine/checks/index.ts';
+import { holds, UNKNOWN_REFUSAL, withCode } from '../engine/checks/index.ts';
 import {
   accepted,
   formatted,
@@ -19,9 +19,7 @@ import {
   poll,
   seen,
   send,
-  unknownRefused,
   UNKNOWN_ID,
-  verifyCode,
 } from './notification-client.ts';
 import { createCategory, createRecipient } from './notification-resources.ts';
 
@@ -190,8 +188,7 @@ test(
       rule: 'notification/broadcast/message-data-required',
       res: await broadcast(t, [{ name: 'other', value: 'x' }]),
       what: 'a form without messageData',
-      code: 'missingRequestBodyProperty',
-      verifyCode,
+      ...withCode('missingRequestBodyProperty'),
     });
     // A JSON body is refused (document); 400 rather than 415 for it is our reading.
     refused(t, {
@@ -211,8 +208,7 @@ test(
         rule: 'notification/broadcast/message-data-required',
         res: await broadcast(t, messageData(text)),
         what: `messageData ${JSON.stringify(text)}`,
-        code: 'invalidRequestBodyProperty',
-        verifyCode,
+        ...withCode('invalidRequestBodyProperty'),
       });
     }
   },
@@ -259,33 +255,42 @@ test(
         rule: 'notification/broadcast/content-like-publish',
         res: await broadcast(t, messageData(c)),
         what: `messageData with ${what}`,
-        code: 'missingRequestBodyProperty',
-        verifyCode,
+        ...withCode('missingRequestBodyProperty'),
       });
     // Complete otherwise (from, subject, message): only the unknown category can make it fail.
-    unknownRefused(
-      t,
-      'notification/broadcast/content-like-publish',
-      await broadcast(t, messageData(content(t, { messageCategoryId: UNKNOWN_ID }))),
-      `messageData with messageCategoryId ${UNKNOWN_ID}, no category of the tenant`,
-    );
+    refused(t, {
+      rule: 'notification/broadcast/content-like-publish',
+      res: await broadcast(t, messageData(content(t, { messageCategoryId: UNKNOWN_ID }))),
+      what: `messageData with messageCategoryId ${UNKNOWN_ID}, no category of the tenant`,
+      ...UNKNOWN_REFUSAL,
+    });
   },
   { budget: 5 },
 );
 
-test(
-  ['notification/broadcast/type-required', 'notification/errors/code-missing-parameter'],
-  'a broadcast without broadcastType is refused',
-  async (t) => {
+// The query parameters a broadcast requires: broadcastType always, subTenantId with subTenantMembersOnly.
+test.each(
+  [
+    { rule: 'notification/broadcast/type-required', what: 'a broadcast without broadcastType', query: {} },
+    {
+      rule: 'notification/broadcast/sub-tenant-id-required',
+      what: 'subTenantMembersOnly without subTenantId',
+      query: { broadcastType: 'subTenantMembersOnly' },
+    },
+  ] as const,
+  (r) => ({
+    rules: [r.rule, 'notification/errors/code-missing-parameter'],
+    name: `${r.what} is refused`,
+    options: { budget: 1 },
+  }),
+  async (t, r) => {
     refused(t, {
-      rule: 'notification/broadcast/type-required',
-      res: await broadcast(t, messageData(content(t)), {}),
-      what: 'a broadcast without broadcastType',
-      code: 'missingParameter',
-      verifyCode,
+      rule: r.rule,
+      res: await broadcast(t, messageData(content(t)), r.query),
+      what: r.what,
+      ...withCode('missingParameter'),
     });
   },
-  { budget: 1 },
 );
 
 test(
@@ -297,27 +302,11 @@ test(
         rule: 'notification/broadcast/type-values',
         res: await broadcast(t, messageData(content(t)), { broadcastType }),
         what: `broadcastType=${broadcastType}`,
-        code: 'invalidParameter',
-        verifyCode,
+        ...withCode('invalidParameter'),
       });
     }
   },
   { budget: 4 },
-);
-
-test(
-  ['notification/broadcast/sub-tenant-id-required', 'notification/errors/code-missing-parameter'],
-  'broadcastType=subTenantMembersOnly without subTenantId is refused',
-  async (t) => {
-    refused(t, {
-      rule: 'notification/broadcast/sub-tenant-id-required',
-      res: await broadcast(t, messageData(content(t)), { broadcastType: 'subTenantMembersOnly' }),
-      what: 'subTenantMembersOnly without subTenantId',
-      code: 'missingParameter',
-      verifyCode,
-    });
-  },
-  { budget: 1 },
 );
 
 test(

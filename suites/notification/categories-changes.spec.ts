@@ -1,5 +1,14 @@
 import fc from 'fast-check';
-import { applied, matchesSchema, refused, served, storedAsSent } from '../engine/checks/index.ts';
+import {
+  applied,
+  matchesSchema,
+  refused,
+  served,
+  storedAsSent,
+  answeredByReading,
+  withCode,
+  CLIENT_ERRORS,
+} from '../engine/checks/index.ts';
 import {
   addressType,
   UNKNOWN_ID,
@@ -9,7 +18,6 @@ import {
   homeTenant,
   notificationTest as test,
   send,
-  verifyCode,
 } from './notification-client.ts';
 import {
   createCategory,
@@ -18,7 +26,6 @@ import {
   createTemplateSet,
   templateOf,
 } from './notification-resources.ts';
-import { answeredByReading, CLIENT_ERRORS } from './answered-by-reading.ts';
 import {
   getCategory,
   putCategory,
@@ -129,21 +136,19 @@ test(
       rule: 'notification/categories/get-not-found',
       res: await getCategory(t, UNKNOWN_ID),
       what: `unknown category ${UNKNOWN_ID}`,
-      code: 'noMatch',
-      verifyCode,
+      ...withCode('noMatch'),
       statuses: [404],
     });
     // "path id (int64)": "abc" is refused; 400 rather than a 404 of routing is our reading.
-    answeredByReading(
-      t,
-      'notification/categories/get-not-found',
-      await getCategory(t, 'abc'),
-      'id "abc"',
-      'non-integer-id-400',
-      CLIENT_ERRORS,
-      400,
-      'invalidParameter',
-    );
+    answeredByReading(t, {
+      rule: 'notification/categories/get-not-found',
+      res: await getCategory(t, 'abc'),
+      what: 'id "abc"',
+      reading: 'non-integer-id-400',
+      allowed: CLIENT_ERRORS,
+      wanted: 400,
+      ...withCode('invalidParameter'),
+    });
   },
   { readOnly: true, budget: 2 },
 );
@@ -171,16 +176,15 @@ test(
       what: 'recGroup=false (one of the values true/false)',
     });
     // A value other than true/false may be refused or read as false: refusing it is our reading.
-    answeredByReading(
-      t,
-      'notification/categories/get-recipient-groups',
-      await getCategory(t, id, { recGroup: 'yes' }),
-      'recGroup=yes',
-      'recgroup-value-checked',
-      [200, ...CLIENT_ERRORS],
-      400,
-      'invalidParameter',
-    );
+    answeredByReading(t, {
+      rule: 'notification/categories/get-recipient-groups',
+      res: await getCategory(t, id, { recGroup: 'yes' }),
+      what: 'recGroup=yes',
+      reading: 'recgroup-value-checked',
+      allowed: [200, ...CLIENT_ERRORS],
+      wanted: 400,
+      ...withCode('invalidParameter'),
+    });
   },
   { budget: 7 },
 );
@@ -244,8 +248,7 @@ test(
       rule: 'notification/categories/delete-ids-required',
       res: await send(t, { method: 'DELETE', path: '/communicationcategories/' }),
       what: 'a DELETE without categoryIds',
-      code: 'missingParameter',
-      verifyCode,
+      ...withCode('missingParameter'),
     });
   },
   { budget: 1 },

@@ -1,7 +1,7 @@
 import { badItemsText, listWithBadItems, type ListWithBadItems } from '../../generators/index.ts';
 import type { RuleContext } from '../engine/rule-test.ts';
-import { refused, unchanged } from '../engine/checks/index.ts';
-import { channelId, notificationTest as test, verifyCode } from './notification-client.ts';
+import { refused, unchanged, withCode } from '../engine/checks/index.ts';
+import { channelId, notificationTest as test } from './notification-client.ts';
 import {
   categoryBody,
   createCategory,
@@ -48,9 +48,14 @@ async function refusedOnCreateAndAdd(
 ): Promise<void> {
   const what = `${field} with ${badItemsText(list)}`;
   const create = await postCategory(t, categoryBody(t, { [field]: list.items }));
-  refused(t, { rule, res: create, what: `POST ${what}`, code: 'invalidRequestBodyProperty', verifyCode });
+  refused(t, { rule, res: create, what: `POST ${what}`, ...withCode('invalidRequestBodyProperty') });
   const add = await putCategory(t, categoryId, { [field]: asAdd(list.items) });
-  refused(t, { rule, res: add, what: `PUT ${what} (ADD items)`, code: 'invalidRequestBodyProperty', verifyCode });
+  refused(t, {
+    rule,
+    res: add,
+    what: `PUT ${what} (ADD items)`,
+    ...withCode('invalidRequestBodyProperty'),
+  });
 }
 
 test(
@@ -122,8 +127,7 @@ test(
           rule: 'notification/categories/template-channel',
           res: await putCategory(t, id, { templates: list.items }),
           what: `PUT templates with ${badItemsText(list)}`,
-          code: 'invalidRequestBodyProperty',
-          verifyCode,
+          ...withCode('invalidRequestBodyProperty'),
         }),
       { rule: 'notification/categories/template-channel' },
     );

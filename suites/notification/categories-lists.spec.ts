@@ -1,8 +1,16 @@
 import { badItemsText, listWithBadItems } from '../../generators/index.ts';
-import { accepted, applied, refused, served } from '../engine/checks/index.ts';
-import { UNKNOWN_ID, notificationTest as test, send, unknownRefused, verifyCode } from './notification-client.ts';
+import {
+  accepted,
+  applied,
+  refused,
+  served,
+  UNKNOWN_REFUSAL,
+  answeredByReading,
+  withCode,
+  CLIENT_ERRORS,
+} from '../engine/checks/index.ts';
+import { UNKNOWN_ID, notificationTest as test, send } from './notification-client.ts';
 import { createCategory, createRecipient } from './notification-resources.ts';
-import { answeredByReading, CLIENT_ERRORS } from './answered-by-reading.ts';
 import { getCategory, listIn } from './categories-support.ts';
 
 // The lists a category request names in its query or body (categoryIds, the recipients to
@@ -24,8 +32,7 @@ test(
         rule: 'notification/categories/delete-ids-format',
         res: await send(t, { method: 'DELETE', path: '/communicationcategories/', query: { categoryIds: ids } }),
         what: `categoryIds=${ids}`,
-        code: 'invalidParameter',
-        verifyCode,
+        ...withCode('invalidParameter'),
       });
     const held = [id, (await createCategory(t)).id, (await createCategory(t)).id];
     const UNKNOWN = 'an ID naming no category';
@@ -40,14 +47,14 @@ test(
         const categoryIds = list.items.join(',');
         const res = await send(t, { method: 'DELETE', path: '/communicationcategories/', query: { categoryIds } });
         const what = `categoryIds=${categoryIds} (${badItemsText(list)})`;
-        if (list.bad[0].kind === UNKNOWN) unknownRefused(t, 'notification/categories/delete-ids-format', res, what);
+        if (list.bad[0].kind === UNKNOWN)
+          refused(t, { rule: 'notification/categories/delete-ids-format', res, what, ...UNKNOWN_REFUSAL });
         else
           refused(t, {
             rule: 'notification/categories/delete-ids-format',
             res,
             what,
-            code: 'invalidParameter',
-            verifyCode,
+            ...withCode('invalidParameter'),
           });
       },
       { rule: 'notification/categories/delete-ids-format' },
@@ -164,20 +171,19 @@ test(
     await t.property(
       lists,
       async (list) =>
-        answeredByReading(
-          t,
-          'notification/categories/search-fields-required',
-          await send(t, {
+        answeredByReading(t, {
+          rule: 'notification/categories/search-fields-required',
+          res: await send(t, {
             method: 'GET',
             path: '/communicationcategories/search/',
             query: { fields: list.items.join(',') },
           }),
-          `fields=${list.items.join(',')} (${badItemsText(list)})`,
-          'unsupported-fields-refused',
-          [200, ...CLIENT_ERRORS],
-          400,
-          'invalidParameter',
-        ),
+          what: `fields=${list.items.join(',')} (${badItemsText(list)})`,
+          reading: 'unsupported-fields-refused',
+          allowed: [200, ...CLIENT_ERRORS],
+          wanted: 400,
+          ...withCode('invalidParameter'),
+        }),
       { rule: 'notification/categories/search-fields-required' },
     );
   },

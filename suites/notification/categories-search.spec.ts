@@ -1,15 +1,5 @@
-import { accepted, applied, listed, refused, storedAsSent } from '../engine/checks/index.ts';
-import {
-  UNKNOWN_ID,
-  channelId,
-  fixturesOf,
-  notificationTest as test,
-  seen,
-  send,
-  unknownRefused,
-  tag,
-  verifyCode,
-} from './notification-client.ts';
+import { accepted, applied, listed, refused, storedAsSent, UNKNOWN_REFUSAL, withCode } from '../engine/checks/index.ts';
+import { UNKNOWN_ID, channelId, fixturesOf, notificationTest as test, seen, send, tag } from './notification-client.ts';
 import {
   createCategory,
   createGroup,
@@ -123,8 +113,7 @@ test(
       rule: 'notification/categories/update-204',
       res: await putCategory(t, UNKNOWN_ID, { subject: 'Whatever' }),
       what: `an update of category ${UNKNOWN_ID}`,
-      code: 'noMatch',
-      verifyCode,
+      ...withCode('noMatch'),
       statuses: [404],
     });
   },
@@ -139,8 +128,7 @@ test(
       rule: 'notification/categories/search-fields-required',
       res: await send(t, { method: 'GET', path: '/communicationcategories/search/' }),
       what: 'a search without fields',
-      code: 'missingParameter',
-      verifyCode,
+      ...withCode('missingParameter'),
     });
     // Other names in fields, wherever they stand: categories-lists.spec.ts.
     for (const fields of ['recipient_count', 'channels']) {
@@ -273,16 +261,16 @@ test(
       want: { [r1.id]: false, [r2.id]: true },
       got: { [r1.id]: ids.includes(r1.id), [r2.id]: ids.includes(r2.id) },
     });
-    unknownRefused(
-      t,
-      'notification/categories/unsubscribe',
-      await send(t, {
+    refused(t, {
+      rule: 'notification/categories/unsubscribe',
+      res: await send(t, {
         method: 'POST',
         path,
         json: { msgCategoryId: UNKNOWN_ID, recipients: [{ recipientId: r2.id }] },
       }),
-      `msgCategoryId ${UNKNOWN_ID}`,
-    );
+      what: `msgCategoryId ${UNKNOWN_ID}`,
+      ...UNKNOWN_REFUSAL,
+    });
     // The document lists the two fields without marking them required: a 400 without either is our reading.
     const noRecipients = await send(t, { method: 'POST', path, json: { msgCategoryId: id } });
     t.reading('unsubscribe-fields-required', 'notification/categories/unsubscribe', noRecipients.status === 400, {

@@ -1,11 +1,11 @@
 // What the categories spec files share.
-import { accepted } from '../engine/checks/index.ts';
+import { accepted, applied } from '../engine/checks/index.ts';
 import fc from 'fast-check';
 import type { JsonSchema } from '../../generators/index.ts';
 import type { HttpResponse } from '../engine/http-client.ts';
 import type { RuleContext } from '../engine/rule-test.ts';
 import { contractOf } from '../engine/schemas.ts';
-import { seen, send } from './notification-client.ts';
+import { send } from './notification-client.ts';
 
 export type Position = 'TO' | 'CC' | 'BCC';
 
@@ -80,18 +80,17 @@ export interface Real {
   recipients: number[];
 }
 
-/** Compares the recipients GET answers with the model: each member once, at its position, and nobody else. */
-export async function compare(model: Members, real: Real, rule: string, after: string): Promise<void> {
-  const got = await getCategory(real.t, real.categoryId);
-  const listed = listIn(got, 'recipients')
+/**
+ * The recipients GET answers against the model: each member once, at its position, and nobody else
+ * (`recipientId:position`, sorted), judged by `applied` after the change `what`.
+ */
+async function recipientsApplied(model: Members, real: Real, rule: string, what: string): Promise<void> {
+  const res = await getCategory(real.t, real.categoryId);
+  const got = listIn(res, 'recipients')
     .map((x) => `${String(x.recipientId)}:${String(x.position)}`)
     .sort();
   const want = [...model].map(([i, p]) => `${real.recipients[i]}:${p}`).sort();
-  real.t.check(rule, got.status === 200 && JSON.stringify(listed) === JSON.stringify(want), {
-    title: `recipients wrong after ${after}`,
-    expected: `[${want.join(', ')}]`,
-    received: `[${listed.join(', ')}] (${seen(got, 100)})`,
-  });
+  applied(real.t, { rule, what, want, got, res, statuses: [200] });
 }
 
 /** PUT with an ADD item: a new recipient is added, an existing one takes the new position. */
@@ -118,7 +117,7 @@ export class AddRecipient implements fc.AsyncCommand<Members, Real> {
       statuses: [204],
     });
     model.set(this.index, this.position);
-    await compare(model, real, 'notification/categories/update-add-merges', this.toString());
+    await recipientsApplied(model, real, 'notification/categories/update-add-merges', this.toString());
   }
   toString(): string {
     return `ADD recipient#${this.index} at ${this.position}`;
@@ -145,7 +144,7 @@ export class DeleteRecipient implements fc.AsyncCommand<Members, Real> {
       statuses: [204],
     });
     model.delete(this.index);
-    await compare(model, real, 'notification/categories/update-delete-removes', this.toString());
+    await recipientsApplied(model, real, 'notification/categories/update-delete-removes', this.toString());
   }
   toString(): string {
     return `DELETE recipient#${this.index}`;

@@ -8,6 +8,7 @@ import {
   refused,
   storedAsSent,
   everyItem,
+  withCode,
 } from '../engine/checks/index.ts';
 import {
   channelId,
@@ -19,7 +20,6 @@ import {
   send,
   tag,
   NO_OTHER,
-  verifyCode,
 } from './notification-client.ts';
 import {
   categoryBody,
@@ -80,8 +80,7 @@ test(
         rule: 'notification/categories/from-application-name',
         res: await postCategory(t, categoryBody(t, { from })),
         what: `POST with from ${JSON.stringify(from)}`,
-        code: 'invalidRequestBodyProperty',
-        verifyCode,
+        ...withCode('invalidRequestBodyProperty'),
       });
     await t.property(
       fc.constantFrom(...bad),
@@ -90,8 +89,7 @@ test(
           rule: 'notification/categories/from-application-name',
           res: await putCategory(t, id, { from }),
           what: `PUT with from ${JSON.stringify(from)}`,
-          code: 'invalidRequestBodyProperty',
-          verifyCode,
+          ...withCode('invalidRequestBodyProperty'),
         });
       },
       { rule: 'notification/categories/from-application-name', runs: Math.min(t.session.context.runs, 4) },
@@ -187,8 +185,7 @@ for (const [field, rule] of [
           rule,
           res,
           what: `${onUpdate ? 'PUT' : 'POST'} with ${field} ${JSON.stringify(value)}`,
-          code: 'invalidRequestBodyProperty',
-          verifyCode,
+          ...withCode('invalidRequestBodyProperty'),
         });
       }
       await t.property(
@@ -211,8 +208,7 @@ for (const [field, rule] of [
               rule,
               res,
               what: `${onUpdate ? 'PUT' : 'POST'} with ${field} ${JSON.stringify(v)}`,
-              code: 'invalidRequestBodyProperty',
-              verifyCode,
+              ...withCode('invalidRequestBodyProperty'),
             });
         },
         { rule: rule, runs: Math.min(t.session.context.runs, 10) },
@@ -251,8 +247,7 @@ test(
             rule: 'notification/categories/priority-values',
             res,
             what: `${onUpdate ? 'PUT' : 'POST'} with priority ${JSON.stringify(value)}`,
-            code: 'invalidRequestBodyProperty',
-            verifyCode,
+            ...withCode('invalidRequestBodyProperty'),
           });
       }
     }

@@ -1,15 +1,21 @@
 import fc from 'fast-check';
-import { accepted, createdWithId, listed, notListed, refused } from '../engine/checks/index.ts';
+import {
+  accepted,
+  createdWithId,
+  listed,
+  notListed,
+  refused,
+  answeredByReading,
+  withCode,
+} from '../engine/checks/index.ts';
 import {
   CERTIFICATE_TEXT,
   OTHER_CERTIFICATE_TEXT,
   certificateForm,
   notificationTest as test,
   send,
-  verifyCode,
 } from './notification-client.ts';
 import { certificateEmail, createCertificate, postCertificate } from './notification-resources.ts';
-import { answeredByReading } from './answered-by-reading.ts';
 import { del, listing, put } from './certificates-support.ts';
 
 test(
@@ -40,8 +46,7 @@ test(
         rule: 'notification/certificates/file-cer',
         res: await postCertificate(t, { fileName: name, emailid, ownerid: `${t.prefix}owner` }),
         what: `a certificate file named ${name}`,
-        code: 'invalidRequestBodyProperty',
-        verifyCode,
+        ...withCode('invalidRequestBodyProperty'),
       });
       const list = await listing(t);
       notListed(t, {
@@ -99,34 +104,27 @@ test(
   { budget: 3 },
 );
 
-test(
-  ['notification/certificates/email-id-required', 'notification/errors/code-missing-request-body-property'],
-  'POST /certificatestore/ without emailid is refused',
-  async (t) => {
+// Each part of the form but the file is required: a form without it is refused.
+test.each(
+  [
+    { rule: 'notification/certificates/email-id-required', part: 'emailid' },
+    { rule: 'notification/certificates/owner-id-required', part: 'ownerid' },
+  ] as const,
+  (r) => ({
+    rules: [r.rule, 'notification/errors/code-missing-request-body-property'],
+    name: `POST /certificatestore/ without ${r.part} is refused`,
+    options: { budget: 1 },
+  }),
+  async (t, r) => {
+    const form = { fileName: `${t.prefix}.cer`, emailid: certificateEmail(t), ownerid: `${t.prefix}owner` };
+    delete form[r.part];
     refused(t, {
-      rule: 'notification/certificates/email-id-required',
-      res: await postCertificate(t, { fileName: `${t.prefix}.cer`, ownerid: `${t.prefix}owner` }),
-      what: 'a form without emailid',
-      code: 'missingRequestBodyProperty',
-      verifyCode,
+      rule: r.rule,
+      res: await postCertificate(t, form),
+      what: `a form without ${r.part}`,
+      ...withCode('missingRequestBodyProperty'),
     });
   },
-  { budget: 1 },
-);
-
-test(
-  ['notification/certificates/owner-id-required', 'notification/errors/code-missing-request-body-property'],
-  'POST /certificatestore/ without ownerid is refused',
-  async (t) => {
-    refused(t, {
-      rule: 'notification/certificates/owner-id-required',
-      res: await postCertificate(t, { fileName: `${t.prefix}.cer`, emailid: certificateEmail(t) }),
-      what: 'a form without ownerid',
-      code: 'missingRequestBodyProperty',
-      verifyCode,
-    });
-  },
-  { budget: 1 },
 );
 
 test(
@@ -144,8 +142,7 @@ test(
         rule: 'notification/certificates/owner-id-alphanumeric',
         res: await postCertificate(t, { fileName: `${t.prefix}.cer`, emailid: certificateEmail(t), ownerid: owner }),
         what: `ownerid "${owner}"`,
-        code: 'invalidRequestBodyProperty',
-        verifyCode,
+        ...withCode('invalidRequestBodyProperty'),
       });
     }
     await t.property(
@@ -163,8 +160,7 @@ test(
             rule: 'notification/certificates/owner-id-alphanumeric',
             res,
             what: `ownerid "${owner}"`,
-            code: 'invalidRequestBodyProperty',
-            verifyCode,
+            ...withCode('invalidRequestBodyProperty'),
           });
       },
       { rule: 'notification/certificates/owner-id-alphanumeric', runs: Math.min(t.session.context.runs, 8) },
@@ -201,16 +197,15 @@ test(
     const absent = certificateEmail(t);
     const res = await put(t, absent, { fileName: `${t.prefix}.cer`, ownerid: `${t.prefix}owner` });
     if (res.status === 200) await del(t, absent);
-    answeredByReading(
-      t,
-      'notification/certificates/update',
+    answeredByReading(t, {
+      rule: 'notification/certificates/update',
       res,
-      'a PUT for an email ID without a certificate',
-      'unknown-certificate-404',
-      [200, 404],
-      404,
-      'noMatch',
-    );
+      what: 'a PUT for an email ID without a certificate',
+      reading: 'unknown-certificate-404',
+      allowed: [200, 404],
+      wanted: 404,
+      ...withCode('noMatch'),
+    });
   },
   { budget: 5 },
 );
@@ -255,16 +250,15 @@ test(
       items: [emailid],
     });
     // DELETE of what is gone: 404 noMatch, or an idempotent success; the document does not say which.
-    answeredByReading(
-      t,
-      'notification/certificates/delete',
-      await del(t, emailid),
-      'deleting it a second time',
-      'unknown-delete-404',
-      [200, 204, 404],
-      404,
-      'noMatch',
-    );
+    answeredByReading(t, {
+      rule: 'notification/certificates/delete',
+      res: await del(t, emailid),
+      what: 'deleting it a second time',
+      reading: 'unknown-delete-404',
+      allowed: [200, 204, 404],
+      wanted: 404,
+      ...withCode('noMatch'),
+    });
   },
   { budget: 5 },
 );

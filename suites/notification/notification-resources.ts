@@ -1,3 +1,4 @@
+import {} from '../engine/checks/index.ts';
 import type { HttpResponse } from '../engine/http-client.ts';
 import type { RuleContext, SendOptions } from '../engine/rule-test.ts';
 import {

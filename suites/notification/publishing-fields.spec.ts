@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { badItemsText, boundaryValues, listWithBadItems } from '../../generators/index.ts';
-import { accepted, refused } from '../engine/checks/index.ts';
-import { exampleEmail, notificationTest as test, seen, verifyCode } from './notification-client.ts';
+import { accepted, refused, withCode } from '../engine/checks/index.ts';
+import { exampleEmail, notificationTest as test, seen } from './notification-client.ts';
 import { message, publish, broadcast, publishSchema } from './publishing-support.ts';
 
 test(
@@ -24,8 +24,7 @@ test(
         rule: 'notification/publish/recipients-valid-emails',
         res: await publish(t, message(t, { recipientsTo: value })),
         what: `recipientsTo ${JSON.stringify(value)}`,
-        code: 'invalidRequestBodyProperty',
-        verifyCode,
+        ...withCode('invalidRequestBodyProperty'),
       });
     }
     // Each address of the list: an invalid one among valid ones, wherever it stands.
@@ -46,8 +45,7 @@ test(
           rule: 'notification/publish/recipients-valid-emails',
           res: await publish(t, message(t, { recipientsTo: list.items.join(';') })),
           what: `recipientsTo "${list.items.join(';')}" (${badItemsText(list)})`,
-          code: 'invalidRequestBodyProperty',
-          verifyCode,
+          ...withCode('invalidRequestBodyProperty'),
         }),
       { rule: 'notification/publish/recipients-valid-emails' },
     );
@@ -75,8 +73,7 @@ test(
         rule: 'notification/publish/from-charset',
         res: await publish(t, message(t, { from })),
         what: `from ${JSON.stringify(from)}`,
-        code: 'invalidRequestBodyProperty',
-        verifyCode,
+        ...withCode('invalidRequestBodyProperty'),
       });
     for (const from of [`${t.prefix}@example.com`, `${t.prefix} x`, `${t.prefix}!`, 42, ['x']]) await refusedFrom(from);
     await t.property(
@@ -95,8 +92,7 @@ test(
       rule: 'notification/publish/from-charset',
       res: b,
       what: 'a broadcast whose from holds "@"',
-      code: 'invalidRequestBodyProperty',
-      verifyCode,
+      ...withCode('invalidRequestBodyProperty'),
     });
   },
   { budget: 6, budgetPerRun: 1 },
@@ -121,8 +117,7 @@ test(
         rule: 'notification/publish/subject-alphanumeric',
         res: await publish(t, message(t, { subject })),
         what: `subject ${JSON.stringify(subject)}`,
-        code: 'invalidRequestBodyProperty',
-        verifyCode,
+        ...withCode('invalidRequestBodyProperty'),
       });
     for (const subject of ['Hello!', '<b>Hi</b>', 42, true]) await refusedSubject(subject);
     await t.property(
@@ -137,8 +132,7 @@ test(
       rule: 'notification/publish/subject-alphanumeric',
       res: b,
       what: 'a broadcast whose subject is "Hello world!"',
-      code: 'invalidRequestBodyProperty',
-      verifyCode,
+      ...withCode('invalidRequestBodyProperty'),
     });
   },
   { budget: 6, budgetPerRun: 1 },
@@ -162,8 +156,7 @@ test(
         rule: 'notification/publish/priority-values',
         res: await publish(t, message(t, { priority })),
         what: `priority ${JSON.stringify(priority)}`,
-        code: 'invalidRequestBodyProperty',
-        verifyCode,
+        ...withCode('invalidRequestBodyProperty'),
       });
     }
     const b = await broadcast(t, {
@@ -176,8 +169,7 @@ test(
       rule: 'notification/publish/priority-values',
       res: b,
       what: 'a broadcast with priority 5',
-      code: 'invalidRequestBodyProperty',
-      verifyCode,
+      ...withCode('invalidRequestBodyProperty'),
     });
   },
   { budget: 8 },

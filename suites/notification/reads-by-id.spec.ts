@@ -2,16 +2,15 @@
 // tenant is served, an unknown ID is 404 noMatch, an ID that is no int64 is refused ("path id
 // (int64)": 400 invalidParameter rather than a 404 of routing is the reading non-integer-id-400),
 // and another tenant's record is not served.
-import { answeredByReading, CLIENT_ERRORS } from './answered-by-reading.ts';
-import { listed, refused } from '../engine/checks/index.ts';
 import {
-  NO_OTHER,
-  UNKNOWN_ID,
-  foreignRefused,
-  hasOtherTenant,
-  notificationTest as test,
-  verifyCode,
-} from './notification-client.ts';
+  listed,
+  refused,
+  FOREIGN_REFUSAL,
+  answeredByReading,
+  withCode,
+  CLIENT_ERRORS,
+} from '../engine/checks/index.ts';
+import { NO_OTHER, UNKNOWN_ID, hasOtherTenant, notificationTest as test } from './notification-client.ts';
 import { RECIPIENT, RECIPIENT_GROUP, TEMPLATE_SET, type ResourceDescription } from './resources.ts';
 
 interface ReadById extends ResourceDescription {
@@ -76,21 +75,19 @@ test.each(
       rule: r.rule,
       res: await r.read(t, UNKNOWN_ID),
       what: `unknown ${r.resource} ${UNKNOWN_ID}`,
-      code: 'noMatch',
-      verifyCode,
+      ...withCode('noMatch'),
       statuses: [404],
     });
     for (const id of ['abc', ...r.notInt64])
-      answeredByReading(
-        t,
-        r.rule,
-        await r.read(t, id),
-        `id "${id}" (not an int64)`,
-        'non-integer-id-400',
-        CLIENT_ERRORS,
-        400,
-        'invalidParameter',
-      );
+      answeredByReading(t, {
+        rule: r.rule,
+        res: await r.read(t, id),
+        what: `id "${id}" (not an int64)`,
+        reading: 'non-integer-id-400',
+        allowed: CLIENT_ERRORS,
+        wanted: 400,
+        ...withCode('invalidParameter'),
+      });
     // Refused is settled; 404 rather than 400 for IDs no deployment issues is our reading.
     for (const id of r.rangeEnds)
       refused(t, {
@@ -99,17 +96,16 @@ test.each(
         what: `unknown ${r.resource} ${id}`,
         statuses: [404],
         statusReading: 'int64-range-ends-404',
-        code: 'noMatch',
-        verifyCode,
+        ...withCode('noMatch'),
       });
     if (!r.foreign) return;
     if (hasOtherTenant(t))
-      foreignRefused(
-        t,
-        r.rule,
-        await r.read(t, created.key, 'otherTenant'),
-        `another tenant's GET of the ${r.resource}`,
-      );
+      refused(t, {
+        rule: r.rule,
+        res: await r.read(t, created.key, 'otherTenant'),
+        what: `another tenant's GET of the ${r.resource}`,
+        ...FOREIGN_REFUSAL,
+      });
     else t.notExercised(r.rule, NO_OTHER);
   },
 );

@@ -1,15 +1,15 @@
 import { badItemsText, listWithBadItems } from '../../generators/index.ts';
-import { accepted, listed, notListed, refused, unchanged } from '../engine/checks/index.ts';
 import {
-  hasOtherTenant,
-  mentions,
-  notificationTest as test,
-  seen,
-  NO_OTHER,
-  verifyCode,
-} from './notification-client.ts';
+  accepted,
+  listed,
+  notListed,
+  refused,
+  unchanged,
+  answeredByReading,
+  withCode,
+} from '../engine/checks/index.ts';
+import { hasOtherTenant, mentions, notificationTest as test, seen, NO_OTHER } from './notification-client.ts';
 import { createGroup, createRecipient, groupName, postGroup } from './notification-resources.ts';
-import { answeredByReading } from './answered-by-reading.ts';
 import { getGroup, putGroup, foreignRecipientId } from './recipient-groups-support.ts';
 
 // The items of recipientIds, on create and on update: each rule about one item holds wherever the
@@ -39,8 +39,7 @@ test(
           what: `a group with ${badItemsText(list)}`,
           statuses: [400],
           statusReading: 'listed-id-400',
-          code: 'invalidRequestBodyProperty',
-          verifyCode,
+          ...withCode('invalidRequestBodyProperty'),
         });
       },
       { rule: 'notification/groups/members-same-tenant' },
@@ -64,8 +63,7 @@ test(
           what,
           statuses: [400],
           statusReading: 'listed-id-400',
-          code: 'invalidRequestBodyProperty',
-          verifyCode,
+          ...withCode('invalidRequestBodyProperty'),
         });
         const after = await getGroup(t, g.id);
         unchanged(t, {
@@ -116,8 +114,7 @@ test(
           rule: 'notification/groups/member-shape',
           res: (await postGroup(t, { groupName: groupName(t), recipientIds: list.items })).res,
           what: `POST with recipientIds holding ${badItemsText(list)}`,
-          code: list.bad[0].kind === 'an item without recipientId' ? 'missingRequestBodyProperty' : undefined,
-          verifyCode,
+          ...withCode(list.bad[0].kind === 'an item without recipientId' ? 'missingRequestBodyProperty' : undefined),
         }),
       { rule: 'notification/groups/member-shape' },
     );
@@ -179,16 +176,15 @@ test(
         // refused (400 missingRequestBodyProperty) is our reading; it adds b at most, which the
         // last step does too.
         if (list.bad[0].kind === WITHOUT)
-          answeredByReading(
-            t,
-            'notification/groups/update-operation-enum',
+          answeredByReading(t, {
+            rule: 'notification/groups/update-operation-enum',
             res,
             what,
-            'operation-required',
-            [200, 400],
-            400,
-            'missingRequestBodyProperty',
-          );
+            reading: 'operation-required',
+            allowed: [200, 400],
+            wanted: 400,
+            ...withCode('missingRequestBodyProperty'),
+          });
         else refused(t, { rule: 'notification/groups/update-operation-enum', res, what });
       },
       { rule: 'notification/groups/update-operation-enum' },

@@ -1,8 +1,7 @@
 import { listed, notListed, refused } from '../engine/checks/index.ts';
-import { hasOtherTenant, notificationTest as test, send, NO_OTHER, verifyCode } from './notification-client.ts';
-import { createCategory, createGroup, groupName } from './notification-resources.ts';
-import { answeredByReading } from './answered-by-reading.ts';
-import { getGroup, searchGroups } from './recipient-groups-support.ts';
+import { hasOtherTenant, notificationTest as test, NO_OTHER } from './notification-client.ts';
+import { createGroup, groupName } from './notification-resources.ts';
+import { searchGroups } from './recipient-groups-support.ts';
 
 test(
   ['notification/groups/search-by-name'],
@@ -49,69 +48,4 @@ test(
     });
   },
   { budget: 11 },
-);
-
-test(
-  ['notification/groups/delete-by-id', 'notification/errors/code-no-match'],
-  'DELETE /recipient/recipientgroup/{id} removes the group; an unknown ID answers 404',
-  async (t) => {
-    const g = await createGroup(t);
-    // The path names the one group removed: another group of a category naming both stays there.
-    const keep = await createGroup(t);
-    const category = await createCategory(t, {
-      recipients: [
-        { position: 'TO', recipientGroupId: g.id },
-        { position: 'CC', recipientGroupId: keep.id },
-      ],
-    });
-    // A group a category holds: "409 conflict" may occur on any operation, so a refusal to delete a
-    // record still referenced is allowed; that it is deleted is our reading.
-    const del = await send(t, { method: 'DELETE', path: `/recipient/recipientgroup/${g.id}` });
-    answeredByReading(
-      t,
-      'notification/groups/delete-by-id',
-      del,
-      'deleting a group of the tenant that a category holds',
-      'held-record-deletable',
-      [200, 409],
-      200,
-    );
-    if (del.status !== 200) t.skip('the group a category holds was not deleted (409): the rest is not exercised');
-    refused(t, {
-      rule: 'notification/groups/delete-by-id',
-      res: await getGroup(t, g.id),
-      what: 'GET of the deleted group',
-      code: 'noMatch',
-      verifyCode,
-      statuses: [404],
-    });
-    const held = await send(t, {
-      method: 'GET',
-      path: `/communicationcategories/${category.id}`,
-      query: { recGroup: 'true' },
-    });
-    listed(t, {
-      rule: 'notification/groups/delete-by-id',
-      res: held,
-      what: `group ${keep.id} among the recipient groups of category ${category.id}, after another was deleted`,
-      items: [keep.id],
-      holds: (r, id) =>
-        Array.isArray((r.json as { recipientGroups?: unknown })?.recipientGroups) &&
-        (r.json as { recipientGroups: Array<{ recipientGroupId?: unknown }> }).recipientGroups.some(
-          (x) => x?.recipientGroupId === id,
-        ),
-    });
-    // DELETE of what is gone: 404 noMatch, or an idempotent success; the document does not say which.
-    answeredByReading(
-      t,
-      'notification/groups/delete-by-id',
-      await send(t, { method: 'DELETE', path: `/recipient/recipientgroup/${g.id}` }),
-      'deleting it a second time',
-      'unknown-delete-404',
-      [200, 204, 404],
-      404,
-      'noMatch',
-    );
-  },
-  { budget: 9 },
 );

@@ -1,7 +1,7 @@
-import { accepted, listed, refused } from '../engine/checks/index.ts';
-import { hasOtherTenant, notificationTest as test, seen, verifyCode } from './notification-client.ts';
-import { createGroup, createRecipient, groupName, postGroup } from './notification-resources.ts';
-import { putGroup, searchGroups } from './recipient-groups-support.ts';
+import { accepted, listed, refused, withCode } from '../engine/checks/index.ts';
+import { notificationTest as test, seen } from './notification-client.ts';
+import { createRecipient, groupName, postGroup } from './notification-resources.ts';
+import { searchGroups } from './recipient-groups-support.ts';
 
 test(
   ['notification/groups/create-200'],
@@ -48,8 +48,7 @@ test(
       rule: 'notification/groups/name-required',
       res: missing.res,
       what: 'a group without groupName',
-      code: 'missingRequestBodyProperty',
-      verifyCode,
+      ...withCode('missingRequestBodyProperty'),
     });
     for (const value of [42, ['x']]) {
       const { res } = await postGroup(t, { groupName: value, recipientIds: [] });
@@ -57,8 +56,7 @@ test(
         rule: 'notification/groups/name-required',
         res,
         what: `groupName ${JSON.stringify(value)}`,
-        code: 'invalidRequestBodyProperty',
-        verifyCode,
+        ...withCode('invalidRequestBodyProperty'),
       });
     }
     // A blank name is a missing one by our reading: the document says only "string".
@@ -72,56 +70,4 @@ test(
     }
   },
   { budget: 5 },
-);
-
-test(
-  ['notification/groups/name-unique', 'notification/errors/code-conflict'],
-  'a groupName used in the tenant is refused on create and on rename',
-  async (t) => {
-    const g = await createGroup(t);
-    const again = await postGroup(t, { groupName: g.name, recipientIds: [] });
-    refused(t, {
-      rule: 'notification/groups/name-unique',
-      res: again.res,
-      what: `a second group named "${g.name}"`,
-      statuses: [409, 400],
-    });
-    verifyCode(t, again.res, 'conflict');
-    const h = await createGroup(t);
-    const rename = await putGroup(t, { groupId: h.id, groupName: g.name });
-    refused(t, {
-      rule: 'notification/groups/name-unique',
-      res: rename,
-      what: `renaming a group to "${g.name}"`,
-      statuses: [409, 400],
-    });
-    verifyCode(t, rename, 'conflict');
-    // "unique within a tenant": a group's own name, sent again on update, is held by no other group.
-    const same = await putGroup(t, { groupId: h.id, groupName: h.name });
-    accepted(t, {
-      rule: 'notification/groups/name-unique',
-      res: same,
-      what: `an update of group ${h.id} resending its own name "${h.name}"`,
-      statuses: [200],
-    });
-  },
-  { budget: 9 },
-);
-
-test(
-  ['notification/groups/name-unique'],
-  'a groupName used in one tenant is taken in another',
-  async (t) => {
-    if (!hasOtherTenant(t))
-      t.needsPrincipal('principals.otherTenant', 'needs the otherTenant principal (a second tenant)');
-    const g = await createGroup(t);
-    const { res } = await postGroup(t, { groupName: g.name, recipientIds: [] }, 'otherTenant');
-    accepted(t, {
-      rule: 'notification/groups/name-unique',
-      res,
-      what: `"${g.name}" in another tenant`,
-      statuses: [200],
-    });
-  },
-  { needs: ['principals.otherTenant'], budget: 6 },
 );

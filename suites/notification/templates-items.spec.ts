@@ -1,4 +1,14 @@
-import { accepted, listed, notListed, refused, storedAsSent, unchanged } from '../engine/checks/index.ts';
+import {
+  accepted,
+  listed,
+  notListed,
+  refused,
+  storedAsSent,
+  unchanged,
+  answeredByReading,
+  genericCode,
+  withCode,
+} from '../engine/checks/index.ts';
 import {
   UNKNOWN_ID,
   channelId,
@@ -7,10 +17,8 @@ import {
   seen,
   send,
   templateForm,
-  verifyCode,
 } from './notification-client.ts';
 import { createTemplateSet, postTemplateSet, setName, templateOf } from './notification-resources.ts';
-import { answeredByReading } from './answered-by-reading.ts';
 import { putSet, idList, file, info, param } from './templates-support.ts';
 
 test(
@@ -84,7 +92,7 @@ test(
       received: seen(res),
       response: res,
     });
-    verifyCode(t, res, 'conflict');
+    genericCode(t, res, 'conflict');
     const after = await idList(t, set.id);
     unchanged(t, {
       rule: 'notification/templates/create-new-set-only',
@@ -220,8 +228,7 @@ test(
       rule: 'notification/templates/content-text-plain',
       res: await send(t, { method: 'GET', path: `/template/templatecontent/${UNKNOWN_ID}` }),
       what: `unknown template ${UNKNOWN_ID}`,
-      code: 'noMatch',
-      verifyCode,
+      ...withCode('noMatch'),
       statuses: [404],
     });
   },
@@ -243,16 +250,15 @@ test(
     });
     // A set ID naming no set: 404 noMatch, or the set's (empty) list of template IDs; the document gives
     // this listing no not-found answer. 404 is our reading.
-    answeredByReading(
-      t,
-      'notification/templates/id-list',
-      await idList(t, UNKNOWN_ID),
-      `unknown set ${UNKNOWN_ID}`,
-      'unknown-set-404',
-      [200, 404],
-      404,
-      'noMatch',
-    );
+    answeredByReading(t, {
+      rule: 'notification/templates/id-list',
+      res: await idList(t, UNKNOWN_ID),
+      what: `unknown set ${UNKNOWN_ID}`,
+      reading: 'unknown-set-404',
+      allowed: [200, 404],
+      wanted: 404,
+      ...withCode('noMatch'),
+    });
   },
   { needs: ['fixtures.notification.channels.email', 'fixtures.notification.channels.push'], budget: 4 },
 );

@@ -1,6 +1,15 @@
 import { badItemsText, listWithBadItems } from '../../generators/index.ts';
-import type { HttpResponse } from '../engine/http-client.ts';
-import { listed, refused } from '../engine/checks/index.ts';
+import type fc from 'fast-check';
+import type { ListWithBadItems } from '../../generators/index.ts';
+import type { RuleContext, RuleTestOptions } from '../engine/rule-test.ts';
+import {
+  listed,
+  refused,
+  answeredByReading,
+  withCode,
+  CLIENT_ERRORS,
+  type CodeSuffix,
+} from '../engine/checks/index.ts';
 import {
   channelId,
   integersIn,
@@ -9,11 +18,8 @@ import {
   send,
   tag,
   templateForm,
-  type CodeSuffix,
-  verifyCode,
 } from './notification-client.ts';
 import { createTemplateSet, postTemplateSet, setName } from './notification-resources.ts';
-import { answeredByReading, CLIENT_ERRORS } from './answered-by-reading.ts';
 import {
   channelFileForm,
   emailItem,
@@ -22,53 +28,279 @@ import {
   param,
   paramForm,
   putSet,
-  sentOnCreateAndUpdate,
   unlistedChannel,
   validChannelFiles,
+  type ChannelFile,
 } from './templates-support.ts';
 
 // The lists of a template request: its files (templateFiles), the items of templateChannelAndFile
 // and of templateParam. Each rule about one item holds wherever the bad item stands among valid
-// ones, on create and, where the rule says so, on update.
+// ones, on create and, where the rule says so, on update: one row per rule, with its bad items and
+// how a list holding one is refused.
 
-test(
+const CHANNELS = [
+  'fixtures.notification.channels.email',
+  'fixtures.notification.channels.sms',
+  'fixtures.notification.channels.push',
+] as const;
+const PARAMS = ['fixtures.notification.channels.email', 'fixtures.notification.paramTypeId'] as const;
+
+/** How a list whose bad item is of one kind is refused: its code, and whether the kind names an ID the listing does not hold. */
+interface Refusal {
+  code?: CodeSuffix;
+  /** An ID the listing does not hold: 400 rather than 404 noMatch is our reading `listed-id-400`. */
+  unlisted?: boolean;
+}
+
+interface ItemCase {
+  options: RuleTestOptions;
+  /** The field a failure names, and the list its items go in: channel items with their files, or parameters. */
+  field: string;
+  items: 'channels' | 'params';
+  /** The requests the rule holds on: a new set, an update of one, or both. */
+  sends: ReadonlyArray<'POST' | 'PUT'>;
+  lists(t: RuleContext): Promise<fc.Arbitrary<ListWithBadItems>>;
+  refusal(kind: string): Refusal;
+}
+
+/** A test of one rule about the items of a list: each request with each generated list is refused. */
+function itemTest(rules: readonly string[], name: string, c: ItemCase): void {
+  test(
+    rules,
+    name,
+    async (t) => {
+      const rule = rules[0];
+      const set = c.sends.includes('PUT')
+        ? await createTemplateSet(t, { channels: [channelId(t, 'email')] })
+        : undefined;
+      await t.property(
+        await c.lists(t),
+        async (list) => {
+          const { code, unlisted } = c.refusal(list.bad[0].kind);
+          for (const method of c.sends) {
+            const into = method === 'PUT' ? set : undefined;
+            const form =
+              c.items === 'params'
+                ? paramForm(t, list, into)
+                : channelFileForm(into?.name ?? setName(t), list as ListWithBadItems<ChannelFile, ChannelFile>);
+            refused(t, {
+              rule,
+              res: into ? await putSet(t, into.id, form) : await postTemplateSet(t, form),
+              what: `${method} ${c.field} with ${badItemsText(list)}`,
+              ...(unlisted ? { statuses: [400], statusReading: 'listed-id-400' } : {}),
+              ...withCode(code),
+            });
+          }
+        },
+        { rule },
+      );
+    },
+    c.options,
+  );
+}
+
+itemTest(
   ['notification/templates/file-extension', 'notification/errors/code-invalid-request-body-property'],
   'a template file other than .htm or .html is refused wherever it stands among the files (create and update)',
-  async (t) => {
-    const set = await createTemplateSet(t, { channels: [channelId(t, 'email')] });
-    const named = (name: string) => ({ ...emailItem(t, { fileName: name }, false), upload: name });
-    const lists = listWithBadItems({
-      rule: 'notification/templates/file-extension',
-      valid: validChannelFiles(t),
-      bad: {
-        'a .txt file': named(`${tag()}.txt`),
-        'a .xhtml file': named(`${tag()}.xhtml`),
-        'a file without extension': named(tag()),
-      },
-    });
-    await t.property(
-      lists,
-      async (list) => {
-        for (const { res, what } of await sentOnCreateAndUpdate(t, set, list, 'templateFiles'))
-          refused(t, {
-            rule: 'notification/templates/file-extension',
-            res,
-            what,
-            code: 'invalidRequestBodyProperty',
-            verifyCode,
-          });
-      },
-      { rule: 'notification/templates/file-extension' },
-    );
-  },
   {
-    needs: [
-      'fixtures.notification.channels.email',
-      'fixtures.notification.channels.sms',
-      'fixtures.notification.channels.push',
-    ],
-    budget: 20,
-    budgetPerRun: 2,
+    options: { needs: [...CHANNELS], budget: 20, budgetPerRun: 2 },
+    field: 'templateFiles',
+    items: 'channels',
+    sends: ['POST', 'PUT'],
+    lists(t) {
+      const named = (name: string) => ({ ...emailItem(t, { fileName: name }, false), upload: name });
+      return Promise.resolve(
+        listWithBadItems({
+          rule: 'notification/templates/file-extension',
+          valid: validChannelFiles(t),
+          bad: {
+            'a .txt file': named(`${tag()}.txt`),
+            'a .xhtml file': named(`${tag()}.xhtml`),
+            'a file without extension': named(tag()),
+          },
+        }),
+      );
+    },
+    refusal: () => ({ code: 'invalidRequestBodyProperty' }),
+  },
+);
+
+itemTest(
+  [
+    'notification/templates/channel-id',
+    'notification/errors/code-invalid-request-body-property',
+    'notification/errors/code-missing-request-body-property',
+  ],
+  'a communicationChannel that is not a listed channel ID is refused wherever its item stands (create and update)',
+  {
+    options: { needs: [...CHANNELS], budget: 32, budgetPerRun: 2 },
+    field: 'templateChannelAndFile',
+    items: 'channels',
+    sends: ['POST', 'PUT'],
+    async lists(t) {
+      const email = channelId(t, 'email');
+      const unknown = await unlistedChannel(t);
+      const withChannel = (ch: unknown) => {
+        const x = emailItem(t, {});
+        if (ch === undefined) delete x.item.communicationChannel;
+        else x.item.communicationChannel = ch;
+        return x;
+      };
+      return listWithBadItems({
+        rule: 'notification/templates/channel-id',
+        valid: validChannelFiles(t),
+        bad: {
+          [`channel ${unknown}, which the listing does not hold`]: withChannel(unknown),
+          'the channel ID as text': withChannel(String(email)),
+          'a channel ID 1.5 off': withChannel(email + 0.5),
+          'no communicationChannel': withChannel(undefined),
+          'communicationChannel null': withChannel(null),
+        },
+      });
+    },
+    // A missing key is a missing property; which code null gets the document does not say.
+    refusal: (kind) =>
+      kind.endsWith('which the listing does not hold')
+        ? { code: 'invalidRequestBodyProperty', unlisted: true }
+        : kind === 'no communicationChannel'
+          ? { code: 'missingRequestBodyProperty' }
+          : kind === 'communicationChannel null'
+            ? {}
+            : { code: 'invalidRequestBodyProperty' },
+  },
+);
+
+itemTest(
+  ['notification/templates/create-operation-add-only', 'notification/errors/code-invalid-request-body-property'],
+  'on create an item with an operation other than ADD is refused wherever it stands',
+  {
+    options: { needs: [...CHANNELS], budget: 6, budgetPerRun: 1 },
+    field: 'templateChannelAndFile',
+    items: 'channels',
+    sends: ['POST'],
+    lists: (t) =>
+      Promise.resolve(
+        listWithBadItems({
+          rule: 'notification/templates/create-operation-add-only',
+          valid: validChannelFiles(t),
+          bad: {
+            'operation DELETE': emailItem(t, { operation: 'DELETE' }),
+            'operation MERGE': emailItem(t, { operation: 'MERGE' }),
+          },
+        }),
+      ),
+    refusal: () => ({ code: 'invalidRequestBodyProperty' }),
+  },
+);
+
+itemTest(
+  [
+    'notification/templates/update-operation-required',
+    'notification/errors/code-missing-request-body-property',
+    'notification/errors/code-invalid-request-body-property',
+  ],
+  'on update an item without operation, or with another than ADD or DELETE, is refused wherever it stands',
+  {
+    options: { needs: [...CHANNELS], budget: 10, budgetPerRun: 1 },
+    field: 'templateChannelAndFile',
+    items: 'channels',
+    sends: ['PUT'],
+    lists: (t) =>
+      Promise.resolve(
+        listWithBadItems({
+          rule: 'notification/templates/update-operation-required',
+          valid: validChannelFiles(t),
+          bad: {
+            'an item without operation': emailItem(t, { operation: undefined }),
+            'operation MERGE': emailItem(t, { operation: 'MERGE' }),
+            // It names no file and uploads none: an operation taken as neither ADD nor DELETE must not
+            // pass for want of a file to check.
+            'operation add without a file': emailItem(t, { operation: 'add', fileName: undefined }, false),
+          },
+        }),
+      ),
+    refusal: (kind) => ({
+      code: kind === 'an item without operation' ? 'missingRequestBodyProperty' : 'invalidRequestBodyProperty',
+    }),
+  },
+);
+
+itemTest(
+  ['notification/templates/update-add-needs-file-name', 'notification/errors/code-missing-request-body-property'],
+  'an ADD item without fileName is refused wherever it stands (create and update)',
+  {
+    options: { needs: [...CHANNELS], budget: 8, budgetPerRun: 2 },
+    field: 'templateChannelAndFile',
+    items: 'channels',
+    sends: ['POST', 'PUT'],
+    lists: (t) =>
+      Promise.resolve(
+        listWithBadItems({
+          rule: 'notification/templates/update-add-needs-file-name',
+          valid: validChannelFiles(t),
+          bad: { 'an ADD item without fileName': emailItem(t, { fileName: undefined }, false) },
+        }),
+      ),
+    refusal: () => ({ code: 'missingRequestBodyProperty' }),
+  },
+);
+
+itemTest(
+  ['notification/templates/param-four-keys', 'notification/errors/code-missing-request-body-property'],
+  'a templateParam lacking one of its four keys, or with a non-string text key, is refused wherever it stands (create and update)',
+  {
+    options: { needs: [...PARAMS], budget: 44, budgetPerRun: 2 },
+    field: 'templateParam',
+    items: 'params',
+    sends: ['POST', 'PUT'],
+    lists(t) {
+      const without = (key: string) => {
+        const p = param(t);
+        delete p[key];
+        return p;
+      };
+      const bad: Record<string, Record<string, unknown>> = {};
+      for (const key of ['paramName', 'defaultValue', 'placeHolderName', 'paramTypeId'])
+        bad[`a parameter without ${key}`] = without(key);
+      for (const key of ['paramName', 'defaultValue', 'placeHolderName'])
+        bad[`a parameter whose ${key} is the number 7`] = param(t, { [key]: 7 });
+      return Promise.resolve(
+        listWithBadItems({
+          rule: 'notification/templates/param-four-keys',
+          valid: [param(t), param(t), param(t)],
+          bad,
+        }),
+      );
+    },
+    refusal: (kind) => (kind.includes('without') ? { code: 'missingRequestBodyProperty' } : {}),
+  },
+);
+
+itemTest(
+  ['notification/templates/param-type-id', 'notification/errors/code-invalid-request-body-property'],
+  'a paramTypeId that is not a listed type ID is refused wherever its parameter stands (create and update)',
+  {
+    options: { needs: [...PARAMS], budget: 21, budgetPerRun: 2 },
+    field: 'templateParam',
+    items: 'params',
+    sends: ['POST', 'PUT'],
+    async lists(t) {
+      const known = integersIn((await send(t, { method: 'GET', path: '/paramtype/' })).json);
+      const unknown = [99_999, 0, -5].find((n) => !known.has(n)) ?? 515_151;
+      return listWithBadItems({
+        rule: 'notification/templates/param-type-id',
+        valid: [param(t), param(t), param(t)],
+        bad: {
+          [`paramTypeId ${unknown}, which the listing does not hold`]: param(t, { paramTypeId: unknown }),
+          'paramTypeId as text': param(t, { paramTypeId: String(paramTypeId(t)) }),
+          'paramTypeId 1.5': param(t, { paramTypeId: 1.5 }),
+        },
+      });
+    },
+    refusal: (kind) => ({
+      code: 'invalidRequestBodyProperty',
+      unlisted: kind.endsWith('which the listing does not hold'),
+    }),
   },
 );
 
@@ -95,16 +327,15 @@ test(
           );
           // "at most 16777215 bytes per file" settles the refusal; 400 rather than, say, 413 of a
           // gateway ("Any other status of most operations") is our reading.
-          answeredByReading(
-            t,
-            'notification/templates/file-size-limit',
+          answeredByReading(t, {
+            rule: 'notification/templates/file-size-limit',
             res,
-            `templateFiles with ${badItemsText(list)}`,
-            'oversize-400',
-            CLIENT_ERRORS,
-            400,
-            'invalidRequestBodyProperty',
-          );
+            what: `templateFiles with ${badItemsText(list)}`,
+            reading: 'oversize-400',
+            allowed: CLIENT_ERRORS,
+            wanted: 400,
+            ...withCode('invalidRequestBodyProperty'),
+          });
         },
         // The three lists that put the large file first, in the middle and last: no more, for their size.
         { rule: 'notification/templates/file-size-limit', runs: 0 },
@@ -122,298 +353,6 @@ test(
     budget: 3,
     timeout: 120_000,
   },
-);
-
-test(
-  [
-    'notification/templates/channel-id',
-    'notification/errors/code-invalid-request-body-property',
-    'notification/errors/code-missing-request-body-property',
-  ],
-  'a communicationChannel that is not a listed channel ID is refused wherever its item stands (create and update)',
-  async (t) => {
-    const email = channelId(t, 'email');
-    const set = await createTemplateSet(t, { channels: [email] });
-    const unknown = await unlistedChannel(t);
-    const UNLISTED = `channel ${unknown}, which the listing does not hold`;
-    const MISSING = 'no communicationChannel';
-    const withChannel = (ch: unknown) => {
-      const x = emailItem(t, {});
-      if (ch === undefined) delete x.item.communicationChannel;
-      else x.item.communicationChannel = ch;
-      return x;
-    };
-    const lists = listWithBadItems({
-      rule: 'notification/templates/channel-id',
-      valid: validChannelFiles(t),
-      bad: {
-        [UNLISTED]: withChannel(unknown),
-        'the channel ID as text': withChannel(String(email)),
-        'a channel ID 1.5 off': withChannel(email + 0.5),
-        [MISSING]: withChannel(undefined),
-        'communicationChannel null': withChannel(null),
-      },
-    });
-    const judge = (res: HttpResponse, what: string, kind: string) => {
-      // An ID the listing does not hold: 400 rather than 404 noMatch is our reading.
-      if (kind === UNLISTED)
-        refused(t, {
-          rule: 'notification/templates/channel-id',
-          res,
-          what,
-          statuses: [400],
-          statusReading: 'listed-id-400',
-          code: 'invalidRequestBodyProperty',
-          verifyCode,
-        });
-      // A missing key is a missing property; which code null gets the document does not say.
-      else
-        refused(t, {
-          rule: 'notification/templates/channel-id',
-          res,
-          what,
-          code:
-            kind === MISSING
-              ? 'missingRequestBodyProperty'
-              : kind === 'communicationChannel null'
-                ? undefined
-                : 'invalidRequestBodyProperty',
-          verifyCode,
-        });
-    };
-    await t.property(
-      lists,
-      async (list) => {
-        for (const { res, what } of await sentOnCreateAndUpdate(t, set, list, 'templateChannelAndFile'))
-          judge(res, what, list.bad[0].kind);
-      },
-      { rule: 'notification/templates/channel-id' },
-    );
-  },
-  {
-    needs: [
-      'fixtures.notification.channels.email',
-      'fixtures.notification.channels.sms',
-      'fixtures.notification.channels.push',
-    ],
-    budget: 32,
-    budgetPerRun: 2,
-  },
-);
-
-test(
-  ['notification/templates/create-operation-add-only', 'notification/errors/code-invalid-request-body-property'],
-  'on create an item with an operation other than ADD is refused wherever it stands',
-  async (t) => {
-    const lists = listWithBadItems({
-      rule: 'notification/templates/create-operation-add-only',
-      valid: validChannelFiles(t),
-      bad: {
-        'operation DELETE': emailItem(t, { operation: 'DELETE' }),
-        'operation MERGE': emailItem(t, { operation: 'MERGE' }),
-      },
-    });
-    await t.property(
-      lists,
-      async (list) =>
-        refused(t, {
-          rule: 'notification/templates/create-operation-add-only',
-          res: await postTemplateSet(t, channelFileForm(setName(t), list)),
-          what: `POST templateChannelAndFile with ${badItemsText(list)}`,
-          code: 'invalidRequestBodyProperty',
-          verifyCode,
-        }),
-      { rule: 'notification/templates/create-operation-add-only' },
-    );
-  },
-  {
-    needs: [
-      'fixtures.notification.channels.email',
-      'fixtures.notification.channels.sms',
-      'fixtures.notification.channels.push',
-    ],
-    budget: 6,
-    budgetPerRun: 1,
-  },
-);
-
-test(
-  [
-    'notification/templates/update-operation-required',
-    'notification/errors/code-missing-request-body-property',
-    'notification/errors/code-invalid-request-body-property',
-  ],
-  'on update an item without operation, or with another than ADD or DELETE, is refused wherever it stands',
-  async (t) => {
-    const set = await createTemplateSet(t, { channels: [channelId(t, 'email')] });
-    const WITHOUT = 'an item without operation';
-    const lists = listWithBadItems({
-      rule: 'notification/templates/update-operation-required',
-      valid: validChannelFiles(t),
-      bad: {
-        [WITHOUT]: emailItem(t, { operation: undefined }),
-        'operation MERGE': emailItem(t, { operation: 'MERGE' }),
-        // It names no file and uploads none: an operation taken as neither ADD nor DELETE must not
-        // pass for want of a file to check.
-        'operation add without a file': emailItem(t, { operation: 'add', fileName: undefined }, false),
-      },
-    });
-    await t.property(
-      lists,
-      async (list) => {
-        const kind = list.bad[0].kind;
-        const code: CodeSuffix = kind === WITHOUT ? 'missingRequestBodyProperty' : 'invalidRequestBodyProperty';
-        refused(t, {
-          rule: 'notification/templates/update-operation-required',
-          res: await putSet(t, set.id, channelFileForm(set.name, list)),
-          what: `PUT templateChannelAndFile with ${badItemsText(list)}`,
-          code,
-          verifyCode,
-        });
-      },
-      { rule: 'notification/templates/update-operation-required' },
-    );
-  },
-  {
-    needs: [
-      'fixtures.notification.channels.email',
-      'fixtures.notification.channels.sms',
-      'fixtures.notification.channels.push',
-    ],
-    budget: 10,
-    budgetPerRun: 1,
-  },
-);
-
-test(
-  ['notification/templates/update-add-needs-file-name', 'notification/errors/code-missing-request-body-property'],
-  'an ADD item without fileName is refused wherever it stands (create and update)',
-  async (t) => {
-    const set = await createTemplateSet(t, { channels: [channelId(t, 'email')] });
-    const lists = listWithBadItems({
-      rule: 'notification/templates/update-add-needs-file-name',
-      valid: validChannelFiles(t),
-      bad: { 'an ADD item without fileName': emailItem(t, { fileName: undefined }, false) },
-    });
-    await t.property(
-      lists,
-      async (list) => {
-        for (const { res, what } of await sentOnCreateAndUpdate(t, set, list, 'templateChannelAndFile'))
-          refused(t, {
-            rule: 'notification/templates/update-add-needs-file-name',
-            res,
-            what,
-            code: 'missingRequestBodyProperty',
-            verifyCode,
-          });
-      },
-      { rule: 'notification/templates/update-add-needs-file-name' },
-    );
-  },
-  {
-    needs: [
-      'fixtures.notification.channels.email',
-      'fixtures.notification.channels.sms',
-      'fixtures.notification.channels.push',
-    ],
-    budget: 8,
-    budgetPerRun: 2,
-  },
-);
-
-test(
-  ['notification/templates/param-four-keys', 'notification/errors/code-missing-request-body-property'],
-  'a templateParam lacking one of its four keys, or with a non-string text key, is refused wherever it stands (create and update)',
-  async (t) => {
-    const set = await createTemplateSet(t, { channels: [channelId(t, 'email')] });
-    const without = (key: string) => {
-      const p = param(t);
-      delete p[key];
-      return p;
-    };
-    const bad: Record<string, Record<string, unknown>> = {};
-    for (const key of ['paramName', 'defaultValue', 'placeHolderName', 'paramTypeId'])
-      bad[`a parameter without ${key}`] = without(key);
-    for (const key of ['paramName', 'defaultValue', 'placeHolderName'])
-      bad[`a parameter whose ${key} is the number 7`] = param(t, { [key]: 7 });
-    const lists = listWithBadItems({
-      rule: 'notification/templates/param-four-keys',
-      valid: [param(t), param(t), param(t)],
-      bad,
-    });
-    await t.property(
-      lists,
-      async (list) => {
-        const what = `templateParam with ${badItemsText(list)}`;
-        const code = list.bad[0].kind.includes('without') ? 'missingRequestBodyProperty' : undefined;
-        refused(t, {
-          rule: 'notification/templates/param-four-keys',
-          res: await postTemplateSet(t, paramForm(t, list)),
-          what: `POST ${what}`,
-          code,
-          verifyCode,
-        });
-        refused(t, {
-          rule: 'notification/templates/param-four-keys',
-          res: await putSet(t, set.id, paramForm(t, list, set)),
-          what: `PUT ${what}`,
-          code,
-          verifyCode,
-        });
-      },
-      { rule: 'notification/templates/param-four-keys' },
-    );
-  },
-  { needs: ['fixtures.notification.channels.email', 'fixtures.notification.paramTypeId'], budget: 44, budgetPerRun: 2 },
-);
-
-test(
-  ['notification/templates/param-type-id', 'notification/errors/code-invalid-request-body-property'],
-  'a paramTypeId that is not a listed type ID is refused wherever its parameter stands (create and update)',
-  async (t) => {
-    const set = await createTemplateSet(t, { channels: [channelId(t, 'email')] });
-    const known = integersIn((await send(t, { method: 'GET', path: '/paramtype/' })).json);
-    const unknown = [99_999, 0, -5].find((n) => !known.has(n)) ?? 515_151;
-    const UNLISTED = `paramTypeId ${unknown}, which the listing does not hold`;
-    const lists = listWithBadItems({
-      rule: 'notification/templates/param-type-id',
-      valid: [param(t), param(t), param(t)],
-      bad: {
-        [UNLISTED]: param(t, { paramTypeId: unknown }),
-        'paramTypeId as text': param(t, { paramTypeId: String(paramTypeId(t)) }),
-        'paramTypeId 1.5': param(t, { paramTypeId: 1.5 }),
-      },
-    });
-    const judge = (res: HttpResponse, what: string, kind: string) =>
-      // An ID the listing does not hold: 400 rather than 404 noMatch is our reading.
-      kind === UNLISTED
-        ? refused(t, {
-            rule: 'notification/templates/param-type-id',
-            res,
-            what,
-            statuses: [400],
-            statusReading: 'listed-id-400',
-            code: 'invalidRequestBodyProperty',
-            verifyCode,
-          })
-        : refused(t, {
-            rule: 'notification/templates/param-type-id',
-            res,
-            what,
-            code: 'invalidRequestBodyProperty',
-            verifyCode,
-          });
-    await t.property(
-      lists,
-      async (list) => {
-        const what = `templateParam with ${badItemsText(list)}`;
-        judge(await postTemplateSet(t, paramForm(t, list)), `POST ${what}`, list.bad[0].kind);
-        judge(await putSet(t, set.id, paramForm(t, list, set)), `PUT ${what}`, list.bad[0].kind);
-      },
-      { rule: 'notification/templates/param-type-id' },
-    );
-  },
-  { needs: ['fixtures.notification.channels.email', 'fixtures.notification.paramTypeId'], budget: 21, budgetPerRun: 2 },
 );
 
 test(

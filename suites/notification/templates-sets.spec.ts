@@ -1,4 +1,13 @@
-import { accepted, applied, listed, notListed, refused } from '../engine/checks/index.ts';
+import {
+  accepted,
+  applied,
+  listed,
+  notListed,
+  refused,
+  answeredByReading,
+  genericCode,
+  withCode,
+} from '../engine/checks/index.ts';
 import {
   UNKNOWN_ID,
   channelId,
@@ -7,11 +16,9 @@ import {
   notificationTest as test,
   send,
   templateForm,
-  verifyCode,
   NO_OTHER,
 } from './notification-client.ts';
 import { createCategory, createTemplateSet, setName, templateOf, type CreatedSet } from './notification-resources.ts';
-import { answeredByReading } from './answered-by-reading.ts';
 import { putSet, idList, file, info, param } from './templates-support.ts';
 
 test(
@@ -49,8 +56,7 @@ test(
       rule: 'notification/templates/search-name-required',
       res: await send(t, { method: 'GET', path: '/template/templatesets' }),
       what: 'a search without templatesetname',
-      code: 'missingParameter',
-      verifyCode,
+      ...withCode('missingParameter'),
     });
     const a = await createTemplateSet(t, { channels: [email], name: setName(t, 'alpha') });
     const b = await createTemplateSet(t, { channels: [email], name: setName(t, 'beta') });
@@ -88,8 +94,7 @@ test(
       rule: 'notification/templates/update-200',
       res: await putSet(t, UNKNOWN_ID, templateForm(info(setName(t), [[push, g.name]]), [g])),
       what: `an update of set ${UNKNOWN_ID}`,
-      code: 'noMatch',
-      verifyCode,
+      ...withCode('noMatch'),
       statuses: [404],
     });
   },
@@ -117,21 +122,19 @@ test(
         what: 'a parameter of the deleted set (HTTP 404 would do too)',
         items: [String(p.paramName)],
       });
-    verifyCode(t, params, 'noMatch');
+    genericCode(t, params, 'noMatch');
     refused(t, {
       rule: 'notification/templates/delete-removes-params',
       res: await send(t, { method: 'GET', path: `/template/templatesets/${set.id}` }),
       what: 'GET of the deleted set',
-      code: 'noMatch',
-      verifyCode,
+      ...withCode('noMatch'),
       statuses: [404],
     });
     refused(t, {
       rule: 'notification/templates/delete-removes-params',
       res: await send(t, { method: 'DELETE', path: `/template/${set.id}` }),
       what: 'deleting it a second time',
-      code: 'noMatch',
-      verifyCode,
+      ...withCode('noMatch'),
       statuses: [404],
     });
   },
@@ -152,16 +155,15 @@ test(
       items: [p.paramName as string, p.placeHolderName as string],
     });
     // A set ID naming no set: 404 noMatch, or an empty list of parameters; 404 is our reading.
-    answeredByReading(
-      t,
-      'notification/templates/params-listed',
-      await send(t, { method: 'GET', path: `/templateparam/${UNKNOWN_ID}` }),
-      `unknown set ${UNKNOWN_ID}`,
-      'unknown-set-404',
-      [200, 404],
-      404,
-      'noMatch',
-    );
+    answeredByReading(t, {
+      rule: 'notification/templates/params-listed',
+      res: await send(t, { method: 'GET', path: `/templateparam/${UNKNOWN_ID}` }),
+      what: `unknown set ${UNKNOWN_ID}`,
+      reading: 'unknown-set-404',
+      allowed: [200, 404],
+      wanted: 404,
+      ...withCode('noMatch'),
+    });
   },
   { needs: ['fixtures.notification.channels.email', 'fixtures.notification.paramTypeId'], budget: 4 },
 );

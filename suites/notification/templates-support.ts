@@ -2,11 +2,11 @@
 import { closeSync, mkdtempSync, openAsBlob, openSync, rmSync, writeSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { FormPart, HttpResponse } from '../engine/http-client.ts';
+import type { FormPart } from '../engine/http-client.ts';
 import type { RuleContext } from '../engine/rule-test.ts';
-import { badItemsText, type ListWithBadItems } from '../../generators/index.ts';
+import type { ListWithBadItems } from '../../generators/index.ts';
 import { channelId, integersIn, paramTypeId, send, tag, templateForm } from './notification-client.ts';
-import { postTemplateSet, setName, templateHtml } from './notification-resources.ts';
+import { setName, templateHtml } from './notification-resources.ts';
 import { contractBound } from '../../contracts/facts.ts';
 
 // Template set records (GET of a set, searches, listings, parameter lists) are declared only as
@@ -98,23 +98,6 @@ export function channelFileForm(name: string, list: ListWithBadItems<ChannelFile
   const items = list.items.map((x) => x.item);
   const files = list.items.flatMap((x) => (x.upload ? [file(x.upload)] : []));
   return templateForm({ templatesetName: name, templateChannelAndFile: items, ...extra }, files);
-}
-
-/**
- * The items of `list` sent twice: in a new set (POST) and in an update of `set` (PUT); each answer
- * with what it sent (`POST templateChannelAndFile with …`), for a rule that holds on create and update.
- */
-export async function sentOnCreateAndUpdate(
-  t: RuleContext,
-  set: { id: number | string; name: string },
-  list: ListWithBadItems<ChannelFile, ChannelFile>,
-  field: string,
-): Promise<Array<{ res: HttpResponse; what: string }>> {
-  const what = `${field} with ${badItemsText(list)}`;
-  return [
-    { res: await postTemplateSet(t, channelFileForm(setName(t), list)), what: `POST ${what}` },
-    { res: await putSet(t, set.id, channelFileForm(set.name, list)), what: `PUT ${what}` },
-  ];
 }
 
 /** The ID of a channel GET /communicationchannel/ does not list. */

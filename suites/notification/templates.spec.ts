@@ -1,5 +1,16 @@
 import fc from 'fast-check';
-import { accepted, applied, listed, matchesSchema, notListed, refused, storedAsSent } from '../engine/checks/index.ts';
+import {
+  accepted,
+  applied,
+  listed,
+  matchesSchema,
+  notListed,
+  refused,
+  storedAsSent,
+  answeredByReading,
+  withCode,
+  CLIENT_ERRORS,
+} from '../engine/checks/index.ts';
 import {
   channelId,
   integersIn,
@@ -8,10 +19,8 @@ import {
   send,
   tag,
   templateForm,
-  verifyCode,
 } from './notification-client.ts';
 import { createTemplateSet, postTemplateSet, setName, templateOf } from './notification-resources.ts';
-import { answeredByReading, CLIENT_ERRORS } from './answered-by-reading.ts';
 import { putSet, idList, file, info, largeFiles, TEMPLATE_FILE_MAX } from './templates-support.ts';
 
 test(
@@ -154,8 +163,7 @@ test(
         rule: 'notification/templates/file-extension',
         res,
         what: `a template file named "${f.name}"`,
-        code: 'invalidRequestBodyProperty',
-        verifyCode,
+        ...withCode('invalidRequestBodyProperty'),
       });
       const found = await send(t, { method: 'GET', path: '/template/templatesets', query: { templatesetname: name } });
       notListed(t, {
@@ -179,8 +187,7 @@ test(
       rule: 'notification/templates/file-extension',
       res: put,
       what: 'a .txt file added by PUT',
-      code: 'invalidRequestBodyProperty',
-      verifyCode,
+      ...withCode('invalidRequestBodyProperty'),
     });
   },
   { needs: ['fixtures.notification.channels.email', 'fixtures.notification.channels.sms'], budget: 12 },
@@ -200,16 +207,15 @@ test(
       );
       // "at most 16777215 bytes per file" settles the refusal; 400 rather than, say, 413 of a gateway
       // ("Any other status of most operations") is our reading.
-      answeredByReading(
-        t,
-        'notification/templates/file-size-limit',
+      answeredByReading(t, {
+        rule: 'notification/templates/file-size-limit',
         res,
-        `a file of ${TEMPLATE_FILE_MAX + 1} bytes`,
-        'oversize-400',
-        CLIENT_ERRORS,
-        400,
-        'invalidRequestBodyProperty',
-      );
+        what: `a file of ${TEMPLATE_FILE_MAX + 1} bytes`,
+        reading: 'oversize-400',
+        allowed: CLIENT_ERRORS,
+        wanted: 400,
+        ...withCode('invalidRequestBodyProperty'),
+      });
       const at = `${tag()}.html`;
       const ok = await postTemplateSet(
         t,
@@ -237,8 +243,7 @@ test(
       rule: 'notification/templates/files-required-on-create',
       res,
       what: 'a create without templateFiles',
-      code: 'missingRequestBodyProperty',
-      verifyCode,
+      ...withCode('missingRequestBodyProperty'),
     });
     // "templateFiles (array of files, required)": a file part under another name is no templateFiles part.
     const f = file();
@@ -249,8 +254,7 @@ test(
       rule: 'notification/templates/files-required-on-create',
       res: await postTemplateSet(t, parts),
       what: 'a create whose only file is sent under the field name templateFile',
-      code: 'missingRequestBodyProperty',
-      verifyCode,
+      ...withCode('missingRequestBodyProperty'),
     });
   },
   { needs: ['fixtures.notification.channels.email'], budget: 2 },
@@ -265,16 +269,14 @@ test(
       rule: 'notification/templates/info-required',
       res: await postTemplateSet(t, templateForm(undefined, [f])),
       what: 'a create without templateInfo',
-      code: 'missingRequestBodyProperty',
-      verifyCode,
+      ...withCode('missingRequestBodyProperty'),
     });
     const set = await createTemplateSet(t, { channels: [channelId(t, 'email')] });
     refused(t, {
       rule: 'notification/templates/info-required',
       res: await putSet(t, set.id, templateForm(undefined, [file()])),
       what: 'an update without templateInfo',
-      code: 'missingRequestBodyProperty',
-      verifyCode,
+      ...withCode('missingRequestBodyProperty'),
     });
   },
   { needs: ['fixtures.notification.channels.email'], budget: 4 },
@@ -292,8 +294,7 @@ test(
         rule: 'notification/templates/info-json',
         res: await postTemplateSet(t, templateForm(undefined, [file()], text)),
         what: `POST with templateInfo ${JSON.stringify(text)}`,
-        code: 'invalidRequestBodyProperty',
-        verifyCode,
+        ...withCode('invalidRequestBodyProperty'),
       });
     }
     await t.property(
@@ -303,8 +304,7 @@ test(
           rule: 'notification/templates/info-json',
           res: await putSet(t, set.id, templateForm(undefined, [file()], text)),
           what: `PUT with templateInfo ${JSON.stringify(text)}`,
-          code: 'invalidRequestBodyProperty',
-          verifyCode,
+          ...withCode('invalidRequestBodyProperty'),
         });
       },
       { rule: 'notification/templates/info-json', runs: Math.min(t.session.context.runs, 4) },
@@ -429,19 +429,17 @@ test(
           rule: 'notification/templates/channel-and-file-required-on-create',
           res,
           what: 'no templateChannelAndFile',
-          code: 'missingRequestBodyProperty',
-          verifyCode,
+          ...withCode('missingRequestBodyProperty'),
         });
       else
-        answeredByReading(
-          t,
-          'notification/templates/channel-and-file-required-on-create',
+        answeredByReading(t, {
+          rule: 'notification/templates/channel-and-file-required-on-create',
           res,
-          'an empty templateChannelAndFile',
-          'empty-list-refused',
-          [200, 201, ...CLIENT_ERRORS],
-          400,
-        );
+          what: 'an empty templateChannelAndFile',
+          reading: 'empty-list-refused',
+          allowed: [200, 201, ...CLIENT_ERRORS],
+          wanted: 400,
+        });
     }
   },
   { budget: 2 },

@@ -1,19 +1,12 @@
 // Tenant isolation of categories, recipients and stored certificates, one table: another tenant
 // does not see the record in its listing, its requests naming the record are refused (404 rather
 // than 403 is the reading foreign-resource-404), and the record is intact after them.
-import { notListed, unchanged } from '../engine/checks/index.ts';
+import { notListed, refused, unchanged, FOREIGN_REFUSAL } from '../engine/checks/index.ts';
 import type { HttpResponse } from '../engine/http-client.ts';
 import type { RuleContext } from '../engine/rule-test.ts';
 import { getCategory, putCategory, view } from './categories-support.ts';
 import { del, listing, put } from './certificates-support.ts';
-import {
-  foreignRefused,
-  hasOtherTenant,
-  mentions,
-  notificationTest as test,
-  recipientName,
-  send,
-} from './notification-client.ts';
+import { hasOtherTenant, mentions, notificationTest as test, recipientName, send } from './notification-client.ts';
 import { CATEGORY, CERTIFICATE, RECIPIENT, type Held as HeldRecord, type ResourceDescription } from './resources.ts';
 import { getRecipient, putRecipient, searchRecipients, update } from './recipients-support.ts';
 
@@ -130,7 +123,8 @@ test.each(
       anyStatus: true,
       severity: 'critical',
     });
-    for (const f of r.foreign) foreignRefused(t, r.rule, await f.send(t, held), `another tenant's ${f.what}`);
+    for (const f of r.foreign)
+      refused(t, { rule: r.rule, res: await f.send(t, held), what: `another tenant's ${f.what}`, ...FOREIGN_REFUSAL });
     const after = await r.intact(t, held);
     unchanged(t, {
       rule: r.rule,

@@ -3,15 +3,8 @@
 import type { HttpResponse } from '../engine/http-client.ts';
 import type { ConfigNeed } from '../engine/config-needs.ts';
 import type { RuleContext } from '../engine/rule-test.ts';
-import { accepted, listed, notListed, refused } from '../engine/checks/index.ts';
-import {
-  UNKNOWN_ID,
-  exampleEmail,
-  notificationTest as test,
-  recipientName,
-  unknownRefused,
-  verifyCode,
-} from './notification-client.ts';
+import { accepted, listed, notListed, refused, UNKNOWN_REFUSAL, withCode } from '../engine/checks/index.ts';
+import { UNKNOWN_ID, exampleEmail, notificationTest as test, recipientName } from './notification-client.ts';
 import { createRecipient, groupName } from './notification-resources.ts';
 import { RECIPIENT, RECIPIENT_GROUP, type ResourceDescription } from './resources.ts';
 import { putGroup } from './recipient-groups-support.ts';
@@ -110,15 +103,14 @@ test.each(
       rule: r.rules.byId,
       res: await r.send(t, withoutId),
       what: `an update without ${r.idField}`,
-      code: 'missingRequestBodyProperty',
-      verifyCode,
+      ...withCode('missingRequestBodyProperty'),
     });
-    unknownRefused(
-      t,
-      r.rules.byId,
-      await r.send(t, { ...r.change(t, UNKNOWN_ID).body, [r.nameField]: r.newName(t) }),
-      `an update of ${r.resource} ${UNKNOWN_ID}, which does not exist`,
-    );
+    refused(t, {
+      rule: r.rules.byId,
+      res: await r.send(t, { ...r.change(t, UNKNOWN_ID).body, [r.nameField]: r.newName(t) }),
+      what: `an update of ${r.resource} ${UNKNOWN_ID}, which does not exist`,
+      ...UNKNOWN_REFUSAL,
+    });
   },
 );
 

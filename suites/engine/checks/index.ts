@@ -29,3 +29,14 @@ export { hasMembers, type HasMembersOptions } from './has-members.ts';
 export { createdWithId, type CreatedWithIdOptions } from './created-with-id.ts';
 export { applied, type AppliedOptions } from './applied.ts';
 export { authAccepted, type AuthAcceptedOptions } from './auth-accepted.ts';
+export {
+  genericCode,
+  withCode,
+  hasCode,
+  genericCodesIn,
+  CODE_RULES,
+  FOREIGN_REFUSAL,
+  UNKNOWN_REFUSAL,
+  type CodeSuffix,
+} from './generic-code.ts';
+export { answeredByReading, CLIENT_ERRORS, type AnsweredByReadingOptions } from './answered-by-reading.ts';
