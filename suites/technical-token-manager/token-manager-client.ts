@@ -245,11 +245,10 @@ export function accessTokenChecks(
       received,
       ...(reading ? { reading } : { soft: true }),
     });
-  const RULE = 'technical-token-manager/access-token';
   // "200: AccessTokenResponse" settles an object; that all six listed fields are always there is our reading.
   const kind = Array.isArray(body) ? 'an array' : typeof body;
   row(
-    `${RULE}/fields`,
+    'technical-token-manager/access-token/fields',
     kind === 'object' && body !== null,
     'AccessTokenResponse is not a JSON object',
     'a JSON object',
@@ -257,7 +256,7 @@ export function accessTokenChecks(
   );
   const missing = ['access_token', 'token_type', 'timestamp', 'expires_in', 'scope', 'jti'].filter((k) => !(k in body));
   row(
-    `${RULE}/fields`,
+    'technical-token-manager/access-token/fields',
     missing.length === 0,
     'AccessTokenResponse without some of its six fields',
     'access_token, token_type, timestamp, expires_in, scope, jti',
@@ -269,7 +268,7 @@ export function accessTokenChecks(
   // rather than encrypted (a five-part JWE) is our reading.
   const compact = isCompactJwt(body.access_token);
   row(
-    `${RULE}/access-token-jwt`,
+    'technical-token-manager/access-token/access-token-jwt',
     compact,
     'access_token is not a compact JWT',
     'a JWS or JWE in compact form, base64url segments with a JSON header',
@@ -277,7 +276,7 @@ export function accessTokenChecks(
   );
   if (compact)
     row(
-      `${RULE}/access-token-jwt`,
+      'technical-token-manager/access-token/access-token-jwt',
       !!jwt,
       'access_token is not a JWS with a readable claims set',
       'header.claims.signature, base64url JSON',
@@ -287,7 +286,7 @@ export function accessTokenChecks(
   // A field the answer leaves out is judged by access-token/fields alone (all-six-fields).
   if ('token_type' in body)
     row(
-      `${RULE}/token-type-bearer`,
+      'technical-token-manager/access-token/token-type-bearer',
       typeof body.token_type === 'string' && body.token_type.toLowerCase() === 'bearer',
       'token_type is not bearer',
       '"bearer" (any case)',
@@ -295,7 +294,7 @@ export function accessTokenChecks(
     );
   if ('timestamp' in body)
     row(
-      `${RULE}/timestamp-number`,
+      'technical-token-manager/access-token/timestamp-number',
       typeof body.timestamp === 'number',
       'timestamp is not a number',
       'a JSON number',
@@ -309,7 +308,7 @@ export function accessTokenChecks(
   // more than the JWT's lifetime, and not counted from a moment long after issuance (a minute's slack).
   if ('expires_in' in body)
     row(
-      `${RULE}/expires-in-seconds`,
+      'technical-token-manager/access-token/expires-in-seconds',
       Number.isInteger(expiresIn) &&
         expiresIn > 0 &&
         (lifetime === undefined || (expiresIn <= lifetime && expiresIn >= lifetime - 60)),
@@ -319,7 +318,7 @@ export function accessTokenChecks(
     );
   if (lifetime !== undefined && Number.isInteger(expiresIn))
     row(
-      `${RULE}/expires-in-seconds`,
+      'technical-token-manager/access-token/expires-in-seconds',
       expiresIn === lifetime,
       'expires_in is not exactly exp - iat',
       `expires_in = exp - iat = ${lifetime}`,
@@ -331,7 +330,7 @@ export function accessTokenChecks(
   if (typeof exp === 'number' && Number.isInteger(expiresIn)) {
     const expected = Math.floor(opts.requestedAt / 1000) + expiresIn;
     row(
-      `${RULE}/expires-in-seconds`,
+      'technical-token-manager/access-token/expires-in-seconds',
       Math.abs(exp - expected) <= 86_400,
       'the JWT does not expire when expires_in says',
       `exp within a day of ${expected} (request time + expires_in)`,
@@ -340,7 +339,7 @@ export function accessTokenChecks(
   }
   if (lifetime === undefined && 'expires_in' in body)
     notExercised.push([
-      `${RULE}/expires-in-seconds`,
+      'technical-token-manager/access-token/expires-in-seconds',
       `the JWT ${at} has no exp and iat claims to count expires_in against`,
     ]);
   const scope = body.scope;
@@ -349,7 +348,7 @@ export function accessTokenChecks(
   const claimScopes = claim === undefined ? undefined : Array.isArray(claim) ? claim : String(claim).split(' ');
   if ('scope' in body) {
     row(
-      `${RULE}/scope-space-separated`,
+      'technical-token-manager/access-token/scope-space-separated',
       typeof scope === 'string' && (scope === '' || names.every((n) => n.length > 0)),
       'scope is not a space-separated list of scope names',
       'scope names separated by single spaces',
@@ -358,7 +357,7 @@ export function accessTokenChecks(
     // The document says nothing of the JWT's claims: that its scope claim names the same scopes is our reading.
     if (claimScopes && typeof scope === 'string')
       row(
-        `${RULE}/scope-space-separated`,
+        'technical-token-manager/access-token/scope-space-separated',
         [...claimScopes].sort().join(' ') === [...names].sort().join(' '),
         'scope does not name the scopes of the JWT scope claim',
         `"${claimScopes.join(' ')}"`,
