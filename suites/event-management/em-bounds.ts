@@ -85,3 +85,10 @@ export const EVENTS_FOR_UPDATE_MAX = contractBound(
   '#/paths/~1eventTypes~1{eventTypeId}/patch',
   'x-max-events-for-update',
 );
+
+/**
+ * The reading a refusal of a query parameter below its documented bounds rests on (size below 1, a
+ * negative page, or not an integer): the document states the bounds but lists no 400 for them; a
+ * deployment taking the default instead reads it too.
+ */
+export const OUT_OF_BOUNDS = 'out-of-bounds-param-400';

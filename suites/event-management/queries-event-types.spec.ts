@@ -1,6 +1,13 @@
 import { EVENT_TYPE } from './em-descriptions.ts';
 import fc from 'fast-check';
-import { responseSchema, hasRequiredMembers, refused, answered, holds } from '../engine/checks/index.ts';
+import {
+  pageBeyondLast,
+  responseSchema,
+  hasRequiredMembers,
+  refused,
+  answered,
+  holds,
+} from '../engine/checks/index.ts';
 import type { HttpResponse } from '../engine/http-client.ts';
 import type { RuleContext } from '../engine/rule-test.ts';
 import { and, eq, isIn, ne, sortBy, startsWith, where } from '../engine/filter-expression.ts';
@@ -16,9 +23,8 @@ import {
   embedded,
   type EmQuery,
 } from './em-client.ts';
-import { OUT_OF_BOUNDS, beyondTheLast } from './em-checks.ts';
 import { createType } from './em-resources.ts';
-import { EVENT_TYPES_PAGE, EVENTS_PAGE, TTL_DEFAULT } from './em-bounds.ts';
+import { EVENT_TYPES_PAGE, EVENTS_PAGE, TTL_DEFAULT, OUT_OF_BOUNDS } from './em-bounds.ts';
 
 const typesOf = (res: HttpResponse) => embedded(res, 'eventTypes');
 const idsOf = (res: HttpResponse) => typesOf(res).map((x) => String(x.id));
@@ -219,7 +225,12 @@ emTest(
     });
     const total = Number(body(plain).page?.totalElements ?? 0);
     const beyond = await getTypes(t, { size: EVENT_TYPES_PAGE.max, page: Math.ceil(total / EVENT_TYPES_PAGE.max) + 1 });
-    beyondTheLast(t, beyond, typesOf(beyond).length);
+    pageBeyondLast(t, {
+      rule: 'event-management/queries/page-default-and-minimum',
+      res: beyond,
+      items: typesOf(beyond).length,
+      reading: 'page-beyond-last-empty',
+    });
   },
   { readOnly: true, budget: 9 },
 );

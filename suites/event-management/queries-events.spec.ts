@@ -1,5 +1,5 @@
 import fc from 'fast-check';
-import { responseSchema, refused, answered, holds } from '../engine/checks/index.ts';
+import { pageBeyondLast, responseSchema, refused, answered, holds } from '../engine/checks/index.ts';
 import { and, eq, or, satisfies, sortBy, where, type SortExpr } from '../engine/filter-expression.ts';
 import {
   EVENTS_QUERY_SIZE,
@@ -12,10 +12,9 @@ import {
   dialectVerdict,
   type EmQuery,
 } from './em-client.ts';
-import { OUT_OF_BOUNDS, beyondTheLast } from './em-checks.ts';
 import { DATASET_SIZE, fileDataset } from './em-dataset.ts';
 import { eventsOf, idsOf, getEvents, datasetVisible, atom } from './queries-events-support.ts';
-import { EVENTS_PAGE } from './em-bounds.ts';
+import { EVENTS_PAGE, OUT_OF_BOUNDS } from './em-bounds.ts';
 
 const dataset = fileDataset('queries-events');
 
@@ -173,7 +172,12 @@ emTest(
       received: () => JSON.stringify(body(last)._links),
     });
     const beyond = await getEvents(t, { filter: where({ typeId: d.typeId }), page: 3, size: EVENTS_PAGE.default });
-    beyondTheLast(t, beyond, eventsOf(beyond).length);
+    pageBeyondLast(t, {
+      rule: 'event-management/queries/page-default-and-minimum',
+      res: beyond,
+      items: eventsOf(beyond).length,
+      reading: 'page-beyond-last-empty',
+    });
   },
   { needs: ['fixtures.eventManagement.entityIds'], budget: 6, readOnly: false },
 );

@@ -29,3 +29,4 @@ export { hasMembers, type HasMembersOptions } from './has-members.ts';
 export { createdWithId, type CreatedWithIdOptions } from './created-with-id.ts';
 export { applied, type AppliedOptions } from './applied.ts';
 export { authAccepted, type AuthAcceptedOptions } from './auth-accepted.ts';
+export { pageBeyondLast, type PageBeyondLastOptions } from './page-beyond-last.ts';
