@@ -2,12 +2,23 @@
 // its answers, the rules its generic steps judge and how the generic tests make and change one
 // (suites/engine/resources/ runs them over every description).
 import type { ContractPointer } from '../../contracts/facts.ts';
-import { where } from '../engine/filter-expression.ts';
+import { where, type FilterExpr } from '../engine/filter-expression.ts';
+import type { HttpResponse } from '../engine/http-client.ts';
 import type { QueryEtagDescription } from '../engine/resources/index.ts';
 import type { RuleContext } from '../engine/rule-test.ts';
 import { body, embedded, entity, iso, send } from './em-client.ts';
 import { TTL_DEFAULT } from './em-bounds.ts';
-import { createEvent, createType, field, postEvent, putEvent } from './em-resources.ts';
+import {
+  asRequest,
+  createEvent,
+  createType,
+  field,
+  postEvent,
+  postType,
+  putEvent,
+  standardBody,
+  typeBody,
+} from './em-resources.ts';
 import type { Versioned } from './versioned/model.ts';
 
 /** One resource of the service. */
@@ -21,6 +32,22 @@ export interface EmResource {
   query: QueryEtagDescription;
   /** As the versioned-resource model reaches one record of it (`request`: the record as sent, for a PUT). */
   versioned(t: RuleContext, id: string, request: Record<string, unknown>): Versioned;
+  /** The path of one record, and the key its collection's answers list records under. */
+  path(id: string): string;
+  listKey: 'events' | 'eventTypes';
+  /** A collection filter that selects the record alone. */
+  only(record: Record<string, any>): FilterExpr;
+  /** POST of a new record of the test's own. */
+  post(t: RuleContext, opts?: { query?: Record<string, string> }): Promise<HttpResponse>;
+  /** A change of the record with its etag (PUT of the severity, PATCH of the ttl), to a value told by `n`. */
+  change(
+    t: RuleContext,
+    record: Record<string, any>,
+    query: Record<string, string> | undefined,
+    n: number,
+  ): Promise<HttpResponse>;
+  /** The fixture naming a record another tenant shares with the caller. */
+  shared: 'sharedEventId' | 'sharedEventTypeId';
 }
 
 /** An event: PUT of its severity; its etag an incremental counter. */
@@ -47,6 +74,12 @@ export const EVENT: EmResource = {
       };
     },
   },
+  path: (id) => `/events/${id}`,
+  listKey: 'events',
+  only: (e) => where({ entityId: e.entityId, correlationId: e.correlationId }),
+  post: (t, opts) => postEvent(t, standardBody(t), opts),
+  change: (t, e, query, n) => putEvent(t, e.id, String(e.etag), { ...asRequest(e), severity: n }, { query }),
+  shared: 'sharedEventId',
   versioned: (t, id, request) => ({
     t,
     noun: 'event',
@@ -96,6 +129,19 @@ export const EVENT_TYPE: EmResource = {
       };
     },
   },
+  path: (id) => `/eventTypes/${encodeURIComponent(id)}`,
+  listKey: 'eventTypes',
+  only: (x) => where({ id: x.id }),
+  post: (t, opts) => postType(t, typeBody(t), opts),
+  change: (t, x, query, n) =>
+    send(t, {
+      method: 'PATCH',
+      path: `/eventTypes/${encodeURIComponent(x.id)}`,
+      query,
+      headers: { 'If-Match': String(x.etag) },
+      json: { op: 'replace', path: '/ttl', value: n },
+    }),
+  shared: 'sharedEventTypeId',
   versioned: (t, id) => {
     const path = `/eventTypes/${encodeURIComponent(id)}`;
     return {

@@ -196,26 +196,18 @@ emTest(
     const type = await createType(t, { fields: [field('note', 'STRING')] });
     const e = await createEvent(t, { typeId: type.id, timestamp: iso(-300_000), entityId: entity(t, 0), note: 'x' });
     const base = asRequest(e);
-    const put = (json: Record<string, unknown>) => putEvent(t, e.id, String(e.etag), json);
-    for (const key of ['correlationId', 'timestamp', 'entityId']) {
+    const put = (json: unknown) => putEvent(t, e.id, String(e.etag), json);
+    const missing = ['correlationId', 'timestamp', 'entityId'].map((key) => {
       const { [key]: _drop, ...rest } = base;
-      refused(t, {
-        rule: 'event-management/events/update-keys-required',
-        res: await put(rest),
-        what: `PUT without ${key}`,
-      });
-    }
+      return [`PUT without ${key}`, rest];
+    });
     // A body of JSON null or an array carries none of the three.
-    refused(t, {
-      rule: 'event-management/events/update-keys-required',
-      res: await putEvent(t, e.id, String(e.etag), null),
-      what: 'PUT with a body of JSON null',
-    });
-    refused(t, {
-      rule: 'event-management/events/update-keys-required',
-      res: await putEvent(t, e.id, String(e.etag), [base]),
-      what: 'PUT with a body that is an array',
-    });
+    for (const [what, json] of [
+      ...missing,
+      ['PUT with a body of JSON null', null],
+      ['PUT with a body that is an array', [base]],
+    ] as Array<[string, unknown]>)
+      refused(t, { rule: 'event-management/events/update-keys-required', res: await put(json), what });
     refused(t, {
       rule: 'event-management/events/correlation-id-not-updatable',
       res: await put({ ...base, correlationId: randomUUID() }),
@@ -237,22 +229,21 @@ emTest(
       received: () => seen(sameInstant),
     });
     const etag = sameInstant.status === 200 ? String(body(sameInstant).etag) : String(e.etag);
-    refused(t, {
-      rule: 'event-management/events/entity-id-not-updatable',
-      res: await putEvent(t, e.id, etag, { ...base, entityId: entity(t, 1) }),
-      what: 'PUT with another entityId',
-    });
-    refused(t, {
-      rule: 'event-management/events/type-id-not-updatable',
-      res: await putEvent(t, e.id, etag, { ...base, typeId: fixture(t, 'standardEventTypeId') }),
-      what: 'PUT with another typeId',
-    });
     const { typeId: _typeId, ...noType } = base;
-    refused(t, {
-      rule: 'event-management/events/update-type-id-missing-400',
-      res: await putEvent(t, e.id, etag, noType),
-      what: 'PUT of a custom event without typeId',
-    });
+    const changes = [
+      [
+        'event-management/events/entity-id-not-updatable',
+        'PUT with another entityId',
+        { ...base, entityId: entity(t, 1) },
+      ],
+      [
+        'event-management/events/type-id-not-updatable',
+        'PUT with another typeId',
+        { ...base, typeId: fixture(t, 'standardEventTypeId') },
+      ],
+      ['event-management/events/update-type-id-missing-400', 'PUT of a custom event without typeId', noType],
+    ] as const;
+    for (const [rule, what, json] of changes) refused(t, { rule, res: await putEvent(t, e.id, etag, json), what });
   },
   { needs: ['fixtures.eventManagement.entityIds', 'fixtures.eventManagement.standardEventTypeId'], budget: 14 },
 );
@@ -283,7 +274,7 @@ emTest(
       free: 'b',
     });
     const base = asRequest(e);
-    const put = (json: Record<string, unknown>) => putEvent(t, e.id, String(e.etag), json);
+    const put = (json: unknown) => putEvent(t, e.id, String(e.etag), json);
     const { must: _must, ...noRequired } = base;
     refused(t, {
       rule: 'event-management/events/update-required-field-missing-400',
