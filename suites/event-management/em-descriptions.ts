@@ -4,7 +4,8 @@
 import type { ContractPointer } from '../../contracts/facts.ts';
 import { where, type FilterExpr } from '../engine/filter-expression.ts';
 import type { HttpResponse } from '../engine/http-client.ts';
-import type { QueryEtagDescription } from '../engine/resources/index.ts';
+import { randomUUID } from 'node:crypto';
+import type { QueryEtagDescription, UnknownAndForeignDescription } from '../engine/resources/index.ts';
 import type { RuleContext } from '../engine/rule-test.ts';
 import { body, embedded, entity, iso, send } from './em-client.ts';
 import { TTL_DEFAULT } from './em-bounds.ts';
@@ -36,19 +37,24 @@ export interface EmResource {
   path(id: string): string;
   listKey: 'events' | 'eventTypes';
   /** A collection filter that selects the record alone. */
-  only(record: Record<string, any>): FilterExpr;
+  only(record: Record<string, unknown>): FilterExpr;
   /** POST of a new record of the test's own. */
   post(t: RuleContext, opts?: { query?: Record<string, string> }): Promise<HttpResponse>;
   /** A change of the record with its etag (PUT of the severity, PATCH of the ttl), to a value told by `n`. */
   change(
     t: RuleContext,
-    record: Record<string, any>,
+    record: Record<string, unknown>,
     query: Record<string, string> | undefined,
     n: number,
   ): Promise<HttpResponse>;
   /** The fixture naming a record another tenant shares with the caller. */
   shared: 'sharedEventId' | 'sharedEventTypeId';
+  /** Its reads by ids the caller cannot see. */
+  unknown: UnknownAndForeignDescription;
 }
+
+/** Reads are tried plain and with includeShared, which adds records shared with the caller and no other. */
+const SHARED_TOO = [undefined, { includeShared: 'true' }];
 
 /** An event: PUT of its severity; its etag an incremental counter. */
 export const EVENT: EmResource = {
@@ -76,10 +82,21 @@ export const EVENT: EmResource = {
   },
   path: (id) => `/events/${id}`,
   listKey: 'events',
-  only: (e) => where({ entityId: e.entityId, correlationId: e.correlationId }),
+  only: (e) => where({ entityId: String(e.entityId), correlationId: String(e.correlationId) }),
   post: (t, opts) => postEvent(t, standardBody(t), opts),
-  change: (t, e, query, n) => putEvent(t, e.id, String(e.etag), { ...asRequest(e), severity: n }, { query }),
+  change: (t, e, query, n) => putEvent(t, String(e.id), String(e.etag), { ...asRequest(e), severity: n }, { query }),
   shared: 'sharedEventId',
+  unknown: {
+    rule: 'event-management/events/get-not-found-404',
+    noun: 'event',
+    path: (id) => `/events/${id}`,
+    unknownId: () => randomUUID(),
+    malformed: { id: 'not-a-uuid', reading: 'malformed-id-404' },
+    queries: SHARED_TOO,
+    create: async (t) => String((await createEvent(t, standardBody(t))).id),
+    foreignReading: 'foreign-record-404',
+    options: { needs: ['fixtures.eventManagement.entityIds'], budget: 7 },
+  },
   versioned: (t, id, request) => ({
     t,
     noun: 'event',
@@ -131,17 +148,27 @@ export const EVENT_TYPE: EmResource = {
   },
   path: (id) => `/eventTypes/${encodeURIComponent(id)}`,
   listKey: 'eventTypes',
-  only: (x) => where({ id: x.id }),
+  only: (x) => where({ id: String(x.id) }),
   post: (t, opts) => postType(t, typeBody(t), opts),
   change: (t, x, query, n) =>
     send(t, {
       method: 'PATCH',
-      path: `/eventTypes/${encodeURIComponent(x.id)}`,
+      path: `/eventTypes/${encodeURIComponent(String(x.id))}`,
       query,
       headers: { 'If-Match': String(x.etag) },
       json: { op: 'replace', path: '/ttl', value: n },
     }),
   shared: 'sharedEventTypeId',
+  unknown: {
+    rule: 'event-management/event-types/get-not-found-404',
+    noun: 'type',
+    path: (id) => `/eventTypes/${encodeURIComponent(id)}`,
+    unknownId: (t) => `${t.prefix}nosuchtype${randomUUID().slice(0, 8)}`,
+    queries: SHARED_TOO,
+    create: async (t) => String((await createType(t)).id),
+    foreignReading: 'foreign-record-404',
+    options: { budget: 6 },
+  },
   versioned: (t, id) => {
     const path = `/eventTypes/${encodeURIComponent(id)}`;
     return {

@@ -1,10 +1,9 @@
 import fc from 'fast-check';
 import { notModified } from '../engine/checks/index.ts';
-import { queryEtag } from '../engine/resources/index.ts';
-import { EM_IO, emTest, fixtures, send } from './em-client.ts';
+import { emTest, fixtures, send } from './em-client.ts';
 import { asRequest, createEvent, createType, standardBody } from './em-resources.ts';
 import { SEVERITY, TTL_MAX } from './em-bounds.ts';
-import { EVENT, EVENT_TYPE, RESOURCES } from './em-descriptions.ts';
+import { EVENT, EVENT_TYPE } from './em-descriptions.ts';
 import { readCurrent } from './versioned/model.ts';
 import { Get } from './versioned/get.ts';
 import { GetIfNoneMatchCurrent } from './versioned/get-if-none-match-current.ts';
@@ -174,16 +173,4 @@ emTest(
     }
   },
   { readOnly: true, budget: 3 },
-);
-
-// ---------------------------------------------------------------- queries
-
-emTest.each(
-  RESOURCES.map((r) => r.query),
-  (q) => ({
-    rules: [q.rules.etagHeader, q.rules.notModified],
-    name: `GET ${q.collection} answers an ETag; If-None-Match of an unchanged result is 304; ${q.change}`,
-    options: q.options,
-  }),
-  (t, q) => queryEtag(t, EM_IO, q),
 );
