@@ -5,7 +5,11 @@ import type { ContractPointer } from '../../contracts/facts.ts';
 import { where, type FilterExpr } from '../engine/filter-expression.ts';
 import type { HttpResponse } from '../engine/http-client.ts';
 import { randomUUID } from 'node:crypto';
-import type { QueryEtagDescription, UnknownAndForeignDescription } from '../engine/resources/index.ts';
+import type {
+  PagesCompleteDescription,
+  QueryEtagDescription,
+  UnknownAndForeignDescription,
+} from '../engine/resources/index.ts';
 import type { RuleContext } from '../engine/rule-test.ts';
 import { body, embedded, entity, iso, send } from './em-client.ts';
 import { TTL_DEFAULT } from './em-bounds.ts';
@@ -51,7 +55,22 @@ export interface EmResource {
   shared: 'sharedEventId' | 'sharedEventTypeId';
   /** Its reads by ids the caller cannot see. */
   unknown: UnknownAndForeignDescription;
+  /** How its collection query pages. */
+  paging: PagesCompleteDescription;
 }
+
+const PAGING = {
+  rules: {
+    pageObject: 'event-management/queries/page-object',
+    links: 'event-management/queries/paging-links',
+  },
+  // "Page: size, totalElements, totalPages, number (integers)": the totals are named for what they
+  // count; size as the size asked for (not the items of this page) and number as the index asked
+  // for (counted from 0) are our reading, and so is which links a page carries (no next on the
+  // last page, no prev on the first).
+  readings: { pageAsAsked: 'spring-data-page', linksWhereAPageExists: 'paging-links-when-page-exists' },
+  runs: 6,
+};
 
 /** Reads are tried plain and with includeShared, which adds records shared with the caller and no other. */
 const SHARED_TOO = [undefined, { includeShared: 'true' }];
@@ -86,6 +105,14 @@ export const EVENT: EmResource = {
   post: (t, opts) => postEvent(t, standardBody(t), opts),
   change: (t, e, query, n) => putEvent(t, String(e.id), String(e.etag), { ...asRequest(e), severity: n }, { query }),
   shared: 'sharedEventId',
+  paging: {
+    ...PAGING,
+    collection: '/events',
+    listKey: 'events',
+    rules: { ...PAGING.rules, order: 'event-management/queries/events-default-sort' },
+    order: 'newest first',
+    sizes: { min: 4, max: 50 }, // not a contract bound: the page sizes drawn
+  },
   unknown: {
     rule: 'event-management/events/get-not-found-404',
     noun: 'event',
@@ -159,6 +186,14 @@ export const EVENT_TYPE: EmResource = {
       json: { op: 'replace', path: '/ttl', value: n },
     }),
   shared: 'sharedEventTypeId',
+  paging: {
+    ...PAGING,
+    collection: '/eventTypes',
+    listKey: 'eventTypes',
+    rules: { ...PAGING.rules, order: 'event-management/queries/event-types-default-sort' },
+    order: 'sorted by name',
+    sizes: { min: 1, max: 6 },
+  },
   unknown: {
     rule: 'event-management/event-types/get-not-found-404',
     noun: 'type',

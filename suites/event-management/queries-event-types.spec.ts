@@ -1,4 +1,5 @@
 import { EVENT_TYPE } from './em-descriptions.ts';
+import { pagesComplete } from '../engine/resources/index.ts';
 import fc from 'fast-check';
 import {
   pageBeyondLast,
@@ -11,18 +12,7 @@ import {
 import type { HttpResponse } from '../engine/http-client.ts';
 import type { RuleContext } from '../engine/rule-test.ts';
 import { and, eq, isIn, ne, sortBy, startsWith, where } from '../engine/filter-expression.ts';
-import {
-  SERVICE,
-  body,
-  emTest,
-  eventually,
-  pageIntegers,
-  send,
-  seen,
-  shown,
-  embedded,
-  type EmQuery,
-} from './em-client.ts';
+import { SERVICE, body, emTest, eventually, EM_IO, send, seen, shown, embedded, type EmQuery } from './em-client.ts';
 import { createType } from './em-resources.ts';
 import { EVENT_TYPES_PAGE, EVENTS_PAGE, TTL_DEFAULT, OUT_OF_BOUNDS } from './em-bounds.ts';
 
@@ -102,67 +92,7 @@ emTest(
       expected: '5 types',
       received: String(want.length),
     });
-    await t.property(
-      fc.integer({ min: 1, max: 6 }),
-      async (size) => {
-        const pages = Math.ceil(5 / size);
-        const seenIds: string[] = [];
-        for (let p = 0; p < pages; p++) {
-          const res = await getTypes(t, { filter: f, size, page: p });
-          const pg = body(res).page ?? {};
-          holds(t, {
-            rule: 'event-management/queries/page-object',
-            ok: res.status === 200 && pageIntegers(pg) && pg.totalElements === 5 && pg.totalPages === pages,
-            failure: `type page ${p} of size ${size} misdescribed`,
-            expected: `integers; totalElements 5, totalPages ${pages}`,
-            received: JSON.stringify(pg),
-          });
-          // "Page: size, totalElements, totalPages, number (integers)": the totals are named for what they
-          // count; size as the size asked for (not the items of this page) and number as the index asked
-          // for (counted from 0) are our reading.
-          holds(t, {
-            reading: 'spring-data-page',
-            rule: 'event-management/queries/page-object',
-            ok: pg.size === size && pg.number === p,
-            failure: `type page ${p} of size ${size}: size or number is not the one asked for`,
-            expected: `size ${size}, number ${p}`,
-            received: JSON.stringify(pg),
-          });
-          const links = body(res)._links ?? {};
-          holds(t, {
-            rule: 'event-management/queries/paging-links',
-            ok:
-              !!links.self?.href &&
-              typeof links.self.templated === 'boolean' &&
-              !!links.first?.href &&
-              !!links.last?.href &&
-              (p + 1 >= pages || !!links.next) &&
-              (p === 0 || !!links.prev),
-            failure: 'paging links do not describe the page',
-            expected: 'self, first, last; next and prev where such pages exist',
-            received: JSON.stringify(links),
-          });
-          // No next on the last page, no prev on the first: our reading of which links a page carries.
-          holds(t, {
-            reading: 'paging-links-when-page-exists',
-            rule: 'event-management/queries/paging-links',
-            ok: (p + 1 < pages || !links.next) && (p > 0 || !links.prev),
-            failure: 'next or prev where no such page exists',
-            expected: 'no next on the last page, no prev on the first',
-            received: JSON.stringify(links),
-          });
-          seenIds.push(...idsOf(res));
-        }
-        holds(t, {
-          rule: 'event-management/queries/event-types-default-sort',
-          ok: JSON.stringify(seenIds) === JSON.stringify(want),
-          failure: `pages of size ${size} are not the name-sorted list cut in pieces`,
-          expected: JSON.stringify(want),
-          received: JSON.stringify(seenIds),
-        });
-      },
-      { rule: 'event-management/queries/page-object', runs: Math.min(t.session.context.runs, 6) },
-    );
+    await pagesComplete(t, EM_IO, EVENT_TYPE.paging, { filter: f }, want);
   },
   { budget: 12, budgetPerRun: 6 },
 );

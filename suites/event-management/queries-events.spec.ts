@@ -1,8 +1,11 @@
 import fc from 'fast-check';
+import { pagesComplete } from '../engine/resources/index.ts';
+import { EVENT } from './em-descriptions.ts';
 import { pageBeyondLast, responseSchema, refused, answered, holds } from '../engine/checks/index.ts';
 import { and, eq, or, satisfies, sortBy, where, type SortExpr } from '../engine/filter-expression.ts';
 import {
   EVENTS_QUERY_SIZE,
+  EM_IO,
   body,
   emTest,
   subTenantUser,
@@ -251,62 +254,17 @@ emTest(
 );
 
 emTest(
-  ['event-management/queries/page-object', 'event-management/queries/events-default-sort'],
+  [
+    'event-management/queries/page-object',
+    'event-management/queries/paging-links',
+    'event-management/queries/events-default-sort',
+  ],
   'paging through GET /events with any size yields disjoint pages that together hold every event once, newest first (property)',
   async (t) => {
     const d = await dataset(t);
     await datasetVisible(t, d);
     const want = d.events.map((e) => e.id);
-    await t.property(
-      fc.integer({ min: 4, max: 50 }), // not a contract bound: the page sizes drawn
-      async (size) => {
-        const seenIds: string[] = [];
-        const firstSeen = new Map<string, number>();
-        const repeated: string[] = [];
-        // The page count comes from the suite's own dataset, never from the target's answers.
-        const pages = Math.ceil(DATASET_SIZE / size);
-        for (let p = 0; p < pages; p++) {
-          const res = await getEvents(t, { filter: where({ typeId: d.typeId }), size, page: p });
-          const pg = body(res).page ?? {};
-          holds(t, {
-            rule: 'event-management/queries/page-object',
-            ok: res.status === 200 && pageIntegers(pg) && pg.totalElements === DATASET_SIZE && pg.totalPages === pages,
-            failure: `page ${p} of size ${size} misdescribed`,
-            expected: `integers; totalElements ${DATASET_SIZE}, totalPages ${pages}`,
-            received: JSON.stringify(pg),
-          });
-          holds(t, {
-            reading: 'spring-data-page',
-            rule: 'event-management/queries/page-object',
-            ok: pg.size === size && pg.number === p,
-            failure: `page ${p} of size ${size}: size or number is not the one asked for`,
-            expected: `size ${size}, number ${p}`,
-            received: JSON.stringify(pg),
-          });
-          for (const id of idsOf(res)) {
-            const first = firstSeen.get(id);
-            if (first !== undefined && repeated.length < 5) repeated.push(`${id} on pages ${first} and ${p}`);
-            else firstSeen.set(id, p);
-          }
-          seenIds.push(...idsOf(res));
-        }
-        holds(t, {
-          rule: 'event-management/queries/page-object',
-          ok: new Set(seenIds).size === seenIds.length && seenIds.length === DATASET_SIZE,
-          failure: `pages of size ${size} overlap or miss events`,
-          expected: `${DATASET_SIZE} distinct events`,
-          received: `${seenIds.length} events, ${new Set(seenIds).size} distinct${repeated.length ? `; repeated: ${repeated.join(', ')}` : ''}`,
-        });
-        holds(t, {
-          rule: 'event-management/queries/events-default-sort',
-          ok: JSON.stringify(seenIds) === JSON.stringify(want),
-          failure: `pages of size ${size} not newest first`,
-          expected: 'timestamp descending across pages',
-          received: 'another order',
-        });
-      },
-      { rule: 'event-management/queries/page-object', runs: Math.min(t.session.context.runs, 6) },
-    );
+    await pagesComplete(t, EM_IO, EVENT.paging, { filter: where({ typeId: d.typeId }) }, want);
   },
   { needs: ['fixtures.eventManagement.entityIds'], readOnly: false, budgetPerRun: 12 },
 );

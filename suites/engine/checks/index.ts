@@ -30,3 +30,4 @@ export { createdWithId, type CreatedWithIdOptions } from './created-with-id.ts';
 export { applied, type AppliedOptions } from './applied.ts';
 export { authAccepted, type AuthAcceptedOptions } from './auth-accepted.ts';
 export { pageBeyondLast, type PageBeyondLastOptions } from './page-beyond-last.ts';
+export { pageDescribed, type PageDescribedOptions } from './page-described.ts';

@@ -4,3 +4,4 @@ export type { ResourceIo, ResourceRequest } from './resource-io.ts';
 export { queryEtag, type QueryEtagDescription } from './query-etag.ts';
 export { followLocation, type FollowLocationOptions } from './follow-location.ts';
 export { unknownAndForeign, type UnknownAndForeignDescription, type OtherTenant } from './unknown-and-foreign.ts';
+export { pagesComplete, type PagesCompleteDescription } from './pages-complete.ts';
