@@ -6,12 +6,13 @@ import { where, type FilterExpr } from '../engine/filter-expression.ts';
 import type { HttpResponse } from '../engine/http-client.ts';
 import { randomUUID } from 'node:crypto';
 import type {
+  CreatedAndReadDescription,
   PagesCompleteDescription,
   QueryEtagDescription,
   UnknownAndForeignDescription,
 } from '../engine/resources/index.ts';
 import type { RuleContext } from '../engine/rule-test.ts';
-import { body, embedded, entity, iso, send } from './em-client.ts';
+import { SERVICE, body, embedded, entity, iso, send } from './em-client.ts';
 import { TTL_DEFAULT } from './em-bounds.ts';
 import {
   asRequest,
@@ -57,6 +58,8 @@ export interface EmResource {
   unknown: UnknownAndForeignDescription;
   /** How its collection query pages. */
   paging: PagesCompleteDescription;
+  /** How one is created and read back. */
+  created: CreatedAndReadDescription;
 }
 
 const PAGING = {
@@ -105,6 +108,21 @@ export const EVENT: EmResource = {
   post: (t, opts) => postEvent(t, standardBody(t), opts),
   change: (t, e, query, n) => putEvent(t, String(e.id), String(e.etag), { ...asRequest(e), severity: n }, { query }),
   shared: 'sharedEventId',
+  created: {
+    service: SERVICE,
+    what: 'the event',
+    operationId: 'createEvent',
+    schema: '#/components/schemas/EventResponse',
+    rules: {
+      create: 'event-management/events/create-201',
+      requiredMembers: 'event-management/events/response-required-fields',
+      etagHeader: 'event-management/etags/event-etag-header',
+      get: 'event-management/events/get-200',
+    },
+    path: (id) => `/events/${id}`,
+    post: (t, json) => postEvent(t, json),
+    same: (x, sent) => x.source === sent.source,
+  },
   paging: {
     ...PAGING,
     collection: '/events',
@@ -186,6 +204,21 @@ export const EVENT_TYPE: EmResource = {
       json: { op: 'replace', path: '/ttl', value: n },
     }),
   shared: 'sharedEventTypeId',
+  created: {
+    service: SERVICE,
+    what: 'the type',
+    operationId: 'createEventType',
+    schema: '#/components/schemas/EventTypeResponse',
+    rules: {
+      create: 'event-management/event-types/create-201',
+      requiredMembers: 'event-management/event-types/response-required-fields',
+      etagHeader: 'event-management/etags/event-type-etag-header',
+      get: 'event-management/event-types/get-200',
+    },
+    path: (id) => `/eventTypes/${encodeURIComponent(id)}`,
+    post: (t, json) => postType(t, json),
+    same: (x, sent) => x.name === sent.name,
+  },
   paging: {
     ...PAGING,
     collection: '/eventTypes',

@@ -5,3 +5,4 @@ export { queryEtag, type QueryEtagDescription } from './query-etag.ts';
 export { followLocation, type FollowLocationOptions } from './follow-location.ts';
 export { unknownAndForeign, type UnknownAndForeignDescription, type OtherTenant } from './unknown-and-foreign.ts';
 export { pagesComplete, type PagesCompleteDescription } from './pages-complete.ts';
+export { createdAndRead, type CreatedAndReadDescription, type CreatedAndRead } from './created-and-read.ts';
