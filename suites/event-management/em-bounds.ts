@@ -39,11 +39,13 @@ export const standardMaxLength = (field: 'code' | 'description' | 'source'): num
 
 /** "Page size events: default 20, 1 to 500". */
 export const EVENTS_PAGE = {
+  min: parameterBound(SERVICE, 'queryEvents', 'size', 'minimum'),
   default: parameterBound(SERVICE, 'queryEvents', 'size', 'default'),
   max: parameterBound(SERVICE, 'queryEvents', 'size', 'maximum'),
 };
 /** "Page size event types: default 20, 1 to 100". */
 export const EVENT_TYPES_PAGE = {
+  min: parameterBound(SERVICE, 'queryEventTypes', 'size', 'minimum'),
   default: parameterBound(SERVICE, 'queryEventTypes', 'size', 'default'),
   max: parameterBound(SERVICE, 'queryEventTypes', 'size', 'maximum'),
 };

@@ -7,13 +7,14 @@ import type { HttpResponse } from '../engine/http-client.ts';
 import { randomUUID } from 'node:crypto';
 import type {
   CreatedAndReadDescription,
+  PageSizesDescription,
   PagesCompleteDescription,
   QueryEtagDescription,
   UnknownAndForeignDescription,
 } from '../engine/resources/index.ts';
 import type { RuleContext } from '../engine/rule-test.ts';
 import { SERVICE, body, embedded, entity, iso, send } from './em-client.ts';
-import { TTL_DEFAULT } from './em-bounds.ts';
+import { EVENT_TYPES_PAGE, EVENTS_PAGE, OUT_OF_BOUNDS, TTL_DEFAULT } from './em-bounds.ts';
 import {
   asRequest,
   createEvent,
@@ -60,6 +61,8 @@ export interface EmResource {
   paging: PagesCompleteDescription;
   /** How one is created and read back. */
   created: CreatedAndReadDescription;
+  /** The page sizes its collection query takes. */
+  sizes: PageSizesDescription;
 }
 
 const PAGING = {
@@ -108,6 +111,19 @@ export const EVENT: EmResource = {
   post: (t, opts) => postEvent(t, standardBody(t), opts),
   change: (t, e, query, n) => putEvent(t, String(e.id), String(e.etag), { ...asRequest(e), severity: n }, { query }),
   shared: 'sharedEventId',
+  sizes: {
+    collection: '/events',
+    listKey: 'events',
+    size: EVENTS_PAGE,
+    rules: {
+      served: 'event-management/queries/events-size-default',
+      below: 'event-management/queries/events-size-below-1-400',
+      above: 'event-management/queries/events-size-above-500-400',
+      page: 'event-management/queries/page-default-and-minimum',
+    },
+    farAbove: [100_000], // not a contract bound: a size far above any
+    outOfBounds: OUT_OF_BOUNDS,
+  },
   created: {
     service: SERVICE,
     what: 'the event',
@@ -204,6 +220,20 @@ export const EVENT_TYPE: EmResource = {
       json: { op: 'replace', path: '/ttl', value: n },
     }),
   shared: 'sharedEventTypeId',
+  sizes: {
+    collection: '/eventTypes',
+    listKey: 'eventTypes',
+    size: EVENT_TYPES_PAGE,
+    rules: {
+      served: 'event-management/queries/event-types-size-default',
+      below: 'event-management/queries/event-types-size-default',
+      above: 'event-management/queries/event-types-size-above-100-400',
+      page: 'event-management/queries/page-default-and-minimum',
+    },
+    // The events' maximum, which event types do not take.
+    farAbove: [EVENTS_PAGE.max],
+    outOfBounds: OUT_OF_BOUNDS,
+  },
   created: {
     service: SERVICE,
     what: 'the type',

@@ -1,14 +1,7 @@
 import { EVENT } from './em-descriptions.ts';
 import { createdAndRead } from '../engine/resources/index.ts';
 import { randomUUID } from 'node:crypto';
-import {
-  accepted,
-  hasRequiredMembers,
-  refused,
-  holds,
-  servesRecord,
-  answered,
-} from '../engine/checks/index.ts';
+import { accepted, hasRequiredMembers, refused, holds, servesRecord, answered } from '../engine/checks/index.ts';
 import { SERVICE, UUID, body, emTest, entity, eventually, fixtures, iso, send, seen, EM_IO } from './em-client.ts';
 import { standardFieldCases, timestampCase, timestampOf, type TimestampCase } from './em-arbitraries.ts';
 import { createType, daysAgo, postEvent, standardBody } from './em-resources.ts';

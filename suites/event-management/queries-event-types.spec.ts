@@ -1,5 +1,5 @@
 import { EVENT_TYPE } from './em-descriptions.ts';
-import { pagesComplete } from '../engine/resources/index.ts';
+import { pageSizes, pagesComplete } from '../engine/resources/index.ts';
 import fc from 'fast-check';
 import {
   pageBeyondLast,
@@ -14,7 +14,7 @@ import type { RuleContext } from '../engine/rule-test.ts';
 import { and, eq, isIn, ne, sortBy, startsWith, where } from '../engine/filter-expression.ts';
 import { SERVICE, body, emTest, eventually, EM_IO, send, seen, shown, embedded, type EmQuery } from './em-client.ts';
 import { createType } from './em-resources.ts';
-import { EVENT_TYPES_PAGE, EVENTS_PAGE, TTL_DEFAULT, OUT_OF_BOUNDS } from './em-bounds.ts';
+import { EVENT_TYPES_PAGE, TTL_DEFAULT } from './em-bounds.ts';
 
 const typesOf = (res: HttpResponse) => embedded(res, 'eventTypes');
 const idsOf = (res: HttpResponse) => typesOf(res).map((x) => String(x.id));
@@ -123,36 +123,7 @@ emTest(
       expected: 'page.number 0',
       received: JSON.stringify(body(plain).page),
     });
-    for (const size of [1, EVENT_TYPES_PAGE.max]) {
-      const res = await getTypes(t, { size });
-      holds(t, {
-        rule: 'event-management/queries/event-types-size-default',
-        ok: res.status === 200 && body(res).page?.size === size && typesOf(res).length <= size,
-        failure: `size ${size} not served`,
-        expected: `HTTP 200, page.size ${size}`,
-        received: seen(res, 120),
-      });
-    }
-    for (const size of [0, -5])
-      refused(t, {
-        rule: 'event-management/queries/event-types-size-default',
-        res: await getTypes(t, { size }),
-        what: `size ${size}`,
-        reading: OUT_OF_BOUNDS,
-      });
-    // One beyond the types' maximum, and the events' maximum.
-    for (const size of [EVENT_TYPES_PAGE.max + 1, EVENTS_PAGE.max])
-      refused(t, {
-        rule: 'event-management/queries/event-types-size-above-100-400',
-        res: await getTypes(t, { size }),
-        what: `size ${size}`,
-      });
-    refused(t, {
-      rule: 'event-management/queries/page-default-and-minimum',
-      res: await getTypes(t, { page: -1 }),
-      what: 'page -1',
-      reading: OUT_OF_BOUNDS,
-    });
+    await pageSizes(t, EM_IO, EVENT_TYPE.sizes, {});
     const total = Number(body(plain).page?.totalElements ?? 0);
     const beyond = await getTypes(t, { size: EVENT_TYPES_PAGE.max, page: Math.ceil(total / EVENT_TYPES_PAGE.max) + 1 });
     pageBeyondLast(t, {

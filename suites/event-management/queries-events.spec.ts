@@ -1,5 +1,5 @@
 import fc from 'fast-check';
-import { pagesComplete } from '../engine/resources/index.ts';
+import { pageSizes, pagesComplete } from '../engine/resources/index.ts';
 import { EVENT } from './em-descriptions.ts';
 import { pageBeyondLast, responseSchema, refused, answered, holds } from '../engine/checks/index.ts';
 import { and, eq, or, satisfies, sortBy, where, type SortExpr } from '../engine/filter-expression.ts';
@@ -13,11 +13,10 @@ import {
   seen,
   shown,
   dialectVerdict,
-  type EmQuery,
 } from './em-client.ts';
 import { DATASET_SIZE, fileDataset } from './em-dataset.ts';
 import { eventsOf, idsOf, getEvents, datasetVisible, atom } from './queries-events-support.ts';
-import { EVENTS_PAGE, OUT_OF_BOUNDS } from './em-bounds.ts';
+import { EVENTS_PAGE } from './em-bounds.ts';
 
 const dataset = fileDataset('queries-events');
 
@@ -208,47 +207,7 @@ emTest(
   async (t) => {
     const d = await dataset(t);
     await datasetVisible(t, d);
-    const q = (extra: EmQuery) => getEvents(t, { filter: where({ typeId: d.typeId }), ...extra });
-    const one = await q({ size: 1 });
-    holds(t, {
-      rule: 'event-management/queries/events-size-default',
-      ok: one.status === 200 && eventsOf(one).length === 1,
-      failure: 'size 1 not served',
-      expected: 'HTTP 200 with 1 event',
-      received: seen(one, 160),
-    });
-    const max = await q({ size: EVENTS_PAGE.max });
-    holds(t, {
-      rule: 'event-management/queries/events-size-default',
-      ok: max.status === 200 && body(max).page?.size === EVENTS_PAGE.max,
-      failure: `size ${EVENTS_PAGE.max} not served`,
-      expected: `HTTP 200, page.size ${EVENTS_PAGE.max}`,
-      received: seen(max, 160),
-    });
-    refused(t, {
-      rule: 'event-management/queries/events-size-above-500-400',
-      res: await q({ size: EVENTS_PAGE.max + 1 }),
-      what: `size ${EVENTS_PAGE.max + 1}`,
-    });
-    refused(t, {
-      rule: 'event-management/queries/events-size-above-500-400',
-      res: await q({ size: 100_000 }),
-      what: 'size 100000',
-    });
-    for (const size of [0, -1, '1.5', 'ten'])
-      refused(t, {
-        rule: 'event-management/queries/events-size-below-1-400',
-        res: await q({ size }),
-        what: `size ${size}`,
-        reading: OUT_OF_BOUNDS,
-      });
-    for (const page of [-1, '0.5', 'first'])
-      refused(t, {
-        rule: 'event-management/queries/page-default-and-minimum',
-        res: await q({ page }),
-        what: `page ${page}`,
-        reading: OUT_OF_BOUNDS,
-      });
+    await pageSizes(t, EM_IO, EVENT.sizes, { filter: where({ typeId: d.typeId }) }, DATASET_SIZE);
   },
   { needs: ['fixtures.eventManagement.entityIds'], readOnly: false, budget: 11 },
 );

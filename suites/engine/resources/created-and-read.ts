@@ -73,6 +73,12 @@ export async function createdAndRead(
       soft,
     });
   const read = bodyOf(got.value);
-  etagHeader(t, { rule: d.rules.etagHeader, res: got.value, etag: read.etag ?? '(no etag)', what: `GET of ${d.what}`, soft });
+  etagHeader(t, {
+    rule: d.rules.etagHeader,
+    res: got.value,
+    etag: read.etag ?? '(no etag)',
+    what: `GET of ${d.what}`,
+    soft,
+  });
   return { res, record, got: got.value };
 }
