@@ -95,36 +95,23 @@ emTest(
   async (t) => {
     const enumField = (values: unknown) =>
       typeBody(t, { fields: [field('state', 'ENUM', values === undefined ? {} : { values })] });
-    refused(t, {
-      rule: 'event-management/event-types/enum-values-missing-400',
-      res: await postType(t, enumField(undefined)),
-      what: 'an ENUM field without values',
-    });
-    refused(t, {
-      rule: 'event-management/event-types/enum-values-missing-400',
-      res: await postType(t, enumField([])),
-      what: 'an ENUM field with empty values',
-    });
-    refused(t, {
-      rule: 'event-management/event-types/values-for-non-enum-400',
-      res: await postType(t, typeBody(t, { fields: [field('s', 'STRING', { values: ['a'] })] })),
-      what: 'values on a STRING field',
-    });
-    refused(t, {
-      rule: 'event-management/event-types/values-for-non-enum-400',
-      res: await postType(t, typeBody(t, { fields: [field('i', 'INTEGER', { values: ['1'] })] })),
-      what: 'values on an INTEGER field',
-    });
-    refused(t, {
-      rule: 'event-management/event-types/values-not-strings-400',
-      res: await postType(t, enumField(['a', 1])),
-      what: 'ENUM values ["a", 1]',
-    });
-    refused(t, {
-      rule: 'event-management/event-types/values-duplicated-400',
-      res: await postType(t, enumField(['a', 'b', 'a'])),
-      what: 'ENUM values ["a", "b", "a"]',
-    });
+    const bodies: Array<[string, string, unknown]> = [
+      ['event-management/event-types/enum-values-missing-400', 'an ENUM field without values', enumField(undefined)],
+      ['event-management/event-types/enum-values-missing-400', 'an ENUM field with empty values', enumField([])],
+      [
+        'event-management/event-types/values-for-non-enum-400',
+        'values on a STRING field',
+        typeBody(t, { fields: [field('s', 'STRING', { values: ['a'] })] }),
+      ],
+      [
+        'event-management/event-types/values-for-non-enum-400',
+        'values on an INTEGER field',
+        typeBody(t, { fields: [field('i', 'INTEGER', { values: ['1'] })] }),
+      ],
+      ['event-management/event-types/values-not-strings-400', 'ENUM values ["a", 1]', enumField(['a', 1])],
+      ['event-management/event-types/values-duplicated-400', 'ENUM values ["a", "b", "a"]', enumField(['a', 'b', 'a'])],
+    ];
+    for (const [rule, what, json] of bodies) refused(t, { rule, res: await postType(t, json), what });
     accepted(t, {
       rule: 'event-management/event-types/enum-member-max-36',
       res: await postType(t, enumField(['m'.repeat(ENUM_MEMBER_MAX), 'n'])),

@@ -215,33 +215,27 @@ emTest(
   'a second type with the same id or name, or a field of a parent type, answers 409',
   async (t) => {
     const first = await createType(t, { fields: [field('inherited', 'STRING')] });
-    refused(t, {
-      rule: 'event-management/event-types/id-exists-409',
-      res: await postType(t, typeBody(t, { id: first.id })),
-      what: 'the id of an existing type',
-      statuses: [409],
-    });
-    refused(t, {
-      rule: 'event-management/event-types/name-exists-409',
-      res: await postType(t, typeBody(t, { name: first.name })),
-      what: 'the name of an existing type of the tenant',
-      statuses: [409],
-    });
-    refused(t, {
-      rule: 'event-management/event-types/field-in-parent-409',
-      res: await postType(t, typeBody(t, { parentId: first.id, fields: [field('inherited', 'STRING')] })),
-      what: 'a field the parent type has',
-      statuses: [409],
-    });
-    refused(t, {
-      rule: 'event-management/event-types/field-in-parent-409',
-      res: await postType(
-        t,
-        typeBody(t, { parentId: fixtures(t).standardEventTypeId, fields: [field('severity', 'INTEGER')] }),
-      ),
-      what: 'severity under PlatformStandardEvent',
-      statuses: [409],
-    });
+    const std = fixtures(t).standardEventTypeId;
+    const bodies: Array<[string, string, Record<string, unknown>]> = [
+      ['event-management/event-types/id-exists-409', 'the id of an existing type', { id: first.id }],
+      [
+        'event-management/event-types/name-exists-409',
+        'the name of an existing type of the tenant',
+        { name: first.name },
+      ],
+      [
+        'event-management/event-types/field-in-parent-409',
+        'a field the parent type has',
+        { parentId: first.id, fields: [field('inherited', 'STRING')] },
+      ],
+      [
+        'event-management/event-types/field-in-parent-409',
+        'severity under PlatformStandardEvent',
+        { parentId: std, fields: [field('severity', 'INTEGER')] },
+      ],
+    ];
+    for (const [rule, what, over] of bodies)
+      refused(t, { rule, res: await postType(t, typeBody(t, over)), what, statuses: [409] });
     // "Event (BaseEvent, request)" lists typeId, correlationId, timestamp and entityId, and a type's parent is
     // BaseEvent by default ("parentId | Default BaseEvent"): a field of one of those names exists in a parent type.
     // Which words are reserved ("reserved words of the database or language", 400) is not shown, and BaseEvent's

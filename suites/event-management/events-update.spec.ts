@@ -276,31 +276,30 @@ emTest(
     const base = asRequest(e);
     const put = (json: unknown) => putEvent(t, e.id, String(e.etag), json);
     const { must: _must, ...noRequired } = base;
-    refused(t, {
-      rule: 'event-management/events/update-required-field-missing-400',
-      res: await put(noRequired),
-      what: 'PUT without the required field',
-    });
-    refused(t, {
-      rule: 'event-management/events/update-required-null-400',
-      res: await put({ ...base, must: null }),
-      what: 'PUT setting the required field to null',
-    });
-    refused(t, {
-      rule: 'event-management/events/update-incompatible-type-400',
-      res: await put({ ...base, must: 'one' }),
-      what: 'PUT with a string for an INTEGER field',
-    });
-    refused(t, {
-      rule: 'event-management/events/update-incompatible-type-400',
-      res: await put({ ...base, free: 5 }),
-      what: 'PUT with a number for a STRING field',
-    });
-    refused(t, {
-      rule: 'event-management/events/update-non-updatable-field-400',
-      res: await put({ ...base, fixed: 'changed' }),
-      what: 'PUT changing a field declared updatable false',
-    });
+    const bodies: Array<[string, string, unknown]> = [
+      ['event-management/events/update-required-field-missing-400', 'PUT without the required field', noRequired],
+      [
+        'event-management/events/update-required-null-400',
+        'PUT setting the required field to null',
+        { ...base, must: null },
+      ],
+      [
+        'event-management/events/update-incompatible-type-400',
+        'PUT with a string for an INTEGER field',
+        { ...base, must: 'one' },
+      ],
+      [
+        'event-management/events/update-incompatible-type-400',
+        'PUT with a number for a STRING field',
+        { ...base, free: 5 },
+      ],
+      [
+        'event-management/events/update-non-updatable-field-400',
+        'PUT changing a field declared updatable false',
+        { ...base, fixed: 'changed' },
+      ],
+    ];
+    for (const [rule, what, json] of bodies) refused(t, { rule, res: await put(json), what });
     const ok = await put({ ...base, fixed: 'a', free: 'changed' });
     holds(t, {
       rule: 'event-management/events/update-200',
