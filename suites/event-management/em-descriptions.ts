@@ -46,6 +46,8 @@ export interface EmResource {
   only(record: Record<string, unknown>): FilterExpr;
   /** POST of a new record of the test's own. */
   post(t: RuleContext, opts?: { query?: Record<string, string> }): Promise<HttpResponse>;
+  /** The member `change` sets. */
+  changes: 'severity' | 'ttl';
   /** A change of the record with its etag (PUT of the severity, PATCH of the ttl), to a value told by `n`. */
   change(
     t: RuleContext,
@@ -109,6 +111,7 @@ export const EVENT: EmResource = {
   listKey: 'events',
   only: (e) => where({ entityId: String(e.entityId), correlationId: String(e.correlationId) }),
   post: (t, opts) => postEvent(t, standardBody(t), opts),
+  changes: 'severity',
   change: (t, e, query, n) => putEvent(t, String(e.id), String(e.etag), { ...asRequest(e), severity: n }, { query }),
   shared: 'sharedEventId',
   sizes: {
@@ -211,6 +214,7 @@ export const EVENT_TYPE: EmResource = {
   listKey: 'eventTypes',
   only: (x) => where({ id: String(x.id) }),
   post: (t, opts) => postType(t, typeBody(t), opts),
+  changes: 'ttl',
   change: (t, x, query, n) =>
     send(t, {
       method: 'PATCH',
