@@ -1,3 +1,5 @@
+import { boundaryValues } from '../engine/resources/index.ts';
+import { CODE_POINT_READING } from './em-arbitraries.ts';
 import { isIn } from '../engine/filter-expression.ts';
 import {
   body,
@@ -14,7 +16,7 @@ import { boundaryCases } from '../engine/contract-bounds.ts';
 import { accepted, refused, holds } from '../engine/checks/index.ts';
 import { createType, field, postType, typeBody, type FieldSpec } from './em-resources.ts';
 import { ENUM_MEMBER, ENUM_MEMBER_MAX, EVENT_TYPES_PAGE, FILTERABLE_MAX } from './em-bounds.ts';
-import { fieldsNamed, sendBoundary } from './event-types-create-support.ts';
+import { fieldsNamed } from './event-types-create-support.ts';
 
 emTest(
   ['event-management/event-types/create-201'],
@@ -123,15 +125,18 @@ emTest(
       res: await postType(t, enumField(['on', 'm'.repeat(ENUM_MEMBER_MAX + 1), 'off'])),
       what: `an ENUM member of ${ENUM_MEMBER_MAX + 1} characters beside members of 2 and 3`,
     });
-    await sendBoundary(
-      t,
-      boundaryCases('event-management', ENUM_MEMBER, 'an ENUM member', {
+    await boundaryValues(t, {
+      cases: boundaryCases('event-management', ENUM_MEMBER, 'an ENUM member', {
         keyword: 'maxLength',
         fill: (n, ch) => ch.repeat(n),
       }),
-      (value) => postType(t, enumField([value as string])),
-      { ok: 'event-management/event-types/enum-member-max-36', bad: 'event-management/event-types/enum-member-max-36' },
-    );
+      send: (value) => postType(t, enumField([value as string])),
+      rules: {
+        ok: 'event-management/event-types/enum-member-max-36',
+        bad: 'event-management/event-types/enum-member-max-36',
+      },
+      codePoints: CODE_POINT_READING,
+    });
   },
   { budget: 14 },
 );

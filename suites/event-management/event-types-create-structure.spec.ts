@@ -1,3 +1,5 @@
+import { boundaryValues } from '../engine/resources/index.ts';
+import { CODE_POINT_READING } from './em-arbitraries.ts';
 import { where } from '../engine/filter-expression.ts';
 import fc from 'fast-check';
 import type { HttpResponse } from '../engine/http-client.ts';
@@ -6,7 +8,7 @@ import { boundaryCases } from '../engine/contract-bounds.ts';
 import { accepted, refused, holds } from '../engine/checks/index.ts';
 import { createType, field, postEvent, postType, typeBody } from './em-resources.ts';
 import { FIELD_NAME, FIELD_NAME_MAX, FIELDS_MAX, INHERITANCE_DEPTH_MAX } from './em-bounds.ts';
-import { FIELD_TYPES, fieldsNamed, sendBoundary, filled } from './event-types-create-support.ts';
+import { FIELD_TYPES, fieldsNamed, filled } from './event-types-create-support.ts';
 
 emTest(
   ['event-management/event-types/scope-values'],
@@ -304,20 +306,20 @@ emTest(
       },
       { rule: 'event-management/event-types/field-name-length', runs: Math.min(t.session.context.runs, 10) },
     );
-    await sendBoundary(
-      t,
+    await boundaryValues(t, {
       // Field names are spelled in ASCII here: whether other letters are allowed is not the rule's point.
-      boundaryCases('event-management', FIELD_NAME, 'a field name', {
+      cases: boundaryCases('event-management', FIELD_NAME, 'a field name', {
         keyword: 'maxLength',
         fill: (n, ch) => filled(t, n, ch, 'f'),
         wide: [],
       }),
-      (name) => postType(t, typeBody(t, { fields: [field(name as string, 'STRING')] })),
-      {
+      send: (name) => postType(t, typeBody(t, { fields: [field(name as string, 'STRING')] })),
+      rules: {
         ok: 'event-management/event-types/field-name-length',
         bad: 'event-management/event-types/field-name-too-long-400',
       },
-    );
+      codePoints: CODE_POINT_READING,
+    });
     refused(t, {
       rule: 'event-management/event-types/duplicate-field-name-400',
       res: await postType(t, typeBody(t, { fields: [field('twin', 'STRING'), field('twin', 'INTEGER')] })),

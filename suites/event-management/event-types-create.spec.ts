@@ -1,3 +1,5 @@
+import { boundaryValues } from '../engine/resources/index.ts';
+import { CODE_POINT_READING } from './em-arbitraries.ts';
 import { EVENT_TYPE } from './em-descriptions.ts';
 import { createdAndRead } from '../engine/resources/index.ts';
 import fc from 'fast-check';
@@ -22,7 +24,7 @@ import {
 import { boundaryCases } from '../engine/contract-bounds.ts';
 import { field, postEvent, postType, typeBody, typeId, typeName } from './em-resources.ts';
 import { ID_MAX, NAME, TTL, NAME_MAX, TTL_DEFAULT, TTL_MAX } from './em-bounds.ts';
-import { sendBoundary, filled, exactly } from './event-types-create-support.ts';
+import { filled, exactly } from './event-types-create-support.ts';
 
 emTest(
   [
@@ -329,12 +331,15 @@ emTest(
       },
       { rule: 'event-management/event-types/name-length', runs: Math.min(t.session.context.runs, 10) },
     );
-    await sendBoundary(
-      t,
-      boundaryCases('event-management', NAME, 'a name', { keyword: 'maxLength', fill: (n, ch) => filled(t, n, ch) }),
-      (name) => postType(t, typeBody(t, { name: name as string })),
-      { ok: 'event-management/event-types/name-length', bad: 'event-management/event-types/name-too-long-400' },
-    );
+    await boundaryValues(t, {
+      cases: boundaryCases('event-management', NAME, 'a name', {
+        keyword: 'maxLength',
+        fill: (n, ch) => filled(t, n, ch),
+      }),
+      send: (name) => postType(t, typeBody(t, { name: name as string })),
+      rules: { ok: 'event-management/event-types/name-length', bad: 'event-management/event-types/name-too-long-400' },
+      codePoints: CODE_POINT_READING,
+    });
     const { name: _n, ...noName } = typeBody(t);
     refused(t, {
       rule: 'event-management/event-types/name-missing-400',
@@ -381,12 +386,15 @@ emTest(
       { rule: 'event-management/event-types/ttl-max-1825', runs: Math.min(t.session.context.runs, 10) },
     );
     // The lower bound's other side (0) is a rule of its own; here: 1 and the maximum taken, one more refused.
-    await sendBoundary(
-      t,
-      boundaryCases('event-management', TTL, 'ttl').filter((c) => c.valid || c.constraint === 'maximum'),
-      (ttl) => postType(t, typeBody(t, { ttl: ttl as number })),
-      { ok: 'event-management/event-types/ttl-max-1825', bad: 'event-management/event-types/ttl-above-1825-400' },
-    );
+    await boundaryValues(t, {
+      cases: boundaryCases('event-management', TTL, 'ttl').filter((c) => c.valid || c.constraint === 'maximum'),
+      send: (ttl) => postType(t, typeBody(t, { ttl: ttl as number })),
+      rules: {
+        ok: 'event-management/event-types/ttl-max-1825',
+        bad: 'event-management/event-types/ttl-above-1825-400',
+      },
+      codePoints: CODE_POINT_READING,
+    });
   },
   { budget: 4, budgetPerRun: 3 },
 );

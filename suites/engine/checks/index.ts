@@ -31,3 +31,4 @@ export { applied, type AppliedOptions } from './applied.ts';
 export { authAccepted, type AuthAcceptedOptions } from './auth-accepted.ts';
 export { pageBeyondLast, type PageBeyondLastOptions } from './page-beyond-last.ts';
 export { pageDescribed, type PageDescribedOptions } from './page-described.ts';
+export { takenOrRefused, type TakenOrRefusedOptions } from './taken-or-refused.ts';

@@ -7,3 +7,4 @@ export { unknownAndForeign, type UnknownAndForeignDescription, type OtherTenant 
 export { pagesComplete, type PagesCompleteDescription } from './pages-complete.ts';
 export { createdAndRead, type CreatedAndReadDescription, type CreatedAndRead } from './created-and-read.ts';
 export { pageSizes, type PageSizesDescription } from './page-sizes.ts';
+export { boundaryValues, type BoundaryValuesOptions } from './boundary-values.ts';
