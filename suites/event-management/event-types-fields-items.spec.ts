@@ -1,5 +1,7 @@
-import { badItemsText, listWithBadItems } from '../../generators/index.ts';
-import { emTest, entity, fixtures, iso } from './em-client.ts';
+import { badItemsText, listWithBadItems, type ListWithBadItems } from '../../generators/index.ts';
+import type { HttpResponse } from '../engine/http-client.ts';
+import type { RuleContext } from '../engine/rule-test.ts';
+import { emTest, entity, fixtures, iso, seen } from './em-client.ts';
 import { refused, holds } from '../engine/checks/index.ts';
 import { createType, field, postType, typeBody } from './em-resources.ts';
 import { runCreateJob } from './jobs-support.ts';
@@ -10,160 +12,188 @@ import { FIELD_NAME_MAX, ENUM_MEMBER_MAX } from './em-bounds.ts';
 
 /** Valid fields of three names no bad field takes. */
 const VALID_FIELDS = [field('alpha', 'STRING'), field('beta', 'INTEGER'), field('gamma', 'BOOLEAN')];
-const VALID_MEMBERS = ['ON', 'OFF', 'IDLE'];
 
-/** One rule about one item: the bad items that break it, among the type's fields or an ENUM field's values. */
-interface ItemRow {
-  rule: string;
-  /** The test's name: `${item} is refused wherever ${stands}`. */
-  item: string;
-  stands: string;
-  among: 'fields' | 'values';
-  bad: Record<string, unknown>;
-  /** Every valid item is there (the bad one repeats one of them). */
-  all?: boolean;
-  /** Refusing it rests on this reading (a warning when not). */
-  reading?: string;
-  budget: number;
+/** POST /eventTypes with the list as its fields (under `parentId` where given): refused with one of `statuses`. */
+async function refusedFields(
+  t: RuleContext,
+  rule: string,
+  list: ListWithBadItems,
+  statuses: readonly number[] = [400],
+  parentId?: string,
+): Promise<void> {
+  const res = await postType(t, typeBody(t, { fields: list.items, ...(parentId ? { parentId } : {}) }));
+  refused(t, { rule, res, what: `fields with ${badItemsText(list)}`, statuses });
 }
 
-const ITEM_ROWS: ItemRow[] = [
-  {
-    rule: 'event-management/event-types/field-type-values',
-    item: 'a field of a type other than the eight documented',
-    stands: 'it stands among the fields',
-    among: 'fields',
-    bad: Object.fromEntries(['TEXT', 'string', 'FLOAT'].map((type) => [`a field of type ${type}`, field('odd', type)])),
-    budget: 9,
+emTest(
+  ['event-management/event-types/field-type-values'],
+  'a field of a type other than the eight documented is refused wherever it stands among the fields',
+  async (t) => {
+    const lists = listWithBadItems({
+      rule: 'event-management/event-types/field-type-values',
+      valid: VALID_FIELDS,
+      bad: Object.fromEntries(
+        ['TEXT', 'string', 'FLOAT'].map((type) => [`a field of type ${type}`, field('odd', type)]),
+      ),
+    });
+    await t.property(lists, (list) => refusedFields(t, 'event-management/event-types/field-type-values', list), {
+      rule: 'event-management/event-types/field-type-values',
+    });
   },
-  {
-    rule: 'event-management/event-types/field-type-missing-400',
-    item: 'a field without type',
-    stands: 'it stands among the fields',
-    among: 'fields',
-    bad: { 'a field without type': { name: 'untyped' } },
-    budget: 3,
-  },
-  {
-    rule: 'event-management/event-types/field-property-missing-400',
-    item: 'a field without name, or one that is no object,',
-    stands: 'it stands among the fields',
-    among: 'fields',
-    bad: {
-      'a field without name': { type: 'STRING' },
-      'a field "level"': 'level',
-      'a field 5': 5,
-      'a field null': null,
-    },
-    budget: 12,
-  },
-  {
-    rule: 'event-management/event-types/field-name-too-long-400',
-    item: `a field name over ${FIELD_NAME_MAX} characters`,
-    stands: 'its field stands',
-    among: 'fields',
-    bad: { [`a field name of ${FIELD_NAME_MAX + 1} characters`]: field('n'.repeat(FIELD_NAME_MAX + 1), 'STRING') },
-    budget: 3,
-  },
-  {
-    rule: 'event-management/event-types/duplicate-field-name-400',
-    item: 'a second field of a name the type already has',
-    stands: 'the two stand',
-    among: 'fields',
-    bad: { 'a second field named alpha': field('alpha', 'INTEGER') },
-    all: true,
-    budget: 3,
-  },
-  {
-    rule: 'event-management/event-types/reserved-field-name-400',
-    item: 'a field named by a reserved word',
-    stands: 'it stands among the fields',
-    among: 'fields',
-    bad: Object.fromEntries(['select', 'function', 'true'].map((w) => [`a field named ${w}`, field(w, 'STRING')])),
-    // Which words are reserved the document does not say: refusing these is our reading.
-    reading: 'reserved-word-list',
-    budget: 9,
-  },
-  {
-    rule: 'event-management/event-types/filterable-link-400',
-    item: 'a filterable LINK field',
-    stands: 'it stands among the fields',
-    among: 'fields',
-    bad: { 'a filterable LINK field': field('site', 'LINK', { filterable: true }) },
-    budget: 3,
-  },
-  {
-    rule: 'event-management/event-types/enum-values-missing-400',
-    item: 'an ENUM field without values, or with none,',
-    stands: 'it stands among the fields',
-    among: 'fields',
-    bad: {
-      'an ENUM field without values': field('mode', 'ENUM'),
-      'an ENUM field with no values': field('mode', 'ENUM', { values: [] }),
-    },
-    budget: 6,
-  },
-  {
-    rule: 'event-management/event-types/values-for-non-enum-400',
-    item: 'a field that is not ENUM with values',
-    stands: 'it stands among the fields',
-    among: 'fields',
-    bad: { 'a STRING field with values': field('label', 'STRING', { values: ['A', 'B'] }) },
-    budget: 3,
-  },
-  {
-    rule: 'event-management/event-types/values-not-strings-400',
-    item: 'an ENUM member that is not a string',
-    stands: 'it stands among the values',
-    among: 'values',
-    bad: { 'the number 5': 5, 'the boolean true': true, 'an object': { value: 'ON' } },
-    budget: 9,
-  },
-  {
-    rule: 'event-management/event-types/values-duplicated-400',
-    item: 'an ENUM member given twice',
-    stands: 'the two stand among the values',
-    among: 'values',
-    bad: { 'ON again': 'ON' },
-    all: true,
-    budget: 3,
-  },
-  {
-    rule: 'event-management/event-types/enum-member-max-36',
-    item: `an ENUM member over ${ENUM_MEMBER_MAX} characters`,
-    stands: 'it stands among the values',
-    among: 'values',
-    bad: { [`a member of ${ENUM_MEMBER_MAX + 1} characters`]: 'M'.repeat(ENUM_MEMBER_MAX + 1) },
-    budget: 3,
-  },
-];
+  { budget: 9, budgetPerRun: 1 },
+);
 
-emTest.each(
-  ITEM_ROWS,
-  (row) => ({
-    rules: [row.rule],
-    name: `${row.item} is refused wherever ${row.stands}`,
-    options: { budget: row.budget, budgetPerRun: 1 },
-  }),
-  async (t, row) => {
-    const valid = row.among === 'fields' ? VALID_FIELDS : VALID_MEMBERS;
-    const lists = listWithBadItems<unknown, unknown>({
-      rule: row.rule,
-      valid,
-      bad: row.bad,
-      ...(row.all ? { minValid: valid.length } : {}),
+emTest(
+  ['event-management/event-types/field-type-missing-400'],
+  'a field without type is refused wherever it stands among the fields',
+  async (t) => {
+    const lists = listWithBadItems({
+      rule: 'event-management/event-types/field-type-missing-400',
+      valid: VALID_FIELDS,
+      bad: { 'a field without type': { name: 'untyped' } },
+    });
+    await t.property(lists, (list) => refusedFields(t, 'event-management/event-types/field-type-missing-400', list), {
+      rule: 'event-management/event-types/field-type-missing-400',
+    });
+  },
+  { budget: 3, budgetPerRun: 1 },
+);
+
+emTest(
+  ['event-management/event-types/field-property-missing-400'],
+  'a field without name, or one that is no object, is refused wherever it stands among the fields',
+  async (t) => {
+    const lists = listWithBadItems({
+      rule: 'event-management/event-types/field-property-missing-400',
+      valid: VALID_FIELDS,
+      bad: {
+        'a field without name': { type: 'STRING' },
+        'a field "level"': 'level',
+        'a field 5': 5,
+        'a field null': null,
+      },
     });
     await t.property(
       lists,
-      async (list) => {
-        const fields = row.among === 'fields' ? list.items : [field('state', 'ENUM', { values: list.items })];
-        const res = await postType(t, typeBody(t, { fields }));
-        const what = `${row.among === 'fields' ? 'fields' : 'ENUM values'} with ${badItemsText(list)}`;
-        refused(t, { rule: row.rule, res, what, reading: row.reading });
-      },
-      { rule: row.rule },
+      (list) => refusedFields(t, 'event-management/event-types/field-property-missing-400', list),
+      { rule: 'event-management/event-types/field-property-missing-400' },
     );
   },
+  { budget: 12, budgetPerRun: 1 },
+);
+
+emTest(
+  ['event-management/event-types/field-name-too-long-400'],
+  `a field name over ${FIELD_NAME_MAX} characters is refused wherever its field stands`,
+  async (t) => {
+    const lists = listWithBadItems({
+      rule: 'event-management/event-types/field-name-too-long-400',
+      valid: VALID_FIELDS,
+      bad: { [`a field name of ${FIELD_NAME_MAX + 1} characters`]: field('n'.repeat(FIELD_NAME_MAX + 1), 'STRING') },
+    });
+    await t.property(lists, (list) => refusedFields(t, 'event-management/event-types/field-name-too-long-400', list), {
+      rule: 'event-management/event-types/field-name-too-long-400',
+    });
+  },
+  { budget: 3, budgetPerRun: 1 },
+);
+
+emTest(
+  ['event-management/event-types/duplicate-field-name-400'],
+  'a second field of a name the type already has is refused wherever the two stand',
+  async (t) => {
+    const lists = listWithBadItems({
+      rule: 'event-management/event-types/duplicate-field-name-400',
+      valid: VALID_FIELDS,
+      bad: { 'a second field named alpha': field('alpha', 'INTEGER') },
+      // Every valid field is there: the one the bad field repeats too.
+      minValid: VALID_FIELDS.length,
+    });
+    await t.property(lists, (list) => refusedFields(t, 'event-management/event-types/duplicate-field-name-400', list), {
+      rule: 'event-management/event-types/duplicate-field-name-400',
+    });
+  },
+  { budget: 3, budgetPerRun: 1 },
+);
+
+emTest(
+  ['event-management/event-types/reserved-field-name-400'],
+  'a field named by a reserved word is refused wherever it stands among the fields',
+  async (t) => {
+    const lists = listWithBadItems({
+      rule: 'event-management/event-types/reserved-field-name-400',
+      valid: VALID_FIELDS,
+      bad: Object.fromEntries(['select', 'function', 'true'].map((w) => [`a field named ${w}`, field(w, 'STRING')])),
+    });
+    // Which words are reserved the document does not say: refusing these is our reading.
+    await t.property(
+      lists,
+      async (list) => {
+        const res = await postType(t, typeBody(t, { fields: list.items }));
+        holds(t, {
+          reading: 'reserved-word-list',
+          rule: 'event-management/event-types/reserved-field-name-400',
+          ok: res.status === 400,
+          failure: `not rejected: fields with ${badItemsText(list)}`,
+          expected: 'HTTP 400',
+          received: () => seen(res),
+        });
+      },
+      { rule: 'event-management/event-types/reserved-field-name-400' },
+    );
+  },
+  { budget: 9, budgetPerRun: 1 },
+);
+
+emTest(
+  ['event-management/event-types/filterable-link-400'],
+  'a filterable LINK field is refused wherever it stands among the fields',
+  async (t) => {
+    const lists = listWithBadItems({
+      rule: 'event-management/event-types/filterable-link-400',
+      valid: VALID_FIELDS,
+      bad: { 'a filterable LINK field': field('site', 'LINK', { filterable: true }) },
+    });
+    await t.property(lists, (list) => refusedFields(t, 'event-management/event-types/filterable-link-400', list), {
+      rule: 'event-management/event-types/filterable-link-400',
+    });
+  },
+  { budget: 3, budgetPerRun: 1 },
+);
+
+emTest(
+  ['event-management/event-types/enum-values-missing-400'],
+  'an ENUM field without values, or with none, is refused wherever it stands among the fields',
+  async (t) => {
+    const lists = listWithBadItems({
+      rule: 'event-management/event-types/enum-values-missing-400',
+      valid: VALID_FIELDS,
+      bad: {
+        'an ENUM field without values': field('mode', 'ENUM'),
+        'an ENUM field with no values': field('mode', 'ENUM', { values: [] }),
+      },
+    });
+    await t.property(lists, (list) => refusedFields(t, 'event-management/event-types/enum-values-missing-400', list), {
+      rule: 'event-management/event-types/enum-values-missing-400',
+    });
+  },
+  { budget: 6, budgetPerRun: 1 },
+);
+
+emTest(
+  ['event-management/event-types/values-for-non-enum-400'],
+  'a field that is not ENUM with values is refused wherever it stands among the fields',
+  async (t) => {
+    const lists = listWithBadItems({
+      rule: 'event-management/event-types/values-for-non-enum-400',
+      valid: VALID_FIELDS,
+      bad: { 'a STRING field with values': field('label', 'STRING', { values: ['A', 'B'] }) },
+    });
+    await t.property(lists, (list) => refusedFields(t, 'event-management/event-types/values-for-non-enum-400', list), {
+      rule: 'event-management/event-types/values-for-non-enum-400',
+    });
+  },
+  { budget: 3, budgetPerRun: 1 },
 );
 
 emTest(
@@ -171,26 +201,95 @@ emTest(
   'a field of a parent type is refused with 409 wherever it stands among the fields',
   async (t) => {
     const parent = await createType(t, { fields: [field('inherited', 'STRING')] });
-    const cases: Array<{ parentId: string; bad: Record<string, unknown> }> = [
-      { parentId: String(parent.id), bad: { 'a field the parent type has': field('inherited', 'STRING') } },
-      {
-        parentId: fixtures(t).standardEventTypeId,
-        bad: { 'severity under PlatformStandardEvent': field('severity', 'INTEGER') },
-      },
-    ];
-    for (const { parentId, bad } of cases) {
-      const rule = 'event-management/event-types/field-in-parent-409';
-      await t.property(
-        listWithBadItems({ rule, valid: VALID_FIELDS, bad }),
-        async (list) => {
-          const res = await postType(t, typeBody(t, { fields: list.items, parentId }));
-          refused(t, { rule, res, what: `fields with ${badItemsText(list)}`, statuses: [409] });
-        },
-        { rule },
-      );
-    }
+    const lists = listWithBadItems({
+      rule: 'event-management/event-types/field-in-parent-409',
+      valid: VALID_FIELDS,
+      bad: { 'a field the parent type has': field('inherited', 'STRING') },
+    });
+    await t.property(
+      lists,
+      (list) => refusedFields(t, 'event-management/event-types/field-in-parent-409', list, [409], String(parent.id)),
+      { rule: 'event-management/event-types/field-in-parent-409' },
+    );
+    const standard = listWithBadItems({
+      rule: 'event-management/event-types/field-in-parent-409',
+      valid: VALID_FIELDS,
+      bad: { 'severity under PlatformStandardEvent': field('severity', 'INTEGER') },
+    });
+    await t.property(
+      standard,
+      (list) =>
+        refusedFields(
+          t,
+          'event-management/event-types/field-in-parent-409',
+          list,
+          [409],
+          fixtures(t).standardEventTypeId,
+        ),
+      { rule: 'event-management/event-types/field-in-parent-409' },
+    );
   },
   { budget: 7, budgetPerRun: 2 },
+);
+
+/** POST /eventTypes with one ENUM field whose values are the list: refused with 400. */
+async function refusedValues(t: RuleContext, rule: string, list: ListWithBadItems): Promise<void> {
+  const res: HttpResponse = await postType(
+    t,
+    typeBody(t, { fields: [field('state', 'ENUM', { values: list.items })] }),
+  );
+  refused(t, { rule, res, what: `ENUM values with ${badItemsText(list)}` });
+}
+
+const VALID_MEMBERS = ['ON', 'OFF', 'IDLE'];
+
+emTest(
+  ['event-management/event-types/values-not-strings-400'],
+  'an ENUM member that is not a string is refused wherever it stands among the values',
+  async (t) => {
+    const lists = listWithBadItems({
+      rule: 'event-management/event-types/values-not-strings-400',
+      valid: VALID_MEMBERS,
+      bad: { 'the number 5': 5, 'the boolean true': true, 'an object': { value: 'ON' } },
+    });
+    await t.property(lists, (list) => refusedValues(t, 'event-management/event-types/values-not-strings-400', list), {
+      rule: 'event-management/event-types/values-not-strings-400',
+    });
+  },
+  { budget: 9, budgetPerRun: 1 },
+);
+
+emTest(
+  ['event-management/event-types/values-duplicated-400'],
+  'an ENUM member given twice is refused wherever the two stand among the values',
+  async (t) => {
+    const lists = listWithBadItems({
+      rule: 'event-management/event-types/values-duplicated-400',
+      valid: VALID_MEMBERS,
+      bad: { 'ON again': 'ON' },
+      minValid: VALID_MEMBERS.length,
+    });
+    await t.property(lists, (list) => refusedValues(t, 'event-management/event-types/values-duplicated-400', list), {
+      rule: 'event-management/event-types/values-duplicated-400',
+    });
+  },
+  { budget: 3, budgetPerRun: 1 },
+);
+
+emTest(
+  ['event-management/event-types/enum-member-max-36'],
+  `an ENUM member over ${ENUM_MEMBER_MAX} characters is refused wherever it stands among the values`,
+  async (t) => {
+    const lists = listWithBadItems({
+      rule: 'event-management/event-types/enum-member-max-36',
+      valid: VALID_MEMBERS,
+      bad: { [`a member of ${ENUM_MEMBER_MAX + 1} characters`]: 'M'.repeat(ENUM_MEMBER_MAX + 1) },
+    });
+    await t.property(lists, (list) => refusedValues(t, 'event-management/event-types/enum-member-max-36', list), {
+      rule: 'event-management/event-types/enum-member-max-36',
+    });
+  },
+  { budget: 3, budgetPerRun: 1 },
 );
 
 emTest(
