@@ -39,11 +39,13 @@ export const standardMaxLength = (field: 'code' | 'description' | 'source'): num
 
 /** "Page size events: default 20, 1 to 500". */
 export const EVENTS_PAGE = {
+  min: parameterBound(SERVICE, 'queryEvents', 'size', 'minimum'),
   default: parameterBound(SERVICE, 'queryEvents', 'size', 'default'),
   max: parameterBound(SERVICE, 'queryEvents', 'size', 'maximum'),
 };
 /** "Page size event types: default 20, 1 to 100". */
 export const EVENT_TYPES_PAGE = {
+  min: parameterBound(SERVICE, 'queryEventTypes', 'size', 'minimum'),
   default: parameterBound(SERVICE, 'queryEventTypes', 'size', 'default'),
   max: parameterBound(SERVICE, 'queryEventTypes', 'size', 'maximum'),
 };
@@ -85,3 +87,10 @@ export const EVENTS_FOR_UPDATE_MAX = contractBound(
   '#/paths/~1eventTypes~1{eventTypeId}/patch',
   'x-max-events-for-update',
 );
+
+/**
+ * The reading a refusal of a query parameter below its documented bounds rests on (size below 1, a
+ * negative page, or not an integer): the document states the bounds but lists no 400 for them; a
+ * deployment taking the default instead reads it too.
+ */
+export const OUT_OF_BOUNDS = 'out-of-bounds-param-400';

@@ -2,12 +2,30 @@
 // its answers, the rules its generic steps judge and how the generic tests make and change one
 // (suites/engine/resources/ runs them over every description).
 import type { ContractPointer } from '../../contracts/facts.ts';
-import { where } from '../engine/filter-expression.ts';
-import type { QueryEtagDescription } from '../engine/resources/index.ts';
+import { where, type FilterExpr } from '../engine/filter-expression.ts';
+import type { HttpResponse } from '../engine/http-client.ts';
+import { randomUUID } from 'node:crypto';
+import type {
+  CreatedAndReadDescription,
+  PageSizesDescription,
+  PagesCompleteDescription,
+  QueryEtagDescription,
+  UnknownAndForeignDescription,
+} from '../engine/resources/index.ts';
 import type { RuleContext } from '../engine/rule-test.ts';
-import { body, embedded, entity, iso, send } from './em-client.ts';
-import { TTL_DEFAULT } from './em-bounds.ts';
-import { createEvent, createType, field, postEvent, putEvent } from './em-resources.ts';
+import { SERVICE, body, embedded, entity, iso, send } from './em-client.ts';
+import { EVENT_TYPES_PAGE, EVENTS_PAGE, OUT_OF_BOUNDS, TTL_DEFAULT } from './em-bounds.ts';
+import {
+  asRequest,
+  createEvent,
+  createType,
+  field,
+  postEvent,
+  postType,
+  putEvent,
+  standardBody,
+  typeBody,
+} from './em-resources.ts';
 import type { Versioned } from './versioned/model.ts';
 
 /** One resource of the service. */
@@ -21,7 +39,49 @@ export interface EmResource {
   query: QueryEtagDescription;
   /** As the versioned-resource model reaches one record of it (`request`: the record as sent, for a PUT). */
   versioned(t: RuleContext, id: string, request: Record<string, unknown>): Versioned;
+  /** The path of one record, and the key its collection's answers list records under. */
+  path(id: string): string;
+  listKey: 'events' | 'eventTypes';
+  /** A collection filter that selects the record alone. */
+  only(record: Record<string, unknown>): FilterExpr;
+  /** POST of a new record of the test's own. */
+  post(t: RuleContext, opts?: { query?: Record<string, string> }): Promise<HttpResponse>;
+  /** The member `change` sets. */
+  changes: 'severity' | 'ttl';
+  /** A change of the record with its etag (PUT of the severity, PATCH of the ttl), to a value told by `n`. */
+  change(
+    t: RuleContext,
+    record: Record<string, unknown>,
+    query: Record<string, string> | undefined,
+    n: number,
+  ): Promise<HttpResponse>;
+  /** The fixture naming a record another tenant shares with the caller. */
+  shared: 'sharedEventId' | 'sharedEventTypeId';
+  /** Its reads by ids the caller cannot see. */
+  unknown: UnknownAndForeignDescription;
+  /** How its collection query pages. */
+  paging: PagesCompleteDescription;
+  /** How one is created and read back. */
+  created: CreatedAndReadDescription;
+  /** The page sizes its collection query takes. */
+  sizes: PageSizesDescription;
 }
+
+const PAGING = {
+  rules: {
+    pageObject: 'event-management/queries/page-object',
+    links: 'event-management/queries/paging-links',
+  },
+  // "Page: size, totalElements, totalPages, number (integers)": the totals are named for what they
+  // count; size as the size asked for (not the items of this page) and number as the index asked
+  // for (counted from 0) are our reading, and so is which links a page carries (no next on the
+  // last page, no prev on the first).
+  readings: { pageAsAsked: 'spring-data-page', linksWhereAPageExists: 'paging-links-when-page-exists' },
+  runs: 6,
+};
+
+/** Reads are tried plain and with includeShared, which adds records shared with the caller and no other. */
+const SHARED_TOO = [undefined, { includeShared: 'true' }];
 
 /** An event: PUT of its severity; its etag an incremental counter. */
 export const EVENT: EmResource = {
@@ -46,6 +106,60 @@ export const EVENT: EmResource = {
         changed: (r) => embedded(r, 'events').length === 2,
       };
     },
+  },
+  path: (id) => `/events/${id}`,
+  listKey: 'events',
+  only: (e) => where({ entityId: String(e.entityId), correlationId: String(e.correlationId) }),
+  post: (t, opts) => postEvent(t, standardBody(t), opts),
+  changes: 'severity',
+  change: (t, e, query, n) => putEvent(t, String(e.id), String(e.etag), { ...asRequest(e), severity: n }, { query }),
+  shared: 'sharedEventId',
+  sizes: {
+    collection: '/events',
+    listKey: 'events',
+    size: EVENTS_PAGE,
+    rules: {
+      served: 'event-management/queries/events-size-default',
+      below: 'event-management/queries/events-size-below-1-400',
+      above: 'event-management/queries/events-size-above-500-400',
+      page: 'event-management/queries/page-default-and-minimum',
+    },
+    farAbove: [100_000], // not a contract bound: a size far above any
+    outOfBounds: OUT_OF_BOUNDS,
+  },
+  created: {
+    service: SERVICE,
+    what: 'the event',
+    operationId: 'createEvent',
+    schema: '#/components/schemas/EventResponse',
+    rules: {
+      create: 'event-management/events/create-201',
+      requiredMembers: 'event-management/events/response-required-fields',
+      etagHeader: 'event-management/etags/event-etag-header',
+      get: 'event-management/events/get-200',
+    },
+    path: (id) => `/events/${id}`,
+    post: (t, json) => postEvent(t, json),
+    same: (x, sent) => x.source === sent.source,
+  },
+  paging: {
+    ...PAGING,
+    collection: '/events',
+    listKey: 'events',
+    rules: { ...PAGING.rules, order: 'event-management/queries/events-default-sort' },
+    order: 'newest first',
+    sizes: { min: 4, max: 50 }, // not a contract bound: the page sizes drawn
+  },
+  unknown: {
+    rule: 'event-management/events/get-not-found-404',
+    noun: 'event',
+    path: (id) => `/events/${id}`,
+    unknownId: () => randomUUID(),
+    malformed: { id: 'not-a-uuid', reading: 'malformed-id-404' },
+    queries: SHARED_TOO,
+    create: async (t) => String((await createEvent(t, standardBody(t))).id),
+    foreignReading: 'foreign-record-404',
+    options: { needs: ['fixtures.eventManagement.entityIds'], budget: 7 },
   },
   versioned: (t, id, request) => ({
     t,
@@ -95,6 +209,67 @@ export const EVENT_TYPE: EmResource = {
         changed: (r) => embedded(r, 'eventTypes')[0]?.ttl === TTL_DEFAULT + 1,
       };
     },
+  },
+  path: (id) => `/eventTypes/${encodeURIComponent(id)}`,
+  listKey: 'eventTypes',
+  only: (x) => where({ id: String(x.id) }),
+  post: (t, opts) => postType(t, typeBody(t), opts),
+  changes: 'ttl',
+  change: (t, x, query, n) =>
+    send(t, {
+      method: 'PATCH',
+      path: `/eventTypes/${encodeURIComponent(String(x.id))}`,
+      query,
+      headers: { 'If-Match': String(x.etag) },
+      json: { op: 'replace', path: '/ttl', value: n },
+    }),
+  shared: 'sharedEventTypeId',
+  sizes: {
+    collection: '/eventTypes',
+    listKey: 'eventTypes',
+    size: EVENT_TYPES_PAGE,
+    rules: {
+      served: 'event-management/queries/event-types-size-default',
+      below: 'event-management/queries/event-types-size-default',
+      above: 'event-management/queries/event-types-size-above-100-400',
+      page: 'event-management/queries/page-default-and-minimum',
+    },
+    // The events' maximum, which event types do not take.
+    farAbove: [EVENTS_PAGE.max],
+    outOfBounds: OUT_OF_BOUNDS,
+  },
+  created: {
+    service: SERVICE,
+    what: 'the type',
+    operationId: 'createEventType',
+    schema: '#/components/schemas/EventTypeResponse',
+    rules: {
+      create: 'event-management/event-types/create-201',
+      requiredMembers: 'event-management/event-types/response-required-fields',
+      etagHeader: 'event-management/etags/event-type-etag-header',
+      get: 'event-management/event-types/get-200',
+    },
+    path: (id) => `/eventTypes/${encodeURIComponent(id)}`,
+    post: (t, json) => postType(t, json),
+    same: (x, sent) => x.name === sent.name,
+  },
+  paging: {
+    ...PAGING,
+    collection: '/eventTypes',
+    listKey: 'eventTypes',
+    rules: { ...PAGING.rules, order: 'event-management/queries/event-types-default-sort' },
+    order: 'sorted by name',
+    sizes: { min: 1, max: 6 },
+  },
+  unknown: {
+    rule: 'event-management/event-types/get-not-found-404',
+    noun: 'type',
+    path: (id) => `/eventTypes/${encodeURIComponent(id)}`,
+    unknownId: (t) => `${t.prefix}nosuchtype${randomUUID().slice(0, 8)}`,
+    queries: SHARED_TOO,
+    create: async (t) => String((await createType(t)).id),
+    foreignReading: 'foreign-record-404',
+    options: { budget: 6 },
   },
   versioned: (t, id) => {
     const path = `/eventTypes/${encodeURIComponent(id)}`;

@@ -1,11 +1,11 @@
 import fc from 'fast-check';
 import { notModified } from '../engine/checks/index.ts';
-import { queryEtag } from '../engine/resources/index.ts';
-import { EM_IO, emTest, fixtures, send } from './em-client.ts';
+import { emTest, fixtures, send } from './em-client.ts';
 import { asRequest, createEvent, createType, standardBody } from './em-resources.ts';
 import { SEVERITY, TTL_MAX } from './em-bounds.ts';
-import { EVENT, EVENT_TYPE, RESOURCES } from './em-descriptions.ts';
-import { readCurrent } from './versioned/model.ts';
+import { EVENT, EVENT_TYPE } from './em-descriptions.ts';
+import { readCurrent, type Versioned, type VersionedModel } from './versioned/model.ts';
+import type { RuleContext, RuleTestOptions } from '../engine/rule-test.ts';
 import { Get } from './versioned/get.ts';
 import { GetIfNoneMatchCurrent } from './versioned/get-if-none-match-current.ts';
 import { GetIfNoneMatchStale } from './versioned/get-if-none-match-stale.ts';
@@ -18,45 +18,52 @@ import { DeleteWithoutIfMatch } from './versioned/delete-without-if-match.ts';
 
 // ---------------------------------------------------------------- the versioned-resource model
 
-emTest(
-  [
-    'event-management/etags/event-etag-header',
-    'event-management/etags/get-event-304',
-    'event-management/etags/update-event-stale-412',
-    'event-management/etags/update-event-if-match-required',
-    'event-management/events/etag-counter',
-    'event-management/events/update-200',
-  ],
-  'event ETags (model): a PUT with the current etag changes it, nothing else does; stale or missing If-Match is refused; If-None-Match answers 304',
-  async (t) => {
-    const commands = fc.commands(
-      [
-        fc.constant(new Get()),
-        fc.constant(new GetIfNoneMatchCurrent()),
-        fc.constant(new GetIfNoneMatchStale()),
-        fc.integer({ min: SEVERITY.min, max: SEVERITY.max }).map((s) => new WriteCurrent(s)),
-        fc.nat(5).map((n) => new WriteStale(n)),
-        fc.integer({ min: 1, max: 1000 }).map((n) => new WriteOtherEtag(n)),
-        fc.constantFrom(undefined, 'abc', '"x"').map((h) => new WriteWithoutIfMatch(h)),
-      ],
-      { maxCommands: 7 },
-    );
-    const start = async () => {
+type Command = fc.AsyncCommand<VersionedModel, Versioned>;
+
+// not a contract bound: how far a wrong etag lies from the current one
+const nonZero = fc.oneof(fc.integer({ min: -3, max: -1 }), fc.integer({ min: 1, max: 500 }));
+
+/** One resource under the versioned-resource model: the commands drawn, and every command once besides. */
+interface ModelRow {
+  noun: string;
+  says: string;
+  rules: string[];
+  /** The rule a failure of the property is attributed to. */
+  counter: string;
+  commands: Array<fc.Arbitrary<Command>>;
+  start(t: RuleContext): Promise<{ real: Versioned; model: VersionedModel }>;
+  every: Command[];
+  runs: number;
+  options: RuleTestOptions;
+}
+
+const MODELS: ModelRow[] = [
+  {
+    noun: 'event',
+    says: 'a PUT with the current etag changes it, nothing else does; stale or missing If-Match is refused; If-None-Match answers 304',
+    rules: [
+      'event-management/etags/event-etag-header',
+      'event-management/etags/get-event-304',
+      'event-management/etags/update-event-stale-412',
+      'event-management/etags/update-event-if-match-required',
+      'event-management/events/etag-counter',
+      'event-management/events/update-200',
+    ],
+    counter: 'event-management/events/etag-counter',
+    commands: [
+      fc.constant(new Get()),
+      fc.constant(new GetIfNoneMatchCurrent()),
+      fc.constant(new GetIfNoneMatchStale()),
+      fc.integer({ min: SEVERITY.min, max: SEVERITY.max }).map((s) => new WriteCurrent(s)),
+      fc.nat(5).map((n) => new WriteStale(n)),
+      fc.integer({ min: 1, max: 1000 }).map((n) => new WriteOtherEtag(n)),
+      fc.constantFrom(undefined, 'abc', '"x"').map((h) => new WriteWithoutIfMatch(h)),
+    ],
+    async start(t) {
       const e = await createEvent(t, standardBody(t, { severity: 1 }));
       return { real: EVENT.versioned(t, e.id, asRequest(e)), model: { etag: e.etag, stale: [], value: 1 } };
-    };
-    await t.property(
-      commands,
-      async (cmds) => {
-        const { model, real } = await start();
-        await fc.asyncModelRun(() => ({ model, real }), cmds);
-        await readCurrent(model, real);
-      },
-      { rule: 'event-management/events/etag-counter', runs: Math.min(t.session.context.runs, 8) },
-    );
-    // Every command at least once, whatever the property drew.
-    const { model, real } = await start();
-    for (const c of [
+    },
+    every: [
       new Get(),
       new GetIfNoneMatchCurrent(),
       new WriteCurrent(5),
@@ -65,56 +72,38 @@ emTest(
       new WriteWithoutIfMatch(undefined),
       new WriteWithoutIfMatch('abc'),
       new GetIfNoneMatchStale(),
-    ]) {
-      await c.run(model, real);
-    }
+    ],
+    runs: 8,
+    options: { needs: ['fixtures.eventManagement.entityIds'], budget: 15, budgetPerRun: 10, timeout: 120_000 },
   },
-  { needs: ['fixtures.eventManagement.entityIds'], budget: 15, budgetPerRun: 10, timeout: 120_000 },
-);
-
-// not a contract bound: how far a wrong etag lies from the current one
-const nonZero = fc.oneof(fc.integer({ min: -3, max: -1 }), fc.integer({ min: 1, max: 500 }));
-
-emTest(
-  [
-    'event-management/etags/event-type-etag-header',
-    'event-management/etags/get-event-type-304',
-    'event-management/etags/patch-event-type-stale-412',
-    'event-management/etags/patch-event-type-if-match-required',
-    'event-management/etags/delete-event-type-stale-409',
-    'event-management/etags/delete-event-type-if-match-required',
-    'event-management/etags/event-type-etag-counter',
-    'event-management/event-types/patch-200',
-  ],
-  'event type ETags (model): PATCH with the current etag changes it, nothing else does; a differing If-Match is 412 on PATCH and 409 on DELETE; none is 400',
-  async (t) => {
-    const commands = fc.commands(
-      [
-        fc.constant(new Get()),
-        fc.constant(new GetIfNoneMatchCurrent()),
-        fc.integer({ min: 1, max: TTL_MAX }).map((n) => new WriteCurrent(n)),
-        nonZero.map((n) => new WriteOtherEtag(n)),
-        fc.constantFrom(undefined, 'abc').map((h) => new WriteWithoutIfMatch(h)),
-        nonZero.map((n) => new DeleteOtherEtag(n)),
-        fc.constantFrom(undefined, 'abc').map((h) => new DeleteWithoutIfMatch(h)),
-      ],
-      { maxCommands: 7 },
-    );
-    const start = async () => {
+  {
+    noun: 'event type',
+    says: 'PATCH with the current etag changes it, nothing else does; a differing If-Match is 412 on PATCH and 409 on DELETE; none is 400',
+    rules: [
+      'event-management/etags/event-type-etag-header',
+      'event-management/etags/get-event-type-304',
+      'event-management/etags/patch-event-type-stale-412',
+      'event-management/etags/patch-event-type-if-match-required',
+      'event-management/etags/delete-event-type-stale-409',
+      'event-management/etags/delete-event-type-if-match-required',
+      'event-management/etags/event-type-etag-counter',
+      'event-management/event-types/patch-200',
+    ],
+    counter: 'event-management/etags/event-type-etag-counter',
+    commands: [
+      fc.constant(new Get()),
+      fc.constant(new GetIfNoneMatchCurrent()),
+      fc.integer({ min: 1, max: TTL_MAX }).map((n) => new WriteCurrent(n)),
+      nonZero.map((n) => new WriteOtherEtag(n)),
+      fc.constantFrom(undefined, 'abc').map((h) => new WriteWithoutIfMatch(h)),
+      nonZero.map((n) => new DeleteOtherEtag(n)),
+      fc.constantFrom(undefined, 'abc').map((h) => new DeleteWithoutIfMatch(h)),
+    ],
+    async start(t) {
       const type = await createType(t);
       return { real: EVENT_TYPE.versioned(t, type.id, {}), model: { etag: type.etag, stale: [], value: type.ttl } };
-    };
-    await t.property(
-      commands,
-      async (cmds) => {
-        const { model, real } = await start();
-        await fc.asyncModelRun(() => ({ model, real }), cmds);
-        await readCurrent(model, real);
-      },
-      { rule: 'event-management/etags/event-type-etag-counter', runs: Math.min(t.session.context.runs, 6) },
-    );
-    const { model, real } = await start();
-    for (const c of [
+    },
+    every: [
       new Get(),
       new GetIfNoneMatchCurrent(),
       new WriteCurrent(40),
@@ -127,11 +116,29 @@ emTest(
       new DeleteWithoutIfMatch(undefined),
       new DeleteWithoutIfMatch('abc'),
       new Get(),
-    ]) {
-      await c.run(model, real);
-    }
+    ],
+    runs: 6,
+    options: { budget: 20, budgetPerRun: 12, timeout: 120_000 },
   },
-  { budget: 20, budgetPerRun: 12, timeout: 120_000 },
+];
+
+emTest.each(
+  MODELS,
+  (row) => ({ rules: row.rules, name: `${row.noun} ETags (model): ${row.says}`, options: row.options }),
+  async (t, row) => {
+    await t.property(
+      fc.commands(row.commands, { maxCommands: 7 }),
+      async (cmds) => {
+        const { model, real } = await row.start(t);
+        await fc.asyncModelRun(() => ({ model, real }), cmds);
+        await readCurrent(model, real);
+      },
+      { rule: row.counter, runs: Math.min(t.session.context.runs, row.runs) },
+    );
+    // Every command at least once, whatever the property drew.
+    const { model, real } = await row.start(t);
+    for (const c of row.every) await c.run(model, real);
+  },
 );
 
 // "304 Not Modified answers a conditional GET whose If-None-Match matches." What matches is HTTP's:
@@ -174,16 +181,4 @@ emTest(
     }
   },
   { readOnly: true, budget: 3 },
-);
-
-// ---------------------------------------------------------------- queries
-
-emTest.each(
-  RESOURCES.map((r) => r.query),
-  (q) => ({
-    rules: [q.rules.etagHeader, q.rules.notModified],
-    name: `GET ${q.collection} answers an ETag; If-None-Match of an unchanged result is 304; ${q.change}`,
-    options: q.options,
-  }),
-  (t, q) => queryEtag(t, EM_IO, q),
 );

@@ -1,4 +1,6 @@
 import { randomUUID } from 'node:crypto';
+import type { HttpResponse } from '../engine/http-client.ts';
+import type { RuleContext } from '../engine/rule-test.ts';
 import { eq } from '../engine/filter-expression.ts';
 import {
   ordinal,
@@ -302,55 +304,95 @@ emTest(
   { needs: ['fixtures.eventManagement.entityIds'], budget: 14 },
 );
 
-emTest(
-  [
-    'event-management/event-types/delete-standard-types-400',
-    'event-management/event-types/delete-not-owner-400',
-    'event-management/event-types/delete-receiver-400',
-    'event-management/event-types/delete-not-found-404',
-  ],
-  'DELETE of BaseEvent, the standard type, a type of another tenant or one shared with the caller answers 400; of an unknown type 404',
-  async (t) => {
-    const f = fixtures(t);
-    refused(t, {
-      rule: 'event-management/event-types/delete-standard-types-400',
-      res: await remove(t, f.baseEventTypeId),
-      what: 'DELETE of BaseEvent',
-    });
-    refused(t, {
-      rule: 'event-management/event-types/delete-standard-types-400',
-      res: await remove(t, f.standardEventTypeId),
-      what: 'DELETE of the standard event type',
-    });
-    refused(t, {
-      rule: 'event-management/event-types/delete-not-found-404',
-      res: await send(t, {
-        method: 'DELETE',
-        path: pathOf(`${t.prefix}nosuchtype${randomUUID().slice(0, 8)}`),
-        headers: { 'If-Match': '0' },
-      }),
-      what: 'DELETE of an unknown type',
-      statuses: [404],
-    });
-    const global = fixture(t, 'globalEventTypeId');
-    refused(t, {
-      rule: 'event-management/event-types/delete-not-owner-400',
-      res: await remove(t, global),
-      what: 'DELETE of a GLOBAL type owned by another tenant',
-    });
-    const shared = fixture(t, 'sharedEventTypeId');
-    refused(t, {
-      rule: 'event-management/event-types/delete-receiver-400',
-      res: await remove(t, shared, { includeShared: true }),
-      what: 'DELETE of a type shared with the caller',
-    });
+/** A change of a type the caller may not change: the standard types, another tenant's, one shared with it, an unknown one. */
+interface ProtectedRow {
+  /** How the test's name calls the type shared with the caller. */
+  shared: string;
+  method: 'PATCH' | 'DELETE';
+  rules: { standard: string; notOwner: string; receiver: string; notFound: string };
+  /** The change of an existing type, sent with its current etag. */
+  change(t: RuleContext, id: string, includeShared: boolean): Promise<HttpResponse>;
+  /** The body of the change of an unknown type. */
+  json?: unknown;
+}
+
+const PROTECTED_ROWS: ProtectedRow[] = [
+  {
+    shared: 'a type',
+    method: 'PATCH',
+    rules: {
+      standard: 'event-management/event-types/patch-standard-types-400',
+      notOwner: 'event-management/event-types/patch-not-owner-400',
+      receiver: 'event-management/event-types/patch-receiver-400',
+      notFound: 'event-management/event-types/patch-not-found-404',
+    },
+    // The change re-states the current ttl: a deployment that wrongly accepts it changes nothing.
+    change: async (t, id, includeShared) => {
+      const x = await current(t, id, { includeShared });
+      return send(t, {
+        method: 'PATCH',
+        path: pathOf(id),
+        headers: { 'If-Match': String(x.etag) },
+        json: { op: 'replace', path: '/ttl', value: x.ttl },
+        query: includeShared ? { includeShared: 'true' } : undefined,
+      });
+    },
+    json: { op: 'replace', path: '/ttl', value: 30 },
   },
   {
-    needs: [
-      'fixtures.eventManagement.baseEventTypeId',
-      'fixtures.eventManagement.globalEventTypeId',
-      'fixtures.eventManagement.sharedEventTypeId',
-    ],
-    budget: 10,
+    shared: 'one',
+    method: 'DELETE',
+    rules: {
+      standard: 'event-management/event-types/delete-standard-types-400',
+      notOwner: 'event-management/event-types/delete-not-owner-400',
+      receiver: 'event-management/event-types/delete-receiver-400',
+      notFound: 'event-management/event-types/delete-not-found-404',
+    },
+    change: (t, id, includeShared) => remove(t, id, { includeShared }),
+  },
+];
+
+emTest.each(
+  PROTECTED_ROWS,
+  (row) => ({
+    rules: Object.values(row.rules),
+    name: `${row.method} of BaseEvent, the standard type, a type of another tenant or ${row.shared} shared with the caller answers 400; of an unknown type 404`,
+    options: {
+      needs: [
+        'fixtures.eventManagement.baseEventTypeId',
+        'fixtures.eventManagement.globalEventTypeId',
+        'fixtures.eventManagement.sharedEventTypeId',
+      ],
+      budget: 10,
+    },
+  }),
+  async (t, row) => {
+    const f = fixtures(t);
+    const cases = [
+      [row.rules.standard, f.baseEventTypeId, 'BaseEvent'],
+      [row.rules.standard, f.standardEventTypeId, 'the standard event type'],
+      [row.rules.notOwner, f.globalEventTypeId, 'a GLOBAL type owned by another tenant'],
+      [row.rules.receiver, f.sharedEventTypeId, 'a type shared with the caller'],
+    ] as const;
+    for (const [rule, id, what] of cases)
+      if (id)
+        refused(t, {
+          rule,
+          res: await row.change(t, id, rule === row.rules.receiver),
+          what: `${row.method} of ${what}`,
+        });
+    refused(t, {
+      rule: row.rules.notFound,
+      res: await send(t, {
+        method: row.method,
+        path: pathOf(`${t.prefix}nosuchtype${randomUUID().slice(0, 8)}`),
+        headers: { 'If-Match': '0' },
+        json: row.json,
+      }),
+      what: `${row.method} of an unknown type`,
+      statuses: [404],
+    });
+    if (!f.globalEventTypeId) fixture(t, 'globalEventTypeId');
+    if (!f.sharedEventTypeId) fixture(t, 'sharedEventTypeId');
   },
 );

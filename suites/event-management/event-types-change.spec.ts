@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto';
 import { where } from '../engine/filter-expression.ts';
 import { body, emTest, eventually, fixture, fixtures, send, seen } from './em-client.ts';
 import { accepted, refused, holds, answered } from '../engine/checks/index.ts';
@@ -263,73 +262,6 @@ emTest(
     });
   },
   { budget: 12 },
-);
-
-emTest(
-  [
-    'event-management/event-types/patch-standard-types-400',
-    'event-management/event-types/patch-not-owner-400',
-    'event-management/event-types/patch-receiver-400',
-    'event-management/event-types/patch-not-found-404',
-  ],
-  'PATCH of BaseEvent, the standard type, a type of another tenant or a type shared with the caller answers 400; of an unknown type 404',
-  async (t) => {
-    // The change re-states the current ttl: a deployment that wrongly accepts it changes nothing.
-    const sameTtl = async (id: string, includeShared = false) => {
-      const x = await current(t, id, { includeShared });
-      return send(t, {
-        method: 'PATCH',
-        path: pathOf(id),
-        headers: { 'If-Match': String(x.etag) },
-        json: { op: 'replace', path: '/ttl', value: x.ttl },
-        query: includeShared ? { includeShared: 'true' } : undefined,
-      });
-    };
-    const f = fixtures(t);
-    refused(t, {
-      rule: 'event-management/event-types/patch-standard-types-400',
-      res: await sameTtl(f.baseEventTypeId),
-      what: 'PATCH of BaseEvent',
-    });
-    refused(t, {
-      rule: 'event-management/event-types/patch-standard-types-400',
-      res: await sameTtl(f.standardEventTypeId),
-      what: 'PATCH of the standard event type',
-    });
-    if (f.globalEventTypeId)
-      refused(t, {
-        rule: 'event-management/event-types/patch-not-owner-400',
-        res: await sameTtl(f.globalEventTypeId),
-        what: 'PATCH of a GLOBAL type owned by another tenant',
-      });
-    if (f.sharedEventTypeId)
-      refused(t, {
-        rule: 'event-management/event-types/patch-receiver-400',
-        res: await sameTtl(f.sharedEventTypeId, true),
-        what: 'PATCH of a type shared with the caller',
-      });
-    refused(t, {
-      rule: 'event-management/event-types/patch-not-found-404',
-      res: await send(t, {
-        method: 'PATCH',
-        path: pathOf(`${t.prefix}nosuchtype${randomUUID().slice(0, 8)}`),
-        headers: { 'If-Match': '0' },
-        json: { op: 'replace', path: '/ttl', value: 30 },
-      }),
-      what: 'PATCH of an unknown type',
-      statuses: [404],
-    });
-    if (!f.globalEventTypeId) fixture(t, 'globalEventTypeId');
-    if (!f.sharedEventTypeId) fixture(t, 'sharedEventTypeId');
-  },
-  {
-    needs: [
-      'fixtures.eventManagement.baseEventTypeId',
-      'fixtures.eventManagement.globalEventTypeId',
-      'fixtures.eventManagement.sharedEventTypeId',
-    ],
-    budget: 10,
-  },
 );
 
 emTest(

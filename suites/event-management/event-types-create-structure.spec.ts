@@ -1,3 +1,5 @@
+import { boundaryValues } from '../engine/resources/index.ts';
+import { CODE_POINT_READING } from './em-arbitraries.ts';
 import { where } from '../engine/filter-expression.ts';
 import fc from 'fast-check';
 import type { HttpResponse } from '../engine/http-client.ts';
@@ -6,7 +8,7 @@ import { boundaryCases } from '../engine/contract-bounds.ts';
 import { accepted, refused, holds } from '../engine/checks/index.ts';
 import { createType, field, postEvent, postType, typeBody } from './em-resources.ts';
 import { FIELD_NAME, FIELD_NAME_MAX, FIELDS_MAX, INHERITANCE_DEPTH_MAX } from './em-bounds.ts';
-import { FIELD_TYPES, fieldsNamed, sendBoundary, filled } from './event-types-create-support.ts';
+import { FIELD_TYPES, fieldsNamed, filled } from './event-types-create-support.ts';
 
 emTest(
   ['event-management/event-types/scope-values'],
@@ -215,33 +217,27 @@ emTest(
   'a second type with the same id or name, or a field of a parent type, answers 409',
   async (t) => {
     const first = await createType(t, { fields: [field('inherited', 'STRING')] });
-    refused(t, {
-      rule: 'event-management/event-types/id-exists-409',
-      res: await postType(t, typeBody(t, { id: first.id })),
-      what: 'the id of an existing type',
-      statuses: [409],
-    });
-    refused(t, {
-      rule: 'event-management/event-types/name-exists-409',
-      res: await postType(t, typeBody(t, { name: first.name })),
-      what: 'the name of an existing type of the tenant',
-      statuses: [409],
-    });
-    refused(t, {
-      rule: 'event-management/event-types/field-in-parent-409',
-      res: await postType(t, typeBody(t, { parentId: first.id, fields: [field('inherited', 'STRING')] })),
-      what: 'a field the parent type has',
-      statuses: [409],
-    });
-    refused(t, {
-      rule: 'event-management/event-types/field-in-parent-409',
-      res: await postType(
-        t,
-        typeBody(t, { parentId: fixtures(t).standardEventTypeId, fields: [field('severity', 'INTEGER')] }),
-      ),
-      what: 'severity under PlatformStandardEvent',
-      statuses: [409],
-    });
+    const std = fixtures(t).standardEventTypeId;
+    const bodies: Array<[string, string, Record<string, unknown>]> = [
+      ['event-management/event-types/id-exists-409', 'the id of an existing type', { id: first.id }],
+      [
+        'event-management/event-types/name-exists-409',
+        'the name of an existing type of the tenant',
+        { name: first.name },
+      ],
+      [
+        'event-management/event-types/field-in-parent-409',
+        'a field the parent type has',
+        { parentId: first.id, fields: [field('inherited', 'STRING')] },
+      ],
+      [
+        'event-management/event-types/field-in-parent-409',
+        'severity under PlatformStandardEvent',
+        { parentId: std, fields: [field('severity', 'INTEGER')] },
+      ],
+    ];
+    for (const [rule, what, over] of bodies)
+      refused(t, { rule, res: await postType(t, typeBody(t, over)), what, statuses: [409] });
     // "Event (BaseEvent, request)" lists typeId, correlationId, timestamp and entityId, and a type's parent is
     // BaseEvent by default ("parentId | Default BaseEvent"): a field of one of those names exists in a parent type.
     // Which words are reserved ("reserved words of the database or language", 400) is not shown, and BaseEvent's
@@ -310,20 +306,20 @@ emTest(
       },
       { rule: 'event-management/event-types/field-name-length', runs: Math.min(t.session.context.runs, 10) },
     );
-    await sendBoundary(
-      t,
+    await boundaryValues(t, {
       // Field names are spelled in ASCII here: whether other letters are allowed is not the rule's point.
-      boundaryCases('event-management', FIELD_NAME, 'a field name', {
+      cases: boundaryCases('event-management', FIELD_NAME, 'a field name', {
         keyword: 'maxLength',
         fill: (n, ch) => filled(t, n, ch, 'f'),
         wide: [],
       }),
-      (name) => postType(t, typeBody(t, { fields: [field(name as string, 'STRING')] })),
-      {
+      send: (name) => postType(t, typeBody(t, { fields: [field(name as string, 'STRING')] })),
+      rules: {
         ok: 'event-management/event-types/field-name-length',
         bad: 'event-management/event-types/field-name-too-long-400',
       },
-    );
+      codePoints: CODE_POINT_READING,
+    });
     refused(t, {
       rule: 'event-management/event-types/duplicate-field-name-400',
       res: await postType(t, typeBody(t, { fields: [field('twin', 'STRING'), field('twin', 'INTEGER')] })),

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { body, emTest, entity, eventually, fixture, fixtures, iso, send, seen, NO_OTHER } from './em-client.ts';
 import { refused, holds } from '../engine/checks/index.ts';
-import { createEvent, createType, postEvent, standardBody } from './em-resources.ts';
+import { createType, postEvent, standardBody } from './em-resources.ts';
 
 emTest(
   ['event-management/events/type-not-found-404', 'event-management/events/entity-not-found-404'],
@@ -118,61 +118,4 @@ emTest(
     });
   },
   { needs: ['fixtures.eventManagement.entityIds'], budget: 1 },
-);
-
-emTest(
-  ['event-management/events/get-not-found-404'],
-  'GET /events/{id} of an unknown id, of an id that is not a uuid, or of an event of another tenant answers 404',
-  async (t) => {
-    refused(t, {
-      rule: 'event-management/events/get-not-found-404',
-      res: await send(t, { method: 'GET', path: `/events/${randomUUID()}` }),
-      what: 'an unknown event id',
-      statuses: [404],
-    });
-    // includeShared adds shared records; it makes no unknown id name an event.
-    refused(t, {
-      rule: 'event-management/events/get-not-found-404',
-      res: await send(t, { method: 'GET', path: `/events/${randomUUID()}`, query: { includeShared: 'true' } }),
-      what: 'an unknown event id with includeShared=true',
-      statuses: [404],
-    });
-    refused(t, {
-      rule: 'event-management/events/get-not-found-404',
-      res: await send(t, { method: 'GET', path: '/events/not-a-uuid' }),
-      what: 'an id that is not a uuid',
-      statuses: [404],
-      statusReading: 'malformed-id-404',
-    });
-    if (!t.session.tokens.has('otherTenant')) {
-      t.notExercised('event-management/events/get-not-found-404', NO_OTHER);
-      return;
-    }
-    const e = await createEvent(t, standardBody(t));
-    await eventually(
-      () => send(t, { method: 'GET', path: `/events/${e.id}` }),
-      (r) => r.status === 200,
-    );
-    refused(t, {
-      rule: 'event-management/events/get-not-found-404',
-      res: await send(t, { method: 'GET', path: `/events/${e.id}`, as: 'otherTenant' }),
-      what: 'an event of another tenant',
-      statuses: [404],
-      statusReading: 'foreign-record-404',
-    });
-    // The event is not shared with the other tenant: includeShared does not make it visible.
-    refused(t, {
-      rule: 'event-management/events/get-not-found-404',
-      res: await send(t, {
-        method: 'GET',
-        path: `/events/${e.id}`,
-        query: { includeShared: 'true' },
-        as: 'otherTenant',
-      }),
-      what: 'an event of another tenant (not shared with it) with includeShared=true',
-      statuses: [404],
-      statusReading: 'foreign-record-404',
-    });
-  },
-  { needs: ['fixtures.eventManagement.entityIds'], budget: 7 },
 );

@@ -29,38 +29,25 @@ emTest(
   'a delete job whose filter is missing, not valid JSON, without typeId, or with a typeId expression that is not one plain equality answers 400',
   async (t) => {
     const typeId = `${t.prefix}nosuchtype`;
-    refused(t, {
-      rule: 'event-management/jobs/delete-job-deletes-matches',
-      res: await startDeleteJob(t, {}),
-      what: 'a delete job without filter',
-    });
-    // "deleteEventsJob has filter (required JSON object)": a null body has none.
-    refused(t, {
-      rule: 'event-management/jobs/delete-job-deletes-matches',
-      res: await startDeleteJob(t, null),
-      what: 'a delete job whose body is null',
-    });
-    refused(t, {
-      rule: 'event-management/jobs/delete-filter-invalid-json-400',
-      res: await startDeleteJob(t, { filter: '{"typeId": ' }),
-      what: 'a filter string that is not JSON',
-    });
-    refused(t, {
-      rule: 'event-management/jobs/delete-filter-invalid-json-400',
-      res: await startDeleteJob(t, { filter: 42 }),
-      what: 'a filter that is a number',
-    });
-    refused(t, {
-      rule: 'event-management/jobs/delete-filter-no-type-id-400',
-      res: await startDeleteJob(t, { filter: where({ source: marker(t) }) }),
-      what: 'a filter without typeId',
-    });
-    // The conjunction of nothing: an empty filter in any dialect.
-    refused(t, {
-      rule: 'event-management/jobs/delete-filter-no-type-id-400',
-      res: await startDeleteJob(t, { filter: and() }),
-      what: 'an empty filter',
-    });
+    const bodies: Array<[string, string, unknown]> = [
+      ['event-management/jobs/delete-job-deletes-matches', 'a delete job without filter', {}],
+      // "deleteEventsJob has filter (required JSON object)": a null body has none.
+      ['event-management/jobs/delete-job-deletes-matches', 'a delete job whose body is null', null],
+      [
+        'event-management/jobs/delete-filter-invalid-json-400',
+        'a filter string that is not JSON',
+        { filter: '{"typeId": ' },
+      ],
+      ['event-management/jobs/delete-filter-invalid-json-400', 'a filter that is a number', { filter: 42 }],
+      [
+        'event-management/jobs/delete-filter-no-type-id-400',
+        'a filter without typeId',
+        { filter: where({ source: marker(t) }) },
+      ],
+      // The conjunction of nothing: an empty filter in any dialect.
+      ['event-management/jobs/delete-filter-no-type-id-400', 'an empty filter', { filter: and() }],
+    ];
+    for (const [rule, what, json] of bodies) refused(t, { rule, res: await startDeleteJob(t, json), what });
     for (const [f, what] of [
       [ne('typeId', typeId), 'a negated typeId'],
       [isIn('typeId', [typeId]), 'typeId with in'],

@@ -19,7 +19,7 @@ import {
   EVENTS_QUERY_SIZE,
 } from './em-client.ts';
 import { refused, answered, holds } from '../engine/checks/index.ts';
-import { betweenRange } from './em-checks.ts';
+import { betweenRange } from './queries-events-support.ts';
 import { createEventsInBulk, createType, field, postCreateJob, standardBody } from './em-resources.ts';
 import {
   runCreateJob,

@@ -1,24 +1,20 @@
 import { EVENT_TYPE } from './em-descriptions.ts';
+import { pageSizes, pagesComplete } from '../engine/resources/index.ts';
 import fc from 'fast-check';
-import { responseSchema, hasRequiredMembers, refused, answered, holds } from '../engine/checks/index.ts';
+import {
+  pageBeyondLast,
+  responseSchema,
+  hasRequiredMembers,
+  refused,
+  answered,
+  holds,
+} from '../engine/checks/index.ts';
 import type { HttpResponse } from '../engine/http-client.ts';
 import type { RuleContext } from '../engine/rule-test.ts';
 import { and, eq, isIn, ne, sortBy, startsWith, where } from '../engine/filter-expression.ts';
-import {
-  SERVICE,
-  body,
-  emTest,
-  eventually,
-  pageIntegers,
-  send,
-  seen,
-  shown,
-  embedded,
-  type EmQuery,
-} from './em-client.ts';
-import { OUT_OF_BOUNDS, beyondTheLast } from './em-checks.ts';
+import { SERVICE, body, emTest, eventually, EM_IO, send, seen, shown, embedded, type EmQuery } from './em-client.ts';
 import { createType } from './em-resources.ts';
-import { EVENT_TYPES_PAGE, EVENTS_PAGE, TTL_DEFAULT } from './em-bounds.ts';
+import { EVENT_TYPES_PAGE, TTL_DEFAULT } from './em-bounds.ts';
 
 const typesOf = (res: HttpResponse) => embedded(res, 'eventTypes');
 const idsOf = (res: HttpResponse) => typesOf(res).map((x) => String(x.id));
@@ -96,67 +92,7 @@ emTest(
       expected: '5 types',
       received: String(want.length),
     });
-    await t.property(
-      fc.integer({ min: 1, max: 6 }),
-      async (size) => {
-        const pages = Math.ceil(5 / size);
-        const seenIds: string[] = [];
-        for (let p = 0; p < pages; p++) {
-          const res = await getTypes(t, { filter: f, size, page: p });
-          const pg = body(res).page ?? {};
-          holds(t, {
-            rule: 'event-management/queries/page-object',
-            ok: res.status === 200 && pageIntegers(pg) && pg.totalElements === 5 && pg.totalPages === pages,
-            failure: `type page ${p} of size ${size} misdescribed`,
-            expected: `integers; totalElements 5, totalPages ${pages}`,
-            received: JSON.stringify(pg),
-          });
-          // "Page: size, totalElements, totalPages, number (integers)": the totals are named for what they
-          // count; size as the size asked for (not the items of this page) and number as the index asked
-          // for (counted from 0) are our reading.
-          holds(t, {
-            reading: 'spring-data-page',
-            rule: 'event-management/queries/page-object',
-            ok: pg.size === size && pg.number === p,
-            failure: `type page ${p} of size ${size}: size or number is not the one asked for`,
-            expected: `size ${size}, number ${p}`,
-            received: JSON.stringify(pg),
-          });
-          const links = body(res)._links ?? {};
-          holds(t, {
-            rule: 'event-management/queries/paging-links',
-            ok:
-              !!links.self?.href &&
-              typeof links.self.templated === 'boolean' &&
-              !!links.first?.href &&
-              !!links.last?.href &&
-              (p + 1 >= pages || !!links.next) &&
-              (p === 0 || !!links.prev),
-            failure: 'paging links do not describe the page',
-            expected: 'self, first, last; next and prev where such pages exist',
-            received: JSON.stringify(links),
-          });
-          // No next on the last page, no prev on the first: our reading of which links a page carries.
-          holds(t, {
-            reading: 'paging-links-when-page-exists',
-            rule: 'event-management/queries/paging-links',
-            ok: (p + 1 < pages || !links.next) && (p > 0 || !links.prev),
-            failure: 'next or prev where no such page exists',
-            expected: 'no next on the last page, no prev on the first',
-            received: JSON.stringify(links),
-          });
-          seenIds.push(...idsOf(res));
-        }
-        holds(t, {
-          rule: 'event-management/queries/event-types-default-sort',
-          ok: JSON.stringify(seenIds) === JSON.stringify(want),
-          failure: `pages of size ${size} are not the name-sorted list cut in pieces`,
-          expected: JSON.stringify(want),
-          received: JSON.stringify(seenIds),
-        });
-      },
-      { rule: 'event-management/queries/page-object', runs: Math.min(t.session.context.runs, 6) },
-    );
+    await pagesComplete(t, EM_IO, EVENT_TYPE.paging, { filter: f }, want);
   },
   { budget: 12, budgetPerRun: 6 },
 );
@@ -187,39 +123,15 @@ emTest(
       expected: 'page.number 0',
       received: JSON.stringify(body(plain).page),
     });
-    for (const size of [1, EVENT_TYPES_PAGE.max]) {
-      const res = await getTypes(t, { size });
-      holds(t, {
-        rule: 'event-management/queries/event-types-size-default',
-        ok: res.status === 200 && body(res).page?.size === size && typesOf(res).length <= size,
-        failure: `size ${size} not served`,
-        expected: `HTTP 200, page.size ${size}`,
-        received: seen(res, 120),
-      });
-    }
-    for (const size of [0, -5])
-      refused(t, {
-        rule: 'event-management/queries/event-types-size-default',
-        res: await getTypes(t, { size }),
-        what: `size ${size}`,
-        reading: OUT_OF_BOUNDS,
-      });
-    // One beyond the types' maximum, and the events' maximum.
-    for (const size of [EVENT_TYPES_PAGE.max + 1, EVENTS_PAGE.max])
-      refused(t, {
-        rule: 'event-management/queries/event-types-size-above-100-400',
-        res: await getTypes(t, { size }),
-        what: `size ${size}`,
-      });
-    refused(t, {
-      rule: 'event-management/queries/page-default-and-minimum',
-      res: await getTypes(t, { page: -1 }),
-      what: 'page -1',
-      reading: OUT_OF_BOUNDS,
-    });
+    await pageSizes(t, EM_IO, EVENT_TYPE.sizes, {});
     const total = Number(body(plain).page?.totalElements ?? 0);
     const beyond = await getTypes(t, { size: EVENT_TYPES_PAGE.max, page: Math.ceil(total / EVENT_TYPES_PAGE.max) + 1 });
-    beyondTheLast(t, beyond, typesOf(beyond).length);
+    pageBeyondLast(t, {
+      rule: 'event-management/queries/page-default-and-minimum',
+      res: beyond,
+      items: typesOf(beyond).length,
+      reading: 'page-beyond-last-empty',
+    });
   },
   { readOnly: true, budget: 9 },
 );

@@ -1,8 +1,11 @@
 import fc from 'fast-check';
-import { responseSchema, refused, answered, holds } from '../engine/checks/index.ts';
+import { pageSizes, pagesComplete } from '../engine/resources/index.ts';
+import { EVENT } from './em-descriptions.ts';
+import { pageBeyondLast, responseSchema, refused, answered, holds } from '../engine/checks/index.ts';
 import { and, eq, or, satisfies, sortBy, where, type SortExpr } from '../engine/filter-expression.ts';
 import {
   EVENTS_QUERY_SIZE,
+  EM_IO,
   body,
   emTest,
   subTenantUser,
@@ -10,9 +13,7 @@ import {
   seen,
   shown,
   dialectVerdict,
-  type EmQuery,
 } from './em-client.ts';
-import { OUT_OF_BOUNDS, beyondTheLast } from './em-checks.ts';
 import { DATASET_SIZE, fileDataset } from './em-dataset.ts';
 import { eventsOf, idsOf, getEvents, datasetVisible, atom } from './queries-events-support.ts';
 import { EVENTS_PAGE } from './em-bounds.ts';
@@ -173,7 +174,12 @@ emTest(
       received: () => JSON.stringify(body(last)._links),
     });
     const beyond = await getEvents(t, { filter: where({ typeId: d.typeId }), page: 3, size: EVENTS_PAGE.default });
-    beyondTheLast(t, beyond, eventsOf(beyond).length);
+    pageBeyondLast(t, {
+      rule: 'event-management/queries/page-default-and-minimum',
+      res: beyond,
+      items: eventsOf(beyond).length,
+      reading: 'page-beyond-last-empty',
+    });
   },
   { needs: ['fixtures.eventManagement.entityIds'], budget: 6, readOnly: false },
 );
@@ -201,108 +207,23 @@ emTest(
   async (t) => {
     const d = await dataset(t);
     await datasetVisible(t, d);
-    const q = (extra: EmQuery) => getEvents(t, { filter: where({ typeId: d.typeId }), ...extra });
-    const one = await q({ size: 1 });
-    holds(t, {
-      rule: 'event-management/queries/events-size-default',
-      ok: one.status === 200 && eventsOf(one).length === 1,
-      failure: 'size 1 not served',
-      expected: 'HTTP 200 with 1 event',
-      received: seen(one, 160),
-    });
-    const max = await q({ size: EVENTS_PAGE.max });
-    holds(t, {
-      rule: 'event-management/queries/events-size-default',
-      ok: max.status === 200 && body(max).page?.size === EVENTS_PAGE.max,
-      failure: `size ${EVENTS_PAGE.max} not served`,
-      expected: `HTTP 200, page.size ${EVENTS_PAGE.max}`,
-      received: seen(max, 160),
-    });
-    refused(t, {
-      rule: 'event-management/queries/events-size-above-500-400',
-      res: await q({ size: EVENTS_PAGE.max + 1 }),
-      what: `size ${EVENTS_PAGE.max + 1}`,
-    });
-    refused(t, {
-      rule: 'event-management/queries/events-size-above-500-400',
-      res: await q({ size: 100_000 }),
-      what: 'size 100000',
-    });
-    for (const size of [0, -1, '1.5', 'ten'])
-      refused(t, {
-        rule: 'event-management/queries/events-size-below-1-400',
-        res: await q({ size }),
-        what: `size ${size}`,
-        reading: OUT_OF_BOUNDS,
-      });
-    for (const page of [-1, '0.5', 'first'])
-      refused(t, {
-        rule: 'event-management/queries/page-default-and-minimum',
-        res: await q({ page }),
-        what: `page ${page}`,
-        reading: OUT_OF_BOUNDS,
-      });
+    await pageSizes(t, EM_IO, EVENT.sizes, { filter: where({ typeId: d.typeId }) }, DATASET_SIZE);
   },
   { needs: ['fixtures.eventManagement.entityIds'], readOnly: false, budget: 11 },
 );
 
 emTest(
-  ['event-management/queries/page-object', 'event-management/queries/events-default-sort'],
+  [
+    'event-management/queries/page-object',
+    'event-management/queries/paging-links',
+    'event-management/queries/events-default-sort',
+  ],
   'paging through GET /events with any size yields disjoint pages that together hold every event once, newest first (property)',
   async (t) => {
     const d = await dataset(t);
     await datasetVisible(t, d);
     const want = d.events.map((e) => e.id);
-    await t.property(
-      fc.integer({ min: 4, max: 50 }), // not a contract bound: the page sizes drawn
-      async (size) => {
-        const seenIds: string[] = [];
-        const firstSeen = new Map<string, number>();
-        const repeated: string[] = [];
-        // The page count comes from the suite's own dataset, never from the target's answers.
-        const pages = Math.ceil(DATASET_SIZE / size);
-        for (let p = 0; p < pages; p++) {
-          const res = await getEvents(t, { filter: where({ typeId: d.typeId }), size, page: p });
-          const pg = body(res).page ?? {};
-          holds(t, {
-            rule: 'event-management/queries/page-object',
-            ok: res.status === 200 && pageIntegers(pg) && pg.totalElements === DATASET_SIZE && pg.totalPages === pages,
-            failure: `page ${p} of size ${size} misdescribed`,
-            expected: `integers; totalElements ${DATASET_SIZE}, totalPages ${pages}`,
-            received: JSON.stringify(pg),
-          });
-          holds(t, {
-            reading: 'spring-data-page',
-            rule: 'event-management/queries/page-object',
-            ok: pg.size === size && pg.number === p,
-            failure: `page ${p} of size ${size}: size or number is not the one asked for`,
-            expected: `size ${size}, number ${p}`,
-            received: JSON.stringify(pg),
-          });
-          for (const id of idsOf(res)) {
-            const first = firstSeen.get(id);
-            if (first !== undefined && repeated.length < 5) repeated.push(`${id} on pages ${first} and ${p}`);
-            else firstSeen.set(id, p);
-          }
-          seenIds.push(...idsOf(res));
-        }
-        holds(t, {
-          rule: 'event-management/queries/page-object',
-          ok: new Set(seenIds).size === seenIds.length && seenIds.length === DATASET_SIZE,
-          failure: `pages of size ${size} overlap or miss events`,
-          expected: `${DATASET_SIZE} distinct events`,
-          received: `${seenIds.length} events, ${new Set(seenIds).size} distinct${repeated.length ? `; repeated: ${repeated.join(', ')}` : ''}`,
-        });
-        holds(t, {
-          rule: 'event-management/queries/events-default-sort',
-          ok: JSON.stringify(seenIds) === JSON.stringify(want),
-          failure: `pages of size ${size} not newest first`,
-          expected: 'timestamp descending across pages',
-          received: 'another order',
-        });
-      },
-      { rule: 'event-management/queries/page-object', runs: Math.min(t.session.context.runs, 6) },
-    );
+    await pagesComplete(t, EM_IO, EVENT.paging, { filter: where({ typeId: d.typeId }) }, want);
   },
   { needs: ['fixtures.eventManagement.entityIds'], readOnly: false, budgetPerRun: 12 },
 );

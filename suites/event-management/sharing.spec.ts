@@ -3,18 +3,8 @@ import { holds, answered, listed, notListed } from '../engine/checks/index.ts';
 import type { HttpResponse } from '../engine/http-client.ts';
 import type { RuleContext } from '../engine/rule-test.ts';
 import { body, emTest, eventually, fixture, fixtures, iso, send, seen, NO_OTHER } from './em-client.ts';
-import {
-  asRequest,
-  createEvent,
-  createType,
-  field,
-  postEvent,
-  postType,
-  putEvent,
-  standardBody,
-  trackForeignEvents,
-  typeBody,
-} from './em-resources.ts';
+import { createEvent, createType, field, postEvent, standardBody, trackForeignEvents } from './em-resources.ts';
+import { EVENT, EVENT_TYPE, RESOURCES } from './em-descriptions.ts';
 
 const shared = { includeShared: 'true' };
 const modesOf = (x: Record<string, any> | undefined) =>
@@ -52,89 +42,72 @@ emTest(
   ],
   'every read and write of events and event types carries sharing exactly when includeShared=true; unshared records carry modes []',
   async (t) => {
-    const created = await postType(t, typeBody(t), { query: shared });
-    checkSharing(t, 'POST /eventTypes', [body(created)], true);
-    holds(t, {
-      rule: 'event-management/sharing/empty-not-shared',
-      ok: JSON.stringify(modesOf(body(created))) === '[]',
-      failure: 'a new unshared type carries modes',
-      expected: 'modes []',
-      received: JSON.stringify(body(created).sharing),
-      soft: true,
-    });
-    const id = String(body(created).id);
-    const typePath = `/eventTypes/${encodeURIComponent(id)}`;
-    let typeEtag = Number(body(created).etag);
-    for (const withShared of [true, false]) {
-      const q = withShared ? shared : undefined;
-      const got = await eventually(
-        () => send(t, { method: 'GET', path: typePath, query: q }),
-        (r) => r.status === 200 && Number(body(r).etag) >= typeEtag,
-      );
-      checkSharing(t, `GET /eventTypes/{id}${withShared ? '?includeShared=true' : ''}`, [body(got.value)], withShared);
-      if (withShared)
+    for (const r of RESOURCES) {
+      const unshared = (res: HttpResponse, what: string) =>
         holds(t, {
           rule: 'event-management/sharing/empty-not-shared',
-          ok: JSON.stringify(modesOf(body(got.value))) === '[]',
-          failure: 'an unshared type carries modes',
+          ok: JSON.stringify(modesOf(body(res))) === '[]',
+          failure: `an unshared ${r.noun} carries modes (${what})`,
           expected: 'modes []',
-          received: JSON.stringify(body(got.value).sharing),
+          received: JSON.stringify(body(res).sharing),
           soft: true,
         });
-      const list = await send(t, { method: 'GET', path: '/eventTypes', query: { ...q, filter: where({ id }) } });
-      checkSharing(t, 'GET /eventTypes', items(list, 'eventTypes'), withShared);
-      const patched = await send(t, {
-        method: 'PATCH',
-        path: typePath,
-        query: q,
-        headers: { 'If-Match': String(body(got.value).etag) },
-        json: { op: 'replace', path: '/ttl', value: withShared ? 40 : 41 },
-      });
-      answered(t, { rule: 'event-management/sharing/returned-with-include-shared', res: patched, what: 'PATCH' });
-      checkSharing(t, 'PATCH /eventTypes/{id}', [body(patched)], withShared);
-      typeEtag = Number(body(patched).etag);
-    }
-    const plainType = await postType(t, typeBody(t));
-    checkSharing(t, 'POST /eventTypes', [body(plainType)], false);
-    const e = await createEvent(t, standardBody(t));
-    checkSharing(t, 'POST /events', [e], false);
-    let eventEtag = Number(e.etag);
-    for (const withShared of [true, false]) {
-      const q = withShared ? shared : undefined;
-      const got = await eventually(
-        () => send(t, { method: 'GET', path: `/events/${e.id}`, query: q }),
-        (r) => r.status === 200 && Number(body(r).etag) >= eventEtag,
-      );
-      checkSharing(t, 'GET /events/{id}', [body(got.value)], withShared);
-      if (withShared)
-        holds(t, {
-          rule: 'event-management/sharing/empty-not-shared',
-          ok: JSON.stringify(modesOf(body(got.value))) === '[]',
-          failure: 'an unshared event carries modes',
-          expected: 'modes []',
-          received: JSON.stringify(body(got.value).sharing),
-          soft: true,
+      const created = await r.post(t, { query: shared });
+      checkSharing(t, `POST ${r.collection}`, [body(created)], true);
+      unshared(created, `POST ${r.collection}`);
+      checkSharing(t, `POST ${r.collection}`, [body(await r.post(t))], false);
+      const id = String(body(created).id);
+      let etag = Number(body(created).etag);
+      for (const withShared of [true, false]) {
+        const q = withShared ? shared : undefined;
+        const got = await eventually(
+          () => send(t, { method: 'GET', path: r.path(id), query: q }),
+          (res) => res.status === 200 && Number(body(res).etag) >= etag,
+        );
+        checkSharing(
+          t,
+          `GET ${r.collection}/{id}${withShared ? '?includeShared=true' : ''}`,
+          [body(got.value)],
+          withShared,
+        );
+        if (withShared) unshared(got.value, 'GET');
+        const list = await send(t, {
+          method: 'GET',
+          path: r.collection,
+          query: { ...q, filter: r.only(body(created)) },
         });
-      const list = await send(t, {
-        method: 'GET',
-        path: '/events',
-        query: { ...q, filter: where({ entityId: e.entityId, correlationId: e.correlationId }) },
-      });
-      checkSharing(t, 'GET /events', items(list, 'events'), withShared);
-      const put = await putEvent(
-        t,
-        e.id,
-        String(body(got.value).etag),
-        { ...asRequest(body(got.value)), severity: withShared ? 11 : 12 },
-        { query: q },
-      );
-      answered(t, { rule: 'event-management/sharing/returned-with-include-shared', res: put, what: 'PUT' });
-      checkSharing(t, 'PUT /events/{id}', [body(put)], withShared);
-      eventEtag = Number(body(put).etag);
+        checkSharing(t, `GET ${r.collection}`, items(list, r.listKey), withShared);
+        const changed = await r.change(t, body(got.value), q, withShared ? 40 : 41);
+        answered(t, { rule: 'event-management/sharing/returned-with-include-shared', res: changed, what: 'a change' });
+        checkSharing(t, `a change of ${r.collection}/{id}`, [body(changed)], withShared);
+        etag = Number(body(changed).etag);
+      }
     }
   },
   { needs: ['fixtures.eventManagement.entityIds'], budget: 20 },
 );
+
+/** How a record shared with the caller is read: the type by its id, the event by its entity. */
+const SHARED_READS = [
+  {
+    r: EVENT_TYPE,
+    what: 'a shared type',
+    // Filtered by its id: without includeShared the list is empty.
+    hiddenQuery: (x: Record<string, any>) => ({ filter: where({ id: x.id }) }),
+    hiddenShows: (res: HttpResponse) => items(res, 'eventTypes').length > 0,
+    anyStatus: false,
+  },
+  {
+    r: EVENT,
+    what: 'an event of a shared entity',
+    hiddenQuery: (x: Record<string, any>) => ({
+      filter: where({ entityId: x.entityId }, after('timestamp', iso(-6 * 86_400_000))),
+      size: '100',
+    }),
+    hiddenShows: (res: HttpResponse, id: unknown) => items(res, 'events').some((x) => x.id === id),
+    anyStatus: true,
+  },
+] as const;
 
 emTest(
   [
@@ -144,111 +117,59 @@ emTest(
   ],
   'records shared with the caller appear only with includeShared=true, marked RECEIVER; core types are DEFAULT',
   async (t) => {
-    const typeId = fixture(t, 'sharedEventTypeId');
-    const eventId = fixture(t, 'sharedEventId');
-    const typePath = `/eventTypes/${encodeURIComponent(typeId)}`;
-    const hidden = await send(t, { method: 'GET', path: typePath });
-    // Lists are settled ("adds ... shared records"); that a read by id hides a shared record too is our reading.
-    holds(t, {
-      reading: 'shared-by-id-hidden',
-      rule: 'event-management/sharing/include-shared-default-false',
-      ok: hidden.status === 404,
-      failure: 'a shared type served by id without includeShared',
-      expected: 'HTTP 404',
-      received: () => seen(hidden, 160),
-    });
-    const shown = await send(t, { method: 'GET', path: typePath, query: shared });
-    holds(t, {
-      rule: 'event-management/sharing/include-shared-default-false',
-      ok: shown.status === 200,
-      failure: 'a shared type not served with includeShared=true',
-      expected: 'HTTP 200',
-      received: seen(shown, 160),
-    });
-    holds(t, {
-      rule: 'event-management/sharing/modes',
-      ok: (modesOf(body(shown)) ?? []).includes('RECEIVER'),
-      failure: 'a type shared with the caller is not marked RECEIVER',
-      expected: 'modes containing RECEIVER',
-      received: JSON.stringify(body(shown).sharing),
-    });
-    const listHidden = await send(t, { method: 'GET', path: '/eventTypes', query: { filter: where({ id: typeId }) } });
-    holds(t, {
-      rule: 'event-management/sharing/include-shared-default-false',
-      ok: listHidden.status === 200 && items(listHidden, 'eventTypes').length === 0,
-      failure: 'a shared type listed without includeShared',
-      expected: 'no types',
-      received: seen(listHidden, 160),
-    });
-    const listShown = await send(t, {
-      method: 'GET',
-      path: '/eventTypes',
-      query: { ...shared, filter: where({ id: typeId }) },
-    });
-    listed(t, {
-      rule: 'event-management/sharing/include-shared-default-false',
-      res: listShown,
-      items: [typeId],
-      holds: (r, id) => items(r, 'eventTypes').some((x) => x.id === id),
-      anyStatus: true,
-      what: 'a shared type, with includeShared=true,',
-    });
-    const evHidden = await send(t, { method: 'GET', path: `/events/${eventId}` });
-    holds(t, {
-      reading: 'shared-by-id-hidden',
-      rule: 'event-management/sharing/include-shared-default-false',
-      ok: evHidden.status === 404,
-      failure: 'an event of a shared entity served by id without includeShared',
-      expected: 'HTTP 404',
-      received: () => seen(evHidden, 160),
-    });
-    const evShown = await send(t, { method: 'GET', path: `/events/${eventId}`, query: shared });
-    holds(t, {
-      rule: 'event-management/sharing/include-shared-default-false',
-      ok: evShown.status === 200,
-      failure: 'an event of a shared entity not served with includeShared=true',
-      expected: 'HTTP 200',
-      received: seen(evShown, 160),
-    });
-    holds(t, {
-      rule: 'event-management/sharing/modes',
-      ok: (modesOf(body(evShown)) ?? []).includes('RECEIVER'),
-      failure: 'an event shared with the caller is not marked RECEIVER',
-      expected: 'modes containing RECEIVER',
-      received: JSON.stringify(body(evShown).sharing),
-    });
-    const q = {
-      filter: where({ entityId: body(evShown).entityId }, after('timestamp', iso(-6 * 86_400_000))),
-      size: '100',
-    };
-    const evListHidden = await send(t, { method: 'GET', path: '/events', query: q });
-    notListed(t, {
-      rule: 'event-management/sharing/include-shared-default-false',
-      res: evListHidden,
-      items: [eventId],
-      holds: (r, id) => items(r, 'events').some((x) => x.id === id),
-      anyStatus: true,
-      what: 'a shared event, without includeShared,',
-    });
-    const evListShown = await send(t, { method: 'GET', path: '/events', query: { ...q, ...shared } });
-    listed(t, {
-      rule: 'event-management/sharing/include-shared-default-false',
-      res: evListShown,
-      items: [eventId],
-      holds: (r, id) => items(r, 'events').some((x) => x.id === id),
-      anyStatus: true,
-      what: 'a shared event, with includeShared=true,',
-    });
-    for (const core of [fixtures(t).baseEventTypeId, fixtures(t).standardEventTypeId]) {
-      const res = await send(t, { method: 'GET', path: `/eventTypes/${core}`, query: shared });
+    const rule = 'event-management/sharing/include-shared-default-false';
+    const marked = (res: HttpResponse, mode: string, failure: string) =>
       holds(t, {
         rule: 'event-management/sharing/modes',
-        ok: (modesOf(body(res)) ?? []).includes('DEFAULT'),
-        failure: `${core} is not marked DEFAULT`,
-        expected: 'modes containing DEFAULT',
-        received: JSON.stringify(body(res).sharing),
+        ok: (modesOf(body(res)) ?? []).includes(mode),
+        failure,
+        expected: `modes containing ${mode}`,
+        received: seen(res, 160),
+      });
+    const ids: string[] = [];
+    for (const { r, what, hiddenQuery, hiddenShows, anyStatus } of SHARED_READS) {
+      const id = fixture(t, r.shared);
+      ids.push(id);
+      const hidden = await send(t, { method: 'GET', path: r.path(id) });
+      // Lists are settled ("adds ... shared records"); that a read by id hides a shared record too is our reading.
+      holds(t, {
+        reading: 'shared-by-id-hidden',
+        rule,
+        ok: hidden.status === 404,
+        failure: `${what} served by id without includeShared`,
+        expected: 'HTTP 404',
+        received: () => seen(hidden, 160),
+      });
+      const shown = await send(t, { method: 'GET', path: r.path(id), query: shared });
+      answered(t, { rule, res: shown, what: `${what}, with includeShared=true,` });
+      marked(shown, 'RECEIVER', `${what}, shared with the caller, is not marked RECEIVER`);
+      const q = hiddenQuery(body(shown));
+      const shows = (res: HttpResponse, item: unknown) => items(res, r.listKey).some((x) => x.id === item);
+      const listHidden = await send(t, { method: 'GET', path: r.collection, query: q });
+      notListed(t, {
+        rule,
+        res: listHidden,
+        items: [id],
+        holds: hiddenShows,
+        anyStatus,
+        what: `${what}, without includeShared,`,
+      });
+      const listShown = await send(t, { method: 'GET', path: r.collection, query: { ...q, ...shared } });
+      listed(t, {
+        rule,
+        res: listShown,
+        items: [id],
+        holds: shows,
+        anyStatus: true,
+        what: `${what}, with includeShared=true,`,
       });
     }
+    for (const core of [fixtures(t).baseEventTypeId, fixtures(t).standardEventTypeId])
+      marked(
+        await send(t, { method: 'GET', path: `/eventTypes/${core}`, query: shared }),
+        'DEFAULT',
+        `${core} is not marked DEFAULT`,
+      );
     const all = await send(t, { method: 'GET', path: '/eventTypes', query: { ...shared, size: '100' } });
     const modes = items(all, 'eventTypes').flatMap((x) => modesOf(x) ?? [null]);
     holds(t, {
@@ -258,25 +179,14 @@ emTest(
       expected: 'strings (further modes tolerated)',
       received: JSON.stringify(modes.filter((m) => typeof m !== 'string')),
     });
-    if (t.session.tokens.has('otherTenant')) {
-      const owner = await send(t, { method: 'GET', path: typePath, query: shared, as: 'otherTenant' });
-      holds(t, {
-        rule: 'event-management/sharing/modes',
-        ok: (modesOf(body(owner)) ?? []).includes('SHARER'),
-        failure: 'the owner of a shared type does not see it marked SHARER',
-        expected: 'modes containing SHARER',
-        received: seen(owner, 160),
-      });
-      // The fixture event is the other tenant's, on an entity it shares with the caller ("shared by my tenant").
-      const eventOwner = await send(t, { method: 'GET', path: `/events/${eventId}`, query: shared, as: 'otherTenant' });
-      holds(t, {
-        rule: 'event-management/sharing/modes',
-        ok: (modesOf(body(eventOwner)) ?? []).includes('SHARER'),
-        failure: 'the owner of a shared event does not see it marked SHARER',
-        expected: 'modes containing SHARER',
-        received: seen(eventOwner, 160),
-      });
-    } else t.notExercised('event-management/sharing/modes', NO_OTHER);
+    if (!t.session.tokens.has('otherTenant')) return t.notExercised('event-management/sharing/modes', NO_OTHER);
+    // The fixture event is the other tenant's, on an entity it shares with the caller ("shared by my tenant").
+    for (const [i, { r, what }] of SHARED_READS.entries())
+      marked(
+        await send(t, { method: 'GET', path: r.path(ids[i]), query: shared, as: 'otherTenant' }),
+        'SHARER',
+        `the owner of ${what} does not see it marked SHARER`,
+      );
   },
   {
     needs: [

@@ -3,7 +3,8 @@ import { holds, answered } from '../engine/checks/index.ts';
 import type { HttpResponse } from '../engine/http-client.ts';
 import type { RuleContext } from '../engine/rule-test.ts';
 import { VISIBILITY_DEADLINE_MS, body, emTest, eventually, send, seen, embedded } from './em-client.ts';
-import { asRequest, createEvent, createType, putEvent, standardBody } from './em-resources.ts';
+import { createEvent, standardBody } from './em-resources.ts';
+import { RESOURCES } from './em-descriptions.ts';
 import { VISIBILITY_DELAY_MS } from './em-bounds.ts';
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -11,8 +12,8 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 /** The document's allowance: "may take 100 ms to become visible". */
 const VISIBILITY_MS = VISIBILITY_DELAY_MS;
 
-/** The ttl the test changes a type to: any other than the default it was created with. */
-const CHANGED_TTL = 99; // not a contract bound: any ttl other than the default
+/** The severity or ttl a change sets: any other than the one a record was created with. */
+const CHANGED = 99; // not a contract bound: any value other than the one created
 
 /**
  * Times a write to the moment its answer arrived, so that visibility is measured from there; the
@@ -75,36 +76,29 @@ emTest(
   `new and changed events and event types become visible to reads within ${VISIBILITY_MS} ms of the answer (plus its round trip)`,
   async (t) => {
     const lags: string[] = [];
-    const created = await timed(() => createEvent(t, standardBody(t, { severity: 1 })));
-    const e = created.value;
-    const getEvent = () => send(t, { method: 'GET', path: `/events/${e.id}` });
-    await judgeVisibility(t, 'a new event', created, getEvent, (r) => r.status === 200, lags);
-    const put = await timed(() => putEvent(t, e.id, String(e.etag), { ...asRequest(e), severity: 2 }));
-    answered(t, { rule: 'event-management/general/visibility-delay', res: put.value, what: 'the update' });
-    await judgeVisibility(t, 'a changed event', put, getEvent, (r) => body(r).severity === 2, lags);
-    const madeType = await timed(() => createType(t));
-    const type = madeType.value;
-    const path = `/eventTypes/${encodeURIComponent(type.id)}`;
-    const getType = () => send(t, { method: 'GET', path });
-    await judgeVisibility(t, 'a new event type', madeType, getType, (r) => r.status === 200, lags);
-    const patched = await timed(() =>
-      send(t, {
-        method: 'PATCH',
-        path,
-        headers: { 'If-Match': String(type.etag) },
-        json: { op: 'replace', path: '/ttl', value: CHANGED_TTL },
-      }),
-    );
-    answered(t, { rule: 'event-management/general/visibility-delay', res: patched.value, what: 'the PATCH' });
-    await judgeVisibility(t, 'a changed event type', patched, getType, (r) => body(r).ttl === CHANGED_TTL, lags);
-    await judgeVisibility(
-      t,
-      'a changed event type in queries',
-      patched,
-      () => send(t, { method: 'GET', path: '/eventTypes', query: { filter: where({ id: type.id }) } }),
-      (r) => body(r)._embedded?.eventTypes?.[0]?.ttl === CHANGED_TTL,
-      lags,
-    );
+    for (const r of RESOURCES) {
+      const made = await timed(() => r.post(t));
+      const x = body(made.value);
+      const get = () => send(t, { method: 'GET', path: r.path(String(x.id)) });
+      await judgeVisibility(t, `a new ${r.noun}`, made, get, (res) => res.status === 200, lags);
+      const changed = await timed(() => r.change(t, x, undefined, CHANGED));
+      answered(t, {
+        rule: 'event-management/general/visibility-delay',
+        res: changed.value,
+        what: `the change of a ${r.noun}`,
+      });
+      const shows = (y: Record<string, unknown> | undefined) => y?.[r.changes] === CHANGED;
+      await judgeVisibility(t, `a changed ${r.noun}`, changed, get, (res) => shows(body(res)), lags);
+      const query = () => send(t, { method: 'GET', path: r.collection, query: { filter: r.only(x) } });
+      await judgeVisibility(
+        t,
+        `a changed ${r.noun} in queries`,
+        changed,
+        query,
+        (res) => shows(embedded(res, r.listKey)[0]),
+        lags,
+      );
+    }
   },
   { needs: ['fixtures.eventManagement.entityIds'], budget: 120 },
 );

@@ -40,3 +40,6 @@ export {
   type CodeSuffix,
 } from './generic-code.ts';
 export { answeredByReading, CLIENT_ERRORS, type AnsweredByReadingOptions } from './answered-by-reading.ts';
+export { pageBeyondLast, type PageBeyondLastOptions } from './page-beyond-last.ts';
+export { pageDescribed, type PageDescribedOptions } from './page-described.ts';
+export { takenOrRefused, type TakenOrRefusedOptions } from './taken-or-refused.ts';

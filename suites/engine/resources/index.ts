@@ -3,3 +3,8 @@
 export type { ResourceIo, ResourceRequest } from './resource-io.ts';
 export { queryEtag, type QueryEtagDescription } from './query-etag.ts';
 export { followLocation, type FollowLocationOptions } from './follow-location.ts';
+export { unknownAndForeign, type UnknownAndForeignDescription, type OtherTenant } from './unknown-and-foreign.ts';
+export { pagesComplete, type PagesCompleteDescription } from './pages-complete.ts';
+export { createdAndRead, type CreatedAndReadDescription, type CreatedAndRead } from './created-and-read.ts';
+export { pageSizes, type PageSizesDescription } from './page-sizes.ts';
+export { boundaryValues, type BoundaryValuesOptions } from './boundary-values.ts';

@@ -1,5 +1,6 @@
 import type { HttpResponse } from '../http-client.ts';
 import type { RuleContext } from '../rule-test.ts';
+import type { PrincipalName } from '../token-provider.ts';
 
 /** One request to a service, its path relative to the service's base path. */
 export interface ResourceRequest {
@@ -8,6 +9,8 @@ export interface ResourceRequest {
   query?: Record<string, unknown>;
   headers?: Record<string, string | undefined>;
   json?: unknown;
+  /** The principal whose token is sent (the run's own unless told). */
+  as?: PrincipalName;
 }
 
 /** How the generic resource tests reach a service: its sender, its polling and its list answers. */
