@@ -52,7 +52,14 @@ export default function setup(project: TestProject): () => Promise<void> {
   );
   project.provide('sharedRun', { dir, seed: SHARED_SEED });
   return async () => {
-    if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+    // A run still going (a few test files were run alone) is interrupted as a user would, so that it
+    // cleans up after itself, its temp folder included; one that does not end in time is killed.
+    if (child.exitCode === null && child.signalCode === null) {
+      child.kill('SIGINT');
+      const late = setTimeout(() => child.kill('SIGKILL'), 20_000);
+      await ended;
+      clearTimeout(late);
+    }
     await ended;
     rmSync(base, { recursive: true, force: true });
   };
