@@ -36,6 +36,9 @@ export default tseslint.config(
       ],
       // Fastify plugins and vitest hooks are async by contract, with or without an await.
       '@typescript-eslint/require-await': 'off',
+      // One import line per module (a type-only import beside it allowed), so that merged work does
+      // not leave two lines importing from the same file.
+      'no-duplicate-imports': ['error', { allowSeparateTypeImports: true }],
     },
   },
   {

@@ -4,9 +4,9 @@ import { existsSync, mkdirSync, rmSync } from 'node:fs';
 import { basename, isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { loadRules } from '../contracts/catalog.ts';
 import { startReference, type RunningReference } from '../fixtures/reference/server.ts';
-import { buildReport, type RunStop } from '../reporters/conformance-report.ts';
+import { buildReport, gatingFailures, type ConformanceReport, type RunStop } from '../reporters/conformance-report.ts';
 import { writeOutputs } from '../reporters/outputs.ts';
-import { consoleSummary } from '../reporters/console-summary.ts';
+import { consoleHeadline, consoleSummary, profileText } from '../reporters/console-summary.ts';
 import { applyBaseline, readBaseline } from '../reporters/baseline.ts';
 import { HttpClient, TransportError } from '../suites/engine/http-client.ts';
 import { LEFTOVER_AGE_MS } from '../suites/engine/leftovers.ts';
@@ -32,8 +32,6 @@ import { ownHostGuard } from './own-host-guard.ts';
 import { toolVersion } from './tool-version.ts';
 import { EXIT } from './exit-codes.ts';
 import { lockReportDir } from './report-lock.ts';
-import { gatingFailures, type ConformanceReport } from '../reporters/conformance-report.ts';
-import { consoleHeadline, profileText } from '../reporters/console-summary.ts';
 import type { ConsoleReporter } from '../reporters/console/console-reporter.ts';
 import {
   CONSOLE_REPORTERS,

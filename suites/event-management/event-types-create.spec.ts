@@ -1,7 +1,6 @@
-import { boundaryValues } from '../engine/resources/index.ts';
+import { boundaryValues, createdAndRead } from '../engine/resources/index.ts';
 import { CODE_POINT_READING } from './em-arbitraries.ts';
 import { EVENT_TYPE } from './em-descriptions.ts';
-import { createdAndRead } from '../engine/resources/index.ts';
 import fc from 'fast-check';
 import { alphanumeric } from '../../generators/index.ts';
 import { accepted, refused, holds, servesRecord, storedAsSent } from '../engine/checks/index.ts';

@@ -2,13 +2,20 @@ import type { RuleContext } from '../engine/rule-test.ts';
 import { EVENT } from './em-descriptions.ts';
 import { createdAndRead } from '../engine/resources/index.ts';
 import { randomUUID } from 'node:crypto';
-import { accepted, hasRequiredMembers, refused, holds, servesRecord, answered } from '../engine/checks/index.ts';
+import {
+  accepted,
+  answered,
+  hasRequiredMembers,
+  holds,
+  refused,
+  servesRecord,
+  takenOrRefused,
+} from '../engine/checks/index.ts';
 import { SERVICE, UUID, body, emTest, entity, eventually, fixtures, iso, send, seen, EM_IO } from './em-client.ts';
 import { standardFieldCases, timestampCase, timestampOf, type TimestampCase } from './em-arbitraries.ts';
 import { createType, daysAgo, postEvent, standardBody } from './em-resources.ts';
 import { CORRELATION_ID_MAX } from './em-bounds.ts';
 import type { FieldCase } from './em-arbitraries.ts';
-import { takenOrRefused } from '../engine/checks/index.ts';
 
 const STANDARD_FIELDS = { severity: 42, description: 'conformance event', code: 'CONF-1', acknowledged: false };
 

@@ -1,10 +1,9 @@
 import { after, before, eq, or, sortBy, where, type FilterExpr } from '../engine/filter-expression.ts';
 import { holds, answered } from '../engine/checks/index.ts';
 import { EVENTS_QUERY_SIZE, emTest, entity, eventually, seen, shown, inexpressible } from './em-client.ts';
-import { betweenRange } from './queries-events-support.ts';
 import { fileDataset } from './em-dataset.ts';
 import { createEventsInBulk, createType, daysAgo, field } from './em-resources.ts';
-import { eventsOf, idsOf, getEvents, datasetVisible } from './queries-events-support.ts';
+import { betweenRange, datasetVisible, eventsOf, getEvents, idsOf } from './queries-events-support.ts';
 import { DEFAULT_WINDOW_DAYS } from './em-bounds.ts';
 
 const dataset = fileDataset('queries-events-parameters');

@@ -1,8 +1,7 @@
 import fc from 'fast-check';
 import { accepted, refused, answeredByReading, withCode, CLIENT_ERRORS } from '../engine/checks/index.ts';
-import { auditTime, notificationTest as test } from './notification-client.ts';
+import { auditTime, send, notificationTest as test } from './notification-client.ts';
 import { searchAudit, wideRange } from './audit-search.ts';
-import { send } from './notification-client.ts';
 
 // The audit search changes nothing: these tests are read-only.
 

@@ -1,12 +1,14 @@
-import { holds, UNKNOWN_REFUSAL, withCode } from '../engine/checks/index.ts';
 import {
   accepted,
   formatted,
+  holds,
   listed,
   notListed,
   refused,
   responseSchema,
   storedAsSent,
+  UNKNOWN_REFUSAL,
+  withCode,
 } from '../engine/checks/index.ts';
 import type { FormPart } from '../engine/http-client.ts';
 import type { RuleContext } from '../engine/rule-test.ts';

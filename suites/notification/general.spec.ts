@@ -1,10 +1,9 @@
-import { holds, genericCode, withCode, hasCode } from '../engine/checks/index.ts';
 import { setTimeout as sleep } from 'node:timers/promises';
 import fc from 'fast-check';
 import { SERVICE_INFO } from '../../contracts/services.ts';
 import type { HttpRequest, HttpResponse } from '../engine/http-client.ts';
 import { probeThrottle, THROTTLE_PROBE, unmetThrottleReason } from '../engine/throttle-probe.ts';
-import { refused, served } from '../engine/checks/index.ts';
+import { genericCode, hasCode, holds, refused, served, withCode } from '../engine/checks/index.ts';
 import { UNKNOWN_ID, notificationTest as test, seen, send } from './notification-client.ts';
 
 const BASE = SERVICE_INFO.notification.basePath;
