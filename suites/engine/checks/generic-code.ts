@@ -2,43 +2,13 @@ import { exchangeOf, type HttpResponse } from '../http-client.ts';
 import type { Severity } from '../failure.ts';
 import type { RuleContext } from '../rule-test.ts';
 import { describeResponse } from './describe-response.ts';
+import { CODE_RULES, CODE_STATUS, genericCodesIn, type CodeSuffix } from './generic-codes.ts';
 
-/** The generic error codes (`platform.core.generic.<suffix>`) notification's Errors table lists, with the rule of each. */
-export const CODE_RULES = {
-  invalidParameter: 'notification/errors/code-invalid-parameter',
-  invalidRequestBodyProperty: 'notification/errors/code-invalid-request-body-property',
-  missingParameter: 'notification/errors/code-missing-parameter',
-  missingRequestBodyProperty: 'notification/errors/code-missing-request-body-property',
-  unauthorized: 'notification/errors/code-unauthorized',
-  forbidden: 'notification/errors/code-forbidden',
-  noMatch: 'notification/errors/code-no-match',
-  conflict: 'notification/errors/code-conflict',
-  tooManyRequests: 'notification/errors/code-too-many-requests',
-} as const;
-
-export type CodeSuffix = keyof typeof CODE_RULES;
-
-/** The status each generic code goes with. */
-const CODE_STATUS: Record<CodeSuffix, number> = {
-  invalidParameter: 400,
-  invalidRequestBodyProperty: 400,
-  missingParameter: 400,
-  missingRequestBodyProperty: 400,
-  unauthorized: 401,
-  forbidden: 403,
-  noMatch: 404,
-  conflict: 409,
-  tooManyRequests: 429,
-};
+export { CODE_RULES, genericCodesIn, type CodeSuffix };
 
 /** Whether a body carries the generic code (its shape is not shown: the code text is looked for anywhere). */
 export function hasCode(res: HttpResponse, suffix: CodeSuffix): boolean {
   return res.text.includes(`platform.core.generic.${suffix}`);
-}
-
-/** The generic codes a body carries (`platform.core.generic.<suffix>`, looked for anywhere: the body shape is not shown). */
-export function genericCodesIn(res: HttpResponse): string[] {
-  return [...res.text.matchAll(/platform\.core\.generic\.([A-Za-z]+)/g)].map((m) => m[1]);
 }
 
 /** The suffixes the Errors table lists for a status (`noContent` with 204, `internalServerError` with 500). */
@@ -70,7 +40,7 @@ export function genericCode(t: RuleContext, res: HttpResponse, suffix: CodeSuffi
   const rule = CODE_RULES[suffix];
   if (!t.declares(rule) || res.status !== CODE_STATUS[suffix]) return;
   const listed = codesOfStatus(res.status);
-  const foreign = genericCodesIn(res).filter((c) => !listed.includes(c));
+  const foreign = genericCodesIn(res.text).filter((c) => !listed.includes(c));
   t.verify(rule, foreign.length === 0, {
     title: `HTTP ${res.status} with a generic code the Errors table lists for another status`,
     expected: `no generic code other than ${listed.map((c) => `platform.core.generic.${c}`).join(', ')} with HTTP ${res.status}`,

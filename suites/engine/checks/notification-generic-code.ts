@@ -1,13 +1,14 @@
+import { CODE_RULES, CODE_STATUS, genericCodesIn, type CodeSuffix } from './generic-codes.ts';
 import { answerOf, finding, type Finding, type ResponseCheck } from './response-check.ts';
 
-/** The statuses the Errors table pairs with exactly one generic code, and the rule of each. */
-const ONE_CODE: Readonly<Record<number, { suffix: string; rule: string }>> = {
-  401: { suffix: 'unauthorized', rule: 'notification/errors/code-unauthorized' },
-  403: { suffix: 'forbidden', rule: 'notification/errors/code-forbidden' },
-  404: { suffix: 'noMatch', rule: 'notification/errors/code-no-match' },
-  409: { suffix: 'conflict', rule: 'notification/errors/code-conflict' },
-  429: { suffix: 'tooManyRequests', rule: 'notification/errors/code-too-many-requests' },
-};
+const STATUSES = Object.values(CODE_STATUS);
+
+/** The statuses the Errors table pairs with exactly one generic code, and that code. */
+const ONE_CODE: ReadonlyMap<number, CodeSuffix> = new Map(
+  (Object.entries(CODE_STATUS) as [CodeSuffix, number][])
+    .filter(([, status]) => STATUSES.filter((s) => s === status).length === 1)
+    .map(([code, status]) => [status, code]),
+);
 
 /**
  * Notification's generic codes on the statuses the Errors table pairs with one code
@@ -20,16 +21,17 @@ export const notificationGenericCode: ResponseCheck = {
   name: 'notification-generic-code',
   title: 'notification generic error code of the status',
   severity: 'medium',
-  rules: Object.values(ONE_CODE).map((c) => c.rule),
+  rules: [...ONE_CODE.values()].map((c) => CODE_RULES[c]),
   check(x) {
-    const paired = ONE_CODE[x.status];
-    if (x.service !== 'notification' || !paired || x.truncated) return [];
-    const carried = [...x.text.matchAll(/platform\.core\.generic\.([A-Za-z]+)/g)].map((m) => m[1]);
-    const code = `platform.core.generic.${paired.suffix}`;
+    const suffix = ONE_CODE.get(x.status);
+    if (x.service !== 'notification' || !suffix || x.truncated) return [];
+    const rule = CODE_RULES[suffix];
+    const carried = genericCodesIn(x.text);
+    const code = `platform.core.generic.${suffix}`;
     const out: Finding[] = [
       finding(
-        paired.rule,
-        carried.every((c) => c === paired.suffix),
+        rule,
+        carried.every((c) => c === suffix),
         `HTTP ${x.status} with a generic code the Errors table lists for another status`,
         `no generic code other than ${code} with HTTP ${x.status}`,
         () => answerOf(x, 200),
@@ -37,8 +39,8 @@ export const notificationGenericCode: ResponseCheck = {
     ];
     out.push({
       ...finding(
-        paired.rule,
-        carried.includes(paired.suffix),
+        rule,
+        carried.includes(suffix),
         `HTTP ${x.status} without the code ${code}`,
         `the text ${code} in the body`,
         () => answerOf(x, 200),
