@@ -70,6 +70,17 @@ export function ifMatchRefused(t: RuleContext, rule: string, res: HttpResponse, 
   });
 }
 
+/** A write whose If-Match is not the resource's etag now (`which`: stale, differing) is answered 412. */
+export function preconditionFailed(r: Versioned, res: HttpResponse, which: string): void {
+  holds(r.t, {
+    rule: r.rules.writeStale,
+    ok: res.status === 412,
+    failure: `${r.write.method} with a ${which} If-Match not answered 412`,
+    expected: 'HTTP 412',
+    received: seen(res, 160),
+  });
+}
+
 /** Reads the resource until its etag is the model's (a change may take 100 ms to show); judges that nothing else moved it. */
 export async function readCurrent(m: VersionedModel, r: Versioned): Promise<HttpResponse> {
   const res = (

@@ -1,7 +1,5 @@
 import type fc from 'fast-check';
-import { holds } from '../../engine/checks/index.ts';
-import { seen } from '../em-client.ts';
-import type { Versioned, VersionedModel } from './model.ts';
+import { preconditionFailed, type Versioned, type VersionedModel } from './model.ts';
 import { SEVERITY } from '../em-bounds.ts';
 
 /** A write with an etag the resource had before: 412. */
@@ -12,13 +10,7 @@ export class WriteStale implements fc.AsyncCommand<VersionedModel, Versioned> {
     const old = m.stale[this.pick % m.stale.length];
     // The highest severity (a valid ttl too), or one below it when that is the value now.
     const res = await r.send(String(old), m.value === SEVERITY.max ? SEVERITY.max - 1 : SEVERITY.max);
-    holds(r.t, {
-      rule: r.rules.writeStale,
-      ok: res.status === 412,
-      failure: `${r.write.method} with a stale If-Match not answered 412`,
-      expected: 'HTTP 412',
-      received: seen(res, 160),
-    });
+    preconditionFailed(r, res, 'stale');
   }
   toString = () => `write stale #${this.pick}`;
 }
