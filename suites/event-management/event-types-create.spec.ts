@@ -195,22 +195,24 @@ emTest(
       );
     const id = typeId(t);
     const res = await postType(t, typeBody(t, { id }));
-    holds(t, {
+    storedAsSent(t, {
       rule: 'event-management/event-types/id-tenant-prefix',
-      ok: res.status === 201 && body(res).id === id,
-      failure: 'a tenant-prefixed id not kept',
-      expected: `HTTP 201 with id ${id}`,
-      received: seen(res),
+      res,
+      statuses: [201],
+      stored: body(res),
+      sent: { id },
+      what: 'a tenant-prefixed id',
     });
     // `<tenant>.` and the rest: ID_MAX characters in all.
     const idMax = `${tenant}.${exactly(t, ID_MAX - 1 - tenant.length, 'q')}`;
     const okMax = await postType(t, typeBody(t, { id: idMax }));
-    holds(t, {
+    storedAsSent(t, {
       rule: 'event-management/event-types/id-too-long-400',
-      ok: okMax.status === 201 && body(okMax).id === idMax,
-      failure: `an id of ${ID_MAX} characters refused`,
-      expected: `HTTP 201 with id ${idMax}`,
-      received: seen(okMax),
+      res: okMax,
+      statuses: [201],
+      stored: body(okMax),
+      sent: { id: idMax },
+      what: `an id of ${ID_MAX} characters`,
     });
     // One more with the prefix: refused on our reading that the bound counts the prefix.
     const longer = await postType(t, typeBody(t, { id: `${tenant}.${exactly(t, ID_MAX - tenant.length, 'q')}` }));
@@ -272,12 +274,13 @@ emTest(
         const id = `${tenant}.${t.prefix}${tag()}${a}${ch ?? ''}${b}`;
         const res = await postType(t, typeBody(t, { id }));
         if (ch === undefined)
-          holds(t, {
+          storedAsSent(t, {
             rule: 'event-management/event-types/id-tenant-prefix',
-            ok: res.status === 201 && body(res).id === id,
-            failure: 'an alphanumeric id refused or changed',
-            expected: `HTTP 201 with id ${id}`,
-            received: seen(res),
+            res,
+            statuses: [201],
+            stored: body(res),
+            sent: { id },
+            what: 'an alphanumeric id',
           });
         else
           refused(t, {

@@ -9,6 +9,7 @@ import {
   holds,
   refused,
   servesRecord,
+  storedAsSent,
   takenOrRefused,
 } from '../engine/checks/index.ts';
 import { SERVICE, UUID, body, emTest, entity, eventually, fixtures, iso, send, seen, EM_IO } from './em-client.ts';
@@ -313,12 +314,13 @@ emTest(
     });
     const sent = randomUUID();
     const kept = await postEvent(t, standardBody(t, { correlationId: sent }));
-    holds(t, {
+    storedAsSent(t, {
       rule: 'event-management/events/correlation-id-uuid',
-      ok: kept.status === 201 && body(kept).correlationId === sent,
-      failure: 'a uuid correlationId not kept',
-      expected: `HTTP 201 with correlationId ${sent}`,
-      received: seen(kept),
+      res: kept,
+      statuses: [201],
+      stored: body(kept),
+      sent: { correlationId: sent },
+      what: 'a uuid correlationId',
     });
     const bad = await postEvent(t, standardBody(t, { entityId: `${t.prefix}-not-a-uuid` }));
     holds(t, {
