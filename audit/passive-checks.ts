@@ -1,4 +1,5 @@
-import { requiredMembers } from '../contracts/facts.ts';
+import { operationScopes, requiredMembers } from '../contracts/facts.ts';
+import type { ServiceName } from '../contracts/services.ts';
 import { RESPONSE_CHECKS } from '../suites/engine/checks/response-checks.ts';
 import type { ResponseCheck } from '../suites/engine/checks/response-check.ts';
 import type { RecordedExchange } from './recorded-exchange.ts';
@@ -140,58 +141,62 @@ interface ScopeRule {
 const is403 = (s: number) => s === 403;
 const is4xx = (s: number) => s >= 400 && s < 500; // not a contract bound: an HTTP status class
 
-const SCOPE_RULES: ScopeRule[] = [
-  ['scopes-get-info', ['getInfo'], ['em.r']],
-  ['scopes-create-event', ['createEvent'], ['em.c']],
-  ['scopes-query-events', ['queryEvents'], ['em.r']],
-  ['scopes-get-event', ['getEvent'], ['em.r']],
-  ['scopes-update-event', ['updateEvent'], ['em.u']],
-  ['scopes-create-event-type', ['createEventType'], ['em.et.c']],
-  ['scopes-query-event-types', ['queryEventTypes'], ['em.et.r']],
-  ['scopes-get-event-type', ['getEventType'], ['em.et.r']],
-  ['scopes-patch-event-type', ['patchEventType'], ['em.et.u']],
-  ['scopes-delete-event-type', ['deleteEventType'], ['em.et.d']],
-  ['scopes-create-delete-job', ['createDeleteEventsJob'], ['em.d', 'em.dej.c']],
-  ['scopes-get-delete-job', ['getDeleteEventsJob'], ['em.dej.r']],
-  ['scopes-create-create-job', ['createCreateEventsJob'], ['em.c', 'em.cej.c']],
-  ['scopes-get-create-job', ['getCreateEventsJob'], ['em.cej.r']],
-]
-  .map(([slug, ops, lacks]): ScopeRule => ({
-    rule: `event-management/auth/${slug as string}`,
-    ops: ops as string[],
-    lacks: lacks as string[],
-    statuses: is403,
-  }))
-  .concat([
-    {
-      rule: 'notification/auth/scope-send',
-      ops: ['publishMessage', 'broadcastEmail'],
-      lacks: ['nose.se'],
-      statuses: is403,
-    },
-    {
-      rule: 'notification/auth/scope-delete-bounced',
-      ops: ['deleteBouncedEmails'],
-      lacks: ['nose.ac'],
-      statuses: is403,
-      notRequired: ['nose.se'],
-    },
-    {
-      rule: 'notification/auth/scope-both-listed',
-      ops: ['getCommunicationCategory', 'listBouncedEmails', 'updateCertificate'],
-      lacks: ['nose.se', 'nose.ac'],
-      all: true,
-      statuses: is403,
-    },
-    {
-      rule: 'technical-token-manager/auth/user-tenants-scope',
-      ops: ['getUserTenantsByHost'],
-      lacks: ['km.usr'],
-      statuses: is4xx,
-    },
-  ]);
+/**
+ * An event management operation's scope rule is judged on the scopes the catalog names for it: the
+ * first the contract lists, and a job operation's own create scope ("without em.d or without
+ * em.dej.c"); the event type scope an event operation also lists is not.
+ */
+const emScopesJudged = (operationId: string) =>
+  operationScopes('event-management', operationId).filter((s, i) => i === 0 || /^em\.(dej|cej)\.c$/.test(s));
 
-// Every other notification operation asks for nose.ac (the scopes table's last row).
+/** The operations of event management's Authentication table, by the slug of their scope rule. */
+const EM_SCOPE_OPERATIONS: Record<string, string> = {
+  'scopes-get-info': 'getInfo',
+  'scopes-create-event': 'createEvent',
+  'scopes-query-events': 'queryEvents',
+  'scopes-get-event': 'getEvent',
+  'scopes-update-event': 'updateEvent',
+  'scopes-create-event-type': 'createEventType',
+  'scopes-query-event-types': 'queryEventTypes',
+  'scopes-get-event-type': 'getEventType',
+  'scopes-patch-event-type': 'patchEventType',
+  'scopes-delete-event-type': 'deleteEventType',
+  'scopes-create-delete-job': 'createDeleteEventsJob',
+  'scopes-get-delete-job': 'getDeleteEventsJob',
+  'scopes-create-create-job': 'createCreateEventsJob',
+  'scopes-get-create-job': 'getCreateEventsJob',
+};
+
+/** A rule on the scopes the contract lists for its operations (the first operation's). */
+const listedScopes = (rule: string, ops: string[], more: Partial<ScopeRule> = {}): ScopeRule => ({
+  rule,
+  ops,
+  lacks: operationScopes(rule.split('/')[0] as ServiceName, ops[0]),
+  statuses: is403,
+  ...more,
+});
+
+const SCOPE_RULES: ScopeRule[] = [
+  ...Object.entries(EM_SCOPE_OPERATIONS).map(([slug, op]): ScopeRule => ({
+    rule: `event-management/auth/${slug}`,
+    ops: [op],
+    lacks: emScopesJudged(op),
+    statuses: is403,
+  })),
+  listedScopes('notification/auth/scope-send', ['publishMessage', 'broadcastEmail']),
+  // "DELETE lists nose.ac only": a token without nose.se is not refused for it.
+  listedScopes('notification/auth/scope-delete-bounced', ['deleteBouncedEmails'], { notRequired: ['nose.se'] }),
+  listedScopes(
+    'notification/auth/scope-both-listed',
+    ['getCommunicationCategory', 'listBouncedEmails', 'updateCertificate'],
+    {
+      all: true,
+    },
+  ),
+  listedScopes('technical-token-manager/auth/user-tenants-scope', ['getUserTenantsByHost'], { statuses: is4xx }),
+];
+
+// Every other notification operation asks for nose.ac (the scopes table's last row: scope-admin).
 const NOTIFICATION_NAMED = new Set(SCOPE_RULES.filter((r) => r.rule.startsWith('notification/')).flatMap((r) => r.ops));
 
 const missingScope: PassiveCheck = {
@@ -206,7 +211,7 @@ const missingScope: PassiveCheck = {
     const scopes = x.scopes;
     const rules = SCOPE_RULES.filter((r) => r.ops.includes(id));
     if (x.service === 'notification' && !NOTIFICATION_NAMED.has(id))
-      rules.push({ rule: 'notification/auth/scope-admin', ops: [id], lacks: ['nose.ac'], statuses: is403 });
+      rules.push(listedScopes('notification/auth/scope-admin', [id]));
     const out: PassiveVerdict[] = [];
     for (const r of rules) {
       const lacking = r.all ? r.lacks.every((s) => !scopes.has(s)) : r.lacks.some((s) => !scopes.has(s));

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { bodyListBound, contractBound, contractNode, parameterBound } from './facts.ts';
+import { bodyListBound, contractBound, contractNode, operationScopes, parameterBound } from './facts.ts';
 
 describe('contract facts', () => {
   it('reads a bound or a numeric default at a pointer, through $refs', () => {
@@ -21,6 +21,13 @@ describe('contract facts', () => {
   it('reads the count bounds of a list in a request body', () => {
     expect(bodyListBound('event-management', 'createCreateEventsJob', 'maxItems', 'events')).toBe(50);
     expect(bodyListBound('technical-token-manager', 'getOauthTokens', 'maxItems', 'userTenantIds')).toBe(5);
+  });
+
+  it("reads an operation's scopes in the order its security lists them", () => {
+    expect(operationScopes('event-management', 'createDeleteEventsJob')).toEqual(['em.d', 'em.dej.c', 'em.et.r']);
+    expect(operationScopes('notification', 'updateCertificate')).toEqual(['nose.se', 'nose.ac']);
+    expect(operationScopes('technical-token-manager', 'getToken')).toEqual([]);
+    expect(() => operationScopes('notification', 'noSuchOperation')).toThrow(/no operation/);
   });
 
   it('names what it cannot find', () => {

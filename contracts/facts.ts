@@ -122,3 +122,20 @@ export function requiredMembers(service: ServiceName, schema: ContractPointer): 
   if (!Array.isArray(required)) throw new Error(`the ${service} contract gives ${schema} no required list`);
   return required.map(String);
 }
+
+/**
+ * The scopes the contract's `security` lists for an operation, in the order it lists them (the
+ * order of the document's Authentication table): `operationScopes('event-management',
+ * 'createEvent')` is `['em.c', 'em.et.r']`. An operation without its own `security` has the
+ * document's.
+ */
+export function operationScopes(service: ServiceName, operationId: string): string[] {
+  const { op } = operation(service, operationId);
+  const security = op.security ?? (contractDocument(service) as ContractNode).security;
+  if (!Array.isArray(security)) throw new Error(`the ${service} contract gives ${operationId} no security`);
+  return security.flatMap((requirement: unknown) =>
+    isNode(requirement)
+      ? Object.values(requirement).flatMap((scopes) => (Array.isArray(scopes) ? scopes.map(String) : []))
+      : [],
+  );
+}
