@@ -51,11 +51,6 @@ export function applyBaseline(report: ConformanceReport, file: string, known: st
   };
 }
 
-/** Whether a failed rule is a known failure the baseline accepted. */
-export function isKnownFailure(report: ConformanceReport, id: string): boolean {
-  return !!report.baseline?.accepted.includes(id);
-}
-
 /** `1 known failure`, `3 known failures`. */
 export function knownFailures(n: number): string {
   return `${n} known failure${n === 1 ? '' : 's'}`;
