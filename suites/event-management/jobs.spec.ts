@@ -18,12 +18,13 @@ import {
   shown,
   EVENTS_QUERY_SIZE,
 } from './em-client.ts';
-import { refused, answered, holds } from '../engine/checks/index.ts';
+import { refused, answered, answeredByReading, holds, served } from '../engine/checks/index.ts';
 import { betweenRange } from './queries-events-support.ts';
 import { createEventsInBulk, createType, field, postCreateJob, standardBody } from './em-resources.ts';
 import {
-  runCreateJob,
+  awaitJob,
   runDeleteJob,
+  SOME_EVENTS_INVALID,
   StartCreateJob,
   StartDeleteJob,
   PollJob,
@@ -195,7 +196,10 @@ emTest(
       { typeId: type.id, timestamp: iso(-60_000), entityId: entity(t), need: null },
       standardBody(t, { code: 'JOB2' }),
     ];
-    const trace = await runCreateJob(t, inputs, { someInvalid: true });
+    const res = await postCreateJob(t, inputs);
+    const what = `a create job of ${inputs.length} events`;
+    answeredByReading(t, { rule: 'event-management/jobs/create-job-202', res, what, ...SOME_EVENTS_INVALID });
+    const trace = await awaitJob(t, 'create', res);
     const items = (trace.final?.details?.resultDescription ?? []) as any[];
     const code = (i: number) => String(items[i]?.resultCode);
     // Every event without typeId, the first and the last of the payload.
@@ -253,12 +257,10 @@ emTest(
         () => send(t, { method: 'GET', path: `/events/${items[i]?.event?.id}` }),
         (x) => x.status === 200,
       );
-      holds(t, {
+      served(t, {
         rule: 'event-management/jobs/create-job-creates-events',
-        ok: got.ok,
-        failure: 'an event the job reports created is not readable',
-        expected: 'HTTP 200',
-        received: seen(got.value, 160),
+        res: got.value,
+        what: `an event the job reports created (${items[i]?.event?.id})`,
       });
     }
   },
@@ -299,7 +301,14 @@ emTest(
       [before('timestamp', ts[6]), [7], 'event-management/jobs/delete-filter-timestamp'],
       [
         // Bounds between the events' timestamps, so that whether an end is inclusive does not matter.
-        await betweenRange(t, 'event-management/jobs/delete-filter-timestamp', type.id, off(ts[5]), off(ts[3])),
+        await betweenRange(t, type.id, off(ts[5]), off(ts[3]), (res, what) =>
+          answered(t, {
+            rule: 'event-management/jobs/delete-filter-timestamp',
+            res,
+            what,
+            reading: 'between-interval-text',
+          }),
+        ),
         [4, 5],
         'event-management/jobs/delete-filter-timestamp',
       ],
