@@ -111,27 +111,19 @@ emTest(
     const ts = timestamps(JOB_EVENTS_MAX + 1);
     const events = (k: number) =>
       Array.from({ length: k }, (_, i) => ({ typeId: type.id, timestamp: ts[i], entityId: entity(t, i), n: i }));
-    refused(t, {
-      rule: 'event-management/jobs/create-more-than-50-400',
-      res: await postCreateJob(t, events(JOB_EVENTS_MAX + 1)),
-      what: `a create job of ${JOB_EVENTS_MAX + 1} events`,
-    });
-    refused(t, {
-      rule: 'event-management/jobs/create-events-required',
-      res: await send(t, { method: 'POST', path: '/createEventsJobs', json: {} }),
-      what: 'a create job without events',
-    });
-    refused(t, {
-      rule: 'event-management/jobs/create-events-required',
-      res: await postCreateJob(t, 'events'),
-      what: 'a create job whose events is a string',
-    });
-    // "createEventsJob has events (required array of custom events)": a null body has none.
-    refused(t, {
-      rule: 'event-management/jobs/create-events-required',
-      res: await send(t, { method: 'POST', path: '/createEventsJobs', json: null }),
-      what: 'a create job whose body is null',
-    });
+    const bodies: Array<[string, string, unknown]> = [
+      [
+        'event-management/jobs/create-more-than-50-400',
+        `a create job of ${JOB_EVENTS_MAX + 1} events`,
+        { events: events(JOB_EVENTS_MAX + 1) },
+      ],
+      ['event-management/jobs/create-events-required', 'a create job without events', {}],
+      ['event-management/jobs/create-events-required', 'a create job whose events is a string', { events: 'events' }],
+      // "createEventsJob has events (required array of custom events)": a null body has none.
+      ['event-management/jobs/create-events-required', 'a create job whose body is null', null],
+    ];
+    for (const [rule, what, json] of bodies)
+      refused(t, { rule, res: await send(t, { method: 'POST', path: '/createEventsJobs', json }), what });
     const res = await postCreateJob(t, events(JOB_EVENTS_MAX));
     answered(t, {
       rule: 'event-management/jobs/create-max-50',
