@@ -316,7 +316,7 @@ emTest(
     await t.property(
       lists,
       async (list) => {
-        const trace = await runCreateJob(t, list.items, { someInvalid: true });
+        const trace = await runCreateJob(t, list.items);
         const results = (trace.final?.details as { resultDescription?: unknown } | undefined)?.resultDescription;
         const items = Array.isArray(results) ? (results as Array<Record<string, unknown>>) : [];
         // Each result is found by its event's timestamp (the order of the results is our reading).

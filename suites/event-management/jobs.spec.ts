@@ -18,12 +18,13 @@ import {
   shown,
   EVENTS_QUERY_SIZE,
 } from './em-client.ts';
-import { refused, answered, holds } from '../engine/checks/index.ts';
+import { refused, answered, answeredByReading, holds, served } from '../engine/checks/index.ts';
 import { betweenRange } from './queries-events-support.ts';
 import { createEventsInBulk, createType, field, postCreateJob, standardBody } from './em-resources.ts';
 import {
-  runCreateJob,
+  awaitJob,
   runDeleteJob,
+  SOME_EVENTS_INVALID,
   StartCreateJob,
   StartDeleteJob,
   PollJob,
@@ -110,27 +111,19 @@ emTest(
     const ts = timestamps(JOB_EVENTS_MAX + 1);
     const events = (k: number) =>
       Array.from({ length: k }, (_, i) => ({ typeId: type.id, timestamp: ts[i], entityId: entity(t, i), n: i }));
-    refused(t, {
-      rule: 'event-management/jobs/create-more-than-50-400',
-      res: await postCreateJob(t, events(JOB_EVENTS_MAX + 1)),
-      what: `a create job of ${JOB_EVENTS_MAX + 1} events`,
-    });
-    refused(t, {
-      rule: 'event-management/jobs/create-events-required',
-      res: await send(t, { method: 'POST', path: '/createEventsJobs', json: {} }),
-      what: 'a create job without events',
-    });
-    refused(t, {
-      rule: 'event-management/jobs/create-events-required',
-      res: await postCreateJob(t, 'events'),
-      what: 'a create job whose events is a string',
-    });
-    // "createEventsJob has events (required array of custom events)": a null body has none.
-    refused(t, {
-      rule: 'event-management/jobs/create-events-required',
-      res: await send(t, { method: 'POST', path: '/createEventsJobs', json: null }),
-      what: 'a create job whose body is null',
-    });
+    const bodies: Array<[string, string, unknown]> = [
+      [
+        'event-management/jobs/create-more-than-50-400',
+        `a create job of ${JOB_EVENTS_MAX + 1} events`,
+        { events: events(JOB_EVENTS_MAX + 1) },
+      ],
+      ['event-management/jobs/create-events-required', 'a create job without events', {}],
+      ['event-management/jobs/create-events-required', 'a create job whose events is a string', { events: 'events' }],
+      // "createEventsJob has events (required array of custom events)": a null body has none.
+      ['event-management/jobs/create-events-required', 'a create job whose body is null', null],
+    ];
+    for (const [rule, what, json] of bodies)
+      refused(t, { rule, res: await send(t, { method: 'POST', path: '/createEventsJobs', json }), what });
     const res = await postCreateJob(t, events(JOB_EVENTS_MAX));
     answered(t, {
       rule: 'event-management/jobs/create-max-50',
@@ -195,7 +188,10 @@ emTest(
       { typeId: type.id, timestamp: iso(-60_000), entityId: entity(t), need: null },
       standardBody(t, { code: 'JOB2' }),
     ];
-    const trace = await runCreateJob(t, inputs, { someInvalid: true });
+    const res = await postCreateJob(t, inputs);
+    const what = `a create job of ${inputs.length} events`;
+    answeredByReading(t, { rule: 'event-management/jobs/create-job-202', res, what, ...SOME_EVENTS_INVALID });
+    const trace = await awaitJob(t, 'create', res);
     const items = (trace.final?.details?.resultDescription ?? []) as any[];
     const code = (i: number) => String(items[i]?.resultCode);
     // Every event without typeId, the first and the last of the payload.
@@ -253,12 +249,10 @@ emTest(
         () => send(t, { method: 'GET', path: `/events/${items[i]?.event?.id}` }),
         (x) => x.status === 200,
       );
-      holds(t, {
+      served(t, {
         rule: 'event-management/jobs/create-job-creates-events',
-        ok: got.ok,
-        failure: 'an event the job reports created is not readable',
-        expected: 'HTTP 200',
-        received: seen(got.value, 160),
+        res: got.value,
+        what: `an event the job reports created (${items[i]?.event?.id})`,
       });
     }
   },
@@ -299,7 +293,14 @@ emTest(
       [before('timestamp', ts[6]), [7], 'event-management/jobs/delete-filter-timestamp'],
       [
         // Bounds between the events' timestamps, so that whether an end is inclusive does not matter.
-        await betweenRange(t, 'event-management/jobs/delete-filter-timestamp', type.id, off(ts[5]), off(ts[3])),
+        await betweenRange(t, type.id, off(ts[5]), off(ts[3]), (res, what) =>
+          answered(t, {
+            rule: 'event-management/jobs/delete-filter-timestamp',
+            res,
+            what,
+            reading: 'between-interval-text',
+          }),
+        ),
         [4, 5],
         'event-management/jobs/delete-filter-timestamp',
       ],

@@ -38,7 +38,14 @@ emTest(
       received: JSON.stringify(eventsOf(window.value).map((e) => e.timestamp)),
     });
     const between = (from: string, to: string) =>
-      betweenRange(t, 'event-management/queries/timestamp-operators', type.id, from, to);
+      betweenRange(t, type.id, from, to, (res, what) =>
+        answered(t, {
+          rule: 'event-management/queries/timestamp-operators',
+          res,
+          what,
+          reading: 'between-interval-text',
+        }),
+      );
     const ranges: Array<[FilterExpr, number[]]> = [
       [after('timestamp', daysAgo(9)), [8, 6, 1]],
       [before('timestamp', daysAgo(7)), [10, 8]],

@@ -1,6 +1,7 @@
 import type fc from 'fast-check';
+import { refused } from '../../engine/checks/index.ts';
 import { send } from '../em-client.ts';
-import { ifMatchRefused, type Versioned, type VersionedModel } from './model.ts';
+import { IF_MATCH_MISSING, type Versioned, type VersionedModel } from './model.ts';
 
 /** A DELETE without If-Match, or with one that names no etag: refused. */
 export class DeleteWithoutIfMatch implements fc.AsyncCommand<VersionedModel, Versioned> {
@@ -14,12 +15,8 @@ export class DeleteWithoutIfMatch implements fc.AsyncCommand<VersionedModel, Ver
       path: r.path,
       headers: this.header === undefined ? {} : { 'If-Match': this.header },
     });
-    ifMatchRefused(
-      r.t,
-      rule,
-      res,
-      `DELETE ${this.header === undefined ? 'without If-Match' : `with If-Match ${this.header}`}`,
-    );
+    const what = `DELETE ${this.header === undefined ? 'without If-Match' : `with If-Match ${this.header}`}`;
+    refused(r.t, { rule, res, what, ...IF_MATCH_MISSING });
   }
   toString = () => (this.header === undefined ? 'DELETE without If-Match' : `DELETE If-Match ${this.header}`);
 }

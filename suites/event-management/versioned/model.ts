@@ -48,38 +48,11 @@ export interface Versioned {
 }
 
 /**
- * A request without the required If-Match (or with one naming no etag) is refused, which the
- * document settles (the header is required); that the refusal is 400 is our reading
+ * How `refused` judges a request without the required If-Match (or with one naming no etag): a
+ * 4xx, which the document settles (the header is required); that it is 400 is our reading
  * (if-match-missing-400): 428, or 412 (409 on DELETE) for a value that cannot match, read it too.
  */
-export function ifMatchRefused(t: RuleContext, rule: string, res: HttpResponse, what: string): void {
-  holds(t, {
-    rule: rule,
-    ok: res.status >= 400 && res.status < 500,
-    failure: `${what} not refused`,
-    expected: 'a 4xx refusal',
-    received: seen(res, 160),
-  });
-  holds(t, {
-    reading: 'if-match-missing-400',
-    rule: rule,
-    ok: res.status === 400,
-    failure: `${what} not answered 400`,
-    expected: 'HTTP 400',
-    received: () => seen(res, 160),
-  });
-}
-
-/** A write whose If-Match is not the resource's etag now (`which`: stale, differing) is answered 412. */
-export function preconditionFailed(r: Versioned, res: HttpResponse, which: string): void {
-  holds(r.t, {
-    rule: r.rules.writeStale,
-    ok: res.status === 412,
-    failure: `${r.write.method} with a ${which} If-Match not answered 412`,
-    expected: 'HTTP 412',
-    received: seen(res, 160),
-  });
-}
+export const IF_MATCH_MISSING = { statuses: [400], statusReading: 'if-match-missing-400' } as const;
 
 /** Reads the resource until its etag is the model's (a change may take 100 ms to show); judges that nothing else moved it. */
 export async function readCurrent(m: VersionedModel, r: Versioned): Promise<HttpResponse> {

@@ -1,5 +1,6 @@
 import type fc from 'fast-check';
-import { preconditionFailed, type Versioned, type VersionedModel } from './model.ts';
+import { refused } from '../../engine/checks/index.ts';
+import type { Versioned, VersionedModel } from './model.ts';
 import { SEVERITY } from '../em-bounds.ts';
 
 /** A write with an etag the resource had before: 412. */
@@ -10,7 +11,7 @@ export class WriteStale implements fc.AsyncCommand<VersionedModel, Versioned> {
     const old = m.stale[this.pick % m.stale.length];
     // The highest severity (a valid ttl too), or one below it when that is the value now.
     const res = await r.send(String(old), m.value === SEVERITY.max ? SEVERITY.max - 1 : SEVERITY.max);
-    preconditionFailed(r, res, 'stale');
+    refused(r.t, { rule: r.rules.writeStale, res, what: `${r.write.method} with a stale If-Match`, statuses: [412] });
   }
   toString = () => `write stale #${this.pick}`;
 }

@@ -1,5 +1,6 @@
 import type fc from 'fast-check';
-import { ifMatchRefused, type Versioned, type VersionedModel } from './model.ts';
+import { refused } from '../../engine/checks/index.ts';
+import { IF_MATCH_MISSING, type Versioned, type VersionedModel } from './model.ts';
 
 /** A write without If-Match, or with one that names no etag (`abc`): refused. */
 export class WriteWithoutIfMatch implements fc.AsyncCommand<VersionedModel, Versioned> {
@@ -7,12 +8,8 @@ export class WriteWithoutIfMatch implements fc.AsyncCommand<VersionedModel, Vers
   check = () => true;
   async run(m: VersionedModel, r: Versioned) {
     const res = await r.send(this.header, m.value === 97 ? 96 : 97);
-    ifMatchRefused(
-      r.t,
-      r.rules.writeIfMatchRequired,
-      res,
-      `${r.write.method} ${this.header === undefined ? 'without If-Match' : `with If-Match ${this.header}`}`,
-    );
+    const what = `${r.write.method} ${this.header === undefined ? 'without If-Match' : `with If-Match ${this.header}`}`;
+    refused(r.t, { rule: r.rules.writeIfMatchRequired, res, what, ...IF_MATCH_MISSING });
   }
   toString = () => (this.header === undefined ? 'write without If-Match' : `write If-Match ${this.header}`);
 }
