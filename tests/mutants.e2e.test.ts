@@ -138,6 +138,7 @@ describe('mutation self-test', () => {
       replacement: 'a !== b',
       at: 'if (a === b) return;',
       nth: 1,
+      region: 'f',
       status: 'not-run',
       killedBy: [],
       specFiles: 0,
@@ -169,7 +170,7 @@ describe('mutation self-test', () => {
     expect(
       result.mutants
         .filter((m) => !['killed', 'timeout', 'crashed', 'equivalent'].includes(m.status))
-        .map((m) => `${m.status} ${m.file}:${m.line} ${m.mutator}: ${m.original} -> ${m.replacement}`),
+        .map((m) => `${m.status} ${m.file}:${m.line} [${m.region}] ${m.mutator}: ${m.original} -> ${m.replacement}`),
     ).toEqual([]);
     expect(res.code).toBe(0);
   }, 600_000);
