@@ -178,7 +178,7 @@ describe('mutation self-test', () => {
     ]);
   });
 
-  it('kills every mutant of the CI sample that the triage list does not explain', async () => {
+  it('kills every mutant of the CI sample that no triage class explains', async () => {
     const res = await runCli(['selftest', '--mutants', '--json', ...CI_SAMPLE], { timeoutMs: 560_000 });
     const result = JSON.parse(res.stdout) as MutantsResult;
     process.stdout.write(
