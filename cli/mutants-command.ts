@@ -16,8 +16,9 @@ export async function mutantsCommand(opts: MutantsOptions): Promise<number> {
   else {
     log('');
     const undetected = result.mutants.filter((m) => m.status === 'survived' || m.status === 'no-coverage');
+    // As the triage names a class of them: [region] and `Mutator: original -> replacement`.
     for (const m of undetected)
-      log(`${m.status.padEnd(12)} ${m.file}:${m.line} ${m.mutator}: ${m.original} -> ${m.replacement}`);
+      log(`${m.status.padEnd(12)} ${m.file}:${m.line} [${m.region}] ${m.mutator}: ${m.original} -> ${m.replacement}`);
     log('');
     for (const [g, s] of Object.entries(result.score))
       log(

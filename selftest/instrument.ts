@@ -100,10 +100,16 @@ function readdirRecursive(dir: string): string[] {
 /** Instruments `files` with every mutant Stryker makes of them. */
 export async function instrument(files: string[]): Promise<Instrumented> {
   let mod: typeof import('@stryker-mutator/instrumenter');
+  let regionsOf: (typeof import('./regions.ts'))['regionsOf'];
+  let regionAt: (typeof import('./regions.ts'))['regionAt'];
   try {
     mod = await import('@stryker-mutator/instrumenter');
+    // The regions a mutant lies in come from the TypeScript parser, a development dependency too.
+    ({ regionsOf, regionAt } = await import('./regions.ts'));
   } catch {
-    throw new UsageError('--mutants needs the development dependencies (npm ci): @stryker-mutator/instrumenter');
+    throw new UsageError(
+      '--mutants needs the development dependencies (npm ci): @stryker-mutator/instrumenter, typescript',
+    );
   }
   const sources = files.map((f) => ({
     name: join(projectRoot, f),
@@ -115,6 +121,10 @@ export async function instrument(files: string[]): Promise<Instrumented> {
     { plugins: null, excludedMutations: [], ignorers: [messageTextIgnorer, seamArgumentIgnorer] },
   );
   const lines = new Map(sources.map((s) => [s.name, s.content.split('\n')]));
+  const regions = new Map(sources.map((s) => [s.name, regionsOf(s.name, s.content)]));
+  /** The offset in its file of a place of Stryker's (lines and columns from 0). */
+  const offset = (name: string, at: Location['start']) =>
+    (lines.get(name) ?? []).slice(0, at.line).reduce((n, l) => n + l.length + 1, 0) + at.column;
   const code: Record<string, string> = {};
   for (const f of result.files) code[f.name] = f.content;
   const mutants: MutantRow[] = result.mutants
@@ -129,6 +139,11 @@ export async function instrument(files: string[]): Promise<Instrumented> {
         mutator: m.mutatorName,
         original: collapse(textAt(lines.get(m.fileName) ?? [], m.location)),
         at: collapse(lines.get(m.fileName)?.[m.location.start.line] ?? ''),
+        region: regionAt(
+          regions.get(m.fileName) ?? [],
+          offset(m.fileName, m.location.start),
+          offset(m.fileName, m.location.end),
+        ),
         replacement: collapse(m.replacement ?? ''),
         nth: 1,
         status: 'no-coverage',

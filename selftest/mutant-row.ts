@@ -21,6 +21,8 @@ export interface MutantRow {
    * order): with `at`, names one mutant even where a line is repeated (see TriageEntry.nth).
    */
   nth: number;
+  /** The innermost named region of its file it lies in (`EventService.create`; see regions.ts), '' at the top. */
+  region: string;
   status: MutantStatus;
   /** The rules that failed against the mutant (the killing rules), or whose reading it broke. */
   killedBy: string[];

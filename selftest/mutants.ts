@@ -317,7 +317,7 @@ export async function runMutants(opts: MutantsOptions, log: (line: string) => vo
     } else m.status = 'survived';
   };
   const line = (m: MutantRow, r: LaneResult, tag: string) =>
-    `  [${tag}] ${m.file}:${m.line} ${m.mutator} ${m.status}${m.killedBy.length ? ` by ${m.byWarning ? 'a warning on ' : ''}${m.killedBy.slice(0, 3).join(', ')}` : ''}${m.status === 'survived' ? `: ${m.original} -> ${m.replacement}` : ''} (${(r.durationMs / 1000).toFixed(1)} s, ${m.tests ? `${m.tests} tests in ` : ''}${m.specFiles} files)`;
+    `  [${tag}] ${m.file}:${m.line} [${m.region}] ${m.mutator} ${m.status}${m.killedBy.length ? ` by ${m.byWarning ? 'a warning on ' : ''}${m.killedBy.slice(0, 3).join(', ')}` : ''}${m.status === 'survived' ? `: ${m.original} -> ${m.replacement}` : ''} (${(r.durationMs / 1000).toFixed(1)} s, ${m.tests ? `${m.tests} tests in ` : ''}${m.specFiles} files)`;
   const stoppedEarly = new Set<string>();
   await pool(tasks, width, 180_000, (r) => {
     const m = byId.get(r.mutant);

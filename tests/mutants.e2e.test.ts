@@ -1,19 +1,21 @@
 import { describe, expect, it } from 'vitest';
-import { readdirSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { carryKills } from '../selftest/mutants.ts';
 import { isTransportFailure } from '../selftest/mutant-lane.ts';
-import { listMutants } from '../selftest/instrument.ts';
+import { listMutants, mutatedFiles } from '../selftest/instrument.ts';
 import { messageTextIgnorer } from '../selftest/message-text.ts';
 import { PASS_THROUGH_SEAMS, seamArgumentIgnorer } from '../selftest/seam-arguments.ts';
-import { loadTriage, names, TRIAGE_DIR, triageFileOf, triageKey, type TriageEntry } from '../selftest/triage.ts';
+import { loadTriage, names, referenceFileOf, selectorOf, triageFiles, type TriageClass } from '../selftest/triage.ts';
+import { regionsOf } from '../selftest/regions.ts';
+import { projectRoot } from '../selftest/lane-worker.ts';
 import type { MutantRow, MutantsResult } from '../selftest/mutant-row.ts';
 import { SERVICES } from '../contracts/services.ts';
 import { runCli } from './run-cli.ts';
 
 // The mutation self-test's CI sample: a fixed sample of Stryker's mutants of the reference (chosen
 // by a hash of each mutant's key, so unrelated edits do not change it). Every mutant of it must be
-// killed, or listed in fixtures/mutants/triage/ (one list per reference file) as equivalent or irrelevant with its reason.
+// killed, or held by a class of fixtures/mutants/triage/ (one file per reference file) as equivalent or irrelevant with its reason.
 // The whole set is `npx conformance selftest --mutants` (see the README's Performance section).
 const CI_SAMPLE = ['--sample', '12', '--seed', '1'];
 
@@ -35,27 +37,43 @@ async function mutantsMade(name: string, code: string, ignorer: object): Promise
 }
 
 describe('mutation self-test', () => {
-  it('keeps a triage list whose every entry has a reason and names exactly one mutant the reference yields', async () => {
+  it('keeps a triage whose every class has a reason, a region of its file and mutants the reference yields, and no mutant with two reasons', async () => {
     const triage = loadTriage();
-    const keys = triage.map((t) => `${triageKey(t)}\u0000${t.at ?? ''}\u0000${t.nth ?? ''}`);
-    expect(new Set(keys).size, 'an entry is listed twice').toBe(keys.length);
-    for (const t of triage) expect(t.reason.trim().length, `${t.file} ${t.mutator}: no reason`).toBeGreaterThan(10);
-    const lists = readdirSync(TRIAGE_DIR, { recursive: true, encoding: 'utf8' }).filter((f) => f.endsWith('.json'));
-    const misplaced = lists.flatMap((f) =>
-      (JSON.parse(readFileSync(join(TRIAGE_DIR, f), 'utf8')) as TriageEntry[])
-        .filter((t) => triageFileOf(t.file) !== join(TRIAGE_DIR, f))
-        .map((t) => `${f}: ${t.file} ${t.mutator}: ${t.original}`),
+    for (const t of triage) expect(t.reason.trim().length, `${t.file} ${t.region}: no reason`).toBeGreaterThan(10);
+    const files = mutatedFiles([...SERVICES], []);
+    expect
+      .soft(
+        triageFiles().filter((f) => !files.includes(referenceFileOf(f))),
+        'a triage file names no rule-enforcing file of the reference',
+      )
+      .toEqual([]);
+    // A region the file no longer has, or a class that holds no mutant (the code is gone or
+    // changed), is a triage to fix, never one that silently explains nothing. Soft: every problem
+    // is listed at once.
+    const regions = new Map(
+      files.map((f) => [f, new Set(regionsOf(f, readFileSync(join(projectRoot, f), 'utf8')).map((r) => r.path))]),
     );
-    expect(misplaced, 'an entry is in the list of another file').toEqual([]);
+    const where = (t: TriageClass) => `${t.file} ${t.region}${t.line === undefined ? '' : ` @ ${t.line}`}`;
+    expect
+      .soft(triage.filter((t) => !regions.get(t.file)?.has(t.region)).map(where), 'a region not found in its file')
+      .toEqual([]);
     const made = await listMutants([...SERVICES]);
-    // An entry names exactly one mutant: none (the code is gone) or several (a key repeated on
-    // other lines, which the entry's reason may not fit) is a list to fix.
-    const byKey = new Map<string, typeof made>();
-    for (const m of made) (byKey.get(triageKey(m)) ?? byKey.set(triageKey(m), []).get(triageKey(m))!).push(m);
-    const count = (t: TriageEntry) => (byKey.get(triageKey(t)) ?? []).filter((m) => names(t, m)).length;
-    expect(
-      triage.filter((t) => count(t) !== 1).map((t) => `${t.file} ${t.mutator}: ${t.original} (${count(t)} mutants)`),
-    ).toEqual([]);
+    const held = (t: TriageClass) => made.filter((m) => names(t, m));
+    expect
+      .soft(
+        triage.filter((t) => !held(t).length).map((t) => `${where(t)}: ${selectorOf(t) ?? 'every mutant'}`),
+        'a class that holds no mutant',
+      )
+      .toEqual([]);
+    // Classes may overlap only where they give the same reason.
+    expect
+      .soft(
+        made
+          .filter((m) => new Set(triage.filter((t) => names(t, m)).map((t) => t.reason)).size > 1)
+          .map((m) => `${m.file}:${m.line} [${m.region}] ${m.mutator}: ${m.original} -> ${m.replacement}`),
+        'a mutant two classes explain with different reasons',
+      )
+      .toEqual([]);
   }, 60_000);
 
   it('tells a failure on a transport error (re-run before it counts) from a judged answer', () => {
@@ -138,6 +156,7 @@ describe('mutation self-test', () => {
       replacement: 'a !== b',
       at: 'if (a === b) return;',
       nth: 1,
+      region: 'f',
       status: 'not-run',
       killedBy: [],
       specFiles: 0,
@@ -159,7 +178,7 @@ describe('mutation self-test', () => {
     ]);
   });
 
-  it('kills every mutant of the CI sample that the triage list does not explain', async () => {
+  it('kills every mutant of the CI sample that no triage class explains', async () => {
     const res = await runCli(['selftest', '--mutants', '--json', ...CI_SAMPLE], { timeoutMs: 560_000 });
     const result = JSON.parse(res.stdout) as MutantsResult;
     process.stdout.write(
@@ -169,7 +188,7 @@ describe('mutation self-test', () => {
     expect(
       result.mutants
         .filter((m) => !['killed', 'timeout', 'crashed', 'equivalent'].includes(m.status))
-        .map((m) => `${m.status} ${m.file}:${m.line} ${m.mutator}: ${m.original} -> ${m.replacement}`),
+        .map((m) => `${m.status} ${m.file}:${m.line} [${m.region}] ${m.mutator}: ${m.original} -> ${m.replacement}`),
     ).toEqual([]);
     expect(res.code).toBe(0);
   }, 600_000);
