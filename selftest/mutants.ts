@@ -53,11 +53,6 @@ const THROTTLE_FILES = /^fixtures\/reference\/shared\/(rate-limiter|throttle-hoo
 const THROTTLE_RULES = /throttl|too-many-requests|rate-limits/;
 const THROTTLE = 8;
 
-/** Every mutant Stryker makes of the rule-enforcing files of `services` (those matching `globs`). */
-export async function listMutants(services: readonly ServiceName[], globs: string[] = []): Promise<MutantRow[]> {
-  return (await instrument(mutatedFiles(services, globs))).mutants;
-}
-
 interface Coverage {
   load: string[];
   static: Record<string, number>;
