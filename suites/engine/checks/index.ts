@@ -43,3 +43,4 @@ export { answeredByReading, CLIENT_ERRORS, type AnsweredByReadingOptions } from 
 export { pageBeyondLast, type PageBeyondLastOptions } from './page-beyond-last.ts';
 export { pageDescribed, type PageDescribedOptions } from './page-described.ts';
 export { takenOrRefused, type TakenOrRefusedOptions } from './taken-or-refused.ts';
+export { taken, type TakenOptions } from './taken.ts';
