@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { loadRules } from '../contracts/catalog.ts';
 import { loadDereferencedContract, requestLists } from '../contracts/contract.ts';
@@ -69,7 +70,19 @@ describe('the rules about the items of a request list', async () => {
       tests.filter((d) => d.file === site.file && d.line <= site.line).sort((a, b) => b.line - a.line)[0];
     const inItsTest = (c: (typeof calls)[number]) =>
       sites.some((x) => x.kind === 'test' && x.id === c.id && x.file === c.file && x.line === declaring(c)?.line);
-    expect([...ids].filter((id) => !calls.some((c) => c.id === id && inItsTest(c)))).toEqual([]);
+    // Or the rule is a row of a table (`emTest.each([rows], declare, fn)`): each row is a test that
+    // declares the row's rule, and the table's test calls the helper with it.
+    const tableCalls = (site: (typeof sites)[number]) => {
+      const d = declaring(site);
+      if (!d || site.kind !== 'check' || site.call !== d.call || !d.call.endsWith('.each')) return false;
+      const next = tests.find((x) => x.file === d.file && x.line > d.line)?.line;
+      const lines = readFileSync(new URL(`../${d.file}`, import.meta.url), 'utf8').split('\n');
+      return lines
+        .slice(d.line - 1, next && next - 1)
+        .some((l) => l.includes(`${HELPER}(`) || l.includes(`${HELPER}<`));
+    };
+    const inTableRow = (id: string) => sites.some((s) => s.id === id && tableCalls(s));
+    expect([...ids].filter((id) => !calls.some((c) => c.id === id && inItsTest(c)) && !inTableRow(id))).toEqual([]);
     expect(calls.filter((c) => !ids.has(c.id)).map((c) => `${c.file}:${c.line} ${c.id}`)).toEqual([]);
   });
 

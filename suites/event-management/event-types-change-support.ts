@@ -5,6 +5,10 @@ import { body, eventually, send, seen } from './em-client.ts';
 
 export const pathOf = (id: string) => `/eventTypes/${encodeURIComponent(id)}`;
 
+/** The field of a type's `fields` named `name` (undefined when there is none). */
+export const fieldNamed = (fields: unknown, name: string): Record<string, unknown> | undefined =>
+  (Array.isArray(fields) ? (fields as Array<Record<string, unknown>>) : []).find((f) => f?.name === name);
+
 /** The type as the caller reads it now (waiting out the visibility delay of a new or changed type). */
 export async function current(
   t: RuleContext,

@@ -3,9 +3,9 @@ import { CODE_POINT_READING } from './em-arbitraries.ts';
 import { where } from '../engine/filter-expression.ts';
 import fc from 'fast-check';
 import type { HttpResponse } from '../engine/http-client.ts';
-import { body, emTest, entity, eventually, fixture, fixtures, iso, send, seen } from './em-client.ts';
+import { body, emTest, entity, eventually, fixture, fixtures, iso, send } from './em-client.ts';
 import { boundaryCases } from '../engine/contract-bounds.ts';
-import { accepted, refused, holds } from '../engine/checks/index.ts';
+import { accepted, refused, holds, taken } from '../engine/checks/index.ts';
 import { createType, field, postEvent, postType, typeBody } from './em-resources.ts';
 import { FIELD_NAME, FIELD_NAME_MAX, FIELDS_MAX, INHERITANCE_DEPTH_MAX } from './em-bounds.ts';
 import { FIELD_TYPES, fieldsNamed, filled } from './event-types-create-support.ts';
@@ -14,24 +14,15 @@ emTest(
   ['event-management/event-types/scope-values'],
   'scope takes LOCAL and GLOBAL and defaults to LOCAL; other values answer 400',
   async (t) => {
-    for (const scope of ['LOCAL', 'GLOBAL']) {
-      const res = await postType(t, typeBody(t, { scope }));
-      holds(t, {
+    // Each scope is taken as given; none given, the type is LOCAL.
+    for (const [scope, shown] of [['LOCAL'], ['GLOBAL'], [undefined, 'LOCAL']])
+      taken(t, {
         rule: 'event-management/event-types/scope-values',
-        ok: res.status === 201 && body(res).scope === scope,
-        failure: `scope ${scope} refused`,
-        expected: `HTTP 201 with scope ${scope}`,
-        received: seen(res),
+        res: await postType(t, typeBody(t, scope ? { scope } : {})),
+        what: scope ? `scope ${scope}` : 'no scope',
+        statuses: [201],
+        shows: { scope: shown ?? scope },
       });
-    }
-    const none = await postType(t, typeBody(t));
-    holds(t, {
-      rule: 'event-management/event-types/scope-values',
-      ok: none.status === 201 && body(none).scope === 'LOCAL',
-      failure: 'scope does not default to LOCAL',
-      expected: 'scope LOCAL',
-      received: seen(none),
-    });
     for (const scope of ['global', 'PUBLIC', 1])
       refused(t, {
         rule: 'event-management/event-types/scope-values',
@@ -64,12 +55,13 @@ emTest(
     });
     const full = await postType(t, typeBody(t, { fields: fieldsNamed(FIELDS_MAX) }));
     accepted(t, { rule: 'event-management/event-types/fields-required', res: full, what: `${FIELDS_MAX} fields` });
-    holds(t, {
+    taken(t, {
       rule: 'event-management/event-types/fields-required',
-      ok: (body(full).fields ?? []).length === FIELDS_MAX,
-      failure: `not all ${FIELDS_MAX} fields kept`,
-      expected: `${FIELDS_MAX} fields`,
-      received: String((body(full).fields ?? []).length),
+      res: full,
+      what: `${FIELDS_MAX} fields, all kept`,
+      statuses: [201],
+      shows: { fields: (f: unknown) => ((f ?? []) as unknown[]).length === FIELDS_MAX },
+      showsText: `${FIELDS_MAX} fields`,
     });
     refused(t, {
       rule: 'event-management/event-types/more-than-100-fields-400',
@@ -86,16 +78,8 @@ emTest(
   async (t) => {
     // The document does not name the database or the language: which words are reserved is our
     // reading (SQL and JavaScript/Java keywords), so a refusal that does not come is a warning.
-    const reserved = (rule: string, res: HttpResponse, what: string) => {
-      holds(t, {
-        reading: 'reserved-word-list',
-        rule: rule,
-        ok: res.status === 400,
-        failure: `not rejected: ${what}`,
-        expected: 'HTTP 400',
-        received: () => seen(res),
-      });
-    };
+    const reserved = (rule: string, res: HttpResponse, what: string) =>
+      refused(t, { rule, res, what, reading: 'reserved-word-list' });
     for (const name of ['select', 'table', 'class', 'null'])
       reserved(
         'event-management/event-types/reserved-type-name-400',

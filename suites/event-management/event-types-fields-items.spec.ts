@@ -1,7 +1,6 @@
-import { badItemsText, listWithBadItems, type ListWithBadItems } from '../../generators/index.ts';
-import type { HttpResponse } from '../engine/http-client.ts';
+import { badItemsText, listWithBadItems } from '../../generators/index.ts';
 import type { RuleContext } from '../engine/rule-test.ts';
-import { emTest, entity, fixtures, iso, seen } from './em-client.ts';
+import { emTest, entity, fixtures, iso } from './em-client.ts';
 import { refused, holds } from '../engine/checks/index.ts';
 import { createType, field, postType, typeBody } from './em-resources.ts';
 import { runCreateJob } from './jobs-support.ts';
@@ -12,284 +11,157 @@ import { FIELD_NAME_MAX, ENUM_MEMBER_MAX } from './em-bounds.ts';
 
 /** Valid fields of three names no bad field takes. */
 const VALID_FIELDS = [field('alpha', 'STRING'), field('beta', 'INTEGER'), field('gamma', 'BOOLEAN')];
+const VALID_MEMBERS = ['ON', 'OFF', 'IDLE'];
+/** A field without type, and one without name. */
+const UNTYPED = { name: 'untyped' };
+const UNNAMED = { type: 'STRING' };
 
-/** POST /eventTypes with the list as its fields (under `parentId` where given): refused with one of `statuses`. */
-async function refusedFields(
-  t: RuleContext,
-  rule: string,
-  list: ListWithBadItems,
-  statuses: readonly number[] = [400],
-  parentId?: string,
-): Promise<void> {
-  const res = await postType(t, typeBody(t, { fields: list.items, ...(parentId ? { parentId } : {}) }));
-  refused(t, { rule, res, what: `fields with ${badItemsText(list)}`, statuses });
+/** A rule about one item of a type's fields (or of an ENUM field's values): the bad items that break it. */
+interface ItemRow {
+  rule: string;
+  /** The items the bad ones stand among: the type's fields, or the values of its one ENUM field. */
+  among: 'fields' | 'values';
+  /** How the test's name calls a bad item. */
+  bad: string;
+  items: Record<string, unknown>;
+  /** Every valid item is there (the one a bad item repeats too). */
+  allValid?: boolean;
+  /** The status of the refusal (400 unless told). */
+  statuses?: readonly number[];
+  /** The parent type whose fields the bad ones repeat. */
+  parentId?: (t: RuleContext) => Promise<string> | string;
+  /** Which items are bad rests on this reading: a refusal that does not come is a warning. */
+  reading?: string;
 }
 
-emTest(
-  ['event-management/event-types/field-type-values'],
-  'a field of a type other than the eight documented is refused wherever it stands among the fields',
-  async (t) => {
-    const lists = listWithBadItems({
+emTest.each(
+  [
+    {
       rule: 'event-management/event-types/field-type-values',
-      valid: VALID_FIELDS,
-      bad: Object.fromEntries(
+      among: 'fields',
+      bad: 'a field of a type other than the eight documented',
+      items: Object.fromEntries(
         ['TEXT', 'string', 'FLOAT'].map((type) => [`a field of type ${type}`, field('odd', type)]),
       ),
-    });
-    await t.property(lists, (list) => refusedFields(t, 'event-management/event-types/field-type-values', list), {
-      rule: 'event-management/event-types/field-type-values',
-    });
-  },
-  { budget: 9, budgetPerRun: 1 },
-);
-
-emTest(
-  ['event-management/event-types/field-type-missing-400'],
-  'a field without type is refused wherever it stands among the fields',
-  async (t) => {
-    const lists = listWithBadItems({
+    },
+    {
       rule: 'event-management/event-types/field-type-missing-400',
-      valid: VALID_FIELDS,
-      bad: { 'a field without type': { name: 'untyped' } },
-    });
-    await t.property(lists, (list) => refusedFields(t, 'event-management/event-types/field-type-missing-400', list), {
-      rule: 'event-management/event-types/field-type-missing-400',
-    });
-  },
-  { budget: 3, budgetPerRun: 1 },
-);
-
-emTest(
-  ['event-management/event-types/field-property-missing-400'],
-  'a field without name, or one that is no object, is refused wherever it stands among the fields',
-  async (t) => {
-    const lists = listWithBadItems({
+      among: 'fields',
+      bad: 'a field without type',
+      items: { 'a field without type': UNTYPED },
+    },
+    {
       rule: 'event-management/event-types/field-property-missing-400',
-      valid: VALID_FIELDS,
-      bad: {
-        'a field without name': { type: 'STRING' },
-        'a field "level"': 'level',
-        'a field 5': 5,
-        'a field null': null,
+      among: 'fields',
+      bad: 'a field without name, or one that is no object,',
+      items: { 'a field without name': UNNAMED, 'a field "level"': 'level', 'a field 5': 5, 'a field null': null },
+    },
+    {
+      rule: 'event-management/event-types/field-name-too-long-400',
+      among: 'fields',
+      bad: `a field name over ${FIELD_NAME_MAX} characters`,
+      items: {
+        [`a field name of ${FIELD_NAME_MAX + 1} characters`]: field('n'.repeat(FIELD_NAME_MAX + 1), 'STRING'),
       },
-    });
-    await t.property(
-      lists,
-      (list) => refusedFields(t, 'event-management/event-types/field-property-missing-400', list),
-      { rule: 'event-management/event-types/field-property-missing-400' },
-    );
-  },
-  { budget: 12, budgetPerRun: 1 },
-);
-
-emTest(
-  ['event-management/event-types/field-name-too-long-400'],
-  `a field name over ${FIELD_NAME_MAX} characters is refused wherever its field stands`,
-  async (t) => {
-    const lists = listWithBadItems({
-      rule: 'event-management/event-types/field-name-too-long-400',
-      valid: VALID_FIELDS,
-      bad: { [`a field name of ${FIELD_NAME_MAX + 1} characters`]: field('n'.repeat(FIELD_NAME_MAX + 1), 'STRING') },
-    });
-    await t.property(lists, (list) => refusedFields(t, 'event-management/event-types/field-name-too-long-400', list), {
-      rule: 'event-management/event-types/field-name-too-long-400',
-    });
-  },
-  { budget: 3, budgetPerRun: 1 },
-);
-
-emTest(
-  ['event-management/event-types/duplicate-field-name-400'],
-  'a second field of a name the type already has is refused wherever the two stand',
-  async (t) => {
-    const lists = listWithBadItems({
+    },
+    {
       rule: 'event-management/event-types/duplicate-field-name-400',
-      valid: VALID_FIELDS,
-      bad: { 'a second field named alpha': field('alpha', 'INTEGER') },
-      // Every valid field is there: the one the bad field repeats too.
-      minValid: VALID_FIELDS.length,
-    });
-    await t.property(lists, (list) => refusedFields(t, 'event-management/event-types/duplicate-field-name-400', list), {
-      rule: 'event-management/event-types/duplicate-field-name-400',
-    });
-  },
-  { budget: 3, budgetPerRun: 1 },
-);
-
-emTest(
-  ['event-management/event-types/reserved-field-name-400'],
-  'a field named by a reserved word is refused wherever it stands among the fields',
-  async (t) => {
-    const lists = listWithBadItems({
+      among: 'fields',
+      bad: 'a second field of a name the type already has',
+      items: { 'a second field named alpha': field('alpha', 'INTEGER') },
+      allValid: true,
+    },
+    {
       rule: 'event-management/event-types/reserved-field-name-400',
-      valid: VALID_FIELDS,
-      bad: Object.fromEntries(['select', 'function', 'true'].map((w) => [`a field named ${w}`, field(w, 'STRING')])),
-    });
-    // Which words are reserved the document does not say: refusing these is our reading.
-    await t.property(
-      lists,
-      async (list) => {
-        const res = await postType(t, typeBody(t, { fields: list.items }));
-        holds(t, {
-          reading: 'reserved-word-list',
-          rule: 'event-management/event-types/reserved-field-name-400',
-          ok: res.status === 400,
-          failure: `not rejected: fields with ${badItemsText(list)}`,
-          expected: 'HTTP 400',
-          received: () => seen(res),
-        });
-      },
-      { rule: 'event-management/event-types/reserved-field-name-400' },
-    );
-  },
-  { budget: 9, budgetPerRun: 1 },
-);
-
-emTest(
-  ['event-management/event-types/filterable-link-400'],
-  'a filterable LINK field is refused wherever it stands among the fields',
-  async (t) => {
-    const lists = listWithBadItems({
+      among: 'fields',
+      bad: 'a field named by a reserved word',
+      items: Object.fromEntries(['select', 'function', 'true'].map((w) => [`a field named ${w}`, field(w, 'STRING')])),
+      // Which words are reserved the document does not say: refusing these is our reading.
+      reading: 'reserved-word-list',
+    },
+    {
       rule: 'event-management/event-types/filterable-link-400',
-      valid: VALID_FIELDS,
-      bad: { 'a filterable LINK field': field('site', 'LINK', { filterable: true }) },
-    });
-    await t.property(lists, (list) => refusedFields(t, 'event-management/event-types/filterable-link-400', list), {
-      rule: 'event-management/event-types/filterable-link-400',
-    });
-  },
-  { budget: 3, budgetPerRun: 1 },
-);
-
-emTest(
-  ['event-management/event-types/enum-values-missing-400'],
-  'an ENUM field without values, or with none, is refused wherever it stands among the fields',
-  async (t) => {
-    const lists = listWithBadItems({
+      among: 'fields',
+      bad: 'a filterable LINK field',
+      items: { 'a filterable LINK field': field('site', 'LINK', { filterable: true }) },
+    },
+    {
       rule: 'event-management/event-types/enum-values-missing-400',
-      valid: VALID_FIELDS,
-      bad: {
+      among: 'fields',
+      bad: 'an ENUM field without values, or with none,',
+      items: {
         'an ENUM field without values': field('mode', 'ENUM'),
         'an ENUM field with no values': field('mode', 'ENUM', { values: [] }),
       },
-    });
-    await t.property(lists, (list) => refusedFields(t, 'event-management/event-types/enum-values-missing-400', list), {
-      rule: 'event-management/event-types/enum-values-missing-400',
-    });
-  },
-  { budget: 6, budgetPerRun: 1 },
-);
-
-emTest(
-  ['event-management/event-types/values-for-non-enum-400'],
-  'a field that is not ENUM with values is refused wherever it stands among the fields',
-  async (t) => {
-    const lists = listWithBadItems({
+    },
+    {
       rule: 'event-management/event-types/values-for-non-enum-400',
-      valid: VALID_FIELDS,
-      bad: { 'a STRING field with values': field('label', 'STRING', { values: ['A', 'B'] }) },
-    });
-    await t.property(lists, (list) => refusedFields(t, 'event-management/event-types/values-for-non-enum-400', list), {
-      rule: 'event-management/event-types/values-for-non-enum-400',
-    });
-  },
-  { budget: 3, budgetPerRun: 1 },
-);
-
-emTest(
-  ['event-management/event-types/field-in-parent-409'],
-  'a field of a parent type is refused with 409 wherever it stands among the fields',
-  async (t) => {
-    const parent = await createType(t, { fields: [field('inherited', 'STRING')] });
-    const lists = listWithBadItems({
+      among: 'fields',
+      bad: 'a field that is not ENUM with values',
+      items: { 'a STRING field with values': field('label', 'STRING', { values: ['A', 'B'] }) },
+    },
+    {
       rule: 'event-management/event-types/field-in-parent-409',
-      valid: VALID_FIELDS,
-      bad: { 'a field the parent type has': field('inherited', 'STRING') },
+      among: 'fields',
+      bad: 'a field of a parent type',
+      items: { 'a field the parent type has': field('inherited', 'STRING') },
+      statuses: [409],
+      parentId: async (t) => String((await createType(t, { fields: [field('inherited', 'STRING')] })).id),
+    },
+    {
+      rule: 'event-management/event-types/field-in-parent-409',
+      among: 'fields',
+      bad: 'a field of PlatformStandardEvent',
+      items: { 'severity under PlatformStandardEvent': field('severity', 'INTEGER') },
+      statuses: [409],
+      parentId: (t) => fixtures(t).standardEventTypeId,
+    },
+    {
+      rule: 'event-management/event-types/values-not-strings-400',
+      among: 'values',
+      bad: 'an ENUM member that is not a string',
+      items: { 'the number 5': 5, 'the boolean true': true, 'an object': { value: 'ON' } },
+    },
+    {
+      rule: 'event-management/event-types/values-duplicated-400',
+      among: 'values',
+      bad: 'an ENUM member given twice',
+      items: { 'ON again': 'ON' },
+      allValid: true,
+    },
+    {
+      rule: 'event-management/event-types/enum-member-max-36',
+      among: 'values',
+      bad: `an ENUM member over ${ENUM_MEMBER_MAX} characters`,
+      items: { [`a member of ${ENUM_MEMBER_MAX + 1} characters`]: 'M'.repeat(ENUM_MEMBER_MAX + 1) },
+    },
+  ] satisfies ItemRow[],
+  (row) => ({
+    rules: [row.rule],
+    name: `${row.bad} is refused${row.statuses ? ` with ${row.statuses.join(' or ')}` : ''} wherever it stands among the ${row.among}`,
+    // Each kind of bad item first, in the middle and last (three requests), then one per generated run; and the parent.
+    options: { budget: 3 * Object.keys(row.items).length + (row.parentId ? 1 : 0), budgetPerRun: 1 },
+  }),
+  async (t, row) => {
+    const parentId = row.parentId ? await row.parentId(t) : undefined;
+    const valid: unknown[] = row.among === 'fields' ? VALID_FIELDS : VALID_MEMBERS;
+    const lists = listWithBadItems<unknown, unknown>({
+      rule: row.rule,
+      valid,
+      bad: row.items,
+      ...(row.allValid ? { minValid: valid.length } : {}),
     });
     await t.property(
       lists,
-      (list) => refusedFields(t, 'event-management/event-types/field-in-parent-409', list, [409], String(parent.id)),
-      { rule: 'event-management/event-types/field-in-parent-409' },
-    );
-    const standard = listWithBadItems({
-      rule: 'event-management/event-types/field-in-parent-409',
-      valid: VALID_FIELDS,
-      bad: { 'severity under PlatformStandardEvent': field('severity', 'INTEGER') },
-    });
-    await t.property(
-      standard,
-      (list) =>
-        refusedFields(
-          t,
-          'event-management/event-types/field-in-parent-409',
-          list,
-          [409],
-          fixtures(t).standardEventTypeId,
-        ),
-      { rule: 'event-management/event-types/field-in-parent-409' },
+      async (list) => {
+        const fields = row.among === 'fields' ? list.items : [field('state', 'ENUM', { values: list.items })];
+        const res = await postType(t, typeBody(t, { fields, ...(parentId ? { parentId } : {}) }));
+        const what = `${row.among === 'fields' ? 'fields' : 'ENUM values'} with ${badItemsText(list)}`;
+        refused(t, { rule: row.rule, res, what, statuses: row.statuses, reading: row.reading });
+      },
+      { rule: row.rule },
     );
   },
-  { budget: 7, budgetPerRun: 2 },
-);
-
-/** POST /eventTypes with one ENUM field whose values are the list: refused with 400. */
-async function refusedValues(t: RuleContext, rule: string, list: ListWithBadItems): Promise<void> {
-  const res: HttpResponse = await postType(
-    t,
-    typeBody(t, { fields: [field('state', 'ENUM', { values: list.items })] }),
-  );
-  refused(t, { rule, res, what: `ENUM values with ${badItemsText(list)}` });
-}
-
-const VALID_MEMBERS = ['ON', 'OFF', 'IDLE'];
-
-emTest(
-  ['event-management/event-types/values-not-strings-400'],
-  'an ENUM member that is not a string is refused wherever it stands among the values',
-  async (t) => {
-    const lists = listWithBadItems({
-      rule: 'event-management/event-types/values-not-strings-400',
-      valid: VALID_MEMBERS,
-      bad: { 'the number 5': 5, 'the boolean true': true, 'an object': { value: 'ON' } },
-    });
-    await t.property(lists, (list) => refusedValues(t, 'event-management/event-types/values-not-strings-400', list), {
-      rule: 'event-management/event-types/values-not-strings-400',
-    });
-  },
-  { budget: 9, budgetPerRun: 1 },
-);
-
-emTest(
-  ['event-management/event-types/values-duplicated-400'],
-  'an ENUM member given twice is refused wherever the two stand among the values',
-  async (t) => {
-    const lists = listWithBadItems({
-      rule: 'event-management/event-types/values-duplicated-400',
-      valid: VALID_MEMBERS,
-      bad: { 'ON again': 'ON' },
-      minValid: VALID_MEMBERS.length,
-    });
-    await t.property(lists, (list) => refusedValues(t, 'event-management/event-types/values-duplicated-400', list), {
-      rule: 'event-management/event-types/values-duplicated-400',
-    });
-  },
-  { budget: 3, budgetPerRun: 1 },
-);
-
-emTest(
-  ['event-management/event-types/enum-member-max-36'],
-  `an ENUM member over ${ENUM_MEMBER_MAX} characters is refused wherever it stands among the values`,
-  async (t) => {
-    const lists = listWithBadItems({
-      rule: 'event-management/event-types/enum-member-max-36',
-      valid: VALID_MEMBERS,
-      bad: { [`a member of ${ENUM_MEMBER_MAX + 1} characters`]: 'M'.repeat(ENUM_MEMBER_MAX + 1) },
-    });
-    await t.property(lists, (list) => refusedValues(t, 'event-management/event-types/enum-member-max-36', list), {
-      rule: 'event-management/event-types/enum-member-max-36',
-    });
-  },
-  { budget: 3, budgetPerRun: 1 },
 );
 
 emTest(

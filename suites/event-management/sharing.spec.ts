@@ -1,5 +1,5 @@
 import { after, where } from '../engine/filter-expression.ts';
-import { holds, answered, listed, notListed } from '../engine/checks/index.ts';
+import { holds, answered, listed, notListed, refused, taken } from '../engine/checks/index.ts';
 import type { HttpResponse } from '../engine/http-client.ts';
 import type { RuleContext } from '../engine/rule-test.ts';
 import { body, emTest, eventually, fixture, fixtures, iso, send, seen, NO_OTHER } from './em-client.ts';
@@ -132,13 +132,12 @@ emTest(
       ids.push(id);
       const hidden = await send(t, { method: 'GET', path: r.path(id) });
       // Lists are settled ("adds ... shared records"); that a read by id hides a shared record too is our reading.
-      holds(t, {
-        reading: 'shared-by-id-hidden',
+      refused(t, {
         rule,
-        ok: hidden.status === 404,
-        failure: `${what} served by id without includeShared`,
-        expected: 'HTTP 404',
-        received: () => seen(hidden, 160),
+        res: hidden,
+        what: `${what} by id without includeShared`,
+        statuses: [404],
+        reading: 'shared-by-id-hidden',
       });
       const shown = await send(t, { method: 'GET', path: r.path(id), query: shared });
       answered(t, { rule, res: shown, what: `${what}, with includeShared=true,` });
@@ -208,12 +207,11 @@ emTest(
     const owner = fixture(t, 'sharedEventTypeOwner');
     const res = await send(t, { method: 'GET', path: `/eventTypes/${encodeURIComponent(typeId)}`, query: shared });
     // "owner (string, the creating tenant)": the shared type is the other tenant's, and it says so.
-    holds(t, {
+    taken(t, {
       rule: 'event-management/event-types/owner-creating-tenant',
-      ok: res.status === 200 && body(res).owner === owner,
-      failure: 'a type shared with the caller does not name the tenant that created it as its owner',
-      expected: `HTTP 200 with owner ${owner}`,
-      received: seen(res, 160),
+      res,
+      what: 'a read of a type shared with the caller, naming the tenant that created it as its owner,',
+      shows: { owner },
     });
   },
   {
@@ -238,12 +236,11 @@ emTest(
       (r) => r.status === 200,
     );
     const byId = await send(t, { method: 'GET', path: `/events/${e.id}`, query: shared, as: 'otherTenant' });
-    holds(t, {
+    refused(t, {
       rule: 'event-management/sharing/include-shared-default-false',
-      ok: byId.status >= 400 && byId.status < 500,
-      failure: "another tenant's unshared event served with includeShared=true",
-      expected: 'a 4xx refusal',
-      received: seen(byId, 160),
+      res: byId,
+      what: "another tenant's unshared event with includeShared=true",
+      anyClientError: true,
     });
     const list = await send(t, {
       method: 'GET',
@@ -261,13 +258,11 @@ emTest(
       anyStatus: true,
       what: "another tenant's unshared event, with includeShared=true,",
     });
-    holds(t, {
-      reading: 'unseen-entity-listed-empty',
+    answered(t, {
       rule: 'event-management/sharing/include-shared-default-false',
-      ok: list.status === 200,
-      failure: 'a query naming an entity the caller cannot see not answered 200',
-      expected: `HTTP 200 without ${e.id}`,
-      received: () => seen(list, 160),
+      res: list,
+      what: 'a query naming an entity the caller cannot see',
+      reading: 'unseen-entity-listed-empty',
     });
   },
   { needs: ['fixtures.eventManagement.entityIds'], budget: 6 },
@@ -300,12 +295,12 @@ emTest(
       (r) => items(r, 'events').some((x) => x.id === id),
     );
     const res = await send(t, { method: 'GET', path: '/events', query: { ...q, ...shared } });
-    holds(t, {
+    notListed(t, {
       rule: 'event-management/sharing/include-shared-default-false',
-      ok: res.status === 200 && !items(res, 'events').some((x) => x.id === id),
-      failure: 'an event of another tenant on an entity not shared with the caller listed with includeShared=true',
-      expected: `HTTP 200 without ${id} (only shared records are added)`,
-      received: seen(res, 160),
+      res,
+      items: [id],
+      holds: (r, x) => items(r, 'events').some((e) => e.id === x),
+      what: 'an event of another tenant on an entity not shared with the caller, with includeShared=true,',
     });
   },
   { needs: ['fixtures.eventManagement.otherTenantEntityId', 'principals.otherTenant'], budget: 6 },

@@ -44,3 +44,4 @@ export { pageBeyondLast, type PageBeyondLastOptions } from './page-beyond-last.t
 export { pageDescribed, type PageDescribedOptions } from './page-described.ts';
 export { takenOrRefused, type TakenOrRefusedOptions } from './taken-or-refused.ts';
 export { jobProgressed, type JobProgressedOptions, type JobMove } from './job-progressed.ts';
+export { taken, type TakenOptions } from './taken.ts';
