@@ -1,8 +1,20 @@
-import { operationScopes, requiredMembers } from '../contracts/facts.ts';
+import { operationScopes } from '../contracts/facts.ts';
 import type { ServiceName } from '../contracts/services.ts';
-import { RESPONSE_CHECKS } from '../suites/engine/checks/response-checks.ts';
-import type { ResponseCheck } from '../suites/engine/checks/response-check.ts';
-import type { RecordedExchange } from './recorded-exchange.ts';
+import {
+  authAccepted,
+  hasMembers,
+  hasRequiredMembers,
+  holds,
+  jobProgressed,
+  missingCredentialsRejected,
+  missingScopeRejected,
+  refused,
+  RESPONSE_CHECKS,
+} from '../suites/engine/checks/index.ts';
+import { findingsOf } from '../suites/engine/checks/findings-of.ts';
+import { answerOf, type ResponseCheck } from '../suites/engine/checks/response-check.ts';
+import type { RuleContext } from '../suites/engine/rule-test.ts';
+import { responseOf, type RecordedExchange } from './recorded-exchange.ts';
 
 /** What a passive check found about one rule on one exchange. */
 export interface PassiveVerdict {
@@ -27,17 +39,21 @@ export interface PassiveCheck {
   prescan?(x: RecordedExchange, state: Map<string, unknown>): void;
 }
 
-function seen(x: RecordedExchange, max = 160): string {
-  const body = x.text.length > max ? `${x.text.slice(0, max)}…` : x.text;
-  return `HTTP ${x.status}${x.contentType ? ` ${x.contentType}` : ''}${body ? ` ${body}` : ''}`;
-}
-
 function where(x: RecordedExchange): string {
   return `${x.method} ${x.path}${x.testName ? ` (recorded in "${x.testName}")` : ''}`;
 }
 
-function verdict(rule: string, ok: boolean, x: RecordedExchange, title: string, expected: string): PassiveVerdict {
-  return { rule, ok, title: `${title}: ${where(x)}`, expected, received: ok ? '' : seen(x) };
+/** Findings on `x` as verdicts, each title naming the exchange. */
+function at(x: RecordedExchange, found: readonly PassiveVerdict[]): PassiveVerdict[] {
+  return found.map((f) => ({ ...f, title: `${f.title}: ${where(x)}` }));
+}
+
+/**
+ * What words of the check vocabulary judged on `x`: the audit judges a rule with the words the
+ * suites judge it with, wherever it is the same judgement.
+ */
+function judgedBy(x: RecordedExchange, call: (t: RuleContext) => unknown): PassiveVerdict[] {
+  return at(x, findingsOf(call));
 }
 
 /** Answered by the service (not a transport error, not throttled). */
@@ -65,18 +81,8 @@ function fromRegistry(check: ResponseCheck): PassiveCheck {
     rules: check.rules,
     judge(x) {
       if (x.status === 0 || x.error) return [];
-      return check
-        .check({
-          service: x.service,
-          method: x.method,
-          path: x.path,
-          status: x.status,
-          contentType: x.contentType,
-          text: x.text,
-          json: x.json,
-          truncated: x.truncated,
-        })
-        .map((f) => ({ ...f, title: `${f.title}: ${where(x)}` }));
+      const { service, method, path, status, contentType, text, json, truncated } = x;
+      return at(x, check.check({ service, method, path, status, contentType, text, json, truncated }));
     },
   };
 }
@@ -94,36 +100,35 @@ const noCredentials: PassiveCheck = {
   judge(x) {
     if (!answered(x) || !x.op) return [];
     const id = x.op.operationId;
+    const res = responseOf(x);
     if (x.service === 'technical-token-manager') {
       if (id === 'getUserTenantsByHost' && !x.hasAuthorization)
-        return [
-          verdict(
-            'technical-token-manager/auth/user-tenants-token-required',
-            x.status >= 400 && x.status < 500 && !/"userTenants"/.test(x.text),
-            x,
-            'GET /userTenants without Authorization was not refused',
-            'a 4xx status and no tenant list',
-          ),
-        ];
+        return judgedBy(x, (t) =>
+          refused(t, {
+            rule: 'technical-token-manager/auth/user-tenants-token-required',
+            res,
+            what: 'GET /userTenants without Authorization',
+            anyClientError: true,
+            withheld: (r) => (/"userTenants"/.test(r.text) ? 'a tenant list' : undefined),
+          }),
+        );
       if ((id === 'getToken' || id === 'getOauthTokens') && x.requestHeaders['x-space-auth-key'] === undefined)
-        return [
-          verdict(
-            'technical-token-manager/auth/space-auth-key-required',
-            x.status >= 400 && x.status < 500 && !/"access_token"/.test(x.text),
-            x,
-            'token operation without X-SPACE-AUTH-KEY was not refused',
-            'a 4xx status and no token',
-          ),
-        ];
+        return judgedBy(x, (t) =>
+          refused(t, {
+            rule: 'technical-token-manager/auth/space-auth-key-required',
+            res,
+            what: 'a token operation without X-SPACE-AUTH-KEY',
+            anyClientError: true,
+            withheld: (r) => (/"access_token"/.test(r.text) ? 'a token' : undefined),
+          }),
+        );
       return [];
     }
     const auth = x.requestHeaders.authorization;
     if (auth !== undefined && auth.trim() !== 'Bearer' && auth.trim() !== '') return [];
     if (x.service === 'event-management')
-      return [
-        verdict('event-management/auth/unauthorized-401', x.status === 401, x, 'no token was not refused', 'HTTP 401'),
-      ];
-    return [verdict('notification/auth/token-required', x.status === 401, x, 'no token was not refused', 'HTTP 401')];
+      return judgedBy(x, (t) => missingCredentialsRejected(t, 'event-management/auth/unauthorized-401', res));
+    return judgedBy(x, (t) => missingCredentialsRejected(t, 'notification/auth/token-required', res));
   },
 };
 
@@ -133,13 +138,11 @@ interface ScopeRule {
   /** The token lacks the scope the rule names (any one of them, or with `all` every one). */
   lacks: readonly string[];
   all?: boolean;
-  statuses: (s: number) => boolean;
+  /** Any 4xx refuses it (403 unless told). */
+  anyClientError?: boolean;
   /** Scopes the operation must not ask for: a token with `lacks` but without these is not refused. */
   notRequired?: readonly string[];
 }
-
-const is403 = (s: number) => s === 403;
-const is4xx = (s: number) => s >= 400 && s < 500; // not a contract bound: an HTTP status class
 
 /**
  * An event management operation's scope rule is judged on the scopes the catalog names for it: the
@@ -172,7 +175,6 @@ const listedScopes = (rule: string, ops: string[], more: Partial<ScopeRule> = {}
   rule,
   ops,
   lacks: operationScopes(rule.split('/')[0] as ServiceName, ops[0]),
-  statuses: is403,
   ...more,
 });
 
@@ -181,7 +183,6 @@ const SCOPE_RULES: ScopeRule[] = [
     rule: `event-management/auth/${slug}`,
     ops: [op],
     lacks: emScopesJudged(op),
-    statuses: is403,
   })),
   listedScopes('notification/auth/scope-send', ['publishMessage', 'broadcastEmail']),
   // "DELETE lists nose.ac only": a token without nose.se is not refused for it.
@@ -193,7 +194,7 @@ const SCOPE_RULES: ScopeRule[] = [
       all: true,
     },
   ),
-  listedScopes('technical-token-manager/auth/user-tenants-scope', ['getUserTenantsByHost'], { statuses: is4xx }),
+  listedScopes('technical-token-manager/auth/user-tenants-scope', ['getUserTenantsByHost'], { anyClientError: true }),
 ];
 
 // Every other notification operation asks for nose.ac (the scopes table's last row: scope-admin).
@@ -212,88 +213,84 @@ const missingScope: PassiveCheck = {
     const rules = SCOPE_RULES.filter((r) => r.ops.includes(id));
     if (x.service === 'notification' && !NOTIFICATION_NAMED.has(id))
       rules.push(listedScopes('notification/auth/scope-admin', [id]));
-    const out: PassiveVerdict[] = [];
-    for (const r of rules) {
-      const lacking = r.all ? r.lacks.every((s) => !scopes.has(s)) : r.lacks.some((s) => !scopes.has(s));
-      const without = r.notRequired?.filter((s) => !scopes.has(s)) ?? [];
-      if (!lacking && without.length) {
-        out.push(
-          verdict(
-            r.rule,
-            x.status !== 403 && x.status !== 401,
-            x,
-            `a token without ${without.join(', ')} (which the operation does not need) was refused`,
-            'neither 401 nor 403',
-          ),
-        );
-        continue;
+    const res = responseOf(x);
+    return judgedBy(x, (t) => {
+      for (const r of rules) {
+        const lacking = r.all ? r.lacks.every((s) => !scopes.has(s)) : r.lacks.some((s) => !scopes.has(s));
+        const without = r.notRequired?.filter((s) => !scopes.has(s)) ?? [];
+        if (!lacking && without.length)
+          authAccepted(t, {
+            rule: r.rule,
+            res,
+            what: `a token without ${without.join(', ')}, which the operation does not need`,
+          });
+        if (!lacking) continue;
+        const missing = r.lacks.filter((s) => !scopes.has(s)).join(', ');
+        if (r.anyClientError)
+          refused(t, { rule: r.rule, res, what: `a token without ${missing}`, anyClientError: true });
+        else missingScopeRejected(t, r.rule, res, missing);
+        if (x.service === 'event-management')
+          holds(t, {
+            rule: 'event-management/auth/forbidden-403',
+            ok: x.status === 403 && (x.truncated || Array.isArray(x.json)),
+            failure: `token without ${missing} was not refused with 403 and the error body`,
+            expected: 'HTTP 403 with the error body (an array)',
+            received: () => answerOf(x),
+          });
       }
-      if (!lacking) continue;
-      const missing = r.lacks.filter((s) => !scopes.has(s)).join(', ');
-      out.push(
-        verdict(
-          r.rule,
-          r.statuses(x.status),
-          x,
-          `token without ${missing} was not refused`,
-          r.statuses === is403 ? 'HTTP 403' : 'a 4xx status',
-        ),
-      );
-      if (x.service === 'event-management')
-        out.push(
-          verdict(
-            'event-management/auth/forbidden-403',
-            x.status === 403 && (x.truncated || Array.isArray(x.json)),
-            x,
-            `token without ${missing} was not refused with 403 and the error body`,
-            'HTTP 403 with the error body (an array)',
-          ),
-        );
-    }
-    return out;
+    });
   },
 };
 
 // ---------------------------------------------------------------- event management responses
 
-const EVENT_FIELDS = requiredMembers('event-management', '#/components/schemas/EventResponse');
-const TYPE_FIELDS = requiredMembers('event-management', '#/components/schemas/EventTypeResponse');
+/** What events and event types answered carry, judged with the members their schema requires. */
+const ANSWERED_ITEMS = {
+  event: {
+    rule: 'event-management/events/response-required-fields',
+    schema: '#/components/schemas/EventResponse',
+    what: 'an event answered',
+    embedded: 'events',
+  },
+  eventType: {
+    rule: 'event-management/event-types/response-required-fields',
+    schema: '#/components/schemas/EventTypeResponse',
+    what: 'an event type answered',
+    embedded: 'eventTypes',
+  },
+} as const;
 
-function missingFields(item: unknown, fields: readonly string[]): string[] {
-  if (!item || typeof item !== 'object') return [...fields];
-  return fields.filter((f) => !(f in item));
-}
+/** The operations that answer one event or event type, or (`query`) a page of them. */
+const ITEMS_OF: Record<string, { kind: keyof typeof ANSWERED_ITEMS; query?: true }> = {
+  createEvent: { kind: 'event' },
+  getEvent: { kind: 'event' },
+  updateEvent: { kind: 'event' },
+  queryEvents: { kind: 'event', query: true },
+  createEventType: { kind: 'eventType' },
+  getEventType: { kind: 'eventType' },
+  patchEventType: { kind: 'eventType' },
+  queryEventTypes: { kind: 'eventType', query: true },
+};
 
 const emRequiredFields: PassiveCheck = {
   name: 'events and event types carry their required fields',
   rules: ['event-management/events/response-required-fields', 'event-management/event-types/response-required-fields'],
   judge(x) {
-    const id = op(x);
-    if (x.service !== 'event-management' || x.status < 200 || x.status > 201 || x.json === undefined) return [];
-    const check = (rule: string, items: unknown[], fields: readonly string[]) =>
-      items.map((item) => {
-        const missing = missingFields(item, fields);
-        return verdict(
-          rule,
-          missing.length === 0,
-          x,
-          `response item lacks ${missing.join(', ')}`,
-          `every item with ${fields.join(', ')}`,
-        );
-      });
-    const embedded = (key: string) => {
-      const e = (x.json as { _embedded?: Record<string, unknown> })._embedded?.[key];
-      return Array.isArray(e) ? (e as unknown[]) : [];
-    };
-    if (id === 'createEvent' || id === 'getEvent' || id === 'updateEvent')
-      return check('event-management/events/response-required-fields', [x.json], EVENT_FIELDS);
-    if (id === 'queryEvents')
-      return check('event-management/events/response-required-fields', embedded('events'), EVENT_FIELDS);
-    if (id === 'createEventType' || id === 'getEventType' || id === 'patchEventType')
-      return check('event-management/event-types/response-required-fields', [x.json], TYPE_FIELDS);
-    if (id === 'queryEventTypes')
-      return check('event-management/event-types/response-required-fields', embedded('eventTypes'), TYPE_FIELDS);
-    return [];
+    const of = ITEMS_OF[op(x) ?? ''];
+    if (x.service !== 'event-management' || x.status < 200 || x.status > 201 || x.json === undefined || !of) return [];
+    const { embedded, ...judged } = ANSWERED_ITEMS[of.kind];
+    const listed = of.query && (x.json as { _embedded?: Record<string, unknown> })._embedded?.[embedded];
+    const items = !of.query ? [x.json] : Array.isArray(listed) ? (listed as unknown[]) : [];
+    // The audit judges that each member is there, a null one too.
+    return judgedBy(x, (t) => {
+      for (const value of items)
+        hasRequiredMembers(t, {
+          ...judged,
+          service: 'event-management',
+          value: value as Record<string, unknown> | undefined,
+          nullIsPresent: true,
+        });
+    });
   },
 };
 
@@ -312,15 +309,13 @@ const ifMatchRequired: PassiveCheck = {
     if (x.status === 401 || x.status === 403) return [];
     const ifMatch = x.requestHeaders['if-match'];
     if (ifMatch !== undefined && etagValue(ifMatch) !== undefined) return [];
-    return [
-      verdict(
-        IF_MATCH_RULES[id],
-        x.status === 400,
-        x,
-        `a write with ${ifMatch === undefined ? 'no If-Match' : `If-Match ${ifMatch}`} was not rejected`,
-        'HTTP 400',
-      ),
-    ];
+    return judgedBy(x, (t) =>
+      refused(t, {
+        rule: IF_MATCH_RULES[id],
+        res: responseOf(x),
+        what: `a write with ${ifMatch === undefined ? 'no If-Match' : `If-Match ${ifMatch}`}`,
+      }),
+    );
   },
 };
 
@@ -377,7 +372,6 @@ const etagSequence: PassiveCheck = {
     if (!rid) return [];
     const key = `${isEvent ? 'event' : 'type'}|${rid}`;
     const last = state.get(key) as Seen | undefined;
-    const out: PassiveVerdict[] = [];
     const isWrite = id === 'updateEvent' || id === 'patchEventType' || id === 'deleteEventType';
     if (isWrite) noteWrite(x, state);
     const list = writesOf(state).get(key) ?? [];
@@ -386,54 +380,45 @@ const etagSequence: PassiveCheck = {
     const bodyEtag = (x.json as { etag?: unknown } | undefined)?.etag;
     const current = typeof bodyEtag === 'number' ? bodyEtag : etagValue(x.responseHeaders.etag);
     const ifMatch = etagValue(x.requestHeaders['if-match']);
-    if (isWrite && ifMatch !== undefined && last && last.at <= x.startedAt && !overlapped && ifMatch !== last.etag) {
-      const rule =
-        id === 'updateEvent'
-          ? 'event-management/etags/update-event-stale-412'
-          : id === 'patchEventType'
-            ? 'event-management/etags/patch-event-type-stale-412'
-            : 'event-management/etags/delete-event-type-stale-409';
-      const expected = id === 'deleteEventType' ? 409 : 412;
-      if (x.status !== 401 && x.status !== 403 && x.status !== 404)
-        out.push(
-          verdict(
-            rule,
-            x.status === expected,
-            x,
-            `If-Match ${ifMatch} differs from the current etag ${last.etag} and was not refused`,
-            `HTTP ${expected}`,
-          ),
-        );
-    }
-    if (x.status >= 200 && x.status < 300 && x.json !== undefined && id !== 'deleteEventType')
-      out.push(
-        verdict(
-          isEvent ? 'event-management/events/etag-counter' : 'event-management/etags/event-type-etag-counter',
-          Number.isInteger(bodyEtag),
-          x,
-          `etag ${JSON.stringify(bodyEtag)} is not an integer`,
-          'an integer etag',
-        ),
-      );
-    if (
-      (id === 'updateEvent' || id === 'patchEventType') &&
-      x.status === 200 &&
-      current !== undefined &&
-      last &&
-      !overlapped
-    ) {
-      out.push(
-        verdict(
+    const counter = isEvent ? 'event-management/events/etag-counter' : 'event-management/etags/event-type-etag-counter';
+    const out = judgedBy(x, (t) => {
+      if (isWrite && ifMatch !== undefined && last && last.at <= x.startedAt && !overlapped && ifMatch !== last.etag) {
+        const rule =
           id === 'updateEvent'
-            ? 'event-management/events/etag-counter'
-            : 'event-management/etags/event-type-etag-counter',
-          current > last.etag,
-          x,
-          `a successful change did not increase the etag (was ${last.etag}, now ${current})`,
-          `an etag greater than ${last.etag}`,
-        ),
-      );
-    }
+            ? 'event-management/etags/update-event-stale-412'
+            : id === 'patchEventType'
+              ? 'event-management/etags/patch-event-type-stale-412'
+              : 'event-management/etags/delete-event-type-stale-409';
+        if (x.status !== 401 && x.status !== 403 && x.status !== 404)
+          refused(t, {
+            rule,
+            res: responseOf(x),
+            what: `If-Match ${ifMatch}, other than the current etag ${last.etag}`,
+            statuses: [id === 'deleteEventType' ? 409 : 412],
+          });
+      }
+      if (x.status >= 200 && x.status < 300 && x.json !== undefined && id !== 'deleteEventType')
+        hasMembers(t, {
+          rule: counter,
+          what: isEvent ? 'an event answered' : 'an event type answered',
+          value: x.json,
+          members: { etag: Number.isInteger },
+        });
+      if (
+        (id === 'updateEvent' || id === 'patchEventType') &&
+        x.status === 200 &&
+        current !== undefined &&
+        last &&
+        !overlapped
+      )
+        holds(t, {
+          rule: counter,
+          ok: current > last.etag,
+          failure: `a successful change did not increase the etag (was ${last.etag}, now ${current})`,
+          expected: `an etag greater than ${last.etag}`,
+          received: () => answerOf(x),
+        });
+    });
     // A change whose order among overlapping writes is unknown leaves the current etag unknown.
     if (x.status >= 200 && x.status < 300 && isWrite && overlapped) state.delete(key);
     else if (x.status >= 200 && x.status < 300 && current !== undefined && !overlapped)
@@ -445,7 +430,7 @@ const etagSequence: PassiveCheck = {
 
 // ---------------------------------------------------------------- jobs and pages
 
-const FINAL = new Set(['FINISHED', 'FINISHED_WITH_ERROR']);
+const FINAL = ['FINISHED', 'FINISHED_WITH_ERROR'];
 
 const jobStates: PassiveCheck = {
   name: 'a job that has ended stays ended, with details',
@@ -457,30 +442,21 @@ const jobStates: PassiveCheck = {
     const job = x.json as { id?: string; state?: string; details?: unknown } | undefined;
     if (!job || typeof job.state !== 'string') return [];
     const key = `${id}|${x.pathParams.id ?? job.id ?? ''}`;
-    const out: PassiveVerdict[] = [];
     const ended = state.get(key) as (Seen & { state: string }) | undefined;
-    if (ended && ended.at <= x.startedAt)
-      out.push(
-        verdict(
-          'event-management/jobs/final-state-kept',
-          job.state === ended.state,
-          x,
-          `a job seen ${ended.state} was later read as ${job.state}`,
-          `state ${ended.state}`,
-        ),
-      );
-    if (FINAL.has(job.state)) {
-      out.push(
-        verdict(
-          'event-management/jobs/details-in-final-states',
-          job.details !== undefined && job.details !== null,
-          x,
-          `a ${job.state} job without details`,
-          'details',
-        ),
-      );
-      if (!ended) state.set(key, { etag: 0, at: x.endedAt, state: job.state });
-    }
+    // Only the first final state read is kept: what the traffic shows of the job before it is not
+    // its whole history, so the states' order is not judged.
+    const out = judgedBy(x, (t) =>
+      jobProgressed(t, {
+        finalRule: 'event-management/jobs/final-state-kept',
+        detailsRule: 'event-management/jobs/details-in-final-states',
+        what: 'a job',
+        states: FINAL,
+        final: FINAL,
+        before: ended && ended.at <= x.startedAt ? [ended.state] : [],
+        job,
+      }),
+    );
+    if (FINAL.includes(job.state) && !ended) state.set(key, { etag: 0, at: x.endedAt, state: job.state });
     return out;
   },
 };
@@ -494,25 +470,25 @@ const emPageObject: PassiveCheck = {
     if (id !== 'queryEvents' && id !== 'queryEventTypes') return [];
     if (x.truncated || x.json === undefined) return [];
     const page = (x.json as { page?: Record<string, unknown> } | undefined)?.page;
-    if (!page)
-      return [verdict('event-management/queries/page-object', false, x, 'query answer without page', 'a page object')];
-    const ints = ['size', 'totalElements', 'totalPages', 'number'].every((k) => Number.isInteger(page[k]));
-    const size = Number(page.size);
-    const total = Number(page.totalElements);
+    const pg = page ?? {};
+    const ints = ['size', 'totalElements', 'totalPages', 'number'].every((k) => Number.isInteger(pg[k]));
+    const size = Number(pg.size);
+    const total = Number(pg.totalElements);
     const coherent =
       ints &&
       (x.query.get('size') === null || Number(x.query.get('size')) === size) &&
-      (x.query.get('page') === null || Number(x.query.get('page')) === page.number) &&
-      (size > 0 ? Number(page.totalPages) === Math.ceil(total / size) : true);
-    return [
-      verdict(
-        'event-management/queries/page-object',
-        coherent,
-        x,
-        `page ${JSON.stringify(page)} does not describe the query`,
-        'integer size (as requested), totalElements, totalPages = ceil(totalElements/size), number (as requested)',
-      ),
-    ];
+      (x.query.get('page') === null || Number(x.query.get('page')) === pg.number) &&
+      (size > 0 ? Number(pg.totalPages) === Math.ceil(total / size) : true);
+    return judgedBy(x, (t) =>
+      holds(t, {
+        rule: 'event-management/queries/page-object',
+        ok: !!page && coherent,
+        failure: page ? `page ${JSON.stringify(page)} does not describe the query` : 'query answer without page',
+        expected:
+          'a page object: integer size (as requested), totalElements, totalPages = ceil(totalElements/size), number (as requested)',
+        received: () => answerOf(x),
+      }),
+    );
   },
 };
 
@@ -527,15 +503,15 @@ const ttmPageFields: PassiveCheck = {
       ['size', 'totalElements', 'totalPages', 'number'].every(
         (k) => Number.isInteger(page[k]) && (page[k] as number) >= 0,
       );
-    return [
-      verdict(
-        'technical-token-manager/page/field-types',
+    return judgedBy(x, (t) =>
+      holds(t, {
+        rule: 'technical-token-manager/page/field-types',
         ok,
-        x,
-        'page fields are not non-negative integers',
-        'page {size, totalElements, totalPages, number} as non-negative integers',
-      ),
-    ];
+        failure: 'page fields are not non-negative integers',
+        expected: 'page {size, totalElements, totalPages, number} as non-negative integers',
+        received: () => answerOf(x),
+      }),
+    );
   },
 };
 

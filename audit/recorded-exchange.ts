@@ -1,6 +1,7 @@
 import { contractDocument } from '../contracts/contract.ts';
 import { SERVICE_INFO, SERVICES, type ServiceName } from '../contracts/services.ts';
 import { claimsOfAuthorization, type HarEntry } from '../suites/engine/har.ts';
+import type { HttpResponse } from '../suites/engine/http-client.ts';
 
 /** One operation of a contract: where it lives and the scopes it asks for (alternatives, each a set). */
 export interface ContractOperation {
@@ -163,4 +164,10 @@ export function recordedExchange(entry: HarEntry, index: number): RecordedExchan
     testName: entry._testName,
     error: entry._error,
   };
+}
+
+/** The answer of a recorded exchange as the words of the check vocabulary judge an answer. */
+export function responseOf(x: RecordedExchange): HttpResponse {
+  const { status, contentType, text, json } = x;
+  return { status, headers: x.responseHeaders, contentType, text, json, durationMs: x.endedAt - x.startedAt };
 }

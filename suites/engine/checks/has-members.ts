@@ -14,6 +14,8 @@ export type HasMembersOptions = {
   values?: Readonly<Record<string, unknown>>;
   /** An empty text counts as missing. */
   emptyText?: boolean;
+  /** A member present as null counts as present. */
+  nullIsPresent?: boolean;
   /** High unless told. */
   severity?: Severity;
   soft?: Judging['soft'];
@@ -24,7 +26,7 @@ export type HasMembersOptions = {
 /** A record holds each required member, of its shape (and of its value, where `values` names one). */
 export function hasMembers(t: RuleContext, o: HasMembersOptions): boolean {
   const obj = o.value && typeof o.value === 'object' ? (o.value as Record<string, unknown>) : undefined;
-  const problems = memberProblems(obj, o.members, { emptyText: o.emptyText });
+  const problems = memberProblems(obj, o.members, { emptyText: o.emptyText, nullIsPresent: o.nullIsPresent });
   for (const [k, v] of Object.entries(o.values ?? {}))
     if (obj?.[k] !== v) problems.push(`${k} ${JSON.stringify(obj?.[k]) ?? 'absent'} (not ${JSON.stringify(v)})`);
   const names = Array.isArray(o.members) ? (o.members as readonly string[]) : Object.keys(o.members);

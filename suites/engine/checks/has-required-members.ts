@@ -17,6 +17,8 @@ export type HasRequiredMembersOptions = {
   shape?: Exclude<MemberShape, (v: unknown) => boolean>;
   /** An empty string counts as missing. */
   emptyText?: boolean;
+  /** A member present as null counts as present. */
+  nullIsPresent?: boolean;
   /** The test goes on when not (it fails at its end). */
   soft?: boolean;
   /** What the deployment answered, when the failure should show it beside the members. */

@@ -81,6 +81,13 @@ describe('jobProgressed', () => {
     expect(read(r)).toMatchObject({ state, kept, details });
   });
 
+  it('judges no state order without its rule (recorded traffic does not show the first read)', () => {
+    const { t, meta } = checkContext([FINAL_RULE, DETAILS_RULE]);
+    const o = { finalRule: FINAL_RULE, detailsRule: DETAILS_RULE, what: 'a job', states: FINAL, final: FINAL };
+    jobProgressed(t, { ...o, before: [], job: { state: 'FINISHED', details: {} } });
+    expect(Object.keys(meta.outcomes)).toEqual([DETAILS_RULE]);
+  });
+
   it('tells how the read moved: backwards, out of a final state, details early, ended', () => {
     expect(read({ before: ['ACCEPTED', 'IN_PROGRESS'], job: { state: 'ACCEPTED', details: {} } }).move).toEqual({
       from: 'IN_PROGRESS',

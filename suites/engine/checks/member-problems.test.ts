@@ -18,5 +18,6 @@ describe('memberProblems', () => {
     ).toEqual(['etag null', 'links absent', 'self a string (not an object)', 'n a number (not an integer)']);
     expect(memberProblems({ typeId: '' }, ['typeId'], { emptyText: true })).toEqual(['typeId empty']);
     expect(memberProblems(undefined, ['id'])).toEqual(['id absent']);
+    expect(memberProblems({ id: null }, ['id', 'etag'], { nullIsPresent: true })).toEqual(['etag absent']);
   });
 });

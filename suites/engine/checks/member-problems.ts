@@ -26,7 +26,11 @@ const IS: Record<Exclude<MemberShape, (v: unknown) => boolean>, (v: unknown) => 
 export function memberProblems(
   obj: Record<string, unknown> | undefined,
   members: Readonly<Record<string, MemberShape | undefined>> | readonly string[],
-  opts: { emptyText?: boolean } = {},
+  opts: {
+    emptyText?: boolean;
+    /** A member present as null counts as present, judged by its shape if it has one (the audit judges presence alone). */
+    nullIsPresent?: boolean;
+  } = {},
 ): string[] {
   const shapes: Record<string, MemberShape | undefined> = Array.isArray(members)
     ? Object.fromEntries((members as readonly string[]).map((m) => [m, undefined]))
@@ -35,7 +39,7 @@ export function memberProblems(
   for (const [name, shape] of Object.entries(shapes)) {
     const v = obj?.[name];
     if (obj === undefined || !(name in obj) || v === undefined) out.push(`${name} absent`);
-    else if (v === null) out.push(`${name} null`);
+    else if (v === null && !opts.nullIsPresent) out.push(`${name} null`);
     else if (opts.emptyText && v === '') out.push(`${name} empty`);
     else if (shape && !(typeof shape === 'function' ? shape(v) : IS[shape](v)))
       out.push(
