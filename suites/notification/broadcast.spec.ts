@@ -24,6 +24,7 @@ import {
   UNKNOWN_ID,
 } from './notification-client.ts';
 import { createCategory, createRecipient } from './notification-resources.ts';
+import { fieldValues } from '../engine/resources/index.ts';
 
 // A broadcast that is accepted mails every member of its audience on a real deployment: the suite
 // broadcasts successfully once, to the tenant's admins only, and once more to a sub-tenant's members,
@@ -299,14 +300,17 @@ test(
   ['notification/broadcast/type-values', 'notification/errors/code-invalid-parameter'],
   'a broadcastType other than the four documented values is refused',
   async (t) => {
-    for (const broadcastType of ['everyone', 'tenantadminsonly', 'tenantMembers', 'ALL']) {
-      refused(t, {
-        rule: 'notification/broadcast/type-values',
-        res: await broadcast(t, messageData(content(t)), { broadcastType }),
-        what: `broadcastType=${broadcastType}`,
-        ...withCode('invalidParameter'),
-      });
-    }
+    await fieldValues(t, {
+      rule: 'notification/broadcast/type-values',
+      field: 'broadcastType',
+      cases: ['everyone', 'tenantadminsonly', 'tenantMembers', 'ALL'].map((value) => ({
+        value,
+        valid: false,
+        what: `broadcastType=${value}`,
+      })),
+      send: (c) => broadcast(t, messageData(content(t)), { broadcastType: c.value }),
+      refusal: () => withCode('invalidParameter'),
+    });
   },
   { budget: 4 },
 );
