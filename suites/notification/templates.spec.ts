@@ -11,14 +11,7 @@ import {
   withCode,
   CLIENT_ERRORS,
 } from '../engine/checks/index.ts';
-import {
-  channelId,
-  integersIn,
-  notificationTest as test,
-  send,
-  tag,
-  templateForm,
-} from './notification-client.ts';
+import { channelId, integersIn, notificationTest as test, send, tag, templateForm } from './notification-client.ts';
 import { createTemplateSet, postTemplateSet, setName, templateOf } from './notification-resources.ts';
 import { fieldValues } from '../engine/resources/index.ts';
 import { putSet, idList, file, info, largeFiles, TEMPLATE_FILE_MAX } from './templates-support.ts';
