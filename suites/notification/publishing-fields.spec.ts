@@ -83,7 +83,7 @@ const PUBLISH_FIELDS: readonly PublishField[] = [
   {
     rule: 'notification/publish/from-charset',
     field: 'from',
-    name: 'a from with characters other than letters, digits, _, . and -, or not a string, is refused (publish and broadcast)',
+    name: 'a from with characters other than letters, digits, _, . and -, or not a string, is refused',
     budget: 6,
     budgetPerRun: 1,
     cases: async (t) => bad([`${t.prefix}@example.com`, `${t.prefix} x`, `${t.prefix}!`, 42, ['x']]),
@@ -99,7 +99,7 @@ const PUBLISH_FIELDS: readonly PublishField[] = [
   {
     rule: 'notification/publish/subject-alphanumeric',
     field: 'subject',
-    name: 'a subject with other than letters and digits, or not a string, is refused (publish and broadcast)',
+    name: 'a subject with other than letters and digits, or not a string, is refused',
     budget: 6,
     budgetPerRun: 1,
     // Whether a space breaks "Alphanumeric" is our reading, not the document's.
@@ -119,7 +119,7 @@ const PUBLISH_FIELDS: readonly PublishField[] = [
   {
     rule: 'notification/publish/priority-values',
     field: 'priority',
-    name: 'a message priority other than 1 or 3 is refused (every boundary of the contract, publish and broadcast)',
+    name: 'a message priority other than 1 or 3 is refused, at every boundary of the contract',
     budget: 8,
     // The contract's enum gives 1 and 3 (accepted by the publishes above); 0, 2 and 4 and other types break it.
     cases: async () =>
@@ -142,7 +142,7 @@ test.each(
   PUBLISH_FIELDS,
   (f) => ({
     rules: [f.rule, 'notification/errors/code-invalid-request-body-property'],
-    name: f.name,
+    name: `${f.name} (publish and broadcast)`,
     options: { budget: f.budget, budgetPerRun: f.budgetPerRun },
   }),
   async (t, f) => {

@@ -23,8 +23,8 @@ interface ReadById extends ResourceDescription {
   notInt64: readonly string[];
   /** The ends of the int64 range, which name nothing (refused; 404 is the reading int64-range-ends-404). */
   rangeEnds: readonly string[];
-  /** The test's name, and whether it reads a record of its own, where it only reads IDs that name none. */
-  idsOnly?: { name: string };
+  /** The test reads only IDs that name no record (none of its own is made and served). */
+  idsOnly?: boolean;
 }
 
 const READS: readonly ReadById[] = [
@@ -63,17 +63,18 @@ const READS: readonly ReadById[] = [
     foreign: false,
     notInt64: [],
     rangeEnds: [],
-    idsOnly: { name: 'GET /communicationcategories/{id}: 404 for an unknown ID, 400 for a non-integer' },
+    idsOnly: true,
   },
 ];
+
+/** What the test's name says of a record of the tenant, where it reads one. */
+const served = (r: ReadById) => (r.idsOnly ? '' : `200 for a ${r.resource} of the tenant, `);
 
 test.each(
   READS,
   (r) => ({
     rules: [r.rule, 'notification/errors/code-no-match', 'notification/errors/code-invalid-parameter'],
-    name:
-      r.idsOnly?.name ??
-      `${r.path}: 200 for a ${r.resource} of the tenant, 404 for an unknown ID, refused for an ID that is no int64`,
+    name: `${r.path}: ${served(r)}404 for an unknown ID, refused for an ID that is no int64`,
     options: { needs: r.needs, budget: r.budget, readOnly: !!r.idsOnly },
   }),
   async (t, r) => {
