@@ -2,6 +2,7 @@ import fc from 'fast-check';
 import { accepted, refused, answeredByReading, withCode, CLIENT_ERRORS } from '../engine/checks/index.ts';
 import { auditTime, send, notificationTest as test } from './notification-client.ts';
 import { searchAudit, wideRange } from './audit-search.ts';
+import { fieldValues } from '../engine/resources/index.ts';
 
 // The audit search changes nothing: these tests are read-only.
 
@@ -105,14 +106,13 @@ test(
       ['fromUser', ['x']],
       ['fromApp', { name: 'x' }],
     ];
-    for (const [field, value] of cases) {
-      refused(t, {
-        rule: 'notification/audit/filter-types',
-        res: await searchAudit(t, { [field]: value }),
-        what: `${field} ${JSON.stringify(value)}`,
-        ...withCode('invalidRequestBodyProperty'),
-      });
-    }
+    await fieldValues(t, {
+      rule: 'notification/audit/filter-types',
+      field: 'filter',
+      cases: cases.map(([field, value]) => ({ value, valid: false, field, what: `${field} ${JSON.stringify(value)}` })),
+      send: (c) => searchAudit(t, { [c.field]: c.value }),
+      refusal: () => withCode('invalidRequestBodyProperty'),
+    });
   },
   { readOnly: true, budget: 6 },
 );

@@ -26,6 +26,7 @@ import {
 } from './notification-client.ts';
 import { awaitAuditEntry, lists } from './audit-search.ts';
 import { trackBounce } from './notification-resources.ts';
+import { fieldValues } from '../engine/resources/index.ts';
 
 const PATH = '/communicationcategories/bouncedEmailIds';
 
@@ -218,14 +219,13 @@ test(
       ...withCode('missingRequestBodyProperty'),
     });
     // "emailList (array of string, ...)": one item that is not a string is enough.
-    for (const emailList of [`${t.prefix}@example.com`, [42], { address: 'x@example.com' }]) {
-      refused(t, {
-        rule: 'notification/bounced/remove-body-required',
-        res: await send(t, { method: 'DELETE', path: PATH, json: { emailList } }),
-        what: `emailList ${JSON.stringify(emailList)}`,
-        ...withCode('invalidRequestBodyProperty'),
-      });
-    }
+    await fieldValues(t, {
+      rule: 'notification/bounced/remove-body-required',
+      field: 'emailList',
+      cases: [`${t.prefix}@example.com`, [42], { address: 'x@example.com' }].map((value) => ({ value, valid: false })),
+      send: (c) => send(t, { method: 'DELETE', path: PATH, json: { emailList: c.value } }),
+      refusal: () => withCode('invalidRequestBodyProperty'),
+    });
     // An item that is not a string, wherever it stands among addresses.
     const lists = listWithBadItems({
       rule: 'notification/bounced/remove-body-required',

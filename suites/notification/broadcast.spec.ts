@@ -24,6 +24,7 @@ import {
   UNKNOWN_ID,
 } from './notification-client.ts';
 import { createCategory, createRecipient } from './notification-resources.ts';
+import { fieldValues } from '../engine/resources/index.ts';
 
 // A broadcast that is accepted mails every member of its audience on a real deployment: the suite
 // broadcasts successfully once, to the tenant's admins only, and once more to a sub-tenant's members,
@@ -205,14 +206,13 @@ test(
       statuses: [400],
       statusReading: 'media-type-400',
     });
-    for (const text of ['not json', '[1,2]', '"text"', '{"body":']) {
-      refused(t, {
-        rule: 'notification/broadcast/message-data-required',
-        res: await broadcast(t, messageData(text)),
-        what: `messageData ${JSON.stringify(text)}`,
-        ...withCode('invalidRequestBodyProperty'),
-      });
-    }
+    await fieldValues(t, {
+      rule: 'notification/broadcast/message-data-required',
+      field: 'messageData',
+      cases: ['not json', '[1,2]', '"text"', '{"body":'].map((value) => ({ value, valid: false })),
+      send: (c) => broadcast(t, messageData(c.value)),
+      refusal: () => withCode('invalidRequestBodyProperty'),
+    });
   },
   { budget: 6 },
 );
@@ -225,40 +225,21 @@ test(
   ],
   'messageData follows the publish rules: body is mandatory, without a category from, subject and message, and a category must be one of the tenant',
   async (t) => {
-    const cases: Array<[string, Record<string, unknown>]> = [
-      [
-        'no body',
-        (() => {
-          const c = content(t);
-          delete c.body;
-          return c;
-        })(),
+    const without = (key: string) => {
+      const c = content(t);
+      delete c[key];
+      return { value: c, valid: false, what: `messageData with no ${key}` };
+    };
+    await fieldValues(t, {
+      rule: 'notification/broadcast/content-like-publish',
+      field: 'messageData',
+      cases: [
+        ...['body', 'from', 'subject'].map(without),
+        { value: content(t, { body: { name: 'x' } }), valid: false, what: 'messageData with no body.message' },
       ],
-      [
-        'no from',
-        (() => {
-          const c = content(t);
-          delete c.from;
-          return c;
-        })(),
-      ],
-      [
-        'no subject',
-        (() => {
-          const c = content(t);
-          delete c.subject;
-          return c;
-        })(),
-      ],
-      ['no body.message', content(t, { body: { name: 'x' } })],
-    ];
-    for (const [what, c] of cases)
-      refused(t, {
-        rule: 'notification/broadcast/content-like-publish',
-        res: await broadcast(t, messageData(c)),
-        what: `messageData with ${what}`,
-        ...withCode('missingRequestBodyProperty'),
-      });
+      send: (c) => broadcast(t, messageData(c.value)),
+      refusal: () => withCode('missingRequestBodyProperty'),
+    });
     // Complete otherwise (from, subject, message): only the unknown category can make it fail.
     refused(t, {
       rule: 'notification/broadcast/content-like-publish',
@@ -299,14 +280,17 @@ test(
   ['notification/broadcast/type-values', 'notification/errors/code-invalid-parameter'],
   'a broadcastType other than the four documented values is refused',
   async (t) => {
-    for (const broadcastType of ['everyone', 'tenantadminsonly', 'tenantMembers', 'ALL']) {
-      refused(t, {
-        rule: 'notification/broadcast/type-values',
-        res: await broadcast(t, messageData(content(t)), { broadcastType }),
-        what: `broadcastType=${broadcastType}`,
-        ...withCode('invalidParameter'),
-      });
-    }
+    await fieldValues(t, {
+      rule: 'notification/broadcast/type-values',
+      field: 'broadcastType',
+      cases: ['everyone', 'tenantadminsonly', 'tenantMembers', 'ALL'].map((value) => ({
+        value,
+        valid: false,
+        what: `broadcastType=${value}`,
+      })),
+      send: (c) => broadcast(t, messageData(content(t)), { broadcastType: c.value }),
+      refusal: () => withCode('invalidParameter'),
+    });
   },
   { budget: 4 },
 );

@@ -11,7 +11,6 @@ import {
 } from '../engine/checks/index.ts';
 import {
   addressType,
-  UNKNOWN_ID,
   exampleEmail,
   channelId,
   fixturesOf,
@@ -122,35 +121,6 @@ test(
     }
   },
   { needs: ['fixtures.notification.addressTypes.email', 'fixtures.notification.channels.email'], budget: 7 },
-);
-
-test(
-  [
-    'notification/categories/get-not-found',
-    'notification/errors/code-no-match',
-    'notification/errors/code-invalid-parameter',
-  ],
-  'GET /communicationcategories/{id}: 404 for an unknown ID, 400 for a non-integer',
-  async (t) => {
-    refused(t, {
-      rule: 'notification/categories/get-not-found',
-      res: await getCategory(t, UNKNOWN_ID),
-      what: `unknown category ${UNKNOWN_ID}`,
-      ...withCode('noMatch'),
-      statuses: [404],
-    });
-    // "path id (int64)": "abc" is refused; 400 rather than a 404 of routing is our reading.
-    answeredByReading(t, {
-      rule: 'notification/categories/get-not-found',
-      res: await getCategory(t, 'abc'),
-      what: 'id "abc"',
-      reading: 'non-integer-id-400',
-      allowed: CLIENT_ERRORS,
-      wanted: 400,
-      ...withCode('invalidParameter'),
-    });
-  },
-  { readOnly: true, budget: 2 },
 );
 
 test(

@@ -5,7 +5,6 @@ import {
   createdWithId,
   matchesSchema,
   notListed,
-  refused,
   storedAsSent,
   everyItem,
   withCode,
@@ -16,7 +15,6 @@ import {
   hasOtherTenant,
   homeTenant,
   notificationTest as test,
-  seen,
   send,
   tag,
   NO_OTHER,
@@ -39,6 +37,23 @@ import {
   alphanumericCase,
   type Position,
 } from './categories-support.ts';
+import type { RuleContext } from '../engine/rule-test.ts';
+import { fieldValues, type FieldValue } from '../engine/resources/index.ts';
+
+/**
+ * How a category field is sent on create (`POST`) or on an update of category `id` (`PUT`), and
+ * how a refusal of either is judged (a refusal on a reading by its status alone).
+ */
+function categoryField(t: RuleContext, id: number, field: string) {
+  return {
+    send: (c: FieldValue) =>
+      c.via === 'PUT'
+        ? putCategory(t, id, { [field]: c.value })
+        : postCategory(t, categoryBody(t, { [field]: c.value })),
+    statuses: (c: FieldValue) => (c.via === 'PUT' ? [204] : [201]),
+    refusal: (c: FieldValue) => (c.reading ? {} : withCode('invalidRequestBodyProperty')),
+  };
+}
 
 test(
   ['notification/categories/create-201-id'],
@@ -65,35 +80,23 @@ test(
   async (t) => {
     const good = await postCategory(t, categoryBody(t, { from: `${t.prefix}appname1` }));
     accepted(t, { rule: 'notification/categories/from-application-name', res: good, what: 'from "<prefix>appname1"' });
-    const id = createdId(good)!;
-    // Which signs an application name may hold is our reading: the document says only "Application name".
-    const signed = await postCategory(t, categoryBody(t, { from: `${t.prefix}.app-name_1` }));
-    accepted(t, {
-      rule: 'notification/categories/from-application-name',
-      res: signed,
-      what: 'from "<prefix>.app-name_1"',
-      reading: 'app-name-charset',
-    });
     const bad: unknown[] = [`${t.prefix}@example.com`, 'noreply@example.com', 42, ['app']];
-    for (const from of bad)
-      refused(t, {
-        rule: 'notification/categories/from-application-name',
-        res: await postCategory(t, categoryBody(t, { from })),
-        what: `POST with from ${JSON.stringify(from)}`,
-        ...withCode('invalidRequestBodyProperty'),
-      });
-    await t.property(
-      fc.constantFrom(...bad),
-      async (from) => {
-        refused(t, {
-          rule: 'notification/categories/from-application-name',
-          res: await putCategory(t, id, { from }),
-          what: `PUT with from ${JSON.stringify(from)}`,
-          ...withCode('invalidRequestBodyProperty'),
-        });
-      },
-      { rule: 'notification/categories/from-application-name', runs: Math.min(t.session.context.runs, 4) },
-    );
+    await fieldValues(t, {
+      rule: 'notification/categories/from-application-name',
+      field: 'from',
+      cases: [
+        // Which signs an application name may hold is our reading: the document says only "Application name".
+        {
+          value: `${t.prefix}.app-name_1`,
+          valid: true,
+          reading: 'app-name-charset',
+          what: 'from "<prefix>.app-name_1"',
+        },
+        ...bad.map((value) => ({ value, valid: false, via: 'POST' })),
+      ],
+      property: { values: fc.constantFrom(...bad).map((value) => ({ value, valid: false, via: 'PUT' })), runs: 4 },
+      ...categoryField(t, createdId(good)!, 'from'),
+    });
   },
   { budget: 7, budgetPerRun: 1 },
 );
@@ -149,70 +152,32 @@ for (const [field, rule] of [
     `a category ${field} is taken alphanumeric only (property, create and update)`,
     async (t) => {
       const { id } = await createCategory(t);
-      // The edges first: signs on create, a sign on update, an empty text, another type.
-      const edges: Array<[unknown, boolean]> = [
-        [`${t.prefix}-x`, false],
-        [`${t.prefix} x`, false],
-        ['', false],
-        [42, false],
-        [`${t.prefix}!x`, true],
-      ];
-      for (const [value, onUpdate] of edges) {
-        const res = onUpdate
-          ? await putCategory(t, id, { [field]: value })
-          : await postCategory(t, categoryBody(t, { [field]: value }));
-        // Whether an empty text is "Alphanumeric only" is our reading, not the document's.
-        if (value === '') {
-          t.reading('empty-not-alphanumeric', rule, res.status === 400, {
-            title: `not refused: POST with an empty ${field}`,
-            expected: `HTTP 400 for an empty ${field}`,
-            received: seen(res),
-            response: res,
-          });
-          continue;
-        }
-        // Whether a space breaks "Alphanumeric only" is our reading, not the document's.
-        if (value === `${t.prefix} x`) {
-          t.reading(field === 'subject' ? 'subject-space' : 'category-name-space', rule, res.status === 400, {
-            title: `not refused: POST with ${field} ${JSON.stringify(value)}`,
-            expected: 'HTTP 400 for a subject with a space',
-            received: seen(res),
-            response: res,
-          });
-          continue;
-        }
-        refused(t, {
-          rule,
-          res,
-          what: `${onUpdate ? 'PUT' : 'POST'} with ${field} ${JSON.stringify(value)}`,
-          ...withCode('invalidRequestBodyProperty'),
-        });
-      }
-      await t.property(
-        fc.tuple(alphanumericCase(t, ['!', '<', '-', '_', '.', '&']), fc.boolean()),
-        async ([{ value, valid }, onUpdate]) => {
-          // Valid names get a unique tail so that no two categories of the run share one.
-          const v = valid && field === 'msgCategoryName' ? `${value as string}${tag()}` : value;
-          const res = onUpdate
-            ? await putCategory(t, id, { [field]: v })
-            : await postCategory(t, categoryBody(t, { [field]: v }));
-          if (valid)
-            accepted(t, {
-              rule,
-              res,
-              what: `${onUpdate ? 'PUT' : 'POST'} with ${field} ${JSON.stringify(v)}`,
-              statuses: onUpdate ? [204] : [201],
-            });
-          else
-            refused(t, {
-              rule,
-              res,
-              what: `${onUpdate ? 'PUT' : 'POST'} with ${field} ${JSON.stringify(v)}`,
-              ...withCode('invalidRequestBodyProperty'),
-            });
+      // Whether an empty text or a space is "Alphanumeric only" is our reading, not the document's.
+      const space = field === 'subject' ? 'subject-space' : 'category-name-space';
+      await fieldValues(t, {
+        rule,
+        field,
+        // The edges first: signs on create, a sign on update, an empty text, another type.
+        cases: [
+          { value: `${t.prefix}-x`, valid: false, via: 'POST' },
+          { value: `${t.prefix} x`, valid: false, via: 'POST', reading: space },
+          { value: '', valid: false, via: 'POST', reading: 'empty-not-alphanumeric' },
+          { value: 42, valid: false, via: 'POST' },
+          { value: `${t.prefix}!x`, valid: false, via: 'PUT' },
+        ],
+        property: {
+          values: fc
+            .tuple(alphanumericCase(t, ['!', '<', '-', '_', '.', '&']), fc.boolean())
+            .map(([{ value, valid }, onUpdate]) => ({
+              // Valid names get a unique tail so that no two categories of the run share one.
+              value: valid && field === 'msgCategoryName' ? `${value as string}${tag()}` : value,
+              valid,
+              via: onUpdate ? 'PUT' : 'POST',
+            })),
+          runs: 10,
         },
-        { rule: rule, runs: Math.min(t.session.context.runs, 10) },
-      );
+        ...categoryField(t, id, field),
+      });
     },
     { budget: 6, budgetPerRun: 1 },
   );
@@ -230,27 +195,12 @@ test(
       { constraint: 'type', value: 3.5, valid: false },
     ];
     const { id } = await createCategory(t);
-    for (const onUpdate of [false, true]) {
-      for (const { value, valid } of cases) {
-        const res = onUpdate
-          ? await putCategory(t, id, { priority: value })
-          : await postCategory(t, categoryBody(t, { priority: value }));
-        if (valid)
-          accepted(t, {
-            rule: 'notification/categories/priority-values',
-            res,
-            what: `${onUpdate ? 'PUT' : 'POST'} with priority ${JSON.stringify(value)}`,
-            statuses: onUpdate ? [204] : [201],
-          });
-        else
-          refused(t, {
-            rule: 'notification/categories/priority-values',
-            res,
-            what: `${onUpdate ? 'PUT' : 'POST'} with priority ${JSON.stringify(value)}`,
-            ...withCode('invalidRequestBodyProperty'),
-          });
-      }
-    }
+    await fieldValues(t, {
+      rule: 'notification/categories/priority-values',
+      field: 'priority',
+      cases: ['POST', 'PUT'].flatMap((via) => cases.map(({ value, valid }) => ({ value, valid, via }))),
+      ...categoryField(t, id, 'priority'),
+    });
   },
   { budget: 20 },
 );

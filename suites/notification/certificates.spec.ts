@@ -17,6 +17,7 @@ import {
 } from './notification-client.ts';
 import { certificateEmail, createCertificate, postCertificate } from './notification-resources.ts';
 import { del, listing, put } from './certificates-support.ts';
+import { fieldValues } from '../engine/resources/index.ts';
 
 test(
   ['notification/certificates/create-201-id'],
@@ -131,40 +132,22 @@ test(
   ['notification/certificates/owner-id-alphanumeric', 'notification/errors/code-invalid-request-body-property'],
   'an ownerid of letters and digits is taken, any other character refused (property)',
   async (t) => {
-    const cases = fc.oneof(
-      fc.stringMatching(/^[A-Za-z0-9]{1,10}$/).map((s) => ({ owner: `${t.prefix}${s}`, valid: true })),
-      fc
-        .tuple(fc.stringMatching(/^[A-Za-z0-9]{0,5}$/), fc.constantFrom('-', ' ', '_', '.', '@', '!'))
-        .map(([s, c]) => ({ owner: `owner${c}${s}`, valid: false })),
-    );
-    for (const owner of ['owner-1', 'owner 1', 'owner_1']) {
-      refused(t, {
-        rule: 'notification/certificates/owner-id-alphanumeric',
-        res: await postCertificate(t, { fileName: `${t.prefix}.cer`, emailid: certificateEmail(t), ownerid: owner }),
-        what: `ownerid "${owner}"`,
-        ...withCode('invalidRequestBodyProperty'),
-      });
-    }
-    await t.property(
-      cases,
-      async ({ owner, valid }) => {
-        const res = await postCertificate(t, {
-          fileName: `${t.prefix}.cer`,
-          emailid: certificateEmail(t),
-          ownerid: owner,
-        });
-        if (valid)
-          accepted(t, { rule: 'notification/certificates/owner-id-alphanumeric', res, what: `ownerid "${owner}"` });
-        else
-          refused(t, {
-            rule: 'notification/certificates/owner-id-alphanumeric',
-            res,
-            what: `ownerid "${owner}"`,
-            ...withCode('invalidRequestBodyProperty'),
-          });
+    await fieldValues(t, {
+      rule: 'notification/certificates/owner-id-alphanumeric',
+      field: 'ownerid',
+      cases: ['owner-1', 'owner 1', 'owner_1'].map((value) => ({ value, valid: false })),
+      property: {
+        values: fc.oneof(
+          fc.stringMatching(/^[A-Za-z0-9]{1,10}$/).map((s) => ({ value: `${t.prefix}${s}`, valid: true })),
+          fc
+            .tuple(fc.stringMatching(/^[A-Za-z0-9]{0,5}$/), fc.constantFrom('-', ' ', '_', '.', '@', '!'))
+            .map(([s, c]) => ({ value: `owner${c}${s}`, valid: false })),
+        ),
+        runs: 8,
       },
-      { rule: 'notification/certificates/owner-id-alphanumeric', runs: Math.min(t.session.context.runs, 8) },
-    );
+      send: (c) => postCertificate(t, { fileName: `${t.prefix}.cer`, emailid: certificateEmail(t), ownerid: c.value }),
+      refusal: () => withCode('invalidRequestBodyProperty'),
+    });
   },
   { budget: 3, budgetPerRun: 2 },
 );

@@ -27,15 +27,33 @@ export function createdId(res: HttpResponse): number | undefined {
   return typeof res.json === 'string' && /^[0-9]{1,16}$/.test(res.json) ? Number(res.json) : undefined;
 }
 
-/** Tracks a recipient for deletion; returns the function that marks it deleted by the test itself. */
-export function trackRecipient(t: RuleContext, id: number, as?: As): () => void {
-  return t.track({
-    kind: 'recipient',
-    id: String(id),
-    label: as ? `recipient of ${as}` : undefined,
-    cleanup: () => remove(t, { method: 'DELETE', path: `/recipient/${id}` }, as, `recipient ${id}`),
-  });
+/**
+ * The function that tracks a record of `kind` for deletion by the request `del` gives (`noun`
+ * names it in a failed cleanup, and, told so, in the ledger's label of another principal's record);
+ * it returns the function that marks the record deleted by the test itself.
+ */
+function tracker(
+  kind: string,
+  noun: string,
+  del: (id: string) => Parameters<RuleContext['send']>[0],
+  labelled = false,
+): (t: RuleContext, id: number | string, as?: As) => () => void {
+  return (t, id, as) =>
+    t.track({
+      kind,
+      id: String(id),
+      label: labelled && as ? `${noun} of ${as}` : undefined,
+      cleanup: () => remove(t, del(String(id)), as, `${noun} ${id}`),
+    });
 }
+
+/** Tracks a recipient for deletion. */
+export const trackRecipient = tracker(
+  'recipient',
+  'recipient',
+  (id) => ({ method: 'DELETE', path: `/recipient/${id}` }),
+  true,
+);
 
 /** POST /recipient/ as it is, tracking whatever it created. */
 export async function postRecipient(t: RuleContext, body: unknown, as?: As): Promise<HttpResponse> {
@@ -95,14 +113,10 @@ export function groupIdFrom(json: unknown, name?: string): number | undefined {
 }
 
 /** Tracks a recipient group for deletion. */
-export function trackGroup(t: RuleContext, id: number, as?: As): () => void {
-  return t.track({
-    kind: 'recipient group',
-    id: String(id),
-    cleanup: () =>
-      remove(t, { method: 'DELETE', path: `/recipient/recipientgroup/${id}` }, as, `recipient group ${id}`),
-  });
-}
+export const trackGroup = tracker('recipient group', 'recipient group', (id) => ({
+  method: 'DELETE',
+  path: `/recipient/recipientgroup/${id}`,
+}));
 
 /** POST /recipient/recipientgroup as it is; a created group is tracked when its ID can be found. */
 export async function postGroup(
@@ -168,19 +182,11 @@ export async function createGroup(
 }
 
 /** Tracks a category for deletion. */
-export function trackCategory(t: RuleContext, id: number, as?: As): () => void {
-  return t.track({
-    kind: 'communication category',
-    id: String(id),
-    cleanup: () =>
-      remove(
-        t,
-        { method: 'DELETE', path: '/communicationcategories/', query: { categoryIds: id } },
-        as,
-        `category ${id}`,
-      ),
-  });
-}
+export const trackCategory = tracker('communication category', 'category', (id) => ({
+  method: 'DELETE',
+  path: '/communicationcategories/',
+  query: { categoryIds: Number(id) },
+}));
 
 /** A valid CreateCommunicationCategory with a run-unique alphanumeric name and no recipients. */
 export function categoryBody(t: RuleContext, over: Record<string, unknown> = {}): Record<string, unknown> {
@@ -218,13 +224,10 @@ export async function createCategory(
 }
 
 /** Tracks a template set for deletion. */
-export function trackTemplateSet(t: RuleContext, id: number, as?: As): () => void {
-  return t.track({
-    kind: 'template set',
-    id: String(id),
-    cleanup: () => remove(t, { method: 'DELETE', path: `/template/${id}` }, as, `template set ${id}`),
-  });
-}
+export const trackTemplateSet = tracker('template set', 'template set', (id) => ({
+  method: 'DELETE',
+  path: `/template/${id}`,
+}));
 
 /** One template of a CreateTemplate answer. */
 export interface CreatedTemplate {
@@ -314,19 +317,10 @@ export function templateOf(t: RuleContext, set: CreatedSet, channel: number): Cr
 }
 
 /** Tracks a stored certificate for deletion. */
-export function trackCertificate(t: RuleContext, emailid: string, as?: As): () => void {
-  return t.track({
-    kind: 'certificate',
-    id: emailid,
-    cleanup: () =>
-      remove(
-        t,
-        { method: 'DELETE', path: `/certificatestore/${encodeURIComponent(emailid)}` },
-        as,
-        `certificate ${emailid}`,
-      ),
-  });
-}
+export const trackCertificate = tracker('certificate', 'certificate', (emailid) => ({
+  method: 'DELETE',
+  path: `/certificatestore/${encodeURIComponent(emailid)}`,
+}));
 
 /** POST /certificatestore/ as it is, tracking a stored certificate. */
 export async function postCertificate(
@@ -354,16 +348,8 @@ export async function createCertificate(t: RuleContext, as?: As): Promise<string
 }
 
 /** Tracks an address the suite caused to bounce, so that it is removed from the blacklist again. */
-export function trackBounce(t: RuleContext, address: string, as?: As): () => void {
-  return t.track({
-    kind: 'bounced address',
-    id: address,
-    cleanup: () =>
-      remove(
-        t,
-        { method: 'DELETE', path: '/communicationcategories/bouncedEmailIds', json: { emailList: [address] } },
-        as,
-        `bounced address ${address}`,
-      ),
-  });
-}
+export const trackBounce = tracker('bounced address', 'bounced address', (address) => ({
+  method: 'DELETE',
+  path: '/communicationcategories/bouncedEmailIds',
+  json: { emailList: [address] },
+}));

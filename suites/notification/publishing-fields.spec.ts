@@ -1,6 +1,8 @@
 import fc from 'fast-check';
 import { badItemsText, boundaryValues, listWithBadItems } from '../../generators/index.ts';
 import { accepted, refused, withCode } from '../engine/checks/index.ts';
+import type { RuleContext } from '../engine/rule-test.ts';
+import { fieldValues, type FieldValue } from '../engine/resources/index.ts';
 import { exampleEmail, notificationTest as test, seen } from './notification-client.ts';
 import { message, publish, broadcast, publishSchema } from './publishing-support.ts';
 
@@ -19,14 +21,13 @@ test(
       [good],
       42,
     ];
-    for (const value of cases) {
-      refused(t, {
-        rule: 'notification/publish/recipients-valid-emails',
-        res: await publish(t, message(t, { recipientsTo: value })),
-        what: `recipientsTo ${JSON.stringify(value)}`,
-        ...withCode('invalidRequestBodyProperty'),
-      });
-    }
+    await fieldValues(t, {
+      rule: 'notification/publish/recipients-valid-emails',
+      field: 'recipientsTo',
+      cases: bad(cases),
+      send: (c) => publish(t, message(t, { recipientsTo: c.value })),
+      refusal: () => withCode('invalidRequestBodyProperty'),
+    });
     // Each address of the list: an invalid one among valid ones, wherever it stands.
     const lists = listWithBadItems({
       rule: 'notification/publish/recipients-valid-emails',
@@ -61,118 +62,108 @@ test(
   { budget: 21, budgetPerRun: 1 },
 );
 
-test(
-  ['notification/publish/from-charset', 'notification/errors/code-invalid-request-body-property'],
-  'a from with characters other than letters, digits, _, . and -, or not a string, is refused (publish and broadcast)',
-  async (t) => {
-    const cases = fc
-      .tuple(fc.stringMatching(/^[A-Za-z0-9_.-]{0,6}$/), fc.constantFrom('@', ' ', '!', '#', '/', '+', ','))
-      .map(([s, c]) => `${t.prefix}${c}${s}` as unknown);
-    const refusedFrom = async (from: unknown) =>
-      refused(t, {
-        rule: 'notification/publish/from-charset',
-        res: await publish(t, message(t, { from })),
-        what: `from ${JSON.stringify(from)}`,
-        ...withCode('invalidRequestBodyProperty'),
-      });
-    for (const from of [`${t.prefix}@example.com`, `${t.prefix} x`, `${t.prefix}!`, 42, ['x']]) await refusedFrom(from);
-    await t.property(
-      cases,
-      async (from) => {
-        await refusedFrom(from);
-      },
-      { rule: 'notification/publish/from-charset', runs: Math.min(t.session.context.runs, 8) },
-    );
-    const b = await broadcast(t, {
-      body: { message: 'Conformance' },
-      from: `${t.prefix}@example.com`,
-      subject: 'Conformance',
-    });
-    refused(t, {
-      rule: 'notification/publish/from-charset',
-      res: b,
+// The fields of a publish that broadcasts share (from, subject, priority), one table: each bad
+// value of a publish is refused (the edges, then drawn ones), and so is one broadcast breaking it.
+interface PublishField {
+  rule: string;
+  field: string;
+  name: string;
+  budget: number;
+  budgetPerRun?: number;
+  cases(t: RuleContext): Promise<FieldValue[]>;
+  /** Bad values drawn after the cases. */
+  drawn?(t: RuleContext): fc.Arbitrary<unknown>;
+  /** A broadcast breaking the rule, and how a failure names it. */
+  broadcast(t: RuleContext): { content: Record<string, unknown>; what: string };
+}
+
+const bad = (values: unknown[]): FieldValue[] => values.map((value) => ({ value, valid: false }));
+
+const PUBLISH_FIELDS: readonly PublishField[] = [
+  {
+    rule: 'notification/publish/from-charset',
+    field: 'from',
+    name: 'a from with characters other than letters, digits, _, . and -, or not a string, is refused',
+    budget: 6,
+    budgetPerRun: 1,
+    cases: async (t) => bad([`${t.prefix}@example.com`, `${t.prefix} x`, `${t.prefix}!`, 42, ['x']]),
+    drawn: (t) =>
+      fc
+        .tuple(fc.stringMatching(/^[A-Za-z0-9_.-]{0,6}$/), fc.constantFrom('@', ' ', '!', '#', '/', '+', ','))
+        .map(([s, c]) => `${t.prefix}${c}${s}` as unknown),
+    broadcast: (t) => ({
+      content: { body: { message: 'Conformance' }, from: `${t.prefix}@example.com`, subject: 'Conformance' },
       what: 'a broadcast whose from holds "@"',
-      ...withCode('invalidRequestBodyProperty'),
-    });
+    }),
   },
-  { budget: 6, budgetPerRun: 1 },
-);
-
-test(
-  ['notification/publish/subject-alphanumeric', 'notification/errors/code-invalid-request-body-property'],
-  'a subject with other than letters and digits, or not a string, is refused (publish and broadcast)',
-  async (t) => {
-    const cases = fc
-      .tuple(fc.stringMatching(/^[A-Za-z0-9]{0,6}$/), fc.constantFrom('!', '<', '-', '_', '.', '?'))
-      .map(([s, c]) => `Subject${c}${s}` as unknown);
+  {
+    rule: 'notification/publish/subject-alphanumeric',
+    field: 'subject',
+    name: 'a subject with other than letters and digits, or not a string, is refused',
+    budget: 6,
+    budgetPerRun: 1,
     // Whether a space breaks "Alphanumeric" is our reading, not the document's.
-    refused(t, {
-      rule: 'notification/publish/subject-alphanumeric',
-      res: await publish(t, message(t, { subject: 'Hello world' })),
-      what: 'subject "Hello world"',
-      reading: 'subject-space',
-    });
-    const refusedSubject = async (subject: unknown) =>
-      refused(t, {
-        rule: 'notification/publish/subject-alphanumeric',
-        res: await publish(t, message(t, { subject })),
-        what: `subject ${JSON.stringify(subject)}`,
-        ...withCode('invalidRequestBodyProperty'),
-      });
-    for (const subject of ['Hello!', '<b>Hi</b>', 42, true]) await refusedSubject(subject);
-    await t.property(
-      cases,
-      async (subject) => {
-        await refusedSubject(subject);
-      },
-      { rule: 'notification/publish/subject-alphanumeric', runs: Math.min(t.session.context.runs, 8) },
-    );
-    const b = await broadcast(t, { body: { message: 'Conformance' }, from: t.prefix, subject: 'Hello world!' });
-    refused(t, {
-      rule: 'notification/publish/subject-alphanumeric',
-      res: b,
+    cases: async () => [
+      { value: 'Hello world', valid: false, reading: 'subject-space' },
+      ...bad(['Hello!', '<b>Hi</b>', 42, true]),
+    ],
+    drawn: () =>
+      fc
+        .tuple(fc.stringMatching(/^[A-Za-z0-9]{0,6}$/), fc.constantFrom('!', '<', '-', '_', '.', '?'))
+        .map(([s, c]) => `Subject${c}${s}` as unknown),
+    broadcast: (t) => ({
+      content: { body: { message: 'Conformance' }, from: t.prefix, subject: 'Hello world!' },
       what: 'a broadcast whose subject is "Hello world!"',
-      ...withCode('invalidRequestBodyProperty'),
-    });
+    }),
   },
-  { budget: 6, budgetPerRun: 1 },
-);
-
-test(
-  ['notification/publish/priority-values', 'notification/errors/code-invalid-request-body-property'],
-  'a message priority other than 1 or 3 is refused (every boundary of the contract, publish and broadcast)',
-  async (t) => {
+  {
+    rule: 'notification/publish/priority-values',
+    field: 'priority',
+    name: 'a message priority other than 1 or 3 is refused, at every boundary of the contract',
+    budget: 8,
     // The contract's enum gives 1 and 3 (accepted by the publishes above); 0, 2 and 4 and other types break it.
-    const invalid = [
-      ...boundaryValues(await publishSchema('priority'))
-        .filter((b) => !b.valid)
-        .map((b) => b.value),
-      5,
-      '1',
-      1.5,
-    ];
-    for (const priority of invalid) {
-      refused(t, {
-        rule: 'notification/publish/priority-values',
-        res: await publish(t, message(t, { priority })),
-        what: `priority ${JSON.stringify(priority)}`,
-        ...withCode('invalidRequestBodyProperty'),
-      });
-    }
-    const b = await broadcast(t, {
-      body: { message: 'Conformance' },
-      from: t.prefix,
-      subject: 'Conformance',
-      priority: 5,
-    });
-    refused(t, {
-      rule: 'notification/publish/priority-values',
-      res: b,
+    cases: async () =>
+      bad([
+        ...boundaryValues(await publishSchema('priority'))
+          .filter((b) => !b.valid)
+          .map((b) => b.value),
+        5,
+        '1',
+        1.5,
+      ]),
+    broadcast: (t) => ({
+      content: { body: { message: 'Conformance' }, from: t.prefix, subject: 'Conformance', priority: 5 },
       what: 'a broadcast with priority 5',
+    }),
+  },
+];
+
+test.each(
+  PUBLISH_FIELDS,
+  (f) => ({
+    rules: [f.rule, 'notification/errors/code-invalid-request-body-property'],
+    name: `${f.name} (publish and broadcast)`,
+    options: { budget: f.budget, budgetPerRun: f.budgetPerRun },
+  }),
+  async (t, f) => {
+    const drawn = f.drawn?.(t);
+    await fieldValues(t, {
+      rule: f.rule,
+      field: f.field,
+      cases: await f.cases(t),
+      property: drawn && { values: drawn.map((value) => ({ value, valid: false })), runs: 8 },
+      send: (c) => publish(t, message(t, { [f.field]: c.value })),
+      // A refusal on a reading is judged by its status alone.
+      refusal: (c) => (c.reading ? {} : withCode('invalidRequestBodyProperty')),
+    });
+    const b = f.broadcast(t);
+    refused(t, {
+      rule: f.rule,
+      res: await broadcast(t, b.content),
+      what: b.what,
       ...withCode('invalidRequestBodyProperty'),
     });
   },
-  { budget: 8 },
 );
 
 test(

@@ -30,6 +30,7 @@ import {
 } from './notification-client.ts';
 import { createCategory, createRecipient, createTemplateSet, templateOf } from './notification-resources.ts';
 import { HOUR, message, publish, filtered, REQUIRED_WITHOUT_CATEGORY } from './publishing-support.ts';
+import { fieldValues } from '../engine/resources/index.ts';
 
 test(
   [
@@ -391,20 +392,20 @@ test(
   async (t) => {
     const without = message(t);
     delete without.body;
-    refused(t, {
+    await fieldValues(t, {
       rule: 'notification/publish/body-required',
-      res: await publish(t, without),
-      what: 'a publish without body',
-      ...withCode('missingRequestBodyProperty'),
+      field: 'body',
+      cases: [
+        { value: without, valid: false, what: 'a publish without body' },
+        ...['Hello', ['Hello'], 42].map((body) => ({
+          value: message(t, { body }),
+          valid: false,
+          what: `body ${JSON.stringify(body)}`,
+        })),
+      ],
+      send: (c) => publish(t, c.value),
+      refusal: (c) => withCode(c.value === without ? 'missingRequestBodyProperty' : 'invalidRequestBodyProperty'),
     });
-    for (const body of ['Hello', ['Hello'], 42]) {
-      refused(t, {
-        rule: 'notification/publish/body-required',
-        res: await publish(t, message(t, { body })),
-        what: `body ${JSON.stringify(body)}`,
-        ...withCode('invalidRequestBodyProperty'),
-      });
-    }
   },
   { budget: 4 },
 );

@@ -1,5 +1,6 @@
-import { accepted, listed, refused, withCode } from '../engine/checks/index.ts';
-import { notificationTest as test, seen } from './notification-client.ts';
+import { accepted, listed, withCode } from '../engine/checks/index.ts';
+import { notificationTest as test } from './notification-client.ts';
+import { fieldValues } from '../engine/resources/index.ts';
 import { createRecipient, groupName, postGroup } from './notification-resources.ts';
 import { searchGroups } from './recipient-groups-support.ts';
 
@@ -43,31 +44,22 @@ test(
   ],
   'a group without a groupName, or with a blank or non-string one, is refused',
   async (t) => {
-    const missing = await postGroup(t, { recipientIds: [] });
-    refused(t, {
+    await fieldValues(t, {
       rule: 'notification/groups/name-required',
-      res: missing.res,
-      what: 'a group without groupName',
-      ...withCode('missingRequestBodyProperty'),
+      field: 'groupName',
+      cases: [
+        { value: undefined, valid: false, what: 'a group without groupName' },
+        { value: 42, valid: false },
+        { value: ['x'], valid: false },
+        // A blank name is a missing one by our reading: the document says only "string".
+        { value: '   ', valid: false, reading: 'blank-is-missing' },
+        { value: '', valid: false, reading: 'blank-is-missing' },
+      ],
+      send: async (c) => (await postGroup(t, { groupName: c.value, recipientIds: [] })).res,
+      // A refusal on a reading is judged by its status alone.
+      refusal: (c) =>
+        c.reading ? {} : withCode(c.value === undefined ? 'missingRequestBodyProperty' : 'invalidRequestBodyProperty'),
     });
-    for (const value of [42, ['x']]) {
-      const { res } = await postGroup(t, { groupName: value, recipientIds: [] });
-      refused(t, {
-        rule: 'notification/groups/name-required',
-        res,
-        what: `groupName ${JSON.stringify(value)}`,
-        ...withCode('invalidRequestBodyProperty'),
-      });
-    }
-    // A blank name is a missing one by our reading: the document says only "string".
-    for (const value of ['   ', '']) {
-      const { res } = await postGroup(t, { groupName: value, recipientIds: [] });
-      t.reading('blank-is-missing', 'notification/groups/name-required', res.status === 400, {
-        title: `not refused: groupName ${JSON.stringify(value)}`,
-        expected: `HTTP 400 for groupName ${JSON.stringify(value)}`,
-        received: seen(res),
-      });
-    }
   },
   { budget: 5 },
 );

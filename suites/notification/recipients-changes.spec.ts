@@ -3,6 +3,7 @@ import { listed, notListed, refused, withCode } from '../engine/checks/index.ts'
 import { addressType, exampleEmail, notificationTest as test, recipientName } from './notification-client.ts';
 import { createRecipient, postRecipient } from './notification-resources.ts';
 import { update, putRecipient, searchRecipients } from './recipients-support.ts';
+import { fieldValues } from '../engine/resources/index.ts';
 
 test(
   ['notification/recipients/recipientdetail-array', 'notification/errors/code-invalid-request-body-property'],
@@ -11,27 +12,17 @@ test(
     const type = addressType(t, 'email');
     const r = await createRecipient(t);
     const values: unknown[] = [{ address: exampleEmail(t), addresstypeid: type }, exampleEmail(t), 5, true];
-    for (const value of values) {
-      const res = await postRecipient(t, { recipientname: recipientName(t), recipientdetail: value });
-      refused(t, {
-        rule: 'notification/recipients/recipientdetail-array',
-        res,
-        what: `POST with recipientdetail ${JSON.stringify(value)}`,
-        ...withCode('invalidRequestBodyProperty'),
-      });
-    }
-    await t.property(
-      fc.constantFrom(...values),
-      async (value) => {
-        refused(t, {
-          rule: 'notification/recipients/recipientdetail-array',
-          res: await putRecipient(t, update(t, r.id, { recipientdetail: value })),
-          what: `PUT with recipientdetail ${JSON.stringify(value)}`,
-          ...withCode('invalidRequestBodyProperty'),
-        });
-      },
-      { rule: 'notification/recipients/recipientdetail-array', runs: Math.min(t.session.context.runs, 4) },
-    );
+    await fieldValues(t, {
+      rule: 'notification/recipients/recipientdetail-array',
+      field: 'recipientdetail',
+      cases: values.map((value) => ({ value, valid: false, via: 'POST' })),
+      property: { values: fc.constantFrom(...values).map((value) => ({ value, valid: false, via: 'PUT' })), runs: 4 },
+      send: (c) =>
+        c.via === 'PUT'
+          ? putRecipient(t, update(t, r.id, { recipientdetail: c.value }))
+          : postRecipient(t, { recipientname: recipientName(t), recipientdetail: c.value }),
+      refusal: () => withCode('invalidRequestBodyProperty'),
+    });
   },
   { needs: ['fixtures.notification.addressTypes.email'], budget: 6, budgetPerRun: 1 },
 );

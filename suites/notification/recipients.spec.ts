@@ -25,6 +25,7 @@ import {
   NBSP_NAME,
   nameCase,
 } from './recipients-support.ts';
+import { fieldValues, type FieldValue } from '../engine/resources/index.ts';
 
 test(
   ['notification/recipients/create-201-id'],
@@ -52,77 +53,45 @@ test(
   'an email address is taken with letters, digits, _ and . only (property, create and update)',
   async (t) => {
     const type = addressType(t, 'email');
-    // The edges first: each allowed sign once, then the commonest foreign ones.
-    for (const [local, valid] of [
-      [`${t.prefix}_a.b_c`, true],
-      [`${t.prefix}-a`, false],
-      [`${t.prefix}+a`, false],
-      [`${t.prefix}!a`, false],
-      [`${t.prefix} a`, false],
-    ] as const) {
-      const res = await postRecipient(t, {
-        recipientname: recipientName(t),
-        recipientdetail: [{ address: `${local}@example.com`, addresstypeid: type }],
-      });
-      if (valid)
-        accepted(t, {
-          rule: 'notification/recipients/email-charset',
-          res,
-          what: `email address "${local}@example.com"`,
-        });
-      else
-        refused(t, {
-          rule: 'notification/recipients/email-charset',
-          res,
-          what: `email address "${local}@example.com"`,
-          ...withCode('invalidRequestBodyProperty'),
-        });
-    }
-    // The whole address is held to the charset (a foreign sign after the domain too); a domain of
-    // several labels is letters, digits and '.' as well.
-    for (const [address, valid] of [
-      [`${t.prefix}_a@example.com!`, false],
-      [`${t.prefix}_a@mail.example.com`, true],
-    ] as const) {
-      const res = await postRecipient(t, {
-        recipientname: recipientName(t),
-        recipientdetail: [{ address, addresstypeid: type }],
-      });
-      if (valid)
-        accepted(t, { rule: 'notification/recipients/email-charset', res, what: `email address "${address}"` });
-      else
-        refused(t, {
-          rule: 'notification/recipients/email-charset',
-          res,
-          what: `email address "${address}"`,
-          ...withCode('invalidRequestBodyProperty'),
-        });
-    }
-    await t.property(
-      emailCase,
-      async ({ parts, bad, at }) => {
-        let local = `${t.prefix}_${parts.join('.')}`;
-        if (bad !== undefined) {
-          const i = 1 + (at % (local.length - 1));
-          local = `${local.slice(0, i)}${bad}${local.slice(i)}`;
-        }
-        const address = `${local}@example.com`;
-        const res = await postRecipient(t, {
-          recipientname: recipientName(t),
-          recipientdetail: [{ address, addresstypeid: type }],
-        });
-        if (bad === undefined)
-          accepted(t, { rule: 'notification/recipients/email-charset', res, what: `email address "${address}"` });
-        else
-          refused(t, {
-            rule: 'notification/recipients/email-charset',
-            res,
-            what: `email address "${address}" (character ${JSON.stringify(bad)})`,
-            ...withCode('invalidRequestBodyProperty'),
-          });
+    await fieldValues(t, {
+      rule: 'notification/recipients/email-charset',
+      field: 'email address',
+      cases: [
+        // The edges first: each allowed sign once, then the commonest foreign ones.
+        ...(
+          [
+            [`${t.prefix}_a.b_c`, true],
+            [`${t.prefix}-a`, false],
+            [`${t.prefix}+a`, false],
+            [`${t.prefix}!a`, false],
+            [`${t.prefix} a`, false],
+          ] as const
+        ).map(([local, valid]) => ({ value: `${local}@example.com`, valid })),
+        // The whole address is held to the charset (a foreign sign after the domain too); a domain of
+        // several labels is letters, digits and '.' as well.
+        { value: `${t.prefix}_a@example.com!`, valid: false },
+        { value: `${t.prefix}_a@mail.example.com`, valid: true },
+      ],
+      property: {
+        values: emailCase.map(({ parts, bad, at }) => {
+          let local = `${t.prefix}_${parts.join('.')}`;
+          if (bad !== undefined) {
+            const i = 1 + (at % (local.length - 1));
+            local = `${local.slice(0, i)}${bad}${local.slice(i)}`;
+          }
+          const value = `${local}@example.com`;
+          const what = bad === undefined ? undefined : `email address "${value}" (character ${JSON.stringify(bad)})`;
+          return { value, valid: bad === undefined, what };
+        }),
+        runs: 8,
       },
-      { rule: 'notification/recipients/email-charset', runs: Math.min(t.session.context.runs, 8) },
-    );
+      send: (c) =>
+        postRecipient(t, {
+          recipientname: recipientName(t),
+          recipientdetail: [{ address: c.value, addresstypeid: type }],
+        }),
+      refusal: () => withCode('invalidRequestBodyProperty'),
+    });
     const r = await createRecipient(t);
     const res = await putRecipient(
       t,
@@ -143,46 +112,26 @@ test(
   'a phone address is taken in E.164 only, up to 15 digits (edges, then a property)',
   async (t) => {
     const type = addressType(t, 'phone');
-    const post = (number: string) =>
-      postRecipient(t, {
-        recipientname: recipientName(t),
-        recipientdetail: [{ address: number, addresstypeid: type }],
-      });
-    for (const { number, valid } of PHONE_EDGES) {
-      if (valid)
-        accepted(t, {
-          rule: 'notification/recipients/phone-e164',
-          res: await post(number),
-          what: `phone number "${number}"`,
-        });
-      else
-        refused(t, {
-          rule: 'notification/recipients/phone-e164',
-          res: await post(number),
-          what: `phone number "${number}"`,
-          ...withCode('invalidRequestBodyProperty'),
-        });
-    }
-    const short = await post(SHORT_PHONE);
-    // SHORT_PHONE has the E.164 format: that the format alone makes it valid is our reading.
-    accepted(t, {
-      rule: 'notification/recipients/phone-e164',
-      res: short,
-      what: `phone number "${SHORT_PHONE}"`,
-      reading: 'phone-e164-format-only',
-    });
     const restricted = restrictedPrefix(t);
-    await t.property(
-      phoneNumber.map((n) => (n.startsWith(restricted) ? `+1${n.slice(2)}` : n)),
-      async (number) => {
-        accepted(t, {
-          rule: 'notification/recipients/phone-e164',
-          res: await post(number),
-          what: `phone number "${number}"`,
-        });
+    await fieldValues(t, {
+      rule: 'notification/recipients/phone-e164',
+      field: 'phone number',
+      cases: [
+        ...PHONE_EDGES.map(({ number, valid }) => ({ value: number, valid })),
+        // SHORT_PHONE has the E.164 format: that the format alone makes it valid is our reading.
+        { value: SHORT_PHONE, valid: true, reading: 'phone-e164-format-only' },
+      ],
+      property: {
+        values: phoneNumber.map((n) => ({ value: n.startsWith(restricted) ? `+1${n.slice(2)}` : n, valid: true })),
+        runs: 5,
       },
-      { rule: 'notification/recipients/phone-e164', runs: Math.min(t.session.context.runs, 5) },
-    );
+      send: (c) =>
+        postRecipient(t, {
+          recipientname: recipientName(t),
+          recipientdetail: [{ address: c.value, addresstypeid: type }],
+        }),
+      refusal: () => withCode('invalidRequestBodyProperty'),
+    });
   },
   {
     needs: ['fixtures.notification.addressTypes.phone', 'fixtures.notification.restrictedPhonePrefix'],
@@ -205,20 +154,17 @@ test(
       { type: android, text: '{"token":', valid: false },
       { type: ios, text: "{'token':'abc'}", valid: false },
     ];
-    for (const { type, text, valid } of cases) {
-      const res = await postRecipient(t, {
-        recipientname: recipientName(t),
-        recipientdetail: [{ address: text, addresstypeid: type }],
-      });
-      if (valid) accepted(t, { rule: 'notification/recipients/push-json', res, what: `push configuration ${text}` });
-      else
-        refused(t, {
-          rule: 'notification/recipients/push-json',
-          res,
-          what: `push configuration ${text}`,
-          ...withCode('invalidRequestBodyProperty'),
-        });
-    }
+    await fieldValues(t, {
+      rule: 'notification/recipients/push-json',
+      field: 'push configuration',
+      cases: cases.map((c) => ({ ...c, value: c.text, what: `push configuration ${c.text}` })),
+      send: (c) =>
+        postRecipient(t, {
+          recipientname: recipientName(t),
+          recipientdetail: [{ address: c.text, addresstypeid: c.type }],
+        }),
+      refusal: () => withCode('invalidRequestBodyProperty'),
+    });
   },
   { needs: ['fixtures.notification.addressTypes.iosPush', 'fixtures.notification.addressTypes.push'], budget: 8 },
 );
@@ -296,18 +242,17 @@ test(
   'a recipientname is taken with UTF-8 letters and spaces only (edges, property, create and update)',
   async (t) => {
     const type = addressType(t, 'email');
-    for (const name of BAD_NAMES) {
-      const res = await postRecipient(t, {
-        recipientname: name,
-        recipientdetail: [{ address: exampleEmail(t), addresstypeid: type }],
-      });
-      refused(t, {
-        rule: 'notification/recipients/name-letters',
-        res,
-        what: `recipientname ${JSON.stringify(name)}`,
-        ...withCode(nameCode(name)),
-      });
-    }
+    const names = {
+      rule: 'notification/recipients/name-letters',
+      field: 'recipientname',
+      send: (c: FieldValue) =>
+        postRecipient(t, {
+          recipientname: c.value,
+          recipientdetail: [{ address: exampleEmail(t), addresstypeid: type }],
+        }),
+      refusal: (c: FieldValue) => withCode(nameCode(c.value)),
+    };
+    await fieldValues(t, { ...names, cases: BAD_NAMES.map((value) => ({ value, valid: false })) });
     const nbsp = await postRecipient(t, {
       recipientname: `${letterPrefix(t)} ${NBSP_NAME}`,
       recipientdetail: [{ address: exampleEmail(t), addresstypeid: type }],
@@ -318,31 +263,17 @@ test(
       received: seen(nbsp),
     });
     genericCode(t, nbsp, 'invalidRequestBodyProperty');
-    await t.property(
-      nameCase,
-      async ({ name, valid }) => {
+    await fieldValues(t, {
+      ...names,
+      property: {
         // Valid names get the run's letter prefix and a unique tail, so that they stay unique in the tenant.
-        const sent = valid ? `${letterPrefix(t)} ${name as string} ${letters(6)}` : name;
-        const res = await postRecipient(t, {
-          recipientname: sent,
-          recipientdetail: [{ address: exampleEmail(t), addresstypeid: type }],
-        });
-        if (valid)
-          accepted(t, {
-            rule: 'notification/recipients/name-letters',
-            res,
-            what: `recipientname ${JSON.stringify(sent)}`,
-          });
-        else
-          refused(t, {
-            rule: 'notification/recipients/name-letters',
-            res,
-            what: `recipientname ${JSON.stringify(sent)}`,
-            ...withCode(nameCode(sent)),
-          });
+        values: nameCase.map(({ name, valid }) => ({
+          value: valid ? `${letterPrefix(t)} ${name as string} ${letters(6)}` : name,
+          valid,
+        })),
+        runs: 10,
       },
-      { rule: 'notification/recipients/name-letters', runs: Math.min(t.session.context.runs, 10) },
-    );
+    });
     const r = await createRecipient(t);
     const res = await putRecipient(t, update(t, r.id, { recipientname: `${r.name} 7` }));
     refused(t, {

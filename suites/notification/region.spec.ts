@@ -14,6 +14,13 @@ import {
 } from './notification-client.ts';
 import { createCategory, createGroup, createRecipient, postRecipient } from './notification-resources.ts';
 
+/** What a recipient with an India-region phone needs of the configuration. */
+const RECIPIENT_NEEDS = [
+  'fixtures.notification.addressTypes.email',
+  'fixtures.notification.addressTypes.phone',
+  'fixtures.notification.restrictedPhonePrefix',
+] as const;
+
 /** An India-region phone number (the configured restricted prefix, else +91). */
 function indiaPhone(t: RuleContext): string {
   return `${restrictedPrefix(t)}98${String(Date.now() % 100_000_000).padStart(8, '0')}`;
@@ -74,11 +81,7 @@ test(
     );
   },
   {
-    needs: [
-      'fixtures.notification.addressTypes.email',
-      'fixtures.notification.addressTypes.phone',
-      'fixtures.notification.restrictedPhonePrefix',
-    ],
+    needs: [...RECIPIENT_NEEDS],
     budget: 6,
     budgetPerRun: 2,
   },
@@ -127,11 +130,7 @@ test(
     );
   },
   {
-    needs: [
-      'fixtures.notification.addressTypes.email',
-      'fixtures.notification.addressTypes.phone',
-      'fixtures.notification.restrictedPhonePrefix',
-    ],
+    needs: [...RECIPIENT_NEEDS],
     budget: 9,
     budgetPerRun: 3,
   },

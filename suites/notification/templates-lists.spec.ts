@@ -345,11 +345,7 @@ test(
     }
   },
   {
-    needs: [
-      'fixtures.notification.channels.email',
-      'fixtures.notification.channels.sms',
-      'fixtures.notification.channels.push',
-    ],
+    needs: [...CHANNELS],
     budget: 3,
     timeout: 120_000,
   },
@@ -400,11 +396,7 @@ test(
     );
   },
   {
-    needs: [
-      'fixtures.notification.channels.email',
-      'fixtures.notification.channels.sms',
-      'fixtures.notification.channels.push',
-    ],
+    needs: [...CHANNELS],
     budget: 8,
     budgetPerRun: 1,
   },

@@ -11,16 +11,9 @@ import {
   withCode,
   CLIENT_ERRORS,
 } from '../engine/checks/index.ts';
-import {
-  channelId,
-  integersIn,
-  notificationTest as test,
-  seen,
-  send,
-  tag,
-  templateForm,
-} from './notification-client.ts';
+import { channelId, integersIn, notificationTest as test, send, tag, templateForm } from './notification-client.ts';
 import { createTemplateSet, postTemplateSet, setName, templateOf } from './notification-resources.ts';
+import { fieldValues } from '../engine/resources/index.ts';
 import { putSet, idList, file, info, largeFiles, TEMPLATE_FILE_MAX } from './templates-support.ts';
 
 test(
@@ -289,26 +282,17 @@ test(
     const email = channelId(t, 'email');
     const set = await createTemplateSet(t, { channels: [email] });
     const texts = ['not json', '{"templatesetName":', '[1,2]', '"a set"', '42'];
-    for (const text of texts) {
-      refused(t, {
-        rule: 'notification/templates/info-json',
-        res: await postTemplateSet(t, templateForm(undefined, [file()], text)),
-        what: `POST with templateInfo ${JSON.stringify(text)}`,
-        ...withCode('invalidRequestBodyProperty'),
-      });
-    }
-    await t.property(
-      fc.constantFrom(...texts),
-      async (text) => {
-        refused(t, {
-          rule: 'notification/templates/info-json',
-          res: await putSet(t, set.id, templateForm(undefined, [file()], text)),
-          what: `PUT with templateInfo ${JSON.stringify(text)}`,
-          ...withCode('invalidRequestBodyProperty'),
-        });
-      },
-      { rule: 'notification/templates/info-json', runs: Math.min(t.session.context.runs, 4) },
-    );
+    await fieldValues(t, {
+      rule: 'notification/templates/info-json',
+      field: 'templateInfo',
+      cases: texts.map((value) => ({ value, valid: false, via: 'POST' })),
+      property: { values: fc.constantFrom(...texts).map((value) => ({ value, valid: false, via: 'PUT' })), runs: 4 },
+      send: (c) =>
+        c.via === 'PUT'
+          ? putSet(t, set.id, templateForm(undefined, [file()], c.value))
+          : postTemplateSet(t, templateForm(undefined, [file()], c.value)),
+      refusal: () => withCode('invalidRequestBodyProperty'),
+    });
   },
   { needs: ['fixtures.notification.channels.email'], budget: 7, budgetPerRun: 1 },
 );
@@ -362,34 +346,30 @@ test(
     const email = channelId(t, 'email');
     const set = await createTemplateSet(t, { channels: [email] });
     const names: unknown[] = [undefined, '', '   ', 42, ['x']];
-    for (const onUpdate of [false, true]) {
-      for (const name of names) {
+    await fieldValues(t, {
+      rule: 'notification/templates/set-name-required',
+      field: 'templatesetName',
+      cases: ['POST', 'PUT'].flatMap((via) =>
+        names.map((value) => ({
+          value,
+          valid: false,
+          via,
+          // A blank name is a missing one by our reading: the document says only "Required".
+          reading: typeof value === 'string' ? 'blank-is-missing' : undefined,
+          what: value === undefined ? `${via} with templatesetName missing` : undefined,
+        })),
+      ),
+      send: (c) => {
         const f = file();
         const i: Record<string, unknown> = {
           templateChannelAndFile: [
-            { communicationChannel: onUpdate ? channelId(t, 'sms') : email, fileName: f.name, operation: 'ADD' },
+            { communicationChannel: c.via === 'PUT' ? channelId(t, 'sms') : email, fileName: f.name, operation: 'ADD' },
           ],
         };
-        if (name !== undefined) i.templatesetName = name;
-        const res = onUpdate
-          ? await putSet(t, set.id, templateForm(i, [f]))
-          : await postTemplateSet(t, templateForm(i, [f]));
-        // A blank name is a missing one by our reading: the document says only "Required".
-        if (typeof name === 'string') {
-          t.reading('blank-is-missing', 'notification/templates/set-name-required', res.status === 400, {
-            title: `not refused: ${onUpdate ? 'PUT' : 'POST'} with templatesetName ${JSON.stringify(name)}`,
-            expected: 'HTTP 400 for a blank templatesetName',
-            received: seen(res),
-          });
-          continue;
-        }
-        refused(t, {
-          rule: 'notification/templates/set-name-required',
-          res,
-          what: `${onUpdate ? 'PUT' : 'POST'} with templatesetName ${name === undefined ? 'missing' : JSON.stringify(name)}`,
-        });
-      }
-    }
+        if (c.value !== undefined) i.templatesetName = c.value;
+        return c.via === 'PUT' ? putSet(t, set.id, templateForm(i, [f])) : postTemplateSet(t, templateForm(i, [f]));
+      },
+    });
   },
   { needs: ['fixtures.notification.channels.email', 'fixtures.notification.channels.sms'], budget: 12 },
 );

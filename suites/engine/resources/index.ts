@@ -8,3 +8,4 @@ export { pagesComplete, type PagesCompleteDescription } from './pages-complete.t
 export { createdAndRead, type CreatedAndReadDescription, type CreatedAndRead } from './created-and-read.ts';
 export { pageSizes, type PageSizesDescription } from './page-sizes.ts';
 export { boundaryValues, type BoundaryValuesOptions } from './boundary-values.ts';
+export { fieldValues, fieldValueText, type FieldValue, type FieldValuesOptions } from './field-values.ts';
