@@ -1,5 +1,6 @@
 import fc from 'fast-check';
 import {
+  holds,
   applied,
   matchesSchema,
   refused,
@@ -312,16 +313,14 @@ test(
       // "ADD supports new or merge" does not say what an ADD merges with: that a second Email
       // template is added beside the first, not merged with it, is our reading.
       if (round === 1)
-        t.reading(
-          'template-added-beside-same-channel',
-          'notification/categories/update-add-merges',
-          held.includes(e2.templateId),
-          {
-            title: 'ADD of a second Email template replaced the Email template the category held',
-            expected: `templates ${e2.templateId} and ${e.templateId}`,
-            received: JSON.stringify(held),
-          },
-        );
+        holds(t, {
+          rule: 'notification/categories/update-add-merges',
+          ok: held.includes(e2.templateId),
+          failure: 'ADD of a second Email template replaced the Email template the category held',
+          expected: `templates ${e2.templateId} and ${e.templateId}`,
+          received: JSON.stringify(held),
+          reading: 'template-added-beside-same-channel',
+        });
     }
     // DELETE removes the template it names and no other: judged against the templates held just before it.
     const before = await templateIds();

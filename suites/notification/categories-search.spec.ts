@@ -1,5 +1,14 @@
-import { accepted, applied, listed, refused, storedAsSent, UNKNOWN_REFUSAL, withCode } from '../engine/checks/index.ts';
-import { UNKNOWN_ID, channelId, fixturesOf, notificationTest as test, seen, send, tag } from './notification-client.ts';
+import {
+  holds,
+  accepted,
+  applied,
+  listed,
+  refused,
+  storedAsSent,
+  UNKNOWN_REFUSAL,
+  withCode,
+} from '../engine/checks/index.ts';
+import { UNKNOWN_ID, channelId, fixturesOf, notificationTest as test, send, tag } from './notification-client.ts';
 import {
   createCategory,
   createGroup,
@@ -214,10 +223,13 @@ test(
           names.every((n) => ['email', 'SMS', 'push notification'].includes(n as string)),
       },
     });
-    t.reading('recipient-count-direct', 'notification/categories/search-result', item!.recipientCount === 2, {
-      title: 'recipientCount counts the members of the groups too',
+    holds(t, {
+      rule: 'notification/categories/search-result',
+      ok: item!.recipientCount === 2,
+      failure: 'recipientCount counts the members of the groups too',
       expected: 'recipientCount 2 (the recipients named directly; the group is counted in recipientGroupCount)',
       received: `recipientCount ${JSON.stringify(item!.recipientCount)}`,
+      reading: 'recipient-count-direct',
     });
   },
   { needs: ['fixtures.notification.addressTypes.email', 'fixtures.notification.channels.email'], budget: 12 },
@@ -273,10 +285,11 @@ test(
     });
     // The document lists the two fields without marking them required: a 400 without either is our reading.
     const noRecipients = await send(t, { method: 'POST', path, json: { msgCategoryId: id } });
-    t.reading('unsubscribe-fields-required', 'notification/categories/unsubscribe', noRecipients.status === 400, {
-      title: 'not refused: an unsubscribe without recipients',
-      expected: 'HTTP 400 for an unsubscribe without recipients',
-      received: seen(noRecipients),
+    refused(t, {
+      rule: 'notification/categories/unsubscribe',
+      res: noRecipients,
+      what: 'an unsubscribe without recipients',
+      reading: 'unsubscribe-fields-required',
     });
     const noCategory = await send(t, { method: 'POST', path, json: { recipients: [{ recipientId: r2.id }] } });
     refused(t, {

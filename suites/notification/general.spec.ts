@@ -73,10 +73,13 @@ test(
         ...withCode('invalidRequestBodyProperty'),
       });
       // The error body's shape is "not shown": that it comes as application/json is our reading.
-      t.reading('error-body-json', 'notification/general/json-bodies', res.contentType === 'application/json', {
-        title: 'error not answered as application/json',
+      holds(t, {
+        rule: 'notification/general/json-bodies',
+        ok: res.contentType === 'application/json',
+        failure: 'error not answered as application/json',
         expected: 'application/json',
         received: res.contentType || '(none)',
+        reading: 'error-body-json',
       });
     }
   },
@@ -214,13 +217,14 @@ test(
       const req = m.apply(plain);
       const res = await send(t, req);
       const ok = m.strict ? res.status >= 400 && res.status < 500 : res.status < 500;
-      const d = {
-        title: `${op.method} ${op.path} with ${m.kind} ${m.strict ? 'not refused' : 'failed the server'}`,
+      holds(t, {
+        rule: 'notification/errors/bad-input-not-5xx',
+        ok,
+        failure: `${op.method} ${op.path} with ${m.kind} ${m.strict ? 'not refused' : 'failed the server'}`,
         expected: m.strict ? 'a 4xx status' : 'no 5xx status',
-        received: seen(res, 160),
-      };
-      if (m.reading) t.reading(m.reading, 'notification/errors/bad-input-not-5xx', ok, d);
-      else t.check('notification/errors/bad-input-not-5xx', ok, d);
+        received: () => seen(res, 160),
+        ...(m.reading ? { reading: m.reading } : {}),
+      });
       if (m.notJson && op.json !== undefined) {
         refused(t, {
           rule: 'notification/general/json-bodies',
@@ -345,10 +349,13 @@ test(
       received: foreign[0]?.body.slice(0, 200) ?? '',
     });
     const bad = samples.filter((s) => !s.body.includes('platform.core.generic.tooManyRequests'));
-    t.reading('generic-code-present', 'notification/errors/code-too-many-requests', bad.length === 0, {
-      title: '429 without the code platform.core.generic.tooManyRequests',
+    holds(t, {
+      rule: 'notification/errors/code-too-many-requests',
+      ok: bad.length === 0,
+      failure: '429 without the code platform.core.generic.tooManyRequests',
       expected: 'the code in every 429 body',
       received: bad[0]?.body.slice(0, 200) ?? '',
+      reading: 'generic-code-present',
     });
     const res = await send(t, { method: 'GET', path: '/paramtype/' }, as);
     served(t, {

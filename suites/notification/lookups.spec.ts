@@ -1,4 +1,4 @@
-import { listed, hasMembers } from '../engine/checks/index.ts';
+import { holds, listed, hasMembers } from '../engine/checks/index.ts';
 import type { HttpResponse } from '../engine/http-client.ts';
 import type { RuleContext } from '../engine/rule-test.ts';
 import {
@@ -38,16 +38,14 @@ test(
     // IDs templates name) is our reading.
     const configured = Object.entries(fixturesOf(t).channels ?? {});
     const unlisted = configured.filter(([, id]) => !mentionsInteger(res, id));
-    t.reading(
-      'channel-ids-listed',
-      'notification/lookups/channels',
-      integersIn(res.json).size >= 3 && unlisted.length === 0,
-      {
-        title: 'configured channel IDs not listed',
-        expected: configured.map(([k, v]) => `${k} ${String(v)}`).join(', '),
-        received: `${unlisted.length ? `missing ${unlisted.map(([k]) => k).join(', ')} — ` : ''}${seen(res)}`,
-      },
-    );
+    holds(t, {
+      rule: 'notification/lookups/channels',
+      ok: integersIn(res.json).size >= 3 && unlisted.length === 0,
+      failure: 'configured channel IDs not listed',
+      expected: configured.map(([k, v]) => `${k} ${String(v)}`).join(', '),
+      received: `${unlisted.length ? `missing ${unlisted.map(([k]) => k).join(', ')} — ` : ''}${seen(res)}`,
+      reading: 'channel-ids-listed',
+    });
     t.observe('notification/general/record-fields-not-shown', `channel listing: ${describeShape(res)}`);
   },
   { readOnly: true, budget: 1 },
@@ -82,10 +80,13 @@ function checkErrorMessage(t: RuleContext, res: HttpResponse, what: string): voi
     members: { message: 'string', status: (v) => Number.isInteger(v) },
   });
   // ErrorMessage names a status, not which: that it is the HTTP status is our reading.
-  t.reading('error-message-http-status', 'notification/errors/channel-error-message', body.status === res.status, {
-    title: `${what}: ErrorMessage status is not the HTTP status`,
+  holds(t, {
+    rule: 'notification/errors/channel-error-message',
+    ok: body.status === res.status,
+    failure: `${what}: ErrorMessage status is not the HTTP status`,
     expected: `status ${res.status}`,
     received: seen(res),
+    reading: 'error-message-http-status',
   });
 }
 

@@ -1,4 +1,5 @@
 import {
+  holds,
   accepted,
   formatted,
   hasMembers,
@@ -332,16 +333,14 @@ test(
     });
     // AuditResponse's smses and pushNotifications are "array of string": that they hold the phone
     // number and the push configuration reached (not message IDs or device references) is our reading.
-    t.reading(
-      'audit-lists-addresses',
-      'notification/publish/category-reaches-sms-and-push',
-      !!entry && lists(entry, 'smses', phone) && lists(entry, 'pushNotifications', pushConfig),
-      {
-        title: 'the audit entry does not name the SMS and push addresses reached',
-        expected: `smses holding ${phone} and pushNotifications holding ${pushConfig}`,
-        received: shown(),
-      },
-    );
+    holds(t, {
+      rule: 'notification/publish/category-reaches-sms-and-push',
+      ok: !!entry && lists(entry, 'smses', phone) && lists(entry, 'pushNotifications', pushConfig),
+      failure: 'the audit entry does not name the SMS and push addresses reached',
+      expected: `smses holding ${phone} and pushNotifications holding ${pushConfig}`,
+      received: shown,
+      reading: 'audit-lists-addresses',
+    });
     // A category of one channel that is not email: the message goes to that channel alone, so a
     // recipient's phone or push address is recipient enough.
     for (const [channel, name, template, field, to] of [
@@ -362,10 +361,13 @@ test(
         statuses: [204],
       });
       // The entry is looked for by the address in its list: our reading of what the list holds.
-      t.reading('audit-lists-addresses', 'notification/publish/category-reaches-sms-and-push', !!found?.entry, {
-        title: `a publish with a category of ${name} templates alone did not reach the ${name} address`,
+      holds(t, {
+        rule: 'notification/publish/category-reaches-sms-and-push',
+        ok: !!found?.entry,
+        failure: `a publish with a category of ${name} templates alone did not reach the ${name} address`,
         expected: `an audit entry of category ${one.id} with ${field} holding ${to} (channel ${channel})`,
         received: found?.entry ? JSON.stringify(found.entry) : found ? seen(found.res) : seen(sent),
+        reading: 'audit-lists-addresses',
       });
     }
   },
@@ -430,10 +432,11 @@ test(
         const res = await publish(t, m);
         // An empty from, subject or message is "missing" by our reading (a recipient list of ' ; ' names nobody).
         if (how === 'blank' && field !== 'recipientsTo') {
-          t.reading('blank-is-missing', REQUIRED_WITHOUT_CATEGORY[field], res.status === 400, {
-            title: `not refused: a publish without a category whose ${field} is empty`,
-            expected: `HTTP 400 for an empty ${field}`,
-            received: seen(res),
+          refused(t, {
+            rule: REQUIRED_WITHOUT_CATEGORY[field],
+            res,
+            what: `a publish without a category whose ${field} is empty`,
+            reading: 'blank-is-missing',
           });
           continue;
         }

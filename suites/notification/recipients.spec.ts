@@ -1,4 +1,13 @@
-import { accepted, createdWithId, listed, refused, served, genericCode, withCode } from '../engine/checks/index.ts';
+import {
+  holds,
+  accepted,
+  createdWithId,
+  listed,
+  refused,
+  served,
+  genericCode,
+  withCode,
+} from '../engine/checks/index.ts';
 import {
   addressType,
   exampleEmail,
@@ -215,10 +224,13 @@ test(
     });
     // The address type record is not shown: finding the three kinds by words of ours (mail, phone or
     // SMS, push or Android/iOS) is our reading; the configured IDs below are judged on the document.
-    t.reading('address-type-names', 'notification/recipients/address-types-listed', missing.length === 0, {
-      title: 'address types incomplete',
+    holds(t, {
+      rule: 'notification/recipients/address-types-listed',
+      ok: missing.length === 0,
+      failure: 'address types incomplete',
       expected: 'types named for email, phone and Android/iOS push',
       received: `missing ${missing.join(', ')} — ${seen(res)}`,
+      reading: 'address-type-names',
     });
     const ids = Object.values(fixturesOf(t).addressTypes ?? {}).filter((id): id is number => Number.isInteger(id));
     listed(t, {
@@ -257,10 +269,11 @@ test(
       recipientname: `${letterPrefix(t)} ${NBSP_NAME}`,
       recipientdetail: [{ address: exampleEmail(t), addresstypeid: type }],
     });
-    t.reading('name-no-break-space', 'notification/recipients/name-letters', nbsp.status === 400, {
-      title: 'not refused: a recipientname with a no-break space (U+00A0)',
-      expected: 'HTTP 400 (invalidRequestBodyProperty) for a name holding U+00A0',
-      received: seen(nbsp),
+    refused(t, {
+      rule: 'notification/recipients/name-letters',
+      res: nbsp,
+      what: 'a recipientname with a no-break space (U+00A0)',
+      reading: 'name-no-break-space',
     });
     genericCode(t, nbsp, 'invalidRequestBodyProperty');
     await fieldValues(t, {

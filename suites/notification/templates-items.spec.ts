@@ -1,4 +1,5 @@
 import {
+  holds,
   accepted,
   listed,
   notListed,
@@ -86,11 +87,12 @@ test(
         sent: { templatesetId: (id: unknown) => id !== undefined && id !== set.id },
       });
     else refused(t, { rule: 'notification/templates/create-new-set-only', res, what, statuses: [409, 400] });
-    t.reading('set-name-unique', 'notification/templates/create-new-set-only', [409, 400].includes(res.status), {
-      title: `${what} not refused`,
-      expected: 'HTTP 409 or 400',
-      received: seen(res),
-      response: res,
+    refused(t, {
+      rule: 'notification/templates/create-new-set-only',
+      res,
+      what,
+      statuses: [409, 400],
+      reading: 'set-name-unique',
     });
     genericCode(t, res, 'conflict');
     const after = await idList(t, set.id);
@@ -214,16 +216,14 @@ test(
       items: [label],
       holds: (r, l) => r.contentType === 'text/plain' && r.text.includes(String(l)),
     });
-    t.reading(
-      'content-as-uploaded',
-      'notification/templates/content-text-plain',
-      res.text === set.contents.get(email),
-      {
-        title: 'template content not answered as uploaded',
-        expected: String(set.contents.get(email)),
-        received: seen(res),
-      },
-    );
+    holds(t, {
+      rule: 'notification/templates/content-text-plain',
+      ok: res.text === set.contents.get(email),
+      failure: 'template content not answered as uploaded',
+      expected: String(set.contents.get(email)),
+      received: seen(res),
+      reading: 'content-as-uploaded',
+    });
     refused(t, {
       rule: 'notification/templates/content-text-plain',
       res: await send(t, { method: 'GET', path: `/template/templatecontent/${UNKNOWN_ID}` }),
