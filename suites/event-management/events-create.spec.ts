@@ -10,6 +10,7 @@ import {
   refused,
   servesRecord,
   storedAsSent,
+  taken,
   takenOrRefused,
 } from '../engine/checks/index.ts';
 import { SERVICE, UUID, body, emTest, entity, eventually, fixtures, iso, send, seen, EM_IO } from './em-client.ts';
@@ -305,12 +306,13 @@ emTest(
   'correlationId and entityId are uuids: a correlationId the service gives is one, an entityId that is not one is refused',
   async (t) => {
     const given = await postEvent(t, standardBody(t));
-    holds(t, {
+    taken(t, {
       rule: 'event-management/events/correlation-id-uuid',
-      ok: given.status === 201 && UUID.test(String(body(given).correlationId)),
-      failure: 'the correlationId the service gave is not a uuid',
-      expected: 'HTTP 201 with a uuid correlationId',
-      received: seen(given),
+      res: given,
+      what: 'an event without correlationId',
+      statuses: [201],
+      shows: { correlationId: (v: unknown) => UUID.test(String(v)) },
+      showsText: 'a uuid correlationId',
     });
     const sent = randomUUID();
     const kept = await postEvent(t, standardBody(t, { correlationId: sent }));
