@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { operationScopes } from '../../contracts/facts.ts';
 import { holds, refused } from '../engine/checks/index.ts';
 import type { HttpResponse } from '../engine/http-client.ts';
 import type { RuleContext } from '../engine/rule-test.ts';
@@ -7,11 +8,11 @@ import { eq } from '../engine/filter-expression.ts';
 import { emTest, send, seen, writtenFilter, type As } from './em-client.ts';
 import { postCreateJob, postEvent, postType, putEvent, standardBody, typeBody } from './em-resources.ts';
 
-/** One operation of the Endpoints table with the scopes the Authentication table lists for it (in order). */
+/** One operation of the Endpoints table; `scopesOf` gives the scopes the contract lists for it. */
 interface Operation {
   name: string;
   rule: string;
-  scopes: string[];
+  operationId: string;
   /** Sends the operation as a principal; creating operations go through the tracking helpers. */
   call: (t: RuleContext, as: As) => Promise<HttpResponse>;
   /** The fixtures its request needs (the entities an event names). */
@@ -20,61 +21,64 @@ interface Operation {
 
 const unknownId = () => randomUUID();
 
+/** The scopes an operation needs, in the contract's order (the document's Authentication table). */
+const scopesOf = (op: Operation) => operationScopes('event-management', op.operationId);
+
 const OPERATIONS: Operation[] = [
   {
     name: 'GET /',
     rule: 'event-management/auth/scopes-get-info',
-    scopes: ['em.r'],
+    operationId: 'getInfo',
     call: (t, as) => send(t, { method: 'GET', path: '/', as }),
   },
   {
     name: 'POST /events',
     needs: ['fixtures.eventManagement.entityIds'],
     rule: 'event-management/auth/scopes-create-event',
-    scopes: ['em.c', 'em.et.r'],
+    operationId: 'createEvent',
     call: (t, as) => postEvent(t, standardBody(t), { as }),
   },
   {
     name: 'GET /events',
     rule: 'event-management/auth/scopes-query-events',
-    scopes: ['em.r'],
+    operationId: 'queryEvents',
     call: (t, as) => send(t, { method: 'GET', path: '/events', as }),
   },
   {
     name: 'GET /events/{eventId}',
     rule: 'event-management/auth/scopes-get-event',
-    scopes: ['em.r'],
+    operationId: 'getEvent',
     call: (t, as) => send(t, { method: 'GET', path: `/events/${unknownId()}`, as }),
   },
   {
     name: 'PUT /events/{eventId}',
     needs: ['fixtures.eventManagement.entityIds'],
     rule: 'event-management/auth/scopes-update-event',
-    scopes: ['em.u', 'em.et.r'],
+    operationId: 'updateEvent',
     call: (t, as) => putEvent(t, unknownId(), '0', standardBody(t, { correlationId: unknownId() }), { as }),
   },
   {
     name: 'POST /eventTypes',
     rule: 'event-management/auth/scopes-create-event-type',
-    scopes: ['em.et.c'],
+    operationId: 'createEventType',
     call: (t, as) => postType(t, typeBody(t), { as }),
   },
   {
     name: 'GET /eventTypes',
     rule: 'event-management/auth/scopes-query-event-types',
-    scopes: ['em.et.r'],
+    operationId: 'queryEventTypes',
     call: (t, as) => send(t, { method: 'GET', path: '/eventTypes', as }),
   },
   {
     name: 'GET /eventTypes/{eventTypeId}',
     rule: 'event-management/auth/scopes-get-event-type',
-    scopes: ['em.et.r'],
+    operationId: 'getEventType',
     call: (t, as) => send(t, { method: 'GET', path: '/eventTypes/PlatformStandardEvent', as }),
   },
   {
     name: 'PATCH /eventTypes/{eventTypeId}',
     rule: 'event-management/auth/scopes-patch-event-type',
-    scopes: ['em.et.u'],
+    operationId: 'patchEventType',
     call: (t, as) =>
       send(t, {
         method: 'PATCH',
@@ -87,7 +91,7 @@ const OPERATIONS: Operation[] = [
   {
     name: 'DELETE /eventTypes/{eventTypeId}',
     rule: 'event-management/auth/scopes-delete-event-type',
-    scopes: ['em.et.d'],
+    operationId: 'deleteEventType',
     call: (t, as) =>
       send(t, {
         method: 'DELETE',
@@ -99,7 +103,7 @@ const OPERATIONS: Operation[] = [
   {
     name: 'POST /deleteEventsJobs',
     rule: 'event-management/auth/scopes-create-delete-job',
-    scopes: ['em.d', 'em.dej.c', 'em.et.r'],
+    operationId: 'createDeleteEventsJob',
     call: async (t, as) =>
       send(t, {
         method: 'POST',
@@ -111,20 +115,20 @@ const OPERATIONS: Operation[] = [
   {
     name: 'GET /deleteEventsJobs/{jobId}',
     rule: 'event-management/auth/scopes-get-delete-job',
-    scopes: ['em.dej.r'],
+    operationId: 'getDeleteEventsJob',
     call: (t, as) => send(t, { method: 'GET', path: `/deleteEventsJobs/${unknownId()}`, as }),
   },
   {
     name: 'POST /createEventsJobs',
     needs: ['fixtures.eventManagement.entityIds'],
     rule: 'event-management/auth/scopes-create-create-job',
-    scopes: ['em.c', 'em.cej.c', 'em.et.r'],
+    operationId: 'createCreateEventsJob',
     call: (t, as) => postCreateJob(t, [standardBody(t)], { as }),
   },
   {
     name: 'GET /createEventsJobs/{jobId}',
     rule: 'event-management/auth/scopes-get-create-job',
-    scopes: ['em.cej.r'],
+    operationId: 'getCreateEventsJob',
     call: (t, as) => send(t, { method: 'GET', path: `/createEventsJobs/${unknownId()}`, as }),
   },
 ];
@@ -136,7 +140,7 @@ const OPERATIONS: Operation[] = [
  * or any one suffices, so a refusal is our reading (listed-scope-needed), and the remaining listed
  * scopes are only observed.
  */
-const enforced = (op: Operation) => op.scopes.filter((s, i) => i === 0 || /^em\.(dej|cej)\.c$/.test(s));
+const enforced = (op: Operation) => scopesOf(op).filter((s, i) => i === 0 || /^em\.(dej|cej)\.c$/.test(s));
 
 emTest(
   ['event-management/auth/unauthorized-401'],
@@ -211,13 +215,15 @@ for (const op of OPERATIONS) {
         const what = `${op.name} to a token without ${scope}`;
         // One scope listed alone is settled by the table; where several are listed, the document leaves
         // open whether any one suffices, so a refusal without one of them rests on our reading.
-        const several = op.scopes.length > 1;
+        const several = scopesOf(op).length > 1;
         refused(t, { rule: op.rule, res, what, statuses: [403], reading: several ? 'listed-scope-needed' : undefined });
         if (several && res.status !== 403) {
           // Served without it: then any one listed scope must suffice, so a token holding it but
           // lacking another listed scope is served too. A scope listed for the operation that is
           // neither needed nor enough breaks the table on every reading.
-          const other = op.scopes.filter((s) => s !== scope).at(-1)!;
+          const other = scopesOf(op)
+            .filter((s) => s !== scope)
+            .at(-1)!;
           const without = `without:${other}` as const;
           if (!t.session.tokens.has(without)) return;
           const res2 = await op.call(t, without);
@@ -240,7 +246,7 @@ for (const op of OPERATIONS) {
       },
       {
         needs: [`principals.withoutScope["${scope}"]`, ...(op.needs ?? [])],
-        budget: op.scopes.length > 1 ? 2 : 1,
+        budget: scopesOf(op).length > 1 ? 2 : 1,
         readOnly: op.name.startsWith('GET'),
       },
     );
@@ -252,8 +258,8 @@ emTest(
   'whether an operation listing several scopes needs all of them (not documented)',
   async (t) => {
     const seenText: string[] = [];
-    for (const op of OPERATIONS.filter((o) => o.scopes.length > 1)) {
-      for (const scope of op.scopes.filter((s) => !enforced(op).includes(s))) {
+    for (const op of OPERATIONS.filter((o) => scopesOf(o).length > 1)) {
+      for (const scope of scopesOf(op).filter((s) => !enforced(op).includes(s))) {
         const who = `without:${scope}` as const;
         if (!t.session.tokens.has(who)) {
           seenText.push(`${op.name} without ${scope}: no such principal configured`);

@@ -13,7 +13,7 @@ import type {
   UnknownAndForeignDescription,
 } from '../engine/resources/index.ts';
 import type { RuleContext } from '../engine/rule-test.ts';
-import { SERVICE, body, embedded, entity, iso, send } from './em-client.ts';
+import { SERVICE, embedded, entity, iso, send } from './em-client.ts';
 import { EVENT_TYPES_PAGE, EVENTS_PAGE, OUT_OF_BOUNDS, TTL_DEFAULT } from './em-bounds.ts';
 import {
   asRequest,
@@ -295,7 +295,7 @@ export const EVENT_TYPE: EmResource = {
           headers: ifMatch === undefined ? {} : { 'If-Match': ifMatch },
           json: { op: 'replace', path: '/ttl', value: ttl },
         }),
-      shownValue: (res): unknown => body(res).ttl,
+      shown: 'ttl',
       // "etag (int64)" and the If-Match precondition settle a new integer; unlike an event's ("incremental
       // counter"), a type's etag is not said to increase: that it does is our reading.
       counter: { changesAndReading: 'type-etag-increases' },

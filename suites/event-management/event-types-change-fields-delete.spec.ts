@@ -15,7 +15,7 @@ import {
   seen,
   senderOf,
 } from './em-client.ts';
-import { accepted, refused, holds, answered } from '../engine/checks/index.ts';
+import { accepted, refused, holds, answered, taken } from '../engine/checks/index.ts';
 import {
   createEvent,
   createType,
@@ -58,13 +58,11 @@ emTest(
       what: 'GLOBAL to LOCAL while another tenant (and the owner) has events of the type',
     });
     await createEvent(t, { typeId: ownOnly.id, timestamp: iso(-60_000), entityId: entity(t), v: 1 });
-    const ok = await patchAttribute(t, ownOnly.id, 'replace', 'scope', 'LOCAL');
-    holds(t, {
+    taken(t, {
       rule: 'event-management/event-types/patch-global-to-local-400',
-      ok: ok.status === 200 && body(ok).scope === 'LOCAL',
-      failure: "GLOBAL to LOCAL of a type with only the owner's events refused",
-      expected: 'HTTP 200, scope LOCAL',
-      received: seen(ok),
+      res: await patchAttribute(t, ownOnly.id, 'replace', 'scope', 'LOCAL'),
+      what: "GLOBAL to LOCAL of a type with only the owner's events",
+      shows: { scope: 'LOCAL' },
     });
     // Once the other tenant has deleted its events, no events of another tenant exist.
     try {

@@ -13,7 +13,7 @@ import {
   dialectRefusal,
 } from './em-client.ts';
 import { boundaryCases } from '../engine/contract-bounds.ts';
-import { accepted, refused, holds } from '../engine/checks/index.ts';
+import { accepted, refused, holds, taken } from '../engine/checks/index.ts';
 import { createType, field, postType, typeBody, type FieldSpec } from './em-resources.ts';
 import { ENUM_MEMBER, ENUM_MEMBER_MAX, EVENT_TYPES_PAGE, FILTERABLE_MAX } from './em-bounds.ts';
 import { fieldsNamed } from './event-types-create-support.ts';
@@ -172,12 +172,10 @@ emTest(
         () => t.send({ method: 'GET', path: `/eventTypes/${encodeURIComponent(x.id)}` }, { tenant: sub }),
         (r) => r.status === 200,
       );
-      holds(t, {
+      taken(t, {
         rule: 'event-management/event-types/sub-tenant-visibility',
-        ok: res.ok,
-        failure: `a ${x.scope} type of the parent tenant not visible to the sub-tenant`,
-        expected: 'HTTP 200',
-        received: seen(res.value),
+        res: res.value,
+        what: `a GET of a ${x.scope} type of the parent tenant by the sub-tenant`,
       });
     }
     // The list half needs a filter: it is left unjudged when the deployment refuses the run's dialect.
@@ -198,12 +196,10 @@ emTest(
         () => t.send({ method: 'GET', path: `/eventTypes/${encodeURIComponent(foreignGlobal)}` }, { tenant: sub }),
         (r) => r.status === 200,
       );
-      holds(t, {
+      taken(t, {
         rule: 'event-management/event-types/sub-tenant-visibility',
-        ok: res.ok,
-        failure: 'a GLOBAL type of another tenant not visible to the sub-tenant',
-        expected: 'HTTP 200',
-        received: seen(res.value),
+        res: res.value,
+        what: 'a GET of a GLOBAL type of another tenant by the sub-tenant',
       });
     }
     if (list) {

@@ -10,9 +10,10 @@ import {
   refused,
   servesRecord,
   storedAsSent,
+  taken,
   takenOrRefused,
 } from '../engine/checks/index.ts';
-import { SERVICE, UUID, body, emTest, entity, eventually, fixtures, iso, send, seen, EM_IO } from './em-client.ts';
+import { SERVICE, UUID, body, emTest, entity, eventually, fixtures, iso, send, EM_IO } from './em-client.ts';
 import { standardFieldCases, timestampCase, timestampOf, type TimestampCase } from './em-arbitraries.ts';
 import { createType, daysAgo, postEvent, standardBody } from './em-resources.ts';
 import { CORRELATION_ID_MAX } from './em-bounds.ts';
@@ -305,12 +306,13 @@ emTest(
   'correlationId and entityId are uuids: a correlationId the service gives is one, an entityId that is not one is refused',
   async (t) => {
     const given = await postEvent(t, standardBody(t));
-    holds(t, {
+    taken(t, {
       rule: 'event-management/events/correlation-id-uuid',
-      ok: given.status === 201 && UUID.test(String(body(given).correlationId)),
-      failure: 'the correlationId the service gave is not a uuid',
-      expected: 'HTTP 201 with a uuid correlationId',
-      received: seen(given),
+      res: given,
+      what: 'an event without correlationId',
+      statuses: [201],
+      shows: { correlationId: (v: unknown) => UUID.test(String(v)) },
+      showsText: 'a uuid correlationId',
     });
     const sent = randomUUID();
     const kept = await postEvent(t, standardBody(t, { correlationId: sent }));
@@ -323,12 +325,11 @@ emTest(
       what: 'a uuid correlationId',
     });
     const bad = await postEvent(t, standardBody(t, { entityId: `${t.prefix}-not-a-uuid` }));
-    holds(t, {
+    refused(t, {
       rule: 'event-management/events/entity-id-uuid',
-      ok: bad.status === 400 || bad.status === 404,
-      failure: 'an entityId that is not a uuid was not refused',
-      expected: 'HTTP 400 or 404',
-      received: seen(bad),
+      res: bad,
+      what: 'an entityId that is not a uuid',
+      statuses: [400, 404],
     });
   },
   { needs: ['fixtures.eventManagement.entityIds'], budget: 3 },

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { holds } from '../engine/checks/index.ts';
+import { holds, taken } from '../engine/checks/index.ts';
 import { where } from '../engine/filter-expression.ts';
 import fc from 'fast-check';
 import type { RuleContext } from '../engine/rule-test.ts';
@@ -62,12 +62,13 @@ class PostInstance implements fc.AsyncCommand<HistoryModel, HistoryReal> {
       n: m.clock,
     });
     const known = [...m.histories.values()].flat().map((i) => i.id);
-    holds(r.t, {
+    taken(r.t, {
       rule: 'event-management/events/history-new-instance',
-      ok: res.status === 201 && typeof body(res).id === 'string' && !known.includes(body(res).id),
-      failure: 'a new instance of a history not created as a new event',
-      expected: 'HTTP 201 with a new id',
-      received: seen(res, 160),
+      res,
+      what: 'a new instance of a history',
+      statuses: [201],
+      shows: { id: (v: unknown) => typeof v === 'string' && !known.includes(v) },
+      showsText: 'a new id',
     });
     const list = m.histories.get(key(this.c, this.e)) ?? [];
     list.push({ id: body(res).id, at });

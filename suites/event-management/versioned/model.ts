@@ -2,9 +2,9 @@
 // etag, read with GET (and If-None-Match), written with If-Match (PUT of an event, PATCH of a
 // type), the type also deleted with If-Match. One model and one command per file serve both.
 import type { HttpResponse } from '../../engine/http-client.ts';
-import { holds } from '../../engine/checks/index.ts';
+import { taken } from '../../engine/checks/index.ts';
 import type { RuleContext } from '../../engine/rule-test.ts';
-import { body, eventually, send, seen } from '../em-client.ts';
+import { body, eventually, send } from '../em-client.ts';
 
 /** What the model knows of the resource: its etag, the etags it had, and the value last written. */
 export interface VersionedModel {
@@ -37,8 +37,8 @@ export interface Versioned {
   rules: VersionedRules;
   /** Sends a write of `value` with `ifMatch` as the If-Match header (undefined: none). */
   send(ifMatch: string | undefined, value: number): Promise<HttpResponse>;
-  /** The written value an answer shows (undefined: it does not show it, as a PUT's answer need not). */
-  shownValue?(res: HttpResponse): unknown;
+  /** The member an answer shows the written value in (undefined: none, as a PUT's answer need not). */
+  shown?: string;
   /**
    * How the etag moves on a write: an event's is an "incremental counter" (the document); a
    * type's is only said to be an int64 that a precondition compares, so that it increases is our
@@ -62,13 +62,12 @@ export async function readCurrent(m: VersionedModel, r: Versioned): Promise<Http
       (x) => x.status === 200 && body(x).etag === m.etag,
     )
   ).value;
-  const shown = r.shownValue ? r.shownValue(res) : m.value;
-  holds(r.t, {
+  // Nothing moved it since: the read shows the model's etag (and value).
+  taken(r.t, {
     rule: r.rules.counter,
-    ok: res.status === 200 && body(res).etag === m.etag && shown === m.value,
-    failure: `the ${r.noun} changed without a successful ${r.write.method} (or is gone)`,
-    expected: r.shownValue ? `etag ${m.etag}, ${r.write.what} ${m.value}` : `etag ${m.etag}`,
-    received: seen(res, 160),
+    res,
+    what: `a GET of the ${r.noun} with no successful ${r.write.method} since etag ${m.etag}`,
+    shows: { etag: m.etag, ...(r.shown ? { [r.shown]: m.value } : {}) },
   });
   return res;
 }
