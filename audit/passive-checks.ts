@@ -1,4 +1,4 @@
-import { operationScopes } from '../contracts/facts.ts';
+import { judgedScopes, operationScopes } from '../contracts/facts.ts';
 import type { ServiceName } from '../contracts/services.ts';
 import {
   authAccepted,
@@ -144,14 +144,6 @@ interface ScopeRule {
   notRequired?: readonly string[];
 }
 
-/**
- * An event management operation's scope rule is judged on the scopes the catalog names for it: the
- * first the contract lists, and a job operation's own create scope ("without em.d or without
- * em.dej.c"); the event type scope an event operation also lists is not.
- */
-const emScopesJudged = (operationId: string) =>
-  operationScopes('event-management', operationId).filter((s, i) => i === 0 || /^em\.(dej|cej)\.c$/.test(s));
-
 /** The operations of event management's Authentication table, by the slug of their scope rule. */
 const EM_SCOPE_OPERATIONS: Record<string, string> = {
   'scopes-get-info': 'getInfo',
@@ -182,7 +174,7 @@ const SCOPE_RULES: ScopeRule[] = [
   ...Object.entries(EM_SCOPE_OPERATIONS).map(([slug, op]): ScopeRule => ({
     rule: `event-management/auth/${slug}`,
     ops: [op],
-    lacks: emScopesJudged(op),
+    lacks: judgedScopes(op),
   })),
   listedScopes('notification/auth/scope-send', ['publishMessage', 'broadcastEmail']),
   // "DELETE lists nose.ac only": a token without nose.se is not refused for it.

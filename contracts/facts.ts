@@ -139,3 +139,14 @@ export function operationScopes(service: ServiceName, operationId: string): stri
       : [],
   );
 }
+
+/**
+ * The scopes of an event management operation whose absence its scope rule judges: the first the
+ * contract lists, and a job operation's own create scope (the catalog: "without em.d or without
+ * em.dej.c"). Where an operation lists several scopes, the document leaves open whether all are
+ * needed or any one suffices: the others (the event type scope an event operation also lists) are
+ * not judged by the rule.
+ */
+export function judgedScopes(operationId: string): string[] {
+  return operationScopes('event-management', operationId).filter((s, i) => i === 0 || /^em\.(dej|cej)\.c$/.test(s));
+}

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { operationScopes } from '../../contracts/facts.ts';
+import { judgedScopes, operationScopes } from '../../contracts/facts.ts';
 import { holds, refused } from '../engine/checks/index.ts';
 import type { HttpResponse } from '../engine/http-client.ts';
 import type { RuleContext } from '../engine/rule-test.ts';
@@ -134,13 +134,12 @@ const OPERATIONS: Operation[] = [
 ];
 
 /**
- * Scopes whose absence is tried: the first listed, and the job scheme's own create scope where the
- * catalog names it ("without em.d or without em.dej.c"). Where an operation lists one scope, its
- * absence must be refused; where it lists several, the document leaves open whether all are needed
- * or any one suffices, so a refusal is our reading (listed-scope-needed), and the remaining listed
- * scopes are only observed.
+ * Scopes whose absence is tried: those the operation's scope rule judges (`judgedScopes`). Where an
+ * operation lists one scope, its absence must be refused; where it lists several, the document
+ * leaves open whether all are needed or any one suffices, so a refusal is our reading
+ * (listed-scope-needed), and the remaining listed scopes are only observed.
  */
-const enforced = (op: Operation) => scopesOf(op).filter((s, i) => i === 0 || /^em\.(dej|cej)\.c$/.test(s));
+const enforced = (op: Operation) => judgedScopes(op.operationId);
 
 emTest(
   ['event-management/auth/unauthorized-401'],
