@@ -1,6 +1,6 @@
-export { validValue, alphanumeric, type ValidValueConstraints } from './valid-value.ts';
+export { alphanumeric } from './alphanumeric.ts';
 export { boundaryValues, type BoundaryValue } from './boundary-values.ts';
-export { invalidValue, type InvalidValue, type InvalidValueConstraints } from './invalid-value.ts';
+export { boundaryCases, contractSchema, type BoundaryCase } from './boundary-cases.ts';
 export type { JsonSchema } from './json-schema.ts';
 export { webLink, type WebLinkConstraints } from './web-link.ts';
 export {

@@ -12,7 +12,7 @@ import {
   embedded,
   dialectRefusal,
 } from './em-client.ts';
-import { boundaryCases } from '../engine/contract-bounds.ts';
+import { boundaryCases } from '../../generators/index.ts';
 import { accepted, refused, holds, taken } from '../engine/checks/index.ts';
 import { createType, field, postType, typeBody, type FieldSpec } from './em-resources.ts';
 import { ENUM_MEMBER, ENUM_MEMBER_MAX, EVENT_TYPES_PAGE, FILTERABLE_MAX } from './em-bounds.ts';

@@ -4,7 +4,7 @@ import { where } from '../engine/filter-expression.ts';
 import fc from 'fast-check';
 import type { HttpResponse } from '../engine/http-client.ts';
 import { body, emTest, entity, eventually, fixture, fixtures, iso, send } from './em-client.ts';
-import { boundaryCases } from '../engine/contract-bounds.ts';
+import { boundaryCases } from '../../generators/index.ts';
 import { accepted, refused, holds, taken } from '../engine/checks/index.ts';
 import { createType, field, postEvent, postType, typeBody } from './em-resources.ts';
 import { FIELD_NAME, FIELD_NAME_MAX, FIELDS_MAX, INHERITANCE_DEPTH_MAX } from './em-bounds.ts';

@@ -2,7 +2,7 @@ import { boundaryValues, createdAndRead } from '../engine/resources/index.ts';
 import { CODE_POINT_READING } from './em-arbitraries.ts';
 import { EVENT_TYPE } from './em-descriptions.ts';
 import fc from 'fast-check';
-import { alphanumeric } from '../../generators/index.ts';
+import { alphanumeric, boundaryCases } from '../../generators/index.ts';
 import { accepted, refused, holds, servesRecord, storedAsSent, taken } from '../engine/checks/index.ts';
 import {
   UUID,
@@ -20,7 +20,6 @@ import {
   EM_IO,
   servicePath,
 } from './em-client.ts';
-import { boundaryCases } from '../engine/contract-bounds.ts';
 import { field, postEvent, postType, typeBody, typeId, typeName } from './em-resources.ts';
 import { ID_MAX, NAME, TTL, NAME_MAX, TTL_DEFAULT, TTL_MAX } from './em-bounds.ts';
 import { filled, exactly } from './event-types-create-support.ts';

@@ -1,5 +1,5 @@
 import { takenOrRefused } from '../checks/index.ts';
-import type { BoundaryCase } from '../contract-bounds.ts';
+import type { BoundaryCase } from '../../../generators/index.ts';
 import type { HttpResponse } from '../http-client.ts';
 import type { RuleContext } from '../rule-test.ts';
 

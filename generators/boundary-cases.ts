@@ -1,8 +1,7 @@
-import { contractNode, type BoundKeyword, type ContractPointer } from '../../contracts/facts.ts';
-import type { ServiceName } from '../../contracts/services.ts';
-import { boundaryValues, type BoundaryValue, type JsonSchema } from '../../generators/index.ts';
-
-export type { ContractPointer } from '../../contracts/facts.ts';
+import { contractNode, type BoundKeyword, type ContractPointer } from '../contracts/facts.ts';
+import type { ServiceName } from '../contracts/services.ts';
+import { boundaryValues, type BoundaryValue } from './boundary-values.ts';
+import type { JsonSchema } from './json-schema.ts';
 
 type NumericKeyword = Exclude<BoundKeyword, 'exclusiveMaximum' | 'exclusiveMinimum'>;
 
