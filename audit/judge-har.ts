@@ -91,7 +91,12 @@ export class PassiveJudge {
         if (failed) {
           out[rule] = {
             status: 'failed',
-            failure: { title: failed.title, severity: 'high', expected: failed.expected, received: failed.received },
+            failure: {
+              title: failed.title,
+              severity: failed.severity ?? 'high',
+              expected: failed.expected,
+              received: failed.received,
+            },
             ...(warning ? { warning } : {}),
           };
         } else if (warning) {

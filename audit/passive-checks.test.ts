@@ -180,6 +180,68 @@ describe('passive judgement of recorded traffic', () => {
     ).outcomes;
     expect(fail['event-management/auth/scopes-get-event'].status).toBe('failed');
     expect(fail['notification/auth/token-required'].status).toBe('failed');
+    // A failure is as grave as the word that judged it says, as in a run: an answer served
+    // without credentials or scope is critical, a job read back in another state high.
+    expect(fail['event-management/auth/scopes-get-event'].failure?.severity).toBe('critical');
+    expect(fail['notification/auth/token-required'].failure?.severity).toBe('critical');
+  });
+
+  it('judges on a reading where the suites do: an open point never fails the audit', () => {
+    const all = judgeHar(
+      har([
+        // POST /events lists em.c and em.et.r: that one missing is refused rests on listed-scope-needed.
+        entry(
+          'POST',
+          `${EM}/events`,
+          { headers: { authorization: bearer(ALL_EM.filter((s) => s !== 'em.c')) }, body: {} },
+          { status: 201, headers: HAL, body: event(1) },
+        ),
+        // A malformed If-Match answered 412: a 4xx, 400 only by the reading if-match-missing-400.
+        entry(
+          'PUT',
+          `${EM}/events/e1`,
+          { headers: { authorization: bearer(ALL_EM), 'if-match': 'x' } },
+          { status: 412, headers: ERR, body: errorBody },
+        ),
+        // Authorization: Basic instead of X-SPACE-AUTH-KEY is an open point the suites only observe.
+        entry(
+          'POST',
+          '/api/technicaltokenmanager/v3/oauth/token',
+          { headers: { authorization: 'Basic [REDACTED]' }, body: {} },
+          { status: 200, headers: { 'content-type': 'application/json' }, body: { access_token: 'x' } },
+        ),
+      ]),
+    ).outcomes;
+    expect(all['event-management/auth/scopes-create-event'].status).toBe('warning');
+    expect(all['event-management/auth/forbidden-403']?.status ?? 'not-exercised').not.toBe('failed');
+    expect(all['event-management/etags/update-event-if-match-required'].status).toBe('warning');
+    expect(all['technical-token-manager/auth/space-auth-key-required']?.status ?? 'not-exercised').not.toBe('failed');
+    const single = judgeHar(
+      har([
+        entry(
+          'GET',
+          `${EM}/events/e1`,
+          { headers: { authorization: bearer(ALL_EM.filter((s) => s !== 'em.r')) } },
+          { status: 200, headers: HAL, body: event(1) },
+        ),
+        entry(
+          'PUT',
+          `${EM}/events/e1`,
+          { headers: { authorization: bearer(ALL_EM) } },
+          { status: 200, headers: HAL, body: event(2) },
+        ),
+        entry(
+          'POST',
+          '/api/technicaltokenmanager/v3/oauth/token',
+          { body: {} },
+          { status: 200, body: { access_token: 'x' } },
+        ),
+      ]),
+    ).outcomes;
+    expect(single['event-management/auth/scopes-get-event'].status).toBe('failed');
+    expect(single['event-management/auth/forbidden-403'].status).toBe('failed');
+    expect(single['event-management/etags/update-event-if-match-required'].status).toBe('failed');
+    expect(single['technical-token-manager/auth/space-auth-key-required'].status).toBe('failed');
   });
 
   it('judges job states across polls: an ended job that is read again in another state fails', () => {
@@ -203,6 +265,10 @@ describe('passive judgement of recorded traffic', () => {
     expect(
       judgeHar(har([poll('FINISHED'), poll('IN_PROGRESS')])).outcomes['event-management/jobs/final-state-kept'].status,
     ).toBe('failed');
+    expect(
+      judgeHar(har([poll('FINISHED'), poll('IN_PROGRESS')])).outcomes['event-management/jobs/final-state-kept'].failure
+        ?.severity,
+    ).toBe('high');
   });
 
   it('judges error bodies and content types, and leaves a body cut at the size limit unjudged', () => {

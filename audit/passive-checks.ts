@@ -2,6 +2,8 @@ import { judgedScopes, operationScopes } from '../contracts/facts.ts';
 import type { ServiceName } from '../contracts/services.ts';
 import {
   authAccepted,
+  IF_MATCH_MISSING,
+  LISTED_SCOPE_NEEDED,
   hasMembers,
   hasRequiredMembers,
   holds,
@@ -14,6 +16,7 @@ import {
 import { findingsOf } from '../suites/engine/checks/findings-of.ts';
 import { answerOf, type ResponseCheck } from '../suites/engine/checks/response-check.ts';
 import type { RuleContext } from '../suites/engine/rule-test.ts';
+import type { Severity } from '../suites/engine/failure.ts';
 import { responseOf, type RecordedExchange } from './recorded-exchange.ts';
 
 /** What a passive check found about one rule on one exchange. */
@@ -25,6 +28,8 @@ export interface PassiveVerdict {
   received: string;
   /** The catalog reading the verdict rests on: when it does not hold, the rule gets a warning. */
   reading?: string;
+  /** How grave a failure is, as the word or response check that judged it says (high unless told). */
+  severity?: Severity;
 }
 
 /**
@@ -82,7 +87,8 @@ function fromRegistry(check: ResponseCheck): PassiveCheck {
     judge(x) {
       if (x.status === 0 || x.error) return [];
       const { service, method, path, status, contentType, text, json, truncated } = x;
-      return at(x, check.check({ service, method, path, status, contentType, text, json, truncated }));
+      const found = check.check({ service, method, path, status, contentType, text, json, truncated });
+      return at(x, found).map((v) => ({ ...v, severity: check.severity }));
     },
   };
 }
@@ -112,7 +118,12 @@ const noCredentials: PassiveCheck = {
             withheld: (r) => (/"userTenants"/.test(r.text) ? 'a tenant list' : undefined),
           }),
         );
-      if ((id === 'getToken' || id === 'getOauthTokens') && x.requestHeaders['x-space-auth-key'] === undefined)
+      // Credentials in another header (Authorization: Basic) are an open point the suites only observe.
+      if (
+        (id === 'getToken' || id === 'getOauthTokens') &&
+        x.requestHeaders['x-space-auth-key'] === undefined &&
+        !x.hasAuthorization
+      )
         return judgedBy(x, (t) =>
           refused(t, {
             rule: 'technical-token-manager/auth/space-auth-key-required',
@@ -218,10 +229,22 @@ const missingScope: PassiveCheck = {
           });
         if (!lacking) continue;
         const missing = r.lacks.filter((s) => !scopes.has(s)).join(', ');
+        // Where an event management operation lists several scopes, a refusal without one of them
+        // rests on a reading, and a 403's body is judged only where it was refused, as in the suites.
+        const several = x.service === 'event-management' && operationScopes(x.service, id).length > 1;
         if (r.anyClientError)
           refused(t, { rule: r.rule, res, what: `a token without ${missing}`, anyClientError: true });
+        else if (several)
+          refused(t, {
+            rule: r.rule,
+            res,
+            what: `a token without scope ${missing}`,
+            statuses: [403],
+            severity: 'critical',
+            reading: LISTED_SCOPE_NEEDED,
+          });
         else missingScopeRejected(t, r.rule, res, missing);
-        if (x.service === 'event-management')
+        if (x.service === 'event-management' && (!several || x.status === 403))
           holds(t, {
             rule: 'event-management/auth/forbidden-403',
             ok: x.status === 403 && (x.truncated || Array.isArray(x.json)),
@@ -306,6 +329,7 @@ const ifMatchRequired: PassiveCheck = {
         rule: IF_MATCH_RULES[id],
         res: responseOf(x),
         what: `a write with ${ifMatch === undefined ? 'no If-Match' : `If-Match ${ifMatch}`}`,
+        ...IF_MATCH_MISSING,
       }),
     );
   },

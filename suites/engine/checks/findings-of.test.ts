@@ -19,6 +19,7 @@ describe('findingsOf', () => {
         title: 'not refused: a write with no If-Match',
         expected: 'HTTP 400 for a write with no If-Match',
         received: 'HTTP 200 application/json {}',
+        severity: 'high',
       },
       {
         rule: RULE,
@@ -26,6 +27,7 @@ describe('findingsOf', () => {
         title: 'not refused: a write with If-Match x',
         expected: 'HTTP 400 for a write with If-Match x',
         received: '',
+        severity: 'high',
       },
     ]);
   });
@@ -35,5 +37,10 @@ describe('findingsOf', () => {
       holds(t, { rule: RULE, ok: false, failure: 'f', expected: 'e', received: 'r', reading: 'some-reading' }),
     );
     expect(f).toMatchObject({ ok: false, reading: 'some-reading', received: 'r' });
+  });
+
+  it('keeps the severity the word gives its failure', () => {
+    const [f] = findingsOf((t) => refused(t, { rule: RULE, res: answer(200, {}), what: 'w', severity: 'critical' }));
+    expect(f).toMatchObject({ ok: false, severity: 'critical' });
   });
 });

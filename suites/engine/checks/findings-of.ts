@@ -33,6 +33,7 @@ class FindingsCollector extends RuleContext {
       title: d.title,
       expected: String(d.expected),
       received: ok ? '' : String(d.received),
+      severity: d.severity ?? 'high',
       ...(reading !== undefined ? { reading } : {}),
     });
     return ok;

@@ -45,3 +45,4 @@ export { pageDescribed, type PageDescribedOptions } from './page-described.ts';
 export { takenOrRefused, type TakenOrRefusedOptions } from './taken-or-refused.ts';
 export { jobProgressed, type JobProgressedOptions, type JobMove } from './job-progressed.ts';
 export { taken, type TakenOptions } from './taken.ts';
+export { IF_MATCH_MISSING, LISTED_SCOPE_NEEDED } from './em-readings.ts';

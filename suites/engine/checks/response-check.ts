@@ -30,6 +30,8 @@ export interface Finding {
    * reading's warning, never a failure.
    */
   reading?: string;
+  /** How grave its failure is, where the finding says so (a word run by `findingsOf` does). */
+  severity?: Severity;
 }
 
 /**

@@ -1,7 +1,7 @@
 import type fc from 'fast-check';
-import { refused } from '../../engine/checks/index.ts';
+import { IF_MATCH_MISSING, refused } from '../../engine/checks/index.ts';
 import { send } from '../em-client.ts';
-import { IF_MATCH_MISSING, type Versioned, type VersionedModel } from './model.ts';
+import type { Versioned, VersionedModel } from './model.ts';
 
 /** A DELETE without If-Match, or with one that names no etag: refused. */
 export class DeleteWithoutIfMatch implements fc.AsyncCommand<VersionedModel, Versioned> {

@@ -47,13 +47,6 @@ export interface Versioned {
   counter: 'increases' | { changesAndReading: string };
 }
 
-/**
- * How `refused` judges a request without the required If-Match (or with one naming no etag): a
- * 4xx, which the document settles (the header is required); that it is 400 is our reading
- * (if-match-missing-400): 428, or 412 (409 on DELETE) for a value that cannot match, read it too.
- */
-export const IF_MATCH_MISSING = { statuses: [400], statusReading: 'if-match-missing-400' } as const;
-
 /** Reads the resource until its etag is the model's (a change may take 100 ms to show); judges that nothing else moved it. */
 export async function readCurrent(m: VersionedModel, r: Versioned): Promise<HttpResponse> {
   const res = (

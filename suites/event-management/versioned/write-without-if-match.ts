@@ -1,6 +1,6 @@
 import type fc from 'fast-check';
-import { refused } from '../../engine/checks/index.ts';
-import { IF_MATCH_MISSING, type Versioned, type VersionedModel } from './model.ts';
+import { IF_MATCH_MISSING, refused } from '../../engine/checks/index.ts';
+import type { Versioned, VersionedModel } from './model.ts';
 
 /** A write without If-Match, or with one that names no etag (`abc`): refused. */
 export class WriteWithoutIfMatch implements fc.AsyncCommand<VersionedModel, Versioned> {
