@@ -14,23 +14,15 @@ import {
   RESPONSE_CHECKS,
 } from '../suites/engine/checks/index.ts';
 import { findingsOf } from '../suites/engine/checks/findings-of.ts';
-import { answerOf, type ResponseCheck } from '../suites/engine/checks/response-check.ts';
+import { answerOf, type Finding, type ResponseCheck } from '../suites/engine/checks/response-check.ts';
 import type { RuleContext } from '../suites/engine/rule-test.ts';
-import type { Severity } from '../suites/engine/failure.ts';
 import { responseOf, type RecordedExchange } from './recorded-exchange.ts';
 
-/** What a passive check found about one rule on one exchange. */
-export interface PassiveVerdict {
-  rule: string;
-  ok: boolean;
-  title: string;
-  expected: string;
-  received: string;
-  /** The catalog reading the verdict rests on: when it does not hold, the rule gets a warning. */
-  reading?: string;
-  /** How grave a failure is, as the word or response check that judged it says (high unless told). */
-  severity?: Severity;
-}
+/**
+ * What a passive check found about one rule on one exchange: a finding, as the response checks and
+ * the words give it (its reading, its severity), its title naming the exchange.
+ */
+export type PassiveVerdict = Finding;
 
 /**
  * A check judged on recorded traffic alone: it sees every exchange in the order they were sent
@@ -234,16 +226,7 @@ const missingScope: PassiveCheck = {
         const several = x.service === 'event-management' && operationScopes(x.service, id).length > 1;
         if (r.anyClientError)
           refused(t, { rule: r.rule, res, what: `a token without ${missing}`, anyClientError: true });
-        else if (several)
-          refused(t, {
-            rule: r.rule,
-            res,
-            what: `a token without scope ${missing}`,
-            statuses: [403],
-            severity: 'critical',
-            reading: LISTED_SCOPE_NEEDED,
-          });
-        else missingScopeRejected(t, r.rule, res, missing);
+        else missingScopeRejected(t, r.rule, res, missing, several ? LISTED_SCOPE_NEEDED : undefined);
         if (x.service === 'event-management' && (!several || x.status === 403))
           holds(t, {
             rule: 'event-management/auth/forbidden-403',

@@ -14,11 +14,11 @@ export interface MutantRow {
   /** The original code the mutant replaces (whitespace collapsed) and what replaces it. */
   original: string;
   replacement: string;
-  /** The source line the mutant starts on, whitespace collapsed (see TriageEntry.at). */
+  /** The source line the mutant starts on, whitespace collapsed (a triage class's `line` names it). */
   at: string;
   /**
    * 1 for the first mutant of its file with this key and line text, 2 for the next (in source
-   * order): with `at`, names one mutant even where a line is repeated (see TriageEntry.nth).
+   * order): with `at`, names one mutant even where a line is repeated (kills are carried over by it).
    */
   nth: number;
   /** The innermost named region of its file it lies in (`EventService.create`; see regions.ts), '' at the top. */

@@ -15,7 +15,16 @@ export function missingCredentialsRejected(
   refused(t, { rule, res, what: 'a request without credentials', statuses, severity: 'critical' });
 }
 
-/** A request whose token lacks the operation's scope is refused with 403: a `refused` whose options this only builds. */
-export function missingScopeRejected(t: RuleContext, rule: string, res: HttpResponse, scope: string): void {
-  refused(t, { rule, res, what: `a token without scope ${scope}`, statuses: [403], severity: 'critical' });
+/**
+ * A request whose token lacks the operation's scope is refused with 403: a `refused` whose options
+ * this only builds; with `reading`, the refusal rests on that reading (a warning when it does not come).
+ */
+export function missingScopeRejected(
+  t: RuleContext,
+  rule: string,
+  res: HttpResponse,
+  scope: string,
+  reading?: string,
+): void {
+  refused(t, { rule, res, what: `a token without scope ${scope}`, statuses: [403], severity: 'critical', reading });
 }
