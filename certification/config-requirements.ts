@@ -1,3 +1,4 @@
+import { judgedScopes, operationIds } from '../contracts/facts.ts';
 import type { ServiceName } from '../contracts/services.ts';
 import type { RunConfig } from '../suites/engine/run-config.ts';
 import type { RuleResult } from '../reporters/conformance-report.ts';
@@ -50,9 +51,22 @@ const fixture = (service: ServiceName, path: string, what: string): ConfigRequir
   present: (c) => has(at(c, `fixtures.${path}`)),
 });
 
-// The job-creating operations are tested with a principal without em.d (em.c) and one without
-// em.dej.c (em.cej.c): either judges their scope rule.
-const EM_SCOPES = ['em.c', 'em.r', 'em.u', 'em.et.c', 'em.et.r', 'em.et.u', 'em.et.d', 'em.dej.r', 'em.cej.r'];
+/**
+ * A principal without each scope an event management scope rule judges (`judgedScopes`, read from
+ * the contract), one per scope an operation lists first. Where an operation's rule also judges a
+ * second scope (a job's own create scope: without em.d or without em.dej.c), a principal without
+ * that one serves too, unless another operation's rule judges the first scope alone (em.c: creating
+ * an event).
+ */
+function judgedScopeRequirements(): ConfigRequirement[] {
+  const alternatives = new Map<string, string[]>();
+  for (const operationId of operationIds('event-management')) {
+    const [first, ...others] = judgedScopes(operationId);
+    const known = alternatives.get(first);
+    alternatives.set(first, known ? known.filter((s) => others.includes(s)) : others);
+  }
+  return [...alternatives].map(([scope, others]) => withoutScope('event-management', scope, ...others));
+}
 
 /**
  * What the suites skip a testable MUST or SHOULD rule for when the configuration lacks it: the
@@ -104,8 +118,7 @@ export const CONFIG_REQUIREMENTS: readonly ConfigRequirement[] = [
   principal('event-management', 'noScopes', 'an application granted none of the scopes'),
 
   principal('event-management', 'otherTenant', 'a fully granted application of a second tenant'),
-  ...EM_SCOPES.map((s) => withoutScope('event-management', s)),
-  withoutScope('event-management', 'em.d', 'em.dej.c'),
+  ...judgedScopeRequirements(),
   fixture('event-management', 'eventManagement.entityIds', 'entities of the home tenant that events may name'),
   fixture('event-management', 'eventManagement.sharedEntityId', 'an entity of another tenant shared with this one'),
   fixture('event-management', 'eventManagement.sharedEventTypeId', 'a LOCAL event type of another tenant, shared'),

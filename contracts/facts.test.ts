@@ -1,5 +1,15 @@
 import { describe, expect, it } from 'vitest';
-import { bodyListBound, contractBound, contractNode, operationScopes, parameterBound } from './facts.ts';
+import { listOperations, loadContract } from './contract.ts';
+import { SERVICES } from './services.ts';
+import {
+  bodyListBound,
+  contractBound,
+  contractNode,
+  judgedScopes,
+  operationIds,
+  operationScopes,
+  parameterBound,
+} from './facts.ts';
 
 describe('contract facts', () => {
   it('reads a bound or a numeric default at a pointer, through $refs', () => {
@@ -28,6 +38,21 @@ describe('contract facts', () => {
     expect(operationScopes('notification', 'updateCertificate')).toEqual(['nose.se', 'nose.ac']);
     expect(operationScopes('technical-token-manager', 'getToken')).toEqual([]);
     expect(() => operationScopes('notification', 'noSuchOperation')).toThrow(/no operation/);
+  });
+
+  it('lists every operation of a contract', async () => {
+    for (const service of SERVICES)
+      expect(operationIds(service).sort()).toEqual(
+        listOperations(await loadContract(service))
+          .map((o) => o.operationId)
+          .sort(),
+      );
+  });
+
+  it("names the scopes an event management scope rule judges: the first listed and a job's own create scope", () => {
+    expect(judgedScopes('createEvent')).toEqual(['em.c']);
+    expect(judgedScopes('createDeleteEventsJob')).toEqual(['em.d', 'em.dej.c']);
+    expect(judgedScopes('getCreateEventsJob')).toEqual(['em.cej.r']);
   });
 
   it('names what it cannot find', () => {

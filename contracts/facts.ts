@@ -68,20 +68,25 @@ export function contractBound(service: ServiceName, pointer: ContractPointer, ke
   return numberAt(service, contractNode(service, pointer), keyword, pointer);
 }
 
+/** Every operation of a service's contract with its path item, in the order the contract lists them. */
+function operations(service: ServiceName): Array<{ op: ContractNode; item: ContractNode }> {
+  return Object.values(contractNode(service, '#/paths'))
+    .filter(isNode)
+    .flatMap((item) => HTTP_METHODS.map((method) => item[method]).flatMap((op) => (isNode(op) ? [{ op, item }] : [])));
+}
+
+/** The operation IDs of a service's contract, in the order it lists them. */
+export function operationIds(service: ServiceName): string[] {
+  return operations(service).map(({ op }) => String(op.operationId));
+}
+
 /** The operation named `operationId`, with the parameters of its path item before its own. */
 function operation(service: ServiceName, operationId: string): { op: ContractNode; parameters: ContractNode[] } {
-  const paths = contractNode(service, '#/paths');
-  for (const item of Object.values(paths)) {
-    if (!isNode(item)) continue;
-    for (const method of HTTP_METHODS) {
-      const op = item[method];
-      if (isNode(op) && op.operationId === operationId) {
-        const listed = [...((item.parameters as unknown[]) ?? []), ...((op.parameters as unknown[]) ?? [])];
-        return { op, parameters: listed.map((p) => follow(service, p)).filter(isNode) };
-      }
-    }
-  }
-  throw new Error(`the ${service} contract has no operation ${operationId}`);
+  const found = operations(service).find(({ op }) => op.operationId === operationId);
+  if (!found) throw new Error(`the ${service} contract has no operation ${operationId}`);
+  const { op, item } = found;
+  const listed = [...((item.parameters as unknown[]) ?? []), ...((op.parameters as unknown[]) ?? [])];
+  return { op, parameters: listed.map((p) => follow(service, p)).filter(isNode) };
 }
 
 /** A numeric fact of a parameter's schema: `parameterBound('event-management', 'queryEvents', 'size', 'maximum')`. */
