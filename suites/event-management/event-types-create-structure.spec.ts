@@ -7,8 +7,8 @@ import { body, emTest, entity, eventually, fixture, fixtures, iso, send } from '
 import { boundaryCases } from '../../generators/index.ts';
 import { accepted, refused, holds, taken } from '../engine/checks/index.ts';
 import { createType, field, postEvent, postType, typeBody } from './em-resources.ts';
-import { FIELD_NAME, FIELD_NAME_MAX, FIELDS_MAX, INHERITANCE_DEPTH_MAX } from './em-bounds.ts';
-import { FIELD_TYPES, fieldsNamed, filled } from './event-types-create-support.ts';
+import { FIELD_NAME, FIELD_NAME_MAX, FIELD_TYPES, FIELDS_MAX, INHERITANCE_DEPTH_MAX } from './em-bounds.ts';
+import { fieldsNamed, filled } from './event-types-create-support.ts';
 
 emTest(
   ['event-management/event-types/scope-values'],

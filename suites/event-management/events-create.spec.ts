@@ -174,7 +174,7 @@ emTest(
   ],
   'standard fields on POST: every exact boundary on both sides, then random values in and out of range (property)',
   async (t) => {
-    const { boundaries, arbitrary } = await standardFieldCases();
+    const { boundaries, arbitrary } = standardFieldCases();
     for (const c of boundaries) await postStandardField(t, c);
     await t.property(arbitrary, (c) => postStandardField(t, c), {
       rule: 'event-management/events/severity-range',

@@ -1,23 +1,15 @@
 import type { RuleContext } from '../engine/rule-test.ts';
 import { body, emTest, entity, eventually, iso, seen } from './em-client.ts';
 import { accepted, refused, holds } from '../engine/checks/index.ts';
-import {
-  CUSTOM_FIELD_TYPES,
-  ENUM_VALUES,
-  customFieldCases,
-  customFieldName,
-  type FieldCase,
-} from './em-arbitraries.ts';
+import { ENUM_VALUES, customFieldCases, customFieldName, type FieldCase } from './em-arbitraries.ts';
 import { createType, field, postEvent } from './em-resources.ts';
-import { TTL_MAX } from './em-bounds.ts';
+import { FIELD_TYPES, TTL_MAX } from './em-bounds.ts';
 
 /** A type with one optional field of every documented field type. */
 async function allTypes(t: RuleContext): Promise<string> {
   const type = await createType(t, {
     ttl: TTL_MAX,
-    fields: CUSTOM_FIELD_TYPES.map((ty) =>
-      field(customFieldName(ty), ty, ty === 'ENUM' ? { values: ENUM_VALUES } : {}),
-    ),
+    fields: FIELD_TYPES.map((ty) => field(customFieldName(ty), ty, ty === 'ENUM' ? { values: ENUM_VALUES } : {})),
   });
   return type.id;
 }
@@ -67,7 +59,7 @@ emTest(
       runs: Math.min(t.session.context.runs, 25),
     });
     const full = Object.fromEntries(
-      CUSTOM_FIELD_TYPES.map((ty) => [
+      FIELD_TYPES.map((ty) => [
         customFieldName(ty),
         examples.find((c) => c.valid && c.field === customFieldName(ty))!.value,
       ]),
