@@ -1,5 +1,5 @@
 import type { RuleContext } from '../engine/rule-test.ts';
-import { body, emTest, entity, eventually, iso, seen } from './em-client.ts';
+import { body, emTest, entity, iso, seen, onceVisible } from './em-client.ts';
 import { accepted, refused, holds } from '../engine/checks/index.ts';
 import { ENUM_VALUES, customFieldCases, customFieldName, type FieldCase } from './em-arbitraries.ts';
 import { createType, field, postEvent } from './em-resources.ts';
@@ -22,12 +22,9 @@ function sameValue(fieldName: string, got: unknown, sent: unknown): boolean {
 }
 
 async function judgeCustom(t: RuleContext, typeId: string, c: FieldCase): Promise<void> {
-  const res = (
-    await eventually(
-      () => postEvent(t, { typeId, timestamp: iso(-60_000), entityId: entity(t), [c.field]: c.value }),
-      (r) => r.status !== 404,
-    )
-  ).value;
+  const res = await onceVisible(() =>
+    postEvent(t, { typeId, timestamp: iso(-60_000), entityId: entity(t), [c.field]: c.value }),
+  );
   if (c.valid) {
     accepted(t, { rule: c.rule, res, what: `an event with ${c.what}` });
     holds(t, {
@@ -86,10 +83,7 @@ emTest(
     });
     const child = await createType(t, { parentId: parent.id, fields: [field('cflag', 'BOOLEAN', { required: true })] });
     const post = (extra: Record<string, unknown>) =>
-      eventually(
-        () => postEvent(t, { typeId: child.id, timestamp: iso(-60_000), entityId: entity(t), ...extra }),
-        (r) => r.status !== 404,
-      ).then((r) => r.value);
+      onceVisible(() => postEvent(t, { typeId: child.id, timestamp: iso(-60_000), entityId: entity(t), ...extra }));
     accepted(t, {
       rule: 'event-management/events/custom-matches-type',
       res: await post({ plevel: 1, pnote: 'n', cflag: true }),
