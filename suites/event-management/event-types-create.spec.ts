@@ -303,23 +303,18 @@ emTest(
       codePoints: CODE_POINT_READING,
     });
     const { name: _n, ...noName } = typeBody(t);
-    refused(t, {
-      rule: 'event-management/event-types/name-missing-400',
-      res: await postType(t, noName),
-      what: 'no name',
-    });
     // "Required; at most 64 characters" sets no minimum: that an empty name counts as missing is our reading.
-    refused(t, {
-      rule: 'event-management/event-types/name-missing-400',
-      res: await postType(t, typeBody(t, { name: '' })),
-      what: 'an empty name',
-      reading: 'empty-name-missing',
-    });
-    refused(t, {
-      rule: 'event-management/event-types/name-missing-400',
-      res: await postType(t, null),
-      what: 'the JSON body null (no name in it)',
-    });
+    for (const [json, what, reading] of [
+      [noName, 'no name'],
+      [typeBody(t, { name: '' }), 'an empty name', 'empty-name-missing'],
+      [null, 'the JSON body null (no name in it)'],
+    ] as const)
+      refused(t, {
+        rule: 'event-management/event-types/name-missing-400',
+        res: await postType(t, json),
+        what,
+        reading,
+      });
   },
   { budget: 8, budgetPerRun: 3 },
 );
