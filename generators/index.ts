@@ -10,3 +10,19 @@ export {
   type ListWithBadItems,
   type ListWithBadItemsConstraints,
 } from './list-with-bad-items.ts';
+export { characters, describeValue } from './characters.ts';
+export { valueCases, type ValueCase, type ValueCasesConstraints } from './value-cases.ts';
+export {
+  fieldTypeExamples,
+  fieldTypeValue,
+  type FieldTypeValue,
+  type FieldTypeValueConstraints,
+} from './field-type-value.ts';
+export {
+  timestampOf,
+  utcTimestamp,
+  UTC_TIMESTAMP_FORMS,
+  type UtcTimestamp,
+  type UtcTimestampConstraints,
+  type UtcTimestampForm,
+} from './utc-timestamp.ts';

@@ -70,18 +70,39 @@ describe('the rules about the items of a request list', async () => {
       tests.filter((d) => d.file === site.file && d.line <= site.line).sort((a, b) => b.line - a.line)[0];
     const inItsTest = (c: (typeof calls)[number]) =>
       sites.some((x) => x.kind === 'test' && x.id === c.id && x.file === c.file && x.line === declaring(c)?.line);
+    const fileLines = (file: string) => readFileSync(new URL(`../${file}`, import.meta.url), 'utf8').split('\n');
+    const callsHelper = (text: string) => text.includes(`${HELPER}(`) || text.includes(`${HELPER}<`);
     // Or the rule is a row of a table (`emTest.each([rows], declare, fn)`): each row is a test that
     // declares the row's rule, and the table's test calls the helper with it.
     const tableCalls = (site: (typeof sites)[number]) => {
       const d = declaring(site);
       if (!d || site.kind !== 'check' || site.call !== d.call || !d.call.endsWith('.each')) return false;
       const next = tests.find((x) => x.file === d.file && x.line > d.line)?.line;
-      const lines = readFileSync(new URL(`../${d.file}`, import.meta.url), 'utf8').split('\n');
-      return lines
-        .slice(d.line - 1, next && next - 1)
-        .some((l) => l.includes(`${HELPER}(`) || l.includes(`${HELPER}<`));
+      return callsHelper(
+        fileLines(d.file)
+          .slice(d.line - 1, next && next - 1)
+          .join('\n'),
+      );
     };
-    const inTableRow = (id: string) => sites.some((s) => s.id === id && tableCalls(s));
+    // Or the rule is a row of a named table (`const ROWS = [rows]` at the top of the file) that a
+    // table of the same file runs (`emTest.each(ROWS, declare, fn)`) and whose test calls the helper.
+    const namedTableCalls = (site: (typeof sites)[number]) => {
+      if (site.kind !== 'check') return false;
+      const lines = fileLines(site.file);
+      // The declaration the row is in: the nearest line above it that is not indented, if it is `const NAME`.
+      let top = site.line - 2;
+      while (top >= 0 && !/^(?!\/[/*])\S/.test(lines[top])) top--;
+      const name = /^(?:export )?const (\w+)\b/.exec(lines[top] ?? '')?.[1];
+      if (!name) return false;
+      return tests
+        .filter((d) => d.file === site.file && d.call.endsWith('.each'))
+        .some((d) => {
+          const next = tests.find((x) => x.file === d.file && x.line > d.line)?.line;
+          const block = lines.slice(d.line - 1, next && next - 1).join('\n');
+          return new RegExp(`\\.each\\(\\s*${name}\\b`).test(block) && callsHelper(block);
+        });
+    };
+    const inTableRow = (id: string) => sites.some((s) => s.id === id && (tableCalls(s) || namedTableCalls(s)));
     expect([...ids].filter((id) => !calls.some((c) => c.id === id && inItsTest(c)) && !inTableRow(id))).toEqual([]);
     expect(calls.filter((c) => !ids.has(c.id)).map((c) => `${c.file}:${c.line} ${c.id}`)).toEqual([]);
   });

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { judgedScopes, operationScopes } from '../../contracts/facts.ts';
+import { contractNode, judgedScopes, operationScopes } from '../../contracts/facts.ts';
 import { holds, LISTED_SCOPE_NEEDED, refused } from '../engine/checks/index.ts';
 import type { HttpResponse } from '../engine/http-client.ts';
 import type { RuleContext } from '../engine/rule-test.ts';
@@ -9,77 +9,86 @@ import { emTest, send, seen, writtenFilter, type As } from './em-client.ts';
 import { postCreateJob, postEvent, postType, putEvent, standardBody, typeBody } from './em-resources.ts';
 
 /** One operation of the Endpoints table; `scopesOf` gives the scopes the contract lists for it. */
-interface Operation {
-  name: string;
+type Operation = {
   rule: string;
   operationId: string;
-  /** Sends the operation as a principal; creating operations go through the tracking helpers. */
-  call: (t: RuleContext, as: As) => Promise<HttpResponse>;
   /** The fixtures its request needs (the entities an event names). */
   needs?: ConfigKey[];
-}
+} & (
+  | {
+      /** A GET: the path it reads. */
+      read: () => string;
+    }
+  | {
+      /** Any other: sends it as a principal; creating operations go through the tracking helpers. */
+      write: (t: RuleContext, as: As) => Promise<HttpResponse>;
+    }
+);
 
 const unknownId = () => randomUUID();
 
 /** The scopes an operation needs, in the contract's order (the document's Authentication table). */
 const scopesOf = (op: Operation) => operationScopes('event-management', op.operationId);
 
+/** How the contract names an operation: its method and path (`GET /events/{eventId}`). */
+function nameOf(op: Operation): string {
+  for (const [path, item] of Object.entries(contractNode('event-management', '#/paths')))
+    for (const [method, o] of Object.entries(item as Record<string, { operationId?: string }>))
+      if (o.operationId === op.operationId) return `${method.toUpperCase()} ${path}`;
+  throw new Error(`the event-management contract has no operation ${op.operationId}`);
+}
+
+/** Sends an operation as a principal. */
+const call = (t: RuleContext, op: Operation, as: As) =>
+  'read' in op ? send(t, { method: 'GET', path: op.read(), as }) : op.write(t, as);
+
 const OPERATIONS: Operation[] = [
   {
-    name: 'GET /',
     rule: 'event-management/auth/scopes-get-info',
     operationId: 'getInfo',
-    call: (t, as) => send(t, { method: 'GET', path: '/', as }),
+    read: () => '/',
   },
   {
-    name: 'POST /events',
     needs: ['fixtures.eventManagement.entityIds'],
     rule: 'event-management/auth/scopes-create-event',
     operationId: 'createEvent',
-    call: (t, as) => postEvent(t, standardBody(t), { as }),
+    write: (t, as) => postEvent(t, standardBody(t), { as }),
   },
   {
-    name: 'GET /events',
     rule: 'event-management/auth/scopes-query-events',
     operationId: 'queryEvents',
-    call: (t, as) => send(t, { method: 'GET', path: '/events', as }),
+    read: () => '/events',
   },
   {
-    name: 'GET /events/{eventId}',
     rule: 'event-management/auth/scopes-get-event',
     operationId: 'getEvent',
-    call: (t, as) => send(t, { method: 'GET', path: `/events/${unknownId()}`, as }),
+    read: () => `/events/${unknownId()}`,
   },
   {
-    name: 'PUT /events/{eventId}',
     needs: ['fixtures.eventManagement.entityIds'],
     rule: 'event-management/auth/scopes-update-event',
     operationId: 'updateEvent',
-    call: (t, as) => putEvent(t, unknownId(), '0', standardBody(t, { correlationId: unknownId() }), { as }),
+    write: (t, as) => putEvent(t, unknownId(), '0', standardBody(t, { correlationId: unknownId() }), { as }),
   },
   {
-    name: 'POST /eventTypes',
     rule: 'event-management/auth/scopes-create-event-type',
     operationId: 'createEventType',
-    call: (t, as) => postType(t, typeBody(t), { as }),
+    write: (t, as) => postType(t, typeBody(t), { as }),
   },
   {
-    name: 'GET /eventTypes',
     rule: 'event-management/auth/scopes-query-event-types',
     operationId: 'queryEventTypes',
-    call: (t, as) => send(t, { method: 'GET', path: '/eventTypes', as }),
+    read: () => '/eventTypes',
   },
   {
-    name: 'GET /eventTypes/{eventTypeId}',
     rule: 'event-management/auth/scopes-get-event-type',
     operationId: 'getEventType',
-    call: (t, as) => send(t, { method: 'GET', path: '/eventTypes/PlatformStandardEvent', as }),
+    read: () => '/eventTypes/PlatformStandardEvent',
   },
   {
-    name: 'PATCH /eventTypes/{eventTypeId}',
     rule: 'event-management/auth/scopes-patch-event-type',
     operationId: 'patchEventType',
-    call: (t, as) =>
+    write: (t, as) =>
       send(t, {
         method: 'PATCH',
         path: `/eventTypes/${t.prefix}missing${unknownId().slice(0, 8)}`,
@@ -89,10 +98,9 @@ const OPERATIONS: Operation[] = [
       }),
   },
   {
-    name: 'DELETE /eventTypes/{eventTypeId}',
     rule: 'event-management/auth/scopes-delete-event-type',
     operationId: 'deleteEventType',
-    call: (t, as) =>
+    write: (t, as) =>
       send(t, {
         method: 'DELETE',
         path: `/eventTypes/${t.prefix}missing${unknownId().slice(0, 8)}`,
@@ -101,10 +109,9 @@ const OPERATIONS: Operation[] = [
       }),
   },
   {
-    name: 'POST /deleteEventsJobs',
     rule: 'event-management/auth/scopes-create-delete-job',
     operationId: 'createDeleteEventsJob',
-    call: async (t, as) =>
+    write: async (t, as) =>
       send(t, {
         method: 'POST',
         path: '/deleteEventsJobs',
@@ -113,23 +120,20 @@ const OPERATIONS: Operation[] = [
       }),
   },
   {
-    name: 'GET /deleteEventsJobs/{jobId}',
     rule: 'event-management/auth/scopes-get-delete-job',
     operationId: 'getDeleteEventsJob',
-    call: (t, as) => send(t, { method: 'GET', path: `/deleteEventsJobs/${unknownId()}`, as }),
+    read: () => `/deleteEventsJobs/${unknownId()}`,
   },
   {
-    name: 'POST /createEventsJobs',
     needs: ['fixtures.eventManagement.entityIds'],
     rule: 'event-management/auth/scopes-create-create-job',
     operationId: 'createCreateEventsJob',
-    call: (t, as) => postCreateJob(t, [standardBody(t)], { as }),
+    write: (t, as) => postCreateJob(t, [standardBody(t)], { as }),
   },
   {
-    name: 'GET /createEventsJobs/{jobId}',
     rule: 'event-management/auth/scopes-get-create-job',
     operationId: 'getCreateEventsJob',
-    call: (t, as) => send(t, { method: 'GET', path: `/createEventsJobs/${unknownId()}`, as }),
+    read: () => `/createEventsJobs/${unknownId()}`,
   },
 ];
 
@@ -146,24 +150,15 @@ emTest(
   'every operation answers 401 with the error body without a token and with a token that is not valid',
   async (t) => {
     for (const op of OPERATIONS) {
-      const res = await op.call(t, null);
+      const res = await call(t, op, null);
       refused(t, {
         rule: 'event-management/auth/unauthorized-401',
         res,
-        what: `${op.name} without a token`,
+        what: `${nameOf(op)} without a token`,
         statuses: [401],
       });
     }
-    const reads = [
-      '/',
-      '/events',
-      `/events/${unknownId()}`,
-      '/eventTypes',
-      '/eventTypes/PlatformStandardEvent',
-      `/deleteEventsJobs/${unknownId()}`,
-      `/createEventsJobs/${unknownId()}`,
-    ];
-    for (const path of reads) {
+    for (const path of OPERATIONS.flatMap((op) => ('read' in op ? [op.read()] : []))) {
       const bogus = await t.send(
         { method: 'GET', path, headers: { authorization: 'Bearer not.a.valid-token' } },
         { as: null },
@@ -186,11 +181,11 @@ emTest(
     if (!t.session.tokens.has('noScopes'))
       t.needsPrincipal('principals.noScopes', 'principals.noScopes is not configured');
     for (const op of OPERATIONS) {
-      const res = await op.call(t, 'noScopes');
+      const res = await call(t, op, 'noScopes');
       refused(t, {
         rule: 'event-management/auth/forbidden-403',
         res,
-        what: `${op.name} to a token without scopes`,
+        what: `${nameOf(op)} to a token without scopes`,
         statuses: [403],
       });
     }
@@ -202,7 +197,7 @@ for (const op of OPERATIONS) {
   for (const scope of enforced(op)) {
     emTest(
       [op.rule, 'event-management/auth/forbidden-403'],
-      `${op.name} answers 403 to a token without ${scope}`,
+      `${nameOf(op)} answers 403 to a token without ${scope}`,
       async (t) => {
         const who = `without:${scope}` as const;
         if (!t.session.tokens.has(who))
@@ -210,8 +205,8 @@ for (const op of OPERATIONS) {
             `principals.withoutScope["${scope}"]`,
             `principals.withoutScope["${scope}"] is not configured`,
           );
-        const res = await op.call(t, who);
-        const what = `${op.name} to a token without ${scope}`;
+        const res = await call(t, op, who);
+        const what = `${nameOf(op)} to a token without ${scope}`;
         // One scope listed alone is settled by the table; where several are listed, the document leaves
         // open whether any one suffices, so a refusal without one of them rests on our reading.
         const several = scopesOf(op).length > 1;
@@ -225,11 +220,11 @@ for (const op of OPERATIONS) {
             .at(-1)!;
           const without = `without:${other}` as const;
           if (!t.session.tokens.has(without)) return;
-          const res2 = await op.call(t, without);
+          const res2 = await call(t, op, without);
           holds(t, {
             rule: op.rule,
             ok: res2.status !== 403 && res2.status !== 401,
-            failure: `${op.name}: ${scope} is neither needed nor enough (served without it, refused with it but without ${other})`,
+            failure: `${nameOf(op)}: ${scope} is neither needed nor enough (served without it, refused with it but without ${other})`,
             expected: `HTTP 403 without ${scope}, or any listed scope enough`,
             received: `without ${scope}: HTTP ${res.status}; without ${other}: ${seen(res2)}`,
           });
@@ -238,7 +233,7 @@ for (const op of OPERATIONS) {
         holds(t, {
           rule: 'event-management/auth/forbidden-403',
           ok: Array.isArray(res.json),
-          failure: `${op.name}: 403 without the error body`,
+          failure: `${nameOf(op)}: 403 without the error body`,
           expected: 'the error body',
           received: seen(res),
         });
@@ -246,7 +241,7 @@ for (const op of OPERATIONS) {
       {
         needs: [`principals.withoutScope["${scope}"]`, ...(op.needs ?? [])],
         budget: scopesOf(op).length > 1 ? 2 : 1,
-        readOnly: op.name.startsWith('GET'),
+        readOnly: 'read' in op,
       },
     );
   }
@@ -261,12 +256,12 @@ emTest(
       for (const scope of scopesOf(op).filter((s) => !enforced(op).includes(s))) {
         const who = `without:${scope}` as const;
         if (!t.session.tokens.has(who)) {
-          seenText.push(`${op.name} without ${scope}: no such principal configured`);
+          seenText.push(`${nameOf(op)} without ${scope}: no such principal configured`);
           continue;
         }
-        const res = await op.call(t, who);
+        const res = await call(t, op, who);
         seenText.push(
-          `${op.name} without ${scope}: HTTP ${res.status}${res.status === 403 ? ' (all listed scopes required)' : ' (not required)'}`,
+          `${nameOf(op)} without ${scope}: HTTP ${res.status}${res.status === 403 ? ' (all listed scopes required)' : ' (not required)'}`,
         );
       }
     }

@@ -1,6 +1,6 @@
 // The event-management bounds the suite tests, as the contract states them
 // (contracts/event-management/openapi.yaml, read through contracts/facts.ts): no test types them again.
-import { bodyListBound, contractBound, parameterBound } from '../../contracts/facts.ts';
+import { bodyListBound, contractBound, contractNode, parameterBound } from '../../contracts/facts.ts';
 
 const SERVICE = 'event-management';
 
@@ -9,7 +9,8 @@ export const NAME = '#/components/schemas/EventType/properties/name' as const;
 export const FIELD_NAME = '#/components/schemas/Field/properties/name' as const;
 export const ENUM_MEMBER = '#/components/schemas/Field/properties/values/items' as const;
 export const TTL = '#/components/schemas/EventType/properties/ttl' as const;
-const STANDARD = (field: string) => `#/components/schemas/StandardEvent/properties/${field}` as const;
+/** A standard event field's schema. */
+export const STANDARD = (field: string) => `#/components/schemas/StandardEvent/properties/${field}` as const;
 
 /** "an event type id ... at most 64 characters" (the tenant prefix included, our reading). */
 export const ID_MAX = contractBound(SERVICE, '#/components/schemas/EventType/properties/id', 'maxLength');
@@ -36,6 +37,10 @@ export const SEVERITY = {
 /** The longest string a standard field takes (code 16; description and source 255). */
 export const standardMaxLength = (field: 'code' | 'description' | 'source'): number =>
   contractBound(SERVICE, STANDARD(field), 'maxLength');
+
+/** The documented types of a custom field (`STRING`, `INTEGER`, …), as the contract's Field schema lists them. */
+export const FIELD_TYPES = contractNode(SERVICE, '#/components/schemas/Field/properties/type')
+  .enum as readonly string[];
 
 /** "Page size events: default 20, 1 to 500". */
 export const EVENTS_PAGE = {

@@ -383,6 +383,14 @@ export async function eventually<T>(
   }
 }
 
+/**
+ * The answer to a request naming something just made, sent again while it answers 404 (not
+ * visible yet) up to the visibility deadline.
+ */
+export async function onceVisible(request: () => Promise<HttpResponse>): Promise<HttpResponse> {
+  return (await eventually(request, (r) => r.status !== 404)).value;
+}
+
 /** A job as its status resource shows it. */
 export interface JobView {
   id?: unknown;

@@ -19,6 +19,7 @@ import {
   tag,
   type As,
   type Sender,
+  onceVisible,
 } from './em-client.ts';
 
 /** A field of an event type as the suite sends it. */
@@ -316,11 +317,7 @@ export async function putEvent(
  * test (creation is judged by events/create-201).
  */
 export async function createEvent(t: RuleContext, json: Record<string, unknown>): Promise<Record<string, any>> {
-  const r = await eventually(
-    () => postEvent(t, json),
-    (res) => res.status !== 404,
-  );
-  const res = r.value;
+  const res = await onceVisible(() => postEvent(t, json));
   if (res.status !== 201 || typeof body(res).id !== 'string')
     t.skip(`could not create an event (${seen(res, 200)}); judged by events/create-201`);
   return body(res);

@@ -76,39 +76,26 @@ emTest(
   'a patch with another op, a path naming nothing or a value of the wrong type answers 400',
   async (t) => {
     const type = await createType(t, { fields: [field('a', 'STRING', { required: true })] });
-    for (const op of [
-      { op: 'remove', path: '/ttl', value: 30 },
-      { op: 'move', path: '/scope', value: 'GLOBAL' },
-      { op: 'replace', path: '/nosuchattribute', value: 'x' },
-      { op: 'replace', path: '/fields/nosuchfield/required', value: false },
-    ]) {
-      refused(t, {
-        rule: 'event-management/event-types/patch-shape',
-        res: await patch(t, type.id, op),
-        what: `patch ${JSON.stringify(op)}`,
-      });
-    }
-    for (const op of [
-      { op: 'replace', path: '/scope', value: 5 },
-      { op: 'add', path: '/fields', value: 'b' },
-    ]) {
-      refused(t, {
-        rule: 'event-management/event-types/patch-value-types',
-        res: await patch(t, type.id, op),
-        what: `patch ${JSON.stringify(op)}`,
-      });
-    }
     // value is "declared as string": a string holding the ttl or the flag is refused only on our reading.
-    for (const op of [
-      { op: 'replace', path: '/ttl', value: '30' },
-      { op: 'replace', path: '/fields/a/required', value: 'false' },
-    ])
-      refused(t, {
-        rule: 'event-management/event-types/patch-value-types',
-        res: await patch(t, type.id, op),
-        what: `patch ${JSON.stringify(op)}`,
-        reading: 'patch-value-own-type',
-      });
+    const ownType = 'patch-value-own-type';
+    for (const [rule, op, reading] of [
+      ['event-management/event-types/patch-shape', { op: 'remove', path: '/ttl', value: 30 }],
+      ['event-management/event-types/patch-shape', { op: 'move', path: '/scope', value: 'GLOBAL' }],
+      ['event-management/event-types/patch-shape', { op: 'replace', path: '/nosuchattribute', value: 'x' }],
+      [
+        'event-management/event-types/patch-shape',
+        { op: 'replace', path: '/fields/nosuchfield/required', value: false },
+      ],
+      ['event-management/event-types/patch-value-types', { op: 'replace', path: '/scope', value: 5 }],
+      ['event-management/event-types/patch-value-types', { op: 'add', path: '/fields', value: 'b' }],
+      ['event-management/event-types/patch-value-types', { op: 'replace', path: '/ttl', value: '30' }, ownType],
+      [
+        'event-management/event-types/patch-value-types',
+        { op: 'replace', path: '/fields/a/required', value: 'false' },
+        ownType,
+      ],
+    ] as const)
+      refused(t, { rule, res: await patch(t, type.id, op), what: `patch ${JSON.stringify(op)}`, reading });
     taken(t, {
       rule: 'event-management/event-types/patch-value-types',
       res: await patchAttribute(t, type.id, 'replace', 'ttl', 30),

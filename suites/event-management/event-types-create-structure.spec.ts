@@ -3,12 +3,12 @@ import { CODE_POINT_READING } from './em-arbitraries.ts';
 import { where } from '../engine/filter-expression.ts';
 import fc from 'fast-check';
 import type { HttpResponse } from '../engine/http-client.ts';
-import { body, emTest, entity, eventually, fixture, fixtures, iso, send } from './em-client.ts';
+import { body, emTest, entity, fixture, fixtures, iso, send, onceVisible } from './em-client.ts';
 import { boundaryCases } from '../../generators/index.ts';
 import { accepted, refused, holds, taken } from '../engine/checks/index.ts';
 import { createType, field, postEvent, postType, typeBody } from './em-resources.ts';
-import { FIELD_NAME, FIELD_NAME_MAX, FIELDS_MAX, INHERITANCE_DEPTH_MAX } from './em-bounds.ts';
-import { FIELD_TYPES, fieldsNamed, filled } from './event-types-create-support.ts';
+import { FIELD_NAME, FIELD_NAME_MAX, FIELD_TYPES, FIELDS_MAX, INHERITANCE_DEPTH_MAX } from './em-bounds.ts';
+import { fieldsNamed, filled } from './event-types-create-support.ts';
 
 emTest(
   ['event-management/event-types/scope-values'],
@@ -107,12 +107,9 @@ emTest(
   async (t) => {
     let parent = fixtures(t).baseEventTypeId;
     for (let depth = 1; depth <= INHERITANCE_DEPTH_MAX; depth++) {
-      const res = (
-        await eventually(
-          () => postType(t, typeBody(t, { parentId: parent, fields: [field(`d${depth}`, 'STRING')] })),
-          (r) => r.status !== 404,
-        )
-      ).value;
+      const res = await onceVisible(() =>
+        postType(t, typeBody(t, { parentId: parent, fields: [field(`d${depth}`, 'STRING')] })),
+      );
       // Depth counted below BaseEvent (its child is at depth 1): the fourth level rests on that reading;
       // counting BaseEvent itself, the fourth level below it would be depth 5.
       if (depth < INHERITANCE_DEPTH_MAX)
@@ -137,12 +134,7 @@ emTest(
       }
       parent = body(res).id;
     }
-    const fifth = (
-      await eventually(
-        () => postType(t, typeBody(t, { parentId: parent })),
-        (r) => r.status !== 404,
-      )
-    ).value;
+    const fifth = await onceVisible(() => postType(t, typeBody(t, { parentId: parent })));
     refused(t, {
       rule: 'event-management/event-types/inheritance-depth-above-4-400',
       res: fifth,
@@ -163,23 +155,13 @@ emTest(
     const local = await createType(t);
     refused(t, {
       rule: 'event-management/event-types/global-with-local-parent-400',
-      res: (
-        await eventually(
-          () => postType(t, typeBody(t, { parentId: local.id, scope: 'GLOBAL' })),
-          (r) => r.status !== 404,
-        )
-      ).value,
+      res: await onceVisible(() => postType(t, typeBody(t, { parentId: local.id, scope: 'GLOBAL' }))),
       what: 'a GLOBAL type under a LOCAL parent',
     });
     const global = await createType(t, { scope: 'GLOBAL' });
     accepted(t, {
       rule: 'event-management/event-types/create-201',
-      res: (
-        await eventually(
-          () => postType(t, typeBody(t, { parentId: global.id, scope: 'GLOBAL' })),
-          (r) => r.status !== 404,
-        )
-      ).value,
+      res: await onceVisible(() => postType(t, typeBody(t, { parentId: global.id, scope: 'GLOBAL' }))),
       what: 'a GLOBAL type under a GLOBAL parent',
     });
     const shared = fixture(t, 'sharedEventTypeId');
@@ -385,12 +367,7 @@ emTest(
         what: `a filter on the field ${name}, created without filterable`,
       });
     }
-    const ev = (
-      await eventually(
-        () => postEvent(t, { typeId: type.id, timestamp: iso(-60_000), entityId: entity(t) }),
-        (r) => r.status !== 404,
-      )
-    ).value;
+    const ev = await onceVisible(() => postEvent(t, { typeId: type.id, timestamp: iso(-60_000), entityId: entity(t) }));
     accepted(t, {
       rule: 'event-management/event-types/field-required-default-false',
       res: ev,

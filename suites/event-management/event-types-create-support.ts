@@ -1,10 +1,8 @@
 // What the event-types-create spec files share.
 import type { RuleContext } from '../engine/rule-test.ts';
 import { tag } from './em-client.ts';
-import { characters } from './em-arbitraries.ts';
+import { characters } from '../../generators/index.ts';
 import { field, type FieldSpec } from './em-resources.ts';
-
-export const FIELD_TYPES = ['STRING', 'INTEGER', 'DOUBLE', 'BOOLEAN', 'LINK', 'TIMESTAMP', 'UUID', 'ENUM'];
 
 /** `n` distinct field names `f0`, `f1`, … */
 export const fieldsNamed = (n: number, extra: Partial<FieldSpec> = {}) =>

@@ -19,6 +19,7 @@ import {
   embedded,
   EM_IO,
   servicePath,
+  onceVisible,
 } from './em-client.ts';
 import { field, postEvent, postType, typeBody, typeId, typeName } from './em-resources.ts';
 import { ID_MAX, NAME, TTL, NAME_MAX, TTL_DEFAULT, TTL_MAX } from './em-bounds.ts';
@@ -84,15 +85,10 @@ emTest(
     // The links are followed (their templates left out): self serves the type, events answers a list of events.
     const linkPath = (href: string) => servicePath(t, href.replace(/\{[^}]*\}/g, ''));
     const selfPath = linkPath(String(x._links.self.href));
-    const selfRes = selfPath
-      ? await eventually(
-          () => send(t, { method: 'GET', path: selfPath }),
-          (r) => r.status !== 404,
-        )
-      : undefined;
+    const selfRes = selfPath ? await onceVisible(() => send(t, { method: 'GET', path: selfPath })) : undefined;
     servesRecord(t, {
       rule: 'event-management/event-types/links',
-      res: selfRes?.value,
+      res: selfRes,
       link: `_links.self ${String(x._links.self.href)}`,
       id: x.id,
       what: 'the type',
@@ -108,13 +104,10 @@ emTest(
     });
     // "events link to the events of this type": an event of the type shows there, and nothing else.
     const made = eventsPath
-      ? await eventually(
-          () => postEvent(t, { typeId: x.id, timestamp: iso(-60_000), entityId: entity(t), level: 1 }),
-          (r) => r.status !== 404,
-        )
+      ? await onceVisible(() => postEvent(t, { typeId: x.id, timestamp: iso(-60_000), entityId: entity(t), level: 1 }))
       : undefined;
-    if (eventsPath && made?.value.status === 201) {
-      const id = body(made.value).id;
+    if (eventsPath && made?.status === 201) {
+      const id = body(made).id;
       const listed = await eventually(
         () => send(t, { method: 'GET', path: eventsPath }),
         (r) => r.status === 200 && embedded(r, 'events').some((e: any) => e.id === id),
@@ -310,23 +303,18 @@ emTest(
       codePoints: CODE_POINT_READING,
     });
     const { name: _n, ...noName } = typeBody(t);
-    refused(t, {
-      rule: 'event-management/event-types/name-missing-400',
-      res: await postType(t, noName),
-      what: 'no name',
-    });
     // "Required; at most 64 characters" sets no minimum: that an empty name counts as missing is our reading.
-    refused(t, {
-      rule: 'event-management/event-types/name-missing-400',
-      res: await postType(t, typeBody(t, { name: '' })),
-      what: 'an empty name',
-      reading: 'empty-name-missing',
-    });
-    refused(t, {
-      rule: 'event-management/event-types/name-missing-400',
-      res: await postType(t, null),
-      what: 'the JSON body null (no name in it)',
-    });
+    for (const [json, what, reading] of [
+      [noName, 'no name'],
+      [typeBody(t, { name: '' }), 'an empty name', 'empty-name-missing'],
+      [null, 'the JSON body null (no name in it)'],
+    ] as const)
+      refused(t, {
+        rule: 'event-management/event-types/name-missing-400',
+        res: await postType(t, json),
+        what,
+        reading,
+      });
   },
   { budget: 8, budgetPerRun: 3 },
 );

@@ -1,23 +1,15 @@
 import type { RuleContext } from '../engine/rule-test.ts';
-import { body, emTest, entity, eventually, iso, seen } from './em-client.ts';
+import { body, emTest, entity, iso, seen, onceVisible } from './em-client.ts';
 import { accepted, refused, holds } from '../engine/checks/index.ts';
-import {
-  CUSTOM_FIELD_TYPES,
-  ENUM_VALUES,
-  customFieldCases,
-  customFieldName,
-  type FieldCase,
-} from './em-arbitraries.ts';
+import { ENUM_VALUES, customFieldCases, customFieldName, type FieldCase } from './em-arbitraries.ts';
 import { createType, field, postEvent } from './em-resources.ts';
-import { TTL_MAX } from './em-bounds.ts';
+import { FIELD_TYPES, TTL_MAX } from './em-bounds.ts';
 
 /** A type with one optional field of every documented field type. */
 async function allTypes(t: RuleContext): Promise<string> {
   const type = await createType(t, {
     ttl: TTL_MAX,
-    fields: CUSTOM_FIELD_TYPES.map((ty) =>
-      field(customFieldName(ty), ty, ty === 'ENUM' ? { values: ENUM_VALUES } : {}),
-    ),
+    fields: FIELD_TYPES.map((ty) => field(customFieldName(ty), ty, ty === 'ENUM' ? { values: ENUM_VALUES } : {})),
   });
   return type.id;
 }
@@ -30,12 +22,9 @@ function sameValue(fieldName: string, got: unknown, sent: unknown): boolean {
 }
 
 async function judgeCustom(t: RuleContext, typeId: string, c: FieldCase): Promise<void> {
-  const res = (
-    await eventually(
-      () => postEvent(t, { typeId, timestamp: iso(-60_000), entityId: entity(t), [c.field]: c.value }),
-      (r) => r.status !== 404,
-    )
-  ).value;
+  const res = await onceVisible(() =>
+    postEvent(t, { typeId, timestamp: iso(-60_000), entityId: entity(t), [c.field]: c.value }),
+  );
   if (c.valid) {
     accepted(t, { rule: c.rule, res, what: `an event with ${c.what}` });
     holds(t, {
@@ -67,7 +56,7 @@ emTest(
       runs: Math.min(t.session.context.runs, 25),
     });
     const full = Object.fromEntries(
-      CUSTOM_FIELD_TYPES.map((ty) => [
+      FIELD_TYPES.map((ty) => [
         customFieldName(ty),
         examples.find((c) => c.valid && c.field === customFieldName(ty))!.value,
       ]),
@@ -94,10 +83,7 @@ emTest(
     });
     const child = await createType(t, { parentId: parent.id, fields: [field('cflag', 'BOOLEAN', { required: true })] });
     const post = (extra: Record<string, unknown>) =>
-      eventually(
-        () => postEvent(t, { typeId: child.id, timestamp: iso(-60_000), entityId: entity(t), ...extra }),
-        (r) => r.status !== 404,
-      ).then((r) => r.value);
+      onceVisible(() => postEvent(t, { typeId: child.id, timestamp: iso(-60_000), entityId: entity(t), ...extra }));
     accepted(t, {
       rule: 'event-management/events/custom-matches-type',
       res: await post({ plevel: 1, pnote: 'n', cflag: true }),

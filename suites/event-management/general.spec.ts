@@ -13,6 +13,7 @@ import {
   send,
   seen,
   senderOf,
+  onceVisible,
 } from './em-client.ts';
 import { createEvent, createType, field, typeDeleted, postCreateJob, postEvent, standardBody } from './em-resources.ts';
 import { EVENTS_PAGE } from './em-bounds.ts';
@@ -116,16 +117,7 @@ emTest(
     // updatable given: its default is not shown (the document contradicts itself).
     const type = await createType(t, { fields: [field('level', 'INTEGER', { filterable: true, updatable: true })] });
     const typePath = `/eventTypes/${encodeURIComponent(type.id)}`;
-    step(
-      'GET /eventTypes/{id}',
-      (
-        await eventually(
-          () => sendT({ method: 'GET', path: typePath }),
-          (r) => r.status !== 404,
-        )
-      ).value,
-      [200],
-    );
+    step('GET /eventTypes/{id}', await onceVisible(() => sendT({ method: 'GET', path: typePath })), [200]);
     const patched = await send(t, {
       method: 'PATCH',
       path: typePath,
@@ -140,12 +132,7 @@ emTest(
     );
     const ev = await createEvent(t, { typeId: type.id, timestamp: iso(-60_000), entityId: entity(t), level: 1 });
     const evPath = `/events/${ev.id}`;
-    const got = (
-      await eventually(
-        () => sendT({ method: 'GET', path: evPath }),
-        (r) => r.status !== 404,
-      )
-    ).value;
+    const got = await onceVisible(() => sendT({ method: 'GET', path: evPath }));
     step('GET /events/{id}', got, [200]);
     step(
       'PUT /events/{id}',

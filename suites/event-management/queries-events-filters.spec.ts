@@ -15,6 +15,7 @@ import {
   shown,
   tag,
   inexpressible,
+  onceVisible,
 } from './em-client.ts';
 import { refused, holds, answered } from '../engine/checks/index.ts';
 import { fileDataset } from './em-dataset.ts';
@@ -271,29 +272,16 @@ emTest(
     const code = `S${tag()}`.slice(0, standardMaxLength('code'));
     const mine = body(await postEvent(t, standardBody(t, { entityId, code })));
     const customEvent = body(
-      (
-        await eventually(
-          () => postEvent(t, { typeId: custom.id, timestamp: iso(-60_000), entityId, x: 1 }),
-          (r) => r.status !== 404,
-        )
-      ).value,
+      await onceVisible(() => postEvent(t, { typeId: custom.id, timestamp: iso(-60_000), entityId, x: 1 })),
     );
     const childEvent = body(
-      (
-        await eventually(
-          // Older than the standard event though written after it: the list orders by timestamp, not by writing.
-          () => postEvent(t, { typeId: child.id, timestamp: iso(-180_000), entityId, code, source: marker(t) }),
-          (r) => r.status !== 404,
-        )
-      ).value,
+      // Older than the standard event though written after it: the list orders by timestamp, not by writing.
+      await onceVisible(() =>
+        postEvent(t, { typeId: child.id, timestamp: iso(-180_000), entityId, code, source: marker(t) }),
+      ),
     );
     const widenedEvent = body(
-      (
-        await eventually(
-          () => postEvent(t, { typeId: widened.id, timestamp: iso(-60_000), entityId, code, y: 1 }),
-          (r) => r.status !== 404,
-        )
-      ).value,
+      await onceVisible(() => postEvent(t, { typeId: widened.id, timestamp: iso(-60_000), entityId, code, y: 1 })),
     );
     // A standard event older than the child's, written last: neither the order of writing nor one
     // timeline after another gives timestamps descending.

@@ -269,21 +269,12 @@ emTest(
       expected: 'flag,asc: the events of one value, then of the other; flag,desc: the other way round',
       received: () => `asc ${JSON.stringify(fa)}; desc ${JSON.stringify(fd)}`,
     });
-    refused(t, {
-      rule: 'event-management/queries/events-non-sortable-400',
-      res: await q(sortBy('note', 'asc')),
-      what: 'sort on a custom field declared filterable false',
-    });
-    refused(t, {
-      rule: 'event-management/queries/events-non-sortable-400',
-      res: await getEvents(t, { sort: sortBy('description', 'asc') }),
-      what: 'sort on description (not filterable)',
-    });
-    refused(t, {
-      rule: 'event-management/queries/events-non-sortable-400',
-      res: await getEvents(t, { sort: sortBy('nosuchfield', 'desc') }),
-      what: 'sort on an unknown field',
-    });
+    for (const [sorted, what] of [
+      [() => q(sortBy('note', 'asc')), 'sort on a custom field declared filterable false'],
+      [() => getEvents(t, { sort: sortBy('description', 'asc') }), 'sort on description (not filterable)'],
+      [() => getEvents(t, { sort: sortBy('nosuchfield', 'desc') }), 'sort on an unknown field'],
+    ] as const)
+      refused(t, { rule: 'event-management/queries/events-non-sortable-400', res: await sorted(), what });
   },
   { needs: ['fixtures.eventManagement.entityIds'], readOnly: false, budget: 8 },
 );

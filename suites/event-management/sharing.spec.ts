@@ -2,7 +2,7 @@ import { after, where } from '../engine/filter-expression.ts';
 import { holds, answered, listed, notListed, refused, taken } from '../engine/checks/index.ts';
 import type { HttpResponse } from '../engine/http-client.ts';
 import type { RuleContext } from '../engine/rule-test.ts';
-import { body, emTest, eventually, fixture, fixtures, iso, send, seen, NO_OTHER } from './em-client.ts';
+import { body, emTest, eventually, fixture, fixtures, iso, send, seen, NO_OTHER, onceVisible } from './em-client.ts';
 import { createEvent, createType, field, postEvent, standardBody, trackForeignEvents } from './em-resources.ts';
 import { EVENT, EVENT_TYPE, RESOURCES } from './em-descriptions.ts';
 
@@ -277,18 +277,16 @@ emTest(
     // A GLOBAL type of the caller, used by the other tenant on its own entity (not shared with the caller).
     const type = await createType(t, { scope: 'GLOBAL', fields: [field('v', 'INTEGER')] });
     trackForeignEvents(t, type.id, 'otherTenant');
-    const foreign = await eventually(
-      () =>
-        postEvent(
-          t,
-          { typeId: type.id, timestamp: iso(-60_000), entityId: fixture(t, 'otherTenantEntityId'), v: 1 },
-          { as: 'otherTenant' },
-        ),
-      (r) => r.status !== 404,
+    const foreign = await onceVisible(() =>
+      postEvent(
+        t,
+        { typeId: type.id, timestamp: iso(-60_000), entityId: fixture(t, 'otherTenantEntityId'), v: 1 },
+        { as: 'otherTenant' },
+      ),
     );
-    if (foreign.value.status !== 201)
-      t.skip(`the other tenant could not create an event of the GLOBAL type (${seen(foreign.value, 160)})`);
-    const id = String(body(foreign.value).id);
+    if (foreign.status !== 201)
+      t.skip(`the other tenant could not create an event of the GLOBAL type (${seen(foreign, 160)})`);
+    const id = String(body(foreign).id);
     const q = { filter: where({ typeId: type.id }), size: '100' };
     await eventually(
       () => send(t, { method: 'GET', path: '/events', query: q, as: 'otherTenant' }),
