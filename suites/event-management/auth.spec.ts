@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { contractNode, judgedScopes, operationScopes } from '../../contracts/facts.ts';
-import { holds, LISTED_SCOPE_NEEDED, refused } from '../engine/checks/index.ts';
+import { holds, LISTED_SCOPE_NEEDED, missingScopeRejected, refused } from '../engine/checks/index.ts';
 import type { HttpResponse } from '../engine/http-client.ts';
 import type { RuleContext } from '../engine/rule-test.ts';
 import type { ConfigKey } from '../engine/config-needs.ts';
@@ -206,11 +206,10 @@ for (const op of OPERATIONS) {
             `principals.withoutScope["${scope}"] is not configured`,
           );
         const res = await call(t, op, who);
-        const what = `${nameOf(op)} to a token without ${scope}`;
         // One scope listed alone is settled by the table; where several are listed, the document leaves
         // open whether any one suffices, so a refusal without one of them rests on our reading.
         const several = scopesOf(op).length > 1;
-        refused(t, { rule: op.rule, res, what, statuses: [403], reading: several ? LISTED_SCOPE_NEEDED : undefined });
+        missingScopeRejected(t, op.rule, res, `${scope} (${nameOf(op)})`, several ? LISTED_SCOPE_NEEDED : undefined);
         if (several && res.status !== 403) {
           // Served without it: then any one listed scope must suffice, so a token holding it but
           // lacking another listed scope is served too. A scope listed for the operation that is
