@@ -231,7 +231,7 @@ test(
       stored: { recipients: JSON.stringify(listed) },
       sent: { recipients: JSON.stringify(want) },
     });
-    // A bad item, wherever it stands: categories-items.spec.ts.
+    // A bad item, wherever it stands: categories-lists.spec.ts.
   },
   { needs: ['fixtures.notification.addressTypes.email'], budget: 3 },
 );
@@ -259,7 +259,7 @@ test(
       res: good,
       what: 'templates of channels Email and Push Notification',
     });
-    // A bad item, wherever it stands: categories-items.spec.ts.
+    // A bad item, wherever it stands: categories-lists.spec.ts.
   },
   { needs: ['fixtures.notification.channels.email', 'fixtures.notification.channels.push'], budget: 3 },
 );
