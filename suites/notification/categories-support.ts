@@ -1,10 +1,8 @@
 // What the categories spec files share.
 import { accepted, applied } from '../engine/checks/index.ts';
 import fc from 'fast-check';
-import type { JsonSchema } from '../../generators/index.ts';
 import type { HttpResponse } from '../engine/http-client.ts';
 import type { RuleContext } from '../engine/rule-test.ts';
-import { contractOf } from '../engine/schemas.ts';
 import { send } from './notification-client.ts';
 
 export type Position = 'TO' | 'CC' | 'BCC';
@@ -53,12 +51,6 @@ export function listIn<K extends 'recipients' | 'templates' | 'recipientGroups'>
 ): NonNullable<CategoryView[K]> {
   const v: unknown = view(res)[key];
   return (Array.isArray(v) ? v.filter((x) => x !== null && typeof x === 'object') : []) as NonNullable<CategoryView[K]>;
-}
-
-/** The documented CreateCommunicationCategory property schema of a field. */
-export async function propertySchema(field: string): Promise<JsonSchema> {
-  const doc = await contractOf('notification');
-  return ((doc.components?.schemas?.CreateCommunicationCategory as JsonSchema).properties ?? {})[field];
 }
 
 /** Alphanumeric fields: letters and digits only; a sign or another type breaks them. */

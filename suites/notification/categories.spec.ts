@@ -1,5 +1,6 @@
 import fc from 'fast-check';
 import { boundaryValues } from '../../generators/index.ts';
+import { contractNode } from '../../contracts/facts.ts';
 import {
   accepted,
   createdWithId,
@@ -28,15 +29,7 @@ import {
   postCategory,
   templateOf,
 } from './notification-resources.ts';
-import {
-  getCategory,
-  putCategory,
-  view,
-  listIn,
-  propertySchema,
-  alphanumericCase,
-  type Position,
-} from './categories-support.ts';
+import { getCategory, putCategory, view, listIn, alphanumericCase, type Position } from './categories-support.ts';
 import type { RuleContext } from '../engine/rule-test.ts';
 import { fieldValues, type FieldValue } from '../engine/resources/index.ts';
 
@@ -187,7 +180,7 @@ test(
   ['notification/categories/priority-values', 'notification/errors/code-invalid-request-body-property'],
   'a category priority is taken as 1, 3 or 5 only (every boundary of the contract, create and update)',
   async (t) => {
-    const schema = await propertySchema('priority');
+    const schema = contractNode('notification', '#/components/schemas/CreateCommunicationCategory/properties/priority');
     // The contract's enum gives 1, 3, 5 (valid) and 0, 2, 4, 6 (invalid); other types break it too.
     const cases = [
       ...boundaryValues(schema),

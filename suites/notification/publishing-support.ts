@@ -1,7 +1,5 @@
 // What the publishing spec files share.
-import { type JsonSchema } from '../../generators/index.ts';
 import type { RuleContext } from '../engine/rule-test.ts';
-import { contractOf } from '../engine/schemas.ts';
 import { lists, type AuditEntry } from './audit-search.ts';
 import { exampleEmail, send } from './notification-client.ts';
 
@@ -32,11 +30,6 @@ export function broadcast(t: RuleContext, content: unknown) {
     query: { broadcastType: 'tenantAdminsOnly' },
     form: [{ name: 'messageData', value: JSON.stringify(content) }],
   });
-}
-
-export async function publishSchema(field: string): Promise<JsonSchema> {
-  const doc = await contractOf('notification');
-  return ((doc.components?.schemas?.PublishEmailContent as JsonSchema).properties ?? {})[field];
 }
 
 /** Checks that every entry of an audit answer satisfies `keep`, and whether `mine` is among them. */
