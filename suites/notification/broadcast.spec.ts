@@ -10,7 +10,7 @@ import {
   UNKNOWN_REFUSAL,
   withCode,
 } from '../engine/checks/index.ts';
-import type { FormPart, HttpResponse } from '../engine/http-client.ts';
+import type { HttpResponse } from '../engine/http-client.ts';
 import type { RuleContext } from '../engine/rule-test.ts';
 import { entriesOf, searchAudit, type AuditEntry } from './audit-search.ts';
 import {
@@ -25,6 +25,7 @@ import {
 } from './notification-client.ts';
 import { createCategory, createRecipient } from './notification-resources.ts';
 import { fieldValues } from '../engine/resources/index.ts';
+import { broadcast, messageData } from './publishing-support.ts';
 
 // A broadcast that is accepted mails every member of its audience on a real deployment: the suite
 // broadcasts successfully once, to the tenant's admins only, and once more to a sub-tenant's members,
@@ -36,18 +37,6 @@ import { fieldValues } from '../engine/resources/index.ts';
 /** A valid BroadcastEmailContent without a category. */
 function content(t: RuleContext, over: Record<string, unknown> = {}): Record<string, unknown> {
   return { body: { message: 'Conformance suite broadcast' }, from: t.prefix, subject: 'ConformanceBroadcast', ...over };
-}
-
-function broadcast(
-  t: RuleContext,
-  form: FormPart[],
-  query: Record<string, string | undefined> = { broadcastType: 'tenantAdminsOnly' },
-) {
-  return send(t, { method: 'POST', path: '/broadcastEmails', query, form });
-}
-
-function messageData(value: unknown): FormPart[] {
-  return [{ name: 'messageData', value: typeof value === 'string' ? value : JSON.stringify(value) }];
 }
 
 /** The audit entry of the broadcast of category `id` (waited for), and the search that found it. */

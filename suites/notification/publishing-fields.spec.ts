@@ -4,7 +4,7 @@ import { accepted, refused, withCode } from '../engine/checks/index.ts';
 import type { RuleContext } from '../engine/rule-test.ts';
 import { fieldValues, type FieldValue } from '../engine/resources/index.ts';
 import { exampleEmail, notificationTest as test, seen } from './notification-client.ts';
-import { message, publish, broadcast } from './publishing-support.ts';
+import { message, publish, broadcast, messageData } from './publishing-support.ts';
 import { contractNode } from '../../contracts/facts.ts';
 
 test(
@@ -160,7 +160,7 @@ test.each(
     const b = f.broadcast(t);
     refused(t, {
       rule: f.rule,
-      res: await broadcast(t, b.content),
+      res: await broadcast(t, messageData(b.content)),
       what: b.what,
       ...withCode('invalidRequestBodyProperty'),
     });

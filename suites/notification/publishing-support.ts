@@ -1,4 +1,5 @@
 // What the publishing spec files share.
+import type { FormPart } from '../engine/http-client.ts';
 import type { RuleContext } from '../engine/rule-test.ts';
 import { lists, type AuditEntry } from './audit-search.ts';
 import { exampleEmail, send } from './notification-client.ts';
@@ -22,14 +23,18 @@ export function publish(t: RuleContext, body: unknown) {
   return send(t, { method: 'POST', path: '/publisher/messages', json: body });
 }
 
-/** A broadcast of one message to the tenant's admins (the fewest members a broadcast reaches). */
-export function broadcast(t: RuleContext, content: unknown) {
-  return send(t, {
-    method: 'POST',
-    path: '/broadcastEmails',
-    query: { broadcastType: 'tenantAdminsOnly' },
-    form: [{ name: 'messageData', value: JSON.stringify(content) }],
-  });
+/** A broadcast of a form, by default to the tenant's admins (the fewest members a broadcast reaches). */
+export function broadcast(
+  t: RuleContext,
+  form: FormPart[],
+  query: Record<string, string | undefined> = { broadcastType: 'tenantAdminsOnly' },
+) {
+  return send(t, { method: 'POST', path: '/broadcastEmails', query, form });
+}
+
+/** The form of a broadcast: its messageData part (a value that is not text is sent as JSON). */
+export function messageData(value: unknown): FormPart[] {
+  return [{ name: 'messageData', value: typeof value === 'string' ? value : JSON.stringify(value) }];
 }
 
 /** Checks that every entry of an audit answer satisfies `keep`, and whether `mine` is among them. */
