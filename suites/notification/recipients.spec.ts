@@ -29,6 +29,7 @@ import {
   getRecipient,
   putRecipient,
   searchRecipients,
+  postOneAddress,
   emailCase,
   SHORT_PHONE,
   PHONE_EDGES,
@@ -97,11 +98,7 @@ test(
         }),
         runs: 8,
       },
-      send: (c) =>
-        postRecipient(t, {
-          recipientname: recipientName(t),
-          recipientdetail: [{ address: c.value, addresstypeid: type }],
-        }),
+      send: (c) => postOneAddress(t, c.value, type),
       refusal: () => withCode('invalidRequestBodyProperty'),
     });
     const r = await createRecipient(t);
@@ -137,11 +134,7 @@ test(
         values: phoneNumber.map((n) => ({ value: n.startsWith(restricted) ? `+1${n.slice(2)}` : n, valid: true })),
         runs: 5,
       },
-      send: (c) =>
-        postRecipient(t, {
-          recipientname: recipientName(t),
-          recipientdetail: [{ address: c.value, addresstypeid: type }],
-        }),
+      send: (c) => postOneAddress(t, c.value, type),
       refusal: () => withCode('invalidRequestBodyProperty'),
     });
   },
@@ -170,11 +163,7 @@ test(
       rule: 'notification/recipients/push-json',
       field: 'push configuration',
       cases: cases.map((c) => ({ ...c, value: c.text, what: `push configuration ${c.text}` })),
-      send: (c) =>
-        postRecipient(t, {
-          recipientname: recipientName(t),
-          recipientdetail: [{ address: c.text, addresstypeid: c.type }],
-        }),
+      send: (c) => postOneAddress(t, c.text, c.type),
       refusal: () => withCode('invalidRequestBodyProperty'),
     });
   },
@@ -194,10 +183,7 @@ test(
       items: [type],
     });
     // An addresstypeid the listing does not hold, wherever it stands: recipient-addresses.spec.ts.
-    const good = await postRecipient(t, {
-      recipientname: recipientName(t),
-      recipientdetail: [{ address: exampleEmail(t), addresstypeid: type }],
-    });
+    const good = await postOneAddress(t, exampleEmail(t), type);
     accepted(t, {
       rule: 'notification/recipients/address-type-from-list',
       res: good,
