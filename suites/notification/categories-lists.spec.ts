@@ -11,16 +11,9 @@ import {
   withCode,
   CLIENT_ERRORS,
 } from '../engine/checks/index.ts';
-import { UNKNOWN_ID, channelId, notificationTest as test, send } from './notification-client.ts';
-import {
-  categoryBody,
-  createCategory,
-  createRecipient,
-  createTemplateSet,
-  postCategory,
-  templateOf,
-} from './notification-resources.ts';
-import { getCategory, listIn, putCategory } from './categories-support.ts';
+import { UNKNOWN_ID, notificationTest as test, send } from './notification-client.ts';
+import { categoryBody, createCategory, createRecipient, postCategory } from './notification-resources.ts';
+import { getCategory, listIn, putCategory, templateItems } from './categories-support.ts';
 
 // The lists a category request names in its query or body (categoryIds, the recipients to
 // unsubscribe, the fields of a search): each rule about one item holds wherever the item stands,
@@ -205,24 +198,6 @@ test(
 /** The items as ADD items of an UpdateCommunicationCategory (a bare value is left as it is). */
 function asAdd(items: unknown[]): unknown[] {
   return items.map((x) => (x && typeof x === 'object' && !Array.isArray(x) ? { operation: 'ADD', ...x } : x));
-}
-
-/** The Email and Push Notification templates of a new set, as category template items. */
-async function templateItems(t: RuleContext) {
-  const email = channelId(t, 'email');
-  const push = channelId(t, 'push');
-  const set = await createTemplateSet(t, { channels: [email, push] });
-  const e = templateOf(t, set, email);
-  const p = templateOf(t, set, push);
-  return {
-    set,
-    e,
-    p,
-    items: [
-      { commChannelName: 'Email', templateId: e.templateId, templatesetId: set.id },
-      { commChannelName: 'Push Notification', templateId: p.templateId, templatesetId: set.id },
-    ],
-  };
 }
 
 /** POST the list as a category's `field`, then PUT it as ADD items of `categoryId`: each refused with 400. */

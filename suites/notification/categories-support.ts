@@ -3,7 +3,8 @@ import { accepted, applied } from '../engine/checks/index.ts';
 import fc from 'fast-check';
 import type { HttpResponse } from '../engine/http-client.ts';
 import type { RuleContext } from '../engine/rule-test.ts';
-import { send } from './notification-client.ts';
+import { channelId, send } from './notification-client.ts';
+import { createTemplateSet, templateOf } from './notification-resources.ts';
 
 export type Position = 'TO' | 'CC' | 'BCC';
 
@@ -62,6 +63,24 @@ export function alphanumericCase(t: RuleContext, signs: readonly string[]) {
       .map(([s, c]) => ({ value: `${t.prefix}${c}${s}` as unknown, valid: false })),
     fc.constant({ value: 42, valid: false }),
   );
+}
+
+/** The Email and Push Notification templates of a new set, as category template items. */
+export async function templateItems(t: RuleContext) {
+  const email = channelId(t, 'email');
+  const push = channelId(t, 'push');
+  const set = await createTemplateSet(t, { channels: [email, push] });
+  const e = templateOf(t, set, email);
+  const p = templateOf(t, set, push);
+  return {
+    set,
+    e,
+    p,
+    items: [
+      { commChannelName: 'Email', templateId: e.templateId, templatesetId: set.id },
+      { commChannelName: 'Push Notification', templateId: p.templateId, templatesetId: set.id },
+    ],
+  };
 }
 
 /** The model of a category's recipients: recipient index → position. */

@@ -11,7 +11,6 @@ import {
   withCode,
 } from '../engine/checks/index.ts';
 import {
-  channelId,
   fixturesOf,
   hasOtherTenant,
   homeTenant,
@@ -20,16 +19,16 @@ import {
   tag,
   NO_OTHER,
 } from './notification-client.ts';
+import { categoryBody, createCategory, createRecipient, createdId, postCategory } from './notification-resources.ts';
 import {
-  categoryBody,
-  createCategory,
-  createRecipient,
-  createTemplateSet,
-  createdId,
-  postCategory,
-  templateOf,
-} from './notification-resources.ts';
-import { getCategory, putCategory, view, listIn, alphanumericCase, type Position } from './categories-support.ts';
+  getCategory,
+  putCategory,
+  view,
+  listIn,
+  alphanumericCase,
+  templateItems,
+  type Position,
+} from './categories-support.ts';
 import type { RuleContext } from '../engine/rule-test.ts';
 import { fieldValues, type FieldValue } from '../engine/resources/index.ts';
 
@@ -233,20 +232,7 @@ test(
   ['notification/categories/template-channel'],
   'category templates are taken for channels Email and Push Notification',
   async (t) => {
-    const email = channelId(t, 'email');
-    const push = channelId(t, 'push');
-    const set = await createTemplateSet(t, { channels: [email, push] });
-    const e = templateOf(t, set, email);
-    const p = templateOf(t, set, push);
-    const good = await postCategory(
-      t,
-      categoryBody(t, {
-        templates: [
-          { commChannelName: 'Email', templateId: e.templateId, templatesetId: set.id },
-          { commChannelName: 'Push Notification', templateId: p.templateId, templatesetId: set.id },
-        ],
-      }),
-    );
+    const good = await postCategory(t, categoryBody(t, { templates: (await templateItems(t)).items }));
     accepted(t, {
       rule: 'notification/categories/template-channel',
       res: good,
