@@ -37,6 +37,12 @@ export function putRecipient(t: RuleContext, body: unknown, as?: 'otherTenant') 
   return send(t, { method: 'PUT', path: '/recipient/', json: body }, as);
 }
 
+/** Valid email addresses, all different, for a recipientdetail around a bad one. */
+export function validAddresses(t: RuleContext): Record<string, unknown>[] {
+  const type = addressType(t, 'email');
+  return ['a', 'b', 'c'].map((k) => ({ address: exampleEmail(t, `ok${k}`), addresstypeid: type }));
+}
+
 /** POST /recipient/ of a new recipient with one address. */
 export function postOneAddress(t: RuleContext, address: unknown, addresstypeid: unknown) {
   return postRecipient(t, { recipientname: recipientName(t), recipientdetail: [{ address, addresstypeid }] });
