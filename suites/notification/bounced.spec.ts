@@ -48,6 +48,36 @@ function holds(res: HttpResponse, address: string | number): boolean {
   return items(res).some((b) => typeof b?.emailId === 'string' && b.emailId.toLowerCase() === a);
 }
 
+/**
+ * `n` addresses at the configured domain that bounces, published to in one message; each is tracked
+ * so that it leaves the blacklist again (`releases` mark the test's own removals). A refused publish
+ * skips the test (judged by publish/success-204).
+ */
+async function bounced(t: RuleContext, n: number): Promise<{ addresses: string[]; releases: Array<() => void> }> {
+  const { bounceDomain, bounceLocalPrefix } = fixturesOf(t);
+  if (!bounceDomain || bounceLocalPrefix === undefined)
+    t.needsConfiguration(
+      'fixtures.notification.bounceDomain',
+      'the run configuration names no address that bounces (fixtures.notification.bounceDomain and bounceLocalPrefix)',
+    );
+  const addresses = Array.from({ length: n }, () => `${bounceLocalPrefix}${t.prefix}${letters(6)}@${bounceDomain}`);
+  const releases = addresses.map((address) => trackBounce(t, address));
+  const pub = await send(t, {
+    method: 'POST',
+    path: '/publisher/messages',
+    json: {
+      body: { message: 'Conformance bounce' },
+      recipientsTo: addresses.join(';'),
+      from: t.prefix,
+      subject: 'ConformanceBounce',
+    },
+  });
+  const them = n === 1 ? 'address' : 'addresses';
+  if (pub.status !== 204)
+    t.skip(`the publish to the bouncing ${them} was refused (${seen(pub, 120)}); judged by publish/success-204`);
+  return { addresses, releases };
+}
+
 /** Checks the listing's shape and the date format of every entry. */
 function checkListing(t: RuleContext, res: HttpResponse): void {
   everyItem(t, {
@@ -91,26 +121,10 @@ test(
   ],
   'an address that bounced is listed for its tenant only, and DELETE with emailList removes it again',
   async (t) => {
-    const { bounceDomain, bounceLocalPrefix } = fixturesOf(t);
-    if (!bounceDomain || bounceLocalPrefix === undefined)
-      t.needsConfiguration(
-        'fixtures.notification.bounceDomain',
-        'the run configuration names no address that bounces (fixtures.notification.bounceDomain and bounceLocalPrefix)',
-      );
-    const address = `${bounceLocalPrefix}${t.prefix}${letters(6)}@${bounceDomain}`;
-    const release = trackBounce(t, address);
-    const pub = await send(t, {
-      method: 'POST',
-      path: '/publisher/messages',
-      json: {
-        body: { message: 'Conformance bounce' },
-        recipientsTo: address,
-        from: t.prefix,
-        subject: 'ConformanceBounce',
-      },
-    });
-    if (pub.status !== 204)
-      t.skip(`the publish to the bouncing address was refused (${seen(pub, 120)}); judged by publish/success-204`);
+    const {
+      addresses: [address],
+      releases: [release],
+    } = await bounced(t, 1);
     const after = await poll(
       () => list(t),
       (r) => r.status !== 200 || holds(r, address),
@@ -251,27 +265,8 @@ test(
   ['notification/bounced/remove'],
   'DELETE with emailList removes every listed address from the blacklist, however many it lists',
   async (t) => {
-    const { bounceDomain, bounceLocalPrefix } = fixturesOf(t);
-    if (!bounceDomain || bounceLocalPrefix === undefined)
-      t.needsConfiguration(
-        'fixtures.notification.bounceDomain',
-        'the run configuration names no address that bounces (fixtures.notification.bounceDomain and bounceLocalPrefix)',
-      );
     // One list of each length 1, 2 and 3: six addresses that bounce, from one publish.
-    const pool = Array.from({ length: 6 }, () => `${bounceLocalPrefix}${t.prefix}${letters(6)}@${bounceDomain}`);
-    const releases = pool.map((address) => trackBounce(t, address));
-    const pub = await send(t, {
-      method: 'POST',
-      path: '/publisher/messages',
-      json: {
-        body: { message: 'Conformance bounce' },
-        recipientsTo: pool.join(';'),
-        from: t.prefix,
-        subject: 'ConformanceBounce',
-      },
-    });
-    if (pub.status !== 204)
-      t.skip(`the publish to the bouncing addresses was refused (${seen(pub, 120)}); judged by publish/success-204`);
+    const { addresses: pool, releases } = await bounced(t, 6);
     const listed = await poll(
       () => list(t),
       (r) => r.status !== 200 || pool.every((a) => holds(r, a)),

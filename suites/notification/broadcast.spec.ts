@@ -10,7 +10,7 @@ import {
   UNKNOWN_REFUSAL,
   withCode,
 } from '../engine/checks/index.ts';
-import type { FormPart } from '../engine/http-client.ts';
+import type { HttpResponse } from '../engine/http-client.ts';
 import type { RuleContext } from '../engine/rule-test.ts';
 import { entriesOf, searchAudit, type AuditEntry } from './audit-search.ts';
 import {
@@ -25,6 +25,7 @@ import {
 } from './notification-client.ts';
 import { createCategory, createRecipient } from './notification-resources.ts';
 import { fieldValues } from '../engine/resources/index.ts';
+import { broadcast, messageData } from './publishing-support.ts';
 
 // A broadcast that is accepted mails every member of its audience on a real deployment: the suite
 // broadcasts successfully once, to the tenant's admins only, and once more to a sub-tenant's members,
@@ -38,16 +39,22 @@ function content(t: RuleContext, over: Record<string, unknown> = {}): Record<str
   return { body: { message: 'Conformance suite broadcast' }, from: t.prefix, subject: 'ConformanceBroadcast', ...over };
 }
 
-function broadcast(
-  t: RuleContext,
-  form: FormPart[],
-  query: Record<string, string | undefined> = { broadcastType: 'tenantAdminsOnly' },
-) {
-  return send(t, { method: 'POST', path: '/broadcastEmails', query, form });
+/** The audit entry of the broadcast of category `id` (waited for), and the search that found it. */
+async function broadcastEntry(t: RuleContext, id: number): Promise<{ search: HttpResponse; entry?: AuditEntry }> {
+  const search = await poll(
+    () => searchAudit(t, { messageCategoryId: id }),
+    (s) => s.status !== 200 || entriesOf(s).some((e) => e.messageCategoryId === id),
+  );
+  return { search, entry: entriesOf(search).find((e) => e.messageCategoryId === id) };
 }
 
-function messageData(value: unknown): FormPart[] {
-  return [{ name: 'messageData', value: typeof value === 'string' ? value : JSON.stringify(value) }];
+/** The email addresses an audit entry lists, in lower case. */
+function addressesOf(x?: AuditEntry): Set<string> {
+  return new Set(
+    (Array.isArray(x?.emails) ? (x.emails as unknown[]) : [])
+      .filter((e): e is string => typeof e === 'string')
+      .map((e) => e.toLowerCase()),
+  );
 }
 
 test(
@@ -97,11 +104,7 @@ test(
       is: isSendTime,
       soft: true,
     });
-    const search = await poll(
-      () => searchAudit(t, { messageCategoryId: id }),
-      (s) => s.status !== 200 || entriesOf(s).some((e) => e.messageCategoryId === id),
-    );
-    const entry = entriesOf(search).find((e) => e.messageCategoryId === id);
+    const { search, entry } = await broadcastEntry(t, id);
     t.observe(
       'notification/broadcast/status-transitions',
       `SendResponse status ${JSON.stringify(body.status)}; audit entry status ${JSON.stringify(entry?.status)}`,
@@ -141,19 +144,13 @@ test(
     const admins = (t.fixtures.notification as { tenantAdminEmails?: unknown } | undefined)?.tenantAdminEmails;
     if (Array.isArray(admins) && admins.length && admins.every((a) => typeof a === 'string')) {
       const want = new Set(admins.map((a: string) => a.toLowerCase()));
-      const addressed = (x?: AuditEntry) =>
-        new Set(
-          (Array.isArray(x?.emails) ? (x.emails as unknown[]) : [])
-            .filter((e): e is string => typeof e === 'string')
-            .map((e) => e.toLowerCase()),
-        );
       // The entry may list its addresses as they are sent (the broadcast is only queued): every
       // admin is waited for; an address too many stays one.
       const later = await poll(
         async () => entriesOf(await searchAudit(t, { messageCategoryId: id })).find((e) => e.messageCategoryId === id),
-        (x) => [...want].every((a) => addressed(x).has(a)),
+        (x) => [...want].every((a) => addressesOf(x).has(a)),
       );
-      const got = addressed(later ?? entry);
+      const got = addressesOf(later ?? entry);
       storedAsSent(t, {
         rule: 'notification/broadcast/tenant-admins-only',
         what: 'the addresses of a tenantAdminsOnly broadcast, exactly the tenant admins',
@@ -361,11 +358,7 @@ test(
       what: 'a broadcast to all',
       statuses: [200],
     });
-    const search = await poll(
-      () => searchAudit(t, { messageCategoryId: id }),
-      (s) => s.status !== 200 || entriesOf(s).some((e) => e.messageCategoryId === id),
-    );
-    const entry = entriesOf(search).find((e) => e.messageCategoryId === id);
+    const { search, entry } = await broadcastEntry(t, id);
     listed(t, {
       rule: 'notification/broadcast/all',
       res: search,
@@ -374,11 +367,7 @@ test(
       holds: (res, c) => entriesOf(res).some((e) => e.messageCategoryId === c),
       anyStatus: true,
     });
-    const got = new Set(
-      (Array.isArray(entry!.emails) ? (entry!.emails as unknown[]) : [])
-        .filter((e): e is string => typeof e === 'string')
-        .map((e) => e.toLowerCase()),
-    );
+    const got = addressesOf(entry);
     listed(t, {
       rule: 'notification/broadcast/all',
       res: search,

@@ -1,11 +1,10 @@
 // What the categories spec files share.
 import { accepted, applied } from '../engine/checks/index.ts';
 import fc from 'fast-check';
-import type { JsonSchema } from '../../generators/index.ts';
 import type { HttpResponse } from '../engine/http-client.ts';
 import type { RuleContext } from '../engine/rule-test.ts';
-import { contractOf } from '../engine/schemas.ts';
-import { send } from './notification-client.ts';
+import { channelId, send } from './notification-client.ts';
+import { createTemplateSet, templateOf } from './notification-resources.ts';
 
 export type Position = 'TO' | 'CC' | 'BCC';
 
@@ -55,12 +54,6 @@ export function listIn<K extends 'recipients' | 'templates' | 'recipientGroups'>
   return (Array.isArray(v) ? v.filter((x) => x !== null && typeof x === 'object') : []) as NonNullable<CategoryView[K]>;
 }
 
-/** The documented CreateCommunicationCategory property schema of a field. */
-export async function propertySchema(field: string): Promise<JsonSchema> {
-  const doc = await contractOf('notification');
-  return ((doc.components?.schemas?.CreateCommunicationCategory as JsonSchema).properties ?? {})[field];
-}
-
 /** Alphanumeric fields: letters and digits only; a sign or another type breaks them. */
 export function alphanumericCase(t: RuleContext, signs: readonly string[]) {
   return fc.oneof(
@@ -70,6 +63,24 @@ export function alphanumericCase(t: RuleContext, signs: readonly string[]) {
       .map(([s, c]) => ({ value: `${t.prefix}${c}${s}` as unknown, valid: false })),
     fc.constant({ value: 42, valid: false }),
   );
+}
+
+/** The Email and Push Notification templates of a new set, as category template items. */
+export async function templateItems(t: RuleContext) {
+  const email = channelId(t, 'email');
+  const push = channelId(t, 'push');
+  const set = await createTemplateSet(t, { channels: [email, push] });
+  const e = templateOf(t, set, email);
+  const p = templateOf(t, set, push);
+  return {
+    set,
+    e,
+    p,
+    items: [
+      { commChannelName: 'Email', templateId: e.templateId, templatesetId: set.id },
+      { commChannelName: 'Push Notification', templateId: p.templateId, templatesetId: set.id },
+    ],
+  };
 }
 
 /** The model of a category's recipients: recipient index → position. */

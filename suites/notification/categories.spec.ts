@@ -1,5 +1,6 @@
 import fc from 'fast-check';
 import { boundaryValues } from '../../generators/index.ts';
+import { contractNode } from '../../contracts/facts.ts';
 import {
   accepted,
   createdWithId,
@@ -10,7 +11,6 @@ import {
   withCode,
 } from '../engine/checks/index.ts';
 import {
-  channelId,
   fixturesOf,
   hasOtherTenant,
   homeTenant,
@@ -19,22 +19,14 @@ import {
   tag,
   NO_OTHER,
 } from './notification-client.ts';
-import {
-  categoryBody,
-  createCategory,
-  createRecipient,
-  createTemplateSet,
-  createdId,
-  postCategory,
-  templateOf,
-} from './notification-resources.ts';
+import { categoryBody, createCategory, createRecipient, createdId, postCategory } from './notification-resources.ts';
 import {
   getCategory,
   putCategory,
   view,
   listIn,
-  propertySchema,
   alphanumericCase,
+  templateItems,
   type Position,
 } from './categories-support.ts';
 import type { RuleContext } from '../engine/rule-test.ts';
@@ -187,7 +179,7 @@ test(
   ['notification/categories/priority-values', 'notification/errors/code-invalid-request-body-property'],
   'a category priority is taken as 1, 3 or 5 only (every boundary of the contract, create and update)',
   async (t) => {
-    const schema = await propertySchema('priority');
+    const schema = contractNode('notification', '#/components/schemas/CreateCommunicationCategory/properties/priority');
     // The contract's enum gives 1, 3, 5 (valid) and 0, 2, 4, 6 (invalid); other types break it too.
     const cases = [
       ...boundaryValues(schema),
@@ -231,7 +223,7 @@ test(
       stored: { recipients: JSON.stringify(listed) },
       sent: { recipients: JSON.stringify(want) },
     });
-    // A bad item, wherever it stands: categories-items.spec.ts.
+    // A bad item, wherever it stands: categories-lists.spec.ts.
   },
   { needs: ['fixtures.notification.addressTypes.email'], budget: 3 },
 );
@@ -240,26 +232,13 @@ test(
   ['notification/categories/template-channel'],
   'category templates are taken for channels Email and Push Notification',
   async (t) => {
-    const email = channelId(t, 'email');
-    const push = channelId(t, 'push');
-    const set = await createTemplateSet(t, { channels: [email, push] });
-    const e = templateOf(t, set, email);
-    const p = templateOf(t, set, push);
-    const good = await postCategory(
-      t,
-      categoryBody(t, {
-        templates: [
-          { commChannelName: 'Email', templateId: e.templateId, templatesetId: set.id },
-          { commChannelName: 'Push Notification', templateId: p.templateId, templatesetId: set.id },
-        ],
-      }),
-    );
+    const good = await postCategory(t, categoryBody(t, { templates: (await templateItems(t)).items }));
     accepted(t, {
       rule: 'notification/categories/template-channel',
       res: good,
       what: 'templates of channels Email and Push Notification',
     });
-    // A bad item, wherever it stands: categories-items.spec.ts.
+    // A bad item, wherever it stands: categories-lists.spec.ts.
   },
   { needs: ['fixtures.notification.channels.email', 'fixtures.notification.channels.push'], budget: 3 },
 );

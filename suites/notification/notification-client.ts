@@ -59,40 +59,35 @@ export function fixturesOf(t: RuleContext): NotificationFixtures {
   return f && typeof f === 'object' ? f : {};
 }
 
-/** An address type ID of the configuration, or a skip naming the missing key. */
-export function addressType(t: RuleContext, kind: keyof NonNullable<NotificationFixtures['addressTypes']>): number {
-  t.need(`fixtures.notification.addressTypes.${kind}`);
-  const id = fixturesOf(t).addressTypes?.[kind];
+/**
+ * An integer ID the run configuration gives at `fixtures.notification.<key>`, or a skip naming the
+ * missing key and `source`, the listing it is taken from.
+ */
+function configuredId(t: RuleContext, key: string, id: unknown, source: string): number {
+  t.need(`fixtures.notification.${key}`);
   if (!Number.isInteger(id))
     t.needsConfiguration(
-      `fixtures.notification.addressTypes.${kind}`,
-      `the run configuration has no fixtures.notification.addressTypes.${kind} (the ${kind} address type ID of GET /recipient/addresstype, whose record shape the document does not show)`,
+      `fixtures.notification.${key}`,
+      `the run configuration has no fixtures.notification.${key} (${source})`,
     );
   return id as number;
+}
+
+/** An address type ID of the configuration, or a skip naming the missing key. */
+export function addressType(t: RuleContext, kind: keyof NonNullable<NotificationFixtures['addressTypes']>): number {
+  const source = `the ${kind} address type ID of GET /recipient/addresstype, whose record shape the document does not show`;
+  return configuredId(t, `addressTypes.${kind}`, fixturesOf(t).addressTypes?.[kind], source);
 }
 
 /** A channel ID of the configuration, or a skip naming the missing key. */
 export function channelId(t: RuleContext, kind: keyof NonNullable<NotificationFixtures['channels']>): number {
-  t.need(`fixtures.notification.channels.${kind}`);
-  const id = fixturesOf(t).channels?.[kind];
-  if (!Number.isInteger(id))
-    t.needsConfiguration(
-      `fixtures.notification.channels.${kind}`,
-      `the run configuration has no fixtures.notification.channels.${kind} (the ${kind} channel ID of GET /communicationchannel/, whose record shape the document does not show)`,
-    );
-  return id as number;
+  const source = `the ${kind} channel ID of GET /communicationchannel/, whose record shape the document does not show`;
+  return configuredId(t, `channels.${kind}`, fixturesOf(t).channels?.[kind], source);
 }
 
 /** The parameter type ID of the configuration, or a skip. */
 export function paramTypeId(t: RuleContext): number {
-  t.need('fixtures.notification.paramTypeId');
-  const id = fixturesOf(t).paramTypeId;
-  if (!Number.isInteger(id))
-    t.needsConfiguration(
-      'fixtures.notification.paramTypeId',
-      'the run configuration has no fixtures.notification.paramTypeId (a type ID of GET /paramtype/)',
-    );
-  return id as number;
+  return configuredId(t, 'paramTypeId', fixturesOf(t).paramTypeId, 'a type ID of GET /paramtype/');
 }
 
 /** The India-region phone prefix (the configuration's, else +91 as the document's region implies). */
@@ -232,48 +227,36 @@ export function auditTime(ms: number): string {
   return new Date(ms).toISOString().slice(0, 19).replace('T', ' ');
 }
 
-/** Whether a text is `yyyy-MM-dd HH:mm:ss` with field values in range. */
-export function isAuditTime(v: unknown): boolean {
-  const m = typeof v === 'string' ? /^(\d{4})-(\d{2})-(\d{2}) (\d{2}):(\d{2}):(\d{2})$/.exec(v) : null;
-  return (
-    !!m &&
-    inRange(Number(m[2]), 1, 12) &&
-    inRange(Number(m[3]), 1, 31) &&
-    inRange(Number(m[4]), 0, 23) &&
-    inRange(Number(m[5]), 0, 59) &&
-    inRange(Number(m[6]), 0, 60)
-  );
+/** The range of each field of a date-time format. */
+const FIELD_RANGES: Record<string, [number, number]> = {
+  yyyy: [0, 9999],
+  MM: [1, 12],
+  dd: [1, 31],
+  HH: [0, 23],
+  mm: [0, 59],
+  ss: [0, 60],
+};
+
+/** A test of whether a text is a date-time of `format` (fields yyyy, MM, dd, HH, mm, ss) with field values in range. */
+function dateTimeOf(format: string): (v: unknown) => boolean {
+  const fields = format.match(/yyyy|MM|dd|HH|mm|ss/g) ?? [];
+  const pattern = new RegExp(`^${format.replace(/yyyy|MM|dd|HH|mm|ss/g, (f) => `(\\d{${f.length}})`)}$`);
+  return (v) => {
+    const m = typeof v === 'string' ? pattern.exec(v) : null;
+    return (
+      !!m && fields.every((f, i) => Number(m[i + 1]) >= FIELD_RANGES[f][0] && Number(m[i + 1]) <= FIELD_RANGES[f][1])
+    );
+  };
 }
+
+/** Whether a text is `yyyy-MM-dd HH:mm:ss` with field values in range. */
+export const isAuditTime = dateTimeOf('yyyy-MM-dd HH:mm:ss');
 
 /** Whether a text is `dd-MM-yyyy HH:mm:ss` with field values in range. */
-export function isBounceTime(v: unknown): boolean {
-  const m = typeof v === 'string' ? /^(\d{2})-(\d{2})-(\d{4}) (\d{2}):(\d{2}):(\d{2})$/.exec(v) : null;
-  return (
-    !!m &&
-    inRange(Number(m[1]), 1, 31) &&
-    inRange(Number(m[2]), 1, 12) &&
-    inRange(Number(m[4]), 0, 23) &&
-    inRange(Number(m[5]), 0, 59) &&
-    inRange(Number(m[6]), 0, 60)
-  );
-}
+export const isBounceTime = dateTimeOf('dd-MM-yyyy HH:mm:ss');
 
 /** Whether a text is `HH:mm:ss-dd-MM-yyyy` with field values in range. */
-export function isSendTime(v: unknown): boolean {
-  const m = typeof v === 'string' ? /^(\d{2}):(\d{2}):(\d{2})-(\d{2})-(\d{2})-(\d{4})$/.exec(v) : null;
-  return (
-    !!m &&
-    inRange(Number(m[1]), 0, 23) &&
-    inRange(Number(m[2]), 0, 59) &&
-    inRange(Number(m[3]), 0, 60) &&
-    inRange(Number(m[4]), 1, 31) &&
-    inRange(Number(m[5]), 1, 12)
-  );
-}
-
-function inRange(n: number, lo: number, hi: number): boolean {
-  return n >= lo && n <= hi;
-}
+export const isSendTime = dateTimeOf('HH:mm:ss-dd-MM-yyyy');
 
 /** A short pause between polls of something the service does asynchronously. */
 export function pause(ms: number): Promise<void> {

@@ -1,5 +1,4 @@
-import {} from '../engine/checks/index.ts';
-import type { HttpResponse } from '../engine/http-client.ts';
+import type { FormPart, HttpRequest, HttpResponse } from '../engine/http-client.ts';
 import type { RuleContext, SendOptions } from '../engine/rule-test.ts';
 import {
   addressType,
@@ -47,6 +46,24 @@ function tracker(
     });
 }
 
+/**
+ * The POST of `path` as it is (its body given by `body`), tracking for deletion by `track` the
+ * record whose ID `idOf` finds in the answer.
+ */
+function poster<B>(
+  path: string,
+  body: (b: B) => Pick<HttpRequest, 'json' | 'form'>,
+  idOf: (res: HttpResponse) => number | undefined,
+  track: ReturnType<typeof tracker>,
+): (t: RuleContext, b: B, as?: As) => Promise<HttpResponse> {
+  return async (t, b, as) => {
+    const res = await send(t, { method: 'POST', path, ...body(b) }, as);
+    const id = idOf(res);
+    if (id !== undefined) track(t, id, as);
+    return res;
+  };
+}
+
 /** Tracks a recipient for deletion. */
 export const trackRecipient = tracker(
   'recipient',
@@ -56,12 +73,7 @@ export const trackRecipient = tracker(
 );
 
 /** POST /recipient/ as it is, tracking whatever it created. */
-export async function postRecipient(t: RuleContext, body: unknown, as?: As): Promise<HttpResponse> {
-  const res = await send(t, { method: 'POST', path: '/recipient/', json: body }, as);
-  const id = createdId(res);
-  if (id !== undefined) trackRecipient(t, id, as);
-  return res;
-}
+export const postRecipient = poster('/recipient/', (json: unknown) => ({ json }), createdId, trackRecipient);
 
 export interface CreatedRecipient {
   id: number;
@@ -202,12 +214,12 @@ export function categoryBody(t: RuleContext, over: Record<string, unknown> = {})
 }
 
 /** POST /communicationcategories/ as it is, tracking what it created. */
-export async function postCategory(t: RuleContext, body: unknown, as?: As): Promise<HttpResponse> {
-  const res = await send(t, { method: 'POST', path: '/communicationcategories/', json: body }, as);
-  const id = createdId(res);
-  if (id !== undefined) trackCategory(t, id, as);
-  return res;
-}
+export const postCategory = poster(
+  '/communicationcategories/',
+  (json: unknown) => ({ json }),
+  createdId,
+  trackCategory,
+);
 
 /** Creates a category for a test that needs one; a refusal ends the test as skipped. */
 export async function createCategory(
@@ -243,16 +255,7 @@ export function createdSetId(res: HttpResponse): number | undefined {
 }
 
 /** POST /template/ with a form as it is, tracking the set it created. */
-export async function postTemplateSet(
-  t: RuleContext,
-  form: ReturnType<typeof templateForm>,
-  as?: As,
-): Promise<HttpResponse> {
-  const res = await send(t, { method: 'POST', path: '/template/', form }, as);
-  const id = createdSetId(res);
-  if (id !== undefined) trackTemplateSet(t, id, as);
-  return res;
-}
+export const postTemplateSet = poster('/template/', (form: FormPart[]) => ({ form }), createdSetId, trackTemplateSet);
 
 /** A template set name unique to the run. */
 export function setName(t: RuleContext, label = 'set'): string {

@@ -4,7 +4,8 @@ import { accepted, refused, withCode } from '../engine/checks/index.ts';
 import type { RuleContext } from '../engine/rule-test.ts';
 import { fieldValues, type FieldValue } from '../engine/resources/index.ts';
 import { exampleEmail, notificationTest as test, seen } from './notification-client.ts';
-import { message, publish, broadcast, publishSchema } from './publishing-support.ts';
+import { message, publish, broadcast, messageData } from './publishing-support.ts';
+import { contractNode } from '../../contracts/facts.ts';
 
 test(
   ['notification/publish/recipients-valid-emails', 'notification/errors/code-invalid-request-body-property'],
@@ -124,7 +125,7 @@ const PUBLISH_FIELDS: readonly PublishField[] = [
     // The contract's enum gives 1 and 3 (accepted by the publishes above); 0, 2 and 4 and other types break it.
     cases: async () =>
       bad([
-        ...boundaryValues(await publishSchema('priority'))
+        ...boundaryValues(contractNode('notification', '#/components/schemas/PublishEmailContent/properties/priority'))
           .filter((b) => !b.valid)
           .map((b) => b.value),
         5,
@@ -159,7 +160,7 @@ test.each(
     const b = f.broadcast(t);
     refused(t, {
       rule: f.rule,
-      res: await broadcast(t, b.content),
+      res: await broadcast(t, messageData(b.content)),
       what: b.what,
       ...withCode('invalidRequestBodyProperty'),
     });

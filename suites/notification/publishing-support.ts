@@ -1,7 +1,6 @@
 // What the publishing spec files share.
-import { type JsonSchema } from '../../generators/index.ts';
+import type { FormPart } from '../engine/http-client.ts';
 import type { RuleContext } from '../engine/rule-test.ts';
-import { contractOf } from '../engine/schemas.ts';
 import { lists, type AuditEntry } from './audit-search.ts';
 import { exampleEmail, send } from './notification-client.ts';
 
@@ -24,19 +23,18 @@ export function publish(t: RuleContext, body: unknown) {
   return send(t, { method: 'POST', path: '/publisher/messages', json: body });
 }
 
-/** A broadcast of one message to the tenant's admins (the fewest members a broadcast reaches). */
-export function broadcast(t: RuleContext, content: unknown) {
-  return send(t, {
-    method: 'POST',
-    path: '/broadcastEmails',
-    query: { broadcastType: 'tenantAdminsOnly' },
-    form: [{ name: 'messageData', value: JSON.stringify(content) }],
-  });
+/** A broadcast of a form, by default to the tenant's admins (the fewest members a broadcast reaches). */
+export function broadcast(
+  t: RuleContext,
+  form: FormPart[],
+  query: Record<string, string | undefined> = { broadcastType: 'tenantAdminsOnly' },
+) {
+  return send(t, { method: 'POST', path: '/broadcastEmails', query, form });
 }
 
-export async function publishSchema(field: string): Promise<JsonSchema> {
-  const doc = await contractOf('notification');
-  return ((doc.components?.schemas?.PublishEmailContent as JsonSchema).properties ?? {})[field];
+/** The form of a broadcast: its messageData part (a value that is not text is sent as JSON). */
+export function messageData(value: unknown): FormPart[] {
+  return [{ name: 'messageData', value: typeof value === 'string' ? value : JSON.stringify(value) }];
 }
 
 /** Checks that every entry of an audit answer satisfies `keep`, and whether `mine` is among them. */

@@ -4,7 +4,7 @@ import type { RuleContext, RuleTestOptions } from '../engine/rule-test.ts';
 import { refused, withCode, type CodeSuffix, type RefusedOptions } from '../engine/checks/index.ts';
 import { addressType, exampleEmail, notificationTest as test, recipientName } from './notification-client.ts';
 import { createRecipient, postRecipient } from './notification-resources.ts';
-import { putRecipient, update } from './recipients-support.ts';
+import { putRecipient, update, validAddresses } from './recipients-support.ts';
 
 // Every rule about one RecipientAddress holds for each address of a recipientdetail: the bad one
 // stands at generated positions among valid email addresses, on create and on update. One
@@ -12,18 +12,12 @@ import { putRecipient, update } from './recipients-support.ts';
 
 interface AddressCase {
   options: RuleTestOptions;
-  /** The recipientdetail lists: `valid(t)` around the rule's bad addresses. */
+  /** The recipientdetail lists: `validAddresses(t)` around the rule's bad addresses. */
   lists(t: RuleContext): fc.Arbitrary<ListWithBadItems>;
   /** The code of the refusal on create, by the kind of the bad address (none where undefined). */
   code?: (kind: string) => CodeSuffix | undefined;
   /** How both refusals are judged besides (a status of our reading). */
   refusal?: Pick<RefusedOptions, 'statuses' | 'statusReading'>;
-}
-
-/** Valid email addresses, all different. */
-function valid(t: RuleContext): Record<string, unknown>[] {
-  const type = addressType(t, 'email');
-  return ['a', 'b', 'c'].map((k) => ({ address: exampleEmail(t, `ok${k}`), addresstypeid: type }));
 }
 
 /** A test of one rule about an address: POST and PUT /recipient/ with each list are refused. */
@@ -68,7 +62,7 @@ addressTest(
       const type = addressType(t, 'email');
       return listWithBadItems({
         rule: 'notification/recipients/address-string',
-        valid: valid(t),
+        valid: validAddresses(t),
         bad: {
           'an address without address': { addresstypeid: type },
           'address 42': { address: 42, addresstypeid: type },
@@ -93,7 +87,7 @@ addressTest(
       const address = exampleEmail(t, 'typed');
       return listWithBadItems({
         rule: 'notification/recipients/address-type-int64',
-        valid: valid(t),
+        valid: validAddresses(t),
         bad: {
           'an address without addresstypeid': { address },
           'addresstypeid as text': { address, addresstypeid: String(type) },
@@ -118,7 +112,7 @@ addressTest(
     lists: (t) =>
       listWithBadItems({
         rule: 'notification/recipients/address-type-from-list',
-        valid: valid(t),
+        valid: validAddresses(t),
         bad: {
           [`addresstypeid ${UNKNOWN_TYPE}, which the listing does not hold`]: {
             address: exampleEmail(t, 'unlisted'),
@@ -141,7 +135,7 @@ addressTest(
       const type = addressType(t, 'email');
       return listWithBadItems({
         rule: 'notification/recipients/email-charset',
-        valid: valid(t),
+        valid: validAddresses(t),
         bad: Object.fromEntries(
           ['-', '+', ' '].map((c) => [
             `an email address holding ${JSON.stringify(c)}`,
@@ -162,7 +156,7 @@ addressTest(
       const phone = addressType(t, 'phone');
       return listWithBadItems({
         rule: 'notification/recipients/phone-e164',
-        valid: valid(t),
+        valid: validAddresses(t),
         bad: {
           'a phone number without +': { address: '14155550123', addresstypeid: phone },
           'a phone number of 16 digits': { address: '+1415555012345678', addresstypeid: phone },
@@ -181,7 +175,7 @@ addressTest(
       const push = addressType(t, 'push');
       return listWithBadItems({
         rule: 'notification/recipients/push-json',
-        valid: valid(t),
+        valid: validAddresses(t),
         bad: {
           'a push configuration without quotes': { address: '{token:abc}', addresstypeid: push },
           'a push configuration cut short': { address: '{"token":', addresstypeid: push },

@@ -1,7 +1,8 @@
 // What the recipients spec files share.
 import fc from 'fast-check';
 import type { RuleContext } from '../engine/rule-test.ts';
-import { addressType, exampleEmail, send } from './notification-client.ts';
+import { addressType, exampleEmail, recipientName, send } from './notification-client.ts';
+import { postRecipient } from './notification-resources.ts';
 
 /**
  * The code a refused name must carry: whether a blank name is a missing or an invalid property is
@@ -34,6 +35,17 @@ export function getRecipient(t: RuleContext, id: number | string, as?: 'otherTen
 
 export function putRecipient(t: RuleContext, body: unknown, as?: 'otherTenant') {
   return send(t, { method: 'PUT', path: '/recipient/', json: body }, as);
+}
+
+/** Valid email addresses, all different, for a recipientdetail around a bad one. */
+export function validAddresses(t: RuleContext): Record<string, unknown>[] {
+  const type = addressType(t, 'email');
+  return ['a', 'b', 'c'].map((k) => ({ address: exampleEmail(t, `ok${k}`), addresstypeid: type }));
+}
+
+/** POST /recipient/ of a new recipient with one address. */
+export function postOneAddress(t: RuleContext, address: unknown, addresstypeid: unknown) {
+  return postRecipient(t, { recipientname: recipientName(t), recipientdetail: [{ address, addresstypeid }] });
 }
 
 export function searchRecipients(t: RuleContext, name: unknown, as?: 'otherTenant') {

@@ -1,8 +1,10 @@
+import fc from 'fast-check';
 import {
   holds,
   accepted,
   createdWithId,
   listed,
+  notListed,
   refused,
   served,
   genericCode,
@@ -26,6 +28,8 @@ import {
   update,
   getRecipient,
   putRecipient,
+  searchRecipients,
+  postOneAddress,
   emailCase,
   SHORT_PHONE,
   PHONE_EDGES,
@@ -94,11 +98,7 @@ test(
         }),
         runs: 8,
       },
-      send: (c) =>
-        postRecipient(t, {
-          recipientname: recipientName(t),
-          recipientdetail: [{ address: c.value, addresstypeid: type }],
-        }),
+      send: (c) => postOneAddress(t, c.value, type),
       refusal: () => withCode('invalidRequestBodyProperty'),
     });
     const r = await createRecipient(t);
@@ -134,11 +134,7 @@ test(
         values: phoneNumber.map((n) => ({ value: n.startsWith(restricted) ? `+1${n.slice(2)}` : n, valid: true })),
         runs: 5,
       },
-      send: (c) =>
-        postRecipient(t, {
-          recipientname: recipientName(t),
-          recipientdetail: [{ address: c.value, addresstypeid: type }],
-        }),
+      send: (c) => postOneAddress(t, c.value, type),
       refusal: () => withCode('invalidRequestBodyProperty'),
     });
   },
@@ -167,11 +163,7 @@ test(
       rule: 'notification/recipients/push-json',
       field: 'push configuration',
       cases: cases.map((c) => ({ ...c, value: c.text, what: `push configuration ${c.text}` })),
-      send: (c) =>
-        postRecipient(t, {
-          recipientname: recipientName(t),
-          recipientdetail: [{ address: c.text, addresstypeid: c.type }],
-        }),
+      send: (c) => postOneAddress(t, c.text, c.type),
       refusal: () => withCode('invalidRequestBodyProperty'),
     });
   },
@@ -191,10 +183,7 @@ test(
       items: [type],
     });
     // An addresstypeid the listing does not hold, wherever it stands: recipient-addresses.spec.ts.
-    const good = await postRecipient(t, {
-      recipientname: recipientName(t),
-      recipientdetail: [{ address: exampleEmail(t), addresstypeid: type }],
-    });
+    const good = await postOneAddress(t, exampleEmail(t), type);
     accepted(t, {
       rule: 'notification/recipients/address-type-from-list',
       res: good,
@@ -297,4 +286,75 @@ test(
     });
   },
   { needs: ['fixtures.notification.addressTypes.email'], budget: 13, budgetPerRun: 2 },
+);
+
+test(
+  ['notification/recipients/recipientdetail-array', 'notification/errors/code-invalid-request-body-property'],
+  'a recipientdetail that is not an array is refused on create and update',
+  async (t) => {
+    const type = addressType(t, 'email');
+    const r = await createRecipient(t);
+    const values: unknown[] = [{ address: exampleEmail(t), addresstypeid: type }, exampleEmail(t), 5, true];
+    await fieldValues(t, {
+      rule: 'notification/recipients/recipientdetail-array',
+      field: 'recipientdetail',
+      cases: values.map((value) => ({ value, valid: false, via: 'POST' })),
+      property: { values: fc.constantFrom(...values).map((value) => ({ value, valid: false, via: 'PUT' })), runs: 4 },
+      send: (c) =>
+        c.via === 'PUT'
+          ? putRecipient(t, update(t, r.id, { recipientdetail: c.value }))
+          : postRecipient(t, { recipientname: recipientName(t), recipientdetail: c.value }),
+      refusal: () => withCode('invalidRequestBodyProperty'),
+    });
+  },
+  { needs: ['fixtures.notification.addressTypes.email'], budget: 6, budgetPerRun: 1 },
+);
+
+test(
+  ['notification/recipients/search-by-name'],
+  'POST /recipient/search with a name lists the matching recipients and no others',
+  async (t) => {
+    const a = await createRecipient(t, { name: recipientName(t, 'Alpha') });
+    const b = await createRecipient(t, { name: recipientName(t, 'Beta') });
+    const res = await searchRecipients(t, a.name);
+    listed(t, {
+      rule: 'notification/recipients/search-by-name',
+      res,
+      what: 'the recipient searched by name',
+      items: [a.name],
+    });
+    notListed(t, {
+      rule: 'notification/recipients/search-by-name',
+      res,
+      what: 'a recipient of another name',
+      items: [b.name],
+      anyStatus: true,
+    });
+    const bad = await searchRecipients(t, 42);
+    refused(t, {
+      rule: 'notification/recipients/search-by-name',
+      res: bad,
+      what: 'a search whose name is the number 42',
+    });
+  },
+  { needs: ['fixtures.notification.addressTypes.email'], budget: 7 },
+);
+
+test(
+  ['notification/recipients/search-blank-lists-all'],
+  'POST /recipient/search with a blank name lists every recipient of the tenant',
+  async (t) => {
+    const a = await createRecipient(t);
+    const b = await createRecipient(t);
+    for (const blank of ['', '   ']) {
+      const res = await searchRecipients(t, blank);
+      listed(t, {
+        rule: 'notification/recipients/search-blank-lists-all',
+        res,
+        what: `every recipient, to a search for ${JSON.stringify(blank)}`,
+        items: [a.name, b.name],
+      });
+    }
+  },
+  { needs: ['fixtures.notification.addressTypes.email'], budget: 6 },
 );

@@ -13,6 +13,7 @@ import {
   send,
 } from './notification-client.ts';
 import { createCategory, createGroup, createRecipient, postRecipient } from './notification-resources.ts';
+import { validAddresses } from './recipients-support.ts';
 
 /** What a recipient with an India-region phone needs of the configuration. */
 const RECIPIENT_NEEDS = [
@@ -55,10 +56,9 @@ test(
   ['notification/region/create-recipient-restricted', 'notification/region/restricted-region-item'],
   'POST /recipient/ with an India-region phone anywhere among its addresses is refused with RestrictedRegion items and creates nothing',
   async (t) => {
-    const email = addressType(t, 'email');
     const lists = listWithBadItems({
       rule: 'notification/region/create-recipient-restricted',
-      valid: ['a', 'b', 'c'].map((k) => ({ address: exampleEmail(t, `ok${k}`), addresstypeid: email })),
+      valid: validAddresses(t),
       bad: { 'an India-region phone': { address: indiaPhone(t), addresstypeid: addressType(t, 'phone') } },
     });
     await t.property(
@@ -91,11 +91,10 @@ test(
   ['notification/region/update-recipient-restricted', 'notification/region/restricted-region-item'],
   'PUT /recipient/ giving an India-region phone anywhere among the addresses is refused with RestrictedRegion items and changes nothing',
   async (t) => {
-    const email = addressType(t, 'email');
     const phone = indiaPhone(t);
     const lists = listWithBadItems({
       rule: 'notification/region/update-recipient-restricted',
-      valid: ['a', 'b', 'c'].map((k) => ({ address: exampleEmail(t, `ok${k}`), addresstypeid: email })),
+      valid: validAddresses(t),
       bad: { 'an India-region phone': { address: phone, addresstypeid: addressType(t, 'phone') } },
     });
     await t.property(

@@ -19,6 +19,18 @@ export function idList(t: RuleContext, id: number | string) {
   return send(t, { method: 'GET', path: `/template/templateidlist/${id}` });
 }
 
+export function paramList(t: RuleContext, id: number | string) {
+  return send(t, { method: 'GET', path: `/templateparam/${id}` });
+}
+
+/** The form of an update of `set` with one DELETE item, of `channel`, and no file. */
+export function deleteItem(set: { name: string }, channel: number): FormPart[] {
+  return templateForm(
+    { templatesetName: set.name, templateChannelAndFile: [{ communicationChannel: channel, operation: 'DELETE' }] },
+    [],
+  );
+}
+
 export function file(name = `${tag()}.html`, content = templateHtml(name)) {
   return { name, content };
 }

@@ -307,34 +307,20 @@ test(
       templatesetName: setName(t),
       templateChannelAndFile: [{ communicationChannel: email, fileName: 'a.html' }],
     };
-    // A JSON body is refused (document); 400 rather than 415 for it is our reading.
-    refused(t, {
-      rule: 'notification/templates/multipart-required',
-      res: await send(t, { method: 'POST', path: '/template/', json }),
-      what: 'a JSON body on create',
-      statuses: [400],
-      statusReading: 'media-type-400',
-    });
-    refused(t, {
-      rule: 'notification/templates/multipart-required',
-      res: await send(t, { method: 'PUT', path: `/template/${set.id}`, json }),
-      what: 'a JSON body on update',
-      statuses: [400],
-      statusReading: 'media-type-400',
-    });
     const broken =
       '--cfzboundary\r\nContent-Disposition: form-data; name="templateInfo"\r\n\r\n{"templatesetName":"x"}\r\n--cfzboundary\r\nContent-Disposition: form-data; name="templateFiles"; filename="a.html"\r\nContent-Type: text/html\r\n\r\n<html>';
     const headers = { 'content-type': 'multipart/form-data; boundary=cfzboundary' };
-    refused(t, {
-      rule: 'notification/templates/multipart-required',
-      res: await send(t, { method: 'POST', path: '/template/', body: broken, headers }),
-      what: 'a multipart body cut off before its closing boundary',
-    });
-    refused(t, {
-      rule: 'notification/templates/multipart-required',
-      res: await send(t, { method: 'PUT', path: `/template/${set.id}`, body: broken, headers }),
-      what: 'a cut-off multipart body on update',
-    });
+    // A JSON body is refused (document); 400 rather than 415 for it is our reading.
+    const asJson = { statuses: [400], statusReading: 'media-type-400' };
+    const create = { method: 'POST', path: '/template/' };
+    const update = { method: 'PUT', path: `/template/${set.id}` };
+    for (const [what, req, options] of [
+      ['a JSON body on create', { ...create, json }, asJson],
+      ['a JSON body on update', { ...update, json }, asJson],
+      ['a multipart body cut off before its closing boundary', { ...create, body: broken, headers }, {}],
+      ['a cut-off multipart body on update', { ...update, body: broken, headers }, {}],
+    ] as const)
+      refused(t, { rule: 'notification/templates/multipart-required', res: await send(t, req), what, ...options });
   },
   { needs: ['fixtures.notification.channels.email'], budget: 6 },
 );
