@@ -82,14 +82,21 @@ async function slip(name: string, config: string, keys: string[], service?: stri
   return { doctor, report };
 }
 
-/** An HTTP proxy in front of the reference that, after `after` requests, closes every connection and refuses more. */
-async function dyingProxy(after: number): Promise<{ url: string; close: () => Promise<void> }> {
+/**
+ * An HTTP proxy in front of the reference: after `dieAfter` requests it closes every connection
+ * and refuses more; a request whose URL `slow` matches is answered `slowMs` later.
+ */
+async function frontProxy(opts: {
+  dieAfter?: number;
+  slow?: RegExp;
+  slowMs?: number;
+}): Promise<{ url: string; close: () => Promise<void> }> {
   const upstream = new URL(ref.baseUrl);
   const sockets = new Set<Socket>();
   let seen = 0;
   let dead = false;
   const server: Server = createServer((req, res) => {
-    if (dead || ++seen > after) {
+    if (dead || ++seen > (opts.dieAfter ?? Infinity)) {
       if (!dead) {
         dead = true;
         server.close();
@@ -97,15 +104,19 @@ async function dyingProxy(after: number): Promise<{ url: string; close: () => Pr
       for (const s of sockets) s.destroy();
       return;
     }
-    const out = request(
-      { host: upstream.hostname, port: upstream.port, path: req.url, method: req.method, headers: req.headers },
-      (up) => {
-        res.writeHead(up.statusCode ?? 502, up.headers);
-        up.pipe(res);
-      },
-    );
-    out.on('error', () => res.destroy());
-    req.pipe(out);
+    const forward = () => {
+      const out = request(
+        { host: upstream.hostname, port: upstream.port, path: req.url, method: req.method, headers: req.headers },
+        (up) => {
+          res.writeHead(up.statusCode ?? 502, up.headers);
+          up.pipe(res);
+        },
+      );
+      out.on('error', () => res.destroy());
+      req.pipe(out);
+    };
+    if (opts.slow?.test(req.url ?? '')) setTimeout(forward, opts.slowMs ?? 0);
+    else forward();
   });
   server.on('connection', (s) => {
     sockets.add(s);
@@ -144,11 +155,19 @@ describe('configuration slips never become verdicts', () => {
   }, 600_000);
 
   it('a fixture ID the target does not hold: skipped naming the key, as doctor predicts', async () => {
-    const file = writeConfig('wrong-fixture', (c) => {
-      (c.fixtures!.eventManagement as Record<string, unknown>).sharedEventTypeId = 'othertenant.nosuchtype';
-    });
-    // An event management fixture: the run tests that service, as the slips below do.
-    await slip('wrong-fixture', file, ['fixtures.eventManagement.sharedEventTypeId'], 'event-management');
+    // The read that finds the fixture missing answers late, after the suites' runner has started:
+    // the tests must still learn it before they start (they once ran, and failed on the 404).
+    const proxy = await frontProxy({ slow: /othertenant\.nosuchtype/, slowMs: 5_000 });
+    try {
+      const file = writeConfig('wrong-fixture', (c) => {
+        c.target = proxy.url;
+        (c.fixtures!.eventManagement as Record<string, unknown>).sharedEventTypeId = 'othertenant.nosuchtype';
+      });
+      // An event management fixture: the run tests that service, as the slips below do.
+      await slip('wrong-fixture', file, ['fixtures.eventManagement.sharedEventTypeId'], 'event-management');
+    } finally {
+      await proxy.close();
+    }
   }, 600_000);
 
   // A piece broken one at a time, and a few together: each run tests the service the slip
@@ -241,7 +260,7 @@ describe('configuration slips never become verdicts', () => {
   }, 300_000);
 
   it('a target that stops answering mid-run: its rules are not exercised, naming the error, none failed', async () => {
-    const proxy = await dyingProxy(400);
+    const proxy = await frontProxy({ dieAfter: 400 });
     try {
       const file = writeConfig('dying', (c) => (c.target = proxy.url));
       const { res, report } = await run('dying', file);

@@ -335,6 +335,10 @@ export async function runSuites(
   try {
     // Stopped (a signal, --max-time) while vitest was starting: no test is started.
     await hooks.ready;
+    // createVitest took a copy of the context it was given; the readiness checks (hooks.ready) may
+    // have finished after that, so the tests get the context as it stands now, the pieces found not
+    // ready included: without them, a test needing a fixture the target does not hold would run.
+    vitest.provide('runContext', context);
     if (hooks.signal?.aborted) interrupted = true;
     else await vitest.start();
     for (const e of (vitest.state as any).getUnhandledErrors?.() ?? []) unhandledErrors.push(String(e?.message ?? e));
