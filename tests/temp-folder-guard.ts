@@ -2,8 +2,11 @@ import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
-/** Caches tools keep there on purpose (tsx's compile cache, `tsx-<uid>`), not leftovers of a test. */
-const TOOL_CACHES = /^tsx-\d+$/;
+/**
+ * Caches tools keep there on purpose, not leftovers of a test: tsx's compile cache (`tsx-<uid>`),
+ * and the launcher's private folder that holds its own (`conformance-tsx-<uid>`, bin/conformance.js).
+ */
+const TOOL_CACHES = /^(conformance-)?tsx-\d+$/;
 
 /**
  * Global setup of `npm test`: every test file, and every process it starts, gets a temp folder of
