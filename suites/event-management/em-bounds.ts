@@ -38,8 +38,17 @@ export const SEVERITY = {
 export const standardMaxLength = (field: 'code' | 'description' | 'source'): number =>
   contractBound(SERVICE, STANDARD(field), 'maxLength');
 
+/** The five fields a standard event adds to BaseEvent (`severity`, `description`, …), as the contract's StandardEvent lists them. */
+export const STANDARD_FIELD_NAMES = Object.keys(
+  contractNode(SERVICE, '#/components/schemas/StandardEvent').properties as Record<string, unknown>,
+);
+
 /** The documented types of a custom field (`STRING`, `INTEGER`, …), as the contract's Field schema lists them. */
 export const FIELD_TYPES = contractNode(SERVICE, '#/components/schemas/Field/properties/type')
+  .enum as readonly string[];
+
+/** The documented states of a job (`ACCEPTED`, `IN_PROGRESS`, …), as the contract's JobResource lists them. */
+export const JOB_STATES = contractNode(SERVICE, '#/components/schemas/JobResource/properties/state')
   .enum as readonly string[];
 
 /** "Page size events: default 20, 1 to 500". */

@@ -37,7 +37,6 @@ export const EVENTS_QUERY_SIZE = 100; // not a contract bound: a page that holds
 /** Longest wait for a job to reach a final state. */
 export const JOB_DEADLINE_MS = 15_000;
 export const FINAL_STATES = ['FINISHED', 'FINISHED_WITH_ERROR'] as const;
-export const JOB_STATES = ['ACCEPTED', 'IN_PROGRESS', 'FINISHED', 'FINISHED_WITH_ERROR'] as const;
 /** The documented states a job passes through: polling goes on only while a job shows one of them. */
 export const NON_FINAL_STATES = ['ACCEPTED', 'IN_PROGRESS'] as const;
 export const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;

@@ -2,7 +2,6 @@ import { randomUUID } from 'node:crypto';
 import { and, eq, isIn, ne, where, type FilterExpr } from '../engine/filter-expression.ts';
 import type { HttpResponse } from '../engine/http-client.ts';
 import {
-  JOB_STATES,
   body,
   emTest,
   entity,
@@ -15,6 +14,7 @@ import {
   inexpressible,
   writtenFilter,
 } from './em-client.ts';
+import { JOB_STATES } from './em-bounds.ts';
 import { refused, answered, hasMembers, holds } from '../engine/checks/index.ts';
 import { createType, marker } from './em-resources.ts';
 import { DELETE_DETAILS, startDeleteJob } from './jobs-support.ts';

@@ -15,7 +15,6 @@ import type { HttpResponse } from '../engine/http-client.ts';
 import type { RuleContext } from '../engine/rule-test.ts';
 import {
   FINAL_STATES,
-  JOB_STATES,
   UUID,
   body,
   entity,
@@ -28,6 +27,7 @@ import {
   senderOf,
   type JobTrace,
 } from './em-client.ts';
+import { JOB_STATES } from './em-bounds.ts';
 import { noteCreateJobResults, postCreateJob } from './em-resources.ts';
 
 export function startDeleteJob(t: RuleContext, json: unknown): Promise<HttpResponse> {
