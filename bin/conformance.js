@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 // Launcher: runs the TypeScript CLI through tsx, so no build step is needed after `npm ci`.
-import { lstatSync, mkdirSync } from 'node:fs';
+import { lstatSync, mkdirSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setFlagsFromString } from 'node:v8';
@@ -15,13 +15,18 @@ process.env.TSX_DISABLE_CACHE = '1';
  * `$TMPDIR/conformance-tsx-<uid>/`, made here with mode 0700, or found as a real folder (not a
  * link) owned by this user that no one else may enter; undefined (no cache) otherwise, and where
  * the system has no user IDs. Another user cannot take the name first (the owner is checked) nor
- * replace the folder (a shared temporary folder lets only its owner rename or remove it).
+ * replace the folder after the check (tsx reads its entries by path all along): `$TMPDIR` must be
+ * sticky, as a shared temporary folder is (only an entry's owner renames or removes it), or
+ * writable by its owner alone, this user or root.
  */
 function ownCacheParent() {
   const uid = process.getuid?.();
   if (uid === undefined) return undefined;
   const dir = join(tmpdir(), `conformance-tsx-${uid}`);
   try {
+    const parent = statSync(tmpdir());
+    const sticky = (parent.mode & 0o1000) !== 0;
+    if (!sticky && !((parent.uid === uid || parent.uid === 0) && (parent.mode & 0o022) === 0)) return undefined;
     mkdirSync(dir, { mode: 0o700 });
   } catch (e) {
     if (e.code !== 'EEXIST') return undefined;
@@ -54,19 +59,22 @@ const SUITE_COMMANDS = new Set([
 const words = process.argv.slice(2);
 const help = words.includes('--help') || words.includes('-h');
 if (!help && SUITE_COMMANDS.has(words.find((a) => !a.startsWith('-')) ?? '')) await import('vitest/node');
-const { register } = await import('tsx/esm/api');
 
 // A smaller young generation for the suites' worker (created later): a run's peak memory drops
 // by about a sixth at no measurable cost in time (npm run bench).
 setFlagsFromString('--max-semi-space-size=2');
-// The loader runs in a thread of its own that takes a copy of the environment when it starts: it
-// alone sees the cache on, with the temporary folder pointed at ours. Each start after the first
-// transforms nothing again: CPU `--version` 0.59 → 0.45 s, `doctor` 2.99 → 2.70 s, a one-rule run
-// 4.61 → 4.27 s (medians of 5, 3 and 3, paired with the cache off).
+// tsx's loader sees the cache on, with the temporary folder pointed at ours; nothing else does.
+// Where the loader runs in a thread of its own (Node 20), the thread takes a copy of the environment
+// when register() starts it; where it runs in this thread (the Node versions with
+// module.registerHooks), tsx reads both when its modules load: so they are set before the import
+// and put back after register(). Each start after the first transforms nothing again: CPU
+// `--version` 0.59 → 0.45 s, `doctor` 2.99 → 2.70 s, a one-rule run 4.61 → 4.27 s (Node 20;
+// medians of 5, 3 and 3, paired with the cache off).
 const cacheParent = ownCacheParent();
 const env = { TSX_DISABLE_CACHE: process.env.TSX_DISABLE_CACHE, TMPDIR: process.env.TMPDIR };
 if (cacheParent) Object.assign(process.env, { TSX_DISABLE_CACHE: '', TMPDIR: cacheParent });
 try {
+  const { register } = await import('tsx/esm/api');
   register();
 } finally {
   for (const [k, v] of Object.entries(env)) {

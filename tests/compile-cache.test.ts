@@ -112,6 +112,16 @@ describe("the launcher's own compile cache", () => {
     { what: 'kept private (mode 0700): the cache is read', loosen: () => {}, read: true },
     { what: 'opened to others (mode 0777): not read', loosen: (parent) => chmodSync(parent, 0o777), read: false },
     {
+      what: 'in a temporary folder others may write to, not sticky (mode 0777): not read',
+      loosen: (_parent, tmp) => chmodSync(tmp, 0o777),
+      read: false,
+    },
+    {
+      what: 'in a sticky temporary folder others may write to (mode 1777, as /tmp): the cache is read',
+      loosen: (_parent, tmp) => chmodSync(tmp, 0o1777),
+      read: true,
+    },
+    {
       what: 'a link to a private folder: not read',
       loosen: (parent, tmp) => {
         renameSync(parent, join(tmp, 'elsewhere'));
