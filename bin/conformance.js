@@ -22,9 +22,10 @@ process.env.TSX_DISABLE_CACHE = '1';
 function ownCacheParent() {
   const uid = process.getuid?.();
   if (uid === undefined) return undefined;
-  const dir = join(tmpdir(), `conformance-tsx-${uid}`);
+  const temporary = tmpdir();
+  const dir = join(temporary, `conformance-tsx-${uid}`);
   try {
-    const parent = statSync(tmpdir());
+    const parent = statSync(temporary);
     const sticky = (parent.mode & 0o1000) !== 0;
     if (!sticky && !((parent.uid === uid || parent.uid === 0) && (parent.mode & 0o022) === 0)) return undefined;
     mkdirSync(dir, { mode: 0o700 });

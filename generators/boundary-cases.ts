@@ -1,6 +1,7 @@
 import { contractNode, type BoundKeyword, type ContractPointer } from '../contracts/facts.ts';
 import type { ServiceName } from '../contracts/services.ts';
 import { boundaryValues, type BoundaryValue } from './boundary-values.ts';
+import { characters } from './characters.ts';
 import type { JsonSchema } from './json-schema.ts';
 
 type NumericKeyword = Exclude<BoundKeyword, 'exclusiveMaximum' | 'exclusiveMinimum'>;
@@ -45,7 +46,7 @@ export function boundaryCases(
     if (o.keyword && b.constraint !== o.keyword) continue;
     if (b.constraint === 'enum') continue;
     if (typeof b.value === 'string') {
-      const n = [...b.value].length;
+      const n = characters(b.value);
       out.push({ ...b, value: fill(n, 'x'), what: `${what} of ${n} characters` });
       if (b.constraint === 'maxLength')
         for (const ch of o.wide ?? ['é', '😀'])

@@ -1,21 +1,12 @@
 import fc from 'fast-check';
 import type { ContractPointer } from '../contracts/facts.ts';
 import type { ServiceName } from '../contracts/services.ts';
-import { boundaryCases, contractSchema } from './boundary-cases.ts';
+import { boundaryCases, contractSchema, type BoundaryCase } from './boundary-cases.ts';
 import { characters, describeValue } from './characters.ts';
 import { flatten, primaryType } from './json-schema.ts';
 
-/** One value of a field, whether its schema takes it, and how a check's title names it. */
-export interface ValueCase {
-  value: unknown;
-  valid: boolean;
-  what: string;
-  /**
-   * Taken or refused as "characters" are counted in code points (our reading): a value whose
-   * length in UTF-16 units (😀 counts two) falls on the other side of the bound.
-   */
-  codePoints?: boolean;
-}
+/** One value of a field, whether its schema takes it, how a check's title names it, and whether that rests on counting code points. */
+export type ValueCase = Pick<BoundaryCase, 'value' | 'valid' | 'what' | 'codePoints'>;
 
 /** Options of `valueCases`. */
 export interface ValueCasesConstraints {
