@@ -5,7 +5,17 @@ import { FileSystemWriter, type Writer } from 'allure-js-commons/sdk/reporter';
 import AllureVitestReporter from 'allure-vitest/reporter';
 import type { RunnerTask } from 'vitest';
 import type { TestCase, Vitest } from 'vitest/node';
+import type { RuleTestMeta } from '../suites/engine/rule-test.ts';
 import { type AllureResult, normalisedResultWriter } from './allure-results.ts';
+
+/** Why a test is not this run's: `--rule` did not select it, or `--shard` gave it to another run. */
+const NOT_THIS_RUNS = new Set(['not-selected', 'other-shard']);
+
+/** Whether the run left the test out (its rules' outcomes all say so), as its report does. */
+function leftOut(task: RunnerTask): boolean {
+  const outcomes = Object.values((task.meta as { conformance?: RuleTestMeta }).conformance?.outcomes ?? {});
+  return outcomes.length > 0 && outcomes.every((o) => o.reasonCode !== undefined && NOT_THIS_RUNS.has(o.reasonCode));
+}
 
 /**
  * Writes each Allure result as the report keeps it (`normalisedResultWriter`: named by its own
@@ -67,10 +77,15 @@ export class AllureReporter extends AllureVitestReporter {
     const { task } = testCase as unknown as { task?: RunnerTask };
     if (task) this.handleTask(task);
   }
-  /** A test is written once: as it ends, or at the run's end if it was not reported before (skipped, cancelled). */
+  /**
+   * A test is written once: as it ends, or at the run's end if it was not reported before (skipped,
+   * cancelled); a test the run left out (`--rule`, `--shard`) is not written, as the report does
+   * not list it: a one-rule run wrote some 340 skipped results, and each shard of a merged run a
+   * skipped twin of every test another shard ran.
+   */
   override handleTask(task: RunnerTask): void {
     if (task.type !== 'suite') {
-      if (this.handled.has(task.id)) return;
+      if (this.handled.has(task.id) || leftOut(task)) return;
       this.handled.add(task.id);
     }
     super.handleTask(task);

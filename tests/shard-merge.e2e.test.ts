@@ -1,4 +1,4 @@
-import { readFileSync, writeFileSync } from 'node:fs';
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { referenceRunConfig, THROTTLED_CLIENTS } from '../cli/reference-config.ts';
@@ -23,6 +23,9 @@ let config: string;
 let unsharded: ConformanceReport;
 
 const read = (d: string) => JSON.parse(readFileSync(join(d, 'conformance-report.json'), 'utf8')) as ConformanceReport;
+/** How many tests a run wrote an Allure result of. */
+const allureResults = (d: string) =>
+  readdirSync(join(d, 'allure-results')).filter((f) => f.endsWith('-result.json')).length;
 const statuses = (r: ConformanceReport) => Object.fromEntries(r.rules.map((x) => [x.id, x.status]));
 const run = (args: string[]) =>
   runCli(['run', '--config', config, '--service', ...SERVICES, '--seed', SEED, '--probe-throttling', ...args], {
@@ -75,6 +78,8 @@ describe('sharding', () => {
       expect(statuses(report)).toEqual(statuses(unsharded));
       expect(report.counts.byStatus).toEqual(unsharded.counts.byStatus);
       expect(await holdings()).toEqual(before);
+      // Allure: each test once across the shards, as in the unsharded run (no skipped twin of a test another shard ran).
+      expect(dirs.reduce((sum, d) => sum + allureResults(d), 0)).toBe(allureResults(join(dir, 'unsharded')));
       process.stdout.write(
         `${n} shard(s) of ${SERVICES.join(' + ')}: ${ms} ms together; unsharded ${unsharded.durationMs} ms; ${JSON.stringify(report.counts.byStatus)}\n`,
       );
