@@ -791,6 +791,33 @@ export function ruleTestEach<Row>(
   }
 }
 
+/** A service's test wrapper: `ruleTest` and `ruleTestEach` with the service and its default options bound. */
+export interface ServiceTest {
+  (rules: readonly string[], name: string, fn: (t: RuleContext) => Promise<void>, options?: RuleTestOptions): void;
+  each<Row>(
+    rows: readonly Row[],
+    declare: (row: Row) => RowDeclaration,
+    fn: (t: RuleContext, row: Row) => Promise<void>,
+  ): void;
+}
+
+/** Declares the tests of one service; rule IDs are written in full, `defaults` under each test's options. */
+export function serviceTest(service: ServiceName, defaults: RuleTestOptions = {}): ServiceTest {
+  const declareTest: ServiceTest = (rules, name, fn, options = {}) =>
+    ruleTest(service, rules, name, fn, { ...defaults, ...options });
+  declareTest.each = (rows, declare, fn) =>
+    ruleTestEach(
+      service,
+      rows,
+      (row) => {
+        const d = declare(row);
+        return { ...d, options: { ...defaults, ...d.options } };
+      },
+      fn,
+    );
+  return declareTest;
+}
+
 let scopeCounter = 0;
 
 /**

@@ -10,14 +10,7 @@ import {
   type SortExpr,
 } from '../engine/filter-expression.ts';
 import type { HttpResponse, QueryValue } from '../engine/http-client.ts';
-import {
-  ruleTest,
-  ruleTestEach,
-  type RowDeclaration,
-  type RuleContext,
-  type RuleTestOptions,
-  type SendOptions,
-} from '../engine/rule-test.ts';
+import { serviceTest, type RuleContext, type SendOptions } from '../engine/rule-test.ts';
 import type { ResourceIo } from '../engine/resources/index.ts';
 import { session, type Session } from '../engine/session.ts';
 import { TokenError } from '../engine/token-error.ts';
@@ -42,22 +35,8 @@ export const NON_FINAL_STATES = ['ACCEPTED', 'IN_PROGRESS'] as const;
 export const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 export const DAY_MS = 86_400_000;
 
-/** Declares an Event Management rule test; rule slugs are relative to the service. */
-export function emTest(
-  rules: string[],
-  name: string,
-  fn: (t: RuleContext) => Promise<void>,
-  opts?: RuleTestOptions,
-): void {
-  ruleTest(SERVICE, rules, name, fn, opts);
-}
-
-/** One Event Management test per row of a table (see `ruleTestEach`). */
-emTest.each = <Row>(
-  rows: readonly Row[],
-  declare: (row: Row) => RowDeclaration,
-  fn: (t: RuleContext, row: Row) => Promise<void>,
-): void => ruleTestEach(SERVICE, rows, declare, fn);
+/** Declares an Event Management rule test (`emTest.each`: one per row of a table). */
+export const emTest = serviceTest(SERVICE);
 
 export type As = SendOptions['as'];
 

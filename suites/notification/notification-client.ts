@@ -2,33 +2,12 @@ import { randomBytes } from 'node:crypto';
 import { decodeJwt } from 'jose';
 import type { FormPart, HttpRequest, HttpResponse } from '../engine/http-client.ts';
 import { describeResponse } from '../engine/checks/index.ts';
-import {
-  ruleTest,
-  ruleTestEach,
-  type RowDeclaration,
-  type RuleContext,
-  type RuleTestOptions,
-  type SendOptions,
-} from '../engine/rule-test.ts';
+import { serviceTest, type RuleContext, type SendOptions } from '../engine/rule-test.ts';
 
 export const SERVICE = 'notification' as const;
 
-/** Declares a notification conformance test; rule slugs are relative to `notification/`. */
-export function notificationTest(
-  rules: readonly string[],
-  name: string,
-  fn: (t: RuleContext) => Promise<void>,
-  options: RuleTestOptions = {},
-): void {
-  ruleTest(SERVICE, rules, name, fn, options);
-}
-
-/** One notification test per row of a table (see `ruleTestEach`). */
-notificationTest.each = <Row>(
-  rows: readonly Row[],
-  declare: (row: Row) => RowDeclaration,
-  fn: (t: RuleContext, row: Row) => Promise<void>,
-): void => ruleTestEach(SERVICE, rows, declare, fn);
+/** Declares a notification conformance test (`notificationTest.each`: one per row of a table). */
+export const notificationTest = serviceTest(SERVICE);
 
 /** The identifiers of seeded data the run configuration may carry under `fixtures.notification`. */
 export interface NotificationFixtures {

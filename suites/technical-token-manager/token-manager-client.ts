@@ -2,35 +2,14 @@ import { decodeJwt, decodeProtectedHeader, type JWTPayload } from 'jose';
 import type { HttpResponse } from '../engine/http-client.ts';
 import type { HoldsOptions } from '../engine/checks/index.ts';
 import type { CheckedExchange } from '../engine/checks/response-check.ts';
-import {
-  ruleTest,
-  ruleTestEach,
-  type RowDeclaration,
-  type RuleContext,
-  type RuleTestOptions,
-} from '../engine/rule-test.ts';
+import { serviceTest, type RuleContext } from '../engine/rule-test.ts';
 import type { ClientCredentials } from '../engine/run-config.ts';
 import { spaceAuthKey } from '../engine/token-provider.ts';
 
 export const SERVICE = 'technical-token-manager' as const;
 
-/** Declares a token manager test: none changes the target. */
-export function test(
-  rules: readonly string[],
-  name: string,
-  fn: (t: RuleContext) => Promise<void>,
-  options: RuleTestOptions = {},
-): void {
-  ruleTest(SERVICE, rules, name, fn, { readOnly: true, ...options });
-}
-
-/** One token manager test per row of a table (see `ruleTestEach`). */
-test.each = <Row>(
-  rows: readonly Row[],
-  declare: (row: Row) => RowDeclaration,
-  fn: (t: RuleContext, row: Row) => Promise<void>,
-): void =>
-  ruleTestEach(SERVICE, rows, (row) => ({ ...declare(row), options: { readOnly: true, ...declare(row).options } }), fn);
+/** Declares a token manager test (`test.each`: one per row of a table): none changes the target. */
+export const test = serviceTest(SERVICE, { readOnly: true });
 
 /** The fully granted application of the run, or a skip when the run has only static tokens. */
 export function application(t: RuleContext): ClientCredentials & { userTenants?: string[] } {
