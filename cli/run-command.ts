@@ -250,8 +250,16 @@ function chooseReporter(name: string | undefined): ReporterName {
 
 /** `conformance run`: runs the suites against a deployment and writes the report; returns the exit code. */
 export async function runCommand(opts: RunOptions): Promise<number> {
-  const services = resolveServices(opts.service);
+  const requested = resolveServices(opts.service);
   const ruleGlobs = (opts.rule ?? []).flatMap((r) => r.split(',')).filter(Boolean);
+  const selectedRules = loadRules(requested).filter((r) => ruleSelected(r.id, ruleGlobs));
+  if (ruleGlobs.length && selectedRules.length === 0)
+    throw new UsageError(
+      `--rule ${ruleGlobs.join(' ')} selects no rule of ${requested.join(', ')} (a glob over the whole ID, * matching / too: 'notification/*', '*thrott*'; \`conformance rules\` lists the IDs)`,
+    );
+  // A run loads, readies and sweeps only the services whose rules --rule selects: a one-rule run
+  // of the token manager no longer imports and collects the other two services' suites (~0.9 s of CPU).
+  const services = requested.filter((s) => selectedRules.some((r) => r.id.startsWith(`${s}/`)));
   const seed =
     num(opts.seed, '--seed', { min: -(2 ** 31), max: 2 ** 31 - 1, integer: true }) ?? randomInt(0, 2 ** 31 - 1);
   if (!['full', 'read-only', 'alternate'].includes(opts.profile ?? 'full'))
@@ -323,11 +331,6 @@ export async function runCommand(opts: RunOptions): Promise<number> {
         throw new UsageError(`--compare-with ${e.message}`);
       })
     : undefined;
-  const selectedRules = loadRules(services).filter((r) => ruleSelected(r.id, ruleGlobs));
-  if (ruleGlobs.length && selectedRules.length === 0)
-    throw new UsageError(
-      `--rule ${ruleGlobs.join(' ')} selects no rule of ${services.join(', ')} (a glob over the whole ID, * matching / too: 'notification/*', '*thrott*'; \`conformance rules\` lists the IDs)`,
-    );
 
   const out = opts.quiet ? { write: (_: string) => true } : process.stdout;
   const reporterName: ReporterName = opts.quiet ? 'quiet' : chooseReporter(opts.reporter);

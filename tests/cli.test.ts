@@ -63,6 +63,13 @@ describe('conformance command line', () => {
     expect(one.every((r) => r.id.startsWith('technical-token-manager/'))).toBe(true);
   });
 
+  it('loads only the services whose rules --rule selects', async () => {
+    const res = await runCli(['run', '--rule', 'technical-token-manager/identification/field-types', '--dry-run']);
+    expect(res.code).toBe(0);
+    expect(res.stdout).toMatch(/1 rules of technical-token-manager; \d+ tests would run/);
+    expect(res.stdout).not.toMatch(/^(notification|event-management):/m);
+  });
+
   it('rejects an unknown service with exit 2', async () => {
     const res = await runCli(['rules', '--service', 'nope']);
     expect(res.code).toBe(2);
