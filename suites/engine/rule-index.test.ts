@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { loadRules } from '../../contracts/catalog.ts';
-import { ruleSelected } from './rule-index.ts';
+import { assertKnownRules, readingText, ruleSelected } from './rule-index.ts';
 
 const ids = loadRules().map((r) => r.id);
 const selected = (glob: string) => ids.filter((id) => ruleSelected(id, [glob]));
@@ -34,5 +34,30 @@ describe('--rule globs', () => {
   it('selects every rule without a glob, and none with one that matches nothing', () => {
     expect(ids.filter((id) => ruleSelected(id, []))).toEqual(ids);
     expect(selected('nothing/*')).toEqual([]);
+  });
+});
+
+describe('the rule index', () => {
+  it('takes the catalog IDs of every service and refuses any other, naming it', () => {
+    expect(() =>
+      assertKnownRules(
+        [
+          'technical-token-manager/identification/field-types',
+          'notification/groups/create-200',
+          'event-management/events/severity-range',
+        ],
+        'here',
+      ),
+    ).not.toThrow();
+    for (const id of ['notification/groups/no-such-rule', 'no-such-service/groups/create-200', 'notification'])
+      expect(() => assertKnownRules(['notification/groups/create-200', id], 'ruleTest "x"')).toThrow(
+        `ruleTest "x" names unknown rule ID(s): ${id}`,
+      );
+  });
+
+  it("finds a reading's sentence by the rule's and the reading's IDs", () => {
+    expect(readingText('notification/groups/name-required', 'blank-is-missing')).toMatch(/\w/);
+    expect(readingText('notification/groups/name-required', 'no-such-reading')).toBeUndefined();
+    expect(readingText('no-such-service/x/y', 'blank-is-missing')).toBeUndefined();
   });
 });

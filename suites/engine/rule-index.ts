@@ -1,17 +1,24 @@
 import picomatch from 'picomatch';
-import { loadRules, type Rule } from '../../contracts/catalog.ts';
+import { loadServiceCatalog, serviceOfRule, type Rule } from '../../contracts/catalog.ts';
+import { isServiceName } from '../../contracts/services.ts';
 
-let byId: Map<string, Rule> | undefined;
+const indexes = new Map<string, Map<string, Rule>>();
 
-/** The catalog, indexed by rule ID. */
-export function ruleIndex(): Map<string, Rule> {
-  byId ??= new Map(loadRules().map((r) => [r.id, r]));
-  return byId;
+/**
+ * The catalog entry of a rule ID, or undefined. Only the rule's own service's catalog is read: a
+ * run of one service does not parse the other two.
+ */
+function ruleOf(id: string): Rule | undefined {
+  const service = serviceOfRule(id);
+  if (!isServiceName(service)) return undefined;
+  let index = indexes.get(service);
+  if (!index) indexes.set(service, (index = new Map(loadServiceCatalog(service).rules.map((r) => [r.id, r]))));
+  return index.get(id);
 }
 
 /** Throws at collection time on a rule ID the catalog does not have. */
 export function assertKnownRules(ids: readonly string[], where: string): void {
-  const unknown = ids.filter((id) => !ruleIndex().has(id));
+  const unknown = ids.filter((id) => !ruleOf(id));
   if (unknown.length) throw new Error(`${where} names unknown rule ID(s): ${unknown.join(', ')}`);
 }
 
@@ -30,7 +37,5 @@ const RULE_GLOB = { bash: true } as const;
 
 /** The sentence of a reading the catalog lists with a rule, or undefined when it lists none by that ID. */
 export function readingText(ruleId: string, readingId: string): string | undefined {
-  return ruleIndex()
-    .get(ruleId)
-    ?.readings?.find((r) => r.id === readingId)?.reading;
+  return ruleOf(ruleId)?.readings?.find((r) => r.id === readingId)?.reading;
 }
