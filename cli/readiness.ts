@@ -7,7 +7,7 @@ import type { RunContext } from '../suites/engine/run-context.ts';
 import { blockingNeed, present, valueAt, within, type Blocked, type NotReady } from '../suites/engine/config-needs.ts';
 import type { TestRecord } from '../suites/engine/suite-runner.ts';
 import { TokenError } from '../suites/engine/token-error.ts';
-import { TokenProvider, type PrincipalName } from '../suites/engine/token-provider.ts';
+import { TokenProvider, tokenRefusal, type PrincipalName } from '../suites/engine/token-provider.ts';
 import { PrincipalUnavailable } from '../suites/engine/unjudged.ts';
 import { missingRequirements } from '../certification/config-requirements.ts';
 import { THROTTLE_RULES } from '../suites/engine/throttle-probe.ts';
@@ -153,7 +153,7 @@ export async function configurationRows(config: RunConfig, http: HttpClient): Pr
     } catch (e) {
       const why =
         e instanceof PrincipalUnavailable && e.tokenError
-          ? `the token endpoint refused the credentials (HTTP ${e.tokenError.status}): wrong client ID or secret?`
+          ? tokenRefusal(e.tokenError)
           : e instanceof TransportError
             ? `${e.code}: ${e.message}`
             : (e as Error).message;

@@ -20,7 +20,7 @@ import type { RunConfig } from '../suites/engine/run-config.ts';
 import { CONFIG_ENV, TARGET_ENV, loadRunConfig, namedTarget } from './config-source.ts';
 import type { RunContext } from '../suites/engine/run-context.ts';
 import { collectSuites, runSuites } from '../suites/engine/suite-runner.ts';
-import { TokenProvider, registerConfigSecrets } from '../suites/engine/token-provider.ts';
+import { TokenProvider, registerConfigSecrets, tokenRefusal } from '../suites/engine/token-provider.ts';
 import { PrincipalUnavailable } from '../suites/engine/unjudged.ts';
 import { REFERENCE_THROTTLE, THROTTLED_CLIENTS, referenceRunConfig } from './reference-config.ts';
 import { resolveServices } from './rules-command.ts';
@@ -155,12 +155,13 @@ async function preflight(config: RunConfig, ctx: RunContext, stop: AbortSignal):
     try {
       await tokens.authorization('full');
     } catch (e) {
+      // No token for the main application (any answer but a 200 with an access_token): nothing can
+      // be judged with it, and a slip (a wrong secret, appName or URL) must not read as the target's failure.
       if (e instanceof PrincipalUnavailable && e.tokenError) {
         throw new UnreachableError(
-          `the target refused the configured credentials of client "${config.tokenManager.clientId}" (HTTP ${e.tokenError.status} from the token endpoint)`,
+          `no token for the configured client "${config.tokenManager.clientId}": ${tokenRefusal(e.tokenError)}`,
         );
       }
-      // Anything else the token endpoint does wrong is judged by the rules, not here.
     }
   } catch (e) {
     // Only a target that cannot be connected to is unreachable; one that answers badly is judged by the rules.

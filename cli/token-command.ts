@@ -1,8 +1,9 @@
 import { existsSync } from 'node:fs';
-import { HttpClient } from '../suites/engine/http-client.ts';
+import { HttpClient, TransportError } from '../suites/engine/http-client.ts';
 import type { RunConfig } from '../suites/engine/run-config.ts';
 import { TokenError } from '../suites/engine/token-error.ts';
 import { spaceAuthKey, TokenProvider, type PrincipalName } from '../suites/engine/token-provider.ts';
+import { PrincipalUnavailable } from '../suites/engine/unjudged.ts';
 import { CONFIG_ENV, loadRunConfig } from './config-source.ts';
 import { UnreachableError, UsageError } from './usage-error.ts';
 import { writeUnguarded } from '../reporters/terminal.ts';
@@ -57,7 +58,10 @@ export async function tokenCommand(opts: TokenOptions, out: NodeJS.WritableStrea
     try {
       header = await tokens.authorization(principal);
     } catch (e) {
-      if (e instanceof TokenError) throw new UnreachableError(`no token for ${principal}: ${e.message}`);
+      // The configuration's slip or a target that does not answer (exit 3), never a defect of the tool.
+      if (e instanceof PrincipalUnavailable || e instanceof TokenError)
+        throw new UnreachableError(`no token for ${principal}: ${e.message}`);
+      if (e instanceof TransportError) throw new UnreachableError(`no token for ${principal}: ${e.code}: ${e.message}`);
       throw e;
     }
     writeUnguarded(out, `${header.replace(/^Bearer\s+/i, '')}\n`);

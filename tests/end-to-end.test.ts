@@ -48,22 +48,41 @@ describe('conformance run against the reference deployment', () => {
       expect(existsSync(join(reportDir, f)), f).toBe(true);
   });
 
-  it('exits 3 when the target refuses the configured credentials', async () => {
-    const file = writeConfig('wrong.json', (c) => {
-      c.tokenManager!.clientSecret = 'not-the-secret';
+  // Any refusal of the main application's token, not only a 401: with none, nothing can be judged,
+  // and a slip must not read as the target's failure (a 400 once passed the token manager's suite
+  // with its rules skipped and failed the other services' rules as token errors).
+  it.each([
+    [
+      'a wrong secret',
+      'clientSecret',
+      'not-the-secret',
+      /refused the credentials \(HTTP 401\): wrong client ID or secret\?/,
+    ],
+    ['a wrong appName', 'appName', 'not-the-app', /refused the credentials \(HTTP 400\): wrong appName/],
+  ] as const)('exits 3 when the target refuses the configured credentials (%s)', async (_, key, value, said) => {
+    const file = writeConfig(`wrong-${key}.json`, (c) => {
+      (c.tokenManager as unknown as Record<string, string>)[key] = value;
     });
-    const res = await runCli([
-      'run',
-      '--config',
-      file,
-      '--service',
-      'technical-token-manager',
-      '--report-dir',
-      join(dir, 'wrong'),
-    ]);
-    expect(res.code).toBe(3);
-    expect(res.stderr).toMatch(/refused the configured credentials/);
-    expect(res.stderr + res.stdout).not.toContain('not-the-secret');
+    for (const service of ['technical-token-manager', 'notification']) {
+      const res = await runCli([
+        'run',
+        '--config',
+        file,
+        '--service',
+        service,
+        '--report-dir',
+        join(dir, `wrong-${key}`),
+      ]);
+      expect(res.code, res.stdout + res.stderr).toBe(3);
+      expect(res.stderr).toMatch(said);
+      expect(res.stderr + res.stdout).not.toContain('not-the-secret');
+    }
+    // The token command a failure's curl tells its reader to paste: the same slip, one line, exit 3.
+    const token = await runCli(['token', '--config', file]);
+    expect(token.code, token.stderr).toBe(3);
+    expect(token.stderr).toMatch(said);
+    expect(token.stderr.trim().split('\n')).toHaveLength(1);
+    expect(token.stderr + token.stdout).not.toContain('not-the-secret');
   });
 
   it('lists what it would exercise with --dry-run, sending nothing', async () => {

@@ -20,6 +20,15 @@ export function spaceAuthKey(c: Pick<ClientCredentials, 'clientId' | 'clientSecr
   return `Basic ${Buffer.from(`${c.clientId}:${c.clientSecret}`).toString('base64')}`;
 }
 
+/** The token endpoint's refusal of a principal's credentials, and what it most likely means, by its status. */
+export function tokenRefusal(e: TokenError): string {
+  if (e.status === 200) return `${e.message}: is the target the deployment?`;
+  const refused = `the token endpoint refused the credentials (HTTP ${e.status})`;
+  if (e.status === 401 || e.status === 403) return `${refused}: wrong client ID or secret?`;
+  if (e.status === 400) return `${refused}: wrong appName, appVersion or hostTenant?`;
+  return `${refused}: is the target the deployment's host (no path), and its token manager up?`;
+}
+
 /** Every principal of a configuration: the token manager's credentials and each of `principals`. */
 function configuredPrincipals(config: RunConfig): PrincipalConfig[] {
   const p = config.principals ?? {};
@@ -85,9 +94,10 @@ export class TokenProvider {
 
   /**
    * The `Authorization` header value for a principal (optionally for another user tenant).
-   * Throws PrincipalUnavailable when the principal is not configured or the token endpoint
-   * refuses its credentials (401/403): a configuration matter, not the target's verdict; any
-   * other bad answer of the token endpoint is a TokenError, judged by the rules.
+   * Throws PrincipalUnavailable when the principal is not configured or the token endpoint gives
+   * no token for it (any answer but a 200 with an access_token): the tests acting as it cannot
+   * judge their rules, which are not the token manager's; its own rules judge the token endpoint
+   * with requests of their own.
    */
   async authorization(name: PrincipalName, userTenant?: string): Promise<string> {
     const p = this.principal(name);
@@ -101,12 +111,14 @@ export class TokenProvider {
     if (!pending) {
       pending = this.fetchToken(p, tenant)
         .catch((e: unknown) => {
-          if (!(e instanceof TokenError) || (e.status !== 401 && e.status !== 403)) throw e;
+          if (!(e instanceof TokenError)) throw e;
           const forTenant =
             userTenant !== undefined && userTenant !== p.hostTenant ? ` for user tenant ${userTenant}` : '';
           throw new PrincipalUnavailable(
             this.configKey(name),
-            `no token${forTenant}: the token endpoint refused the credentials of client ${p.clientId} (HTTP ${e.status})${forTenant ? ': is the application provisioned for it?' : ': wrong client ID or secret?'}`,
+            forTenant
+              ? `no token${forTenant}: the token endpoint refused the credentials of client ${p.clientId} (HTTP ${e.status}): is the application provisioned for it?`
+              : `no token: ${tokenRefusal(e)} (client ${p.clientId})`,
             e,
           );
         })
