@@ -23,6 +23,24 @@ export interface ReplayOptions {
   config?: string;
 }
 
+/** The statuses of a rule a check of it ran for. */
+const JUDGED = new Set(['passed', 'observed', 'warning']);
+
+/**
+ * What a replay says of a rule that did not fail again: judged and not failed (a warning is a
+ * reading that did not hold, not a failure), exit 0; or not judged at all (a principal or fixture
+ * missing, nothing to judge), exit 1: a replay that judged nothing does not show the failure gone.
+ */
+export function notFailing(
+  ruleId: string,
+  now: { status: string; reason?: string } | undefined,
+): { line: string; code: 0 | 1 } {
+  const status = `${t(ruleId)} is ${t(now?.status ?? 'not reported')}${now?.reason ? ` (${t(now.reason)})` : ''}`;
+  return now && JUDGED.has(now.status)
+    ? { line: `no longer fails: ${status}`, code: 0 }
+    : { line: `NOT JUDGED: ${status}; the replay could not judge it, so it does not show the failure gone`, code: 1 };
+}
+
 /**
  * `conformance replay REPORT RULE-ID`: re-runs the failing case of a rule — the property with
  * its recorded seed and shrink path, or the test with the run's seed — and says whether the
@@ -90,10 +108,9 @@ export async function replayCommand(reportFile: string, ruleId: string, opts: Re
       );
       return 1;
     }
-    process.stdout.write(
-      `no longer fails: ${t(ruleId)} is ${t(now?.status ?? 'not reported')}${now?.reason ? ` (${t(now.reason)})` : ''}\n`,
-    );
-    return now?.status === 'passed' || now?.status === 'observed' ? 0 : 1;
+    const { line, code } = notFailing(ruleId, now);
+    process.stdout.write(`${line}\n`);
+    return code;
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
