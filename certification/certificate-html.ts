@@ -1,4 +1,5 @@
 import { SERVICE_INFO } from '../contracts/services.ts';
+import { gates, NOT_GATING_HEADING } from '../reporters/conformance-report.ts';
 import { forHtml as esc } from '../reporters/untrusted-text.ts';
 import type { Manifest } from './manifest.ts';
 
@@ -41,14 +42,19 @@ const ruleId = (id: string) => esc(id).replaceAll('/', '/<wbr>');
 /** The rules a certificate names: what failed, what was not judged, what cannot be tested from outside. */
 function findingsHtml(f: CertificateFacts['findings']): string {
   const out: string[] = [];
-  if (f.failed.length) {
-    const shown = f.failed.slice(0, MAX_LISTED);
+  // The failures that decide the verdict; a MAY rule's under a heading that says it does not.
+  for (const [id, heading, listed] of [
+    ['failed', 'Failed rules', f.failed.filter((r) => gates(r.level))],
+    ['not-met', NOT_GATING_HEADING, f.failed.filter((r) => !gates(r.level))],
+  ] as const) {
+    if (!listed.length) continue;
+    const shown = listed.slice(0, MAX_LISTED);
     out.push(
-      `<div class="findings" id="failed"><h2 class="alert">Failed rules (${esc(f.failed.length)})</h2><ul>${shown
+      `<div class="findings" id="${id}"><h2 class="alert">${esc(heading)} (${esc(listed.length)})</h2><ul>${shown
         .map((r) => `<li><span class="mono">${ruleId(r.id)}</span> (${esc(r.level)}): ${esc(r.title)}</li>`)
         .join(
           '',
-        )}${f.failed.length > shown.length ? `<li>and ${esc(f.failed.length - shown.length)} more: see report.html</li>` : ''}</ul></div>`,
+        )}${listed.length > shown.length ? `<li>and ${esc(listed.length - shown.length)} more: see report.html</li>` : ''}</ul></div>`,
     );
   }
   if (f.notJudged.length)

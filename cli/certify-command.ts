@@ -6,6 +6,7 @@ import { SERVICE_INFO } from '../contracts/services.ts';
 import { generateSigningKey, readKeyFile } from '../certification/signing-key.ts';
 import { writeBundle } from '../certification/write-bundle.ts';
 import type { Manifest } from '../certification/manifest.ts';
+import { gates } from '../reporters/conformance-report.ts';
 import { resolveServices } from './rules-command.ts';
 import { EXIT, runCommand } from './run-command.ts';
 import { CONFIG_ENV, loadRunConfig } from './config-source.ts';
@@ -53,7 +54,14 @@ function notConformantBecause(m: Manifest): string[] {
   const some = (ids: string[]) => `${ids.slice(0, 3).join(', ')}${ids.length > 3 ? ` and ${ids.length - 3} more` : ''}`;
   return [
     ...m.profile.problems.map((p) => `  profile incomplete: ${p}`),
-    ...(f.failed.length ? [`  failed: ${f.failed.length} rules (${some(f.failed.map((r) => r.id))})`] : []),
+    ...(
+      [
+        ['failed', f.failed.filter((r) => gates(r.level))],
+        ['MAY rules not met (they do not decide the verdict)', f.failed.filter((r) => !gates(r.level))],
+      ] as const
+    ).flatMap(([what, rules]) =>
+      rules.length ? [`  ${what}: ${rules.length} rules (${some(rules.map((r) => r.id))})`] : [],
+    ),
     ...(f.notJudged.length
       ? [
           `  not judged: ${f.notJudged.length} testable MUST/SHOULD rules (${some(f.notJudged.map((r) => r.id))}); a certificate claims only what was judged`,

@@ -172,10 +172,19 @@ export function countRules(rules: readonly RuleResult[]): ConformanceReport['cou
   return { total: rules.length, byStatus, byLevel };
 }
 
+/** Whether a failed rule of this level fails a run: MUST and SHOULD do; MAY and UNSPECIFIED never gate. */
+export function gates(level: string): boolean {
+  return level === 'MUST' || level === 'SHOULD';
+}
+
 /** The failed rules that fail a run: MUST and SHOULD (MAY and UNSPECIFIED never gate). */
 export function gatingFailures(rules: readonly RuleResult[]): RuleResult[] {
-  return rules.filter((r) => r.status === 'failed' && (r.level === 'MUST' || r.level === 'SHOULD'));
+  return rules.filter((r) => r.status === 'failed' && gates(r.level));
 }
+
+/** The heading of failed rules that do not gate (a MAY rule's bound not met), wherever failures are listed. */
+export const NOT_GATING_HEADING =
+  'MAY rules not met (the document permits this much, it does not require it: they do not decide the verdict)';
 
 /** Folds the tests' outcomes into one verdict per rule of the catalog. */
 export function judgeRule(

@@ -1,4 +1,4 @@
-import { earlyEnd, type ConformanceReport } from './conformance-report.ts';
+import { earlyEnd, gates, NOT_GATING_HEADING, type ConformanceReport } from './conformance-report.ts';
 import { knownFailures } from './baseline.ts';
 import { failureBlock, failureBlockLines } from './failure-block.ts';
 import { forTerminalLine as t } from './untrusted-text.ts';
@@ -62,10 +62,15 @@ export function consoleSummary(
   }
   const accepted = new Set(report.baseline?.accepted ?? []);
   const failed = report.rules.filter((r) => r.status === 'failed' && !accepted.has(r.id));
-  if (failed.length) {
+  // The failures that decide the verdict first; a MAY rule's, under a heading that says it does not.
+  for (const [heading, listed] of [
+    ['Failed rules:', failed.filter((r) => gates(r.level))],
+    [`${NOT_GATING_HEADING}:`, failed.filter((r) => !gates(r.level))],
+  ] as const) {
+    if (!listed.length) continue;
     lines.push('');
-    lines.push('Failed rules:');
-    for (const r of failed.slice(0, maxFailures)) {
+    lines.push(heading);
+    for (const r of listed.slice(0, maxFailures)) {
       lines.push(`  ✗ ${t(r.id)} [${t(r.level)}]`);
       lines.push(`      "${t(r.quote)}"`);
       if (r.failure) lines.push(...failureBlockLines(failureBlock(r.failure, { receivedMax: 200 }), '      ', t));
@@ -73,7 +78,7 @@ export function consoleSummary(
       if (more > 0)
         lines.push(`      … and ${more} more distinct failure${more > 1 ? 's' : ''} of this rule in the report`);
     }
-    if (failed.length > maxFailures) lines.push(`  … and ${failed.length - maxFailures} more in the report`);
+    if (listed.length > maxFailures) lines.push(`  … and ${listed.length - maxFailures} more in the report`);
   }
   if (report.baseline) {
     const b = report.baseline;

@@ -1,4 +1,4 @@
-import { earlyEnd, type ConformanceReport } from './conformance-report.ts';
+import { earlyEnd, gates, NOT_GATING_HEADING, type ConformanceReport } from './conformance-report.ts';
 import { knownFailures } from './baseline.ts';
 import { forMarkdown as md, markdownCode as code } from './untrusted-text.ts';
 
@@ -36,15 +36,19 @@ export function summaryMarkdown(report: ConformanceReport, maxFailures = 20): st
     );
   }
   const failed = report.rules.filter((r) => r.status === 'failed' && !accepted.has(r.id));
-  if (failed.length) {
+  for (const [heading, listed] of [
+    ['### Failed rules', failed.filter((r) => gates(r.level))],
+    [`### ${NOT_GATING_HEADING}`, failed.filter((r) => !gates(r.level))],
+  ] as const) {
+    if (!listed.length) continue;
     lines.push('');
-    lines.push('### Failed rules');
-    for (const r of failed.slice(0, maxFailures)) {
+    lines.push(heading);
+    for (const r of listed.slice(0, maxFailures)) {
       lines.push(
         `- ${code(r.id)} (${md(r.level)}): ${md(r.failure?.title ?? '')}. Expected ${md(r.failure?.expected ?? '?', 300)}; received ${md(r.failure?.received ?? '?', 160)}`,
       );
     }
-    if (failed.length > maxFailures) lines.push(`- … ${failed.length - maxFailures} more in the report`);
+    if (listed.length > maxFailures) lines.push(`- … ${listed.length - maxFailures} more in the report`);
   }
   if (report.baseline?.stale.length) {
     lines.push('');
