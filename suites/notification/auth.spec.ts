@@ -38,25 +38,33 @@ test(
   async (t) => {
     const ops = await operationProbes(t);
     const tampered = await tamperedToken(t);
-    const bad = [
-      'Bearer not-a-jwt',
-      'Bearer ',
-      'Basic Y29uZm9ybWFuY2U6c2VjcmV0',
-      'Bearer eyJhbGciOiJub25lIn0.eyJ0ZW4iOiJ4In0.',
-      ...(tampered ? [tampered] : []),
+    // Each kind with what a failure calls it: the path that let it through is the one to mend.
+    const bad: Array<{ authorization: string; what: string }> = [
+      { authorization: 'Bearer not-a-jwt', what: 'a bearer token that is not a JWT' },
+      { authorization: 'Bearer ', what: 'an empty bearer token' },
+      { authorization: 'Basic Y29uZm9ybWFuY2U6c2VjcmV0', what: 'credentials of another scheme (Basic)' },
+      { authorization: 'Bearer eyJhbGciOiJub25lIn0.eyJ0ZW4iOiJ4In0.', what: 'an unsigned JWT (alg none)' },
+      ...(tampered
+        ? [
+            {
+              authorization: tampered,
+              what: "a JWT whose signature does not verify (the run's own, one character changed)",
+            },
+          ]
+        : []),
     ];
     // Every kind once on one operation, then operations and kinds drawn together.
     const probe = ops.find((o) => o.operationId === 'listCommunicationCategories') ?? ops[0];
-    for (const authorization of bad) {
+    for (const { authorization, what } of bad) {
       const res = await send(t, { ...probe.request, headers: { authorization } }, null);
-      missingCredentialsRejected(t, 'notification/auth/token-required', res);
+      missingCredentialsRejected(t, 'notification/auth/token-required', res, what);
       genericCode(t, res, 'unauthorized');
     }
     await t.property(
       fc.tuple(fc.constantFrom(...ops), fc.constantFrom(...bad)),
-      async ([op, authorization]) => {
+      async ([op, { authorization, what }]) => {
         const res = await send(t, { ...op.request, headers: { authorization } }, null);
-        missingCredentialsRejected(t, 'notification/auth/token-required', res);
+        missingCredentialsRejected(t, 'notification/auth/token-required', res, what);
         genericCode(t, res, 'unauthorized');
       },
       { rule: 'notification/auth/token-required', runs: Math.min(t.session.context.runs, 15) },

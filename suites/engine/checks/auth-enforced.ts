@@ -3,16 +3,17 @@ import type { RuleContext } from '../rule-test.ts';
 import { refused } from './refused.ts';
 
 /**
- * A request without credentials is refused with 401 (ignored auth is a critical failure): a `refused`
- * whose options this only builds.
+ * A request without valid credentials is refused with 401 (ignored auth is a critical failure): a
+ * `refused` whose options this only builds. `what` names what the request carried (none by
+ * default, or a malformed or tampered token), so that a failure points at the path that let it through.
  */
 export function missingCredentialsRejected(
   t: RuleContext,
   rule: string,
   res: HttpResponse,
-  statuses: readonly number[] = [401],
+  what = 'a request without credentials',
 ): void {
-  refused(t, { rule, res, what: 'a request without credentials', statuses, severity: 'critical' });
+  refused(t, { rule, res, what, statuses: [401], severity: 'critical' });
 }
 
 /**
