@@ -66,9 +66,21 @@ export async function signPayload(payload: Buffer, key: KeyPair): Promise<string
     .sign(k);
 }
 
-/** Verifies a compact JWS with `publicJwk`; returns its payload, or throws saying why. */
-export async function verifyPayload(jws: string, publicJwk: JWK): Promise<Buffer> {
+/**
+ * Verifies a compact JWS with `publicJwk`, written as `signPayload` writes it (one line, ending in a
+ * newline, each part in canonical base64url); returns its payload, or throws saying why. A byte
+ * of the file changed (trailing space, another line end, a signature's unused low bits) is refused
+ * even where the signature would still verify: a bundle proves that nothing in it changed.
+ */
+export async function verifyPayload(file: string, publicJwk: JWK): Promise<Buffer> {
+  const jws = file.endsWith('\n') ? file.slice(0, -1) : file;
+  const parts = jws.split('.');
+  if (
+    parts.length !== 3 ||
+    !parts.every((p) => /^[A-Za-z0-9_-]*$/.test(p) && Buffer.from(p, 'base64url').toString('base64url') === p)
+  )
+    throw new Error('not one compact JWS line in canonical base64url, as this tool writes it');
   const k = await importJWK(publicPart(publicJwk), SIGNING_ALG);
-  const { payload } = await compactVerify(jws.trim(), k, { algorithms: [SIGNING_ALG] });
+  const { payload } = await compactVerify(jws, k, { algorithms: [SIGNING_ALG] });
   return Buffer.from(payload);
 }

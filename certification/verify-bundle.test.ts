@@ -1,4 +1,4 @@
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { generateSigningKey } from './signing-key.ts';
@@ -41,6 +41,31 @@ describe('verify on malformed bundles', () => {
     expect(v.reasons).toContain('manifest.jws signs another manifest than manifest.json');
     expect(v.reasons.find((r) => r.startsWith('manifest.json is not a certification manifest'))).toMatch(
       /services missing or of the wrong type/,
+    );
+  });
+
+  // The signature would still verify; the file is not the one signed: a bundle proves nothing in it changed.
+  it.each([
+    ['a space after the line', (jws: string) => `${jws.trimEnd()} \n`],
+    ['another line end', (jws: string) => `${jws.trimEnd()}\r\n`],
+    ['a second newline', (jws: string) => `${jws}\n`],
+    [
+      "the signature's unused low bits set",
+      (jws: string) => {
+        const last = jws.trimEnd().slice(-1);
+        const alphabet = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_';
+        return `${jws.trimEnd().slice(0, -1)}${alphabet[alphabet.indexOf(last) ^ 1]}\n`;
+      },
+    ],
+  ])('refuses manifest.jws with %s', async (_, change) => {
+    const dir = await smallBundle();
+    const file = join(dir, 'manifest.jws');
+    const before = await verifyBundle(dir, { tool });
+    expect(before.reasons.filter((r) => r.includes('signature'))).toEqual([]);
+    writeFileSync(file, change(readFileSync(file, 'utf8')));
+    const v = await verifyBundle(dir, { tool });
+    expect(v.reasons.find((r) => r.startsWith('the signature of manifest.json does not verify'))).toMatch(
+      /canonical base64url/,
     );
   });
 
