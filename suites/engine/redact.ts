@@ -1,7 +1,7 @@
 import { BroadcastChannel } from 'node:worker_threads';
 import { loadRules } from '../../contracts/catalog.ts';
 import { SERVICES } from '../../contracts/services.ts';
-import { SecretMatcher } from './secret-matcher.ts';
+import { MIN_SECRET_LENGTH, SecretMatcher } from './secret-matcher.ts';
 
 /** Headers whose values are credentials and never leave the process unredacted. */
 export const SECRET_HEADERS = ['authorization', 'x-space-auth-key', 'cookie', 'set-cookie', 'proxy-authorization'];
@@ -110,6 +110,14 @@ function ownVocabulary(): string {
 }
 
 /**
+ * Whether redacting a value as a secret would erase words of the report's own (a rule ID, a
+ * service, a quote, a statement) from every report: it is long enough to be redacted and occurs in them.
+ */
+export function hidesOwnWords(value: string): boolean {
+  return value.length >= MIN_SECRET_LENGTH && ownVocabulary().includes(value);
+}
+
+/**
  * Registers a token the suite obtained from the token manager. A target chooses its tokens: one
  * that is short, or that is one of the report's own words, is not taken for a secret (it would
  * hide rule IDs, services or the documents' quotes everywhere); a header carrying it is redacted
@@ -117,7 +125,7 @@ function ownVocabulary(): string {
  */
 export function registerIssuedToken(value: unknown): void {
   if (typeof value !== 'string' || value.length < MIN_ISSUED_TOKEN) return;
-  if (issued >= MAX_ISSUED_TOKENS || ownVocabulary().includes(value)) return;
+  if (issued >= MAX_ISSUED_TOKENS || hidesOwnWords(value)) return;
   issued++;
   addForms(value);
 }

@@ -31,4 +31,32 @@ describe('run configuration', () => {
       /options\.concurrency/,
     );
   });
+
+  it("refuses a secret that is one of the report's own words, naming its key and not its value", () => {
+    for (const [config, key] of [
+      [{ tokenManager: { ...creds, clientSecret: 'token' } }, 'tokenManager.clientSecret'],
+      [{ tokenManager: creds, principals: { otherTenant: { token: 'Bearer' } } }, 'principals.otherTenant.token'],
+      [
+        {
+          tokenManager: creds,
+          principals: { withoutScope: { 'nose.se': { ...creds, clientSecret: 'notification' } } },
+        },
+        'principals.withoutScope["nose.se"].clientSecret',
+      ],
+    ] as const) {
+      let message = '';
+      try {
+        validateRunConfig({ target: 'https://x', ...config });
+      } catch (e) {
+        message = (e as Error).message;
+      }
+      expect(message).toContain(`${key} (`);
+      expect(message).toMatch(/occurs in the report's own words/);
+      for (const word of ['token', 'Bearer', 'notification']) expect(message).not.toContain(` ${word} `);
+    }
+    // Shorter than any secret redacted, or not a word of the report: taken.
+    expect(
+      validateRunConfig({ target: 'https://x', tokenManager: { ...creds, clientSecret: 'x7Qz-9fLw2' } }),
+    ).toBeTruthy();
+  });
 });

@@ -6,6 +6,7 @@ import addFormats from 'ajv-formats';
 import { contractScopes } from '../../contracts/contract.ts';
 import { ConfigError } from './config-error.ts';
 import { jsonSyntaxErrorText } from './json-syntax-error.ts';
+import { hidesOwnWords } from './redact.ts';
 import { resolveDialectSetting, type FilterDialectSetting } from './filter-dialect.ts';
 
 /** Client credentials of one application registered with the deployment's token manager. */
@@ -256,6 +257,19 @@ function placeOf(instancePath: string): { place: string; node: SchemaNode | unde
   return { place: place || '(top level)', node };
 }
 
+/** Each secret of a configuration (a client secret, a static token), with its key. */
+function secretsOf(config: RunConfig): Array<[string, string]> {
+  const principals: Array<[string, PrincipalConfig | undefined]> = [['tokenManager', config.tokenManager]];
+  for (const [name, p] of Object.entries(config.principals ?? {}))
+    if (name === 'withoutScope')
+      for (const [scope, q] of Object.entries(p as Record<string, PrincipalConfig>))
+        principals.push([`principals.withoutScope["${scope}"]`, q]);
+    else principals.push([`principals.${name}`, p as PrincipalConfig]);
+  return principals.flatMap(([key, p]): Array<[string, string]> =>
+    !p ? [] : 'token' in p ? [[`${key}.token`, p.token]] : [[`${key}.clientSecret`, p.clientSecret]],
+  );
+}
+
 /**
  * Validates a parsed configuration; throws a one-line ConfigError naming the place of each wrong
  * value and what is wrong with it, never a value or an unknown key (either may be a secret).
@@ -272,6 +286,13 @@ export function validateRunConfig(value: unknown, origin = 'configuration'): Run
         `${origin}: needs "tokenManager" (client credentials) or "principals.full" (a static token)`,
       );
     }
+    // A secret is redacted wherever it occurs: one that is also a word of the report (`token`,
+    // `Bearer`) would erase that word from every rule ID, quote and statement.
+    const ownWord = secretsOf(config).find(([, secret]) => hidesOwnWords(secret));
+    if (ownWord)
+      throw new ConfigError(
+        `${origin}: ${ownWord[0]} (${ownWord[1].length} characters) occurs in the report's own words (rule IDs, quotes, statements): redacted as a secret, it would erase them from every report; use a real secret`,
+      );
     return config;
   }
   const errors = validate.errors ?? [];
