@@ -23,16 +23,27 @@ function table(title: string, rows: RuleChange[]): string[] {
   ];
 }
 
+/**
+ * The headline's mark: ❌ the gate fails; ⚠️ it passes, yet rules were lost or the second report
+ * failed (nothing regressed, and still not all is well); ✅ otherwise.
+ */
+function mark(after: ConformanceReport, c: Comparison): string {
+  if (!c.gate.passed) return '❌';
+  return c.noLongerJudged.length || after.verdict !== 'passed' ? '⚠️' : '✅';
+}
+
 /** The comparison as Markdown, for a terminal or a CI step summary. */
 export function compareMarkdown(before: ConformanceReport, after: ConformanceReport, c: Comparison): string {
-  const icon = c.newlyFailed.length ? '❌' : '✅';
+  const lost = c.noLongerJudged.length ? `${c.noLongerJudged.length} no longer judged, ` : '';
   const lines = [
-    `## ${icon} Conformance compared: ${c.newlyFailed.length} newly failed, ${c.newlyPassed.length} newly passed, ${c.newlyWarned.length} newly warned, ${c.unchanged} unchanged`,
+    `## ${mark(after, c)} Conformance compared: ${c.newlyFailed.length} newly failed, ${lost}${c.newlyPassed.length} newly passed, ${c.newlyWarned.length} newly warned, ${c.unchanged} unchanged`,
     '',
     `- before: ${describe(before)}, ${md(before.verdict)}`,
     `- after: ${describe(after)}, ${md(after.verdict)}`,
+    ...(c.gate.passed ? [] : [`- the gate fails (exit 1): ${c.gate.why.map((w) => md(w)).join('; ')}`]),
     '',
     ...table('Newly failed', c.newlyFailed),
+    ...table('No longer judged (judged before, skipped or not exercised now)', c.noLongerJudged),
     ...table('Newly passed', c.newlyPassed),
     ...table('Newly warned', c.newlyWarned),
     ...table('Other changes of status', c.otherChanges),

@@ -3,13 +3,13 @@ import type { ConformanceReport, RuleResult } from '../reporters/conformance-rep
 import { compareMarkdown } from './compare-markdown.ts';
 import { compareReports } from './compare-reports.ts';
 
-function report(rules: Array<[string, string, Partial<RuleResult>?]>): ConformanceReport {
+function report(rules: Array<[string, string, Partial<RuleResult>?]>, verdict = 'passed'): ConformanceReport {
   return {
     tool: { name: 'platform-conformance', version: '0.1.0' },
     target: 'http://x',
     seed: 1,
     finishedAt: '2026-11-21T00:00:00.000Z',
-    verdict: 'passed',
+    verdict,
     rules: rules.map(([id, status, extra]) => ({
       id,
       service: 'notification',
@@ -61,5 +61,81 @@ describe('compare', () => {
     expect(md).toMatch(/^## ❌ Conformance compared: 1 newly failed, 1 newly passed, 1 newly warned, 2 unchanged/);
     expect(md).toContain('| `a` | MUST | passed | failed | — | size: expected HTTP 400; received HTTP 200 |');
     expect(md).toContain('| `c` | UNSPECIFIED | observed | observed | HTTP 200 | HTTP 404 |');
+  });
+});
+
+describe('the compare gate', () => {
+  const failed = { failure: { title: 't', expected: 'HTTP 400', received: 'HTTP 201' } as never };
+
+  it('counts a rule failed now and absent before as newly failed, and fails the gate', () => {
+    const c = compareReports(
+      report([['a', 'passed']]),
+      report(
+        [
+          ['a', 'passed'],
+          ['new', 'failed', failed],
+        ],
+        'failed',
+      ),
+    );
+    expect(c.newlyFailed).toEqual([expect.objectContaining({ id: 'new', before: 'absent', after: 'failed' })]);
+    expect(c.onlyAfter).toEqual(['new']);
+    expect(c.gate).toEqual({ passed: false, why: ['1 newly failed'] });
+    const md = compareMarkdown(report([]), report([]), c);
+    expect(md).toMatch(/^## ❌ Conformance compared: 1 newly failed,/);
+    expect(md).toContain('| `new` | MUST | absent | failed | — | t: expected HTTP 400; received HTTP 201 |');
+  });
+
+  it.each([
+    ['passed', 'skipped'],
+    ['passed', 'not-exercised'],
+    ['warning', 'skipped'],
+    ['failed', 'not-exercised'],
+  ])('fails on a MUST rule %s before and %s now: no longer judged, in the headline', (was, now) => {
+    const before = report([
+      ['a', was],
+      ['b', 'passed'],
+    ]);
+    const after = report([
+      ['a', now, { reason: 'not ready' }],
+      ['b', 'passed'],
+    ]);
+    const c = compareReports(before, after);
+    expect(c.noLongerJudged.map((r) => `${r.id} ${r.before}→${r.after}`)).toEqual([`a ${was}→${now}`]);
+    expect(c.otherChanges).toEqual([]);
+    expect(c.gate).toEqual({ passed: false, why: ['1 MUST or SHOULD rule no longer judged'] });
+    const md = compareMarkdown(before, after, c);
+    expect(md).toMatch(/^## ❌ Conformance compared: 0 newly failed, 1 no longer judged, /);
+    expect(md).toContain('- the gate fails (exit 1): 1 MUST or SHOULD rule no longer judged');
+    expect(md).toContain(`| \`a\` | MUST | ${was} | ${now} |`);
+  });
+
+  it('shows MAY and UNSPECIFIED rules no longer judged without failing the gate, never under ✅', () => {
+    const before = report([
+      ['may', 'passed', { level: 'MAY' }],
+      ['seen', 'observed', { level: 'UNSPECIFIED', observed: ['HTTP 200'] }],
+    ]);
+    const after = report([
+      ['may', 'skipped', { level: 'MAY' }],
+      ['seen', 'not-exercised', { level: 'UNSPECIFIED' }],
+    ]);
+    const c = compareReports(before, after);
+    expect(c.noLongerJudged).toHaveLength(2);
+    expect(c.gate.passed).toBe(true);
+    expect(compareMarkdown(before, after, c)).toMatch(
+      /^## ⚠️ Conformance compared: 0 newly failed, 2 no longer judged, /,
+    );
+  });
+
+  it('passes with ✅ only when nothing regressed, nothing was lost and the second report passed', () => {
+    const same = report([
+      ['a', 'passed'],
+      ['b', 'skipped'],
+    ]);
+    const c = compareReports(same, same);
+    expect(c.gate).toEqual({ passed: true, why: [] });
+    expect(compareMarkdown(same, same, c)).toMatch(/^## ✅ Conformance compared: 0 newly failed, 0 newly passed/);
+    const stillFailing = report([['a', 'failed', failed]], 'failed');
+    expect(compareMarkdown(stillFailing, stillFailing, compareReports(stillFailing, stillFailing))).toMatch(/^## ⚠️ /);
   });
 });

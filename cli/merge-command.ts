@@ -1,10 +1,10 @@
-import { copyFileSync, existsSync, lstatSync, mkdirSync, readdirSync, statSync } from 'node:fs';
+import { copyFileSync, existsSync, lstatSync, mkdirSync, readdirSync, realpathSync, statSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { readHar } from '../audit/read-har.ts';
 import { applyBaseline, BaselineError, readBaseline } from '../reporters/baseline.ts';
 import type { ConformanceReport } from '../reporters/conformance-report.ts';
 import { consoleSummary } from '../reporters/console-summary.ts';
-import { mergeReports } from '../reporters/merge-reports.ts';
+import { mergeReports, shardSetProblem } from '../reporters/merge-reports.ts';
 import { writeOutputs } from '../reporters/outputs.ts';
 import { readReportFile } from '../reporters/read-report.ts';
 import { jsonForFile } from '../reporters/untrusted-text.ts';
@@ -57,12 +57,22 @@ function mergeAllure(folders: string[], out: string): string | undefined {
   return `${target}/`;
 }
 
-/** `conformance merge DIR…`: one report (and HAR and Allure results) from the reports of several shards. */
+/** `conformance merge DIR…`: one report (and HAR and Allure results) from the reports of every shard of one run. */
 export function mergeCommand(dirs: string[], opts: { reportDir: string; baseline?: string }): number {
   const files = dirs.map((d) =>
     existsSync(join(d, 'conformance-report.json')) ? join(d, 'conformance-report.json') : d,
   );
-  const reports = files.map((f) => readReportFile(f));
+  const given = files.map((f, i) => {
+    const report = readReportFile(f);
+    return { source: dirs[i], file: realpathSync(f), report };
+  });
+  // Only every shard of one run, each once, merges: anything else is refused before a file is written.
+  const problem = shardSetProblem(given);
+  if (problem)
+    throw new UsageError(
+      `merge refused, nothing written: ${problem}; merge takes every shard's report of one run, each once`,
+    );
+  const reports = given.map((g) => g.report);
   const { baseline: _shardBaseline, ...whole } = mergeReports(reports);
   let merged: ConformanceReport = whole;
   const baseline = mergedBaseline(reports, opts.baseline);

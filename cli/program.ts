@@ -218,7 +218,9 @@ Examples:
 
   program
     .command('compare')
-    .description('what changed between two reports or bundles (Markdown); exit 1 when a rule newly fails')
+    .description(
+      'what changed between two reports or bundles (Markdown); exit 1 when a rule newly fails or a MUST/SHOULD rule is no longer judged',
+    )
     .argument('<old>', 'conformance-report.json, report directory, bundle directory or .tar.gz')
     .argument('<new>', 'the same, of the newer run')
     .option('--json', 'print the comparison as JSON')

@@ -219,6 +219,7 @@ function trend(report: ConformanceReport, previous: ConformanceReport | undefine
 <div class="note">Compared with the run of ${esc(previous.startedAt)} against <code>${esc(previous.target)}</code> (seed ${esc(previous.seed)}, verdict ${esc(previous.verdict)})</div>
 <div class="counts">${[
     n(c.newlyFailed.length, 'newly failed'),
+    ...(c.noLongerJudged.length ? [n(c.noLongerJudged.length, 'no longer judged')] : []),
     n(c.newlyPassed.length, 'newly passed'),
     n(c.newlyWarned.length, 'newly warning'),
     n(c.otherChanges.length, 'other changes'),
@@ -228,7 +229,7 @@ function trend(report: ConformanceReport, previous: ConformanceReport | undefine
   ]
     .map((x) => `<span>${x}</span>`)
     .join(' ')}</div>
-${changeList('Newly failed', c.newlyFailed)}${changeList('Newly passed', c.newlyPassed)}${changeList('Newly warning', c.newlyWarned)}${changeList('Other changes', c.otherChanges)}</section>`;
+${changeList('Newly failed', c.newlyFailed)}${changeList('No longer judged', c.noLongerJudged)}${changeList('Newly passed', c.newlyPassed)}${changeList('Newly warning', c.newlyWarned)}${changeList('Other changes', c.otherChanges)}</section>`;
 }
 
 /**

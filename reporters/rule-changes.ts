@@ -1,4 +1,4 @@
-import type { ConformanceReport, RuleResult } from './conformance-report.ts';
+import type { ConformanceReport, RuleResult, RuleStatus } from './conformance-report.ts';
 
 /** One rule's status in both reports, with what the deployment did where the status records it. */
 export interface RuleChange {
@@ -12,16 +12,40 @@ export interface RuleChange {
 }
 
 export interface Comparison {
+  /** The release-to-release gate: fails on a rule newly failed or a MUST/SHOULD rule no longer judged. */
+  gate: { passed: boolean; why: string[] };
+  /** Failed now, and not before: whatever the first report said of it, absent (`before: absent`) included. */
   newlyFailed: RuleChange[];
+  /** Judged before (passed, failed, warning, observed) and not now (skipped, not exercised). */
+  noLongerJudged: RuleChange[];
   newlyPassed: RuleChange[];
   newlyWarned: RuleChange[];
-  /** Any other change of status (e.g. passed to skipped). */
+  /** Any other change of status (e.g. skipped to not exercised, observed to passed). */
   otherChanges: RuleChange[];
   /** Observed or warning in both: what the deployment did in each. */
   observedBoth: RuleChange[];
   unchanged: number;
   onlyBefore: string[];
+  /** In the second report only (a failed one is newly failed too). */
   onlyAfter: string[];
+}
+
+/** The statuses that carry a verdict on the rule; skipped and not-exercised carry none. */
+const JUDGED = new Set<string>(['passed', 'failed', 'warning', 'observed'] satisfies RuleStatus[]);
+
+/**
+ * Why the gate fails. A rule failed now that did not fail before is a regression, whatever the
+ * first report said of it; a MUST or SHOULD rule that was judged and is not now may have broken
+ * unseen (a configuration slip that skips fifty rules must not pass as "0 newly failed"), so it
+ * fails the gate too. MAY and UNSPECIFIED rules never fail a run, and losing them does not fail this.
+ */
+function gate(c: Pick<Comparison, 'newlyFailed' | 'noLongerJudged'>): Comparison['gate'] {
+  const lost = c.noLongerJudged.filter((r) => r.level === 'MUST' || r.level === 'SHOULD').length;
+  const why = [
+    ...(c.newlyFailed.length ? [`${c.newlyFailed.length} newly failed`] : []),
+    ...(lost ? [`${lost} MUST or SHOULD ${lost === 1 ? 'rule' : 'rules'} no longer judged`] : []),
+  ];
+  return { passed: !why.length, why };
 }
 
 /** What the deployment did for a rule, as its result records it. */
@@ -38,8 +62,9 @@ function detail(r: RuleResult & { warning?: unknown }): string | undefined {
 export function compareReports(before: ConformanceReport, after: ConformanceReport): Comparison {
   const old = new Map(before.rules.map((r) => [r.id, r]));
   const now = new Set(after.rules.map((r) => r.id));
-  const c: Comparison = {
+  const c: Omit<Comparison, 'gate'> = {
     newlyFailed: [],
+    noLongerJudged: [],
     newlyPassed: [],
     newlyWarned: [],
     otherChanges: [],
@@ -52,6 +77,8 @@ export function compareReports(before: ConformanceReport, after: ConformanceRepo
     const b = old.get(a.id);
     if (!b) {
       c.onlyAfter.push(a.id);
+      if (a.status === 'failed')
+        c.newlyFailed.push({ id: a.id, level: a.level, before: 'absent', after: 'failed', afterDetail: detail(a) });
       continue;
     }
     const before_ = String(b.status);
@@ -62,9 +89,10 @@ export function compareReports(before: ConformanceReport, after: ConformanceRepo
       c.unchanged++;
       if (after_ === 'observed' || after_ === 'warning') c.observedBoth.push(withDetail());
     } else if (after_ === 'failed') c.newlyFailed.push(withDetail());
+    else if (JUDGED.has(before_) && !JUDGED.has(after_)) c.noLongerJudged.push(withDetail());
     else if (after_ === 'passed') c.newlyPassed.push(withDetail());
     else if (after_ === 'warning') c.newlyWarned.push(withDetail());
     else c.otherChanges.push(withDetail());
   }
-  return c;
+  return { gate: gate(c), ...c };
 }
