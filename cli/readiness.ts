@@ -232,6 +232,9 @@ export async function configurationRows(config: RunConfig, http: HttpClient): Pr
       await tokens.authorization('full', sub);
       return [{ check: label, status: 'ready', detail: `a token for sub-tenant ${sub} was obtained` }];
     } catch (e) {
+      // A token endpoint that hangs or sends without end is a failed row too, never a crash of doctor.
+      if (e instanceof TransportError)
+        return [{ check: label, status: 'failed', detail: `no token for sub-tenant ${sub}: ${e.code}: ${e.message}` }];
       if (!(e instanceof TokenError) && !(e instanceof PrincipalUnavailable)) throw e;
       return [
         {

@@ -1,4 +1,5 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -122,5 +123,39 @@ describe('conformance doctor', () => {
     );
     expect(unreachable.stdout).toMatch(/reachable\s+failed\s+REFUSED/);
     expect(unreachable.code).toBe(3);
+  }, 90_000);
+
+  it('reports a token endpoint that never answers as failed rows, never a crash', async () => {
+    // Everything answers 404 but the token endpoint, which never answers.
+    const hanging = createServer((req, res) => {
+      if (!req.url?.includes('/oauth/token')) res.writeHead(404).end();
+    });
+    await new Promise<void>((r) => hanging.listen(0, '127.0.0.1', r));
+    const { port } = hanging.address() as { port: number };
+    try {
+      const file = join(dir, 'hanging.json');
+      writeFileSync(
+        file,
+        JSON.stringify({
+          target: `http://127.0.0.1:${port}`,
+          tokenManager: {
+            clientId: 'c1',
+            clientSecret: 'x7Qz-9fLw2-k',
+            appName: 'a',
+            appVersion: '1',
+            hostTenant: 'h',
+          },
+          fixtures: { subTenantIds: ['sub1'] },
+        }),
+      );
+      const res = await runCli(['doctor', '--config', file, '--timeout', '1000'], { timeoutMs: 60_000 });
+      expect(res.stderr).not.toMatch(/internal error|\n\s+at /);
+      expect(res.stdout).toMatch(/^tokenManager\s+failed\s+no token: TIMEOUT/m);
+      expect(res.stdout).toMatch(/^fixtures\.subTenantIds\s+failed\s+no token for sub-tenant sub1: TIMEOUT/m);
+      expect(res.code).toBe(1);
+    } finally {
+      hanging.closeAllConnections();
+      await new Promise((r) => hanging.close(r));
+    }
   }, 90_000);
 });
