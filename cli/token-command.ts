@@ -2,7 +2,7 @@ import { existsSync } from 'node:fs';
 import { HttpClient, TransportError } from '../suites/engine/http-client.ts';
 import type { RunConfig } from '../suites/engine/run-config.ts';
 import { TokenError } from '../suites/engine/token-error.ts';
-import { spaceAuthKey, TokenProvider, type PrincipalName } from '../suites/engine/token-provider.ts';
+import { isClientSecret, spaceAuthKey, TokenProvider, type PrincipalName } from '../suites/engine/token-provider.ts';
 import { PrincipalUnavailable } from '../suites/engine/unjudged.ts';
 import { CONFIG_ENV, loadRunConfig } from './config-source.ts';
 import { UnreachableError, UsageError } from './usage-error.ts';
@@ -64,7 +64,19 @@ export async function tokenCommand(opts: TokenOptions, out: NodeJS.WritableStrea
       if (e instanceof TransportError) throw new UnreachableError(`no token for ${principal}: ${e.code}: ${e.message}`);
       throw e;
     }
-    writeUnguarded(out, `${header.replace(/^Bearer\s+/i, '')}\n`);
+    const token = header.replace(/^Bearer\s+/i, '');
+    // Printed raw for `$(…)`: only a bearer token's characters (RFC 6750's b64token), never the
+    // target's other text (control characters, a line that a CI log reads as a command), and never
+    // a secret of the configuration the target gave back as its token.
+    if (!/^[A-Za-z0-9._~+/-]+=*$/.test(token))
+      throw new UnreachableError(
+        `no token for ${principal}: the token endpoint's access_token (${token.length} characters) is not a bearer token (RFC 6750 characters only); not printed`,
+      );
+    if (isClientSecret(config, token))
+      throw new UnreachableError(
+        `no token for ${principal}: the token endpoint gave back a client secret of the configuration as the token; not printed`,
+      );
+    writeUnguarded(out, `${token}\n`);
     return 0;
   } finally {
     await http.close();

@@ -1,4 +1,5 @@
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:http';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { referenceRunConfig } from '../cli/reference-config.ts';
@@ -97,5 +98,47 @@ describe('conformance run against the reference deployment', () => {
     expect(res.code).toBe(0);
     expect(res.stdout).toMatch(/dry run: nothing is sent/);
     expect(res.stdout).toMatch(/at most \d+ requests in all/);
+  });
+});
+
+// `export CONFORMANCE_TOKEN=$(npx conformance token …)` prints what a target answered: only a bearer
+// token's characters, and never a secret of the configuration given back as the token.
+describe('token prints only a bearer token', () => {
+  const SECRET = 'x7Qz-9fLw2-kT4m';
+  it.each([
+    [
+      'terminal escapes and a line a CI log reads as a command',
+      '\u001b]0;TITLE\u0007abc\n::error::x',
+      /is not a bearer token/,
+    ],
+    ['the client secret, given back', SECRET, /gave back a client secret of the configuration/],
+  ])('refuses a token of %s (exit 3, one line, nothing on stdout)', async (_, accessToken, said) => {
+    const server = createServer((req, res) =>
+      req.url?.includes('/oauth/token')
+        ? res
+            .writeHead(200, { 'content-type': 'application/json' })
+            .end(JSON.stringify({ access_token: accessToken, token_type: 'Bearer', expires_in: 300 }))
+        : res.writeHead(404).end(),
+    );
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+    try {
+      const file = join(dir, 'token-target.json');
+      writeFileSync(
+        file,
+        JSON.stringify({
+          target: `http://127.0.0.1:${(server.address() as { port: number }).port}`,
+          tokenManager: { clientId: 'c1', clientSecret: SECRET, appName: 'a', appVersion: '1', hostTenant: 'h' },
+        }),
+      );
+      const res = await runCli(['token', '--config', file]);
+      expect(res.code, res.stderr).toBe(3);
+      expect(res.stdout).toBe('');
+      expect(res.stderr).toMatch(said);
+      expect(res.stderr.trim().split('\n')).toHaveLength(1);
+      expect(res.stderr).not.toContain(SECRET);
+      expect(res.stderr).not.toContain('\u001b');
+    } finally {
+      await new Promise((r) => server.close(r));
+    }
   });
 });

@@ -43,6 +43,11 @@ function configuredPrincipals(config: RunConfig): PrincipalConfig[] {
   ].filter((x): x is PrincipalConfig => !!x);
 }
 
+/** Whether a value is one of the configuration's client secrets. */
+export function isClientSecret(config: RunConfig, value: string): boolean {
+  return configuredPrincipals(config).some((p) => 'clientSecret' in p && p.clientSecret === value);
+}
+
 /**
  * Registers every client secret (with its X-SPACE-AUTH-KEY in each base64 form) and static token
  * of a configuration for redaction.
