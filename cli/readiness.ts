@@ -247,16 +247,52 @@ export async function configurationRows(config: RunConfig, http: HttpClient): Pr
     }
   };
 
+  // The user tenants the token manager's rules send (`tokenManager.userTenants`): the application
+  // must be provisioned for each, as for the sub-tenant above; one it is not is the configuration's
+  // slip, not the target's failure of the rules that send it.
+  const userTenantRows = async (): Promise<Row[]> => {
+    const tm = config.tokenManager;
+    const tenants = [...new Set(tm?.userTenants ?? [])].filter((u) => u !== tm?.hostTenant);
+    if (!tm || !tenants.length || config.principals?.full) return [];
+    const refused = (
+      await Promise.all(
+        tenants.map(async (tenant) => {
+          try {
+            await tokens.authorization('full', tenant);
+            return undefined;
+          } catch (e) {
+            if (!(e instanceof TokenError || e instanceof PrincipalUnavailable || e instanceof TransportError)) throw e;
+            return tenant;
+          }
+        }),
+      )
+    ).filter((x): x is string => x !== undefined);
+    return [
+      refused.length
+        ? {
+            check: 'tokenManager.userTenants',
+            status: 'failed',
+            detail: `no token for user tenant${refused.length > 1 ? 's' : ''} ${refused.join(', ')} (is the application provisioned for ${refused.length > 1 ? 'them' : 'it'}?)`,
+          }
+        : {
+            check: 'tokenManager.userTenants',
+            status: 'ready',
+            detail: `a token was obtained for each of the ${tenants.length} user tenants`,
+          },
+    ];
+  };
+
   // The full principal first (the others are judged against its tenant, and the reads use its
   // token); then every other check at once, as many in flight as the client allows, the rows
   // kept in their order.
   const { tenant: fullTenant, ...full } = await principalRow(names[0]);
-  const [others, fixtureRows, subRows] = await Promise.all([
+  const [others, fixtureRows, subRows, userRows] = await Promise.all([
     Promise.all(names.slice(1).map((n) => principalRow(n, fullTenant))),
     Promise.all(FIXTURES.filter((f) => !f.apart).map(fixtureRow)),
     subTenantRows(),
+    full.status === 'ready' ? userTenantRows() : [],
   ]);
-  rows.push(full, ...others.map(({ tenant: _t, ...row }) => row), ...fixtureRows, ...subRows);
+  rows.push(full, ...others.map(({ tenant: _t, ...row }) => row), ...fixtureRows, ...subRows, ...userRows);
 
   // What the certification's requirement list holds beyond the rows above (six user tenants,
   // each channel and address type ID…): a missing one is named too.

@@ -80,6 +80,7 @@ describe('conformance doctor', () => {
       (c.principals!.noScopes as { clientSecret: string }).clientSecret = 'not-the-secret';
       delete c.principals!.operator;
       (c.fixtures!.eventManagement as Record<string, unknown>).sharedEventTypeId = 'othertenant.nosuchtype';
+      c.tokenManager!.userTenants = [...(c.tokenManager!.userTenants ?? []), 'nosuchtenant9'];
     });
     const res = await runCli(['doctor', '--config', file], { timeoutMs: 120_000 });
     expect(row(res.stdout, 'principals.noScopes')).toEqual({
@@ -92,12 +93,18 @@ describe('conformance doctor', () => {
       detail: expect.stringContaining('HTTP 404') as string,
     });
     expect(row(res.stdout, 'tokenManager')?.status).toBe('ready');
-    const unjudged = res.stdout.split('Not ready (3)')[1] ?? '';
+    // A user tenant the application is not provisioned for: the rules that send it are skipped, not failed.
+    expect(row(res.stdout, 'tokenManager.userTenants')).toEqual({
+      status: 'failed',
+      detail: 'no token for user tenant nosuchtenant9 (is the application provisioned for it?)',
+    });
+    const unjudged = res.stdout.split('Not ready (4)')[1] ?? '';
     const section = (check: string) => unjudged.split(`\n  ${check} `)[1]?.split('\n\n')[0] ?? '';
     // The 403 rules are judged by the principals without one scope too; the both-scopes refusal only by noScopes.
     expect(section('principals.noScopes')).toContain('notification/auth/scope-both-listed');
     expect(section('principals.noScopes')).not.toContain('event-management/auth/forbidden-403');
     expect(section('principals.operator')).toContain('notification/certificates/operator-lists-all');
+    expect(section('tokenManager.userTenants')).toContain('technical-token-manager/tokens-response/one-token-per-user-tenant');
     // What each piece is, in the words of the configuration's schema.
     expect(section('principals.operator')).toContain(`what it is: ${describeKey('principals.operator')}`);
     expect(section('principals.operator')).toContain('An application of the one operator tenant');

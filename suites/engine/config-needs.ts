@@ -74,9 +74,12 @@ export function configured(config: RunConfig, key: string): boolean {
   return present(valueAt(config, key) ?? FIXTURE_DEFAULTS[key]);
 }
 
-/** Whether `key` is `prefix` or lies under it (`fixtures.notification` holds `fixtures.notification.channels.sms`). */
+/**
+ * Whether `key` is `prefix` or lies under it (`fixtures.notification` holds `fixtures.notification.channels.sms`,
+ * `tokenManager.userTenants` holds `tokenManager.userTenants:2`).
+ */
 export function within(key: string, prefix: string): boolean {
-  return key === prefix || key.startsWith(`${prefix}.`) || key.startsWith(`${prefix}[`);
+  return key === prefix || [`${prefix}.`, `${prefix}[`, `${prefix}:`].some((p) => key.startsWith(p));
 }
 
 /** Why one key is not ready in this run, or undefined when it is. */
