@@ -658,11 +658,11 @@ export class RuleContext {
     this.record(f.ruleId, outcome);
   }
 
-  /** The resource this run created that an exchange's request names, if any (the ledger knows them). */
+  /** The resource this run created that an exchange's request names anywhere, if any (the ledger knows them). */
   private createdIn(exchange: Exchange | undefined): RuleFailure['created'] {
     // A context built without a run (the engine's own unit tests) has no ledger.
     const ledger = this.session.ledger as Session['ledger'] | undefined;
-    const found = exchange && ledger ? ledger.createdIn(exchange.request.url) : undefined;
+    const found = exchange && ledger ? ledger.createdIn(exchange.request) : undefined;
     return found && { kind: found.kind, id: found.id };
   }
 
