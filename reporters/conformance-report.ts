@@ -81,7 +81,8 @@ function withConfigFile<T extends { curl?: string }>(
  */
 export function replayReportFile(reportDirAsGiven: string, cwd = process.cwd()): string {
   const file = 'conformance-report.json';
-  if (isAbsolute(reportDirAsGiven)) return `${resolve(reportDirAsGiven).split(sep).join('/').replace(/\/$/, '')}/${file}`;
+  if (isAbsolute(reportDirAsGiven))
+    return `${resolve(reportDirAsGiven).split(sep).join('/').replace(/\/$/, '')}/${file}`;
   const rel = relative(cwd, resolve(cwd, reportDirAsGiven));
   // Another drive (Windows) has no relative path: the folder's name is the best guess.
   const base = rel === '' ? '.' : isAbsolute(rel) ? basename(reportDirAsGiven) : rel;

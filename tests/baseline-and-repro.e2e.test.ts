@@ -148,7 +148,9 @@ describe('a baseline reaches every artifact', () => {
 describe('a reproduction runs as printed', () => {
   test('the replay line names the config and the report folder as given (absolute here); replay goes to the configured target', async () => {
     const failure = report(join(dir, 'first')).rules.find((r) => r.id === RULE)!.failure!;
-    expect(failure.replay).toBe(`npx conformance replay ${join(dir, 'first')}/conformance-report.json ${RULE} --config ${config}`);
+    expect(failure.replay).toBe(
+      `npx conformance replay ${join(dir, 'first')}/conformance-report.json ${RULE} --config ${config}`,
+    );
     // The line as printed, in a shell, where the run ran.
     const { stdout } = await run('bash', ['-c', failure.replay ?? ''], {
       cwd: root,
