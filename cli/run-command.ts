@@ -1,10 +1,16 @@
 import { setFlagsFromString } from 'node:v8';
 import { randomBytes, randomInt } from 'node:crypto';
 import { existsSync, mkdirSync, rmSync } from 'node:fs';
-import { basename, isAbsolute, join, relative, resolve, sep } from 'node:path';
+import { join, resolve } from 'node:path';
 import { loadRules } from '../contracts/catalog.ts';
 import { startReference, type RunningReference } from '../fixtures/reference/server.ts';
-import { buildReport, gatingFailures, type ConformanceReport, type RunStop } from '../reporters/conformance-report.ts';
+import {
+  buildReport,
+  gatingFailures,
+  replayReportFile,
+  type ConformanceReport,
+  type RunStop,
+} from '../reporters/conformance-report.ts';
 import { writeOutputs } from '../reporters/outputs.ts';
 import { consoleHeadline, consoleSummary, profileText } from '../reporters/console-summary.ts';
 import { applyBaseline, readBaseline } from '../reporters/baseline.ts';
@@ -118,16 +124,6 @@ function num(
     );
   }
   return n;
-}
-
-/**
- * The report's path for the replay commands it carries: relative to where the run ran (`../` and
- * all), so that the line runs there as printed; never the absolute path of the machine that ran it.
- */
-function portableReportFile(reportDir: string): string {
-  const rel = relative(process.cwd(), reportDir);
-  const base = rel && !isAbsolute(rel) ? rel : rel === '' ? '.' : basename(reportDir);
-  return `${base.split(sep).join('/')}/conformance-report.json`;
 }
 
 export { toolVersion };
@@ -515,7 +511,7 @@ export async function runCommand(opts: RunOptions): Promise<number> {
       errors: result.unhandledErrors.map(redactText),
       services,
       strict: !!opts.strict,
-      reportFile: portableReportFile(reportDir),
+      reportFile: replayReportFile(opts.reportDir),
       ...(opts.config ? { configFile: opts.config } : config && !reference ? { configFromEnvironment: true } : {}),
     });
     if (context.shard) report.shard = `${context.shard.index}/${context.shard.total}`;

@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
+import { basename, isAbsolute, relative, resolve, sep } from 'node:path';
 import { contractPath, type Level, type Rule } from '../contracts/catalog.ts';
 import { SERVICES, SERVICE_INFO, type ServiceName } from '../contracts/services.ts';
 import type { RuleOutcome } from '../suites/engine/rule-test.ts';
@@ -71,6 +72,21 @@ function withConfigFile<T extends { curl?: string }>(
   // The hint sits inside a double-quoted word: a name that would need quoting keeps the placeholder.
   if (!facts.configFile || !/^[\w@%+=:,./-]+$/.test(facts.configFile)) return f;
   return { ...f, curl: f.curl.split(CONFIG_PLACEHOLDER).join(`--config ${facts.configFile}`) };
+}
+
+/**
+ * The report's path as the replay lines name it, from `--report-dir` as the user gave it: an
+ * absolute folder stays absolute, so that the line runs from any folder; a relative one stays
+ * relative to where the run ran (`../` and all), naming no folder of the machine the user did not.
+ */
+export function replayReportFile(reportDirAsGiven: string, cwd = process.cwd()): string {
+  const file = 'conformance-report.json';
+  if (isAbsolute(reportDirAsGiven))
+    return `${resolve(reportDirAsGiven).split(sep).join('/').replace(/\/$/, '')}/${file}`;
+  const rel = relative(cwd, resolve(cwd, reportDirAsGiven));
+  // Another drive (Windows) has no relative path: the folder's name is the best guess.
+  const base = rel === '' ? '.' : isAbsolute(rel) ? basename(reportDirAsGiven) : rel;
+  return `${base.split(sep).join('/')}/${file}`;
 }
 
 /**

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { failureBlock, failureBlockLines } from './failure-block.ts';
+import { failureBlock, failureBlockLines, failureNotes } from './failure-block.ts';
 
 const failure = {
   expected: 'HTTP 404',
@@ -24,5 +24,16 @@ describe('the failure block', () => {
     const labels = (f: Parameters<typeof failureBlock>[0]) => failureBlock(f).map((p) => p.label);
     expect(labels({ ...failure, created: undefined })).not.toContain('Note');
     expect(labels({ ...failure, replay: undefined })).not.toContain('Note');
+  });
+
+  it('says where there is no curl why, in place of the curl, and that the replay command sends the request as it was', () => {
+    const noCurl = 'its body is 120034 bytes, more than a report keeps of a request: a curl would send only a part';
+    const parts = failureBlock({ ...failure, curl: undefined, noCurl });
+    expect(parts.map((p) => p.label)).toEqual(['Expected', 'Received', 'Note', 'Replay']);
+    expect(failureBlockLines(parts, '')).toContain(
+      `Note: no curl: ${noCurl}; the replay command sends the request as it was`,
+    );
+    // Without a replay line (a further failure of the rule), the note says only why.
+    expect(failureNotes({ curl: undefined, noCurl })).toEqual([`no curl: ${noCurl}`]);
   });
 });

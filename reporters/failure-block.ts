@@ -19,14 +19,28 @@ export function createdNote(created: NonNullable<RuleFailure['created']>): strin
   return `the request names ${created.kind} ${created.id}, which the run created and its cleanup deletes: the curl alone cannot recreate it; the replay command does`;
 }
 
+/** Why a failure has no curl (`failure.noCurl`), and, where there is one, that the replay command reproduces it. */
+export function noCurlNote(noCurl: string, replay: boolean): string {
+  return `no curl: ${noCurl}${replay ? '; the replay command sends the request as it was' : ''}`;
+}
+
+/**
+ * The notes of a failure: why it has no curl, or why its curl alone does not reproduce it (a
+ * resource the run created, which the replay command creates again). Every writer shows these.
+ */
+export function failureNotes(f: Pick<RuleFailure, 'curl' | 'noCurl' | 'created'> & { replay?: string }): string[] {
+  if (f.noCurl) return [noCurlNote(f.noCurl, !!f.replay)];
+  return f.replay && f.created && f.curl ? [createdNote(f.created)] : [];
+}
+
 /**
  * The parts of one failure's block, in the one order every writer shows them (Schemathesis'
  * failure block): Expected, Received, the shrunk counterexample, seed and path, "Reproduce with:"
- * the curl, a note when the curl alone cannot recreate what it names, and the command that
- * replays it. Writers escape each part for where they write it.
+ * the curl, a note when there is none or it alone cannot recreate what it names, and the
+ * command that replays it. Writers escape each part for where they write it.
  */
 export function failureBlock(
-  f: Pick<RuleFailure, 'expected' | 'received' | 'counterexample' | 'seed' | 'path' | 'curl' | 'created'> & {
+  f: Pick<RuleFailure, 'expected' | 'received' | 'counterexample' | 'seed' | 'path' | 'curl' | 'noCurl' | 'created'> & {
     replay?: string;
   },
   opts: FailureBlockOptions = {},
@@ -45,7 +59,7 @@ export function failureBlock(
   if (f.counterexample !== undefined) parts.push({ label: 'Counterexample', text: JSON.stringify(f.counterexample) });
   if (f.seed !== undefined) parts.push({ label: 'Seed', text: `${f.seed}${f.path ? ` path ${f.path}` : ''}` });
   if (f.curl) parts.push({ label: 'Reproduce with', text: f.curl });
-  if (f.replay && f.created) parts.push({ label: 'Note', text: createdNote(f.created) });
+  for (const note of failureNotes(f)) parts.push({ label: 'Note', text: note });
   if (f.replay) parts.push({ label: 'Replay', text: f.replay });
   return parts;
 }

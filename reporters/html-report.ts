@@ -1,7 +1,23 @@
 import { SERVICES } from '../contracts/services.ts';
 import { earlyEnd, type ConformanceReport, type TestTiming } from './conformance-report.ts';
+import { failureNotes } from './failure-block.ts';
 import { compareReports, type RuleChange } from './rule-changes.ts';
 import { forHtml as esc, jsonForFile } from './untrusted-text.ts';
+
+/** The report as the page reads it: each failure and warning with its notes, worded as every writer words them. */
+function withNotes(report: ConformanceReport): ConformanceReport {
+  const noted = <T extends Parameters<typeof failureNotes>[0]>(f: T | undefined) =>
+    f && { ...f, notes: failureNotes(f) };
+  return {
+    ...report,
+    rules: report.rules.map((r) => ({
+      ...r,
+      ...(r.failure ? { failure: noted(r.failure) } : {}),
+      ...(r.failures ? { failures: r.failures.map((g) => noted(g)!) } : {}),
+      ...(r.warning ? { warning: noted(r.warning) } : {}),
+    })),
+  };
+}
 
 /** The report data embedded in a script tag without letting it close the tag. */
 function embed(value: unknown): string {
@@ -113,17 +129,22 @@ function evidence(r) {
   if (f.counterexample !== undefined) h += '<div>Counterexample:</div><pre>' + esc(JSON.stringify(f.counterexample, null, 2)) + '</pre>';
   if (f.seed !== undefined) h += '<div>Seed ' + esc(f.seed) + (f.path ? ', path ' + esc(f.path) : '') + '</div>';
   if (f.curl) h += '<div>Reproduce with:</div><pre>' + esc(f.curl) + '</pre>';
+  h += notes(f);
   if (f.replay) h += '<div>Replay:</div><pre>' + esc(f.replay) + '</pre>';
   h += '<div class="note">Test: ' + esc(f.test) + '</div>';
   for (const g of (r.failures || []).slice(1)) {
     h += '<div class="evidence"><strong>' + esc(g.title) + '</strong><div>Expected: ' + esc(g.expected) + '</div><div>Received: ' + esc(g.received) + '</div>';
     if (g.curl) h += '<div>Reproduce with:</div><pre>' + esc(g.curl) + '</pre>';
+    h += notes(g);
     h += '<div class="note">Test: ' + esc(g.test) + '</div></div>';
   }
   return h + '</div>';
 }
+function notes(f) {
+  return (f.notes || []).map((n) => '<div>Note: ' + esc(n) + '</div>').join('');
+}
 function warning(w) {
-  return '<div class="note warning">Warning, reading ' + esc(w.reading) + ': ' + esc(w.text) + '<br>Expected: ' + esc(w.expected) + received('The deployment', w.received) + response(w.exchange, w.received) + (w.curl ? '<pre>' + esc(w.curl) + '</pre>' : '') + '</div>';
+  return '<div class="note warning">Warning, reading ' + esc(w.reading) + ': ' + esc(w.text) + '<br>Expected: ' + esc(w.expected) + received('The deployment', w.received) + response(w.exchange, w.received) + (w.curl ? '<pre>' + esc(w.curl) + '</pre>' : '') + notes(w) + '</div>';
 }
 function status(r) {
   return '<td class="status ' + esc(r.status) + '">' + esc(label(r.status)) + (isKnown(r) ? '<br><span class="known" title="accepted by the baseline ' + esc(report.baseline.file) + '">known failure</span>' : '') + '</td>';
@@ -267,7 +288,7 @@ export function htmlReport(report: ConformanceReport, previous?: ConformanceRepo
   <div id="hidden" class="banner" hidden><span id="hidden-text"></span><button type="button" id="show-all">show all</button></div>
   <table id="rules"><colgroup><col class="c-id"><col class="c-level"><col class="c-status"><col></colgroup><thead><tr><th>Rule</th><th>Level</th><th>Status</th><th>Source and evidence</th></tr></thead><tbody></tbody></table>
 </main>
-<script type="application/json" id="report-data">${embed(report)}</script>
+<script type="application/json" id="report-data">${embed(withNotes(report))}</script>
 <script>${SCRIPT}</script>
 </body></html>
 `;

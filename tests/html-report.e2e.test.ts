@@ -84,7 +84,7 @@ const report: ConformanceReport = {
             headers: { 'content-type': 'application/json' },
             body: '{"id":"e1","severity":100}',
           },
-        } as never,
+        },
         test: 'severity outside 1..99 is rejected',
         replay: 'npx conformance replay r.json event-management/events/severity-range',
       },
@@ -104,7 +104,7 @@ const report: ConformanceReport = {
         exchange: {
           request: { method: 'POST', url: 'https://staging.example.com/api/notification/v3/recipient', headers: {} },
           response: { status: 401, headers: { 'content-type': 'application/json' }, body: LONG_JSON },
-        } as never,
+        },
         test: 'a recipient needs an address type',
         replay: 'npx conformance replay r.json notification/recipients/address-type-int64',
       },

@@ -1,43 +1,78 @@
-import { redactHeaders, redactText } from './redact.ts';
+import { SECRET_HEADERS, redactText } from './redact.ts';
 
 export interface CurlRequest {
   method: string;
   url: string;
   headers: Record<string, string>;
   body?: string;
+  /** The body's whole size in bytes, when `body` holds only its start (the evidence limit cut it). */
+  bodyBytes?: number;
   /** Multipart parts, shown as `-F` arguments. */
   form?: Array<{ name: string; value?: string; filename?: string; size?: number }>;
 }
+
+/**
+ * A request as a curl command, or why no curl reproduces it (`noCurl`: what of the request a
+ * command line cannot carry; the replay command sends it as it was).
+ */
+export type Curl = { command: string; noCurl?: undefined } | { command?: undefined; noCurl: string };
 
 /** POSIX shell single-quoting. */
 export function shellQuote(s: string): string {
   return `'${s.replace(/'/g, `'\\''`)}'`;
 }
 
-const MAX_BODY_IN_CURL = 4096;
+/**
+ * How the reader of a curl gets a credential the run sent: what `conformance token` prints for the
+ * principal (`key`: with `--space-auth-key`), the header value being that text (`Bearer ` before
+ * a token).
+ */
+export interface CredentialSource {
+  /** As `conformance token --principal` takes it (`full`, `otherTenant`, `without:SCOPE`, …). */
+  principal: string;
+  kind: 'token' | 'key';
+}
+
+const SOURCES = new Map<string, CredentialSource>();
+/** Credentials noted at most (a run sends a few tokens per principal; a renewal adds one). */
+const MAX_SOURCES = 10_000; // not a contract bound: credentials a curl can name by principal
 
 /**
- * Credentials a curl takes from the environment rather than from the report (which holds none):
- * unset, the shell stops and says how to get one (`conformance token`).
+ * Notes that a header value the run sends is the credential `conformance token` prints for a
+ * principal, so that a curl carrying it names that principal to its reader. The first principal
+ * noted for a value keeps it. A credential noted nowhere (one a test made: a tampered token, a
+ * key with a wrong secret; or a token for a user tenant of its choosing) is never shown as one.
  */
-const FROM_ENVIRONMENT: Record<string, { variable: string; value: (v: string) => string | undefined; flag: string }> = {
-  authorization: {
-    variable: 'CONFORMANCE_TOKEN',
-    value: (v) => (/^\s*bearer\s/i.test(v) ? 'Bearer ' : undefined),
-    flag: '',
-  },
-  'x-space-auth-key': { variable: 'CONFORMANCE_SPACE_AUTH_KEY', value: () => '', flag: ' --space-auth-key' },
-};
+export function noteCredentialSource(headerValue: string, source: CredentialSource): void {
+  if (headerValue && !SOURCES.has(headerValue) && SOURCES.size < MAX_SOURCES) SOURCES.set(headerValue, source);
+}
 
 /** Where a curl's hint names the run configuration; the report puts the file the user gave in its place. */
 export const CONFIG_PLACEHOLDER = '--config YOUR-RUN.json';
 
-function fromEnvironment(name: string, value: string): string | undefined {
-  const env = FROM_ENVIRONMENT[name.toLowerCase()];
-  const prefix = env?.value(value);
-  if (!env || prefix === undefined) return undefined;
+/** A principal's name as the hint may carry it inside a double-quoted word (none that the shell would expand). */
+const PLAIN_NAME = /^[\w:.@%+=,/-]+$/;
+
+/**
+ * The environment variable that holds a principal's credential for a curl: its own per principal,
+ * so that a shell holding the main principal's token stops at a curl of another and says which.
+ */
+export function credentialVariable(source: CredentialSource): string {
+  const base = source.kind === 'token' ? 'CONFORMANCE_TOKEN' : 'CONFORMANCE_SPACE_AUTH_KEY';
+  return source.principal === 'full' ? base : `${base}_${source.principal.toUpperCase().replace(/[^A-Z0-9]+/g, '_')}`;
+}
+
+/**
+ * A credential header that takes its value from the environment of whoever runs the curl: unset,
+ * the shell stops and says how to get it (`conformance token`, naming the principal).
+ */
+function fromEnvironment(name: string, source: CredentialSource): string | undefined {
+  if (!PLAIN_NAME.test(name) || !PLAIN_NAME.test(source.principal)) return undefined;
+  const variable = credentialVariable(source);
+  const prefix = source.kind === 'token' ? 'Bearer ' : '';
+  const flags = `${source.principal === 'full' ? '' : ` --principal ${source.principal}`}${source.kind === 'key' ? ' --space-auth-key' : ''}`;
   // Double quotes so that the shell expands the variable; `\$(` keeps the hint's command from running.
-  return `"${name}: ${prefix}\${${env.variable}:?set it first: export ${env.variable}=\\$(npx conformance token ${CONFIG_PLACEHOLDER}${env.flag})}"`;
+  return `"${name}: ${prefix}\${${variable}:?set it first: export ${variable}=\\$(npx conformance token ${CONFIG_PLACEHOLDER}${flags})}"`;
 }
 
 /**
@@ -54,11 +89,24 @@ function pathOf(url: string): string {
   return origin ? url.slice(origin[0].length) : url;
 }
 
+/** Why a curl cannot carry a credential header the run sent as it was. */
+function credentialNotCarried(name: string): string {
+  return `its ${redactText(name)} header carried a credential that "conformance token" does not print (one the test made from a real one, such as a tampered token or a key with a wrong secret, or obtained for another user tenant or client), and a report never shows one`;
+}
+
 /**
- * A shell-quoted curl command that reproduces a request: the target and the credentials from the
- * environment of whoever runs it, none written.
+ * The curl command that reproduces a request: the target and the principal's credentials from the
+ * environment of whoever runs it, none written; a credential the test made and sent on purpose
+ * that is no secret (`Bearer not-a-jwt`) as it was sent. When a curl cannot send the request as
+ * it was (a body the evidence limit cut; a credential the test made from a secret, which no
+ * report may show), there is none: `noCurl` says why, and a runnable curl never sends something
+ * else in its place.
  */
-export function toCurl(req: CurlRequest): string {
+export function curlOf(req: CurlRequest): Curl {
+  if (req.bodyBytes !== undefined)
+    return {
+      noCurl: `its body is ${req.bodyBytes} bytes, more than a report keeps of a request: a curl would send only a part`,
+    };
   const parts = [
     'curl',
     '-sS',
@@ -67,20 +115,33 @@ export function toCurl(req: CurlRequest): string {
     req.method.toUpperCase(),
     `${TARGET_FROM_ENVIRONMENT}${shellQuote(redactText(pathOf(req.url)))}`,
   ];
-  for (const [k, v] of Object.entries(redactHeaders(req.headers))) {
-    if (req.form && k.toLowerCase() === 'content-type') continue;
-    parts.push('-H', fromEnvironment(k, req.headers[k] ?? '') ?? shellQuote(`${k}: ${v}`));
+  for (const [k, v] of Object.entries(req.headers)) {
+    if (v === undefined || (req.form && k.toLowerCase() === 'content-type')) continue;
+    if (SECRET_HEADERS.includes(k.toLowerCase())) {
+      const source = SOURCES.get(v);
+      const word = source
+        ? fromEnvironment(k, source)
+        : // Made by the test and no secret (redaction would leave it): shown as it was sent.
+          redactText(v) === v && redactText(k) === k
+          ? shellQuote(`${k}: ${v}`)
+          : undefined;
+      if (word === undefined) return { noCurl: credentialNotCarried(k) };
+      parts.push('-H', word);
+      continue;
+    }
+    parts.push('-H', shellQuote(`${redactText(k)}: ${redactText(v)}`));
   }
   if (req.form) {
     for (const p of req.form) {
       parts.push('-F', shellQuote(p.filename ? `${p.name}=@${p.filename}` : `${p.name}=${redactText(p.value ?? '')}`));
     }
   } else if (req.body !== undefined && req.body !== '') {
-    const body =
-      req.body.length > MAX_BODY_IN_CURL
-        ? `${req.body.slice(0, MAX_BODY_IN_CURL)}…(${req.body.length} bytes)`
-        : req.body;
-    parts.push('--data-raw', shellQuote(redactText(body)));
+    parts.push('--data-raw', shellQuote(redactText(req.body)));
   }
-  return parts.join(' ');
+  return { command: parts.join(' ') };
+}
+
+/** The curl command of a request, or undefined when none reproduces it (`curlOf` says why). */
+export function toCurl(req: CurlRequest): string | undefined {
+  return curlOf(req).command;
 }

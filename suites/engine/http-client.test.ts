@@ -1,7 +1,14 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { HttpClient, ReadOnlyRefusal, TransportError, retryAfterMs, uploadAllowanceMs } from './http-client.ts';
+import {
+  HttpClient,
+  ReadOnlyRefusal,
+  TransportError,
+  retryAfterMs,
+  uploadAllowanceMs,
+  type Exchange,
+} from './http-client.ts';
 
 let server: Server;
 let base = '';
@@ -204,6 +211,30 @@ describe('HTTP client', () => {
     expect(retryAfterMs('2')).toBe(2000);
     expect(retryAfterMs(undefined, 7)).toBe(7);
     expect(retryAfterMs(new Date(Date.now() + 5000).toUTCString())).toBeGreaterThan(3000);
+  });
+
+  it('gives a failure a curl that carries the whole body up to what the report keeps, and beyond it none, saying why', async () => {
+    const events = Array.from({ length: 51 }, (_, i) => ({
+      typeId: 'conformhost.type',
+      timestamp: '2026-12-08T01:00:00.000Z',
+      severity: 50,
+      source: `s${i}`,
+    }));
+    const exchanges: Exchange[] = [];
+    await client().send({ method: 'POST', path: '/jobs', json: { events } }, (e) => exchanges.push(e));
+    const curl = exchanges[0].curl ?? '';
+    expect(JSON.stringify({ events }).length).toBeGreaterThan(4096);
+    // As the shell reads the last word: the body whole, valid JSON.
+    const data = /--data-raw '(.*)'$/s.exec(curl)?.[1].split(`'\\''`).join("'");
+    expect(JSON.parse(data ?? '')).toEqual({ events });
+    expect(exchanges[0].noCurl).toBeUndefined();
+
+    const long = { events: Array.from({ length: 200 }, () => events[0]) };
+    await client().send({ method: 'POST', path: '/jobs', json: long }, (e) => exchanges.push(e));
+    expect(exchanges[1].curl).toBeUndefined();
+    expect(exchanges[1].noCurl).toBe(
+      `its body is ${JSON.stringify(long).length} bytes, more than a report keeps of a request: a curl would send only a part`,
+    );
   });
 
   it('gives a large upload a second per MiB on top of the timeout, and a small one nothing', () => {

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { Agent, FormData, request as undiciRequest } from 'undici';
 import { readOperationOf } from '../../contracts/read-operations.ts';
-import { toCurl, type CurlRequest } from './curl.ts';
+import { curlOf, type Curl, type CurlRequest } from './curl.ts';
 import { SERVICE_INFO } from '../../contracts/services.ts';
 import { redactText, registerIssuedTokens } from './redact.ts';
 import { RequestPacer, Semaphore, sleep } from './load-control.ts';
@@ -67,7 +67,9 @@ export interface Exchange {
   request: CurlRequest;
   response?: { status: number; headers: Record<string, string>; body: string };
   error?: string;
-  curl: string;
+  /** The curl that reproduces the request; none when a curl cannot send it as it was (`noCurl` says why). */
+  curl?: string;
+  noCurl?: string;
   /** When it was sent (epoch ms) and how long it took, for the HAR. */
   startedAt?: number;
   timeMs?: number;
@@ -203,12 +205,13 @@ export function tlsHint(code: string | undefined, target?: string): string | und
  * An exchange whose curl command is built (and redacted) only when it is read: almost every
  * exchange is thrown away unread, and building the command is a measurable share of a request.
  */
-function withLazyCurl(e: Omit<Exchange, 'curl'>): Exchange {
-  let curl: string | undefined;
-  return Object.defineProperty(e, 'curl', {
-    enumerable: true,
-    get: () => (curl ??= toCurl(e.request)),
-  }) as Exchange;
+function withLazyCurl(e: Omit<Exchange, 'curl' | 'noCurl'>): Exchange {
+  let curl: Curl | undefined;
+  const built = () => (curl ??= curlOf(e.request));
+  return Object.defineProperties(e, {
+    curl: { enumerable: true, get: () => built().command },
+    noCurl: { enumerable: true, get: () => built().noCurl },
+  });
 }
 
 const TOKEN_OPERATIONS = new Set(
@@ -401,6 +404,9 @@ export class HttpClient {
       url,
       headers,
       body: shownBody !== undefined ? clip(shownBody) : undefined,
+      ...(shownBody !== undefined && shownBody.length > EXCHANGE_BODY_LIMIT
+        ? { bodyBytes: Buffer.byteLength(shownBody) }
+        : {}),
       form,
     };
     const exchange = withLazyCurl({ request: curlReq, startedAt: performance.timeOrigin + performance.now() });

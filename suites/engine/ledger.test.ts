@@ -94,45 +94,87 @@ describe('the resource ledger', () => {
 
 describe('what a request names of the run', () => {
   const ledger = new ResourceLedger();
-  const track = (kind: string, id: string) =>
-    ledger.track('t', { service: 'notification', kind, id, cleanup: async () => {} });
+  const track = (kind: string, id: string, service = 'notification') =>
+    ledger.track('t', { service, kind, id, cleanup: async () => {} });
   track('recipient', '1002');
   const release = track('recipient group', 'cfzabc group');
   release();
+  track('event type', 'conformhost.cfzmxdz6q4m6104etja2nr', 'event-management')();
+  const EM = 'https://x.example/api/eventmanagement/v3';
+  const TYPE = 'event type conformhost.cfzmxdz6q4m6104etja2nr';
 
   it.each([
-    ['a path segment', 'https://x.example/api/notification/v3/recipient/1002', 'recipient 1002'],
+    ['a path segment', { url: 'https://x.example/api/notification/v3/recipient/1002' }, 'recipient 1002'],
     [
       'an encoded path segment',
-      'https://x.example/api/notification/v3/group/cfzabc%20group',
+      { url: 'https://x.example/api/notification/v3/group/cfzabc%20group' },
       'recipient group cfzabc group',
     ],
     [
       'a query value',
-      'https://x.example/api/notification/v3/recipient?groupid=cfzabc+group',
+      { url: 'https://x.example/api/notification/v3/recipient?groupid=cfzabc+group' },
       'recipient group cfzabc group',
     ],
-  ])('finds a resource by %s, deleted or not', (_, url, found) => {
-    const r = ledger.createdIn(url);
+    [
+      'a filter of the query',
+      { url: `${EM}/events?filter=${encodeURIComponent('{"typeId":"conformhost.cfzmxdz6q4m6104etja2nr"}')}` },
+      TYPE,
+    ],
+    [
+      'a filter of another dialect',
+      { url: `${EM}/events?filter=${encodeURIComponent("typeId eq 'conformhost.cfzmxdz6q4m6104etja2nr'")}` },
+      TYPE,
+    ],
+    [
+      'the body',
+      {
+        url: `${EM}/jobs`,
+        body: '{"events":[{"typeId":"conformhost.cfzmxdz6q4m6104etja2nr","timestamp":"2026-12-08T01:00:00Z"}]}',
+      },
+      TYPE,
+    ],
+    [
+      'a body naming an ID of other characters',
+      { url: 'https://x.example/api/notification/v3/recipient', body: '{"group":"cfzabc group"}' },
+      'recipient group cfzabc group',
+    ],
+    [
+      'a form value',
+      { url: 'https://x.example/api/notification/v3/recipient', form: [{ value: '1002' }] },
+      'recipient 1002',
+    ],
+  ])('finds a resource by %s, deleted or not', (_, request, found) => {
+    const r = ledger.createdIn(request);
     expect(r && `${r.kind} ${r.id}`).toBe(found);
   });
 
   it.each([
-    ['an ID inside a longer segment', 'https://x.example/api/notification/v3/recipient/10020'],
-    ['a URL naming nothing of the run', 'https://x.example/api/notification/v3/recipient/7'],
-    ['no URL', 'not a url'],
-  ])('finds nothing in %s', (_, url) => {
-    expect(ledger.createdIn(url)).toBeUndefined();
+    ['an ID inside a longer segment', { url: 'https://x.example/api/notification/v3/recipient/10020' }],
+    ['a URL naming nothing of the run', { url: 'https://x.example/api/notification/v3/recipient/7' }],
+    [
+      'an ID inside a longer value of the body',
+      { url: `${EM}/jobs`, body: '{"typeId":"conformhost.cfzmxdz6q4m6104etja2nrx"}' },
+    ],
+    [
+      'an ID inside a longer query value',
+      { url: `${EM}/events?q=${encodeURIComponent('xconformhost.cfzmxdz6q4m6104etja2nr')}` },
+    ],
+    [
+      'an ID of other characters inside a longer value',
+      { url: 'https://x.example/api/notification/v3/recipient', body: '{"group":"cfzabc groups"}' },
+    ],
+    ['a number of the body that is the ID of another service', { url: `${EM}/events`, body: '{"severity":1002}' }],
+    ['no URL', { url: 'not a url' }],
+  ])('finds nothing in %s', (_, request) => {
+    expect(ledger.createdIn(request)).toBeUndefined();
   });
 
-  it('finds a resource a bulk cleanup deletes, noted as created, in a URL that names it', () => {
+  it('finds a resource a bulk cleanup deletes, noted as created, in a URL or body that names it', () => {
     const ledger = new ResourceLedger();
     ledger.noteCreated({ service: 'event-management', kind: 'event', id: 'e-41' });
-    expect(ledger.createdIn('http://h/api/eventmanagement/v3/events/e-41?x=1')).toEqual({
-      service: 'event-management',
-      kind: 'event',
-      id: 'e-41',
-    });
-    expect(ledger.createdIn('http://h/api/eventmanagement/v3/events/e-42')).toBeUndefined();
+    const event = { service: 'event-management', kind: 'event', id: 'e-41' };
+    expect(ledger.createdIn({ url: 'http://h/api/eventmanagement/v3/events/e-41?x=1' })).toEqual(event);
+    expect(ledger.createdIn({ url: 'http://h/api/eventmanagement/v3/jobs', body: '{"ids":["e-41"]}' })).toEqual(event);
+    expect(ledger.createdIn({ url: 'http://h/api/eventmanagement/v3/events/e-42' })).toBeUndefined();
   });
 });

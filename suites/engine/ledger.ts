@@ -1,6 +1,36 @@
 import { appendFileSync } from 'node:fs';
 import { redactText, redactValue } from './redact.ts';
 import { STOP_CLEANUP_MS, asCleanup } from './run-stop.ts';
+import { SERVICES, SERVICE_INFO } from '../../contracts/services.ts';
+
+/** What of a request may name a resource: its URL, its body and the values of its form parts. */
+export interface RequestText {
+  url: string;
+  body?: string;
+  form?: Array<{ value?: string }>;
+}
+
+/** The characters an ID is made of; an ID is named only where no such character borders it. */
+const ID_CHAR = /[\w.~-]/;
+const ID_TOKEN = /[\w.~-]+/g;
+
+/** The whole tokens of a text that an ID may be, with a sentence's full stop taken off too. */
+function idTokens(text: string): string[] {
+  return (text.match(ID_TOKEN) ?? []).flatMap((t) => (/^\.|\.$/.test(t) ? [t, t.replace(/^\.+|\.+$/g, '')] : [t]));
+}
+
+/** Whether `id` stands whole in one of `texts`: a token of them, or (an ID of other characters) bordered by none of its own. */
+function namedIn(id: string, texts: readonly string[], tokens: ReadonlySet<string>): boolean {
+  if (!/[^\w.~-]/.test(id)) return tokens.has(id);
+  return texts.some((text) => {
+    for (let at = text.indexOf(id); at >= 0; at = text.indexOf(id, at + 1)) {
+      const before = text[at - 1];
+      const after = text[at + id.length];
+      if ((before === undefined || !ID_CHAR.test(before)) && (after === undefined || !ID_CHAR.test(after))) return true;
+    }
+    return false;
+  });
+}
 
 export interface TrackedResource {
   service: string;
@@ -179,32 +209,38 @@ export class ResourceLedger {
   }
 
   /**
-   * The resource this run created that a request's URL names (a path segment or a query value
-   * that is its ID), newest first, deleted or not: a failure on it cannot be reproduced by its
-   * curl alone once the cleanup deleted it.
+   * The resource this run created that a request names, newest first, deleted or not: in its path,
+   * its query or its body (a filter or an event naming a type). An ID counts only as a whole token
+   * (`1002` is not in `10020`), and only the resources of the request's service are looked for. A
+   * failure on such a request cannot be reproduced by its curl alone once the cleanup deleted it.
    */
-  createdIn(url: string): Pick<TrackedResource, 'service' | 'kind' | 'id'> | undefined {
+  createdIn(request: RequestText): Pick<TrackedResource, 'service' | 'kind' | 'id'> | undefined {
     let parsed: URL;
     try {
-      parsed = new URL(url);
+      parsed = new URL(request.url);
     } catch {
       return undefined;
     }
-    const named = new Set<string>(parsed.searchParams.values());
+    const texts = [...parsed.searchParams.values()];
     for (const segment of parsed.pathname.split('/')) {
       try {
-        named.add(decodeURIComponent(segment));
+        texts.push(decodeURIComponent(segment));
       } catch {
-        named.add(segment);
+        texts.push(segment);
       }
     }
+    if (request.body) texts.push(request.body);
+    for (const p of request.form ?? []) if (p.value) texts.push(p.value);
+    const service = SERVICES.find((s) => parsed.pathname.startsWith(`${SERVICE_INFO[s].basePath}/`));
+    const tokens = new Set(texts.flatMap(idTokens));
     for (let i = this.entries.length - 1; i >= 0; i--) {
-      const { service, kind, id } = this.entries[i];
-      if (id && named.has(id)) return { service, kind, id };
+      const { service: of, kind, id } = this.entries[i];
+      if (id && (service === undefined || of === service) && namedIn(id, texts, tokens))
+        return { service: of, kind, id };
     }
-    for (const id of named) {
-      const bulk = this.inBulk.get(id);
-      if (bulk) return bulk;
+    for (const token of tokens) {
+      const bulk = this.inBulk.get(token);
+      if (bulk && (service === undefined || bulk.service === service)) return bulk;
     }
     return undefined;
   }

@@ -1,7 +1,7 @@
 import { Worker } from 'node:worker_threads';
 import { describe, expect, it } from 'vitest';
 import { loadRules } from '../../contracts/catalog.ts';
-import { TARGET_FROM_ENVIRONMENT, toCurl } from './curl.ts';
+import { TARGET_FROM_ENVIRONMENT, noteCredentialSource, toCurl } from './curl.ts';
 import { harEntry } from './har.ts';
 import type { Exchange } from './http-client.ts';
 import {
@@ -197,6 +197,8 @@ describe('a HAR entry', () => {
 
 describe('curl', () => {
   it('shell-quotes the request and never shows credentials', () => {
+    // The main principal's token, as the token provider notes it.
+    noteCredentialSource(`Bearer ${jwt}`, { principal: 'full', kind: 'token' });
     const cmd = toCurl({
       method: 'post',
       url: "http://h/p?q=it's",

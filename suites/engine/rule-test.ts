@@ -49,6 +49,8 @@ export interface RuleFailure {
   seed?: number;
   path?: string;
   curl?: string;
+  /** Why there is no curl: what of the request a command line cannot carry (the replay command sends it). */
+  noCurl?: string;
   exchange?: Exchange;
   /** The resource of this run the request names: its curl cannot recreate it once the cleanup deleted it. */
   created?: { kind: string; id: string };
@@ -88,6 +90,7 @@ export interface RuleOutcome {
     expected: string;
     received: string;
     curl?: string;
+    noCurl?: string;
     exchange?: Exchange;
   };
 }
@@ -435,6 +438,7 @@ export class RuleContext {
         expected: redactText(d.expected),
         received: redactText(d.received),
         curl: exchange?.curl,
+        noCurl: exchange?.noCurl,
         exchange: exchange ? redactValue(exchange) : undefined,
       },
     });
@@ -651,6 +655,7 @@ export class RuleContext {
         seed: f.seed,
         path: f.path,
         curl: f.exchange?.curl,
+        noCurl: f.exchange?.noCurl,
         exchange: f.exchange ? redactValue(f.exchange) : undefined,
         created: this.createdIn(f.exchange),
       },
@@ -658,11 +663,11 @@ export class RuleContext {
     this.record(f.ruleId, outcome);
   }
 
-  /** The resource this run created that an exchange's request names, if any (the ledger knows them). */
+  /** The resource this run created that an exchange's request names anywhere, if any (the ledger knows them). */
   private createdIn(exchange: Exchange | undefined): RuleFailure['created'] {
     // A context built without a run (the engine's own unit tests) has no ledger.
     const ledger = this.session.ledger as Session['ledger'] | undefined;
-    const found = exchange && ledger ? ledger.createdIn(exchange.request.url) : undefined;
+    const found = exchange && ledger ? ledger.createdIn(exchange.request) : undefined;
     return found && { kind: found.kind, id: found.id };
   }
 
@@ -691,6 +696,7 @@ export class RuleContext {
         expected: 'a well-formed answer that the check can judge',
         received: redactText((err as Error)?.message ?? String(err)),
         curl: exchange?.curl,
+        noCurl: exchange?.noCurl,
         exchange: exchange ? redactValue(exchange) : undefined,
       },
     };
@@ -730,7 +736,7 @@ async function allureWarnings(allureDir: string | undefined, meta: RuleTestMeta)
     if (o.status !== 'warning' || !o.warning) continue;
     const w = o.warning;
     await allure.label('conformance-status', 'warning');
-    const text = `${id} (warning: reading ${w.reading})\nOur reading: ${w.text}\nExpected: ${w.expected}\nReceived: ${w.received}${w.curl ? `\n\nReproduce with:\n${w.curl}` : ''}`;
+    const text = `${id} (warning: reading ${w.reading})\nOur reading: ${w.text}\nExpected: ${w.expected}\nReceived: ${w.received}${w.curl ? `\n\nReproduce with:\n${w.curl}` : ''}${w.noCurl ? `\n\nNo curl: ${w.noCurl}` : ''}`;
     await allure.attachment(`warning ${id}`, forTerminal(text), 'text/plain');
   }
 }
@@ -955,7 +961,7 @@ export function ruleTest(
           for (const [id, o] of Object.entries(meta.outcomes)) {
             if (o.status !== 'failed' || !o.failure) continue;
             const f = o.failure;
-            const text = `${id}\nExpected: ${f.expected}\nReceived: ${f.received}${f.seed !== undefined ? `\nSeed: ${f.seed} Path: ${f.path ?? ''}` : ''}${f.curl ? `\n\nReproduce with:\n${f.curl}` : ''}`;
+            const text = `${id}\nExpected: ${f.expected}\nReceived: ${f.received}${f.seed !== undefined ? `\nSeed: ${f.seed} Path: ${f.path ?? ''}` : ''}${f.curl ? `\n\nReproduce with:\n${f.curl}` : ''}${f.noCurl ? `\n\nNo curl: ${f.noCurl}; the replay command sends the request as it was` : ''}`;
             await allure.attachment(`failure ${id}`, forTerminal(text), 'text/plain');
           }
         }

@@ -1,4 +1,5 @@
 import { SERVICE_INFO } from '../../contracts/services.ts';
+import { noteCredentialSource } from './curl.ts';
 import type { Exchange, HttpClient } from './http-client.ts';
 import { registerCredentials, registerIssuedToken, registerSecret } from './redact.ts';
 import type { ClientCredentials, PrincipalConfig, RunConfig } from './run-config.ts';
@@ -73,6 +74,19 @@ export class TokenProvider {
     private readonly config: RunConfig,
   ) {
     registerConfigSecrets(config);
+    // The keys (and static tokens) `conformance token` prints per principal, for the curls that send them.
+    for (const name of this.names()) {
+      const p = this.principal(name)!;
+      if ('token' in p) noteCredentialSource(`Bearer ${p.token}`, { principal: name, kind: 'token' });
+      else noteCredentialSource(spaceAuthKey(p), { principal: name, kind: 'key' });
+    }
+  }
+
+  /** The names of the principals the configuration has, the main one first. */
+  private names(): PrincipalName[] {
+    const named: PrincipalName[] = ['full', 'noScopes', 'otherTenant', 'operator', 'throttled'];
+    const without = Object.keys(this.config.principals?.withoutScope ?? {}).map((s) => `without:${s}` as const);
+    return [...named, ...without].filter((n) => this.has(n));
   }
 
   /** The configuration of a principal, or undefined when the run has none. */
@@ -129,6 +143,9 @@ export class TokenProvider {
         })
         .then(({ header, lifetimeMs }) => {
           this.cache.set(key, { header, renewAt: Date.now() + Math.max(lifetimeMs - RENEW_BEFORE_MS, lifetimeMs / 2) });
+          // `conformance token --principal NAME` gets such a token; one of another user tenant it does not.
+          if (tenant === (p.userTenant ?? p.hostTenant))
+            noteCredentialSource(header, { principal: name, kind: 'token' });
           return header;
         })
         .finally(() => this.inflight.delete(key));
