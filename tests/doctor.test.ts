@@ -104,7 +104,9 @@ describe('conformance doctor', () => {
     expect(section('principals.noScopes')).toContain('notification/auth/scope-both-listed');
     expect(section('principals.noScopes')).not.toContain('event-management/auth/forbidden-403');
     expect(section('principals.operator')).toContain('notification/certificates/operator-lists-all');
-    expect(section('tokenManager.userTenants')).toContain('technical-token-manager/tokens-response/one-token-per-user-tenant');
+    expect(section('tokenManager.userTenants')).toContain(
+      'technical-token-manager/tokens-response/one-token-per-user-tenant',
+    );
     // What each piece is, in the words of the configuration's schema.
     expect(section('principals.operator')).toContain(`what it is: ${describeKey('principals.operator')}`);
     expect(section('principals.operator')).toContain('An application of the one operator tenant');
