@@ -5,6 +5,7 @@ import { buildReport, judgeRule } from '../../reporters/conformance-report.ts';
 import { RuleContext, type RuleOutcome, type RuleTestMeta } from './rule-test.ts';
 import { TransportError, type Exchange } from './http-client.ts';
 import { announceStop, stopSignalOf } from './run-stop.ts';
+import { ConfigurationUnavailable } from './unjudged.ts';
 import type { TestRecord } from './suite-runner.ts';
 import { listWithBadItems } from '../../generators/index.ts';
 
@@ -365,5 +366,24 @@ describe('a property whose request the stopping run did not send', () => {
       } as never,
     );
     expect(other.runStopped(notSent)).toBe(false);
+  });
+});
+
+describe('an answer larger than the run takes (--max-body)', () => {
+  it("is the run's own bound: a skip naming --max-body, never the target's failure", async () => {
+    const { meta } = context();
+    const t = new RuleContext({ context: { seed: 1, runs: 1 } } as never, 'technical-token-manager', meta, 's', {
+      task: { name: 'x' },
+    } as never);
+    const tooLarge = new TransportError(
+      'BODY_TOO_LARGE',
+      'GET /x: body too_large: response body larger than 1024 bytes',
+    );
+    const unjudged = await t.targetGone(tooLarge);
+    expect(unjudged).toBeInstanceOf(ConfigurationUnavailable);
+    expect(unjudged?.status).toBe('skipped');
+    expect(unjudged?.message).toMatch(
+      /^--max-body: an answer was larger than the run takes \(GET \/x: .*\); a larger --max-body judges it$/,
+    );
   });
 });

@@ -520,12 +520,19 @@ export class RuleContext {
 
   /**
    * What a transport error of the target means: the target is gone (refused, or a probe after a
-   * reset or timeout finds it not answering): a TransportFailure; else undefined, and the error is
-   * the target's answer to that request, judged as such.
+   * reset or timeout finds it not answering): a TransportFailure; an answer larger than the run's
+   * `--max-body`: the run's own bound, not the target's failure (no document bounds an answer's
+   * size), a skip naming it; else undefined, and the error is the target's answer to that request,
+   * judged as such.
    */
-  async targetGone(err: unknown): Promise<TransportFailure | undefined> {
+  async targetGone(err: unknown): Promise<Unjudged | undefined> {
     if (!(err instanceof TransportError)) return undefined;
     if (DOWN_CODES.has(err.code)) return new TransportFailure(err);
+    if (err.code === 'BODY_TOO_LARGE')
+      return new ConfigurationUnavailable(
+        '--max-body',
+        `an answer was larger than the run takes (${err.message}); a larger --max-body judges it`,
+      );
     if (err.code !== 'CONNECTION' && err.code !== 'TIMEOUT') return undefined;
     try {
       await this.session.http.send({ method: 'GET', path: `${SERVICE_INFO[this.service].basePath}/` });
