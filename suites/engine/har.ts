@@ -3,7 +3,7 @@ import { writeOutputChunks } from './safe-write.ts';
 import { jsonForFile, jsonTextForFile } from '../../reporters/untrusted-text.ts';
 import { decodeJwt } from 'jose';
 import type { Exchange } from './http-client.ts';
-import { REDACTED, redactHeaders, redactText, redactValue } from './redact.ts';
+import { REDACTED, isCredentialName, redactHeaders, redactText, redactValue } from './redact.ts';
 
 // HAR 1.2 (http://www.softwareishard.com/blog/har-12-spec/): the parts this project writes.
 // Fields starting with `_` are the spec's custom fields.
@@ -112,6 +112,11 @@ export function claimsOfAuthorization(value: string | undefined): Record<string,
   }
 }
 
+/** A query parameter or form field, its value redacted when its name is a credential's. */
+function param(name: string, value: string): HarNameValue {
+  return { name, value: isCredentialName(name) ? REDACTED : value };
+}
+
 function nameValues(headers: Record<string, string>): HarNameValue[] {
   return Object.entries(headers).map(([name, value]) => ({ name, value }));
 }
@@ -166,7 +171,7 @@ function rawHarEntry(e: Exchange, info: HarEntryInfo): HarEntry {
       params: e.request.form.map((p) =>
         p.filename !== undefined
           ? { name: p.name, value: `(${p.size ?? 0} bytes)`, fileName: p.filename }
-          : { name: p.name, value: p.value ?? '' },
+          : param(p.name, p.value ?? ''),
       ),
     };
     bodySize = -1;
@@ -189,7 +194,7 @@ function rawHarEntry(e: Exchange, info: HarEntryInfo): HarEntry {
       httpVersion: 'HTTP/1.1',
       cookies: [],
       headers: harHeaders(reqHeaders),
-      queryString: [...url.searchParams].map(([name, value]) => ({ name, value })),
+      queryString: [...url.searchParams].map(([name, value]) => param(name, value)),
       ...(postData ? { postData } : {}),
       headersSize: -1,
       bodySize,

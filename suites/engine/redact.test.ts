@@ -221,3 +221,72 @@ describe('a target that floods the run with tokens', () => {
     expect(redactText('echo flood-token-3-qqqqqqqqqqqqqqqqqqqq.')).toBe(`echo ${REDACTED}.`);
   });
 });
+
+describe('credential names', () => {
+  const secret = 'named-credential-5e6f7a8b';
+  const spellings = ['client_secret', 'clientSecret', 'Client-Secret', 'password', 'newPassword', 'api_key', 'token'];
+
+  it.each(spellings)('redact a query parameter or form field named %s, in a URL, a form body and any text', (name) => {
+    expect(redactText(`http://h/p?limit=5&${name}=${secret}&x=1`)).toBe(`http://h/p?limit=5&${name}=${REDACTED}&x=1`);
+    expect(redactText(`${name}=${secret}&grant_type=client_credentials`)).toBe(
+      `${name}=${REDACTED}&grant_type=client_credentials`,
+    );
+    expect(redactText(`GET /p?${name}=${secret} HTTP/1.1`)).toBe(`GET /p?${name}=${REDACTED} HTTP/1.1`);
+  });
+
+  it('leave parameters of other names as written, and the words of prose', () => {
+    const text = 'http://h/p?token_type=bearer&limit=5&tokens=2 with a password policy and token=';
+    expect(redactText(text)).toBe(text);
+  });
+
+  it('redact a header of a credential name: X-Api-Key, whatever its case', () => {
+    expect(redactHeaders({ 'X-Api-Key': secret, 'x-request-id': 'r-1' })).toEqual({
+      'X-Api-Key': REDACTED,
+      'x-request-id': 'r-1',
+    });
+  });
+
+  it("keep no credential in a HAR entry's URL, queryString, urlencoded body, multipart params or headers", () => {
+    const url = `http://h/api/eventmanagement/v3/events?clientSecret=${secret}&client_secret=${secret}&password=${secret}&limit=5`;
+    const query = harEntry({
+      request: { method: 'GET', url, headers: { 'x-api-key': secret } },
+      response: { status: 200, headers: {}, body: '' },
+      curl: '',
+    });
+    const form = harEntry({
+      request: {
+        method: 'POST',
+        url: 'http://h/api/technicaltokenmanager/v3/oauth/token',
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+        body: `grant_type=client_credentials&client_id=c&client_secret=${secret}`,
+      },
+      response: { status: 200, headers: {}, body: '' },
+      curl: '',
+    });
+    const multipart = harEntry({
+      request: {
+        method: 'POST',
+        url: 'http://h/p',
+        headers: {},
+        form: [
+          { name: 'password', value: secret },
+          { name: 'n', value: 'v' },
+        ],
+      },
+      response: { status: 200, headers: {}, body: '' },
+      curl: '',
+    });
+    for (const e of [query, form, multipart]) expect(JSON.stringify(e)).not.toContain(secret);
+    expect(query.request.queryString).toEqual([
+      { name: 'clientSecret', value: REDACTED },
+      { name: 'client_secret', value: REDACTED },
+      { name: 'password', value: REDACTED },
+      { name: 'limit', value: '5' },
+    ]);
+    expect(form.request.postData?.text).toBe(`grant_type=client_credentials&client_id=c&client_secret=${REDACTED}`);
+    expect(multipart.request.postData?.params).toEqual([
+      { name: 'password', value: REDACTED },
+      { name: 'n', value: 'v' },
+    ]);
+  });
+});

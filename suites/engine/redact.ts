@@ -3,8 +3,54 @@ import { loadRules } from '../../contracts/catalog.ts';
 import { SERVICES } from '../../contracts/services.ts';
 import { MIN_SECRET_LENGTH, SecretMatcher } from './secret-matcher.ts';
 
-/** Headers whose values are credentials and never leave the process unredacted. */
-export const SECRET_HEADERS = ['authorization', 'x-space-auth-key', 'cookie', 'set-cookie', 'proxy-authorization'];
+/**
+ * The names credentials travel under, the one list every redaction by name reads: headers, fields
+ * of JSON bodies (kept as text or as values), query parameters (in a URL, a HAR's `queryString`),
+ * form fields (an urlencoded body, multipart params) and the keys of a report's values. A name
+ * matches whatever its case and whether its words are joined by `-`, `_` or nothing
+ * (`client_secret`, `clientSecret`, `Client-Secret`); an entry `*word*` matches any name holding
+ * the word (`newPassword`, `x-client-secret`).
+ */
+const CREDENTIAL_NAMES = [
+  'authorization',
+  'proxy-authorization',
+  'x-space-auth-key',
+  'cookie',
+  'set-cookie',
+  'x-api-key',
+  'api-key',
+  'access_token',
+  'refresh_token',
+  'id_token',
+  'token',
+  'client_secret',
+  '*secret*',
+  '*password*',
+  '*access_token*',
+];
+
+/** The names of `CREDENTIAL_NAMES` as one alternation (no group of its own). */
+const CREDENTIAL_NAME = CREDENTIAL_NAMES.map((entry) => {
+  const words = entry
+    .replace(/\*/g, '')
+    .split(/[-_]/)
+    .map((w) => w.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'));
+  const name = words.join('[-_]?');
+  return entry.startsWith('*') ? `[\\w.-]*${name}[\\w.-]*` : name;
+}).join('|');
+
+const CREDENTIAL_NAME_WHOLE = new RegExp(`^(?:${CREDENTIAL_NAME})$`, 'i');
+
+/**
+ * The names of `CREDENTIAL_NAMES` written out (those of a word held anywhere left out), lower case:
+ * the credential headers of a request. `isCredentialName` is the whole test.
+ */
+export const SECRET_HEADERS: readonly string[] = CREDENTIAL_NAMES.filter((n) => !n.includes('*'));
+
+/** Whether a header, field, parameter or key of this name holds a credential (`CREDENTIAL_NAMES`). */
+export function isCredentialName(name: string): boolean {
+  return CREDENTIAL_NAME_WHOLE.test(name);
+}
 
 export const REDACTED = '[REDACTED]';
 
@@ -17,8 +63,10 @@ const JWT_SHAPE = /\beyJ[A-Za-z0-9_-]{8,}(?:\.[A-Za-z0-9_-]*){0,2}/g;
 const BASIC_OR_BEARER = /\b(Basic|Bearer)(\s+)([A-Za-z0-9+/=._~-]{8,})/gi;
 // Credential fields inside quoted JSON (response bodies kept as evidence), even when cut short; a
 // value cut short ends at its line (the console is redacted as a whole, a line at a time).
-const CREDENTIAL_FIELD =
-  /("(?:access_token|refresh_token|id_token|token|client_secret|clientSecret|password|secret)"\s*:\s*")[^"\n]*("?)/gi;
+const CREDENTIAL_FIELD = new RegExp(`("(?:${CREDENTIAL_NAME})"\\s*:\\s*")[^"\\n]*("?)`, 'gi');
+// Credential parameters of a query string or an urlencoded form body (`?client_secret=…&`,
+// `password=…` at the start of a body or a line), in a URL, a body or any text quoting them.
+const CREDENTIAL_PARAM = new RegExp(`((?:^|(?<=[?&;\\s"'(<]))(?:${CREDENTIAL_NAME})=)[^&#\\s"'<>]+`, 'gim');
 
 /** A value that looks like a credential rather than a word: it has a digit, or is long and of mixed case. */
 function credentialShaped(v: string): boolean {
@@ -169,6 +217,7 @@ export function redactText(text: string): string {
   }
   return out
     .replace(CREDENTIAL_FIELD, (_m, head: string, tail: string) => `${head}${REDACTED}${tail}`)
+    .replace(CREDENTIAL_PARAM, (_m, head: string) => `${head}${REDACTED}`)
     .replace(JWT_SHAPE, REDACTED)
     .replace(BASIC_OR_BEARER, (m, scheme: string, space: string, value: string) =>
       credentialShaped(value) ? `${scheme}${space}${REDACTED}` : m,
@@ -183,7 +232,7 @@ export function redactHeaders(headers: Record<string, string | undefined>): Reco
   const out: Record<string, string> = {};
   for (const [k, v] of Object.entries(headers)) {
     if (v === undefined) continue;
-    out[redactText(k)] = SECRET_HEADERS.includes(k.toLowerCase()) ? REDACTED : redactText(v);
+    out[redactText(k)] = isCredentialName(k) ? REDACTED : redactText(v);
   }
   return out;
 }
@@ -203,12 +252,11 @@ export function redactValue<T>(value: T): T {
   if (value && typeof value === 'object') {
     const out: Record<string, unknown> = {};
     for (const [k, v] of Object.entries(value)) {
-      out[k] =
-        SECRET_HEADERS.includes(k.toLowerCase()) || /secret|password|access_token/i.test(k)
-          ? REDACTED
-          : k === 'headers' && isStringRecord(v)
-            ? redactHeaders(v)
-            : redactValue(v);
+      out[k] = isCredentialName(k)
+        ? REDACTED
+        : k === 'headers' && isStringRecord(v)
+          ? redactHeaders(v)
+          : redactValue(v);
     }
     return out as T;
   }
