@@ -6,6 +6,7 @@ import { fixtureKeys, type RunConfig } from '../suites/engine/run-config.ts';
 import type { RunContext } from '../suites/engine/run-context.ts';
 import { blockingNeed, present, valueAt, within, type Blocked, type NotReady } from '../suites/engine/config-needs.ts';
 import type { TestRecord } from '../suites/engine/suite-runner.ts';
+import { redactText } from '../suites/engine/redact.ts';
 import { TokenError } from '../suites/engine/token-error.ts';
 import { TokenProvider, tokenRefusal, type PrincipalName } from '../suites/engine/token-provider.ts';
 import { PrincipalUnavailable } from '../suites/engine/unjudged.ts';
@@ -17,6 +18,27 @@ import { THROTTLE_RULES } from '../suites/engine/throttle-probe.ts';
 // that a run skips exactly what `doctor` predicted.
 
 export type Status = 'ready' | 'missing' | 'failed' | 'n/a';
+
+/**
+ * Characters of a row's detail kept at most. A detail quotes the target (a token's tenant and
+ * scopes, an error it answered) and becomes the reason of every rule the row leaves unjudged: a
+ * token of megabytes would otherwise be copied into each of them, in every report.
+ */
+export const DETAIL_LIMIT = 600; // not a contract bound: the length of a doctor row and a skip reason
+
+const BOUNDED = new RegExp(`^[^]{0,${DETAIL_LIMIT}}…\\(\\d+ more characters left out\\)$`);
+
+/**
+ * `detail` cut at `DETAIL_LIMIT` characters (once: a detail cut already is kept as it is), saying how many were left out; redacted before it is
+ * cut, so that no secret is left cut in half.
+ */
+export function boundDetail(detail: string): string {
+  if (detail.length <= DETAIL_LIMIT || BOUNDED.test(detail)) return detail;
+  const text = redactText(detail);
+  return text.length <= DETAIL_LIMIT
+    ? text
+    : `${text.slice(0, DETAIL_LIMIT)}…(${text.length - DETAIL_LIMIT} more characters left out)`;
+}
 
 export interface Row {
   check: string;
@@ -293,6 +315,7 @@ export async function configurationRows(config: RunConfig, http: HttpClient): Pr
     full.status === 'ready' ? userTenantRows() : [],
   ]);
   rows.push(full, ...others.map(({ tenant: _t, ...row }) => row), ...fixtureRows, ...subRows, ...userRows);
+  for (const row of rows) row.detail = boundDetail(row.detail);
 
   // What the certification's requirement list holds beyond the rows above (six user tenants,
   // each channel and address type ID…): a missing one is named too.
@@ -338,7 +361,10 @@ export function notReadyPieces(rows: Row[]): NotReady {
     if (!/^(principals|fixtures|tokenManager)\b/.test(key)) continue;
     out[key] = {
       code: isPrincipalRow(row) ? 'principal' : 'configuration',
-      reason: row.status === 'missing' ? `${row.check} is not configured` : `${row.check} is not ready: ${row.detail}`,
+      reason:
+        row.status === 'missing'
+          ? `${row.check} is not configured`
+          : `${row.check} is not ready: ${boundDetail(row.detail)}`,
     };
   }
   return out;

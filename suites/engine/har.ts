@@ -75,30 +75,71 @@ const CLIP_MARKER = /…\((\d+) bytes\)$/;
 const KEPT_CLAIMS = ['scope', 'scp', 'ten', 'host_tenant', 'app_name', 'app_version', 'iss', 'exp'];
 
 /**
+ * Characters of claims a bearer marker shows at most: a target's token is written into every entry
+ * that carries it, so a token of megabytes would make a HAR of gigabytes. A claim that does not fit
+ * is left out whole (a scope list cut short would read as scopes the token lacks), and named.
+ */
+export const MARKER_CLAIMS_LIMIT = 512; // not a contract bound: the claims shown per HAR entry
+
+const MARKER =
+  /^Bearer \[REDACTED claims (\{.*\})(?: \(left out: ([a-z_]+(?:, [a-z_]+)*), (\d{1,15}) characters\))?\]$/;
+
+/**
  * A bearer token replaced by a marker that keeps its non-secret claims, so that scope and tenant
- * rules can still be judged: `Bearer [REDACTED claims {"scope":[…],"ten":"…"}]`.
+ * rules can still be judged: `Bearer [REDACTED claims {"scope":[…],"ten":"…"}]`. Claims beyond
+ * `MARKER_CLAIMS_LIMIT` characters are left out and named with their size:
+ * `Bearer [REDACTED claims {"ten":"…"} (left out: scope, 5123456 characters)]`.
  */
 export function bearerMarker(value: string): string {
-  if (/^Bearer \[REDACTED claims \{.*\}\]$/.test(value.trim())) return redactText(value.trim());
+  const marker = MARKER.exec(value.trim());
+  if (marker) {
+    // A marker already (traffic recorded before): bounded again, what it left out still named.
+    const claims = claimsOfAuthorization(value);
+    const before = marker[2]?.split(', ').filter((k) => KEPT_CLAIMS.includes(k));
+    return claims ? markerOf(claims, before ?? [], Number(marker[3] ?? 0)) : `Bearer ${REDACTED}`;
+  }
   const m = /^\s*Bearer\s+(\S+)\s*$/i.exec(value);
   if (!m) return /^\s*Basic\s/i.test(value) ? `Basic ${REDACTED}` : REDACTED;
   try {
-    const claims = decodeJwt(m[1]);
-    const kept: Record<string, unknown> = {};
-    for (const k of KEPT_CLAIMS) if (claims[k] !== undefined) kept[k] = claims[k];
-    return `Bearer [REDACTED claims ${redactText(JSON.stringify(kept))}]`;
+    return markerOf(decodeJwt(m[1]));
   } catch {
     return `Bearer ${REDACTED}`;
   }
 }
 
-/** The claims a bearer marker (or an unredacted bearer JWT) carries; undefined when there is none. */
+/** The marker of a token's claims: those of `KEPT_CLAIMS` that fit, redacted, in their order. */
+function markerOf(claims: Record<string, unknown>, leftBefore: string[] = [], sizeBefore = 0): string {
+  const kept: string[] = [];
+  const left: string[] = [...leftBefore];
+  let leftSize = sizeBefore;
+  for (const k of KEPT_CLAIMS) {
+    if (claims[k] === undefined || left.includes(k)) continue;
+    const raw = JSON.stringify(claims[k]) ?? '';
+    // Redacted before it is measured (a secret is never cut in half), and only when it may fit.
+    const text = raw.length <= MARKER_CLAIMS_LIMIT ? `${JSON.stringify(k)}:${redactText(raw)}` : '';
+    if (text && `{${[...kept, text].join(',')}}`.length <= MARKER_CLAIMS_LIMIT) kept.push(text);
+    else {
+      left.push(k);
+      leftSize += raw.length;
+    }
+  }
+  const note = left.length ? ` (left out: ${left.join(', ')}, ${leftSize} characters)` : '';
+  return `Bearer [REDACTED claims {${kept.join(',')}}${note}]`;
+}
+
+/**
+ * The claims a bearer marker (or an unredacted bearer JWT) carries; undefined when there is none.
+ * A claim the marker left out is absent, as when the token did not have it.
+ */
 export function claimsOfAuthorization(value: string | undefined): Record<string, unknown> | undefined {
   if (!value) return undefined;
-  const marker = /^Bearer \[REDACTED claims (\{.*\})\]$/.exec(value.trim());
+  const marker = MARKER.exec(value.trim());
   if (marker) {
     try {
-      return JSON.parse(marker[1]) as Record<string, unknown>;
+      const claims = JSON.parse(marker[1]) as unknown;
+      return claims && typeof claims === 'object' && !Array.isArray(claims)
+        ? (claims as Record<string, unknown>)
+        : undefined;
     } catch {
       return undefined;
     }

@@ -2,7 +2,7 @@ import { Worker } from 'node:worker_threads';
 import { describe, expect, it } from 'vitest';
 import { loadRules } from '../../contracts/catalog.ts';
 import { TARGET_FROM_ENVIRONMENT, noteCredentialSource, toCurl } from './curl.ts';
-import { harEntry } from './har.ts';
+import { MARKER_CLAIMS_LIMIT, bearerMarker, claimsOfAuthorization, harEntry } from './har.ts';
 import type { Exchange } from './http-client.ts';
 import {
   REDACTED,
@@ -288,5 +288,28 @@ describe('credential names', () => {
       { name: 'password', value: REDACTED },
       { name: 'n', value: 'v' },
     ]);
+  });
+});
+
+describe("a bearer token's marker", () => {
+  const b64u = (s: string) => Buffer.from(s).toString('base64url');
+  const bearer = (claims: object) => `Bearer ${b64u('{"alg":"none"}')}.${b64u(JSON.stringify(claims))}.`;
+
+  it('keeps the claims scope and tenant rules need', () => {
+    const marker = bearerMarker(bearer({ scope: ['em.r', 'em.c'], ten: 'home', sub: 'who' }));
+    expect(marker).toBe('Bearer [REDACTED claims {"scope":["em.r","em.c"],"ten":"home"}]');
+    expect(claimsOfAuthorization(marker)).toEqual({ scope: ['em.r', 'em.c'], ten: 'home' });
+  });
+
+  it('is bounded whatever the size of the token: a claim that does not fit is left out whole, and named', () => {
+    const scope = Array.from({ length: 30000 }, (_, i) => `scope${i}`);
+    const marker = bearerMarker(bearer({ scope, ten: 'home', exp: 7 }));
+    expect(marker.length).toBeLessThan(MARKER_CLAIMS_LIMIT + 100);
+    const size = JSON.stringify(scope).length;
+    expect(marker).toBe(`Bearer [REDACTED claims {"ten":"home","exp":7} (left out: scope, ${size} characters)]`);
+    // No scope list read from a marker that left it out: its scope rules are not judged from it.
+    expect(claimsOfAuthorization(marker)).toEqual({ ten: 'home', exp: 7 });
+    // A marker marked again keeps what it left out named.
+    expect(bearerMarker(marker)).toBe(marker);
   });
 });
