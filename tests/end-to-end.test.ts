@@ -112,6 +112,7 @@ describe('token prints only a bearer token', () => {
       /is not a bearer token/,
     ],
     ['the client secret, given back', SECRET, /gave back a client secret of the configuration/],
+    ['70,000 characters', 'a'.repeat(70_000), /an access_token of 70000 characters, more than 65536 taken/],
   ])('refuses a token of %s (exit 3, one line, nothing on stdout)', async (_, accessToken, said) => {
     const server = createServer((req, res) =>
       req.url?.includes('/oauth/token')

@@ -2,6 +2,7 @@ import { SERVICE_INFO } from '../../contracts/services.ts';
 import { noteCredentialSource } from './curl.ts';
 import type { Exchange, HttpClient } from './http-client.ts';
 import { registerCredentials, registerIssuedToken, registerSecret } from './redact.ts';
+import { MAX_SECRET_LENGTH } from './secret-matcher.ts';
 import type { ClientCredentials, PrincipalConfig, RunConfig } from './run-config.ts';
 import { TokenError } from './token-error.ts';
 import { PrincipalUnavailable } from './unjudged.ts';
@@ -176,6 +177,13 @@ export class TokenProvider {
         exchange,
       );
     }
+    // A token longer than any secret kept whole is refused: every request and record would carry it.
+    if (body.access_token.length > MAX_SECRET_LENGTH)
+      throw new TokenError(
+        `token endpoint answered 200 with an access_token of ${body.access_token.length} characters, more than ${MAX_SECRET_LENGTH} taken`,
+        200,
+        exchange,
+      );
     registerIssuedToken(body.access_token);
     const lifetimeMs = typeof body.expires_in === 'number' && body.expires_in > 0 ? body.expires_in * 1000 : 300_000;
     return { header: `Bearer ${body.access_token}`, lifetimeMs };
