@@ -1,4 +1,4 @@
-import { closeSync, constants, fstatSync, openSync, readSync, statSync, type Stats } from 'node:fs';
+import { closeSync, constants, fstatSync, lstatSync, openSync, readSync, statSync, type Stats } from 'node:fs';
 import { forTerminalLine } from './untrusted-text.ts';
 
 /** Why an input someone handed over (a report, a HAR, a bundle) was refused. */
@@ -41,63 +41,82 @@ export const INPUT_BOUNDS = {
 } as const;
 
 function kindOf(st: Stats): string {
+  if (st.isSymbolicLink()) return 'a symbolic link';
   if (st.isDirectory()) return 'a folder';
   if (st.isFIFO()) return 'a FIFO';
   if (st.isSocket()) return 'a socket';
   return 'a device';
 }
 
-function ensureRegularFile(st: Stats, file: string, what: string, maxBytes: number): void {
+function ensureRegularFile(st: Stats, shown: string, what: string, maxBytes: number): void {
   if (!st.isFile())
-    throw new UntrustedInputError('unreadable', `${file}: not a regular file (${kindOf(st)}; ${what} expected)`);
+    throw new UntrustedInputError('unreadable', `${shown}: not a regular file (${kindOf(st)}; ${what} expected)`);
   if (st.size > maxBytes)
     throw new UntrustedInputError(
       'too-large',
-      `${file}: ${st.size} bytes; ${what} larger than ${maxBytes} bytes is not read`,
+      `${shown}: ${st.size} bytes; ${what} larger than ${maxBytes} bytes is not read`,
     );
 }
 
-function cannotRead(file: string, what: string, e: unknown): UntrustedInputError {
+function cannotRead(shown: string, what: string, e: unknown): UntrustedInputError {
   const errno = (e as NodeJS.ErrnoException).code;
   return new UntrustedInputError(
     'unreadable',
-    `${file}: cannot read ${what} (${errno ?? (e as Error).message})`,
+    `${shown}: cannot read ${what} (${errno ?? (e as Error).message})`,
     errno,
   );
 }
 
+/** How a bounded read treats its path. */
+export interface BoundedReadOptions {
+  /** Follow a symbolic link and check its target (the default), or refuse the link itself. */
+  followLinks?: boolean;
+  /** The name messages give the file (its path by default). */
+  shown?: string;
+}
+
 /**
- * Refuses `file` unless it is a regular file (a link is followed and its target checked) of at
- * most `maxBytes`, without opening it: opening a FIFO for reading waits for a writer, and a device
- * such as /dev/zero never ends. For a file another component reads (a CA bundle); the tool's own
- * reads go through `readBoundedFile`.
+ * Refuses `file` unless it is a regular file (a link followed and its target checked, unless
+ * `followLinks` is false) of at most `maxBytes`, without opening it: opening a FIFO for reading
+ * waits for a writer, and a device such as /dev/zero never ends. For a file another component
+ * reads (a CA bundle, a module); the tool's own reads go through `readBoundedFile`.
  */
-export function checkRegularFile(file: string, what: string, maxBytes: number): void {
+export function checkRegularFile(file: string, what: string, maxBytes: number, options: BoundedReadOptions = {}): void {
+  const shown = options.shown ?? file;
   let st: Stats;
   try {
-    st = statSync(file);
+    st = options.followLinks === false ? lstatSync(file) : statSync(file);
   } catch (e) {
-    throw cannotRead(file, what, e);
+    throw cannotRead(shown, what, e);
   }
-  ensureRegularFile(st, file, what, maxBytes);
+  ensureRegularFile(st, shown, what, maxBytes);
 }
 
 /**
  * The bytes of `file`, refused before it is opened unless it is a regular file of at most
  * `maxBytes`. The one reader of every file the user or someone else hands over.
  */
-export function readBoundedFile(file: string, what: string, maxBytes = MAX_JSON_BYTES): Buffer {
-  checkRegularFile(file, what, maxBytes);
+export function readBoundedFile(
+  file: string,
+  what: string,
+  maxBytes = MAX_JSON_BYTES,
+  options: BoundedReadOptions = {},
+): Buffer {
+  const shown = options.shown ?? file;
+  checkRegularFile(file, what, maxBytes, options);
   let fd: number;
   try {
     // Non-blocking, and checked again on the descriptor: the path may have been swapped for a FIFO since.
-    fd = openSync(file, constants.O_RDONLY | constants.O_NONBLOCK);
+    const noFollow = options.followLinks === false ? constants.O_NOFOLLOW : 0;
+    fd = openSync(file, constants.O_RDONLY | constants.O_NONBLOCK | noFollow);
   } catch (e) {
-    throw cannotRead(file, what, e);
+    if ((e as NodeJS.ErrnoException).code === 'ELOOP')
+      throw new UntrustedInputError('unreadable', `${shown}: not a regular file (a symbolic link; ${what} expected)`);
+    throw cannotRead(shown, what, e);
   }
   try {
     const st = fstatSync(fd);
-    ensureRegularFile(st, file, what, maxBytes);
+    ensureRegularFile(st, shown, what, maxBytes);
     const out = Buffer.alloc(st.size);
     let at = 0;
     while (at < st.size) {
