@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
-import { readUntrustedJson, UntrustedInputError } from '../reporters/untrusted-input.ts';
+import { INPUT_BOUNDS, readUntrustedJson, UntrustedInputError } from '../reporters/untrusted-input.ts';
 import type { Har } from '../suites/engine/har.ts';
 
 const schema = JSON.parse(readFileSync(new URL('./har.schema.json', import.meta.url), 'utf8')) as object;
@@ -37,7 +37,7 @@ export function harStructureErrors(value: unknown): string[] {
 
 /** Reads a HAR file someone handed over; refuses (one line, exit 2) what is too large, too deep or not HAR. */
 export function readHar(file: string): Har {
-  const value = readUntrustedJson(file, 'a HAR file');
+  const value = readUntrustedJson(file, 'a HAR file', INPUT_BOUNDS.har);
   const errors = harStructureErrors(value);
   if (errors.length)
     throw new UntrustedInputError('not-valid', `${file}: not a HAR 1.2 log: ${errors.slice(0, 3).join('; ')}`);

@@ -40,7 +40,7 @@ const directories: ReadonlyArray<[string, (dir: string) => void, BundleArchiveEr
       truncateSync(join(d, 'big'), ARCHIVE_LIMITS.maxEntryBytes + 1);
     },
     'entry-too-large',
-    /"big" is 33554433 bytes/,
+    /"big": 33554433 bytes; a bundle file larger than 33554432 bytes is not read/,
   ],
 ];
 

@@ -1,32 +1,16 @@
-import { closeSync, constants, fstatSync, openSync, readdirSync, readSync, statSync } from 'node:fs';
+import { readdirSync, statSync } from 'node:fs';
+import { readBoundedFile, UntrustedInputError } from '../reporters/untrusted-input.ts';
 import { join } from 'node:path';
 import { ARCHIVE_LIMITS, BundleArchiveError, quoteName, untarGz, type ArchiveLimits } from './tar-archive.ts';
 
-/** A regular file's bytes, opened without following a symlink, refused past `maxBytes`. */
+/** A regular file's bytes, not through a symbolic link, refused past `maxBytes` before it is opened. */
 function readRegularFile(path: string, shown: string, maxBytes: number): Buffer {
-  let fd: number;
   try {
-    fd = openSync(path, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK);
+    return readBoundedFile(path, 'a bundle file', maxBytes, { followLinks: false, shown });
   } catch (e) {
-    const code = (e as { code?: string }).code;
-    if (code === 'ELOOP') throw new BundleArchiveError('not-a-regular-file', `${shown} is a symbolic link`);
-    throw new BundleArchiveError('unreadable', `${shown} cannot be opened (${code ?? (e as Error).message})`);
-  }
-  try {
-    const st = fstatSync(fd);
-    if (!st.isFile()) throw new BundleArchiveError('not-a-regular-file', `${shown} is not a regular file`);
-    if (st.size > maxBytes)
-      throw new BundleArchiveError('entry-too-large', `${shown} is ${st.size} bytes; at most ${maxBytes} are read`);
-    const buf = Buffer.alloc(st.size);
-    let at = 0;
-    while (at < buf.length) {
-      const n = readSync(fd, buf, at, buf.length - at, at);
-      if (n === 0) break;
-      at += n;
-    }
-    return buf.subarray(0, at);
-  } finally {
-    closeSync(fd);
+    if (!(e instanceof UntrustedInputError)) throw e;
+    const code = e.code === 'too-large' ? 'entry-too-large' : e.errno ? 'unreadable' : 'not-a-regular-file';
+    throw new BundleArchiveError(code, e.message);
   }
 }
 

@@ -1,4 +1,4 @@
-import { readFileSync } from 'node:fs';
+import { INPUT_BOUNDS, readBoundedFile, UntrustedInputError } from '../reporters/untrusted-input.ts';
 import {
   calculateJwkThumbprint,
   CompactSign,
@@ -48,8 +48,9 @@ function assertEd25519(jwk: JWK, file: string, needPrivate: boolean): void {
 export async function readKeyFile(file: string, needPrivate: boolean): Promise<KeyPair> {
   let jwk: JWK;
   try {
-    jwk = JSON.parse(readFileSync(file, 'utf8')) as JWK;
+    jwk = JSON.parse(readBoundedFile(file, 'a key file', INPUT_BOUNDS.key).toString('utf8')) as JWK;
   } catch (e) {
+    if (e instanceof UntrustedInputError) throw e; // names the file already
     throw new Error(`${file}: ${(e as Error).message}`, { cause: e });
   }
   if (!jwk || typeof jwk !== 'object') throw new Error(`${file}: not a JWK`);

@@ -1,5 +1,5 @@
 import { forTerminalLine as t } from '../reporters/untrusted-text.ts';
-import { existsSync } from 'node:fs';
+import { checkRegularFile, INPUT_BOUNDS } from '../reporters/untrusted-input.ts';
 import { SERVICE_INFO } from '../contracts/services.ts';
 import { HttpClient, TransportError, type HttpResponse } from '../suites/engine/http-client.ts';
 import { loadFilterDialect } from '../suites/engine/filter-dialect.ts';
@@ -48,7 +48,7 @@ export async function doctorCommand(opts: DoctorOptions, out: NodeJS.WritableStr
   const source = loadRunConfig(opts.config, process.env, opts.target);
   if (!source) throw new UsageError(`doctor needs --config FILE (or ${CONFIG_ENV} holding the configuration)`);
   const config: RunConfig = source.config;
-  if (opts.ca && !existsSync(opts.ca)) throw new UsageError(`--ca ${opts.ca}: no such file`);
+  if (opts.ca) checkRegularFile(opts.ca, 'a CA certificate file', INPUT_BOUNDS.certificate);
   const dialect = await loadFilterDialect(config.filterDialect);
   const timeoutMs =
     parseDuration(opts.timeout, '--timeout', { bare: 'ms', minMs: 100 }) ?? config.options?.timeout ?? 10_000;

@@ -1,4 +1,5 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { INPUT_BOUNDS, readUntrustedJson } from '../reporters/untrusted-input.ts';
 import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { basisOf, loadRules, serviceOfRule, type Basis, type Rule, type SecondReading } from '../contracts/catalog.ts';
@@ -173,7 +174,7 @@ async function faultsOf(id: string, registry: string): Promise<Explanation['faul
   return out;
 }
 
-interface StoredMutant {
+export interface StoredMutant {
   file: string;
   line: number;
   mutator: string;
@@ -193,25 +194,24 @@ function mutationResults(dir: string, named: string[]): string[] {
 }
 
 /**
+ * The mutants of a result written by `selftest --mutants --out`; refused with one line (exit 2)
+ * when it is not a regular file within the bound, not JSON, too deep, or holds no mutants.
+ */
+export function readMutationResult(file: string): StoredMutant[] {
+  const parsed = readUntrustedJson(file, 'a result of `selftest --mutants --out`', INPUT_BOUNDS.mutationResult);
+  const mutants = (parsed as { mutants?: unknown } | null)?.mutants;
+  if (!Array.isArray(mutants))
+    throw new UsageError(`${t(file)}: not a result written by \`selftest --mutants --out\` (no mutants)`);
+  return mutants as StoredMutant[];
+}
+
+/**
  * The rule's mutants in the results on record: those it killed, and every mutant from each of its
  * reference lines down to the next blank line (at most 12 lines).
  */
 function mutantsOf(id: string, reference: ReferenceLine[], files: string[]): Explanation['mutants'] {
   if (!files.length) return null;
-  const rows = files.flatMap((f) => {
-    let parsed: unknown;
-    try {
-      parsed = JSON.parse(readFileSync(f, 'utf8'));
-    } catch (e) {
-      throw new UsageError(
-        `${t(f)}: not a result written by \`selftest --mutants --out\` (${t((e as Error).message)})`,
-      );
-    }
-    const mutants = (parsed as { mutants?: unknown }).mutants;
-    if (!Array.isArray(mutants))
-      throw new UsageError(`${t(f)}: not a result written by \`selftest --mutants --out\` (no mutants)`);
-    return mutants as StoredMutant[];
-  });
+  const rows = files.flatMap(readMutationResult);
   const regions = reference.map((r) => ({ file: r.file, from: r.line, to: regionEnd(r) }));
   const near = rows
     .filter((m) => regions.some((r) => r.file === m.file && m.line >= r.from && m.line <= r.to))

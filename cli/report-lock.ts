@@ -1,6 +1,7 @@
-import { closeSync, openSync, readFileSync, rmSync, writeSync } from 'node:fs';
+import { closeSync, openSync, rmSync, writeSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { join } from 'node:path';
+import { readBoundedFile } from '../reporters/untrusted-input.ts';
 import { UsageError } from './usage-error.ts';
 
 /** The lock file a run holds in its report folder while it writes there. */
@@ -24,7 +25,8 @@ function alive(pid: number): boolean {
 
 function readOwner(file: string): LockOwner | undefined {
   try {
-    const o = JSON.parse(readFileSync(file, 'utf8')) as LockOwner;
+    // Bounded, and never a FIFO waited on: anything but a small regular file is a lock without an owner.
+    const o = JSON.parse(readBoundedFile(file, 'a lock file', 4096).toString('utf8')) as LockOwner;
     return Number.isInteger(o.pid) && o.pid > 0 ? o : undefined;
   } catch {
     return undefined;

@@ -1,6 +1,7 @@
 import { setFlagsFromString } from 'node:v8';
 import { randomBytes, randomInt } from 'node:crypto';
-import { existsSync, mkdirSync, rmSync } from 'node:fs';
+import { mkdirSync, rmSync } from 'node:fs';
+import { checkRegularFile, INPUT_BOUNDS } from '../reporters/untrusted-input.ts';
 import { join, resolve } from 'node:path';
 import { loadRules } from '../contracts/catalog.ts';
 import { startReference, type RunningReference } from '../fixtures/reference/server.ts';
@@ -307,7 +308,7 @@ export async function runCommand(opts: RunOptions): Promise<number> {
     jobDeadlineMs: parseDuration(opts.jobDeadline, '--job-deadline', SECONDS),
   };
   const maxTimeMs = parseDuration(opts.maxTime, '--max-time', SECONDS);
-  if (opts.ca && !existsSync(opts.ca)) throw new UsageError(`--ca ${opts.ca}: no such file`);
+  if (opts.ca) checkRegularFile(opts.ca, 'a CA certificate file', INPUT_BOUNDS.certificate);
   if (opts.shard) {
     const m = /^(\d+)\/(\d+)$/.exec(opts.shard);
     if (!m || Number(m[2]) < 1 || Number(m[1]) < 1 || Number(m[1]) > Number(m[2]))

@@ -1,4 +1,4 @@
-import { existsSync } from 'node:fs';
+import { checkRegularFile, INPUT_BOUNDS } from '../reporters/untrusted-input.ts';
 import { HttpClient, TransportError } from '../suites/engine/http-client.ts';
 import type { RunConfig } from '../suites/engine/run-config.ts';
 import { TokenError } from '../suites/engine/token-error.ts';
@@ -27,7 +27,7 @@ export async function tokenCommand(opts: TokenOptions, out: NodeJS.WritableStrea
   const source = loadRunConfig(opts.config, process.env, opts.target);
   if (!source) throw new UsageError(`token needs --config FILE (or ${CONFIG_ENV} holding the configuration)`);
   const config: RunConfig = source.config;
-  if (opts.ca && !existsSync(opts.ca)) throw new UsageError(`--ca ${opts.ca}: no such file`);
+  if (opts.ca) checkRegularFile(opts.ca, 'a CA certificate file', INPUT_BOUNDS.certificate);
   const principal = (opts.principal ?? 'full') as PrincipalName;
   if (!NAMED.includes(principal) && !principal.startsWith('without:'))
     throw new UsageError(

@@ -1,6 +1,6 @@
-import { readFileSync } from 'node:fs';
 import { loadRules } from '../contracts/catalog.ts';
 import { gatingFailures, type ConformanceReport } from './conformance-report.ts';
+import { INPUT_BOUNDS, readBoundedFile, UntrustedInputError } from './untrusted-input.ts';
 
 /** Why a baseline file was refused: it is a configuration slip, never the deployment's failure. */
 export class BaselineError extends Error {}
@@ -13,8 +13,9 @@ export class BaselineError extends Error {}
 export function readBaseline(file: string): string[] {
   let parsed: unknown;
   try {
-    parsed = JSON.parse(readFileSync(file, 'utf8'));
+    parsed = JSON.parse(readBoundedFile(file, 'a baseline', INPUT_BOUNDS.baseline).toString('utf8'));
   } catch (e) {
+    if (e instanceof UntrustedInputError) throw new BaselineError(e.message, { cause: e });
     throw new BaselineError(`cannot read baseline ${file}: ${(e as Error).message}`, { cause: e });
   }
   const list = Array.isArray(parsed) ? parsed : (parsed as { failures?: unknown })?.failures;

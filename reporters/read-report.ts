@@ -1,6 +1,6 @@
 import type { ConformanceReport } from './conformance-report.ts';
 import { reportSchemaErrors } from './report-schema.ts';
-import { parseUntrustedJson, readBoundedFile, UntrustedInputError } from './untrusted-input.ts';
+import { INPUT_BOUNDS, parseUntrustedJson, readBoundedFile, UntrustedInputError } from './untrusted-input.ts';
 
 /** A report's JSON text checked against the report schema (and its rule IDs unique) before anything reads it. */
 export function parseReport(text: string, source: string): ConformanceReport {
@@ -22,5 +22,5 @@ export function parseReport(text: string, source: string): ConformanceReport {
 
 /** A `conformance-report.json` someone handed over, read within the size bound and checked. */
 export function readReportFile(file: string): ConformanceReport {
-  return parseReport(readBoundedFile(file, 'a conformance report').toString('utf8'), file);
+  return parseReport(readBoundedFile(file, 'a conformance report', INPUT_BOUNDS.report).toString('utf8'), file);
 }

@@ -1,4 +1,4 @@
-import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
+import { closeSync, constants, fstatSync, lstatSync, openSync, readSync, statSync, type Stats } from 'node:fs';
 import { forTerminalLine } from './untrusted-text.ts';
 
 /** Why an input someone handed over (a report, a HAR, a bundle) was refused. */
@@ -10,10 +10,13 @@ export type UntrustedInputCode = 'unreadable' | 'too-large' | 'not-json' | 'too-
  */
 export class UntrustedInputError extends Error {
   readonly code: UntrustedInputCode;
-  constructor(code: UntrustedInputCode, message: string) {
+  /** The system's error code when the file could not be opened at all (ENOENT, EACCES, EISDIR…). */
+  readonly errno?: string;
+  constructor(code: UntrustedInputCode, message: string, errno?: string) {
     super(forTerminalLine(message).slice(0, 600));
     this.name = 'UntrustedInputError';
     this.code = code;
+    if (errno !== undefined) this.errno = errno;
   }
 }
 
@@ -22,25 +25,98 @@ export const MAX_JSON_BYTES = 64 * 1024 * 1024;
 /** Deepest nesting of arrays and objects read (the tool's own outputs stay under 20). */
 export const MAX_JSON_DEPTH = 64;
 
-/** The bytes of `file`, refused past `maxBytes` before they are read. */
-export function readBoundedFile(file: string, what: string, maxBytes = MAX_JSON_BYTES): Buffer {
+/**
+ * The bound of each kind of file the tool reads from the user or from someone else: a run's HAR is
+ * about 6 MB and its report about 2 MB; a mutation result about 3 MB; a configuration, a baseline,
+ * a key or a CA bundle a few KB (the system's whole CA bundle is about 200 KB).
+ */
+export const INPUT_BOUNDS = {
+  report: MAX_JSON_BYTES,
+  har: MAX_JSON_BYTES,
+  mutationResult: MAX_JSON_BYTES,
+  config: 1024 * 1024,
+  baseline: 1024 * 1024,
+  certificate: 1024 * 1024,
+  key: 64 * 1024,
+} as const;
+
+function kindOf(st: Stats): string {
+  if (st.isSymbolicLink()) return 'a symbolic link';
+  if (st.isDirectory()) return 'a folder';
+  if (st.isFIFO()) return 'a FIFO';
+  if (st.isSocket()) return 'a socket';
+  return 'a device';
+}
+
+function ensureRegularFile(st: Stats, shown: string, what: string, maxBytes: number): void {
+  if (!st.isFile())
+    throw new UntrustedInputError('unreadable', `${shown}: not a regular file (${kindOf(st)}; ${what} expected)`);
+  if (st.size > maxBytes)
+    throw new UntrustedInputError(
+      'too-large',
+      `${shown}: ${st.size} bytes; ${what} larger than ${maxBytes} bytes is not read`,
+    );
+}
+
+function cannotRead(shown: string, what: string, e: unknown): UntrustedInputError {
+  const errno = (e as NodeJS.ErrnoException).code;
+  return new UntrustedInputError(
+    'unreadable',
+    `${shown}: cannot read ${what} (${errno ?? (e as Error).message})`,
+    errno,
+  );
+}
+
+/** How a bounded read treats its path. */
+export interface BoundedReadOptions {
+  /** Follow a symbolic link and check its target (the default), or refuse the link itself. */
+  followLinks?: boolean;
+  /** The name messages give the file (its path by default). */
+  shown?: string;
+}
+
+/**
+ * Refuses `file` unless it is a regular file (a link followed and its target checked, unless
+ * `followLinks` is false) of at most `maxBytes`, without opening it: opening a FIFO for reading
+ * waits for a writer, and a device such as /dev/zero never ends. For a file another component
+ * reads (a CA bundle, a module); the tool's own reads go through `readBoundedFile`.
+ */
+export function checkRegularFile(file: string, what: string, maxBytes: number, options: BoundedReadOptions = {}): void {
+  const shown = options.shown ?? file;
+  let st: Stats;
+  try {
+    st = options.followLinks === false ? lstatSync(file) : statSync(file);
+  } catch (e) {
+    throw cannotRead(shown, what, e);
+  }
+  ensureRegularFile(st, shown, what, maxBytes);
+}
+
+/**
+ * The bytes of `file`, refused before it is opened unless it is a regular file of at most
+ * `maxBytes`. The one reader of every file the user or someone else hands over.
+ */
+export function readBoundedFile(
+  file: string,
+  what: string,
+  maxBytes = MAX_JSON_BYTES,
+  options: BoundedReadOptions = {},
+): Buffer {
+  const shown = options.shown ?? file;
+  checkRegularFile(file, what, maxBytes, options);
   let fd: number;
   try {
-    fd = openSync(file, 'r');
+    // Non-blocking, and checked again on the descriptor: the path may have been swapped for a FIFO since.
+    const noFollow = options.followLinks === false ? constants.O_NOFOLLOW : 0;
+    fd = openSync(file, constants.O_RDONLY | constants.O_NONBLOCK | noFollow);
   } catch (e) {
-    throw new UntrustedInputError(
-      'unreadable',
-      `${file}: cannot read ${what} (${(e as NodeJS.ErrnoException).code ?? (e as Error).message})`,
-    );
+    if ((e as NodeJS.ErrnoException).code === 'ELOOP')
+      throw new UntrustedInputError('unreadable', `${shown}: not a regular file (a symbolic link; ${what} expected)`);
+    throw cannotRead(shown, what, e);
   }
   try {
     const st = fstatSync(fd);
-    if (!st.isFile()) throw new UntrustedInputError('unreadable', `${file}: not a regular file (${what} expected)`);
-    if (st.size > maxBytes)
-      throw new UntrustedInputError(
-        'too-large',
-        `${file}: ${st.size} bytes; ${what} larger than ${maxBytes} bytes is not read`,
-      );
+    ensureRegularFile(st, shown, what, maxBytes);
     const out = Buffer.alloc(st.size);
     let at = 0;
     while (at < st.size) {

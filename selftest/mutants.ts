@@ -15,6 +15,7 @@ import { loadRules } from '../contracts/catalog.ts';
 import { THROTTLED_CLIENTS } from '../cli/reference-config.ts';
 import { resolveServices } from '../cli/rules-command.ts';
 import { UsageError } from '../cli/usage-error.ts';
+import { INPUT_BOUNDS, readUntrustedJson, UntrustedInputError } from '../reporters/untrusted-input.ts';
 import { instrument, mutatedFiles } from './instrument.ts';
 import { lostReason, runLanePool, type LaneTask } from './lane-pool.ts';
 import { serviceSpecFiles, specFilesByRule, specFilesFor } from './lane-worker.ts';
@@ -63,8 +64,9 @@ interface Coverage {
 function readEarlier(file: string): MutantRow[] {
   let rows: unknown;
   try {
-    rows = (JSON.parse(readFileSync(file, 'utf8')) as MutantsResult).mutants;
+    rows = (readUntrustedJson(file, 'a result of --out', INPUT_BOUNDS.mutationResult) as MutantsResult).mutants;
   } catch (e) {
+    if (e instanceof UntrustedInputError) throw new UsageError(`--since ${e.message}`);
     throw new UsageError(`--since ${file}: not a result written by --out (${(e as Error).message})`);
   }
   if (!Array.isArray(rows)) throw new UsageError(`--since ${file}: not a result written by --out (no mutants)`);

@@ -6,6 +6,7 @@ import { buildProgram } from '../cli/program.ts';
 import { DEFAULT_CONCURRENCY, EXIT } from '../cli/run-command.ts';
 import { DEFAULT_CLEANUP_TIMEOUT_MS } from '../suites/engine/ledger.ts';
 import { THROTTLE_PROBE } from '../suites/engine/throttle-probe.ts';
+import { INPUT_BOUNDS } from '../reporters/untrusted-input.ts';
 import { docText, figure, matchesOf } from './readme-text.ts';
 
 // The README states the tool's interface: the documents' versions, the defaults of options, the
@@ -47,6 +48,12 @@ const readmeFigures: Figure[] = [
     what: 'the fewest runs of certification',
     pattern: /at least the default (\d+) runs per property/g,
     expected: [MIN_RUNS],
+  },
+  {
+    what: 'the bounds of the files it reads',
+    pattern:
+      /within a bound of its kind: (\d+) MiB for reports, HARs and\s+mutation results, (\d+) MiB for configurations, baselines and CA files, (\d+) KiB for keys/g,
+    expected: [INPUT_BOUNDS.report / 2 ** 20, INPUT_BOUNDS.config / 2 ** 20, INPUT_BOUNDS.key / 2 ** 10],
   },
 ];
 

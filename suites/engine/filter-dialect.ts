@@ -1,6 +1,7 @@
 import { existsSync } from 'node:fs';
 import { isAbsolute, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
+import { checkRegularFile, INPUT_BOUNDS } from '../../reporters/untrusted-input.ts';
 import { ConfigError } from './config-error.ts';
 import { describeFilter, type FilterExpr } from './filter-expression.ts';
 import type { FilterDialectModule } from './filter-dialect-types.d.ts';
@@ -166,6 +167,11 @@ export async function loadFilterDialect(setting: FilterDialectSetting | undefine
   }
   const file = setting.module;
   if (!existsSync(file)) throw new ConfigError(`filterDialect.module: no such file ${file}`);
+  try {
+    checkRegularFile(file, 'a filter dialect module', INPUT_BOUNDS.config); // importing a FIFO would wait for ever
+  } catch (e) {
+    throw new ConfigError(`filterDialect.module: ${(e as Error).message}`);
+  }
   let mod: Record<string, unknown>;
   try {
     mod = (await import(pathToFileURL(file).href)) as Record<string, unknown>;

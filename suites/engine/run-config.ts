@@ -7,6 +7,7 @@ import { contractScopes } from '../../contracts/contract.ts';
 import { ConfigError } from './config-error.ts';
 import { jsonSyntaxErrorText } from './json-syntax-error.ts';
 import { hidesOwnWords } from './redact.ts';
+import { INPUT_BOUNDS, readBoundedFile, UntrustedInputError } from '../../reporters/untrusted-input.ts';
 import { resolveDialectSetting, type FilterDialectSetting } from './filter-dialect.ts';
 
 /** Client credentials of one application registered with the deployment's token manager. */
@@ -341,16 +342,18 @@ export function parseRunConfigJson(text: string, origin: string): unknown {
 export function readRunConfig(file: string, target?: string): RunConfig {
   let text: string;
   try {
-    text = readFileSync(file, 'utf8');
+    text = readBoundedFile(file, 'a configuration file', INPUT_BOUNDS.config).toString('utf8');
   } catch (e) {
     // `--config "$CONFORMANCE_CONFIG"`: the configuration itself where its file's name belongs.
     if (/^\s*[{[]/.test(file))
       throw new ConfigError(
         'the configuration file named looks like JSON text: --config takes a file name (the JSON itself goes in CONFORMANCE_CONFIG)',
       );
-    const code = (e as NodeJS.ErrnoException).code;
-    const why = { ENOENT: 'no such file', EACCES: 'permission denied', EISDIR: 'a folder, not a file' }[code ?? ''];
-    throw new ConfigError(`cannot read configuration file ${file}: ${why ?? code ?? 'unreadable'}`);
+    if (!(e instanceof UntrustedInputError)) throw e;
+    // Not a regular file, or too large: refused before it is opened (a FIFO would wait, /dev/zero never ends).
+    if (e.errno === undefined) throw new ConfigError(e.message);
+    const why = { ENOENT: 'no such file', EACCES: 'permission denied', EISDIR: 'a folder, not a file' }[e.errno];
+    throw new ConfigError(`cannot read configuration file ${file}: ${why ?? e.errno}`);
   }
   let parsed = parseRunConfigJson(text, `configuration file ${file}`);
   if (target !== undefined && parsed !== null && typeof parsed === 'object' && !Array.isArray(parsed))
