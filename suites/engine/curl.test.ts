@@ -84,11 +84,31 @@ describe('the credential of a curl is the one the request was sent with', () => 
     );
   });
 
-  it('a credential the test made that is no secret is sent as it was', () => {
-    expect(curlOf(request({ authorization: 'Bearer not-a-jwt' })).command).toContain(
-      `-H 'authorization: Bearer not-a-jwt'`,
+  it('a credential no principal of the run holds is never written, however harmless it looks: no curl, and why', () => {
+    // An opaque token of a target's choosing looks like a word to redaction; a malformed one the test made too.
+    for (const authorization of [
+      'Bearer not-a-jwt',
+      'Bearer ',
+      'Bearer opaquetoken',
+      'Basic Y29uZm9ybWFuY2U6c2VjcmV0',
+    ]) {
+      const curl = curlOf(request({ authorization }));
+      expect(curl.command).toBeUndefined();
+      expect(curl.noCurl).toMatch(
+        /its authorization header carried a credential that "conformance token" does not print/,
+      );
+    }
+    expect(curlOf(request({ 'x-api-key': 'abcdefgh' })).noCurl).toMatch(/x-api-key header carried a credential/);
+  });
+
+  it('a request whose text redaction would change gives no curl: a curl never sends something else', () => {
+    const jwtShaped = 'eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiJ4In0.c2lnbmF0dXJlc2lnbmF0dXJl';
+    expect(curlOf({ ...request({}), body: JSON.stringify({ note: jwtShaped }) }).noCurl).toMatch(
+      /a part of its request holds/,
     );
-    expect(curlOf(request({ authorization: 'Bearer ' })).command).toContain(`-H 'authorization: Bearer '`);
+    expect(curlOf({ ...request({}), url: `http://h/x?clientSecret=abc` }).noCurl).toMatch(
+      /a part of its request holds/,
+    );
   });
 
   it('a credential made from a real one, or one the token command does not print, gives no curl but says why', async () => {
@@ -105,7 +125,7 @@ describe('the credential of a curl is the one the request was sent with', () => 
       expect(curl.command, what).toBeUndefined();
       const header = Object.keys(headers)[0];
       expect(curl.noCurl, what).toBe(
-        `its ${header} header carried a credential that "conformance token" does not print (one the test made from a real one, such as a tampered token or a key with a wrong secret, or obtained for another user tenant or client), and a report never shows one`,
+        `its ${header} header carried a credential that "conformance token" does not print (one the test made, such as a malformed or tampered token or a key with a wrong secret, or one obtained for another user tenant or client), and a report never shows a credential`,
       );
       expect(JSON.stringify(curl), what).not.toContain(c);
     }

@@ -1,4 +1,4 @@
-import { SECRET_HEADERS, redactText } from './redact.ts';
+import { SECRET_HEADERS, isCredentialName, redactText } from './redact.ts';
 
 export interface CurlRequest {
   method: string;
@@ -91,16 +91,18 @@ function pathOf(url: string): string {
 
 /** Why a curl cannot carry a credential header the run sent as it was. */
 function credentialNotCarried(name: string): string {
-  return `its ${redactText(name)} header carried a credential that "conformance token" does not print (one the test made from a real one, such as a tampered token or a key with a wrong secret, or obtained for another user tenant or client), and a report never shows one`;
+  return `its ${redactText(name)} header carried a credential that "conformance token" does not print (one the test made, such as a malformed or tampered token or a key with a wrong secret, or one obtained for another user tenant or client), and a report never shows a credential`;
 }
+
+/** Why a curl cannot carry a request whose text redaction changes: it would send something else. */
+const REDACTED_PART = 'a part of its request holds what a report never shows (a secret, or a value shaped like one)';
 
 /**
  * The curl command that reproduces a request: the target and the principal's credentials from the
- * environment of whoever runs it, none written; a credential the test made and sent on purpose
- * that is no secret (`Bearer not-a-jwt`) as it was sent. When a curl cannot send the request as
- * it was (a body the evidence limit cut; a credential the test made from a secret, which no
- * report may show), there is none: `noCurl` says why, and a runnable curl never sends something
- * else in its place.
+ * environment of whoever runs it, none written. When a curl cannot send the request as it was (a
+ * body the evidence limit cut; a credential header no principal of the run holds, which no report
+ * shows whatever it is; a part redaction would change), there is none: `noCurl` says why, and a
+ * runnable curl never sends something else in its place.
  */
 export function curlOf(req: CurlRequest): Curl {
   if (req.bodyBytes !== undefined)
@@ -113,30 +115,32 @@ export function curlOf(req: CurlRequest): Curl {
     '-i',
     '-X',
     req.method.toUpperCase(),
-    `${TARGET_FROM_ENVIRONMENT}${shellQuote(redactText(pathOf(req.url)))}`,
+    `${TARGET_FROM_ENVIRONMENT}${shellQuote(pathOf(req.url))}`,
   ];
+  /** Whether redaction leaves a text as it is: else the curl would send another request. */
+  const shown = (text: string) => redactText(text) === text;
+  if (!shown(pathOf(req.url))) return { noCurl: REDACTED_PART };
   for (const [k, v] of Object.entries(req.headers)) {
     if (v === undefined || (req.form && k.toLowerCase() === 'content-type')) continue;
-    if (SECRET_HEADERS.includes(k.toLowerCase())) {
-      const source = SOURCES.get(v);
-      const word = source
-        ? fromEnvironment(k, source)
-        : // Made by the test and no secret (redaction would leave it): shown as it was sent.
-          redactText(v) === v && redactText(k) === k
-          ? shellQuote(`${k}: ${v}`)
-          : undefined;
+    if (SECRET_HEADERS.includes(k.toLowerCase()) || isCredentialName(k)) {
+      // Only a principal's own credential, taken from its reader's environment; any other (made by
+      // the test, malformed or tampered) is never written, whatever redaction would leave of it.
+      const word = SOURCES.has(v) ? fromEnvironment(k, SOURCES.get(v)!) : undefined;
       if (word === undefined) return { noCurl: credentialNotCarried(k) };
       parts.push('-H', word);
       continue;
     }
-    parts.push('-H', shellQuote(`${redactText(k)}: ${redactText(v)}`));
+    if (!shown(k) || !shown(v)) return { noCurl: REDACTED_PART };
+    parts.push('-H', shellQuote(`${k}: ${v}`));
   }
   if (req.form) {
     for (const p of req.form) {
-      parts.push('-F', shellQuote(p.filename ? `${p.name}=@${p.filename}` : `${p.name}=${redactText(p.value ?? '')}`));
+      if (!shown(p.name) || !shown(p.value ?? '')) return { noCurl: REDACTED_PART };
+      parts.push('-F', shellQuote(p.filename ? `${p.name}=@${p.filename}` : `${p.name}=${p.value ?? ''}`));
     }
   } else if (req.body !== undefined && req.body !== '') {
-    parts.push('--data-raw', shellQuote(redactText(req.body)));
+    if (!shown(req.body)) return { noCurl: REDACTED_PART };
+    parts.push('--data-raw', shellQuote(req.body));
   }
   return { command: parts.join(' ') };
 }
