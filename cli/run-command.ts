@@ -15,7 +15,7 @@ import {
 import { writeOutputs } from '../reporters/outputs.ts';
 import { consoleHeadline, consoleSummary, profileText } from '../reporters/console-summary.ts';
 import { applyBaseline, readBaseline } from '../reporters/baseline.ts';
-import { HttpClient, TransportError } from '../suites/engine/http-client.ts';
+import { DEFAULT_MAX_BODY_BYTES, HttpClient, TransportError } from '../suites/engine/http-client.ts';
 import { LEFTOVER_AGE_MS } from '../suites/engine/leftovers.ts';
 import { redactText } from '../suites/engine/redact.ts';
 import { announceStop } from '../suites/engine/run-stop.ts';
@@ -288,7 +288,7 @@ export async function runCommand(opts: RunOptions): Promise<number> {
     seed,
     runs: num(opts.runs, '--runs', { min: 1, max: 10_000, integer: true }) ?? fromConfig.runs ?? 25,
     timeoutMs: parseDuration(opts.timeout, '--timeout', { bare: 'ms', minMs: 100 }) ?? fromConfig.timeout ?? 10_000,
-    maxBodyBytes: num(opts.maxBody, '--max-body', { min: 1024, integer: true }) ?? 8 * 1024 * 1024,
+    maxBodyBytes: num(opts.maxBody, '--max-body', { min: 1024, integer: true }) ?? DEFAULT_MAX_BODY_BYTES,
     rate: num(opts.rate, '--rate', { min: 0 }) ?? fromConfig.rate ?? 0,
     concurrency:
       num(opts.concurrency, '--concurrency', { min: 1, max: 64, integer: true }) ??

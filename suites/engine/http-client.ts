@@ -85,6 +85,9 @@ export interface Exchange {
 export type TransportErrorCode =
   'TIMEOUT' | 'REFUSED' | 'CONNECTION' | 'TLS' | 'DNS' | 'BODY_TOO_LARGE' | 'ABORTED' | 'UNRESPONSIVE';
 
+/** The largest answer a run takes by default (`--max-body`). */
+export const DEFAULT_MAX_BODY_BYTES = 8 * 1024 * 1024;
+
 /** The target could not be talked to (as opposed to answering wrongly). */
 export class TransportError extends Error {
   constructor(

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { loadRules } from '../../contracts/catalog.ts';
 import { buildReport, judgeRule } from '../../reporters/conformance-report.ts';
 import { RuleContext, type RuleOutcome, type RuleTestMeta } from './rule-test.ts';
-import { TransportError, type Exchange } from './http-client.ts';
+import { DEFAULT_MAX_BODY_BYTES, TransportError, type Exchange } from './http-client.ts';
 import { announceStop, stopSignalOf } from './run-stop.ts';
 import { ConfigurationUnavailable } from './unjudged.ts';
 import type { TestRecord } from './suite-runner.ts';
@@ -370,20 +370,27 @@ describe('a property whose request the stopping run did not send', () => {
 });
 
 describe('an answer larger than the run takes (--max-body)', () => {
-  it("is the run's own bound: a skip naming --max-body, never the target's failure", async () => {
-    const { meta } = context();
-    const t = new RuleContext({ context: { seed: 1, runs: 1 } } as never, 'technical-token-manager', meta, 's', {
-      task: { name: 'x' },
-    } as never);
-    const tooLarge = new TransportError(
-      'BODY_TOO_LARGE',
-      'GET /x: body too_large: response body larger than 1024 bytes',
+  const tooLarge = new TransportError('BODY_TOO_LARGE', 'GET /x: body too_large: response body larger than 1024 bytes');
+  const contextOf = (maxBodyBytes?: number) =>
+    new RuleContext(
+      { context: { seed: 1, runs: 1, maxBodyBytes } } as never,
+      'technical-token-manager',
+      context().meta,
+      's',
+      { task: { name: 'x' } } as never,
     );
-    const unjudged = await t.targetGone(tooLarge);
+
+  it("below the default, is the user's own bound: a skip naming --max-body, never the target's failure", async () => {
+    const unjudged = await contextOf(1024).targetGone(tooLarge);
     expect(unjudged).toBeInstanceOf(ConfigurationUnavailable);
     expect(unjudged?.status).toBe('skipped');
     expect(unjudged?.message).toMatch(
-      /^--max-body: an answer was larger than the run takes \(GET \/x: .*\); a larger --max-body judges it$/,
+      /^--max-body: an answer was larger than the run takes \(GET \/x: .*\); the default --max-body judges it$/,
     );
+  });
+
+  it("at the default (8 MiB), or an answer without end, is judged as the target's answer", async () => {
+    expect(await contextOf(DEFAULT_MAX_BODY_BYTES).targetGone(tooLarge)).toBeUndefined();
+    expect(await contextOf(undefined).targetGone(tooLarge)).toBeUndefined();
   });
 });

@@ -7,6 +7,7 @@ import type { ServiceName } from '../../contracts/services.ts';
 import { SERVICE_INFO } from '../../contracts/services.ts';
 import { ConformanceFailure, isConformanceFailure, type FailureDetails } from './failure.ts';
 import {
+  DEFAULT_MAX_BODY_BYTES,
   ReadOnlyRefusal,
   TransportError,
   exchangeOf,
@@ -520,18 +521,21 @@ export class RuleContext {
 
   /**
    * What a transport error of the target means: the target is gone (refused, or a probe after a
-   * reset or timeout finds it not answering): a TransportFailure; an answer larger than the run's
-   * `--max-body`: the run's own bound, not the target's failure (no document bounds an answer's
-   * size), a skip naming it; else undefined, and the error is the target's answer to that request,
-   * judged as such.
+   * reset or timeout finds it not answering): a TransportFailure; an answer larger than a
+   * `--max-body` the user set below the default: the run's own bound, a skip naming it; else
+   * undefined, and the error is the target's answer to that request, judged as such (an answer
+   * beyond the default 8 MiB, or one without end, among them).
    */
   async targetGone(err: unknown): Promise<Unjudged | undefined> {
     if (!(err instanceof TransportError)) return undefined;
     if (DOWN_CODES.has(err.code)) return new TransportFailure(err);
-    if (err.code === 'BODY_TOO_LARGE')
+    if (
+      err.code === 'BODY_TOO_LARGE' &&
+      (this.session.context?.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES) < DEFAULT_MAX_BODY_BYTES
+    )
       return new ConfigurationUnavailable(
         '--max-body',
-        `an answer was larger than the run takes (${err.message}); a larger --max-body judges it`,
+        `an answer was larger than the run takes (${err.message}); the default --max-body judges it`,
       );
     if (err.code !== 'CONNECTION' && err.code !== 'TIMEOUT') return undefined;
     try {
