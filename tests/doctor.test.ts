@@ -80,7 +80,7 @@ describe('conformance doctor', () => {
       (c.principals!.noScopes as { clientSecret: string }).clientSecret = 'not-the-secret';
       delete c.principals!.operator;
       (c.fixtures!.eventManagement as Record<string, unknown>).sharedEventTypeId = 'othertenant.nosuchtype';
-      c.tokenManager!.userTenants = [...(c.tokenManager!.userTenants ?? []), 'nosuchtenant9'];
+      c.tokenManager!.userTenants = ['nosuchtenant9', ...(c.tokenManager!.userTenants ?? [])];
     });
     const res = await runCli(['doctor', '--config', file], { timeoutMs: 120_000 });
     expect(row(res.stdout, 'principals.noScopes')).toEqual({

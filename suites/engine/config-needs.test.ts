@@ -20,6 +20,21 @@ const config: RunConfig = {
 };
 
 describe('what a test needs, and whether the run has it', () => {
+  it('a user tenant refused blocks the tests that send it (needing that many or more), not those needing fewer', () => {
+    const six: RunConfig = {
+      ...config,
+      tokenManager: { ...config.tokenManager!, userTenants: ['u1', 'u2', 'u3', 'u4', 'u5', 'u6'] },
+    };
+    const notReady = { 'tokenManager.userTenants:3': { code: 'configuration' as const, reason: 'u3 refused' } };
+    expect(blockingNeed(['tokenManager.userTenants:2'], notReady, six)).toBeUndefined();
+    for (const n of [3, 6])
+      expect(blockingNeed([`tokenManager.userTenants:${n}`], notReady, six)).toMatchObject({
+        key: 'tokenManager.userTenants:3',
+        reason: 'u3 refused',
+      });
+    expect(blockingNeed(['tokenManager'], notReady, six)).toBeUndefined();
+  });
+
   it('blocks a test on a missing piece, naming it', () => {
     expect(blockingNeed(['fixtures.eventManagement.entityIds'], {}, config)).toBeUndefined();
     expect(blockingNeed(['fixtures.notification.channels.sms'], {}, config)).toEqual({

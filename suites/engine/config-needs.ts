@@ -74,17 +74,19 @@ export function configured(config: RunConfig, key: string): boolean {
   return present(valueAt(config, key) ?? FIXTURE_DEFAULTS[key]);
 }
 
-/**
- * Whether `key` is `prefix` or lies under it (`fixtures.notification` holds `fixtures.notification.channels.sms`,
- * `tokenManager.userTenants` holds `tokenManager.userTenants:2`).
- */
+/** Whether `key` is `prefix` or lies under it (`fixtures.notification` holds `fixtures.notification.channels.sms`). */
 export function within(key: string, prefix: string): boolean {
-  return key === prefix || [`${prefix}.`, `${prefix}[`, `${prefix}:`].some((p) => key.startsWith(p));
+  return key === prefix || key.startsWith(`${prefix}.`) || key.startsWith(`${prefix}[`);
 }
 
 /** Why one key is not ready in this run, or undefined when it is. */
 function keyBlocked(key: ConfigKey, notReady: NotReady, config: RunConfig): Blocked | undefined {
-  for (const [k, v] of Object.entries(notReady)) if (within(key, k)) return { key: k, ...v };
+  // `tokenManager.userTenants:k` not ready (the k-th user tenant refused) blocks a need of k or more.
+  const need = /^tokenManager\.userTenants:(\d+)$/.exec(key);
+  for (const [k, v] of Object.entries(notReady)) {
+    const refused = /^tokenManager\.userTenants:(\d+)$/.exec(k);
+    if (refused ? need !== null && Number(need[1]) >= Number(refused[1]) : within(key, k)) return { key: k, ...v };
+  }
   if (configured(config, key)) return undefined;
   return {
     key,

@@ -153,7 +153,9 @@ test(
     });
     // The configured user tenants are listed, where the run found the application provisioned for
     // them (doctor's check): one it is not is the configuration's slip, this half not judged.
-    const notProvisioned = t.session.context.unready?.['tokenManager.userTenants'];
+    const notProvisioned = Object.entries(t.session.context.unready ?? {}).find(([key]) =>
+      key.startsWith('tokenManager.userTenants:'),
+    )?.[1];
     if (notProvisioned)
       t.notExercised(
         'technical-token-manager/user-tenants/provisioned-ids',
