@@ -58,7 +58,9 @@ describe('compare', () => {
     ]);
     expect(c.newlyWarned[0].afterDetail).toBe('answered 200 where 201 reads better');
     const md = compareMarkdown(before, after, c);
-    expect(md).toMatch(/^## ❌ Conformance compared: 1 newly failed, 1 newly passed, 1 newly warned, 2 unchanged/);
+    expect(md).toMatch(
+      /^## ❌ Conformance compared: 1 newly failed, 1 no longer judged, 1 newly passed, 1 newly warned, 2 unchanged/,
+    );
     expect(md).toContain('| `a` | MUST | passed | failed | — | size: expected HTTP 400; received HTTP 200 |');
     expect(md).toContain('| `c` | UNSPECIFIED | observed | observed | HTTP 200 | HTTP 404 |');
   });
@@ -66,6 +68,26 @@ describe('compare', () => {
 
 describe('the compare gate', () => {
   const failed = { failure: { title: 't', expected: 'HTTP 400', received: 'HTTP 201' } as never };
+
+  it('fails on a MUST rule judged before and absent now (a narrowed second report), not on a MAY rule newly failed', () => {
+    const narrowed = compareReports(
+      report([
+        ['a', 'passed'],
+        ['gone', 'passed'],
+      ]),
+      report([['a', 'passed']]),
+    );
+    expect(narrowed.noLongerJudged).toEqual([
+      expect.objectContaining({ id: 'gone', before: 'passed', after: 'absent' }),
+    ]);
+    expect(narrowed.gate).toEqual({ passed: false, why: ['1 MUST or SHOULD rule no longer judged'] });
+    const may = compareReports(
+      report([['m', 'passed', { level: 'MAY' }]]),
+      report([['m', 'failed', { level: 'MAY', ...failed }]]),
+    );
+    expect(may.newlyFailed.map((r) => r.id)).toEqual(['m']);
+    expect(may.gate.passed).toBe(true);
+  });
 
   it('counts a rule failed now and absent before as newly failed, and fails the gate', () => {
     const c = compareReports(

@@ -219,7 +219,7 @@ Examples:
   program
     .command('compare')
     .description(
-      'what changed between two reports or bundles (Markdown); exit 1 when a rule newly fails or a MUST/SHOULD rule is no longer judged',
+      'what changed between two reports or bundles (Markdown); exit 1 when a MUST/SHOULD rule newly fails or is no longer judged',
     )
     .argument('<old>', 'conformance-report.json, report directory, bundle directory or .tar.gz')
     .argument('<new>', 'the same, of the newer run')

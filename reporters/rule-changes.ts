@@ -1,4 +1,4 @@
-import type { ConformanceReport, RuleResult, RuleStatus } from './conformance-report.ts';
+import { gates, type ConformanceReport, type RuleResult, type RuleStatus } from './conformance-report.ts';
 
 /** One rule's status in both reports, with what the deployment did where the status records it. */
 export interface RuleChange {
@@ -37,12 +37,15 @@ const JUDGED = new Set<string>(['passed', 'failed', 'warning', 'observed'] satis
  * Why the gate fails. A rule failed now that did not fail before is a regression, whatever the
  * first report said of it; a MUST or SHOULD rule that was judged and is not now may have broken
  * unseen (a configuration slip that skips fifty rules must not pass as "0 newly failed"), so it
- * fails the gate too. MAY and UNSPECIFIED rules never fail a run, and losing them does not fail this.
+ * fails the gate too, and so does one judged before and absent now (a second report narrowed by
+ * --service or --rule). MAY and UNSPECIFIED rules never fail a run: newly failing or losing them
+ * is shown and does not fail this.
  */
 function gate(c: Pick<Comparison, 'newlyFailed' | 'noLongerJudged'>): Comparison['gate'] {
-  const lost = c.noLongerJudged.filter((r) => r.level === 'MUST' || r.level === 'SHOULD').length;
+  const lost = c.noLongerJudged.filter((r) => gates(r.level)).length;
+  const failed = c.newlyFailed.filter((r) => gates(r.level)).length;
   const why = [
-    ...(c.newlyFailed.length ? [`${c.newlyFailed.length} newly failed`] : []),
+    ...(failed ? [`${failed} newly failed`] : []),
     ...(lost ? [`${lost} MUST or SHOULD ${lost === 1 ? 'rule' : 'rules'} no longer judged`] : []),
   ];
   return { passed: !why.length, why };
@@ -73,6 +76,16 @@ export function compareReports(before: ConformanceReport, after: ConformanceRepo
     onlyBefore: before.rules.filter((r) => !now.has(r.id)).map((r) => r.id),
     onlyAfter: [],
   };
+  // Judged before and absent now: no longer judged, as much as one skipped now.
+  for (const b of before.rules)
+    if (!now.has(b.id) && JUDGED.has(String(b.status)))
+      c.noLongerJudged.push({
+        id: b.id,
+        level: b.level,
+        before: String(b.status),
+        after: 'absent',
+        beforeDetail: detail(b),
+      });
   for (const a of after.rules) {
     const b = old.get(a.id);
     if (!b) {
