@@ -79,7 +79,7 @@ const KEPT_CLAIMS = ['scope', 'scp', 'ten', 'host_tenant', 'app_name', 'app_vers
  * that carries it, so a token of megabytes would make a HAR of gigabytes. A claim that does not fit
  * is left out whole (a scope list cut short would read as scopes the token lacks), and named.
  */
-export const MARKER_CLAIMS_LIMIT = 512; // not a contract bound: the claims shown per HAR entry
+export const MARKER_CLAIMS_LIMIT = 4096; // not a contract bound: the claims shown per HAR entry (a few hundred scopes fit)
 
 const MARKER =
   /^Bearer \[REDACTED claims (\{.*\})(?: \(left out: ([a-z_]+(?:, [a-z_]+)*), (\d{1,15}) characters\))?\]$/;
