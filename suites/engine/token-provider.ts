@@ -27,8 +27,10 @@ export function tokenRefusal(e: TokenError): string {
   if (e.status === 200) return `${e.message}: is the target the deployment?`;
   const refused = `the token endpoint refused the credentials (HTTP ${e.status})`;
   if (e.status === 401 || e.status === 403) return `${refused}: wrong client ID or secret?`;
-  if (e.status === 400) return `${refused}: wrong appName, appVersion or hostTenant?`;
-  return `${refused}: is the target the deployment's host (no path), and its token manager up?`;
+  // The tool cannot tell a slip from a token manager that refuses a valid request: it names both.
+  const orDefect = ' (or the token manager refuses a valid request: nothing is judged without a token)';
+  if (e.status === 400) return `${refused}: wrong appName, appVersion or hostTenant?${orDefect}`;
+  return `${refused}: is the target the deployment's host (no path), and its token manager up?${orDefect}`;
 }
 
 /** Every principal of a configuration: the token manager's credentials and each of `principals`. */
