@@ -1,4 +1,4 @@
-import { SECRET_HEADERS, isCredentialName, redactText } from './redact.ts';
+import { isCredentialName, redactText } from './redact.ts';
 
 export interface CurlRequest {
   method: string;
@@ -122,7 +122,7 @@ export function curlOf(req: CurlRequest): Curl {
   if (!shown(pathOf(req.url))) return { noCurl: REDACTED_PART };
   for (const [k, v] of Object.entries(req.headers)) {
     if (v === undefined || (req.form && k.toLowerCase() === 'content-type')) continue;
-    if (SECRET_HEADERS.includes(k.toLowerCase()) || isCredentialName(k)) {
+    if (isCredentialName(k)) {
       // Only a principal's own credential, taken from its reader's environment; any other (made by
       // the test, malformed or tampered) is never written, whatever redaction would leave of it.
       const word = SOURCES.has(v) ? fromEnvironment(k, SOURCES.get(v)!) : undefined;

@@ -41,12 +41,6 @@ const CREDENTIAL_NAME = CREDENTIAL_NAMES.map((entry) => {
 
 const CREDENTIAL_NAME_WHOLE = new RegExp(`^(?:${CREDENTIAL_NAME})$`, 'i');
 
-/**
- * The names of `CREDENTIAL_NAMES` written out (those of a word held anywhere left out), lower case:
- * the credential headers of a request. `isCredentialName` is the whole test.
- */
-export const SECRET_HEADERS: readonly string[] = CREDENTIAL_NAMES.filter((n) => !n.includes('*'));
-
 /** Whether a header, field, parameter or key of this name holds a credential (`CREDENTIAL_NAMES`). */
 export function isCredentialName(name: string): boolean {
   return CREDENTIAL_NAME_WHOLE.test(name);
