@@ -260,15 +260,20 @@ function placeOf(instancePath: string): { place: string; node: SchemaNode | unde
 
 /** Each secret of a configuration (a client secret, a static token), with its key. */
 function secretsOf(config: RunConfig): Array<[string, string]> {
+  return configuredPrincipals(config).map(([key, p]): [string, string] =>
+    'token' in p ? [`${key}.token`, p.token] : [`${key}.clientSecret`, p.clientSecret],
+  );
+}
+
+/** Every principal of a configuration with its key: the token manager's credentials and each of `principals`. */
+export function configuredPrincipals(config: RunConfig): Array<[string, PrincipalConfig]> {
   const principals: Array<[string, PrincipalConfig | undefined]> = [['tokenManager', config.tokenManager]];
   for (const [name, p] of Object.entries(config.principals ?? {}))
     if (name === 'withoutScope')
       for (const [scope, q] of Object.entries(p as Record<string, PrincipalConfig>))
         principals.push([`principals.withoutScope["${scope}"]`, q]);
     else principals.push([`principals.${name}`, p as PrincipalConfig]);
-  return principals.flatMap(([key, p]): Array<[string, string]> =>
-    !p ? [] : 'token' in p ? [[`${key}.token`, p.token]] : [[`${key}.clientSecret`, p.clientSecret]],
-  );
+  return principals.filter((e): e is [string, PrincipalConfig] => !!e[1]);
 }
 
 /**

@@ -3,7 +3,7 @@ import { noteCredentialSource } from './curl.ts';
 import type { Exchange, HttpClient } from './http-client.ts';
 import { registerCredentials, registerIssuedToken, registerSecret } from './redact.ts';
 import { MAX_SECRET_LENGTH } from './secret-matcher.ts';
-import type { ClientCredentials, PrincipalConfig, RunConfig } from './run-config.ts';
+import { configuredPrincipals, type ClientCredentials, type PrincipalConfig, type RunConfig } from './run-config.ts';
 import { TokenError } from './token-error.ts';
 import { PrincipalUnavailable } from './unjudged.ts';
 
@@ -33,23 +33,9 @@ export function tokenRefusal(e: TokenError): string {
   return `${refused}: is the target the deployment's host (no path), and its token manager up?${orDefect}`;
 }
 
-/** Every principal of a configuration: the token manager's credentials and each of `principals`. */
-function configuredPrincipals(config: RunConfig): PrincipalConfig[] {
-  const p = config.principals ?? {};
-  return [
-    config.tokenManager,
-    p.full,
-    p.noScopes,
-    p.otherTenant,
-    p.operator,
-    p.throttled,
-    ...Object.values(p.withoutScope ?? {}),
-  ].filter((x): x is PrincipalConfig => !!x);
-}
-
 /** Whether a value is one of the configuration's client secrets. */
 export function isClientSecret(config: RunConfig, value: string): boolean {
-  return configuredPrincipals(config).some((p) => 'clientSecret' in p && p.clientSecret === value);
+  return configuredPrincipals(config).some(([, p]) => 'clientSecret' in p && p.clientSecret === value);
 }
 
 /**
@@ -57,7 +43,7 @@ export function isClientSecret(config: RunConfig, value: string): boolean {
  * of a configuration for redaction.
  */
 export function registerConfigSecrets(config: RunConfig): void {
-  for (const p of configuredPrincipals(config)) {
+  for (const [, p] of configuredPrincipals(config)) {
     if ('token' in p) registerSecret(p.token);
     else registerCredentials(p.clientId, p.clientSecret);
   }
